@@ -1,0 +1,731 @@
+/**
+ * The zod schemas of Engram's data model and of every engine operation. One source of truth:
+ * the engine validates its inputs with them, the native MCP tools expose them as input/output
+ * schemas, and the UI uses them for its forms. Field descriptions are short because agents pay
+ * for every token of a tool's schema.
+ */
+import { z } from 'zod';
+
+/** Memory types: AutoMem's seven plus codomyrmex's three and `knowledge`. */
+export const MEMORY_TYPES = [
+	'Decision',
+	'Pattern',
+	'Preference',
+	'Style',
+	'Habit',
+	'Insight',
+	'Context',
+	'episodic',
+	'semantic',
+	'procedural',
+	'knowledge',
+] as const;
+export const MemoryTypeSchema = z.enum(MEMORY_TYPES).describe('Memory type');
+export type MemoryType = z.infer<typeof MemoryTypeSchema>;
+
+/** Association types an agent or person may create (seed 000). */
+export const AUTHORABLE_ASSOCIATION_TYPES = [
+	'RELATES_TO',
+	'LEADS_TO',
+	'OCCURRED_BEFORE',
+	'PREFERS_OVER',
+	'EXEMPLIFIES',
+	'CONTRADICTS',
+	'REINFORCES',
+	'INVALIDATED_BY',
+	'EVOLVED_INTO',
+	'DERIVED_FROM',
+	'PART_OF',
+] as const;
+/** Association types Engram creates itself; readable, never authorable. */
+export const SYSTEM_ASSOCIATION_TYPES = [
+	'SIMILAR_TO',
+	'PRECEDED_BY',
+	'EXPLAINS',
+	'SHARES_THEME',
+	'PARALLEL_CONTEXT',
+	'DISCOVERED',
+] as const;
+export const AuthorableAssociationTypeSchema = z
+	.enum(AUTHORABLE_ASSOCIATION_TYPES)
+	.describe('Relationship type');
+export const AssociationTypeSchema = z.enum([
+	...AUTHORABLE_ASSOCIATION_TYPES,
+	...SYSTEM_ASSOCIATION_TYPES,
+]);
+export type AuthorableAssociationType = z.infer<typeof AuthorableAssociationTypeSchema>;
+export type AssociationType = z.infer<typeof AssociationTypeSchema>;
+
+/** Named importance levels (codomyrmex) and the 0–1 value each maps to. */
+export const IMPORTANCE_LEVELS = { LOW: 0.25, MEDIUM: 0.5, HIGH: 0.75, CRITICAL: 1 } as const;
+export type ImportanceLevel = keyof typeof IMPORTANCE_LEVELS;
+
+/** Hard limits; every one is enforced by a schema below and named in its error. */
+export const LIMITS = {
+	contentChars: 50_000,
+	summaryChars: 500,
+	batch: 500,
+	tags: 64,
+	tagChars: 100,
+	entities: 100,
+	entityNameChars: 200,
+	idChars: 200,
+	queryChars: 2_000,
+	queries: 10,
+	embeddingDims: 4_096,
+	metadataBytes: 32_768,
+	recallLimit: 200,
+	importChars: 20_000_000,
+} as const;
+
+const nonBlank = (s: string) => s.trim().length > 0;
+
+/** An ISO 8601 date-time string (anything Date.parse accepts and yields a finite time). */
+export const IsoDateSchema = z
+	.string()
+	.min(1)
+	.refine((s) => Number.isFinite(Date.parse(s)), { message: 'must be an ISO 8601 date' });
+
+/** A number in [0, 1]; NaN and ±Infinity are refused. */
+export const UnitSchema = z.number().min(0).max(1);
+
+export const MemoryIdSchema = z
+	.string()
+	.min(1)
+	.max(LIMITS.idChars)
+	.refine(nonBlank, { message: 'must not be blank' })
+	.describe('Memory id (string)');
+/** A memory reference: its string id, or its integer `seq`. */
+export const MemoryRefSchema = z
+	.union([MemoryIdSchema, z.number().int().positive()])
+	.describe('Memory id, or its integer seq');
+export type MemoryRef = z.infer<typeof MemoryRefSchema>;
+
+export const TagSchema = z
+	.string()
+	.min(1)
+	.max(LIMITS.tagChars)
+	.refine(nonBlank, { message: 'must not be blank' });
+export const TagsSchema = z.array(TagSchema).max(LIMITS.tags);
+
+export const EntityRefSchema = z.object({
+	name: z
+		.string()
+		.min(1)
+		.max(LIMITS.entityNameChars)
+		.refine(nonBlank, { message: 'must not be blank' })
+		.describe('Entity name'),
+	type: z
+		.string()
+		.min(1)
+		.max(50)
+		.describe('person, project, tool, place, organisation, concept, file, url, tag, …'),
+});
+export type EntityRef = z.infer<typeof EntityRefSchema>;
+
+export const MetadataSchema = z
+	.record(z.string(), z.unknown())
+	.refine((m) => JSON.stringify(m).length <= LIMITS.metadataBytes, {
+		message: `must serialise to at most ${LIMITS.metadataBytes} bytes`,
+	});
+
+export const EmbeddingSchema = z
+	.array(z.number())
+	.min(1)
+	.max(LIMITS.embeddingDims)
+	.describe('Caller-computed embedding vector');
+
+export const ImportanceInputSchema = z
+	.union([UnitSchema, z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'])])
+	.describe('0–1, or LOW/MEDIUM/HIGH/CRITICAL');
+
+/** A stored memory, as every read returns it. Dates are ISO 8601 UTC strings. */
+export const MemorySchema = z.object({
+	id: z.string(),
+	seq: z.number().int(),
+	content: z.string(),
+	summary: z.string().optional(),
+	type: MemoryTypeSchema,
+	tags: z.array(z.string()),
+	source: z.string().optional(),
+	scope: z.string(),
+	importance: z.number(),
+	confidence: z.number(),
+	metadata: z.record(z.string(), z.unknown()),
+	entities: z.array(EntityRefSchema),
+	timestamp: z.string(),
+	updated_at: z.string(),
+	last_accessed: z.string().optional(),
+	access_count: z.number().int(),
+	t_valid: z.string().optional(),
+	t_invalid: z.string().optional(),
+	embedding_tables: z.array(z.string()).describe('Models holding a vector for this memory'),
+});
+export type Memory = z.infer<typeof MemorySchema>;
+
+/** Relation-specific association fields (seed 000). */
+export const AssociationFieldsShape = {
+	reason: z
+		.string()
+		.max(2000)
+		.optional()
+		.describe('For PREFERS_OVER, CONTRADICTS, INVALIDATED_BY, EVOLVED_INTO'),
+	context: z.string().max(2000).optional().describe('For PREFERS_OVER, PART_OF'),
+	role: z.string().max(200).optional().describe('For PART_OF'),
+	confidence: UnitSchema.optional().describe('For EXEMPLIFIES, EVOLVED_INTO, DERIVED_FROM'),
+	resolution: z.string().max(2000).optional().describe('For CONTRADICTS'),
+	observations: z.array(z.string().max(2000)).max(50).optional().describe('For REINFORCES'),
+	pattern_type: z.string().max(200).optional().describe('For EXEMPLIFIES'),
+	transformation: z.string().max(2000).optional().describe('For DERIVED_FROM'),
+	timestamp: IsoDateSchema.optional().describe('For INVALIDATED_BY'),
+};
+
+/** A stored association. `from`/`to` are memory ids. */
+export const AssociationSchema = z.object({
+	from: z.string(),
+	to: z.string(),
+	type: AssociationTypeSchema,
+	strength: z.number(),
+	...AssociationFieldsShape,
+	timestamp: z.string().optional(),
+	created_at: z.string(),
+	updated_at: z.string().optional(),
+});
+export type Association = z.infer<typeof AssociationSchema>;
+
+/** A stored entity: normalised name + type, with how many memories mention it. */
+export const EntitySchema = z.object({
+	id: z.string().describe('Stable entity id, `type:normalised-name`'),
+	name: z.string(),
+	type: z.string(),
+	aliases: z.array(z.string()),
+	memory_count: z.number().int(),
+	first_seen: z.string(),
+	last_seen: z.string(),
+});
+export type Entity = z.infer<typeof EntitySchema>;
+
+/** Who made a call: shown in a memory's history and the activity log. */
+export const CallContextSchema = z.object({
+	actor: z.string().max(200).optional(),
+});
+export type CallContext = z.infer<typeof CallContextSchema>;
+
+// ---------------------------------------------------------------- store
+
+/** One memory to store. */
+export const StoreItemShape = {
+	content: z
+		.string()
+		.min(1)
+		.max(LIMITS.contentChars)
+		.refine(nonBlank, { message: 'must not be blank' })
+		.describe(`The memory text (≤ ${LIMITS.contentChars} chars)`),
+	summary: z.string().max(LIMITS.summaryChars).optional().describe('One-line summary'),
+	type: MemoryTypeSchema.optional(),
+	tags: TagsSchema.optional().describe('Tags (labels)'),
+	source: z.string().max(200).optional().describe('Where it came from (agent, app, file)'),
+	scope: z.string().min(1).max(200).optional().describe('Project or namespace; default "default"'),
+	importance: ImportanceInputSchema.optional(),
+	confidence: UnitSchema.optional().describe('0–1'),
+	metadata: MetadataSchema.optional(),
+	entities: z
+		.array(EntityRefSchema)
+		.max(LIMITS.entities)
+		.optional()
+		.describe('Entities it mentions; extracted automatically when omitted'),
+	timestamp: IsoDateSchema.optional().describe('When it happened (default now)'),
+	t_valid: IsoDateSchema.optional().describe('Valid from'),
+	t_invalid: IsoDateSchema.optional().describe('Valid until / superseded at'),
+	updated_at: IsoDateSchema.optional(),
+	last_accessed: IsoDateSchema.optional(),
+	id: MemoryIdSchema.optional().describe('Your own id (default: a new UUID)'),
+	embedding: EmbeddingSchema.optional(),
+	supersedes_memory_id: MemoryRefSchema.optional().describe(
+		'An older memory this one replaces (marked invalid and linked)',
+	),
+	supersede_relation: z.enum(['INVALIDATED_BY', 'EVOLVED_INTO']).optional(),
+	supersede_reason: z.string().max(2000).optional(),
+	force: z.boolean().optional().describe('Store even if a near-duplicate exists'),
+};
+export const StoreItemSchema = z.object(StoreItemShape);
+export type StoreItem = z.infer<typeof StoreItemSchema>;
+
+const storeSingleShape = Object.fromEntries(
+	Object.entries(StoreItemShape).map(([k, v]) => [k, v.optional()]),
+) as { [K in keyof typeof StoreItemShape]: z.ZodOptional<(typeof StoreItemShape)[K]> };
+
+/** store_memory input: one memory at top level, or `memories[]` (≤ 500), never both. */
+export const StoreInputSchema = z
+	.object({
+		...storeSingleShape,
+		memories: z
+			.array(StoreItemSchema)
+			.min(1)
+			.max(LIMITS.batch)
+			.optional()
+			.describe(`Batch mode: up to ${LIMITS.batch} memories, stored in one transaction`),
+	})
+	.superRefine((v, ctx) => {
+		if (v.memories === undefined && v.content === undefined)
+			ctx.addIssue({ code: 'custom', path: ['content'], message: 'is required (or give memories[])' });
+		if (v.memories !== undefined && v.content !== undefined)
+			ctx.addIssue({
+				code: 'custom',
+				path: ['memories'],
+				message: 'cannot be combined with top-level content',
+			});
+	});
+export type StoreInput = z.infer<typeof StoreInputSchema>;
+
+export const StoreResultSchema = z.object({
+	index: z.number().int(),
+	memory_id: z.string(),
+	seq: z.number().int(),
+	status: z.enum(['stored', 'duplicate']),
+	duplicate_of: z.string().optional(),
+	similarity: z.number().optional(),
+	entities: z.array(EntityRefSchema).optional(),
+});
+export const StoreOutputSchema = z.object({
+	success: z.boolean(),
+	message: z.string(),
+	memory_id: z.string().optional().describe('Single mode: the id stored (or the duplicate)'),
+	seq: z.number().int().optional(),
+	duplicate_of: z.string().optional(),
+	results: z.array(StoreResultSchema),
+	stored_count: z.number().int(),
+	duplicate_count: z.number().int(),
+});
+export type StoreOutput = z.infer<typeof StoreOutputSchema>;
+
+// ---------------------------------------------------------------- get
+
+export const GetInputSchema = z.object({
+	memory_id: MemoryRefSchema,
+	related_limit: z.number().int().min(0).max(50).optional().describe('Max related memories (10)'),
+	track_access: z.boolean().optional().describe('Count this read as an access (true)'),
+});
+export type GetInput = z.infer<typeof GetInputSchema>;
+
+export const RelatedMemorySchema = z.object({
+	id: z.string(),
+	seq: z.number().int(),
+	similarity: z.number().describe('0–1'),
+	relation: AssociationTypeSchema,
+	direction: z.enum(['out', 'in']),
+	snippet: z.string(),
+	source: z.string().optional(),
+});
+export const GetOutputSchema = z.object({
+	memory: MemorySchema,
+	age: z.string().describe('Human-readable age, e.g. "4 days ago"'),
+	related_memories: z.array(RelatedMemorySchema),
+	associations: z.array(AssociationSchema).describe('Authored associations in and out'),
+});
+export type GetOutput = z.infer<typeof GetOutputSchema>;
+
+// ---------------------------------------------------------------- update
+
+export const UpdateInputSchema = z.object({
+	memory_id: MemoryRefSchema,
+	content: StoreItemShape.content.optional().describe('New content (replaces; re-embedded)'),
+	summary: z.string().max(LIMITS.summaryChars).optional(),
+	tags: TagsSchema.optional().describe('New tags (replaces existing)'),
+	type: MemoryTypeSchema.optional(),
+	importance: ImportanceInputSchema.optional(),
+	confidence: UnitSchema.optional(),
+	metadata: MetadataSchema.optional().describe('Merged into existing metadata; null values delete keys'),
+	entities: z.array(EntityRefSchema).max(LIMITS.entities).optional().describe('Replaces entities'),
+	source: z.string().max(200).optional(),
+	scope: z.string().min(1).max(200).optional(),
+	timestamp: IsoDateSchema.optional().describe('Override creation time'),
+	t_valid: IsoDateSchema.nullable().optional().describe('Valid from (null clears)'),
+	t_invalid: IsoDateSchema.nullable().optional().describe('Valid until (null clears)'),
+	updated_at: IsoDateSchema.optional(),
+	last_accessed: IsoDateSchema.optional(),
+	embedding: EmbeddingSchema.optional(),
+});
+export type UpdateInput = z.infer<typeof UpdateInputSchema>;
+
+export const UpdateOutputSchema = z.object({
+	success: z.boolean(),
+	message: z.string(),
+	memory_id: z.string(),
+	seq: z.number().int(),
+	changed: z.array(z.string()).describe('Fields that changed'),
+	re_embedded: z.boolean(),
+});
+export type UpdateOutput = z.infer<typeof UpdateOutputSchema>;
+
+// ---------------------------------------------------------------- delete
+
+export const DeleteInputSchema = z
+	.object({
+		memory_id: MemoryRefSchema.optional().describe('Delete this memory'),
+		memory_ids: z.array(MemoryRefSchema).min(1).max(LIMITS.batch).optional(),
+		tags: TagsSchema.min(1).optional().describe('Bulk: delete memories with these tags'),
+		tag_mode: z.enum(['any', 'all']).optional().describe('For tags: any (default) or all'),
+		scope: z.string().min(1).max(200).optional().describe('For tags: only in this scope'),
+	})
+	.superRefine((v, ctx) => {
+		const n = [v.memory_id, v.memory_ids, v.tags].filter((x) => x !== undefined).length;
+		if (n !== 1)
+			ctx.addIssue({
+				code: 'custom',
+				path: ['memory_id'],
+				message: 'give exactly one of memory_id, memory_ids or tags',
+			});
+	});
+export type DeleteInput = z.infer<typeof DeleteInputSchema>;
+
+export const DeleteOutputSchema = z.object({
+	success: z.boolean(),
+	message: z.string(),
+	deleted_count: z.number().int(),
+	deleted_ids: z.array(z.string()).describe('Up to 500 of the deleted ids'),
+	associations_removed: z.number().int(),
+});
+export type DeleteOutput = z.infer<typeof DeleteOutputSchema>;
+
+// ---------------------------------------------------------------- associate
+
+export const AssociateItemShape = {
+	memory1_id: MemoryRefSchema.describe('Source memory id'),
+	memory2_id: MemoryRefSchema.describe('Target memory id'),
+	type: AuthorableAssociationTypeSchema.optional().describe('Relationship type (RELATES_TO)'),
+	strength: UnitSchema.optional().describe(
+		'0.9+ direct causation, 0.7–0.9 strong, 0.5–0.7 moderate (0.5)',
+	),
+	...AssociationFieldsShape,
+};
+export const AssociateItemSchema = z.object(AssociateItemShape);
+export type AssociateItem = z.infer<typeof AssociateItemSchema>;
+
+/** associate_memories input: one pair at top level, or `associations[]` (≤ 500), never both. */
+export const AssociateInputSchema = z
+	.object({
+		...Object.fromEntries(Object.entries(AssociateItemShape).map(([k, v]) => [k, v.optional()])),
+		associations: z
+			.array(AssociateItemSchema)
+			.min(1)
+			.max(LIMITS.batch)
+			.optional()
+			.describe(`Batch mode: up to ${LIMITS.batch}; each item fails or succeeds on its own`),
+	} as { [K in keyof typeof AssociateItemShape]: z.ZodOptional<(typeof AssociateItemShape)[K]> } & {
+		associations: z.ZodOptional<z.ZodArray<typeof AssociateItemSchema>>;
+	})
+	.superRefine((v, ctx) => {
+		const single = v.memory1_id !== undefined || v.memory2_id !== undefined;
+		if (v.associations !== undefined && single)
+			ctx.addIssue({
+				code: 'custom',
+				path: ['associations'],
+				message: 'cannot be combined with top-level memory1_id/memory2_id',
+			});
+		if (v.associations === undefined) {
+			if (v.memory1_id === undefined)
+				ctx.addIssue({ code: 'custom', path: ['memory1_id'], message: 'is required (or give associations[])' });
+			if (v.memory2_id === undefined)
+				ctx.addIssue({ code: 'custom', path: ['memory2_id'], message: 'is required' });
+		}
+	});
+export type AssociateInput = z.infer<typeof AssociateInputSchema>;
+
+export const AssociateOutputSchema = z.object({
+	success: z.boolean().describe('True when every requested association was created or updated'),
+	message: z.string(),
+	created_count: z.number().int(),
+	updated_count: z.number().int(),
+	failed_count: z.number().int(),
+	succeeded: z.array(
+		z.object({
+			index: z.number().int(),
+			memory1_id: z.string(),
+			memory2_id: z.string(),
+			type: AuthorableAssociationTypeSchema,
+			strength: z.number(),
+			status: z.enum(['created', 'updated']),
+		}),
+	),
+	failed: z.array(
+		z.object({
+			index: z.number().int(),
+			memory1_id: z.unknown(),
+			memory2_id: z.unknown(),
+			code: z.string(),
+			error: z.string(),
+		}),
+	),
+});
+export type AssociateOutput = z.infer<typeof AssociateOutputSchema>;
+
+// ---------------------------------------------------------------- recall
+
+/** Ranking weights; every recall result reports each component so a person can see why. */
+export const RecallWeightsSchema = z
+	.object({
+		lexical: z.number().min(0).max(10),
+		semantic: z.number().min(0).max(10),
+		recency: z.number().min(0).max(10),
+		importance: z.number().min(0).max(10),
+		confidence: z.number().min(0).max(10),
+		access: z.number().min(0).max(10),
+		tags: z.number().min(0).max(10),
+		graph: z.number().min(0).max(10),
+		neighbor: z.number().min(0).max(10),
+	})
+	.partial()
+	.describe('Override default ranking weights');
+export type RecallWeights = z.infer<typeof RecallWeightsSchema>;
+
+export const RecallInputSchema = z.object({
+	query: z.string().max(LIMITS.queryChars).optional().describe('What to look for (natural language)'),
+	queries: z
+		.array(z.string().min(1).max(LIMITS.queryChars))
+		.max(LIMITS.queries)
+		.optional()
+		.describe('Several phrasings; results merged'),
+	memory_id: MemoryRefSchema.optional().describe('Find memories like this one'),
+	embedding: EmbeddingSchema.optional(),
+	limit: z.number().int().min(1).max(LIMITS.recallLimit).optional().describe('Max results (10)'),
+	offset: z.number().int().min(0).optional(),
+	time_query: z
+		.string()
+		.max(200)
+		.optional()
+		.describe('Natural time range: "last week", "yesterday", "in March 2024", "last 30 days"'),
+	start: IsoDateSchema.optional().describe('Only memories at or after this time'),
+	end: IsoDateSchema.optional().describe('Only memories before this time'),
+	tags: TagsSchema.optional().describe('Filter by tags'),
+	tag_mode: z.enum(['any', 'all']).optional(),
+	tag_match: z.enum(['exact', 'prefix']).optional(),
+	exclude_tags: TagsSchema.optional(),
+	types: z.array(MemoryTypeSchema).optional(),
+	scope: z.string().min(1).max(200).optional().describe('Only this scope'),
+	source: z.string().max(200).optional(),
+	current_only: z
+		.boolean()
+		.optional()
+		.describe('Skip invalidated memories; follow EVOLVED_INTO/INVALIDATED_BY to the newest'),
+	min_score: z.number().min(0).optional(),
+	sort: z.enum(['score', 'time_desc', 'time_asc', 'updated_desc', 'updated_asc']).optional(),
+	weights: RecallWeightsSchema.optional(),
+	recency_half_life_days: z.number().positive().max(36500).optional(),
+	expand_relations: z.boolean().optional().describe('Let linked memories surface (true)'),
+	expand_entities: z.boolean().optional().describe('Let memories sharing entities surface (true)'),
+	context_tags: TagsSchema.optional().describe('Boost (not filter) memories with these tags'),
+	context_types: z.array(MemoryTypeSchema).optional().describe('Boost these types'),
+	priority_ids: z.array(MemoryIdSchema).max(50).optional().describe('Boost these memories'),
+	max_content_chars: z
+		.number()
+		.int()
+		.min(0)
+		.max(LIMITS.contentChars)
+		.optional()
+		.describe('Truncate each content to this many chars (2000)'),
+});
+export type RecallInput = z.infer<typeof RecallInputSchema>;
+
+export const ScoreComponentsSchema = z.object({
+	lexical: z.number(),
+	semantic: z.number(),
+	recency: z.number(),
+	importance: z.number(),
+	confidence: z.number(),
+	access: z.number(),
+	tags: z.number(),
+	graph: z.number(),
+	neighbor: z.number(),
+});
+export type ScoreComponents = z.infer<typeof ScoreComponentsSchema>;
+
+export const RecallResultSchema = z.object({
+	memory: MemorySchema,
+	score: z.number(),
+	components: ScoreComponentsSchema,
+	match: z.enum(['direct', 'expanded']).describe('direct hit, or surfaced through a link/entity'),
+	via: z.string().optional().describe('For expanded: the memory or entity it came through'),
+	matched_terms: z.array(z.string()),
+	content_truncated: z.boolean().optional(),
+});
+export type RecallResult = z.infer<typeof RecallResultSchema>;
+
+export const RecallOutputSchema = z.object({
+	results: z.array(RecallResultSchema),
+	count: z.number().int(),
+	has_more: z.boolean(),
+	next_offset: z.number().int().optional(),
+	time_window: z.object({ start: z.string().optional(), end: z.string().optional() }).optional(),
+	lexical_only: z.boolean().optional().describe('True when no vector could be made for the query'),
+});
+export type RecallOutput = z.infer<typeof RecallOutputSchema>;
+
+// ---------------------------------------------------------------- browsing
+
+/** A compact memory for lists (timeline, entity pages). */
+export const MemoryBriefSchema = z.object({
+	id: z.string(),
+	seq: z.number().int(),
+	content: z.string(),
+	summary: z.string().optional(),
+	type: MemoryTypeSchema,
+	tags: z.array(z.string()),
+	scope: z.string(),
+	source: z.string().optional(),
+	importance: z.number(),
+	timestamp: z.string(),
+	t_invalid: z.string().optional(),
+});
+export type MemoryBrief = z.infer<typeof MemoryBriefSchema>;
+
+export const TimelineInputSchema = z.object({
+	scope: z.string().min(1).max(200).optional(),
+	start: IsoDateSchema.optional(),
+	end: IsoDateSchema.optional(),
+	time_query: z.string().max(200).optional().describe('e.g. "last week"'),
+	types: z.array(MemoryTypeSchema).optional(),
+	tags: TagsSchema.optional(),
+	order: z.enum(['asc', 'desc']).optional().describe('Time order (desc)'),
+	limit: z.number().int().min(1).max(200).optional().describe('Max memories (20)'),
+	offset: z.number().int().min(0).optional(),
+	max_content_chars: z.number().int().min(0).max(LIMITS.contentChars).optional(),
+});
+export type TimelineInput = z.infer<typeof TimelineInputSchema>;
+export const TimelineOutputSchema = z.object({
+	memories: z.array(MemoryBriefSchema),
+	count: z.number().int(),
+	total: z.number().int(),
+	has_more: z.boolean(),
+	next_offset: z.number().int().optional(),
+});
+export type TimelineOutput = z.infer<typeof TimelineOutputSchema>;
+
+export const FindByEntityInputSchema = z.object({
+	entity: z.string().min(1).max(LIMITS.entityNameChars).describe('Entity name or id'),
+	entity_type: z.string().max(50).optional(),
+	scope: z.string().min(1).max(200).optional(),
+	limit: z.number().int().min(1).max(200).optional(),
+	offset: z.number().int().min(0).optional(),
+	max_content_chars: z.number().int().min(0).max(LIMITS.contentChars).optional(),
+});
+export type FindByEntityInput = z.infer<typeof FindByEntityInputSchema>;
+export const FindByEntityOutputSchema = z.object({
+	entity: EntitySchema.nullable(),
+	matches: z.array(EntitySchema).describe('Other entities with a similar name'),
+	memories: z.array(MemoryBriefSchema),
+	count: z.number().int(),
+	has_more: z.boolean(),
+	next_offset: z.number().int().optional(),
+});
+export type FindByEntityOutput = z.infer<typeof FindByEntityOutputSchema>;
+
+export const StatsInputSchema = z.object({
+	scope: z.string().min(1).max(200).optional(),
+	tags: TagsSchema.optional(),
+	source: z.string().max(200).optional(),
+});
+export type StatsInput = z.infer<typeof StatsInputSchema>;
+export const StatsOutputSchema = z.object({
+	total_memories: z.number().int(),
+	current_memories: z.number().int(),
+	by_type: z.record(z.string(), z.number().int()),
+	by_scope: z.record(z.string(), z.number().int()),
+	by_source: z.record(z.string(), z.number().int()),
+	total_associations: z.number().int(),
+	by_association_type: z.record(z.string(), z.number().int()),
+	total_entities: z.number().int(),
+	top_entities: z.array(z.object({ id: z.string(), name: z.string(), type: z.string(), count: z.number().int() })),
+	top_tags: z.array(z.object({ tag: z.string(), count: z.number().int() })),
+	oldest: z.string().optional(),
+	newest: z.string().optional(),
+	embedding_models: z.array(z.object({ model: z.string(), count: z.number().int() })),
+	active_model: z.string(),
+});
+export type StatsOutput = z.infer<typeof StatsOutputSchema>;
+
+export const TrendingInputSchema = z.object({
+	days: z.number().min(1).max(3650).optional().describe('Window in days (30)'),
+	limit: z.number().int().min(1).max(100).optional().describe('Max labels (10)'),
+	scope: z.string().min(1).max(200).optional(),
+});
+export type TrendingInput = z.infer<typeof TrendingInputSchema>;
+export const TrendingOutputSchema = z.object({
+	labels: z.array(
+		z.object({
+			label: z.string(),
+			count: z.number().int(),
+			score: z.number().describe('count × 0.9^days since last seen'),
+			last_seen: z.string(),
+		}),
+	),
+});
+export type TrendingOutput = z.infer<typeof TrendingOutputSchema>;
+
+export const HealthOutputSchema = z.object({
+	status: z.enum(['healthy', 'degraded']),
+	database: z.object({ name: z.string(), version: z.number(), memories: z.number().int(), associations: z.number().int(), entities: z.number().int() }),
+	vector_index: z.object({ model: z.string(), vectors: z.number().int(), ready: z.boolean() }),
+	lexical_index: z.object({ documents: z.number().int(), ready: z.boolean() }),
+	embedder: z.object({ model: z.string(), dims: z.number().int(), ready: z.boolean() }),
+	storage: z.object({ usage: z.number().optional(), quota: z.number().optional(), persisted: z.boolean().optional() }),
+	issues: z.array(z.string()),
+});
+export type HealthOutput = z.infer<typeof HealthOutputSchema>;
+
+// ---------------------------------------------------------------- export / import
+
+export const ExportInputSchema = z.object({
+	format: z.enum(['json', 'jsonl', 'markdown']).optional().describe('json (default), jsonl or markdown'),
+	scope: z.string().min(1).max(200).optional(),
+	tags: TagsSchema.optional(),
+	include_vectors: z.boolean().optional().describe('Include embedding vectors (false)'),
+	limit: z.number().int().min(1).max(100_000).optional(),
+	offset: z.number().int().min(0).optional(),
+});
+export type ExportInput = z.infer<typeof ExportInputSchema>;
+export const ExportOutputSchema = z.object({
+	format: z.enum(['json', 'jsonl', 'markdown']),
+	data: z.string(),
+	memory_count: z.number().int(),
+	association_count: z.number().int(),
+	entity_count: z.number().int(),
+	has_more: z.boolean(),
+	next_offset: z.number().int().optional(),
+});
+export type ExportOutput = z.infer<typeof ExportOutputSchema>;
+
+export const ImportInputSchema = z.object({
+	data: z.string().min(1).max(LIMITS.importChars).describe('The export text'),
+	format: z
+		.enum(['json', 'jsonl', 'markdown', 'server-memory-jsonl', 'auto'])
+		.optional()
+		.describe('auto (default) detects Engram JSON/JSONL, Markdown, or server-memory JSONL'),
+	on_conflict: z
+		.enum(['skip', 'replace'])
+		.optional()
+		.describe('When an id already exists: skip (default) or replace'),
+	scope: z.string().min(1).max(200).optional().describe('Put imported memories in this scope'),
+});
+export type ImportInput = z.infer<typeof ImportInputSchema>;
+export const ImportOutputSchema = z.object({
+	success: z.boolean(),
+	message: z.string(),
+	imported: z.number().int(),
+	replaced: z.number().int(),
+	skipped: z.number().int(),
+	associations: z.number().int(),
+	entities: z.number().int(),
+	errors: z.array(z.object({ line: z.number().int().optional(), error: z.string() })).max(50),
+});
+export type ImportOutput = z.infer<typeof ImportOutputSchema>;
+
+/** Normalises an importance input (0–1 or a level name) to 0–1. */
+export function importanceValue(v: number | ImportanceLevel): number {
+	return typeof v === 'number' ? v : IMPORTANCE_LEVELS[v];
+}
+
+/** Normalises any accepted date string to ISO 8601 UTC with milliseconds. */
+export function toIso(s: string): string {
+	return new Date(Date.parse(s)).toISOString();
+}

@@ -1,0 +1,100 @@
+/**
+ * The engine's public surface: what the MCP tools, the UI (through the worker proxy) and the
+ * tests call. Every method validates its input with the matching schema in core/schemas.ts and
+ * throws a MemoryError on bad input; every write is one IndexedDB transaction.
+ */
+import type {
+	AssociateInput,
+	AssociateOutput,
+	Association,
+	CallContext,
+	DeleteInput,
+	DeleteOutput,
+	Entity,
+	ExportInput,
+	ExportOutput,
+	FindByEntityInput,
+	FindByEntityOutput,
+	GetInput,
+	GetOutput,
+	HealthOutput,
+	ImportInput,
+	ImportOutput,
+	Memory,
+	RecallInput,
+	RecallOutput,
+	StatsInput,
+	StatsOutput,
+	StoreInput,
+	StoreOutput,
+	TimelineInput,
+	TimelineOutput,
+	TrendingInput,
+	TrendingOutput,
+	UpdateInput,
+	UpdateOutput,
+} from '../core/schemas';
+
+/** One entry of a memory's history / the activity log: who did what, when. */
+export interface ActivityEntry {
+	id?: number;
+	at: string;
+	actor: string;
+	action: 'created' | 'updated' | 'accessed' | 'deleted' | 'associated' | 'recalled' | 'imported';
+	memory_id?: string;
+	detail?: string;
+}
+
+/** What changed, for live views. */
+export interface ChangeEvent {
+	kind: 'memories' | 'associations' | 'entities' | 'settings' | 'wipe' | 'model';
+	ids?: string[];
+}
+
+/** Progress of long work (import, re-embedding, model download). */
+export interface Progress {
+	task: string;
+	done: number;
+	total: number;
+	message?: string;
+}
+
+/** The memory service. Usable directly in Node and the page, or through comlink from a worker. */
+export interface EngineApi {
+	store(input: StoreInput, ctx?: CallContext): Promise<StoreOutput>;
+	get(input: GetInput, ctx?: CallContext): Promise<GetOutput>;
+	update(input: UpdateInput, ctx?: CallContext): Promise<UpdateOutput>;
+	delete(input: DeleteInput, ctx?: CallContext): Promise<DeleteOutput>;
+	associate(input: AssociateInput, ctx?: CallContext): Promise<AssociateOutput>;
+	recall(input: RecallInput, ctx?: CallContext): Promise<RecallOutput>;
+	timeline(input: TimelineInput): Promise<TimelineOutput>;
+	findByEntity(input: FindByEntityInput): Promise<FindByEntityOutput>;
+	stats(input: StatsInput): Promise<StatsOutput>;
+	trendingLabels(input: TrendingInput): Promise<TrendingOutput>;
+	health(): Promise<HealthOutput>;
+	exportMemories(input: ExportInput): Promise<ExportOutput>;
+	importMemories(input: ImportInput, ctx?: CallContext): Promise<ImportOutput>;
+
+	/** Reads without side effects (no access counted), for the graph walks and the UI. */
+	getMemories(ids: string[]): Promise<(Memory | undefined)[]>;
+	resolveId(ref: string | number): Promise<string | undefined>;
+	associationsOf(id: string): Promise<Association[]>;
+	entitiesOf(id: string): Promise<Entity[]>;
+	memoryIdsForEntity(entityId: string): Promise<string[]>;
+	getEntities(ids: string[]): Promise<(Entity | undefined)[]>;
+	searchEntities(text: string, limit?: number): Promise<Entity[]>;
+	/** The active model's unit vector of a memory, or undefined when it has none. */
+	vectorOf(id: string): Promise<Float32Array | undefined>;
+	/** Embeds a text with the active model (null when it has no known word). */
+	embed(text: string): Promise<Float32Array | null>;
+	/** Nearest memories to a vector by cosine, best first. */
+	nearest(vector: Float32Array, k: number, filter?: { scope?: string }): Promise<{ id: string; cosine: number }[]>;
+
+	history(memoryId: string, limit?: number): Promise<ActivityEntry[]>;
+	activity(limit?: number): Promise<ActivityEntry[]>;
+	/** Registers a listener for changes; returns an unsubscribe function. */
+	subscribe(listener: (e: ChangeEvent) => void): () => void;
+	/** Deletes everything: memories, links, entities, vectors, history. */
+	wipe(): Promise<void>;
+	close(): Promise<void>;
+}
