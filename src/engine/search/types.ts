@@ -1,0 +1,99 @@
+/**
+ * The contract between the engine (which owns Dexie and every write) and the search index
+ * (which owns the in-memory mirror used for ranking). The engine keeps the index in step with
+ * every committed write; recall runs entirely on the index and reads full records from the store
+ * only for the final page of results. That split is what keeps recall fast at 100k memories:
+ * filters, scoring and graph expansion never touch IndexedDB.
+ */
+import type { AssociationType, RecallInput, ScoreComponents } from '../../core/schemas';
+
+/** What the index keeps of a memory: its filterable and rankable fields, dates as epoch ms. */
+export interface DocMeta {
+	id: string;
+	seq: number;
+	scope: string;
+	type: string;
+	tags: string[];
+	source?: string;
+	/** metadata.session_id / conversation_id / session, when given: neighbour turns share it. */
+	session?: string;
+	timestamp: number;
+	updated_at: number;
+	t_valid?: number;
+	t_invalid?: number;
+	importance: number;
+	confidence: number;
+	access_count: number;
+	last_accessed?: number;
+	/** Entity ids (`type:normalised-name`). */
+	entities: string[];
+}
+
+/** The text the lexical index sees. */
+export interface DocText {
+	content: string;
+	summary?: string;
+	/** Entity display names, indexed as their own field. */
+	entityNames?: string[];
+}
+
+/** One edge in the index's adjacency (both directions are recorded by the index). */
+export interface Edge {
+	from: string;
+	to: string;
+	type: AssociationType;
+	strength: number;
+}
+
+/** One ranked hit, before the engine loads the full memory. */
+export interface RankedHit {
+	id: string;
+	score: number;
+	components: ScoreComponents;
+	match: 'direct' | 'expanded';
+	via?: string;
+	matched_terms: string[];
+}
+
+export interface RankedPage {
+	hits: RankedHit[];
+	/** Hits that passed filters and min_score, before offset/limit. */
+	total: number;
+	lexical_only: boolean;
+	time_window?: { start?: string; end?: string };
+}
+
+/** Query vectors the engine computed (one per query phrasing; null = no known word). */
+export interface QueryVectors {
+	vectors: (Float32Array | null)[];
+}
+
+/**
+ * The in-memory index: lexical (minisearch), vectors (one active model) and the metadata +
+ * adjacency needed for filters, scoring and graph expansion.
+ */
+export interface SearchIndex {
+	readonly modelId: string;
+	readonly size: number;
+	upsert(meta: DocMeta, text: DocText, vector: Float32Array | null): void;
+	/** Replace only the vector (re-embedding, model switch). */
+	setVector(id: string, vector: Float32Array | null): void;
+	remove(id: string): void;
+	/** Access bookkeeping (get_memory counts an access). */
+	touch(id: string, access_count: number, last_accessed: number): void;
+	addEdge(edge: Edge): void;
+	removeEdge(from: string, to: string, type: AssociationType): void;
+	/** Nearest neighbours by cosine over the active model's vectors, best first. */
+	nearest(
+		vector: Float32Array,
+		k: number,
+		filter?: { scope?: string; exclude?: string[] },
+	): { id: string; cosine: number }[];
+	/** Cosine between a stored memory and a vector (undefined without a stored vector). */
+	cosineTo(id: string, vector: Float32Array): number | undefined;
+	/** Ranks for recall_memory; `now` is epoch ms (passed in so tests can fix it). */
+	rank(input: RecallInput, query: QueryVectors, now: number): RankedPage;
+	/** Serialised form persisted in IndexedDB so page loads need not rebuild. */
+	snapshot(): Uint8Array;
+	clear(): void;
+}
