@@ -90,6 +90,21 @@ export interface EngineApi {
 	/** Nearest memories to a vector by cosine, best first. */
 	nearest(vector: Float32Array, k: number, filter?: { scope?: string }): Promise<{ id: string; cosine: number }[]>;
 
+	/** Persistent key/value settings (approved origins, relay pairing, weights, theme…). */
+	getSetting<T = unknown>(key: string): Promise<T | undefined>;
+	setSetting(key: string, value: unknown): Promise<void>;
+	/** Records a tool call or connection event in the activity log. */
+	logActivity(entry: Omit<ActivityEntry, 'id' | 'at'>): Promise<void>;
+
+	/** The model recall uses now, and every model holding vectors. */
+	models(): Promise<{ active: string; dims: number; available: { model: string; count: number }[] }>;
+	/**
+	 * Switches the active embedding model (the embedded default, or a transformers.js model id),
+	 * downloading it if needed, then re-embeds every memory lacking a vector for it in the
+	 * background; vectors of other models are kept. Progress goes to `onProgress`.
+	 */
+	setActiveModel(modelId: string, onProgress?: (p: Progress) => void): Promise<void>;
+
 	history(memoryId: string, limit?: number): Promise<ActivityEntry[]>;
 	activity(limit?: number): Promise<ActivityEntry[]>;
 	/** Registers a listener for changes; returns an unsubscribe function. */
