@@ -1,0 +1,30 @@
+/**
+ * The activity log: an append-only table kept bounded, newest entries kept.
+ */
+import type { EngramDB } from './db';
+import type { ActivityRow } from './rows';
+
+/** Entries kept; older ones are trimmed in chunks so trimming is rare. */
+export const ACTIVITY_LIMIT = 10_000;
+const TRIM_SLACK = 500;
+
+/** Appends entries (inside the caller's transaction, when there is one). */
+export async function appendActivity(db: EngramDB, entries: ActivityRow[]): Promise<void> {
+	if (entries.length > 0) await db.activity.bulkAdd(entries);
+}
+
+/** Drops the oldest entries once the log exceeds the limit by the slack. */
+export async function trimActivity(db: EngramDB, limit = ACTIVITY_LIMIT): Promise<number> {
+	const count = await db.activity.count();
+	if (count <= limit + TRIM_SLACK) return 0;
+	const cutoff = await db.activity.orderBy('id').offset(count - limit).first();
+	if (!cutoff?.id) return 0;
+	return db.activity.where('id').below(cutoff.id).delete();
+}
+
+/** The newest entries, newest first; only those about `memoryId` when given. */
+export async function recentActivity(db: EngramDB, limit: number, memoryId?: string): Promise<ActivityRow[]> {
+	if (memoryId !== undefined)
+		return (await db.activity.where('memory_id').equals(memoryId).reverse().sortBy('id')).slice(0, limit);
+	return db.activity.orderBy('id').reverse().limit(limit).toArray();
+}

@@ -1,0 +1,149 @@
+/**
+ * The one module that owns Dexie: Engram's versioned IndexedDB schema and the database class.
+ * Everything else reaches IndexedDB through `EngramDB` and the repository functions beside it.
+ *
+ * @example
+ * const db = await openEngramDB({ name: 'engram' });
+ * await db.write(async () => { await db.memories.add(row); });
+ */
+import Dexie, { type Table, type Transaction } from 'dexie';
+import type {
+	ActivityRow,
+	AssociationRow,
+	EntityRow,
+	MemoryEntityRow,
+	MemoryRow,
+	SettingRow,
+	SnapshotRow,
+	VectorRow,
+} from './rows';
+import { contentKey, sessionOf } from './derived';
+import { mapStoreError } from './errors';
+
+/** The default database name in the browser. */
+export const DEFAULT_DB_NAME = 'engram';
+
+/**
+ * Version 1 of the schema, kept verbatim: Dexie needs every earlier version to upgrade old
+ * databases, and the upgrade test writes data with exactly this schema.
+ */
+export const SCHEMA_V1 = {
+	memories: 'id, &seq, scope, type, timestamp, updated_at, *tags, source, [scope+timestamp]',
+	associations: '[from+to+type], from, to, type',
+	entities: 'id, type, memory_count',
+	memoryEntities: '[memory_id+entity_id], memory_id, entity_id',
+	vectors: '[model+memory_id], model, memory_id',
+	activity: '++id, memory_id, at',
+	settings: 'key',
+	snapshots: 'model',
+} as const;
+
+/**
+ * Version 2: indexes sessions (PRECEDED_BY within a conversation), insertion order per scope
+ * and a content key per scope (exact-duplicate detection), entity names (lookup by name), and
+ * stores vectors as Float32Array instead of number[] (4× smaller, no boxing).
+ */
+export const SCHEMA_V2 = {
+	...SCHEMA_V1,
+	memories:
+		'id, &seq, scope, type, timestamp, updated_at, *tags, source, session, ' +
+		'[scope+timestamp], [scope+seq], [scope+content_key], [session+seq]',
+	entities: 'id, type, norm, memory_count, last_seen',
+} as const;
+
+/** The current schema version. */
+export const DB_VERSION = 2;
+
+/** Options for opening a database; Node tests pass fake-indexeddb's factory and key range. */
+export interface EngramDBOptions {
+	name?: string;
+	indexedDB?: IDBFactory;
+	IDBKeyRange?: typeof IDBKeyRange;
+}
+
+/** Engram's IndexedDB database. `write()` runs one read-write transaction over every table. */
+export class EngramDB extends Dexie {
+	memories!: Table<MemoryRow, string>;
+	associations!: Table<AssociationRow, [string, string, string]>;
+	entities!: Table<EntityRow, string>;
+	memoryEntities!: Table<MemoryEntityRow, [string, string]>;
+	vectors!: Table<VectorRow, [string, string]>;
+	activity!: Table<ActivityRow, number>;
+	settings!: Table<SettingRow, string>;
+	snapshots!: Table<SnapshotRow, string>;
+
+	constructor(opts: EngramDBOptions = {}) {
+		super(opts.name ?? DEFAULT_DB_NAME, {
+			indexedDB: opts.indexedDB,
+			IDBKeyRange: opts.IDBKeyRange,
+		});
+		this.version(1).stores(SCHEMA_V1);
+		this.version(2).stores(SCHEMA_V2).upgrade(upgradeToV2);
+	}
+
+	/**
+	 * Runs `fn` in one read-write transaction over all tables: it commits as a whole or not at
+	 * all. `fn` may await only Dexie calls (awaiting anything else lets IndexedDB auto-commit).
+	 * Dexie errors come out as MemoryError (see errors.ts); errors thrown by `fn` pass unchanged.
+	 */
+	async write<T>(fn: () => Promise<T>): Promise<T> {
+		try {
+			return await this.transaction('rw', this.tables, fn);
+		} catch (e) {
+			throw mapStoreError(e);
+		}
+	}
+
+	/** Runs `fn` in one read-only transaction over all tables (a consistent view). */
+	async read<T>(fn: () => Promise<T>): Promise<T> {
+		try {
+			return await this.transaction('r', this.tables, fn);
+		} catch (e) {
+			throw mapStoreError(e);
+		}
+	}
+}
+
+/** v1 → v2: derive session and content key for every memory; convert vectors to Float32Array. */
+async function upgradeToV2(tx: Transaction): Promise<void> {
+	await tx
+		.table('memories')
+		.toCollection()
+		.modify((m: MemoryRow) => {
+			m.content_key = contentKey(m.content);
+			const session = sessionOf(m.metadata);
+			if (session !== undefined) m.session = session;
+			m.entities_given ??= false;
+			m.entities ??= [];
+		});
+	await tx
+		.table('vectors')
+		.toCollection()
+		.modify((v: VectorRow & { vector?: number[] }) => {
+			if (v.vector) {
+				v.data = Float32Array.from(v.vector);
+				v.dims = v.data.length;
+				delete v.vector;
+			}
+		});
+	await tx
+		.table('entities')
+		.toCollection()
+		.modify((e: EntityRow) => {
+			e.norm ??= e.id.slice(e.id.indexOf(':') + 1);
+		});
+}
+
+/**
+ * Opens (creating or upgrading as needed) an Engram database.
+ * @throws MemoryError 'storage_failed' when IndexedDB is unavailable or the upgrade fails.
+ */
+export async function openEngramDB(opts: EngramDBOptions = {}): Promise<EngramDB> {
+	const db = new EngramDB(opts);
+	try {
+		await db.open();
+	} catch (e) {
+		throw mapStoreError(e);
+	}
+	return db;
+}

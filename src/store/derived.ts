@@ -1,0 +1,46 @@
+/**
+ * Fields derived from a memory's public data for indexing: the session key and the
+ * duplicate-detection key. Pure; used by the engine on write and by schema upgrades.
+ */
+
+/** Metadata keys that name a conversation/session, in order of preference. */
+export const SESSION_KEYS = ['session_id', 'conversation_id', 'session'] as const;
+
+/** The session a memory belongs to (from its metadata), or undefined. */
+export function sessionOf(metadata: Record<string, unknown> | undefined): string | undefined {
+	if (!metadata) return undefined;
+	for (const key of SESSION_KEYS) {
+		const v = metadata[key];
+		if ((typeof v === 'string' && v.trim() !== '') || typeof v === 'number') return String(v);
+	}
+	return undefined;
+}
+
+/**
+ * Normalises content for exact-duplicate detection: case, Unicode form, whitespace and
+ * surrounding punctuation are ignored, so "Use tabs." and "use  tabs" are the same memory.
+ */
+export function normaliseContent(content: string): string {
+	return content
+		.normalize('NFKC')
+		.toLowerCase()
+		.replace(/\s+/g, ' ')
+		.replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, '');
+}
+
+/**
+ * A 64-bit FNV-1a hash (hex) of the normalised content. Collisions are harmless: the engine
+ * compares the normalised texts before calling two memories duplicates.
+ */
+export function contentKey(content: string): string {
+	const s = normaliseContent(content);
+	// Two 32-bit FNV-1a lanes with different offsets: cheap, stable, and wide enough for an index key.
+	let h1 = 0x811c9dc5;
+	let h2 = 0x01000193 ^ 0x9e3779b9;
+	for (let i = 0; i < s.length; i++) {
+		const c = s.charCodeAt(i);
+		h1 = Math.imul(h1 ^ c, 0x01000193);
+		h2 = Math.imul(h2 ^ c, 0x01000193) ^ (h1 >>> 15);
+	}
+	return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
+}

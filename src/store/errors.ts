@@ -1,0 +1,41 @@
+/**
+ * Translates Dexie/IndexedDB errors into MemoryError where they enter Engram, by `err.name`
+ * (Dexie wraps the underlying DOMException; an AbortError carries it as `inner`).
+ */
+import { isMemoryError, MemoryError } from '../core/errors';
+
+interface NamedError {
+	name?: string;
+	message?: string;
+	inner?: NamedError;
+}
+
+/** The innermost named cause: Dexie.AbortError wraps the error that aborted the transaction. */
+function rootCause(e: NamedError): NamedError {
+	let cur = e;
+	while (cur.inner && typeof cur.inner === 'object') cur = cur.inner;
+	return cur;
+}
+
+/**
+ * Returns `e` as a MemoryError: MemoryErrors pass through; ConstraintError → 'conflict',
+ * QuotaExceededError → 'quota_exceeded', anything else → 'storage_failed' naming the cause.
+ */
+export function mapStoreError(e: unknown): unknown {
+	if (isMemoryError(e)) return e;
+	if (typeof e !== 'object' || e === null) return new MemoryError('storage_failed', `storage: ${String(e)}`);
+	const outer = e as NamedError;
+	const root = rootCause(outer);
+	if (isMemoryError(root)) return root;
+	const names = [outer.name, root.name];
+	const message = root.message ?? outer.message ?? '';
+	if (names.includes('QuotaExceededError'))
+		return new MemoryError(
+			'quota_exceeded',
+			'storage: the browser refused to store more data (quota exceeded); free space or export and delete old memories',
+			{ cause: message },
+		);
+	if (names.includes('ConstraintError'))
+		return new MemoryError('conflict', `storage: a record with this key already exists (${message})`);
+	return new MemoryError('storage_failed', `storage: ${root.name ?? outer.name ?? 'Error'}: ${message}`);
+}

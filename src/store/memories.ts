@@ -1,0 +1,65 @@
+/**
+ * Memory-row reads: by id or seq, in bulk, by tags, and which models hold a vector for each.
+ */
+import type { MemoryRef } from '../core/schemas';
+import type { EngramDB } from './db';
+import type { MemoryRow } from './rows';
+
+/** The row a reference points at: a string id, or an integer seq. */
+export async function getByRef(db: EngramDB, ref: MemoryRef): Promise<MemoryRow | undefined> {
+	if (typeof ref === 'number') return db.memories.where('seq').equals(ref).first();
+	const byId = await db.memories.get(ref);
+	if (byId) return byId;
+	// A numeric string ("42") from a client that only speaks strings is also a seq.
+	if (/^\d+$/.test(ref)) return db.memories.where('seq').equals(Number(ref)).first();
+	return undefined;
+}
+
+/** Rows for many ids, in the same order (undefined for missing ones). */
+export async function getMany(db: EngramDB, ids: string[]): Promise<(MemoryRow | undefined)[]> {
+	return db.memories.bulkGet(ids);
+}
+
+/** For each id, the models that hold a vector for it (without loading the vectors). */
+export async function embeddingTables(db: EngramDB, ids: string[]): Promise<Map<string, string[]>> {
+	const out = new Map<string, string[]>(ids.map((id) => [id, []]));
+	if (ids.length === 0) return out;
+	const keys = await db.vectors.where('memory_id').anyOf(ids).primaryKeys();
+	for (const [model, id] of keys) out.get(id)?.push(model);
+	for (const list of out.values()) list.sort();
+	return out;
+}
+
+/** Ids of memories carrying any (or all) of `tags`, optionally only in `scope`. */
+export async function idsByTags(
+	db: EngramDB,
+	tags: string[],
+	mode: 'any' | 'all',
+	scope?: string,
+): Promise<string[]> {
+	const rows = await db.memories.where('tags').anyOf(tags).distinct().toArray();
+	return rows
+		.filter((m) => scope === undefined || m.scope === scope)
+		.filter((m) => mode === 'any' || tags.every((t) => m.tags.includes(t)))
+		.map((m) => m.id);
+}
+
+/** The most recently inserted memory in a scope (and session, when given), excluding `exclude`. */
+export async function lastInScope(
+	db: EngramDB,
+	scope: string,
+	session: string | undefined,
+): Promise<MemoryRow | undefined> {
+	if (session !== undefined)
+		return db.memories
+			.where('[session+seq]')
+			.between([session, -Infinity], [session, Infinity])
+			.filter((m) => m.scope === scope)
+			.last();
+	return db.memories.where('[scope+seq]').between([scope, -Infinity], [scope, Infinity]).last();
+}
+
+/** Memories in `scope` whose content key equals `key` (exact-duplicate candidates). */
+export async function byContentKey(db: EngramDB, scope: string, key: string): Promise<MemoryRow[]> {
+	return db.memories.where('[scope+content_key]').equals([scope, key]).toArray();
+}

@@ -1,0 +1,74 @@
+/**
+ * The shapes Engram keeps in IndexedDB. They extend the public schemas (core/schemas.ts) only
+ * with bookkeeping the engine needs to answer quickly: the derived session key, the
+ * duplicate-detection key and whether entities came from the caller.
+ */
+import type { Association, Entity, EntityRef, MemoryType } from '../core/schemas';
+import type { ActivityEntry } from '../engine/types';
+
+/** A memory row. Dates are ISO 8601 UTC strings so that they sort as text. */
+export interface MemoryRow {
+	id: string;
+	seq: number;
+	content: string;
+	summary?: string;
+	type: MemoryType;
+	tags: string[];
+	source?: string;
+	scope: string;
+	importance: number;
+	confidence: number;
+	metadata: Record<string, unknown>;
+	entities: EntityRef[];
+	timestamp: string;
+	updated_at: string;
+	last_accessed?: string;
+	access_count: number;
+	t_valid?: string;
+	t_invalid?: string;
+	/** metadata.session_id / conversation_id / session, copied out so it can be indexed. */
+	session?: string;
+	/** Hash of the normalised content: same scope + same key = exact duplicate. */
+	content_key: string;
+	/** True when the caller gave the entities (they are then never re-extracted). */
+	entities_given: boolean;
+}
+
+/** An association row: the public shape, keyed by [from+to+type]. */
+export type AssociationRow = Association;
+
+/** An entity row: the public shape plus its normalised name, indexed for lookups by name. */
+export interface EntityRow extends Entity {
+	norm: string;
+}
+
+/** One memory ↔ entity link. */
+export interface MemoryEntityRow {
+	memory_id: string;
+	entity_id: string;
+}
+
+/** One memory's vector under one model, kept as a Float32Array (binary, 4 bytes a dimension). */
+export interface VectorRow {
+	model: string;
+	memory_id: string;
+	dims: number;
+	data: Float32Array;
+}
+
+/** A persisted search-index snapshot for one model, valid while `stamp` equals the write stamp. */
+export interface SnapshotRow {
+	model: string;
+	stamp: number;
+	bytes: Uint8Array;
+	at: string;
+}
+
+/** A settings row. Keys starting with `sys:` belong to the engine. */
+export interface SettingRow {
+	key: string;
+	value: unknown;
+}
+
+/** An activity row. */
+export type ActivityRow = ActivityEntry;
