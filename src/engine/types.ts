@@ -89,6 +89,17 @@ export interface EngineApi {
 	embed(text: string): Promise<Float32Array | null>;
 	/** Nearest memories to a vector by cosine, best first. */
 	nearest(vector: Float32Array, k: number, filter?: { scope?: string }): Promise<{ id: string; cosine: number }[]>;
+	/**
+	 * Cosines between a unit vector and up to `max` memories' active-model vectors (in `scope` when
+	 * given): all of them when there are at most `max`, else an evenly spaced sample, unsorted;
+	 * `total` counts every memory with a vector. find_memory_connections turns these into
+	 * `cosine_percentile` without shipping 100k ids across the worker boundary.
+	 */
+	cosineSample(
+		vector: Float32Array,
+		max: number,
+		filter?: { scope?: string },
+	): Promise<{ cosines: Float32Array; total: number }>;
 
 	/** Persistent key/value settings (approved origins, relay pairing, weights, theme…). */
 	getSetting<T = unknown>(key: string): Promise<T | undefined>;
