@@ -1,0 +1,150 @@
+/**
+ * Relevance that flows along links: neighbouring turns (PRECEDED_BY within a session), authored
+ * and system associations (strength-weighted), shared entities (rarity-weighted), and
+ * current-only redirection along EVOLVED_INTO / INVALIDATED_BY chains. A memory reached this
+ * way that retrieval did not find itself becomes an 'expanded' candidate with `via` set.
+ */
+import { candidateFor, type Candidate } from './candidates';
+import type { IndexView } from './view';
+
+/** Tunables of expansion; bounded so one recall's work stays small at any corpus size. */
+export const EXPANSION = {
+	/** Strongest direct candidates whose links are followed for graph expansion. */
+	graphSources: 20,
+	/** Strongest candidates whose adjacent turns get a neighbour share. */
+	neighborSources: 60,
+	/** Entities mentioned by more memories than this are too common to connect anything. */
+	entityFanout: 50,
+	/** Share of a hit's relevance carried to a memory sharing one rare entity. */
+	entityShare: 0.6,
+	/** Hops followed along supersession chains (AutoMem's limit). */
+	chainHops: 5,
+};
+
+/** A candidate's relevance in [0, 1], computed by the caller's fusion. */
+export type RelevanceOf = (c: Candidate) => number;
+
+/** Slots accepted by the filters (set by the caller). */
+export type Accept = (slot: number) => boolean;
+
+/** Candidates sorted by relevance, best first, at most `n`. */
+function strongest(cands: Map<number, Candidate>, rel: RelevanceOf, n: number, directOnly: boolean): Candidate[] {
+	const list = [...cands.values()].filter((c) => (!directOnly || c.direct) && rel(c) > 0);
+	list.sort((a, b) => rel(b) - rel(a));
+	return list.slice(0, n);
+}
+
+/** True when two memories may count as adjacent turns (same session when both have one). */
+function sameSession(view: IndexView, a: number, b: number): boolean {
+	const sa = view.metas[a].session;
+	const sb = view.metas[b].session;
+	return sa === undefined || sb === undefined || sa === sb;
+}
+
+/** Gives each adjacent turn (PRECEDED_BY, both directions) a share of its neighbour's relevance. */
+export function spreadToNeighbors(view: IndexView, cands: Map<number, Candidate>, rel: RelevanceOf, accept: Accept): void {
+	for (const src of strongest(cands, rel, EXPANSION.neighborSources, false)) {
+		const r = rel(src);
+		const id = view.metas[src.slot].id;
+		for (const a of view.adj.of(id)) {
+			if (a.type !== 'PRECEDED_BY') continue;
+			const slot = view.slotOf.get(a.other);
+			if (slot === undefined || !accept(slot) || !sameSession(view, src.slot, slot)) continue;
+			const c = candidateFor(cands, slot, false);
+			const share = r * clampStrength(a.strength);
+			if (share > c.neighbor) {
+				c.neighbor = share;
+				if (!c.direct) c.via = id;
+			}
+		}
+	}
+}
+
+/** Carries relevance over associations (not PRECEDED_BY) and rare shared entities. */
+export function spreadOverGraph(
+	view: IndexView,
+	cands: Map<number, Candidate>,
+	rel: RelevanceOf,
+	accept: Accept,
+	opts: { relations: boolean; entities: boolean },
+): void {
+	const sources = strongest(cands, rel, EXPANSION.graphSources, true);
+	for (const src of sources) {
+		const r = rel(src);
+		const meta = view.metas[src.slot];
+		if (opts.relations)
+			for (const a of view.adj.of(meta.id)) {
+				if (a.type === 'PRECEDED_BY') continue;
+				const slot = view.slotOf.get(a.other);
+				if (slot !== undefined && accept(slot)) lift(cands, slot, r * clampStrength(a.strength), meta.id);
+			}
+		if (opts.entities) spreadOverEntities(view, cands, src.slot, r, accept);
+	}
+}
+
+/** The shared-entity part of graph expansion, weighted by how rare the entity is. */
+function spreadOverEntities(view: IndexView, cands: Map<number, Candidate>, from: number, r: number, accept: Accept): void {
+	const meta = view.metas[from];
+	const logN = Math.log(Math.max(2, view.count));
+	for (const e of meta.entities) {
+		const docs = view.entityDocs.get(e);
+		if (!docs || docs.size < 2 || docs.size > EXPANSION.entityFanout) continue;
+		const rarity = Math.max(0, Math.log(view.count / docs.size) / logN);
+		const share = r * EXPANSION.entityShare * rarity;
+		for (const id of docs) {
+			const slot = view.slotOf.get(id);
+			if (slot !== undefined && slot !== from && accept(slot)) lift(cands, slot, share, e);
+		}
+	}
+}
+
+/** Raises a candidate's graph component (creating it as expanded when new). */
+function lift(cands: Map<number, Candidate>, slot: number, share: number, via: string): void {
+	const c = candidateFor(cands, slot, false);
+	if (share > c.graph) {
+		c.graph = share;
+		if (!c.direct) c.via = via;
+	}
+}
+
+/** PRECEDED_BY and similar system links may carry strength 0 meaning "unweighted": count as 1. */
+function clampStrength(s: number): number {
+	return s > 0 ? Math.min(1, s) : 1;
+}
+
+/**
+ * Current-only: every candidate that is no longer valid is replaced by the newest valid memory
+ * of its EVOLVED_INTO / INVALIDATED_BY chain (≤ 5 hops), which inherits its relevance as a
+ * graph share; candidates with no current successor are dropped.
+ */
+export function redirectToCurrent(
+	view: IndexView,
+	cands: Map<number, Candidate>,
+	rel: RelevanceOf,
+	accept: Accept,
+	valid: (slot: number) => boolean,
+): void {
+	for (const c of [...cands.values()]) {
+		if (valid(c.slot)) continue;
+		cands.delete(c.slot);
+		const target = newestSuccessor(view, c.slot, valid);
+		if (target !== undefined && accept(target)) lift(cands, target, rel(c), view.metas[c.slot].id);
+	}
+}
+
+/** Follows outgoing EVOLVED_INTO / INVALIDATED_BY edges to the first valid memory. */
+function newestSuccessor(view: IndexView, slot: number, valid: (slot: number) => boolean): number | undefined {
+	let cur = slot;
+	const seen = new Set<number>([slot]);
+	for (let hop = 0; hop < EXPANSION.chainHops; hop++) {
+		const next = view.adj
+			.of(view.metas[cur].id)
+			.find((a) => a.dir === 'out' && (a.type === 'EVOLVED_INTO' || a.type === 'INVALIDATED_BY'));
+		const ns = next && view.slotOf.get(next.other);
+		if (ns === undefined || seen.has(ns)) return undefined;
+		if (valid(ns)) return ns;
+		seen.add(ns);
+		cur = ns;
+	}
+	return undefined;
+}

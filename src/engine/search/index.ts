@@ -1,0 +1,220 @@
+/**
+ * The in-memory search index behind recall: lexical (minisearch), int8 vectors of the active
+ * model, memory metadata, entity postings and the association graph, kept in step by the engine
+ * after every committed write and persisted as one snapshot.
+ *
+ * @example
+ * const index = createSearchIndex({ modelId: 'engram-glove-100d', dims: 100 });
+ * index.upsert(meta, { content: 'Caroline went hiking' }, vector);
+ * const page = index.rank({ query: 'hiking', limit: 5 }, { vectors: [queryVector] }, Date.now());
+ * const restored = restoreSearchIndex(index.snapshot());
+ */
+import type { AssociationType, RecallInput } from '../../core/schemas';
+import { Adjacency } from './adjacency';
+import { dateWords } from './date-words';
+import { LexicalIndex, type LexicalDoc } from './lexical';
+import { nearestScan } from './nearest';
+import { rankIndex } from './rank';
+import { decodeSnapshot, encodeSnapshot } from './snapshot';
+import type { DocMeta, DocText, Edge, QueryVectors, RankedPage, SearchIndex } from './types';
+import { normalize, VectorStore } from './vector-store';
+import type { IndexView } from './view';
+
+/** The SearchIndex implementation; see types.ts for each method's contract. */
+class MemorySearchIndex implements SearchIndex, IndexView {
+	readonly modelId: string;
+	readonly dims: number;
+	count = 0;
+	metas: DocMeta[] = [];
+	ids: string[] = [];
+	slotOf = new Map<string, number>();
+	seqToId = new Map<number, string>();
+	vectors: VectorStore;
+	lexical: LexicalIndex;
+	adj = new Adjacency();
+	entityDocs = new Map<string, Set<string>>();
+
+	constructor(modelId: string, dims: number, vectors?: VectorStore, lexical?: LexicalIndex) {
+		this.modelId = modelId;
+		this.dims = dims;
+		this.vectors = vectors ?? new VectorStore(dims);
+		this.lexical = lexical ?? new LexicalIndex();
+	}
+
+	get size(): number {
+		return this.count;
+	}
+
+	upsert(meta: DocMeta, text: DocText, vector: Float32Array | null): void {
+		let slot = this.slotOf.get(meta.id);
+		if (slot === undefined) {
+			slot = this.count++;
+			this.slotOf.set(meta.id, slot);
+			this.ids[slot] = meta.id;
+		} else {
+			this.unlinkMeta(this.metas[slot]);
+		}
+		const m = copyMeta(meta);
+		this.metas[slot] = m;
+		this.linkMeta(m);
+		this.vectors.set(slot, vector);
+		this.lexical.upsert(lexicalDoc(m, text));
+	}
+
+	setVector(id: string, vector: Float32Array | null): void {
+		const slot = this.slotOf.get(id);
+		if (slot !== undefined) this.vectors.set(slot, vector);
+	}
+
+	remove(id: string): void {
+		const slot = this.slotOf.get(id);
+		if (slot === undefined) return;
+		this.unlinkMeta(this.metas[slot]);
+		this.lexical.remove(id);
+		this.adj.removeNode(id);
+		// Swap-remove: the last slot moves into the hole so slots stay dense for scans.
+		const last = --this.count;
+		if (slot !== last) {
+			const movedId = this.ids[last];
+			this.ids[slot] = movedId;
+			this.metas[slot] = this.metas[last];
+			this.slotOf.set(movedId, slot);
+			this.vectors.move(last, slot);
+		} else {
+			this.vectors.set(slot, null);
+		}
+		this.ids.length = last;
+		this.metas.length = last;
+		this.slotOf.delete(id);
+	}
+
+	touch(id: string, access_count: number, last_accessed: number): void {
+		const slot = this.slotOf.get(id);
+		if (slot === undefined) return;
+		this.metas[slot].access_count = access_count;
+		this.metas[slot].last_accessed = last_accessed;
+	}
+
+	addEdge(edge: Edge): void {
+		this.adj.add(edge);
+	}
+
+	removeEdge(from: string, to: string, type: AssociationType): void {
+		this.adj.remove(from, to, type);
+	}
+
+	nearest(
+		vector: Float32Array,
+		k: number,
+		filter?: { scope?: string; exclude?: string[] },
+	): { id: string; cosine: number }[] {
+		const q = normalize(vector);
+		if (q === null || q.length !== this.dims || k <= 0) return [];
+		return nearestScan(this, q, k, filter);
+	}
+
+	cosineTo(id: string, vector: Float32Array): number | undefined {
+		const slot = this.slotOf.get(id);
+		if (slot === undefined || !this.vectors.has(slot)) return undefined;
+		const q = normalize(vector);
+		if (q === null || q.length !== this.dims) return undefined;
+		return this.vectors.dot(slot, q);
+	}
+
+	rank(input: RecallInput, query: QueryVectors, now: number): RankedPage {
+		return rankIndex(this, input, query, now);
+	}
+
+	snapshot(): Uint8Array {
+		return encodeSnapshot({
+			modelId: this.modelId,
+			dims: this.dims,
+			metas: this.metas.slice(0, this.count),
+			edges: [...this.adj.all()],
+			lexical: this.lexical.toJS(),
+			vectors: this.vectors.view(this.count),
+		});
+	}
+
+	clear(): void {
+		this.count = 0;
+		this.metas = [];
+		this.ids = [];
+		this.slotOf.clear();
+		this.seqToId.clear();
+		this.vectors = new VectorStore(this.dims);
+		this.lexical.clear();
+		this.adj.clear();
+		this.entityDocs.clear();
+	}
+
+	/** Registers a memory's seq and entities in the lookup maps. */
+	linkMeta(m: DocMeta): void {
+		this.seqToId.set(m.seq, m.id);
+		for (const e of m.entities) {
+			let set = this.entityDocs.get(e);
+			if (!set) this.entityDocs.set(e, (set = new Set()));
+			set.add(m.id);
+		}
+	}
+
+	private unlinkMeta(m: DocMeta): void {
+		if (this.seqToId.get(m.seq) === m.id) this.seqToId.delete(m.seq);
+		for (const e of m.entities) {
+			const set = this.entityDocs.get(e);
+			if (!set) continue;
+			set.delete(m.id);
+			if (set.size === 0) this.entityDocs.delete(e);
+		}
+	}
+}
+
+/** A defensive copy, so later mutation by the caller cannot desynchronise the index. */
+function copyMeta(m: DocMeta): DocMeta {
+	return { ...m, tags: [...m.tags], entities: [...m.entities] };
+}
+
+/** What minisearch indexes for a memory. */
+function lexicalDoc(m: DocMeta, text: DocText): LexicalDoc {
+	return {
+		id: m.id,
+		content: text.content,
+		summary: text.summary ?? '',
+		tags: m.tags.join(' '),
+		entities: (text.entityNames ?? []).join(' '),
+		dates: dateWords(m.timestamp),
+	};
+}
+
+/** A new, empty index for one embedding model. */
+export function createSearchIndex(opts: { modelId: string; dims: number }): SearchIndex {
+	if (!Number.isInteger(opts.dims) || opts.dims < 1)
+		throw new RangeError(`dims: must be a positive integer, got ${opts.dims}`);
+	return new MemorySearchIndex(opts.modelId, opts.dims);
+}
+
+/**
+ * Restores an index from `snapshot()` bytes. Throws a MemoryError('invalid_input') when the
+ * bytes are not a snapshot of a supported version, so the caller can fall back to a rebuild.
+ */
+export function restoreSearchIndex(bytes: Uint8Array): SearchIndex {
+	const s = decodeSnapshot(bytes);
+	const n = s.metas.length;
+	const idx = new MemorySearchIndex(
+		s.modelId,
+		s.dims,
+		VectorStore.from(s.dims, n, s.vectors.codes, s.vectors.scales),
+		LexicalIndex.fromJS(s.lexical),
+	);
+	idx.count = n;
+	idx.metas = s.metas;
+	idx.ids = s.metas.map((m) => m.id);
+	for (let i = 0; i < n; i++) {
+		idx.slotOf.set(idx.ids[i], i);
+		idx.linkMeta(s.metas[i]);
+	}
+	for (const e of s.edges) idx.adj.add(e);
+	return idx;
+}
+
+export type { SearchIndex } from './types';

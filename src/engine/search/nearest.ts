@@ -1,0 +1,49 @@
+/**
+ * Exact nearest-neighbour search by brute force over the int8 vectors: one pass over the
+ * contiguous codes with a bounded heap. Exact is the right default up to ~100k vectors of the
+ * embedded model's 100 dims (see docs/BENCHMARKS.md for the measured cost per query).
+ */
+import { TopK } from './top-k';
+import type { IndexView } from './view';
+
+/** Best-first `k` neighbours of the unit vector `q` among slots accepted by `accept`. */
+export function scanSlots(
+	view: IndexView,
+	q: Float32Array,
+	k: number,
+	accept?: (slot: number) => boolean,
+): { slot: number; score: number }[] {
+	const top = new TopK(k);
+	const { codes, scales } = view.vectors;
+	const d = view.dims;
+	const n = view.count;
+	for (let slot = 0; slot < n; slot++) {
+		const sc = scales[slot];
+		if (sc === 0) continue;
+		if (accept !== undefined && !accept(slot)) continue;
+		const base = slot * d;
+		let s = 0;
+		for (let i = 0; i < d; i++) s += codes[base + i] * q[i];
+		top.push(slot, s * sc);
+	}
+	return top.sorted();
+}
+
+/** SearchIndex.nearest over a view: optional scope and excluded ids. */
+export function nearestScan(
+	view: IndexView,
+	q: Float32Array,
+	k: number,
+	filter?: { scope?: string; exclude?: string[] },
+): { id: string; cosine: number }[] {
+	const scope = filter?.scope;
+	const exclude = filter?.exclude && filter.exclude.length > 0 ? new Set(filter.exclude) : null;
+	const accept =
+		scope === undefined && exclude === null
+			? undefined
+			: (slot: number) => {
+					const m = view.metas[slot];
+					return (scope === undefined || m.scope === scope) && (exclude === null || !exclude.has(m.id));
+				};
+	return scanSlots(view, q, k, accept).map((h) => ({ id: view.metas[h.slot].id, cosine: h.score }));
+}

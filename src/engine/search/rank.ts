@@ -1,0 +1,294 @@
+/**
+ * recall_memory's ranking over the index: filters → direct retrieval (lexical + semantic) →
+ * fusion → neighbour and graph expansion → current-only redirection → priors and boosts →
+ * sort, min_score and pagination. Every hit reports its components; its score is
+ * `combine(components, weights)` from core/scoring.ts.
+ */
+import { MemoryError } from '../../core/errors';
+import type { RecallInput, ScoreComponents } from '../../core/schemas';
+import {
+	accessScore,
+	combine,
+	DEFAULT_HALF_LIFE_DAYS,
+	FUSION,
+	type FusionMode,
+	recencyDecay,
+	resolveWeights,
+	rrfScore,
+	type Weights,
+} from '../../core/scoring';
+import { processTerm, tokenize } from '../../core/text';
+import { addLexical, addSemantic, bestCosine, candidateFor, POOL, type Candidate } from './candidates';
+import { redirectToCurrent, spreadOverGraph, spreadToNeighbors } from './expand';
+import { compileFilter } from './filters';
+import { TopK } from './top-k';
+import type { QueryVectors, RankedHit, RankedPage } from './types';
+import { normalize } from './vector-store';
+import type { IndexView } from './view';
+
+/** Everything one recall needs, resolved once. */
+interface RankContext {
+	view: IndexView;
+	input: RecallInput;
+	now: number;
+	w: Weights;
+	fusion: FusionMode;
+	halfLife: number;
+	phrasings: string[];
+	vectors: Float32Array[];
+	/** Slots accepted by every filter except validity. */
+	accept: (slot: number) => boolean;
+	valid: (slot: number) => boolean;
+	/** The memory_id of a "more like this" recall, never returned itself. */
+	seedSlot?: number;
+}
+
+const DEFAULT_LIMIT = 10;
+
+/** Ranks the index for `input`; see SearchIndex.rank. */
+export function rankIndex(view: IndexView, input: RecallInput, qv: QueryVectors, now: number): RankedPage {
+	const ctx = buildContext(view, input, qv, now);
+	const relevanceAsked = ctx.phrasings.length > 0 || ctx.vectors.length > 0;
+	const lexicalOnly = ctx.phrasings.length > 0 && ctx.vectors.length === 0 && input.memory_id === undefined;
+	if (!relevanceAsked) return { ...listPage(ctx), lexical_only: false };
+	const cands = retrieve(ctx);
+	return { ...pageOf(ctx, cands), lexical_only: lexicalOnly };
+}
+
+/** Resolves weights, filters, phrasings and query vectors. */
+function buildContext(view: IndexView, input: RecallInput, qv: QueryVectors, now: number): RankContext {
+	const filter = compileFilter(input, now);
+	const seedSlot = input.memory_id === undefined ? undefined : resolveSeed(view, input.memory_id);
+	const base = (slot: number) => slot !== seedSlot && filter.base(view.metas[slot]);
+	const valid = (slot: number) => filter.valid(view.metas[slot]);
+	const phrasings = [input.query, ...(input.queries ?? [])].filter(
+		(q): q is string => typeof q === 'string' && q.trim().length > 0,
+	);
+	return {
+		view,
+		input,
+		now,
+		w: resolveWeights(input.weights),
+		fusion: (input as { fusion?: FusionMode }).fusion ?? FUSION,
+		halfLife: input.recency_half_life_days ?? DEFAULT_HALF_LIFE_DAYS,
+		phrasings,
+		vectors: queryVectors(view, input, qv, seedSlot),
+		accept: base,
+		valid,
+		seedSlot,
+	};
+}
+
+/** The slot of a memory_id (string id or integer seq), or a not_found MemoryError. */
+function resolveSeed(view: IndexView, ref: string | number): number {
+	const id = typeof ref === 'number' ? view.seqToId.get(ref) : ref;
+	const slot = id === undefined ? undefined : view.slotOf.get(id);
+	if (slot === undefined) throw new MemoryError('not_found', `memory_id: no memory with id ${JSON.stringify(ref)}`);
+	return slot;
+}
+
+/** Unit query vectors: the engine's, the caller's `embedding`, and the seed memory's own. */
+function queryVectors(view: IndexView, input: RecallInput, qv: QueryVectors, seedSlot?: number): Float32Array[] {
+	const out: Float32Array[] = [];
+	for (const v of qv.vectors) {
+		const n = v && v.length === view.dims ? normalize(v) : null;
+		if (n) out.push(n);
+	}
+	if (input.embedding) {
+		if (input.embedding.length !== view.dims)
+			throw new MemoryError(
+				'invalid_input',
+				`embedding: must have ${view.dims} dimensions (the active model's), got ${input.embedding.length}`,
+			);
+		const n = normalize(input.embedding);
+		if (n) out.push(n);
+	}
+	if (seedSlot !== undefined) {
+		const v = view.vectors.get(seedSlot);
+		if (v) out.push(v);
+	}
+	return out;
+}
+
+/** Direct retrieval, fusion and expansion: the candidate map with components filled in. */
+function retrieve(ctx: RankContext): Map<number, Candidate> {
+	const { view, input, w } = ctx;
+	const cands = new Map<number, Candidate>();
+	const k = Math.max(POOL.semantic, 3 * ((input.offset ?? 0) + (input.limit ?? DEFAULT_LIMIT)));
+	if (w.lexical > 0 || w.semantic === 0) addLexical(view, ctx.phrasings, ctx.accept, cands);
+	if (w.semantic > 0) addSemantic(view, ctx.vectors, k, ctx.accept, cands);
+	for (const id of input.priority_ids ?? []) {
+		const slot = view.slotOf.get(id);
+		if (slot !== undefined && ctx.accept(slot)) candidateFor(cands, slot, true);
+	}
+	const rel = (c: Candidate) => relevance(ctx, c);
+	if (w.neighbor > 0) spreadToNeighbors(view, cands, rel, ctx.accept);
+	if (w.graph > 0)
+		spreadOverGraph(view, cands, rel, ctx.accept, {
+			relations: input.expand_relations !== false,
+			entities: input.expand_entities !== false,
+		});
+	if (input.current_only) redirectToCurrent(view, cands, rel, ctx.accept, ctx.valid);
+	return cands;
+}
+
+/** Lexical and semantic components of a candidate under the fusion mode. */
+function fused(ctx: RankContext, c: Candidate): { lexical: number; semantic: number } {
+	if (Number.isNaN(c.cos)) c.cos = bestCosine(ctx.view, c.slot, ctx.vectors);
+	if (ctx.fusion === 'rrf')
+		return {
+			lexical: c.lexRank === Infinity ? 0 : rrfScore(c.lexRank),
+			semantic: c.semRank === Infinity ? 0 : rrfScore(c.semRank),
+		};
+	return { lexical: c.lex, semantic: Math.max(0, Math.min(1, c.cos)) };
+}
+
+/** Fused relevance in [0, 1]: what neighbours and linked memories inherit a share of. */
+function relevance(ctx: RankContext, c: Candidate): number {
+	const { lexical, semantic } = fused(ctx, c);
+	const wl = ctx.w.lexical;
+	const ws = ctx.vectors.length > 0 ? ctx.w.semantic : 0;
+	return wl + ws > 0 ? (wl * lexical + ws * semantic) / (wl + ws) : 0;
+}
+
+/** Every component of a memory at `slot`, given its retrieval-derived parts. */
+function components(ctx: RankContext, slot: number, c?: Candidate): ScoreComponents {
+	const m = ctx.view.metas[slot];
+	const f = c ? fused(ctx, c) : { lexical: 0, semantic: 0 };
+	return {
+		lexical: f.lexical,
+		semantic: f.semantic,
+		recency: recencyDecay(ctx.now - m.timestamp, ctx.halfLife),
+		importance: m.importance,
+		confidence: m.confidence,
+		access: accessScore(m.access_count),
+		tags: boostOf(ctx, slot),
+		graph: c ? Math.min(1, c.graph) : 0,
+		neighbor: c ? Math.min(1, c.neighbor) : 0,
+	};
+}
+
+/** Context boosts: share of context_tags carried, context_types, priority_ids. */
+function boostOf(ctx: RankContext, slot: number): number {
+	const { input } = ctx;
+	const m = ctx.view.metas[slot];
+	let b = 0;
+	if (input.priority_ids?.includes(m.id)) b = 1;
+	if (input.context_types?.includes(m.type as never)) b = Math.max(b, 1);
+	const ct = input.context_tags;
+	if (ct && ct.length > 0) {
+		const tags = new Set(m.tags.map((t) => t.toLowerCase()));
+		const hit = ct.filter((t) => tags.has(t.toLowerCase())).length;
+		b = Math.max(b, hit / ct.length);
+	}
+	return b;
+}
+
+/** A ranked hit for a candidate. */
+function hitOf(ctx: RankContext, c: Candidate): RankedHit {
+	const comps = components(ctx, c.slot, c);
+	const hit: RankedHit = {
+		id: ctx.view.metas[c.slot].id,
+		score: combine(comps, ctx.w),
+		components: comps,
+		match: c.direct ? 'direct' : 'expanded',
+		matched_terms: matchedTerms(ctx.phrasings, c.terms),
+	};
+	if (!c.direct && c.via !== undefined) hit.via = c.via;
+	return hit;
+}
+
+/** The caller's own words whose processed form a hit matched, in query order, unique. */
+function matchedTerms(phrasings: string[], terms: Set<string>): string[] {
+	if (terms.size === 0) return [];
+	const out = new Set<string>();
+	for (const q of phrasings)
+		for (const t of tokenize(q)) {
+			const p = processTerm(t);
+			if (p !== null && terms.has(p)) out.add(t);
+		}
+	return [...out];
+}
+
+/** Sorts, applies min_score and pagination. */
+function pageOf(ctx: RankContext, cands: Map<number, Candidate>): Omit<RankedPage, 'lexical_only'> {
+	const minScore = ctx.input.min_score ?? 0;
+	const hits: RankedHit[] = [];
+	for (const c of cands.values()) {
+		if (c.slot === ctx.seedSlot) continue;
+		const h = hitOf(ctx, c);
+		if (h.score >= minScore) hits.push(h);
+	}
+	hits.sort(comparator(ctx));
+	const offset = ctx.input.offset ?? 0;
+	const limit = ctx.input.limit ?? DEFAULT_LIMIT;
+	return { hits: hits.slice(offset, offset + limit), total: hits.length };
+}
+
+/** The order of `sort` (score by default; ties newest first, then by seq). */
+function comparator(ctx: RankContext): (a: RankedHit, b: RankedHit) => number {
+	const meta = (h: RankedHit) => ctx.view.metas[ctx.view.slotOf.get(h.id)!];
+	const newer = (a: RankedHit, b: RankedHit) => meta(b).timestamp - meta(a).timestamp || meta(b).seq - meta(a).seq;
+	switch (ctx.input.sort ?? 'score') {
+		case 'time_desc':
+			return newer;
+		case 'time_asc':
+			return (a, b) => -newer(a, b);
+		case 'updated_desc':
+			return (a, b) => meta(b).updated_at - meta(a).updated_at || newer(a, b);
+		case 'updated_asc':
+			return (a, b) => meta(a).updated_at - meta(b).updated_at || -newer(a, b);
+		default:
+			return (a, b) => b.score - a.score || newer(a, b);
+	}
+}
+
+/** The sort key of a slot for listing without a query (larger first). */
+function listKey(ctx: RankContext, slot: number, score: number): number {
+	const m = ctx.view.metas[slot];
+	switch (ctx.input.sort ?? 'score') {
+		case 'time_desc':
+			return m.timestamp;
+		case 'time_asc':
+			return -m.timestamp;
+		case 'updated_desc':
+			return m.updated_at;
+		case 'updated_asc':
+			return -m.updated_at;
+		default:
+			return score;
+	}
+}
+
+/**
+ * No query, no vector: every memory passing the filters, scored by priors and boosts only, kept
+ * in a bounded heap so listing 100k memories allocates one page, not 100k hits.
+ */
+function listPage(ctx: RankContext): Omit<RankedPage, 'lexical_only'> {
+	const offset = ctx.input.offset ?? 0;
+	const limit = ctx.input.limit ?? DEFAULT_LIMIT;
+	const minScore = ctx.input.min_score ?? 0;
+	const top = new TopK(offset + limit);
+	let total = 0;
+	for (let slot = 0; slot < ctx.view.count; slot++) {
+		if (!ctx.accept(slot) || (ctx.input.current_only && !ctx.valid(slot))) continue;
+		const score = combine(components(ctx, slot), ctx.w);
+		if (score < minScore) continue;
+		total++;
+		top.push(slot, listKey(ctx, slot, score));
+	}
+	const hits = top
+		.sorted()
+		.slice(offset)
+		.map(({ slot }) => {
+			const comps = components(ctx, slot);
+			return {
+				id: ctx.view.metas[slot].id,
+				score: combine(comps, ctx.w),
+				components: comps,
+				match: 'direct' as const,
+				matched_terms: [],
+			};
+		});
+	return { hits, total };
+}

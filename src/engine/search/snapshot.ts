@@ -1,0 +1,67 @@
+/**
+ * The index snapshot: one Uint8Array persisted by the engine so a page load restores the index
+ * instead of rebuilding it. Layout (little-endian):
+ *
+ *   magic "ENGX" · u32 version · u32 header length · header JSON (UTF-8) · pad to 4
+ *   · int8 codes (count × dims) · pad to 4 · float32 scales (count)
+ *
+ * The header holds the model, metadata, edges and the lexical index; vectors stay raw bytes so
+ * restoring 100k of them is a copy, not a parse.
+ */
+import { MemoryError } from '../../core/errors';
+import type { DocMeta, Edge } from './types';
+
+const MAGIC = 0x58474e45; // "ENGX" read as a little-endian u32
+/** Bump when the layout or header shape changes; older snapshots are then rebuilt. */
+export const SNAPSHOT_VERSION = 1;
+
+/** Everything a snapshot carries. */
+export interface SnapshotData {
+	modelId: string;
+	dims: number;
+	metas: DocMeta[];
+	edges: Edge[];
+	lexical: unknown;
+	vectors: { codes: Int8Array; scales: Float32Array };
+}
+
+const pad4 = (n: number) => (n + 3) & ~3;
+
+/** Serialises an index's parts into one buffer. */
+export function encodeSnapshot(s: SnapshotData): Uint8Array {
+	const header = new TextEncoder().encode(
+		JSON.stringify({ modelId: s.modelId, dims: s.dims, metas: s.metas, edges: s.edges, lexical: s.lexical }),
+	);
+	const codesAt = pad4(12 + header.length);
+	const scalesAt = pad4(codesAt + s.vectors.codes.length);
+	const out = new Uint8Array(scalesAt + s.vectors.scales.length * 4);
+	const dv = new DataView(out.buffer);
+	dv.setUint32(0, MAGIC, true);
+	dv.setUint32(4, SNAPSHOT_VERSION, true);
+	dv.setUint32(8, header.length, true);
+	out.set(header, 12);
+	out.set(new Uint8Array(s.vectors.codes.buffer, s.vectors.codes.byteOffset, s.vectors.codes.length), codesAt);
+	out.set(new Uint8Array(s.vectors.scales.buffer, s.vectors.scales.byteOffset, s.vectors.scales.length * 4), scalesAt);
+	return out;
+}
+
+/** Parses `encodeSnapshot` output; a MemoryError('invalid_input') for anything else. */
+export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
+	const bad = (why: string) => new MemoryError('invalid_input', `snapshot: ${why}`);
+	if (!(bytes instanceof Uint8Array) || bytes.length < 12) throw bad('too short to be an index snapshot');
+	const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+	if (dv.getUint32(0, true) !== MAGIC) throw bad('not an index snapshot (bad magic)');
+	const version = dv.getUint32(4, true);
+	if (version !== SNAPSHOT_VERSION) throw bad(`version ${version} is not supported (expected ${SNAPSHOT_VERSION})`);
+	const hlen = dv.getUint32(8, true);
+	if (12 + hlen > bytes.length) throw bad('header runs past the end');
+	const h = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + hlen))) as Omit<SnapshotData, 'vectors'>;
+	const n = h.metas.length;
+	const codesAt = pad4(12 + hlen);
+	const scalesAt = pad4(codesAt + n * h.dims);
+	if (scalesAt + n * 4 > bytes.length) throw bad(`vector section is truncated (${n} vectors of ${h.dims} dims)`);
+	// Copies, so the views are aligned and independent of the caller's buffer.
+	const codes = new Int8Array(bytes.slice(codesAt, codesAt + n * h.dims).buffer);
+	const scales = new Float32Array(bytes.slice(scalesAt, scalesAt + n * 4).buffer);
+	return { ...h, vectors: { codes, scales } };
+}

@@ -1,0 +1,70 @@
+/**
+ * A bounded min-heap keeping the k best (slot, score) pairs seen. Push is O(log k) and rejects
+ * anything not better than the current k-th in O(1), which is what makes brute-force scans
+ * over 100k vectors cheap: almost every candidate is rejected by one comparison.
+ */
+export class TopK {
+	private readonly k: number;
+	private readonly slots: Int32Array;
+	private readonly scores: Float64Array;
+	private n = 0;
+
+	constructor(k: number) {
+		this.k = Math.max(0, Math.floor(k));
+		this.slots = new Int32Array(this.k);
+		this.scores = new Float64Array(this.k);
+	}
+
+	get size(): number {
+		return this.n;
+	}
+
+	/** The score a new entry must beat once the heap is full (−∞ before). */
+	get threshold(): number {
+		return this.n < this.k ? -Infinity : this.scores[0];
+	}
+
+	push(slot: number, score: number): void {
+		if (this.k === 0) return;
+		if (this.n < this.k) {
+			let i = this.n++;
+			// Sift up.
+			while (i > 0) {
+				const p = (i - 1) >> 1;
+				if (this.scores[p] <= score) break;
+				this.slots[i] = this.slots[p];
+				this.scores[i] = this.scores[p];
+				i = p;
+			}
+			this.slots[i] = slot;
+			this.scores[i] = score;
+			return;
+		}
+		if (score <= this.scores[0]) return;
+		this.siftDown(slot, score);
+	}
+
+	private siftDown(slot: number, score: number): void {
+		let i = 0;
+		const n = this.n;
+		for (;;) {
+			const l = 2 * i + 1;
+			if (l >= n) break;
+			const r = l + 1;
+			const c = r < n && this.scores[r] < this.scores[l] ? r : l;
+			if (this.scores[c] >= score) break;
+			this.slots[i] = this.slots[c];
+			this.scores[i] = this.scores[c];
+			i = c;
+		}
+		this.slots[i] = slot;
+		this.scores[i] = score;
+	}
+
+	/** Entries best first; ties keep no particular order. */
+	sorted(): { slot: number; score: number }[] {
+		const out: { slot: number; score: number }[] = [];
+		for (let i = 0; i < this.n; i++) out.push({ slot: this.slots[i], score: this.scores[i] });
+		return out.sort((a, b) => b.score - a.score);
+	}
+}

@@ -1,0 +1,23 @@
+/**
+ * The read-only view of the index that ranking works on: slot-addressed metadata and vectors,
+ * the lexical index, adjacency and entity postings. Kept as an interface so the ranking code
+ * depends on what it reads, not on how the index maintains it.
+ */
+import type { Adjacency } from './adjacency';
+import type { LexicalIndex } from './lexical';
+import type { DocMeta } from './types';
+import type { VectorStore } from './vector-store';
+
+export interface IndexView {
+	readonly dims: number;
+	/** Number of live slots: slots 0..count-1 hold documents. */
+	readonly count: number;
+	readonly metas: readonly DocMeta[];
+	readonly slotOf: ReadonlyMap<string, number>;
+	readonly seqToId: ReadonlyMap<number, string>;
+	readonly vectors: VectorStore;
+	readonly lexical: LexicalIndex;
+	readonly adj: Adjacency;
+	/** Entity id → ids of the memories mentioning it. */
+	readonly entityDocs: ReadonlyMap<string, ReadonlySet<string>>;
+}

@@ -1,0 +1,138 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createSearchIndex, restoreSearchIndex } from '../../../../src/engine/search/index';
+import type { SearchIndex } from '../../../../src/engine/search/types';
+import { cosine, meta, prng, randomVector, toyEmbed } from './fixtures';
+
+const DIMS = 64;
+
+/** An index with the given (id, text) memories, each embedded with toyEmbed. */
+function indexOf(docs: [string, string, Partial<Parameters<typeof meta>[1]>?][]): SearchIndex {
+	const idx = createSearchIndex({ modelId: 'toy', dims: DIMS });
+	for (const [id, content, over] of docs) idx.upsert(meta(id, over), { content }, toyEmbed(content, DIMS));
+	return idx;
+}
+
+describe('SearchIndex', () => {
+	describe('createSearchIndex', () => {
+		it('rejects non-positive dims with a message naming the field', () => {
+			expect(() => createSearchIndex({ modelId: 'x', dims: 0 })).toThrow('dims: must be a positive integer, got 0');
+		});
+	});
+
+	describe('upsert / remove', () => {
+		it('counts documents and replaces on re-upsert', () => {
+			const idx = indexOf([
+				['a', 'alpha text'],
+				['b', 'beta text'],
+			]);
+			expect(idx.size).toBe(2);
+			idx.upsert(meta('a'), { content: 'gamma words' }, toyEmbed('gamma words', DIMS));
+			expect(idx.size).toBe(2);
+			const ids = idx.rank({ query: 'alpha' }, { vectors: [null] }, Date.now()).hits.map((h) => h.id);
+			expect(ids).not.toContain('a');
+			expect(idx.rank({ query: 'gamma' }, { vectors: [null] }, Date.now()).hits[0].id).toBe('a');
+		});
+
+		it('keeps vectors attached to the right ids after swap-remove', () => {
+			const rnd = prng(7);
+			const idx = createSearchIndex({ modelId: 'r', dims: 16 });
+			const vecs = new Map<string, Float32Array>();
+			for (let i = 0; i < 50; i++) {
+				const v = randomVector(rnd, 16);
+				vecs.set(`m${i}`, v);
+				idx.upsert(meta(`m${i}`), { content: `memory ${i}` }, v);
+			}
+			for (let i = 0; i < 50; i += 3) {
+				idx.remove(`m${i}`);
+				vecs.delete(`m${i}`);
+			}
+			expect(idx.size).toBe(vecs.size);
+			for (const [id, v] of vecs) expect(idx.cosineTo(id, v)).toBeCloseTo(1, 2);
+			expect(idx.cosineTo('m0', vecs.get('m1')!)).toBeUndefined();
+		});
+
+		it('removes a memory from lexical results and from its neighbours\' edges', () => {
+			const idx = indexOf([
+				['a', 'kayak trip on the lake'],
+				['b', 'another kayak adventure'],
+			]);
+			idx.addEdge({ from: 'a', to: 'b', type: 'RELATES_TO', strength: 0.9 });
+			idx.remove('b');
+			const page = idx.rank({ query: 'kayak' }, { vectors: [null] }, Date.now());
+			expect(page.hits.map((h) => h.id)).toEqual(['a']);
+		});
+	});
+
+	describe('nearest', () => {
+		it('matches a naive exact cosine ranking (int8 error within 0.02)', () => {
+			fc.assert(
+				fc.property(fc.integer({ min: 1, max: 1e9 }), fc.integer({ min: 1, max: 20 }), (seed, k) => {
+					const rnd = prng(seed);
+					const idx = createSearchIndex({ modelId: 'r', dims: 24 });
+					const vs: [string, Float32Array][] = [];
+					for (let i = 0; i < 60; i++) {
+						const v = randomVector(rnd, 24);
+						vs.push([`v${i}`, v]);
+						idx.upsert(meta(`v${i}`), { content: 'x' }, v);
+					}
+					const q = randomVector(rnd, 24);
+					const got = idx.nearest(q, k);
+					const want = vs.map(([id, v]) => ({ id, c: cosine(q, v) })).sort((a, b) => b.c - a.c);
+					expect(got).toHaveLength(k);
+					for (let i = 0; i < k; i++) expect(Math.abs(got[i].cosine - want[i].c)).toBeLessThan(0.02);
+					// The k-th true score bounds every returned score from below (up to quantisation).
+					for (const g of got) expect(g.cosine).toBeGreaterThan(want[k - 1].c - 0.04);
+				}),
+				{ numRuns: 40 },
+			);
+		});
+
+		it('honours scope and exclude', () => {
+			const idx = indexOf([
+				['a', 'red apple', { scope: 'fruit' }],
+				['b', 'red apple pie', { scope: 'baking' }],
+				['c', 'green apple', { scope: 'fruit' }],
+			]);
+			const q = toyEmbed('red apple', DIMS);
+			expect(idx.nearest(q, 5, { scope: 'fruit' }).map((h) => h.id)).toEqual(['a', 'c']);
+			expect(idx.nearest(q, 5, { exclude: ['a'] })[0].id).toBe('b');
+		});
+
+		it('returns nothing for a zero vector or wrong dims', () => {
+			const idx = indexOf([['a', 'anything']]);
+			expect(idx.nearest(new Float32Array(DIMS), 3)).toEqual([]);
+			expect(idx.nearest(new Float32Array(3).fill(1), 3)).toEqual([]);
+		});
+	});
+
+	describe('snapshot / restoreSearchIndex', () => {
+		it('round-trips documents, vectors, edges and lexical search', () => {
+			const idx = indexOf([
+				['a', 'Caroline adopted a rescue dog named Biscuit', { tags: ['pets'], entities: ['person:caroline'] }],
+				['b', 'Melanie painted a sunrise over the lake', { tags: ['art'] }],
+				['c', 'Caroline walks Biscuit every morning', { entities: ['person:caroline'] }],
+			]);
+			idx.addEdge({ from: 'c', to: 'a', type: 'PRECEDED_BY', strength: 1 });
+			idx.touch('b', 4, Date.parse('2024-02-01T00:00:00Z'));
+			const now = Date.parse('2024-03-01T00:00:00Z');
+			const input = { query: 'rescue dog', limit: 5 };
+			const before = idx.rank(input, { vectors: [toyEmbed('rescue dog', DIMS)] }, now);
+			const back = restoreSearchIndex(idx.snapshot());
+			expect(back.size).toBe(3);
+			expect(back.modelId).toBe('toy');
+			expect(back.rank(input, { vectors: [toyEmbed('rescue dog', DIMS)] }, now)).toEqual(before);
+			expect(back.cosineTo('b', toyEmbed('Melanie painted a sunrise over the lake', DIMS))).toBeCloseTo(1, 2);
+			const list = back.rank({ sort: 'score', weights: { access: 10 } }, { vectors: [] }, now);
+			expect(list.hits[0].id).toBe('b');
+			// The restored index keeps accepting writes.
+			back.upsert(meta('d'), { content: 'a new rescue cat' }, toyEmbed('a new rescue cat', DIMS));
+			expect(back.rank({ query: 'cat' }, { vectors: [null] }, now).hits[0].id).toBe('d');
+		});
+
+		it('rejects bytes that are not a snapshot', () => {
+			expect(() => restoreSearchIndex(new Uint8Array([1, 2, 3]))).toThrow('snapshot: too short to be an index snapshot');
+			expect(() => restoreSearchIndex(new Uint8Array(64))).toThrow('snapshot: not an index snapshot (bad magic)');
+		});
+	});
+});

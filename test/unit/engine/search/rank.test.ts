@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_WEIGHTS, combine } from '../../../../src/core/scoring';
+import { createSearchIndex } from '../../../../src/engine/search/index';
+import type { DocMeta, SearchIndex } from '../../../../src/engine/search/types';
+import { meta, toyEmbed } from './fixtures';
+
+const DIMS = 64;
+const NOW = Date.parse('2024-06-01T00:00:00Z');
+const DAY = 86_400_000;
+
+/** A small realistic corpus: two people's chat turns over two sessions, plus notes. */
+function corpus(): SearchIndex {
+	const idx = createSearchIndex({ modelId: 'toy', dims: DIMS });
+	const docs: [string, string, Partial<DocMeta>][] = [
+		['t1', 'Caroline: I finally went to the pottery class on Saturday.', { session: 's1', tags: ['hobby'] }],
+		['t2', 'Melanie: How did it go? Was the teacher nice?', { session: 's1' }],
+		['t3', 'Caroline: I made a lopsided bowl but I loved it.', { session: 's1', tags: ['hobby', 'craft/pottery'] }],
+		['t4', 'Melanie: My kids started swimming lessons this week.', { session: 's2', tags: ['family'] }],
+		['t5', 'Caroline: Swimming is great exercise for them.', { session: 's2' }],
+		['n1', 'Project Atlas uses Postgres for storage.', { scope: 'work', type: 'Decision', tags: ['db'] }],
+		['n2', 'Project Atlas moved from Postgres to SQLite.', { scope: 'work', type: 'Decision', tags: ['db'] }],
+	];
+	docs.forEach(([id, content, over], i) =>
+		idx.upsert(meta(id, { scope: 'chat', timestamp: NOW - (10 - i) * DAY, ...over }), { content }, toyEmbed(content, DIMS)),
+	);
+	idx.addEdge({ from: 't2', to: 't1', type: 'PRECEDED_BY', strength: 1 });
+	idx.addEdge({ from: 't3', to: 't2', type: 'PRECEDED_BY', strength: 1 });
+	idx.addEdge({ from: 't5', to: 't4', type: 'PRECEDED_BY', strength: 1 });
+	return idx;
+}
+
+const rank = (idx: SearchIndex, input: Parameters<SearchIndex['rank']>[0], text?: string) =>
+	idx.rank(input, { vectors: text === undefined ? [] : [toyEmbed(text, DIMS)] }, NOW);
+
+describe('SearchIndex.rank', () => {
+	it('puts the memory matching both lexically and semantically first, with its components', () => {
+		const page = rank(corpus(), { query: 'pottery class', scope: 'chat' }, 'pottery class');
+		expect(page.hits[0].id).toBe('t1');
+		const h = page.hits[0];
+		expect(h.match).toBe('direct');
+		expect(h.matched_terms).toEqual(['pottery', 'class']);
+		expect(h.components.lexical).toBe(1);
+		expect(h.score).toBeCloseTo(combine(h.components, DEFAULT_WEIGHTS), 10);
+		expect(page.lexical_only).toBe(false);
+	});
+
+	it('gives the adjacent turn of a strong hit a neighbour share, within the session only', () => {
+		const page = rank(corpus(), { query: 'pottery class', scope: 'chat', limit: 10 }, 'pottery class');
+		const t2 = page.hits.find((h) => h.id === 't2')!;
+		expect(t2.components.neighbor).toBeGreaterThan(0.5);
+		const t4 = page.hits.find((h) => h.id === 't4');
+		expect(t4?.components.neighbor ?? 0).toBe(0);
+	});
+
+	it('switches a signal off when its weight is 0', () => {
+		const page = rank(corpus(), { query: 'pottery', scope: 'chat', weights: { neighbor: 0 } });
+		// t3 matches through its tag craft/pottery; t2 would come only as t1's neighbour.
+		expect(page.hits.map((h) => h.id).sort()).toEqual(['t1', 't3']);
+		expect(page.hits.every((h) => h.components.neighbor === 0)).toBe(true);
+		expect(page.lexical_only).toBe(true);
+	});
+
+	it('filters by scope, types, tags (any/all, prefix) and exclude_tags', () => {
+		const idx = corpus();
+		const ids = (input: Parameters<SearchIndex['rank']>[0]) => rank(idx, { limit: 50, ...input }).hits.map((h) => h.id).sort();
+		expect(ids({ scope: 'work' })).toEqual(['n1', 'n2']);
+		expect(ids({ types: ['Decision'], scope: 'work' })).toEqual(['n1', 'n2']);
+		expect(ids({ tags: ['hobby', 'family'] })).toEqual(['t1', 't3', 't4']);
+		expect(ids({ tags: ['hobby', 'craft/pottery'], tag_mode: 'all' })).toEqual(['t3']);
+		expect(ids({ tags: ['craft'], tag_match: 'prefix' })).toEqual(['t3']);
+		expect(ids({ scope: 'chat', exclude_tags: ['hobby'] })).toEqual(['t2', 't4', 't5']);
+	});
+
+	it('filters by time range, end exclusive', () => {
+		const page = rank(corpus(), {
+			start: new Date(NOW - 8 * DAY).toISOString(),
+			end: new Date(NOW - 6 * DAY).toISOString(),
+		});
+		expect(page.hits.map((h) => h.id).sort()).toEqual(['t3', 't4']);
+	});
+
+	it('follows EVOLVED_INTO to the current memory with current_only', () => {
+		const idx = corpus();
+		idx.upsert(
+			meta('n1', { scope: 'work', type: 'Decision', tags: ['db'], t_invalid: NOW - DAY, timestamp: NOW - 5 * DAY }),
+			{ content: 'Project Atlas uses Postgres for storage.' },
+			toyEmbed('Project Atlas uses Postgres for storage.', DIMS),
+		);
+		idx.addEdge({ from: 'n1', to: 'n2', type: 'EVOLVED_INTO', strength: 0.9 });
+		const all = rank(idx, { query: 'postgres storage', scope: 'work' });
+		expect(all.hits[0].id).toBe('n1');
+		const cur = rank(idx, { query: 'postgres storage', scope: 'work', current_only: true });
+		expect(cur.hits.map((h) => h.id)).toEqual(['n2']);
+	});
+
+	it('surfaces a memory linked to a strong hit as expanded, with via', () => {
+		const idx = corpus();
+		idx.addEdge({ from: 't1', to: 'n1', type: 'RELATES_TO', strength: 0.8 });
+		const page = rank(idx, { query: 'pottery', weights: { neighbor: 0 } });
+		const n1 = page.hits.find((h) => h.id === 'n1')!;
+		expect(n1.match).toBe('expanded');
+		expect(n1.via).toBe('t1');
+		const t1 = page.hits.find((h) => h.id === 't1')!;
+		// Lexical-only recall: t1's relevance is its lexical score, carried at the link's strength.
+		expect(n1.components.graph).toBeCloseTo(0.8 * t1.components.lexical, 5);
+	});
+
+	it('paginates with offset/limit and reports the total', () => {
+		const idx = corpus();
+		const first = rank(idx, { scope: 'chat', sort: 'time_asc', limit: 2 });
+		const second = rank(idx, { scope: 'chat', sort: 'time_asc', limit: 2, offset: 2 });
+		expect(first.total).toBe(5);
+		expect([...first.hits, ...second.hits].map((h) => h.id)).toEqual(['t1', 't2', 't3', 't4']);
+	});
+
+	it('drops hits under min_score', () => {
+		const page = rank(corpus(), { query: 'pottery class', min_score: 1 }, 'pottery class');
+		expect(page.hits.every((h) => h.score >= 1)).toBe(true);
+		expect(page.hits.length).toBeGreaterThan(0);
+	});
+
+	it('ranks "more like this" by the seed memory vector and never returns the seed', () => {
+		const page = rank(corpus(), { memory_id: 't4', scope: 'chat' });
+		expect(page.hits.map((h) => h.id)).not.toContain('t4');
+		expect(page.hits[0].id).toBe('t5');
+	});
+
+	it('rejects a caller embedding of the wrong size, naming the field', () => {
+		expect(() => rank(corpus(), { embedding: [1, 2, 3] })).toThrow(
+			'embedding: must have 64 dimensions (the active model\'s), got 3',
+		);
+	});
+});
