@@ -1,0 +1,608 @@
+/**
+ * Parser of query_memory_graph's pattern language: a small, read-only subset of Cypher over
+ * memories, entities, tags and the links between them, with AiAkiv's `START a = events(...)`
+ * entry clause. Pure: text in, a checked syntax tree out, or a MemoryError naming the line,
+ * column and what was expected. Execution lives in engine/graph-query.ts.
+ *
+ * @example
+ * parseGraphQuery('MATCH (e:Entity {name: $n})<-[:MENTIONS]-(m) WHERE m.type = "Decision" RETURN m LIMIT 5')
+ *
+ * Grammar (keywords are case-insensitive):
+ *   query   := [START var '=' 'events' '(' args ')'] [MATCH path (',' path)*] [WHERE expr]
+ *              RETURN [DISTINCT] item (',' item)* [ORDER BY key (',' key)*] [SKIP n] [LIMIT n]
+ *   path    := node (rel node)*
+ *   node    := '(' [var] [':' Label] [props] ')'            Label: Memory | Event | Entity | Tag
+ *   rel     := '-[' [var] [':' TYPE ('|' TYPE)*] ['*' [a] '..' b] [props] ']-' ['>']  |  '<-[' … ']-'
+ *   expr    := or/and/not over comparisons (= <> != < <= > >= CONTAINS, STARTS WITH, ENDS WITH, IN,
+ *              IS [NOT] NULL) of var.prop, literals, $params, count(), cos(a, b)
+ */
+import { MemoryError } from './errors';
+import type { GraphParamValue } from './graph-schemas';
+import { AUTHORABLE_ASSOCIATION_TYPES, SYSTEM_ASSOCIATION_TYPES } from './schemas';
+
+/** Every stored link type, usable as a relationship type in patterns. */
+export const ASSOCIATION_TYPES_ALL: readonly string[] = [
+	...AUTHORABLE_ASSOCIATION_TYPES,
+	...SYSTEM_ASSOCIATION_TYPES,
+];
+
+// ---------------------------------------------------------------- syntax tree
+
+/** A literal, a list, or a `$name` placeholder, in a property map or an expression. */
+export type Expr =
+	| { kind: 'lit'; value: string | number | boolean | null }
+	| { kind: 'list'; items: Expr[] }
+	| { kind: 'param'; name: string; pos: number }
+	| { kind: 'var'; name: string; pos: number }
+	| { kind: 'prop'; var: string; prop: string; pos: number }
+	| { kind: 'cmp'; op: CmpOp; left: Expr; right: Expr }
+	| { kind: 'and' | 'or'; items: Expr[] }
+	| { kind: 'not'; expr: Expr }
+	| { kind: 'isnull'; expr: Expr; negate: boolean }
+	| { kind: 'call'; fn: 'count' | 'cos'; args: Expr[]; distinct: boolean; star: boolean; pos: number };
+
+export type CmpOp = '=' | '<>' | '<' | '<=' | '>' | '>=' | 'CONTAINS' | 'STARTS WITH' | 'ENDS WITH' | 'IN';
+
+export type NodeLabel = 'Memory' | 'Entity' | 'Tag';
+
+export interface NodePattern {
+	var: string;
+	label?: NodeLabel;
+	props: Record<string, Expr>;
+	pos: number;
+}
+
+export interface RelPattern {
+	var?: string;
+	types: string[];
+	dir: 'out' | 'in' | 'both';
+	hops?: { min: number; max: number };
+	props: Record<string, Expr>;
+	pos: number;
+}
+
+export interface PathPattern {
+	nodes: NodePattern[];
+	rels: RelPattern[];
+}
+
+export interface StartClause {
+	var: string;
+	args: Record<string, Expr>;
+	pos: number;
+}
+
+export interface ReturnItem {
+	expr: Expr;
+	name: string;
+}
+
+export interface OrderKey {
+	expr: Expr;
+	desc: boolean;
+}
+
+/** A parsed query. Anonymous nodes get generated variables (`_n1`, …). */
+export interface GraphQuery {
+	start?: StartClause;
+	match: PathPattern[];
+	where?: Expr;
+	distinct: boolean;
+	returns: ReturnItem[];
+	orderBy: OrderKey[];
+	skip?: Expr;
+	limit?: Expr;
+}
+
+// ---------------------------------------------------------------- vocabulary
+
+/** Relation types computed from memories rather than stored as associations. */
+export const VIRTUAL_RELATIONS = ['MENTIONS', 'TAGGED', 'SHARES', 'SIMILAR', 'FAR', 'NEXT'] as const;
+const RELATION_ALIASES: Record<string, string> = { PARTICIPATED_IN: 'MENTIONS', MEMBER_OF: 'TAGGED' };
+const LABEL_ALIASES: Record<string, NodeLabel> = { memory: 'Memory', event: 'Memory', entity: 'Entity', tag: 'Tag' };
+const START_ARGS = ['text', 'entity', 'tag', 'ids', 'k', 'scope'];
+const KEYWORDS = new Set(
+	'START MATCH WHERE RETURN DISTINCT ORDER BY SKIP LIMIT AND OR NOT IN IS NULL TRUE FALSE CONTAINS STARTS ENDS WITH AS ASC DESC'.split(' '),
+);
+
+// ---------------------------------------------------------------- tokens
+
+interface Token {
+	t: 'word' | 'str' | 'num' | 'param' | 'sym' | 'end';
+	v: string;
+	pos: number;
+}
+
+const SYMBOLS = ['..', '<=', '>=', '<>', '!=', '(', ')', '[', ']', '{', '}', ':', ',', '.', '-', '<', '>', '=', '*', '|'];
+
+function tokenize(src: string): Token[] {
+	const out: Token[] = [];
+	let i = 0;
+	while (i < src.length) {
+		const c = src[i];
+		if (/\s/.test(c)) i++;
+		else if (src.startsWith('//', i)) i = skipLine(src, i);
+		else if (c === '"' || c === "'") i = readString(src, i, out);
+		else if (/[0-9]/.test(c)) i = readMatch(src, i, /^[0-9]+(?:\.[0-9]+)?/, 'num', out);
+		else if (c === '$') i = readParam(src, i, out);
+		else if (c === '`') i = readQuoted(src, i, out);
+		else if (/[A-Za-z_]/.test(c)) i = readMatch(src, i, /^[A-Za-z_][A-Za-z0-9_]*/, 'word', out);
+		else i = readSymbol(src, i, out);
+	}
+	out.push({ t: 'end', v: '', pos: src.length });
+	return out;
+}
+
+function skipLine(src: string, i: number): number {
+	const nl = src.indexOf('\n', i);
+	return nl === -1 ? src.length : nl;
+}
+
+function readMatch(src: string, i: number, re: RegExp, t: Token['t'], out: Token[]): number {
+	const v = re.exec(src.slice(i))![0];
+	out.push({ t, v, pos: i });
+	return i + v.length;
+}
+
+function readParam(src: string, i: number, out: Token[]): number {
+	const m = /^\$([A-Za-z_][A-Za-z0-9_]*)/.exec(src.slice(i));
+	if (!m) throw syntaxError(src, i, 'a parameter name after "$"', src[i + 1] ?? 'end of query');
+	out.push({ t: 'param', v: m[1], pos: i });
+	return i + m[0].length;
+}
+
+function readQuoted(src: string, i: number, out: Token[]): number {
+	const end = src.indexOf('`', i + 1);
+	if (end === -1) throw syntaxError(src, i, 'a closing "`"', 'end of query');
+	out.push({ t: 'word', v: src.slice(i + 1, end), pos: i });
+	return end + 1;
+}
+
+function readString(src: string, i: number, out: Token[]): number {
+	const quote = src[i];
+	let s = '';
+	let j = i + 1;
+	while (j < src.length && src[j] !== quote) {
+		if (src[j] === '\\' && j + 1 < src.length) {
+			const e = src[j + 1];
+			s += e === 'n' ? '\n' : e === 't' ? '\t' : e;
+			j += 2;
+		} else s += src[j++];
+	}
+	if (j >= src.length) throw syntaxError(src, i, `a closing ${quote} for the string`, 'end of query');
+	out.push({ t: 'str', v: s, pos: i });
+	return j + 1;
+}
+
+function readSymbol(src: string, i: number, out: Token[]): number {
+	const sym = SYMBOLS.find((s) => src.startsWith(s, i));
+	if (!sym) throw syntaxError(src, i, 'a keyword, name, value or symbol', `"${src[i]}"`);
+	out.push({ t: 'sym', v: sym === '!=' ? '<>' : sym, pos: i });
+	return i + sym.length;
+}
+
+/** A parse error naming the line, column, offset, what was expected and what was found. */
+function syntaxError(src: string, pos: number, expected: string, found: string): MemoryError {
+	const before = src.slice(0, pos);
+	const line = before.split('\n').length;
+	const col = pos - before.lastIndexOf('\n');
+	return new MemoryError(
+		'invalid_input',
+		`query: at line ${line}, column ${col} (offset ${pos}): expected ${expected}, found ${found}`,
+		{ position: pos, line, column: col },
+	);
+}
+
+function describe(tok: Token): string {
+	if (tok.t === 'end') return 'end of query';
+	if (tok.t === 'str') return `string "${tok.v}"`;
+	if (tok.t === 'param') return `$${tok.v}`;
+	return `"${tok.v}"`;
+}
+
+// ---------------------------------------------------------------- parser
+
+class Parser {
+	private i = 0;
+	private anon = 0;
+	constructor(
+		private readonly src: string,
+		private readonly toks: Token[],
+	) {}
+
+	get tok(): Token {
+		return this.toks[this.i];
+	}
+
+	fail(expected: string): never {
+		throw syntaxError(this.src, this.tok.pos, expected, describe(this.tok));
+	}
+
+	isKw(kw: string): boolean {
+		return this.tok.t === 'word' && this.tok.v.toUpperCase() === kw;
+	}
+
+	acceptKw(kw: string): boolean {
+		if (!this.isKw(kw)) return false;
+		this.i++;
+		return true;
+	}
+
+	expectKw(kw: string): void {
+		if (!this.acceptKw(kw)) this.fail(kw);
+	}
+
+	isSym(s: string): boolean {
+		return this.tok.t === 'sym' && this.tok.v === s;
+	}
+
+	acceptSym(s: string): boolean {
+		if (!this.isSym(s)) return false;
+		this.i++;
+		return true;
+	}
+
+	expectSym(s: string): void {
+		if (!this.acceptSym(s)) this.fail(`"${s}"`);
+	}
+
+	name(what: string): { v: string; pos: number } {
+		const t = this.tok;
+		if (t.t !== 'word' || KEYWORDS.has(t.v.toUpperCase())) this.fail(what);
+		this.i++;
+		return { v: t.v, pos: t.pos };
+	}
+
+	query(): GraphQuery {
+		const start = this.acceptKw('START') ? this.start() : undefined;
+		const match: PathPattern[] = [];
+		if (this.acceptKw('MATCH')) do match.push(this.path()); while (this.acceptSym(','));
+		if (!start && match.length === 0) this.fail('START or MATCH');
+		const where = this.acceptKw('WHERE') ? this.expr() : undefined;
+		this.expectKw('RETURN');
+		const distinct = this.acceptKw('DISTINCT');
+		const returns: ReturnItem[] = [];
+		do returns.push(this.returnItem()); while (this.acceptSym(','));
+		const orderBy: OrderKey[] = [];
+		if (this.acceptKw('ORDER')) {
+			this.expectKw('BY');
+			do orderBy.push(this.orderKey()); while (this.acceptSym(','));
+		}
+		const skip = this.acceptKw('SKIP') ? this.countValue() : undefined;
+		const limit = this.acceptKw('LIMIT') ? this.countValue() : undefined;
+		if (this.tok.t !== 'end') this.fail(limit ? 'end of query' : 'ORDER BY, SKIP, LIMIT or end of query');
+		return { start, match, where, distinct, returns, orderBy, skip, limit };
+	}
+
+	start(): StartClause {
+		const v = this.name('a variable name after START');
+		this.expectSym('=');
+		const fn = this.name('events(...)');
+		if (fn.v.toLowerCase() !== 'events') throw syntaxError(this.src, fn.pos, 'events(...)', `"${fn.v}"`);
+		this.expectSym('(');
+		const args: Record<string, Expr> = {};
+		if (!this.isSym(')'))
+			do {
+				const key = this.name(`an events() argument (${START_ARGS.join(', ')})`);
+				if (!START_ARGS.includes(key.v))
+					throw syntaxError(this.src, key.pos, `an events() argument (${START_ARGS.join(', ')})`, `"${key.v}"`);
+				this.expectSym(':');
+				args[key.v] = this.value();
+			} while (this.acceptSym(','));
+		this.expectSym(')');
+		return { var: v.v, args, pos: v.pos };
+	}
+
+	path(): PathPattern {
+		const nodes = [this.node()];
+		const rels: RelPattern[] = [];
+		while (this.isSym('-') || this.isSym('<')) {
+			rels.push(this.rel());
+			nodes.push(this.node());
+		}
+		return { nodes, rels };
+	}
+
+	node(): NodePattern {
+		const pos = this.tok.pos;
+		this.expectSym('(');
+		const v = this.tok.t === 'word' && !this.isSym(':') ? this.name('a variable name') : undefined;
+		let label: NodeLabel | undefined;
+		if (this.acceptSym(':')) {
+			const l = this.name('a label (Memory, Event, Entity or Tag)');
+			label = LABEL_ALIASES[l.v.toLowerCase()];
+			if (!label) throw syntaxError(this.src, l.pos, 'a label (Memory, Event, Entity or Tag)', `"${l.v}"`);
+		}
+		const props = this.isSym('{') ? this.props() : {};
+		this.expectSym(')');
+		return { var: v?.v ?? `_n${++this.anon}`, label, props, pos };
+	}
+
+	rel(): RelPattern {
+		const pos = this.tok.pos;
+		const incoming = this.acceptSym('<');
+		this.expectSym('-');
+		this.expectSym('[');
+		const v = this.tok.t === 'word' ? this.name('a relationship variable') : undefined;
+		const types: string[] = [];
+		if (this.acceptSym(':')) do types.push(this.relType()); while (this.acceptSym('|'));
+		const hops = this.acceptSym('*') ? this.hops() : undefined;
+		const props = this.isSym('{') ? this.props() : {};
+		this.expectSym(']');
+		this.expectSym('-');
+		const outgoing = this.acceptSym('>');
+		if (incoming && outgoing) throw syntaxError(this.src, pos, 'one arrow direction', '"<-[…]->"');
+		return { var: v?.v, types, dir: incoming ? 'in' : outgoing ? 'out' : 'both', hops, props, pos };
+	}
+
+	relType(): string {
+		const t = this.name('a relationship type');
+		const up = t.v.toUpperCase();
+		const type = RELATION_ALIASES[up] ?? up;
+		const known = [...VIRTUAL_RELATIONS, ...ASSOCIATION_TYPES_ALL] as readonly string[];
+		if (!known.includes(type))
+			throw syntaxError(this.src, t.pos, `a relationship type (${[...VIRTUAL_RELATIONS, 'or a link type such as RELATES_TO'].join(', ')})`, `"${t.v}"`);
+		return type;
+	}
+
+	hops(): { min: number; max: number } {
+		const min = this.tok.t === 'num' ? Number(this.next().v) : 1;
+		let max = min;
+		if (this.acceptSym('..')) max = this.tok.t === 'num' ? Number(this.next().v) : 3;
+		if (!Number.isInteger(min) || !Number.isInteger(max) || min < 1 || max < min || max > 3)
+			throw syntaxError(this.src, this.tok.pos, 'a hop range within 1..3', `*${min}..${max}`);
+		return { min, max };
+	}
+
+	next(): Token {
+		return this.toks[this.i++];
+	}
+
+	props(): Record<string, Expr> {
+		this.expectSym('{');
+		const out: Record<string, Expr> = {};
+		if (!this.isSym('}'))
+			do {
+				const key = this.name('a property name');
+				this.expectSym(':');
+				out[key.v] = this.value();
+			} while (this.acceptSym(','));
+		this.expectSym('}');
+		return out;
+	}
+
+	/** A literal, a list of literals, or a $param (property maps and events() arguments). */
+	value(): Expr {
+		const t = this.tok;
+		if (t.t === 'param') return this.next(), { kind: 'param', name: t.v, pos: t.pos };
+		if (this.acceptSym('[')) {
+			const items: Expr[] = [];
+			if (!this.isSym(']')) do items.push(this.value()); while (this.acceptSym(','));
+			this.expectSym(']');
+			return { kind: 'list', items };
+		}
+		const lit = this.literal();
+		if (lit === undefined) this.fail('a value (string, number, true, false, null, list or $param)');
+		return lit;
+	}
+
+	literal(): Expr | undefined {
+		const t = this.tok;
+		if (t.t === 'str') return this.next(), { kind: 'lit', value: t.v };
+		if (t.t === 'num') return this.next(), { kind: 'lit', value: Number(t.v) };
+		if (this.isSym('-') && this.toks[this.i + 1].t === 'num') {
+			this.i++;
+			return { kind: 'lit', value: -Number(this.next().v) };
+		}
+		if (this.acceptKw('TRUE')) return { kind: 'lit', value: true };
+		if (this.acceptKw('FALSE')) return { kind: 'lit', value: false };
+		if (this.acceptKw('NULL')) return { kind: 'lit', value: null };
+		return undefined;
+	}
+
+	countValue(): Expr {
+		const t = this.tok;
+		if (t.t === 'param') return this.next(), { kind: 'param', name: t.v, pos: t.pos };
+		if (t.t !== 'num' || !/^[0-9]+$/.test(t.v)) this.fail('a whole number or $param');
+		return this.next(), { kind: 'lit', value: Number(t.v) };
+	}
+
+	expr(): Expr {
+		const items = [this.andExpr()];
+		while (this.acceptKw('OR')) items.push(this.andExpr());
+		return items.length === 1 ? items[0] : { kind: 'or', items };
+	}
+
+	andExpr(): Expr {
+		const items = [this.notExpr()];
+		while (this.acceptKw('AND')) items.push(this.notExpr());
+		return items.length === 1 ? items[0] : { kind: 'and', items };
+	}
+
+	notExpr(): Expr {
+		if (this.acceptKw('NOT')) return { kind: 'not', expr: this.notExpr() };
+		return this.comparison();
+	}
+
+	comparison(): Expr {
+		const left = this.operand();
+		if (this.acceptKw('IS')) {
+			const negate = this.acceptKw('NOT');
+			this.expectKw('NULL');
+			return { kind: 'isnull', expr: left, negate };
+		}
+		const op = this.cmpOp();
+		return op ? { kind: 'cmp', op, left, right: this.operand() } : left;
+	}
+
+	cmpOp(): CmpOp | undefined {
+		for (const s of ['=', '<>', '<=', '>=', '<', '>'] as const) if (this.acceptSym(s)) return s;
+		if (this.acceptKw('CONTAINS')) return 'CONTAINS';
+		if (this.acceptKw('IN')) return 'IN';
+		if (this.acceptKw('STARTS')) return this.expectKw('WITH'), 'STARTS WITH';
+		if (this.acceptKw('ENDS')) return this.expectKw('WITH'), 'ENDS WITH';
+		return undefined;
+	}
+
+	operand(): Expr {
+		if (this.acceptSym('(')) {
+			const e = this.expr();
+			this.expectSym(')');
+			return e;
+		}
+		if (this.tok.t === 'param' || this.isSym('[')) return this.value();
+		const lit = this.literal();
+		if (lit) return lit;
+		const id = this.name('a variable, property, value or function');
+		if (this.isSym('(')) return this.call(id);
+		if (this.acceptSym('.')) return { kind: 'prop', var: id.v, prop: this.name('a property name').v, pos: id.pos };
+		return { kind: 'var', name: id.v, pos: id.pos };
+	}
+
+	call(id: { v: string; pos: number }): Expr {
+		const fn = id.v.toLowerCase();
+		if (fn !== 'count' && fn !== 'cos') throw syntaxError(this.src, id.pos, 'count(...) or cos(a, b)', `"${id.v}("`);
+		this.expectSym('(');
+		if (fn === 'count' && this.acceptSym('*')) {
+			this.expectSym(')');
+			return { kind: 'call', fn, args: [], distinct: false, star: true, pos: id.pos };
+		}
+		const distinct = this.acceptKw('DISTINCT');
+		const args = [this.operand()];
+		while (this.acceptSym(',')) args.push(this.operand());
+		this.expectSym(')');
+		return { kind: 'call', fn, args, distinct, star: false, pos: id.pos };
+	}
+
+	returnItem(): ReturnItem {
+		const from = this.tok.pos;
+		const expr = this.comparison();
+		const text = this.src.slice(from, this.tok.pos).trim();
+		const name = this.acceptKw('AS') ? this.name('an alias after AS').v : text;
+		return { expr, name };
+	}
+
+	orderKey(): OrderKey {
+		const expr = this.operand();
+		const desc = this.acceptKw('DESC') ? true : (this.acceptKw('ASC'), false);
+		return { expr, desc };
+	}
+}
+
+/** Parses a query; throws MemoryError('invalid_input') with line, column and expectation. */
+export function parseGraphQuery(src: string): GraphQuery {
+	const q = new Parser(src, tokenize(src)).query();
+	checkQuery(q);
+	return q;
+}
+
+// ---------------------------------------------------------------- checks
+
+/** Variables a query binds: START, every node, every named relationship. */
+export function boundVariables(q: GraphQuery): Map<string, 'node' | 'rel'> {
+	const vars = new Map<string, 'node' | 'rel'>();
+	if (q.start) vars.set(q.start.var, 'node');
+	for (const p of q.match) {
+		for (const n of p.nodes) vars.set(n.var, 'node');
+		for (const r of p.rels) if (r.var) vars.set(r.var, 'rel');
+	}
+	return vars;
+}
+
+function checkQuery(q: GraphQuery): void {
+	const vars = boundVariables(q);
+	const aliases = new Set(q.returns.map((r) => r.name));
+	const refs: Expr[] = [...(q.where ? [q.where] : []), ...q.returns.map((r) => r.expr)];
+	for (const e of refs) checkRefs(e, vars, undefined);
+	for (const k of q.orderBy) checkRefs(k.expr, vars, aliases);
+	for (const p of q.match) for (const r of p.rels) checkRel(r);
+}
+
+function checkRefs(e: Expr, vars: Map<string, string>, aliases: Set<string> | undefined): void {
+	const unknown = (name: string) =>
+		new MemoryError('invalid_input', `query: unknown variable "${name}"; bound: ${[...vars.keys()].filter((v) => !v.startsWith('_')).join(', ') || 'none'}`);
+	switch (e.kind) {
+		case 'var':
+			if (!vars.has(e.name) && !aliases?.has(e.name)) throw unknown(e.name);
+			return;
+		case 'prop':
+			if (!vars.has(e.var)) throw unknown(e.var);
+			return;
+		case 'cmp':
+			return checkRefs(e.left, vars, aliases), checkRefs(e.right, vars, aliases);
+		case 'and':
+		case 'or':
+		case 'list':
+			return e.items.forEach((x) => checkRefs(x, vars, aliases));
+		case 'not':
+		case 'isnull':
+			return checkRefs(e.expr, vars, aliases);
+		case 'call':
+			return e.args.forEach((x) => checkRefs(x, vars, aliases));
+	}
+}
+
+function checkRel(r: RelPattern): void {
+	if (r.hops && r.types.some((t) => ['MENTIONS', 'TAGGED', 'SIMILAR', 'FAR'].includes(t)))
+		throw new MemoryError('invalid_input', `query: a hop range (*a..b) only applies to NEXT, SHARES or link types, not ${r.types.join('|')}`);
+	if (r.types.length > 1 && r.types.some((t) => (VIRTUAL_RELATIONS as readonly string[]).includes(t)))
+		throw new MemoryError('invalid_input', `query: ${r.types.join('|')}: only link types can be combined with "|"`);
+	if ((r.types[0] === 'NEXT' || r.types[0] === 'TAGGED') && r.dir === 'both')
+		throw new MemoryError('invalid_input', `query: ${r.types[0]} is directed: write -[:${r.types[0]}]-> or <-[:${r.types[0]}]-`);
+}
+
+// ---------------------------------------------------------------- parameters
+
+/** Replaces every $param with its value; throws naming the first missing one. */
+export function bindParams(q: GraphQuery, params: Record<string, GraphParamValue> = {}): GraphQuery {
+	const sub = (e: Expr): Expr => substitute(e, params);
+	const props = (m: Record<string, Expr>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, sub(v)]));
+	return {
+		...q,
+		start: q.start && { ...q.start, args: props(q.start.args) },
+		match: q.match.map((p) => ({
+			nodes: p.nodes.map((n) => ({ ...n, props: props(n.props) })),
+			rels: p.rels.map((r) => ({ ...r, props: props(r.props) })),
+		})),
+		where: q.where && sub(q.where),
+		returns: q.returns.map((r) => ({ ...r, expr: sub(r.expr) })),
+		orderBy: q.orderBy.map((k) => ({ ...k, expr: sub(k.expr) })),
+		skip: q.skip && sub(q.skip),
+		limit: q.limit && sub(q.limit),
+	};
+}
+
+function substitute(e: Expr, params: Record<string, GraphParamValue>): Expr {
+	switch (e.kind) {
+		case 'param': {
+			if (!(e.name in params))
+				throw new MemoryError('invalid_input', `params: $${e.name} is used in the query but not given in params`);
+			return toExpr(params[e.name]);
+		}
+		case 'cmp':
+			return { ...e, left: substitute(e.left, params), right: substitute(e.right, params) };
+		case 'and':
+		case 'or':
+		case 'list':
+			return { ...e, items: e.items.map((x) => substitute(x, params)) };
+		case 'not':
+		case 'isnull':
+			return { ...e, expr: substitute(e.expr, params) };
+		case 'call':
+			return { ...e, args: e.args.map((x) => substitute(x, params)) };
+		default:
+			return e;
+	}
+}
+
+function toExpr(v: GraphParamValue): Expr {
+	return Array.isArray(v) ? { kind: 'list', items: v.map((x) => ({ kind: 'lit', value: x })) } : { kind: 'lit', value: v };
+}
+
+/** The constant value of a literal or list expression (after bindParams), else undefined. */
+export function constValue(e: Expr | undefined): unknown {
+	if (!e) return undefined;
+	if (e.kind === 'lit') return e.value;
+	if (e.kind === 'list') return e.items.map(constValue);
+	return undefined;
+}
