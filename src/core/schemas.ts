@@ -385,6 +385,7 @@ export const DeleteOutputSchema = z.object({
 	deleted_count: z.number().int(),
 	deleted_ids: z.array(z.string()).describe('Up to 500 of the deleted ids'),
 	associations_removed: z.number().int(),
+	not_found: z.array(z.string()).optional().describe('Requested ids that matched no memory'),
 });
 export type DeleteOutput = z.infer<typeof DeleteOutputSchema>;
 
@@ -511,6 +512,10 @@ export const RecallInputSchema = z.object({
 	min_score: z.number().min(0).optional(),
 	sort: z.enum(['score', 'time_desc', 'time_asc', 'updated_desc', 'updated_asc']).optional(),
 	weights: RecallWeightsSchema.optional(),
+	fusion: z
+		.enum(['score', 'rrf'])
+		.optional()
+		.describe('How lexical and semantic relevance combine: normalised scores (default) or reciprocal rank'),
 	recency_half_life_days: z.number().positive().max(36500).optional(),
 	expand_relations: z.boolean().optional().describe('Let linked memories surface (true)'),
 	expand_entities: z.boolean().optional().describe('Let memories sharing entities surface (true)'),

@@ -69,7 +69,7 @@ function buildContext(view: IndexView, input: RecallInput, qv: QueryVectors, now
 		input,
 		now,
 		w: resolveWeights(input.weights),
-		fusion: (input as { fusion?: FusionMode }).fusion ?? FUSION,
+		fusion: input.fusion ?? FUSION,
 		halfLife: input.recency_half_life_days ?? DEFAULT_HALF_LIFE_DAYS,
 		phrasings,
 		vectors: queryVectors(view, input, qv, seedSlot),
