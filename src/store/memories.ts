@@ -44,19 +44,23 @@ export async function idsByTags(
 		.map((m) => m.id);
 }
 
-/** The most recently inserted memory in a scope (and session, when given), excluding `exclude`. */
-export async function lastInScope(
+/**
+ * The memory inserted just before `seq` in `scope` — and in `session`, when given — or
+ * undefined. Reads inside a write transaction see the batch's own earlier rows.
+ */
+export async function previousInScope(
 	db: EngramDB,
 	scope: string,
 	session: string | undefined,
+	seq: number,
 ): Promise<MemoryRow | undefined> {
 	if (session !== undefined)
 		return db.memories
 			.where('[session+seq]')
-			.between([session, -Infinity], [session, Infinity])
+			.between([session, -Infinity], [session, seq])
 			.filter((m) => m.scope === scope)
 			.last();
-	return db.memories.where('[scope+seq]').between([scope, -Infinity], [scope, Infinity]).last();
+	return db.memories.where('[scope+seq]').between([scope, -Infinity], [scope, seq]).last();
 }
 
 /** Memories in `scope` whose content key equals `key` (exact-duplicate candidates). */

@@ -1,0 +1,70 @@
+/**
+ * Browsing without a query: list_memory_timeline (time order, filtered and windowed, served from
+ * the in-memory index) and find_memories_by_entity (the memories linked to one entity).
+ */
+import { MemoryError } from '../core/errors';
+import {
+	FindByEntityInputSchema,
+	TimelineInputSchema,
+	type FindByEntityInput,
+	type FindByEntityOutput,
+	type RecallInput,
+	type TimelineInput,
+	type TimelineOutput,
+} from '../core/schemas';
+import { entityId, normaliseEntityName } from '../core/entities';
+import { parseTimeQuery } from '../core/time';
+import { memoryIdsOf } from '../store/entities';
+import type { EntityRow } from '../store/rows';
+import type { EngineContext } from './context';
+import { toBrief } from './doc';
+import { searchEntities, toEntity } from './reads';
+import { parseInput } from './validate';
+
+/** Default cap on list items' content. */
+export const BRIEF_CHARS = 500;
+
+/** Memories in time order; see the module comment. */
+export async function timeline(ctx: EngineContext, input: TimelineInput): Promise<TimelineOutput> {
+	const p = parseInput(TimelineInputSchema, input);
+	const now = ctx.now();
+	const q: RecallInput = { scope: p.scope, start: p.start, end: p.end, types: p.types, tags: p.tags, limit: p.limit ?? 20, offset: p.offset ?? 0, sort: p.order === 'asc' ? 'time_asc' : 'time_desc' };
+	if (p.time_query) {
+		const w = parseTimeQuery(p.time_query, now);
+		if (!w) throw new MemoryError('invalid_input', `time_query: ${JSON.stringify(p.time_query)} is not a time range I can read; try "last week", "yesterday" or "in March 2024"`);
+		q.start = p.start ?? w.start;
+		q.end = p.end ?? w.end;
+	}
+	const page = ctx.index.rank(q, { vectors: [] }, now);
+	const rows = await ctx.db.memories.bulkGet(page.hits.map((h) => h.id));
+	const memories = rows.flatMap((r) => (r ? [toBrief(r, p.max_content_chars ?? BRIEF_CHARS)] : []));
+	const offset = q.offset ?? 0;
+	const hasMore = offset + page.hits.length < page.total;
+	return { memories, count: memories.length, total: page.total, has_more: hasMore, ...(hasMore && { next_offset: offset + page.hits.length }) };
+}
+
+/** The entity a name (or id) refers to, most-mentioned first when several types share the name. */
+async function resolveEntity(ctx: EngineContext, name: string, type?: string): Promise<EntityRow | undefined> {
+	const byId = await ctx.db.entities.get(name);
+	if (byId) return byId;
+	if (type) return ctx.db.entities.get(entityId({ name, type }));
+	const same = await ctx.db.entities.where('norm').equals(normaliseEntityName(name)).toArray();
+	return same.sort((a, b) => b.memory_count - a.memory_count)[0];
+}
+
+/** Memories mentioning an entity, newest first; see the module comment. */
+export async function findByEntity(ctx: EngineContext, input: FindByEntityInput): Promise<FindByEntityOutput> {
+	const p = parseInput(FindByEntityInputSchema, input);
+	const entity = await resolveEntity(ctx, p.entity, p.entity_type);
+	const matches = (await searchEntities(ctx, p.entity, 10)).filter((e) => e.id !== entity?.id);
+	if (!entity) return { entity: null, matches, memories: [], count: 0, has_more: false };
+	const rows = (await ctx.db.memories.bulkGet(await memoryIdsOf(ctx.db, entity.id)))
+		.filter((r) => r !== undefined)
+		.filter((r) => p.scope === undefined || r.scope === p.scope)
+		.sort((a, b) => b.timestamp.localeCompare(a.timestamp));
+	const offset = p.offset ?? 0;
+	const limit = p.limit ?? 20;
+	const memories = rows.slice(offset, offset + limit).map((r) => toBrief(r, p.max_content_chars ?? BRIEF_CHARS));
+	const hasMore = offset + memories.length < rows.length;
+	return { entity: toEntity(entity), matches, memories, count: memories.length, has_more: hasMore, ...(hasMore && { next_offset: offset + memories.length }) };
+}

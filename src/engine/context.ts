@@ -1,0 +1,46 @@
+/**
+ * The state every engine operation works on. The Engine owns one and passes it to the
+ * operation modules (store-ops, update-ops, …), which keep no state of their own.
+ */
+import { MemoryError } from '../core/errors';
+import type { EngramDB } from '../store/db';
+import type { Embedder } from './embedder';
+import type { ChangeHub } from './events';
+import type { SearchIndex } from './search/types';
+import type { Thresholds } from './thresholds';
+import type { WriteLock } from './write-lock';
+
+/** Shared engine state; `embedder`, `index` and `thresholds` change together on a model switch. */
+export interface EngineContext {
+	db: EngramDB;
+	embedder: Embedder;
+	index: SearchIndex;
+	thresholds: Thresholds;
+	now: () => number;
+	lock: WriteLock;
+	hub: ChangeHub;
+	/** Called after every committed write that changed indexed data (schedules a snapshot). */
+	committed(stamp: number): void;
+}
+
+/** The model key under which a caller-supplied embedding of `dims` dimensions is stored. */
+export function callerModel(dims: number): string {
+	return `caller:${dims}`;
+}
+
+/** Embeds texts with the active model in one call; failures become MemoryError('embedding_failed'). */
+export async function embedTexts(ctx: EngineContext, texts: string[]): Promise<(Float32Array | null)[]> {
+	if (texts.length === 0) return [];
+	try {
+		const out = await ctx.embedder.embed(texts);
+		if (out.length !== texts.length) throw new Error(`expected ${texts.length} vectors, got ${out.length}`);
+		return out;
+	} catch (e) {
+		throw new MemoryError('embedding_failed', `embedding with ${ctx.embedder.modelId} failed: ${(e as Error).message}`);
+	}
+}
+
+/** The current time as an ISO 8601 UTC string. */
+export function nowIso(ctx: EngineContext): string {
+	return new Date(ctx.now()).toISOString();
+}

@@ -1,0 +1,70 @@
+/**
+ * delete_memory: by id, by a list of ids, or by tags (any/all, optionally in one scope). Removes
+ * the memories, every association in or out of them, their entity links (and entities no longer
+ * mentioned), their vectors under every model and their index entries, in one transaction.
+ */
+import { DeleteInputSchema, LIMITS, type DeleteInput, type DeleteOutput, type MemoryRef } from '../core/schemas';
+import { appendActivity } from '../store/activity';
+import { deleteLinks, linksTouching } from '../store/associations';
+import { unlinkEntities } from '../store/entities';
+import { getByRef, idsByTags } from '../store/memories';
+import { bumpStamp } from '../store/settings';
+import { deleteVectorsOf } from '../store/vectors';
+import { nowIso, type EngineContext } from './context';
+import { notFound } from './get-ops';
+import { applyToIndex, type IndexChange } from './index-sync';
+import { parseInput } from './validate';
+
+/** Deletes memories; see the module comment. */
+export async function deleteMemories(ctx: EngineContext, input: DeleteInput, actor = 'agent'): Promise<DeleteOutput> {
+	const p = parseInput(DeleteInputSchema, input);
+	return ctx.lock.run(async () => {
+		const { ids, missing } = await targets(ctx, p);
+		if (ids.length === 0) return output([], 0, missing, p);
+		const change: IndexChange = { upserts: [], edges: [], removedIds: ids, removedEdges: [] };
+		const removed = await ctx.db.write(async () => {
+			const links = await linksTouching(ctx.db, ids);
+			await deleteLinks(ctx.db, links);
+			await unlinkEntities(ctx.db, ids);
+			await deleteVectorsOf(ctx.db, ids);
+			await ctx.db.memories.bulkDelete(ids);
+			const at = nowIso(ctx);
+			await appendActivity(ctx.db, ids.map((memory_id) => ({ at, actor, action: 'deleted' as const, memory_id })));
+			change.removedEdges = links;
+			change.stamp = await bumpStamp(ctx.db);
+			return links.length;
+		});
+		applyToIndex(ctx, change);
+		ctx.hub.emit({ kind: 'memories', ids });
+		return output(ids, removed, missing, p);
+	});
+}
+
+/** The ids to delete, and the references that matched nothing. */
+async function targets(ctx: EngineContext, p: DeleteInput): Promise<{ ids: string[]; missing: MemoryRef[] }> {
+	if (p.tags) return { ids: await idsByTags(ctx.db, p.tags, p.tag_mode ?? 'any', p.scope), missing: [] };
+	if (p.memory_id !== undefined) {
+		const row = await getByRef(ctx.db, p.memory_id);
+		if (!row) throw notFound('memory_id', p.memory_id);
+		return { ids: [row.id], missing: [] };
+	}
+	const refs = p.memory_ids ?? [];
+	const rows = await Promise.all(refs.map((r) => getByRef(ctx.db, r)));
+	const missing = refs.filter((_, i) => !rows[i]);
+	return { ids: [...new Set(rows.flatMap((r) => (r ? [r.id] : [])))], missing };
+}
+
+function output(ids: string[], associations: number, missing: MemoryRef[], p: DeleteInput): DeleteOutput {
+	const what = p.tags ? ` with tags ${p.tags.join(p.tag_mode === 'all' ? ' and ' : ' or ')}${p.scope ? ` in scope ${p.scope}` : ''}` : '';
+	const out: DeleteOutput = {
+		success: missing.length === 0,
+		message:
+			(ids.length ? `Deleted ${ids.length} memor${ids.length === 1 ? 'y' : 'ies'}${what} and ${associations} association(s)` : `No memories${what || ' matched'}`) +
+			(missing.length ? `; not found: ${missing.map((m) => JSON.stringify(m)).join(', ')}` : ''),
+		deleted_count: ids.length,
+		deleted_ids: ids.slice(0, LIMITS.batch),
+		associations_removed: associations,
+	};
+	if (missing.length) out.not_found = missing.map(String);
+	return out;
+}

@@ -1,0 +1,89 @@
+/**
+ * Conversions between stored rows and what the index, the tools and the UI see.
+ */
+import type { Memory, MemoryBrief } from '../core/schemas';
+import { entityId } from '../core/entities';
+import type { MemoryRow } from '../store/rows';
+import type { DocMeta, DocText } from './search/types';
+
+const ms = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
+
+/** The public Memory of a row; `tables` are the models holding a vector for it. */
+export function toMemory(row: MemoryRow, tables: string[]): Memory {
+	const m: Memory = {
+		id: row.id,
+		seq: row.seq,
+		content: row.content,
+		type: row.type,
+		tags: row.tags,
+		scope: row.scope,
+		importance: row.importance,
+		confidence: row.confidence,
+		metadata: row.metadata,
+		entities: row.entities,
+		timestamp: row.timestamp,
+		updated_at: row.updated_at,
+		access_count: row.access_count,
+		embedding_tables: tables,
+	};
+	if (row.summary !== undefined) m.summary = row.summary;
+	if (row.source !== undefined) m.source = row.source;
+	if (row.last_accessed !== undefined) m.last_accessed = row.last_accessed;
+	if (row.t_valid !== undefined) m.t_valid = row.t_valid;
+	if (row.t_invalid !== undefined) m.t_invalid = row.t_invalid;
+	return m;
+}
+
+/** What the search index keeps of a row. */
+export function toDocMeta(row: MemoryRow): DocMeta {
+	return {
+		id: row.id,
+		seq: row.seq,
+		scope: row.scope,
+		type: row.type,
+		tags: row.tags,
+		source: row.source,
+		session: row.session,
+		timestamp: Date.parse(row.timestamp),
+		updated_at: Date.parse(row.updated_at),
+		t_valid: ms(row.t_valid),
+		t_invalid: ms(row.t_invalid),
+		importance: row.importance,
+		confidence: row.confidence,
+		access_count: row.access_count,
+		last_accessed: ms(row.last_accessed),
+		entities: [...new Set(row.entities.map(entityId))],
+	};
+}
+
+/** The text the lexical index sees of a row. */
+export function toDocText(row: MemoryRow): DocText {
+	return { content: row.content, summary: row.summary, entityNames: row.entities.map((e) => e.name) };
+}
+
+/** `text` cut to `max` characters (at a word boundary when one is near), and whether it was cut. */
+export function truncate(text: string, max: number): { text: string; truncated: boolean } {
+	if (text.length <= max) return { text, truncated: false };
+	const cut = text.slice(0, max);
+	const space = cut.lastIndexOf(' ');
+	const end = space > max * 0.8 ? space : max;
+	return { text: `${cut.slice(0, end).trimEnd()}…`, truncated: true };
+}
+
+/** A compact memory for lists, content truncated to `maxChars`. */
+export function toBrief(row: MemoryRow, maxChars: number): MemoryBrief {
+	const b: MemoryBrief = {
+		id: row.id,
+		seq: row.seq,
+		content: truncate(row.content, maxChars).text,
+		type: row.type,
+		tags: row.tags,
+		scope: row.scope,
+		importance: row.importance,
+		timestamp: row.timestamp,
+	};
+	if (row.summary !== undefined) b.summary = row.summary;
+	if (row.source !== undefined) b.source = row.source;
+	if (row.t_invalid !== undefined) b.t_invalid = row.t_invalid;
+	return b;
+}

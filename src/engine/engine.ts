@@ -1,0 +1,314 @@
+/**
+ * The memory service: one Engine owns the database, the search index and the embedder, and
+ * implements every operation of EngineApi. It runs in a web worker (workers/engine.worker.ts),
+ * in the page, or in Node.
+ *
+ * @example
+ * const engine = await createEngine({ embedder: createEmbedder({ localModelPath: nodeModelPath() }) });
+ * const { memory_id } = await engine.store({ content: 'We deploy on Tuesdays', tags: ['ops'] });
+ * const { results } = await engine.recall({ query: 'when do we ship?' });
+ */
+import type {
+	AssociateInput,
+	AssociateOutput,
+	Association,
+	CallContext,
+	DeleteInput,
+	DeleteOutput,
+	Entity,
+	ExportInput,
+	ExportOutput,
+	FindByEntityInput,
+	FindByEntityOutput,
+	GetInput,
+	GetOutput,
+	HealthOutput,
+	ImportInput,
+	ImportOutput,
+	Memory,
+	RecallInput,
+	RecallOutput,
+	StatsInput,
+	StatsOutput,
+	StoreInput,
+	StoreOutput,
+	TimelineInput,
+	TimelineOutput,
+	TrendingInput,
+	TrendingOutput,
+	UpdateInput,
+	UpdateOutput,
+} from '../core/schemas';
+import { MemoryError } from '../core/errors';
+import { recentActivity, appendActivity, trimActivity } from '../store/activity';
+import { openEngramDB, type EngramDB, type EngramDBOptions } from '../store/db';
+import { memoryIdsOf } from '../store/entities';
+import { getByRef } from '../store/memories';
+import { bumpStamp, getSetting, readStamp, setSetting } from '../store/settings';
+import { associateMemories } from './associate-ops';
+import { findByEntity, timeline } from './browse-ops';
+import type { EngineContext } from './context';
+import { deleteMemories } from './delete-ops';
+import type { Embedder } from './embedder';
+import { ChangeHub } from './events';
+import { exportMemories } from './export-ops';
+import { getMemory } from './get-ops';
+import { importMemories } from './import-ops';
+import { loadIndex, persistSnapshot, SnapshotScheduler, type IndexOrigin } from './index-lifecycle';
+import { ModelSwitcher, ACTIVE_MODEL_KEY, type EmbedderFactory } from './model-switch';
+import * as reads from './reads';
+import { recallMemories } from './recall-ops';
+import { health, stats, trendingLabels } from './stats-ops';
+import { storeMemories } from './store-ops';
+import { resolveThresholds, thresholdsKey, type Thresholds } from './thresholds';
+import type { ActivityEntry, ChangeEvent, EngineApi, Progress } from './types';
+import { updateMemory } from './update-ops';
+import { WriteLock } from './write-lock';
+
+/** Options of {@link createEngine}. */
+export interface CreateEngineOptions {
+	/** IndexedDB database name (default 'engram'); tests use a fresh one each. */
+	dbName?: string;
+	/** IndexedDB factory and key range (Node tests pass fake-indexeddb's). */
+	indexedDB?: IDBFactory;
+	IDBKeyRange?: typeof IDBKeyRange;
+	/** The embedder of the default model (or a promise of it). */
+	embedder: Embedder | Promise<Embedder>;
+	/** Loads another model for setActiveModel (and for a stored non-default active model at open). */
+	embedderFactory?: EmbedderFactory;
+	/** Clock in epoch ms (tests fix it). */
+	now?: () => number;
+	/** Base quiet spell before a snapshot is persisted after writes (default 2 s). */
+	snapshotDelayMs?: number;
+}
+
+/** Writes between activity-log trims. */
+const TRIM_EVERY = 200;
+
+/** The engine; see the module comment. Construct with {@link createEngine}. */
+export class Engine implements EngineApi {
+	readonly ctx: EngineContext;
+	/** Whether the index came from the snapshot or a rebuild at open. */
+	readonly indexOrigin: IndexOrigin;
+	#stamp: number;
+	#writes = 0;
+	#closed = false;
+	readonly #snapshots: SnapshotScheduler;
+	readonly #models: ModelSwitcher;
+
+	/** Use {@link createEngine}; this constructor expects an open database and a loaded index. */
+	constructor(ctx: Omit<EngineContext, 'committed'>, origin: IndexOrigin, stamp: number, opts: CreateEngineOptions) {
+		this.ctx = { ...ctx, committed: (s) => this.#committed(s) };
+		this.indexOrigin = origin;
+		this.#stamp = stamp;
+		this.#snapshots = new SnapshotScheduler(() => this.#saveSnapshot(), () => this.ctx.index.size, opts.snapshotDelayMs);
+		this.#models = new ModelSwitcher(this.ctx, opts.embedderFactory);
+	}
+
+	/** The database (for tests and the store's own tools). */
+	get db(): EngramDB {
+		return this.ctx.db;
+	}
+
+	#committed(stamp: number): void {
+		this.#stamp = stamp;
+		this.#snapshots.schedule();
+		if (++this.#writes % TRIM_EVERY === 0) void trimActivity(this.ctx.db).catch(() => undefined);
+	}
+
+	#saveSnapshot(): Promise<void> {
+		if (this.#closed) return Promise.resolve();
+		// Under the write lock, so the bytes and the stamp describe the same state.
+		return this.ctx.lock.run(() => persistSnapshot(this.ctx.db, this.ctx.index, this.#stamp)).catch(() => undefined);
+	}
+
+	store(input: StoreInput, c?: CallContext): Promise<StoreOutput> {
+		return storeMemories(this.ctx, input, c?.actor);
+	}
+	get(input: GetInput, c?: CallContext): Promise<GetOutput> {
+		return getMemory(this.ctx, input, c?.actor);
+	}
+	update(input: UpdateInput, c?: CallContext): Promise<UpdateOutput> {
+		return updateMemory(this.ctx, input, c?.actor);
+	}
+	delete(input: DeleteInput, c?: CallContext): Promise<DeleteOutput> {
+		return deleteMemories(this.ctx, input, c?.actor);
+	}
+	associate(input: AssociateInput, c?: CallContext): Promise<AssociateOutput> {
+		return associateMemories(this.ctx, input, c?.actor);
+	}
+	recall(input: RecallInput, c?: CallContext): Promise<RecallOutput> {
+		return recallMemories(this.ctx, input, c?.actor);
+	}
+	timeline(input: TimelineInput): Promise<TimelineOutput> {
+		return timeline(this.ctx, input);
+	}
+	findByEntity(input: FindByEntityInput): Promise<FindByEntityOutput> {
+		return findByEntity(this.ctx, input);
+	}
+	stats(input: StatsInput): Promise<StatsOutput> {
+		return stats(this.ctx, input);
+	}
+	trendingLabels(input: TrendingInput): Promise<TrendingOutput> {
+		return trendingLabels(this.ctx, input);
+	}
+	health(): Promise<HealthOutput> {
+		return health(this.ctx, { indexOrigin: this.indexOrigin, reembedding: this.#models.busy });
+	}
+	exportMemories(input: ExportInput): Promise<ExportOutput> {
+		return exportMemories(this.ctx, input);
+	}
+	/** Imports; `onProgress` hears `{ task: 'import', done, total }` after each batch. */
+	importMemories(input: ImportInput, c?: CallContext, onProgress?: (p: Progress) => void): Promise<ImportOutput> {
+		return importMemories(this.ctx, input, c?.actor, onProgress);
+	}
+
+	getMemories(ids: string[]): Promise<(Memory | undefined)[]> {
+		return reads.getMemories(this.ctx, ids);
+	}
+	async resolveId(ref: string | number): Promise<string | undefined> {
+		return (await getByRef(this.ctx.db, ref))?.id;
+	}
+	associationsOf(id: string): Promise<Association[]> {
+		return reads.associationsOf(this.ctx, id);
+	}
+	entitiesOf(id: string): Promise<Entity[]> {
+		return reads.entitiesOf(this.ctx, id);
+	}
+	memoryIdsForEntity(entityId: string): Promise<string[]> {
+		return memoryIdsOf(this.ctx.db, entityId);
+	}
+	getEntities(ids: string[]): Promise<(Entity | undefined)[]> {
+		return reads.getEntities(this.ctx, ids);
+	}
+	searchEntities(text: string, limit = 20): Promise<Entity[]> {
+		return reads.searchEntities(this.ctx, text, limit);
+	}
+	vectorOf(id: string): Promise<Float32Array | undefined> {
+		return reads.vectorOf(this.ctx, id);
+	}
+	async embed(text: string): Promise<Float32Array | null> {
+		return reads.embedOne(this.ctx, text);
+	}
+	async nearest(vector: Float32Array, k: number, filter?: { scope?: string }): Promise<{ id: string; cosine: number }[]> {
+		return this.ctx.index.nearest(vector, k, filter);
+	}
+	async cosineSample(vector: Float32Array, max: number, filter?: { scope?: string }): Promise<{ cosines: Float32Array; total: number }> {
+		return reads.cosineSample(this.ctx, vector, max, filter);
+	}
+
+	getSetting<T = unknown>(key: string): Promise<T | undefined> {
+		return getSetting<T>(this.ctx.db, key);
+	}
+	async setSetting(key: string, value: unknown): Promise<void> {
+		if (key.startsWith('sys:')) throw new MemoryError('invalid_input', `key: "${key}" is reserved for the engine`);
+		await this.ctx.db.write(() => setSetting(this.ctx.db, key, value));
+		if (key === thresholdsKey(this.ctx.embedder.modelId))
+			this.ctx.thresholds = resolveThresholds(this.ctx.embedder.modelId, value as Partial<Thresholds> | undefined);
+		this.ctx.hub.emit({ kind: 'settings', ids: [key] });
+	}
+	async logActivity(entry: Omit<ActivityEntry, 'id' | 'at'>): Promise<void> {
+		await appendActivity(this.ctx.db, [{ ...entry, at: new Date(this.ctx.now()).toISOString() }]);
+	}
+
+	models(): Promise<{ active: string; dims: number; available: { model: string; count: number }[] }> {
+		return this.#models.list();
+	}
+	setActiveModel(modelId: string, onProgress?: (p: Progress) => void): Promise<void> {
+		return this.#models.switchTo(modelId, onProgress);
+	}
+	/** Starts embedding, in the background, every memory lacking an active-model vector. */
+	reembedMissing(onProgress?: (p: Progress) => void): void {
+		void this.#models.reembedMissing(onProgress);
+	}
+	/** Resolves when background re-embedding (after a model switch or import) has finished. */
+	whenIdle(): Promise<void> {
+		return this.#models.idle();
+	}
+
+	history(memoryId: string, limit = 50): Promise<ActivityEntry[]> {
+		return recentActivity(this.ctx.db, limit, memoryId);
+	}
+	activity(limit = 100): Promise<ActivityEntry[]> {
+		return recentActivity(this.ctx.db, limit);
+	}
+	subscribe(listener: (e: ChangeEvent) => void): () => void {
+		return this.ctx.hub.subscribe(listener);
+	}
+
+	/** Deletes every memory, link, entity, vector, snapshot and history entry; settings stay. */
+	async wipe(): Promise<void> {
+		await this.#models.cancel();
+		await this.ctx.lock.run(async () => {
+			const db = this.ctx.db;
+			const stamp = await db.write(async () => {
+				await Promise.all([db.memories, db.associations, db.entities, db.memoryEntities, db.vectors, db.activity, db.snapshots].map((t) => t.clear()));
+				return bumpStamp(db);
+			});
+			this.#snapshots.cancel();
+			this.ctx.index.clear();
+			this.#committed(stamp);
+		});
+		this.ctx.hub.emit({ kind: 'wipe' });
+	}
+
+	/** Persists a pending snapshot and closes the database; the engine is unusable afterwards. */
+	async close(): Promise<void> {
+		if (this.#closed) return;
+		await this.#models.cancel();
+		await this.#snapshots.flush();
+		this.#closed = true;
+		await this.ctx.lock.run(async () => this.ctx.db.close());
+	}
+
+	/** Persists the snapshot now (tests; the page calls it on `pagehide`). */
+	async flushSnapshot(): Promise<void> {
+		this.#snapshots.schedule();
+		await this.#snapshots.flush();
+	}
+}
+
+/**
+ * Opens the database, loads the active model's index (snapshot or rebuild) and returns a ready
+ * Engine. A stored active model other than the given embedder's is loaded with
+ * `embedderFactory` when one is given.
+ */
+export async function createEngine(opts: CreateEngineOptions): Promise<Engine> {
+	const dbOpts: EngramDBOptions = { name: opts.dbName, indexedDB: opts.indexedDB, IDBKeyRange: opts.IDBKeyRange };
+	const [db, given] = await Promise.all([openEngramDB(dbOpts), opts.embedder]);
+	const embedder = await activeEmbedder(db, given, opts.embedderFactory);
+	const [{ index, origin }, override, stamp] = await Promise.all([
+		loadIndex(db, embedder.modelId, embedder.dims),
+		getSetting<Partial<Thresholds>>(db, thresholdsKey(embedder.modelId)),
+		readStamp(db),
+	]);
+	const engine = new Engine(
+		{
+			db,
+			embedder,
+			index,
+			thresholds: resolveThresholds(embedder.modelId, override),
+			now: opts.now ?? Date.now,
+			lock: new WriteLock(),
+			hub: new ChangeHub(),
+		},
+		origin,
+		stamp,
+		opts,
+	);
+	// Memories left without a vector (an interrupted model switch) are embedded in the background.
+	engine.reembedMissing();
+	return engine;
+}
+
+/** The embedder of the stored active model when it differs from the given one and can be loaded. */
+async function activeEmbedder(db: EngramDB, given: Embedder, factory?: EmbedderFactory): Promise<Embedder> {
+	const stored = await getSetting<string>(db, ACTIVE_MODEL_KEY);
+	if (!stored || stored === given.modelId || !factory) return given;
+	try {
+		return await factory(stored);
+	} catch {
+		// The chosen model is unavailable (offline, evicted cache): the embedded one still works.
+		return given;
+	}
+}

@@ -1,0 +1,98 @@
+/**
+ * The search index's life: restored from the persisted snapshot when it is current, otherwise
+ * rebuilt from IndexedDB (memories + the model's stored vectors + associations, never
+ * re-embedding), and persisted again, debounced, after writes.
+ */
+import type { EngramDB } from '../store/db';
+import { readSnapshot, writeSnapshot } from '../store/snapshots';
+import { readStamp } from '../store/settings';
+import { toDocMeta, toDocText } from './doc';
+import { createSearchIndex, restoreSearchIndex } from './search/index';
+import type { SearchIndex } from './search/types';
+
+/** How the index came to be, for health and the tests. */
+export type IndexOrigin = 'snapshot' | 'rebuilt';
+
+/**
+ * The index for `model`: the snapshot when its stamp equals the database's write stamp and it
+ * restores cleanly, else a rebuild (which is then persisted as the new snapshot).
+ */
+export async function loadIndex(db: EngramDB, model: string, dims: number): Promise<{ index: SearchIndex; origin: IndexOrigin }> {
+	const [stamp, snap] = await Promise.all([readStamp(db), readSnapshot(db, model)]);
+	if (snap && snap.stamp === stamp) {
+		try {
+			const index = restoreSearchIndex(snap.bytes);
+			if (index.modelId === model) return { index, origin: 'snapshot' };
+		} catch {
+			// A snapshot from an older index format: rebuilding is always correct, just slower.
+		}
+	}
+	const index = await rebuildIndex(db, model, dims);
+	await persistSnapshot(db, index, stamp);
+	return { index, origin: 'rebuilt' };
+}
+
+/** A fresh index for `model` filled from IndexedDB, using the vectors stored for that model. */
+export async function rebuildIndex(db: EngramDB, model: string, dims: number): Promise<SearchIndex> {
+	const index = createSearchIndex({ modelId: model, dims });
+	const vectors = new Map<string, Float32Array>();
+	await db.vectors.where('model').equals(model).each((v) => {
+		vectors.set(v.memory_id, v.data);
+	});
+	await db.memories.each((row) => {
+		index.upsert(toDocMeta(row), toDocText(row), vectors.get(row.id) ?? null);
+	});
+	await db.associations.each((a) => index.addEdge({ from: a.from, to: a.to, type: a.type, strength: a.strength }));
+	return index;
+}
+
+/** Persists the index as the snapshot for its model, recording the stamp it reflects. */
+export async function persistSnapshot(db: EngramDB, index: SearchIndex, stamp: number): Promise<void> {
+	await writeSnapshot(db, { model: index.modelId, stamp, bytes: index.snapshot(), at: new Date().toISOString() });
+}
+
+/**
+ * Debounces snapshot writes: waits for a quiet spell that grows with the index (a 100k index
+ * is tens of MB to serialise), but never longer than `maxWaitMs` under a steady stream of writes.
+ */
+export class SnapshotScheduler {
+	#timer: ReturnType<typeof setTimeout> | undefined;
+	#firstPending = 0;
+	#pending = false;
+
+	constructor(
+		private readonly save: () => Promise<void>,
+		private readonly size: () => number,
+		private readonly baseMs = 2_000,
+		private readonly maxWaitMs = 120_000,
+	) {}
+
+	/** A write committed: (re)start the quiet-spell timer. */
+	schedule(): void {
+		const now = Date.now();
+		if (!this.#pending) this.#firstPending = now;
+		this.#pending = true;
+		const quiet = Math.min(60_000, this.baseMs + this.size() * 0.2);
+		const delay = Math.max(0, Math.min(quiet, this.#firstPending + this.maxWaitMs - now));
+		if (this.#timer) clearTimeout(this.#timer);
+		this.#timer = setTimeout(() => void this.flush(), delay);
+		// In Node, a pending snapshot must not keep the process alive; close() flushes it.
+		(this.#timer as { unref?: () => void }).unref?.();
+	}
+
+	/** Writes the snapshot now if one is pending. */
+	async flush(): Promise<void> {
+		if (this.#timer) clearTimeout(this.#timer);
+		this.#timer = undefined;
+		if (!this.#pending) return;
+		this.#pending = false;
+		await this.save();
+	}
+
+	/** Drops a pending snapshot (the database is closing or was wiped). */
+	cancel(): void {
+		if (this.#timer) clearTimeout(this.#timer);
+		this.#timer = undefined;
+		this.#pending = false;
+	}
+}

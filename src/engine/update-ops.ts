@@ -1,0 +1,146 @@
+/**
+ * update_memory: replaces content, tags and entities, merges metadata (a null value deletes
+ * the key), sets or clears the validity window. A content change re-embeds the memory,
+ * refreshes its SIMILAR_TO links and (unless the caller gave them) its extracted entities, and
+ * drops vectors other models computed from the old text.
+ */
+import { MemoryError } from '../core/errors';
+import { importanceValue, toIso, UpdateInputSchema, type UpdateInput, type UpdateOutput } from '../core/schemas';
+import { normalize } from '../core/vector';
+import { appendActivity } from '../store/activity';
+import { deleteLinks } from '../store/associations';
+import { contentKey, sessionOf } from '../store/derived';
+import { linkEntities, unlinkEntities } from '../store/entities';
+import { getByRef } from '../store/memories';
+import type { AssociationRow, MemoryRow } from '../store/rows';
+import { bumpStamp } from '../store/settings';
+import { getVector, vectorRow } from '../store/vectors';
+import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
+import { entityKeys, resolveEntities } from './entity-keys';
+import { notFound } from './get-ops';
+import { applyToIndex, type IndexChange } from './index-sync';
+import { MAX_SIMILAR } from './store-ops';
+import { parseInput } from './validate';
+
+/** Fields compared to report what changed (updated_at always changes and is not listed). */
+const FIELDS = ['content', 'summary', 'tags', 'type', 'importance', 'confidence', 'metadata', 'entities', 'source', 'scope', 'timestamp', 't_valid', 't_invalid', 'last_accessed'] as const;
+
+/** Applies an update; see the module comment. */
+export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor = 'agent'): Promise<UpdateOutput> {
+	const p = parseInput(UpdateInputSchema, input);
+	const current = await getByRef(ctx.db, p.memory_id);
+	if (!current) throw notFound('memory_id', p.memory_id);
+	const reembed = p.content !== undefined && p.content !== current.content;
+	const [vector] = reembed ? await embedTexts(ctx, [p.content!]) : [undefined];
+	const caller = p.embedding ? normalize(p.embedding) : null;
+	if (p.embedding && !caller) throw new MemoryError('invalid_input', 'embedding: must not be all zeros');
+	return ctx.lock.run(async () => {
+		const change: IndexChange = { upserts: [], edges: [], removedEdges: [] };
+		const res = await ctx.db.write(async () => {
+			const old = await ctx.db.memories.get(current.id);
+			if (!old) throw notFound('memory_id', p.memory_id);
+			const next = applyFields(old, p, nowIso(ctx));
+			const changed = FIELDS.filter((f) => JSON.stringify(old[f]) !== JSON.stringify(next[f]));
+			if (changed.length === 0 && !caller && p.updated_at === undefined) return { row: old, changed };
+			await ctx.db.memories.put(next);
+			if (changed.includes('entities')) await relinkEntities(ctx, next);
+			const contentChanged = changed.includes('content');
+			const vec = contentChanged ? await replaceVectors(ctx, next, vector ?? null, change) : await getVector(ctx.db, ctx.embedder.modelId, next.id);
+			if (caller) await ctx.db.vectors.put(vectorRow(callerModel(caller.length), next.id, caller));
+			await appendActivity(ctx.db, [{ at: next.updated_at, actor, action: 'updated', memory_id: next.id, detail: changed.join(', ') }]);
+			change.upserts.push({ row: next, vector: vec ?? null });
+			change.stamp = await bumpStamp(ctx.db);
+			return { row: next, changed };
+		});
+		applyToIndex(ctx, change);
+		if (change.stamp !== undefined) ctx.hub.emit({ kind: 'memories', ids: [res.row.id] });
+		return output(res.row, res.changed, reembed);
+	});
+}
+
+/** The row after applying every given field. */
+function applyFields(old: MemoryRow, p: UpdateInput, now: string): MemoryRow {
+	const next: MemoryRow = { ...old, updated_at: p.updated_at ? toIso(p.updated_at) : now };
+	if (p.content !== undefined) {
+		next.content = p.content;
+		next.content_key = contentKey(p.content);
+	}
+	if (p.summary !== undefined) next.summary = p.summary;
+	if (p.tags !== undefined) next.tags = [...new Set(p.tags)];
+	if (p.type !== undefined) next.type = p.type;
+	if (p.importance !== undefined) next.importance = importanceValue(p.importance);
+	if (p.confidence !== undefined) next.confidence = p.confidence;
+	if (p.source !== undefined) next.source = p.source;
+	if (p.scope !== undefined) next.scope = p.scope;
+	if (p.timestamp !== undefined) next.timestamp = toIso(p.timestamp);
+	if (p.last_accessed !== undefined) next.last_accessed = toIso(p.last_accessed);
+	setOrClear(next, 't_valid', p.t_valid);
+	setOrClear(next, 't_invalid', p.t_invalid);
+	if (p.metadata !== undefined) mergeMetadata(next, p.metadata);
+	if (p.entities !== undefined || (p.content !== undefined && !old.entities_given)) {
+		const { refs, given } = resolveEntities(next.content, p.entities ?? undefined);
+		next.entities = refs;
+		next.entities_given = given;
+	}
+	return next;
+}
+
+function setOrClear(row: MemoryRow, key: 't_valid' | 't_invalid', v: string | null | undefined): void {
+	if (v === null) delete row[key];
+	else if (v !== undefined) row[key] = toIso(v);
+}
+
+/** Shallow merge; a null value deletes the key. Keeps the derived session in step. */
+function mergeMetadata(row: MemoryRow, patch: Record<string, unknown>): void {
+	const merged = { ...row.metadata };
+	for (const [k, v] of Object.entries(patch)) {
+		if (v === null) delete merged[k];
+		else merged[k] = v;
+	}
+	row.metadata = merged;
+	const session = sessionOf(merged);
+	if (session === undefined) delete row.session;
+	else row.session = session;
+}
+
+async function relinkEntities(ctx: EngineContext, row: MemoryRow): Promise<void> {
+	await unlinkEntities(ctx.db, [row.id]);
+	await linkEntities(ctx.db, row.id, entityKeys(row.entities), row.timestamp);
+}
+
+/**
+ * New content: the active model's vector is replaced, every other model's (and the caller's)
+ * vector is dropped as stale, and SIMILAR_TO links are recomputed. Returns the new vector.
+ */
+async function replaceVectors(ctx: EngineContext, row: MemoryRow, vector: Float32Array | null, change: IndexChange): Promise<Float32Array | null> {
+	await ctx.db.vectors.where('memory_id').equals(row.id).delete();
+	if (vector) await ctx.db.vectors.put(vectorRow(ctx.embedder.modelId, row.id, vector));
+	const similar = [
+		...(await ctx.db.associations.where('from').equals(row.id).toArray()),
+		...(await ctx.db.associations.where('to').equals(row.id).toArray()),
+	].filter((a) => a.type === 'SIMILAR_TO');
+	await deleteLinks(ctx.db, similar);
+	change.removedEdges!.push(...similar);
+	if (!vector) return null;
+	const links: AssociationRow[] = [];
+	const near = ctx.index.nearest(vector, MAX_SIMILAR, { scope: row.scope, exclude: [row.id] });
+	for (const n of near.filter((x) => x.cosine >= ctx.thresholds.similar)) {
+		const strength = Math.round(n.cosine * 1e6) / 1e6;
+		links.push({ from: row.id, to: n.id, type: 'SIMILAR_TO', strength, created_at: row.updated_at });
+		links.push({ from: n.id, to: row.id, type: 'SIMILAR_TO', strength, created_at: row.updated_at });
+	}
+	await ctx.db.associations.bulkPut(links);
+	change.edges.push(...links);
+	return vector;
+}
+
+function output(row: MemoryRow, changed: string[], reembedded: boolean): UpdateOutput {
+	return {
+		success: true,
+		message: changed.length ? `Updated memory ${row.id}: ${changed.join(', ')}` : `Memory ${row.id} already had these values; nothing changed`,
+		memory_id: row.id,
+		seq: row.seq,
+		changed,
+		re_embedded: reembedded && changed.includes('content'),
+	};
+}
