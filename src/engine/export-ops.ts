@@ -1,0 +1,101 @@
+/**
+ * export_memories: a page of memories (by seq) with their outgoing associations, entities and,
+ * optionally, vectors of every model, as one JSON document, JSONL (one record per line with a
+ * `kind`), or human-readable Markdown. JSON and JSONL round-trip losslessly through import.
+ */
+import { ExportInputSchema, type Association, type ExportInput, type ExportOutput } from '../core/schemas';
+import type { EngramDB } from '../store/db';
+import type { EntityRow, MemoryRow } from '../store/rows';
+import type { EngineContext } from './context';
+import { renderMarkdown } from './markdown-format';
+import { toEntity } from './reads';
+import { parseInput } from './validate';
+
+/** Version of the export format; import accepts this and earlier. */
+export const EXPORT_VERSION = 1;
+
+/** A memory as exported: the stored record without derived index keys. */
+export type ExportedMemory = Omit<MemoryRow, 'content_key' | 'session'>;
+
+/** A vector as exported (numbers print exactly: float32 → double → JSON → float32 is lossless). */
+export interface ExportedVector {
+	model: string;
+	memory_id: string;
+	vector: number[];
+}
+
+/** Everything one export page holds. */
+export interface ExportBundle {
+	memories: ExportedMemory[];
+	associations: Association[];
+	entities: ReturnType<typeof toEntity>[];
+	vectors?: ExportedVector[];
+}
+
+/** Exports a page; see the module comment. */
+export async function exportMemories(ctx: EngineContext, input: ExportInput): Promise<ExportOutput> {
+	const p = parseInput(ExportInputSchema, input);
+	const { rows, hasMore, selected } = await selectPage(ctx.db, p);
+	const bundle = await collect(ctx.db, rows, selected, p.include_vectors === true);
+	const format = p.format ?? 'json';
+	const exportedAt = new Date(ctx.now()).toISOString();
+	const data = format === 'markdown' ? renderMarkdown(bundle, exportedAt) : format === 'jsonl' ? renderJsonl(bundle, exportedAt) : renderJson(bundle, exportedAt);
+	const offset = p.offset ?? 0;
+	return {
+		format,
+		data,
+		memory_count: rows.length,
+		association_count: bundle.associations.length,
+		entity_count: bundle.entities.length,
+		has_more: hasMore,
+		...(hasMore && { next_offset: offset + rows.length }),
+	};
+}
+
+/** The page of memories in seq order, and the ids of the whole selection (for association ends). */
+async function selectPage(db: EngramDB, p: ExportInput): Promise<{ rows: MemoryRow[]; hasMore: boolean; selected?: Set<string> }> {
+	const filtered = p.scope !== undefined || (p.tags?.length ?? 0) > 0;
+	const match = (m: MemoryRow) => (p.scope === undefined || m.scope === p.scope) && (!p.tags?.length || p.tags.some((t) => m.tags.includes(t)));
+	const base = db.memories.orderBy('seq');
+	const coll = filtered ? base.filter(match) : base;
+	const limit = p.limit ?? 100_000;
+	const page = await coll.offset(p.offset ?? 0).limit(limit + 1).toArray();
+	const selected = filtered ? new Set((await db.memories.orderBy('seq').filter(match).primaryKeys()) as string[]) : undefined;
+	return { rows: page.slice(0, limit), hasMore: page.length > limit, selected };
+}
+
+/** Associations leaving the page (into the selection), entities and vectors of the page. */
+async function collect(db: EngramDB, rows: MemoryRow[], selected: Set<string> | undefined, vectors: boolean): Promise<ExportBundle> {
+	const ids = rows.map((r) => r.id);
+	const links = ids.length ? await db.associations.where('from').anyOf(ids).toArray() : [];
+	const entityIds = ids.length ? [...new Set((await db.memoryEntities.where('memory_id').anyOf(ids).toArray()).map((l) => l.entity_id))] : [];
+	const entities = (await db.entities.bulkGet(entityIds)).filter((e): e is EntityRow => e !== undefined);
+	const bundle: ExportBundle = {
+		memories: rows.map(exportedMemory),
+		associations: links.filter((a) => !selected || selected.has(a.to)),
+		entities: entities.sort((a, b) => a.id.localeCompare(b.id)).map(toEntity),
+	};
+	if (vectors && ids.length) {
+		const vs = await db.vectors.where('memory_id').anyOf(ids).toArray();
+		bundle.vectors = vs.map((v) => ({ model: v.model, memory_id: v.memory_id, vector: Array.from(v.data) }));
+	}
+	return bundle;
+}
+
+function exportedMemory(row: MemoryRow): ExportedMemory {
+	const { content_key: _k, session: _s, ...rest } = row;
+	return rest;
+}
+
+function renderJson(b: ExportBundle, exportedAt: string): string {
+	return JSON.stringify({ format: 'engram', version: EXPORT_VERSION, exported_at: exportedAt, ...b }, null, 1);
+}
+
+function renderJsonl(b: ExportBundle, exportedAt: string): string {
+	const lines = [JSON.stringify({ kind: 'header', format: 'engram', version: EXPORT_VERSION, exported_at: exportedAt })];
+	for (const m of b.memories) lines.push(JSON.stringify({ kind: 'memory', ...m }));
+	for (const e of b.entities) lines.push(JSON.stringify({ kind: 'entity', ...e }));
+	for (const a of b.associations) lines.push(JSON.stringify({ kind: 'association', ...a }));
+	for (const v of b.vectors ?? []) lines.push(JSON.stringify({ kind: 'vector', ...v }));
+	return lines.join('\n') + '\n';
+}

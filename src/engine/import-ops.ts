@@ -1,0 +1,322 @@
+/**
+ * import_memories. Engram JSON/JSONL (and Markdown) restore records exactly: ids, seqs,
+ * timestamps, access counts, associations, entities and, when present, vectors (memories without
+ * an active-model vector are embedded on the way in). The server-memory knowledge graph becomes
+ * memories through the normal store path: each observation is a memory tagged with and linked to
+ * its entity; each relation a RELATES_TO between the two entities' first memories, with the
+ * relation type as `context`. Work is done in transactions of ≤ 500 records; bad records are
+ * reported with their line numbers and skipped.
+ */
+import { ImportInputSchema, LIMITS, toIso, type ImportInput, type ImportOutput } from '../core/schemas';
+import { appendActivity } from '../store/activity';
+import { contentKey, sessionOf } from '../store/derived';
+import { linkEntities, unlinkEntities } from '../store/entities';
+import type { MemoryRow } from '../store/rows';
+import { bumpStamp, ensureSeqAbove, reserveSeqs } from '../store/settings';
+import { vectorRow } from '../store/vectors';
+import { associateMemories } from './associate-ops';
+import { embedTexts, nowIso, type EngineContext } from './context';
+import { deleteMemories } from './delete-ops';
+import { entityKeys, resolveEntities } from './entity-keys';
+import {
+	detectFormat,
+	parseGraphJsonl,
+	parseJson,
+	parseJsonl,
+	parseMarkdownBundle,
+	type EngramBundle,
+	type GraphBundle,
+	type ImportedMemory,
+	type Located,
+} from './import-formats';
+import { applyToIndex, type IndexChange } from './index-sync';
+import { STORE_DEFAULTS, storeMemories } from './store-ops';
+import type { Progress } from './types';
+import { parseInput } from './validate';
+
+/** Records per transaction. */
+export const IMPORT_BATCH = LIMITS.batch;
+const MAX_ERRORS = 50;
+
+type Counts = { imported: number; replaced: number; skipped: number; associations: number; entities: number };
+type Errors = { line?: number; error: string }[];
+
+/** Imports data; see the module comment. */
+export async function importMemories(ctx: EngineContext, input: ImportInput, actor = 'import', onProgress?: (p: Progress) => void): Promise<ImportOutput> {
+	const p = parseInput(ImportInputSchema, input);
+	const format = !p.format || p.format === 'auto' ? detectFormat(p.data) : p.format;
+	const counts: Counts = { imported: 0, replaced: 0, skipped: 0, associations: 0, entities: 0 };
+	const errors: Errors = [];
+	if (format === 'server-memory-jsonl') await importGraph(ctx, parseGraphJsonl(p.data), p, actor, counts, errors, onProgress);
+	else {
+		const bundle = format === 'json' ? parseJson(p.data) : format === 'jsonl' ? parseJsonl(p.data) : parseMarkdownBundle(p.data);
+		await importBundle(ctx, bundle, p, actor, counts, errors, onProgress);
+	}
+	ctx.hub.emit({ kind: 'memories' });
+	return output(counts, errors);
+}
+
+function output(c: Counts, errors: Errors): ImportOutput {
+	const shown = errors.slice(0, MAX_ERRORS);
+	if (errors.length > MAX_ERRORS) shown[MAX_ERRORS - 1] = { error: `… and ${errors.length - MAX_ERRORS + 1} more errors` };
+	return {
+		success: errors.length === 0,
+		message: `Imported ${c.imported} memories (${c.replaced} replaced, ${c.skipped} skipped as existing), ${c.associations} associations, ${c.entities} entities${errors.length ? `; ${errors.length} record(s) refused` : ''}`,
+		...c,
+		errors: shown,
+	};
+}
+
+// ---------------------------------------------------------------- Engram data
+
+async function importBundle(ctx: EngineContext, b: EngramBundle, p: ImportInput, actor: string, counts: Counts, errors: Errors, onProgress?: (p: Progress) => void): Promise<void> {
+	errors.push(...b.errors);
+	const vectors = vectorsByMemory(ctx, b, errors);
+	const total = b.memories.length + b.associations.length;
+	let done = 0;
+	for (let i = 0; i < b.memories.length; i += IMPORT_BATCH) {
+		const batch = b.memories.slice(i, i + IMPORT_BATCH);
+		await importMemoryBatch(ctx, batch, vectors, p, actor, counts);
+		done += batch.length;
+		onProgress?.({ task: 'import', done, total, message: 'memories' });
+	}
+	counts.entities = await restoreEntities(ctx, b);
+	for (let i = 0; i < b.associations.length; i += IMPORT_BATCH) {
+		const batch = b.associations.slice(i, i + IMPORT_BATCH);
+		counts.associations += await importAssociationBatch(ctx, batch, errors);
+		done += batch.length;
+		onProgress?.({ task: 'import', done, total, message: 'associations' });
+	}
+}
+
+/** Bundle vectors grouped by memory; active-model vectors of the wrong size are refused. */
+function vectorsByMemory(ctx: EngineContext, b: EngramBundle, errors: Errors): Map<string, Map<string, Float32Array>> {
+	const out = new Map<string, Map<string, Float32Array>>();
+	for (const { line, value: v } of b.vectors) {
+		if (v.model === ctx.embedder.modelId && v.vector.length !== ctx.embedder.dims) {
+			errors.push({ line, error: `vector.vector: must have ${ctx.embedder.dims} dimensions for ${v.model} (got ${v.vector.length})` });
+			continue;
+		}
+		const m = out.get(v.memory_id) ?? new Map<string, Float32Array>();
+		m.set(v.model, Float32Array.from(v.vector));
+		out.set(v.memory_id, m);
+	}
+	return out;
+}
+
+/** One batch: embeds what lacks an active-model vector, then writes everything in one transaction. */
+async function importMemoryBatch(
+	ctx: EngineContext,
+	batch: Located<ImportedMemory>[],
+	vectors: Map<string, Map<string, Float32Array>>,
+	p: ImportInput,
+	actor: string,
+	counts: Counts,
+): Promise<void> {
+	const now = nowIso(ctx);
+	const rows = batch.map(({ value }) => rowOf(value, p.scope, now));
+	const model = ctx.embedder.modelId;
+	const need = rows.filter((r) => !vectors.get(r.id)?.has(model));
+	const embedded = await embedTexts(ctx, need.map((r) => r.content));
+	need.forEach((r, i) => {
+		const v = embedded[i];
+		if (v) vectors.set(r.id, (vectors.get(r.id) ?? new Map()).set(model, v));
+	});
+	await ctx.lock.run(async () => {
+		const change: IndexChange = { upserts: [], edges: [] };
+		await ctx.db.write(async () => {
+			for (const row of rows) await writeImported(ctx, row, vectors.get(row.id), p.on_conflict ?? 'skip', counts, change);
+			await appendActivity(ctx.db, [{ at: now, actor, action: 'imported', detail: `${change.upserts.length} memories` }]);
+			if (change.upserts.length) change.stamp = await bumpStamp(ctx.db);
+		});
+		applyToIndex(ctx, change);
+	});
+}
+
+/** The row an imported record becomes (seq is settled inside the transaction). */
+function rowOf(m: ImportedMemory, scope: string | undefined, now: string): MemoryRow {
+	const { refs, given } = resolveEntities(m.content, m.entities);
+	const metadata = m.metadata ?? {};
+	const timestamp = m.timestamp ? toIso(m.timestamp) : now;
+	const row: MemoryRow = {
+		id: m.id ?? crypto.randomUUID(),
+		seq: m.seq ?? 0,
+		content: m.content,
+		type: m.type ?? STORE_DEFAULTS.type,
+		tags: [...new Set(m.tags ?? [])],
+		scope: scope ?? m.scope ?? STORE_DEFAULTS.scope,
+		importance: m.importance ?? STORE_DEFAULTS.importance,
+		confidence: m.confidence ?? STORE_DEFAULTS.confidence,
+		metadata,
+		entities: refs,
+		timestamp,
+		updated_at: m.updated_at ? toIso(m.updated_at) : timestamp,
+		access_count: m.access_count ?? 0,
+		content_key: contentKey(m.content),
+		entities_given: m.entities_given ?? given,
+	};
+	if (m.summary !== undefined) row.summary = m.summary;
+	if (m.source !== undefined) row.source = m.source;
+	if (m.last_accessed) row.last_accessed = toIso(m.last_accessed);
+	if (m.t_valid) row.t_valid = toIso(m.t_valid);
+	if (m.t_invalid) row.t_invalid = toIso(m.t_invalid);
+	const session = sessionOf(metadata);
+	if (session !== undefined) row.session = session;
+	return row;
+}
+
+/** Writes one imported row: skip or replace an existing id, keep its seq when that is free. */
+async function writeImported(
+	ctx: EngineContext,
+	row: MemoryRow,
+	vectors: Map<string, Float32Array> | undefined,
+	onConflict: 'skip' | 'replace',
+	counts: Counts,
+	change: IndexChange,
+): Promise<void> {
+	const db = ctx.db;
+	const existing = await db.memories.get(row.id);
+	if (existing && onConflict === 'skip') {
+		counts.skipped++;
+		return;
+	}
+	if (existing) {
+		await unlinkEntities(db, [row.id]);
+		await db.vectors.where('memory_id').equals(row.id).delete();
+	}
+	const holder = row.seq > 0 ? await db.memories.where('seq').equals(row.seq).first() : undefined;
+	if (row.seq <= 0 || (holder && holder.id !== row.id)) row.seq = existing?.seq ?? (await reserveSeqs(db, 1));
+	else await ensureSeqAbove(db, row.seq);
+	await db.memories.put(row);
+	await linkEntities(db, row.id, entityKeys(row.entities), row.timestamp);
+	for (const [model, v] of vectors ?? []) await db.vectors.put(vectorRow(model, row.id, v));
+	change.upserts.push({ row, vector: vectors?.get(ctx.embedder.modelId) ?? null });
+	if (existing) counts.replaced++;
+	else counts.imported++;
+}
+
+/** Restores entity display names, aliases and first/last seen from the export (counts stay computed). */
+async function restoreEntities(ctx: EngineContext, b: EngramBundle): Promise<number> {
+	if (b.entities.length === 0) return 0;
+	return ctx.db.write(async () => {
+		let n = 0;
+		for (const { value: e } of b.entities) {
+			const row = await ctx.db.entities.get(e.id);
+			if (!row) continue;
+			await ctx.db.entities.put({ ...row, name: e.name, aliases: e.aliases ?? row.aliases, first_seen: e.first_seen ?? row.first_seen, last_seen: e.last_seen ?? row.last_seen });
+			n++;
+		}
+		return n;
+	});
+}
+
+/** Writes associations whose both ends exist; the others are reported. */
+async function importAssociationBatch(ctx: EngineContext, batch: EngramBundle['associations'], errors: Errors): Promise<number> {
+	const at = nowIso(ctx);
+	return ctx.lock.run(async () => {
+		const change: IndexChange = { upserts: [], edges: [] };
+		await ctx.db.write(async () => {
+			for (const { line, value: a } of batch) {
+				const [from, to] = await ctx.db.memories.bulkGet([a.from, a.to]);
+				if (!from || !to) {
+					errors.push({ line, error: `association: ${!from ? 'from' : 'to'} memory ${JSON.stringify(!from ? a.from : a.to)} does not exist` });
+					continue;
+				}
+				const row = { ...a, created_at: a.created_at ? toIso(a.created_at) : at };
+				await ctx.db.associations.put(row);
+				change.edges.push(row);
+			}
+			if (change.edges.length) change.stamp = await bumpStamp(ctx.db);
+		});
+		applyToIndex(ctx, change);
+		return change.edges.length;
+	});
+}
+
+// ---------------------------------------------------------------- server-memory knowledge graph
+
+/** One memory per observation (stable ids, so re-importing the same file skips what exists). */
+async function importGraph(ctx: EngineContext, g: GraphBundle, p: ImportInput, actor: string, counts: Counts, errors: Errors, onProgress?: (p: Progress) => void): Promise<void> {
+	errors.push(...g.errors);
+	const entities = mergeGraphEntities(g);
+	const items = [...entities.values()].flatMap((e) => graphItems(e, p.scope));
+	const anchors = new Map([...entities.values()].map((e) => [e.name, graphItems(e, p.scope)[0].id]));
+	const total = items.length + g.relations.length;
+	let done = 0;
+	for (let i = 0; i < items.length; i += IMPORT_BATCH) {
+		const batch = items.slice(i, i + IMPORT_BATCH);
+		await storeGraphBatch(ctx, batch, p.on_conflict ?? 'skip', actor, counts);
+		done += batch.length;
+		onProgress?.({ task: 'import', done, total, message: 'observations' });
+	}
+	counts.entities = entities.size;
+	const links = graphLinks(g, anchors, errors);
+	for (let i = 0; i < links.length; i += IMPORT_BATCH) {
+		const r = await associateMemories(ctx, { associations: links.slice(i, i + IMPORT_BATCH) }, actor);
+		counts.associations += r.created_count + r.updated_count;
+		r.failed.forEach((f) => errors.push({ error: f.error }));
+		done = Math.min(total, done + IMPORT_BATCH);
+		onProgress?.({ task: 'import', done, total, message: 'relations' });
+	}
+}
+
+type GraphEntity = { name: string; entityType: string; observations: string[] };
+
+/** Entities by name; repeated lines for one name merge their observations. */
+function mergeGraphEntities(g: GraphBundle): Map<string, GraphEntity> {
+	const out = new Map<string, GraphEntity>();
+	for (const { value: e } of g.entities) {
+		const cur = out.get(e.name);
+		if (cur) cur.observations.push(...e.observations.filter((o) => !cur.observations.includes(o)));
+		else out.set(e.name, { name: e.name, entityType: e.entityType, observations: [...new Set(e.observations)] });
+	}
+	return out;
+}
+
+/** The store items of one entity: one per observation, or one naming the entity when it has none. */
+function graphItems(e: GraphEntity, scope?: string) {
+	const texts = e.observations.filter((o) => o.trim() !== '');
+	const list = texts.length ? texts : [`${e.name} (${e.entityType})`];
+	return list.map((o) => ({
+		id: `kg:${contentKey(`${e.name}\u0000${o}`)}`,
+		// The observation alone often lacks its subject ("Speaks Spanish"); prefix the entity name.
+		content: o.toLowerCase().includes(e.name.toLowerCase()) ? o : `${e.name}: ${o}`,
+		type: 'knowledge' as const,
+		tags: [e.name.slice(0, LIMITS.tagChars)],
+		entities: [{ name: e.name, type: e.entityType.toLowerCase() }],
+		source: 'server-memory',
+		metadata: { entity: e.name, entityType: e.entityType },
+		force: true,
+		...(scope && { scope }),
+	}));
+}
+
+async function storeGraphBatch(ctx: EngineContext, batch: ReturnType<typeof graphItems>, onConflict: 'skip' | 'replace', actor: string, counts: Counts): Promise<void> {
+	const existing = new Set((await ctx.db.memories.bulkGet(batch.map((b) => b.id))).flatMap((r) => (r ? [r.id] : [])));
+	if (existing.size && onConflict === 'replace') await deleteMemories(ctx, { memory_ids: [...existing] }, actor);
+	const todo = onConflict === 'replace' ? batch : batch.filter((b) => !existing.has(b.id));
+	if (onConflict === 'skip') counts.skipped += existing.size;
+	else counts.replaced += existing.size;
+	if (todo.length === 0) return;
+	const r = await storeMemories(ctx, { memories: todo }, actor);
+	counts.imported += r.stored_count - (onConflict === 'replace' ? existing.size : 0);
+}
+
+/** RELATES_TO between anchors; several relation types between one pair merge into one context. */
+function graphLinks(g: GraphBundle, anchors: Map<string, string>, errors: Errors) {
+	const pairs = new Map<string, { memory1_id: string; memory2_id: string; type: 'RELATES_TO'; strength: number; context: string }>();
+	for (const { line, value: r } of g.relations) {
+		const a = anchors.get(r.from);
+		const b = anchors.get(r.to);
+		if (!a || !b) {
+			errors.push({ line, error: `relation: no entity named ${JSON.stringify(!a ? r.from : r.to)} in this file` });
+			continue;
+		}
+		if (a === b) continue;
+		const key = `${a}\u0000${b}`;
+		const cur = pairs.get(key);
+		if (cur) cur.context = [...new Set([...cur.context.split(', '), r.relationType])].join(', ');
+		else pairs.set(key, { memory1_id: a, memory2_id: b, type: 'RELATES_TO', strength: 0.8, context: r.relationType });
+	}
+	return [...pairs.values()];
+}
