@@ -1,0 +1,69 @@
+/**
+ * Shared set-up for engine tests: the real embedded model (loaded once per test file), a fresh
+ * fake-indexeddb database per engine, and a controllable clock.
+ */
+import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
+import { createEmbedder, type Embedder } from '../../../src/engine/embedder';
+import { createEngine, type CreateEngineOptions, type Engine } from '../../../src/engine/engine';
+import { nodeModelPath } from '../../../src/engine/node-model-path';
+
+let shared: Promise<Embedder> | undefined;
+
+/** The embedded GloVe-SIF model, loaded from public/models once per test file. */
+export function embedder(): Promise<Embedder> {
+	shared ??= createEmbedder({ localModelPath: nodeModelPath() });
+	return shared;
+}
+
+/** An embedder that counts how many texts it embedded (wraps the real one). */
+export function countingEmbedder(inner: Embedder): Embedder & { texts: number; calls: number } {
+	const e = {
+		modelId: inner.modelId,
+		dims: inner.dims,
+		texts: 0,
+		calls: 0,
+		async embed(texts: string[]) {
+			e.calls++;
+			e.texts += texts.length;
+			return inner.embed(texts);
+		},
+	};
+	return e;
+}
+
+/** A clock tests can move: starts at 2026-03-10T12:00:00Z. */
+export class Clock {
+	ms = Date.parse('2026-03-10T12:00:00.000Z');
+	now = () => this.ms;
+	advance(ms: number): void {
+		this.ms += ms;
+	}
+}
+
+let counter = 0;
+
+/** A unique database name for one test. */
+export function freshName(): string {
+	return `engram-test-${process.pid}-${++counter}-${Math.random().toString(36).slice(2)}`;
+}
+
+/** A new engine on a fresh database (or `dbName` to reopen one). */
+export async function makeEngine(opts: Partial<CreateEngineOptions> = {}): Promise<Engine> {
+	return createEngine({
+		dbName: opts.dbName ?? freshName(),
+		indexedDB,
+		IDBKeyRange,
+		embedder: opts.embedder ?? embedder(),
+		...opts,
+	});
+}
+
+/** The MemoryError a promise rejects with (fails the test when it resolves). */
+export async function rejection(p: Promise<unknown>): Promise<{ code: string; message: string }> {
+	try {
+		await p;
+	} catch (e) {
+		return e as { code: string; message: string };
+	}
+	throw new Error('expected the call to reject');
+}
