@@ -22,9 +22,9 @@ export type Weights = Required<RecallWeights>;
  */
 export const DEFAULT_WEIGHTS: Readonly<Weights> = Object.freeze({
 	lexical: 1,
-	semantic: 1,
-	neighbor: 0.35,
-	graph: 0.3,
+	semantic: 0.3,
+	neighbor: 0.5,
+	graph: 0.1,
 	tags: 0.3,
 	recency: 0.05,
 	importance: 0.05,

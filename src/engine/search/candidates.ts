@@ -4,6 +4,7 @@
  * candidate's best lexical score, cosine and ranks. Fusion into components happens later.
  */
 import { processTerm, tokenize } from '../../core/text';
+import type { Collection } from './lexical';
 import { scanSlots } from './nearest';
 import type { IndexView } from './view';
 
@@ -14,8 +15,10 @@ export interface Candidate {
 	lex: number;
 	/** Best 0-based lexical rank over phrasings (Infinity when not matched). */
 	lexRank: number;
-	/** Best cosine over query vectors (NaN until computed). */
+	/** Best raw cosine over query vectors (NaN until computed). */
 	cos: number;
+	/** Best normalised semantic score over query vectors, 0–1 (NaN until computed). */
+	sem: number;
 	/** Best 0-based semantic rank (Infinity when outside the semantic pool). */
 	semRank: number;
 	/** Found by lexical or semantic retrieval itself (not through a link). */
@@ -43,6 +46,7 @@ export function newCandidate(slot: number, direct: boolean): Candidate {
 		lex: 0,
 		lexRank: Infinity,
 		cos: NaN,
+		sem: NaN,
 		semRank: Infinity,
 		direct,
 		graph: 0,
@@ -66,8 +70,10 @@ export function addLexical(
 	phrasings: string[],
 	accept: (slot: number) => boolean,
 	cands: Map<number, Candidate>,
+	scope?: string,
 ): boolean {
 	let searchable = false;
+	const within = scope === undefined ? undefined : scopeCollection(view, scope);
 	for (const q of phrasings) {
 		if (!tokenize(q).some((t) => processTerm(t) !== null)) continue;
 		searchable = true;
@@ -78,6 +84,7 @@ export function addLexical(
 				return s !== undefined && accept(s);
 			},
 			POOL.lexical,
+			within,
 		);
 		const top = hits.length > 0 ? hits[0].score : 1;
 		hits.forEach((h, rank) => {
@@ -90,27 +97,57 @@ export function addLexical(
 	return searchable;
 }
 
-/** Semantic neighbours of each query vector into `cands`. */
+/**
+ * A query vector with its baseline over the filtered memories: the mean cosine (what an
+ * unrelated memory scores) and the best one. Raw cosines of a static model sit in a narrow band
+ * that differs per query, so the semantic component is the cosine's position between the two.
+ */
+export interface SemanticQuery {
+	q: Float32Array;
+	mean: number;
+	max: number;
+}
+
+/** The memories of one scope as a BM25 collection. */
+function scopeCollection(view: IndexView, scope: string): Collection {
+	return {
+		size: view.scopeCount.get(scope) ?? 0,
+		has: (id) => {
+			const s = view.slotOf.get(id);
+			return s !== undefined && view.metas[s].scope === scope;
+		},
+	};
+}
+
+/** Semantic neighbours of each query vector into `cands`; returns each vector's baseline. */
 export function addSemantic(
 	view: IndexView,
 	vectors: Float32Array[],
 	k: number,
 	accept: (slot: number) => boolean,
 	cands: Map<number, Candidate>,
-): void {
-	for (const q of vectors) {
-		scanSlots(view, q, k, accept).forEach((h, rank) => {
+): SemanticQuery[] {
+	return vectors.map((q) => {
+		const scan = scanSlots(view, q, k, accept);
+		scan.hits.forEach((h, rank) => {
 			const c = candidateFor(cands, h.slot, true);
-			c.cos = Number.isNaN(c.cos) ? h.score : Math.max(c.cos, h.score);
 			c.semRank = Math.min(c.semRank, rank);
 		});
-	}
+		return { q, mean: scan.mean, max: scan.hits.length > 0 ? scan.hits[0].score : scan.mean };
+	});
 }
 
-/** Best cosine of a slot over the query vectors (0 without a stored vector or query vectors). */
-export function bestCosine(view: IndexView, slot: number, vectors: Float32Array[]): number {
-	if (vectors.length === 0 || !view.vectors.has(slot)) return 0;
+/** Fills a candidate's best raw cosine and normalised semantic score over the query vectors. */
+export function scoreSemantic(view: IndexView, c: Candidate, queries: SemanticQuery[]): void {
+	c.cos = 0;
+	c.sem = 0;
+	if (queries.length === 0 || !view.vectors.has(c.slot)) return;
 	let best = -1;
-	for (const q of vectors) best = Math.max(best, view.vectors.dot(slot, q));
-	return best;
+	for (const sq of queries) {
+		const cos = view.vectors.dot(c.slot, sq.q);
+		best = Math.max(best, cos);
+		const span = sq.max - sq.mean;
+		if (span > 1e-6) c.sem = Math.max(c.sem, Math.min(1, (cos - sq.mean) / span));
+	}
+	c.cos = best;
 }

@@ -13,6 +13,10 @@ export const EXPANSION = {
 	graphSources: 20,
 	/** Strongest candidates whose adjacent turns get a neighbour share. */
 	neighborSources: 60,
+	/** Share of relevance passed to the turn 1, 2, … steps away (length = window). */
+	neighborDecay: [1, 0.6],
+	/** Factor for earlier turns relative to later ones (answers follow questions). */
+	neighborBackward: 1,
 	/** Entities mentioned by more memories than this are too common to connect anything. */
 	entityFanout: 50,
 	/** Share of a hit's relevance carried to a memory sharing one rare entity. */
@@ -41,20 +45,36 @@ function sameSession(view: IndexView, a: number, b: number): boolean {
 	return sa === undefined || sb === undefined || sa === sb;
 }
 
-/** Gives each adjacent turn (PRECEDED_BY, both directions) a share of its neighbour's relevance. */
+/** The turn next to `slot` in one direction along PRECEDED_BY ('out' = earlier, 'in' = later). */
+function adjacentTurn(view: IndexView, slot: number, dir: 'out' | 'in', accept: Accept): number | undefined {
+	for (const a of view.adj.of(view.metas[slot].id)) {
+		if (a.type !== 'PRECEDED_BY' || a.dir !== dir) continue;
+		const next = view.slotOf.get(a.other);
+		if (next !== undefined && accept(next) && sameSession(view, slot, next)) return next;
+	}
+	return undefined;
+}
+
+/**
+ * Gives the turns around each strong candidate (PRECEDED_BY chains, same session, up to
+ * `neighborWindow` steps each way) a share of its relevance, decaying with distance: the answer
+ * to a question often sits a turn or two after the turn that matches it.
+ */
 export function spreadToNeighbors(view: IndexView, cands: Map<number, Candidate>, rel: RelevanceOf, accept: Accept): void {
 	for (const src of strongest(cands, rel, EXPANSION.neighborSources, false)) {
 		const r = rel(src);
 		const id = view.metas[src.slot].id;
-		for (const a of view.adj.of(id)) {
-			if (a.type !== 'PRECEDED_BY') continue;
-			const slot = view.slotOf.get(a.other);
-			if (slot === undefined || !accept(slot) || !sameSession(view, src.slot, slot)) continue;
-			const c = candidateFor(cands, slot, false);
-			const share = r * clampStrength(a.strength);
-			if (share > c.neighbor) {
-				c.neighbor = share;
-				if (!c.direct) c.via = id;
+		for (const dir of ['out', 'in'] as const) {
+			let cur: number | undefined = src.slot;
+			for (let step = 0; step < EXPANSION.neighborDecay.length; step++) {
+				cur = adjacentTurn(view, cur, dir, accept);
+				if (cur === undefined) break;
+				const share = r * EXPANSION.neighborDecay[step] * (dir === 'in' ? 1 : EXPANSION.neighborBackward);
+				const c = candidateFor(cands, cur, false);
+				if (share > c.neighbor) {
+					c.neighbor = share;
+					if (!c.direct) c.via = id;
+				}
 			}
 		}
 	}

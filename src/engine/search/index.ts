@@ -33,6 +33,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	lexical: LexicalIndex;
 	adj = new Adjacency();
 	entityDocs = new Map<string, Set<string>>();
+	scopeCount = new Map<string, number>();
 
 	constructor(modelId: string, dims: number, vectors?: VectorStore, lexical?: LexicalIndex) {
 		this.modelId = modelId;
@@ -146,11 +147,13 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.lexical.clear();
 		this.adj.clear();
 		this.entityDocs.clear();
+		this.scopeCount.clear();
 	}
 
 	/** Registers a memory's seq and entities in the lookup maps. */
 	linkMeta(m: DocMeta): void {
 		this.seqToId.set(m.seq, m.id);
+		this.scopeCount.set(m.scope, (this.scopeCount.get(m.scope) ?? 0) + 1);
 		for (const e of m.entities) {
 			let set = this.entityDocs.get(e);
 			if (!set) this.entityDocs.set(e, (set = new Set()));
@@ -160,6 +163,9 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 
 	private unlinkMeta(m: DocMeta): void {
 		if (this.seqToId.get(m.seq) === m.id) this.seqToId.delete(m.seq);
+		const n = (this.scopeCount.get(m.scope) ?? 1) - 1;
+		if (n > 0) this.scopeCount.set(m.scope, n);
+		else this.scopeCount.delete(m.scope);
 		for (const e of m.entities) {
 			const set = this.entityDocs.get(e);
 			if (!set) continue;

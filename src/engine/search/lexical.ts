@@ -28,8 +28,17 @@ export const FIELD_BOOSTS: Readonly<Record<(typeof FIELDS)[number], number>> = {
 	dates: 1,
 };
 
-/** Minimum processed-term length for prefix matching ("photograph" → "photography"). */
-const PREFIX_MIN = 5;
+/**
+ * Query-side tunables, measured on the dev set (docs/BENCHMARKS.md): prefix matching for
+ * processed terms of at least `prefixMin` characters ("photograph" → "photography") at
+ * `prefixWeight` of an exact match; BM25+ parameters for short conversational memories.
+ */
+export const LEXICAL_TUNING = {
+	prefixMin: 5,
+	prefixWeight: 0.3,
+	fuzzy: 0,
+	bm25: { k: 1.2, b: 0.7, d: 0.5 },
+};
 
 const OPTIONS: Options<LexicalDoc> = {
 	idField: 'id',
@@ -39,10 +48,7 @@ const OPTIONS: Options<LexicalDoc> = {
 	processTerm: (term) => processTerm(term),
 	searchOptions: {
 		boost: { ...FIELD_BOOSTS },
-		prefix: (term) => term.length >= PREFIX_MIN,
 		combineWith: 'OR',
-		// Prefix matches count for less than exact ones (minisearch's default is 0.375).
-		weights: { fuzzy: 0.45, prefix: 0.3 },
 	},
 };
 
@@ -51,6 +57,30 @@ export interface LexicalHit {
 	id: string;
 	score: number;
 	queryTerms: string[];
+}
+
+/**
+ * The sub-collection a search is restricted to (a scope): which ids belong to it and how many
+ * documents it holds. BM25's inverse document frequency is then computed over it, not the whole
+ * index, so a word that is everywhere in this scope (the people of a conversation, a project's
+ * name) stops outweighing the words that single out one memory.
+ */
+export interface Collection {
+	size: number;
+	has: (id: string) => boolean;
+}
+
+/** minisearch's internals read for per-collection document frequencies (v7 layout). */
+interface MiniSearchInternals {
+	_index: { get(term: string): Map<number, Map<number, number>> | undefined };
+	_documentIds: Map<number, string>;
+	_fieldIds: Record<string, number>;
+	_documentCount: number;
+}
+
+/** BM25's idf, exactly as minisearch computes it. */
+function idf(total: number, matching: number): number {
+	return Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
 }
 
 /** A minisearch index with upsert/remove by id and JSON snapshots. */
@@ -83,11 +113,44 @@ export class LexicalIndex {
 	 * Best-first hits for `query` among ids accepted by `accept`, at most `cap` of them. An empty
 	 * result means no query term matched (or every term was a stop word).
 	 */
-	search(query: string, accept: (id: string) => boolean, cap: number): LexicalHit[] {
-		const res: SearchResult[] = this.ms.search(query, { filter: (r) => accept(r.id as string) });
+	search(query: string, accept: (id: string) => boolean, cap: number, within?: Collection): LexicalHit[] {
+		const t = LEXICAL_TUNING;
+		const termBoost = within ? this.collectionBoosts(query, within) : undefined;
+		const res: SearchResult[] = this.ms.search(query, {
+			filter: (r) => accept(r.id as string),
+			prefix: (term) => term.length >= t.prefixMin,
+			fuzzy: (term) => (t.fuzzy > 0 && term.length >= 6 ? t.fuzzy : false),
+			weights: { fuzzy: 0.45, prefix: t.prefixWeight },
+			bm25: t.bm25,
+			boostTerm: termBoost ? (term) => termBoost.get(term) ?? 1 : undefined,
+		});
 		const n = Math.min(cap, res.length);
 		const out: LexicalHit[] = new Array(n);
 		for (let i = 0; i < n; i++) out[i] = { id: res[i].id as string, score: res[i].score, queryTerms: res[i].queryTerms };
+		return out;
+	}
+
+	/**
+	 * Per query term, the factor turning minisearch's global idf into the collection's idf
+	 * (content field statistics; the other fields are short and follow the same correction).
+	 */
+	private collectionBoosts(query: string, within: Collection): Map<string, number> {
+		const ms = this.ms as unknown as MiniSearchInternals;
+		const content = ms._fieldIds.content;
+		const out = new Map<string, number>();
+		for (const tok of tokenize(query)) {
+			const term = processTerm(tok);
+			if (term === null || out.has(term)) continue;
+			const postings = ms._index.get(term)?.get(content);
+			if (!postings || postings.size === 0) continue;
+			let local = 0;
+			for (const shortId of postings.keys()) {
+				const id = ms._documentIds.get(shortId);
+				if (id !== undefined && within.has(id)) local++;
+			}
+			const global = idf(ms._documentCount, postings.size);
+			out.set(term, global > 0 ? idf(within.size, local) / global : 1);
+		}
 		return out;
 	}
 

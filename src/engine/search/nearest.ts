@@ -6,17 +6,26 @@
 import { TopK } from './top-k';
 import type { IndexView } from './view';
 
+/** A scan's best hits plus the mean cosine of everything it accepted (the query's baseline). */
+export interface ScanResult {
+	hits: { slot: number; score: number }[];
+	mean: number;
+	scanned: number;
+}
+
 /** Best-first `k` neighbours of the unit vector `q` among slots accepted by `accept`. */
 export function scanSlots(
 	view: IndexView,
 	q: Float32Array,
 	k: number,
 	accept?: (slot: number) => boolean,
-): { slot: number; score: number }[] {
+): ScanResult {
 	const top = new TopK(k);
 	const { codes, scales } = view.vectors;
 	const d = view.dims;
 	const n = view.count;
+	let sum = 0;
+	let scanned = 0;
 	for (let slot = 0; slot < n; slot++) {
 		const sc = scales[slot];
 		if (sc === 0) continue;
@@ -24,9 +33,12 @@ export function scanSlots(
 		const base = slot * d;
 		let s = 0;
 		for (let i = 0; i < d; i++) s += codes[base + i] * q[i];
-		top.push(slot, s * sc);
+		s *= sc;
+		sum += s;
+		scanned++;
+		top.push(slot, s);
 	}
-	return top.sorted();
+	return { hits: top.sorted(), mean: scanned > 0 ? sum / scanned : 0, scanned };
 }
 
 /** SearchIndex.nearest over a view: optional scope and excluded ids. */
@@ -45,5 +57,5 @@ export function nearestScan(
 					const m = view.metas[slot];
 					return (scope === undefined || m.scope === scope) && (exclude === null || !exclude.has(m.id));
 				};
-	return scanSlots(view, q, k, accept).map((h) => ({ id: view.metas[h.slot].id, cosine: h.score }));
+	return scanSlots(view, q, k, accept).hits.map((h) => ({ id: view.metas[h.slot].id, cosine: h.score }));
 }

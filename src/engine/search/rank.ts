@@ -18,7 +18,7 @@ import {
 	type Weights,
 } from '../../core/scoring';
 import { processTerm, tokenize } from '../../core/text';
-import { addLexical, addSemantic, bestCosine, candidateFor, POOL, type Candidate } from './candidates';
+import { addLexical, addSemantic, candidateFor, POOL, scoreSemantic, type Candidate, type SemanticQuery } from './candidates';
 import { redirectToCurrent, spreadOverGraph, spreadToNeighbors } from './expand';
 import { compileFilter } from './filters';
 import { TopK } from './top-k';
@@ -36,6 +36,8 @@ interface RankContext {
 	halfLife: number;
 	phrasings: string[];
 	vectors: Float32Array[];
+	/** Query vectors with their baselines (filled by retrieval). */
+	semantic: SemanticQuery[];
 	/** Slots accepted by every filter except validity. */
 	accept: (slot: number) => boolean;
 	valid: (slot: number) => boolean;
@@ -73,6 +75,7 @@ function buildContext(view: IndexView, input: RecallInput, qv: QueryVectors, now
 		halfLife: input.recency_half_life_days ?? DEFAULT_HALF_LIFE_DAYS,
 		phrasings,
 		vectors: queryVectors(view, input, qv, seedSlot),
+		semantic: [],
 		accept: base,
 		valid,
 		seedSlot,
@@ -115,8 +118,8 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 	const { view, input, w } = ctx;
 	const cands = new Map<number, Candidate>();
 	const k = Math.max(POOL.semantic, 3 * ((input.offset ?? 0) + (input.limit ?? DEFAULT_LIMIT)));
-	if (w.lexical > 0 || w.semantic === 0) addLexical(view, ctx.phrasings, ctx.accept, cands);
-	if (w.semantic > 0) addSemantic(view, ctx.vectors, k, ctx.accept, cands);
+	if (w.lexical > 0 || w.semantic === 0) addLexical(view, ctx.phrasings, ctx.accept, cands, input.scope);
+	if (w.semantic > 0) ctx.semantic = addSemantic(view, ctx.vectors, k, ctx.accept, cands);
 	for (const id of input.priority_ids ?? []) {
 		const slot = view.slotOf.get(id);
 		if (slot !== undefined && ctx.accept(slot)) candidateFor(cands, slot, true);
@@ -134,13 +137,13 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 
 /** Lexical and semantic components of a candidate under the fusion mode. */
 function fused(ctx: RankContext, c: Candidate): { lexical: number; semantic: number } {
-	if (Number.isNaN(c.cos)) c.cos = bestCosine(ctx.view, c.slot, ctx.vectors);
+	if (Number.isNaN(c.sem)) scoreSemantic(ctx.view, c, ctx.semantic);
 	if (ctx.fusion === 'rrf')
 		return {
 			lexical: c.lexRank === Infinity ? 0 : rrfScore(c.lexRank),
 			semantic: c.semRank === Infinity ? 0 : rrfScore(c.semRank),
 		};
-	return { lexical: c.lex, semantic: Math.max(0, Math.min(1, c.cos)) };
+	return { lexical: c.lex, semantic: c.sem };
 }
 
 /** Fused relevance in [0, 1]: what neighbours and linked memories inherit a share of. */

@@ -18,6 +18,8 @@ export interface IndexView {
 	readonly vectors: VectorStore;
 	readonly lexical: LexicalIndex;
 	readonly adj: Adjacency;
+	/** Number of memories per scope (the collection size for scoped BM25 statistics). */
+	readonly scopeCount: ReadonlyMap<string, number>;
 	/** Entity id → ids of the memories mentioning it. */
 	readonly entityDocs: ReadonlyMap<string, ReadonlySet<string>>;
 }

@@ -1,0 +1,114 @@
+/**
+ * `npm run eval`: retrieval quality on the LoCoMo-shaped dev set. Stores every conversation's
+ * turns as memories (content `${speaker}: ${text}`, timestamp = session date, scope =
+ * conversation id, metadata {dia_id, session, speaker}) in conversation order, then asks each
+ * question with `recall({ query, scope, limit: 10 })` and reports recall@5 / recall@10 (share of
+ * gold turns found, averaged per question) overall and per category, plus an ablation table
+ * where each ranking signal is switched off through `weights`.
+ *
+ *   npm run eval                         # through a fresh engine (fake-indexeddb, embedded model)
+ *   npm run eval -- --through index      # the search index alone (fast; same feeding as the engine)
+ *   npm run eval -- --through mcp        # through the MCP tools (when bench/lib/mcp-target.ts exists)
+ *   npm run eval -- --no-ablation --misses --data path/to/set.json
+ */
+import type { RecallInput } from '../src/core/schemas';
+import { createEmbedder, type Embedder } from '../src/engine/embedder';
+import { nodeModelPath } from '../src/engine/node-model-path';
+import { DEV_SET, loadDataset, type Dataset } from './lib/dataset';
+import { engineTarget, mcpTarget, type EvalTarget } from './lib/eval-targets';
+import { indexTarget } from './lib/index-target';
+import { type Outcome, recallAtK, summarise, table } from './lib/metrics';
+
+/** Each ablation: a name and the recall options it changes. */
+const VARIANTS: { name: string; opts: Partial<RecallInput> }[] = [
+	{ name: 'full (defaults)', opts: {} },
+	{ name: 'fusion = rrf', opts: { fusion: 'rrf' } },
+	{ name: '− lexical', opts: { weights: { lexical: 0 } } },
+	{ name: '− semantic', opts: { weights: { semantic: 0 } } },
+	{ name: '− neighbor', opts: { weights: { neighbor: 0 } } },
+	{ name: '− graph', opts: { weights: { graph: 0 } } },
+	{ name: '− recency', opts: { weights: { recency: 0 } } },
+	{ name: '− priors (imp/conf/access)', opts: { weights: { importance: 0, confidence: 0, access: 0 } } },
+	{
+		name: 'BM25 only',
+		opts: { weights: { semantic: 0, neighbor: 0, graph: 0, recency: 0, importance: 0, confidence: 0, access: 0 } },
+	},
+	{
+		name: 'dense only',
+		opts: { weights: { lexical: 0, neighbor: 0, graph: 0, recency: 0, importance: 0, confidence: 0, access: 0 } },
+	},
+];
+
+interface Args {
+	through: 'engine' | 'index' | 'mcp';
+	ablation: boolean;
+	misses: boolean;
+	data: string;
+}
+
+function parseArgs(argv: string[]): Args {
+	const a: Args = { through: 'engine', ablation: true, misses: false, data: DEV_SET };
+	for (let i = 0; i < argv.length; i++) {
+		const k = argv[i];
+		if (k === '--through') a.through = argv[++i] as Args['through'];
+		else if (k === '--no-ablation') a.ablation = false;
+		else if (k === '--misses') a.misses = true;
+		else if (k === '--data') a.data = argv[++i];
+		else throw new Error(`unknown argument ${k}`);
+	}
+	if (!['engine', 'index', 'mcp'].includes(a.through)) throw new Error('--through: must be engine, index or mcp');
+	return a;
+}
+
+async function makeTarget(args: Args, embedder: Embedder): Promise<EvalTarget> {
+	if (args.through === 'index') return indexTarget(embedder);
+	if (args.through === 'mcp') return mcpTarget(embedder);
+	return engineTarget(embedder);
+}
+
+/** Runs every question once with `opts`; returns outcomes and the misses. */
+async function runQuestions(target: EvalTarget, data: Dataset, opts: Partial<RecallInput>) {
+	const outcomes: Outcome[] = [];
+	const misses: string[] = [];
+	for (const q of data.questions) {
+		const ranked = await target.recall({ query: q.question, scope: q.conversation, limit: 10, ...opts });
+		const o = { category: q.category, r5: recallAtK(ranked, q.evidence, 5), r10: recallAtK(ranked, q.evidence, 10) };
+		outcomes.push(o);
+		if (o.r10 < 1) misses.push(`[${q.category}] ${q.question}  gold=${q.evidence.join(',')}  got=${ranked.slice(0, 10).join(',')}`);
+	}
+	return { summary: summarise(outcomes), misses };
+}
+
+async function main(): Promise<void> {
+	const args = parseArgs(process.argv.slice(2));
+	const data = loadDataset(args.data);
+	const embedder = await createEmbedder({ localModelPath: nodeModelPath() });
+	const target = await makeTarget(args, embedder);
+	const t0 = performance.now();
+	for (const conv of data.conversations) await target.storeConversation(conv);
+	const turns = data.conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
+	console.log(`eval: ${args.data}, through ${target.name}, model ${embedder.modelId}`);
+	console.log(`stored ${turns} turns of ${data.conversations.length} conversations in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${data.questions.length} questions\n`);
+	const full = await runQuestions(target, data, {});
+	const cats = [...full.summary.keys()];
+	console.log(table(['category', 'n', 'recall@5', 'recall@10'], cats.map((c) => [c, String(full.summary.get(c)!.n), full.summary.get(c)!.r5, full.summary.get(c)!.r10])));
+	if (args.misses) console.log(`\nmisses (recall@10 < 1):\n${full.misses.join('\n')}`);
+	if (args.ablation) {
+		const rows: (string | number)[][] = [];
+		const base = full.summary.get('overall')!;
+		for (const v of VARIANTS) {
+			const s = v.opts && Object.keys(v.opts).length === 0 ? full.summary : (await runQuestions(target, data, v.opts)).summary;
+			const o = s.get('overall')!;
+			rows.push([v.name, o.r5, o.r10, signed(o.r5 - base.r5), signed(o.r10 - base.r10)]);
+		}
+		console.log(`\nablation (overall):\n${table(['variant', 'recall@5', 'recall@10', 'Δ@5', 'Δ@10'], rows)}`);
+	}
+	await target.close();
+}
+
+const signed = (x: number) => (x >= 0 ? '+' : '') + x.toFixed(3);
+
+main().catch((e) => {
+	console.error(e);
+	process.exit(1);
+});
