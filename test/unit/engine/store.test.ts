@@ -1,0 +1,303 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../../src/engine/engine';
+import { Clock, embedder, makeEngine, rejection } from './helpers';
+
+let engine: Engine;
+const open: Engine[] = [];
+
+async function fresh(clock = new Clock()): Promise<Engine> {
+	const e = await makeEngine({ now: clock.now });
+	open.push(e);
+	return e;
+}
+
+beforeAll(async () => {
+	await embedder();
+});
+
+afterEach(async () => {
+	await Promise.all(open.splice(0).map((e) => e.close()));
+});
+
+describe('Engine', () => {
+	describe('store', () => {
+		it('stores one memory with the documented defaults and seq 1', async () => {
+			engine = await fresh();
+			const out = await engine.store({ content: 'We deploy on Tuesdays' });
+			expect(out).toMatchObject({ success: true, seq: 1, stored_count: 1, duplicate_count: 0 });
+			const { memory } = await engine.get({ memory_id: out.memory_id!, track_access: false });
+			expect(memory).toMatchObject({
+				content: 'We deploy on Tuesdays',
+				type: 'Context',
+				scope: 'default',
+				importance: 0.5,
+				confidence: 0.8,
+				tags: [],
+				access_count: 0,
+				timestamp: '2026-03-10T12:00:00.000Z',
+				embedding_tables: ['engram/glove-sif-100d'],
+			});
+			expect(memory.id).toMatch(/^[0-9a-f-]{36}$/);
+		});
+
+		it('maps importance levels to 0.25, 0.5, 0.75 and 1', async () => {
+			engine = await fresh();
+			const levels = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
+			const out = await engine.store({ memories: levels.map((importance, i) => ({ content: `Fact number ${i} about ${importance} things`, importance })) });
+			const got = await engine.getMemories(out.results.map((r) => r.memory_id));
+			expect(got.map((m) => m!.importance)).toEqual([0.25, 0.5, 0.75, 1]);
+		});
+
+		it('assigns seq in insertion order and never reuses one after a delete', async () => {
+			engine = await fresh();
+			const a = await engine.store({ content: 'The office wifi password changes monthly' });
+			const b = await engine.store({ content: 'Maria leads the design team in Lisbon' });
+			await engine.delete({ memory_id: b.memory_id! });
+			const c = await engine.store({ content: 'Invoices are sent on the first of the month' });
+			expect([a.seq, b.seq, c.seq]).toEqual([1, 2, 3]);
+		});
+
+		it('finds a memory in recall as soon as store returns', async () => {
+			engine = await fresh();
+			await engine.store({ content: 'Backups of the database run nightly at two in the morning' });
+			const r = await engine.recall({ query: 'when do database backups run' });
+			expect(r.results[0]?.memory.content).toBe('Backups of the database run nightly at two in the morning');
+		});
+
+		it('storing a near-duplicate returns the existing id as duplicate_of', async () => {
+			engine = await fresh();
+			const first = await engine.store({ content: 'We decided to use PostgreSQL for the billing service' });
+			const again = await engine.store({ content: 'we decided to use postgresql for the billing service.' });
+			expect(again).toMatchObject({ memory_id: first.memory_id, duplicate_of: first.memory_id, stored_count: 0, duplicate_count: 1 });
+			expect(again.results[0]).toMatchObject({ status: 'duplicate', similarity: 1 });
+			const reworded = await engine.store({ content: 'All tests must pass before a pull request can be merged' });
+			const dup = await engine.store({ content: 'Tests must pass before a pull request can be merged' });
+			expect(dup.duplicate_of).toBe(reworded.memory_id);
+			expect(dup.results[0].similarity).toBeGreaterThanOrEqual(0.95);
+			expect((await engine.stats({})).total_memories).toBe(2);
+		});
+
+		it('stores a one-word contrast as a new memory, not a duplicate', async () => {
+			engine = await fresh();
+			await engine.store({ content: 'Deploys to production happen every Tuesday afternoon' });
+			await engine.store({ content: 'The feature flag is enabled in production' });
+			const thursday = await engine.store({ content: 'Deploys to production happen every Thursday afternoon' });
+			const negated = await engine.store({ content: 'The feature flag is not enabled in production' });
+			expect([thursday.results[0].status, negated.results[0].status]).toEqual(['stored', 'stored']);
+		});
+
+		it('treats the same text in another scope as a new memory', async () => {
+			engine = await fresh();
+			const a = await engine.store({ content: 'Use tabs for indentation', scope: 'project-a' });
+			const b = await engine.store({ content: 'Use tabs for indentation', scope: 'project-b' });
+			expect(b.results[0].status).toBe('stored');
+			expect(b.memory_id).not.toBe(a.memory_id);
+		});
+
+		it('stores a duplicate anyway with force', async () => {
+			engine = await fresh();
+			const a = await engine.store({ content: 'Use tabs for indentation' });
+			const b = await engine.store({ content: 'Use tabs for indentation', force: true });
+			expect(b.results[0].status).toBe('stored');
+			expect(b.memory_id).not.toBe(a.memory_id);
+		});
+
+		it('detects duplicates inside one batch', async () => {
+			engine = await fresh();
+			const out = await engine.store({ memories: [{ content: 'He is allergic to peanuts' }, { content: 'He is allergic to peanuts!' }] });
+			expect(out.results.map((r) => r.status)).toEqual(['stored', 'duplicate']);
+			expect(out.results[1].duplicate_of).toBe(out.results[0].memory_id);
+		});
+
+		it('links similar memories SIMILAR_TO in both directions with the cosine as strength', async () => {
+			engine = await fresh();
+			const a = await engine.store({ content: 'The daily standup meeting starts at 9 am' });
+			const b = await engine.store({ content: 'Our team meets for standup at nine every morning' });
+			const links = await engine.associationsOf(a.memory_id!);
+			const out = links.find((l) => l.type === 'SIMILAR_TO' && l.from === a.memory_id && l.to === b.memory_id);
+			const back = links.find((l) => l.type === 'SIMILAR_TO' && l.from === b.memory_id && l.to === a.memory_id);
+			expect(out?.strength).toBeGreaterThanOrEqual(0.6);
+			expect(back?.strength).toBe(out?.strength);
+		});
+
+		it('links similar items of the same batch to each other', async () => {
+			engine = await fresh();
+			const out = await engine.store({
+				memories: [{ content: 'The daily standup meeting starts at 9 am' }, { content: 'Our team meets for standup at nine every morning' }],
+			});
+			const [a, b] = out.results.map((r) => r.memory_id);
+			const links = await engine.associationsOf(b);
+			expect(links.some((l) => l.type === 'SIMILAR_TO' && l.from === b && l.to === a)).toBe(true);
+			expect(links.some((l) => l.type === 'SIMILAR_TO' && l.from === a && l.to === b)).toBe(true);
+		});
+
+		it('does not link unrelated memories', async () => {
+			engine = await fresh();
+			const a = await engine.store({ content: 'He is allergic to peanuts' });
+			await engine.store({ content: 'The API rate limit is 100 requests per minute per key' });
+			expect((await engine.associationsOf(a.memory_id!)).filter((l) => l.type === 'SIMILAR_TO')).toEqual([]);
+		});
+
+		it('links PRECEDED_BY to the previous memory of the same scope', async () => {
+			engine = await fresh();
+			const a = await engine.store({ content: 'Kickoff meeting with the client', scope: 'p1' });
+			await engine.store({ content: 'Unrelated note in another project', scope: 'p2' });
+			const c = await engine.store({ content: 'Sent the proposal after the kickoff', scope: 'p1' });
+			const links = await engine.associationsOf(c.memory_id!);
+			expect(links.filter((l) => l.type === 'PRECEDED_BY')).toEqual([
+				expect.objectContaining({ from: c.memory_id, to: a.memory_id }),
+			]);
+		});
+
+		it('links PRECEDED_BY within the same session when metadata names one', async () => {
+			engine = await fresh();
+			const s1 = await engine.store({ content: 'User asked about invoices', metadata: { session_id: 's1' } });
+			await engine.store({ content: 'User asked about holidays', metadata: { session_id: 's2' } });
+			const s1b = await engine.store({ content: 'Explained the invoice schedule', metadata: { session_id: 's1' } });
+			const prev = (await engine.associationsOf(s1b.memory_id!)).filter((l) => l.type === 'PRECEDED_BY' && l.from === s1b.memory_id);
+			expect(prev.map((l) => l.to)).toEqual([s1.memory_id]);
+		});
+
+		it('supersedes a memory: sets its t_invalid and links INVALIDATED_BY', async () => {
+			engine = await fresh();
+			const old = await engine.store({ content: 'The API rate limit is 100 requests per minute' });
+			const next = await engine.store({ content: 'The API rate limit was raised to 500 requests per minute', supersedes_memory_id: old.memory_id, supersede_reason: 'plan upgrade', timestamp: '2026-04-01T00:00:00Z' });
+			const [o] = await engine.getMemories([old.memory_id!]);
+			expect(o!.t_invalid).toBe('2026-04-01T00:00:00.000Z');
+			const link = (await engine.associationsOf(old.memory_id!)).find((l) => l.type === 'INVALIDATED_BY');
+			expect(link).toMatchObject({ from: old.memory_id, to: next.memory_id, reason: 'plan upgrade' });
+		});
+
+		it('supersedes with EVOLVED_INTO and keeps an existing t_invalid', async () => {
+			engine = await fresh();
+			const old = await engine.store({ content: 'Our logo is blue', t_invalid: '2026-01-01T00:00:00Z' });
+			const next = await engine.store({ content: 'Our logo is now teal with a white border', supersedes_memory_id: old.seq, supersede_relation: 'EVOLVED_INTO' });
+			const [o] = await engine.getMemories([old.memory_id!]);
+			expect(o!.t_invalid).toBe('2026-01-01T00:00:00.000Z');
+			const links = await engine.associationsOf(old.memory_id!);
+			expect(links.some((l) => l.type === 'EVOLVED_INTO' && l.to === next.memory_id)).toBe(true);
+		});
+
+		it('refuses to supersede an unknown memory', async () => {
+			engine = await fresh();
+			const e = await rejection(engine.store({ content: 'New fact', supersedes_memory_id: 'nope' }));
+			expect(e).toMatchObject({ code: 'not_found', message: 'supersedes_memory_id: no memory with id "nope"' });
+		});
+
+		it('keeps caller-given entities and extracts them otherwise', async () => {
+			engine = await fresh();
+			const given = await engine.store({ content: 'Talked to her about the roadmap', entities: [{ name: 'Maria Silva', type: 'person' }] });
+			const extracted = await engine.store({ content: 'Maria Silva moved the launch to Lisbon, see https://example.org/plan' });
+			expect((await engine.getMemories([given.memory_id!]))[0]!.entities).toEqual([{ name: 'Maria Silva', type: 'person' }]);
+			const names = (await engine.getMemories([extracted.memory_id!]))[0]!.entities.map((e) => e.name);
+			expect(names).toEqual(expect.arrayContaining(['Maria Silva', 'Lisbon']));
+			expect(await engine.memoryIdsForEntity('person:maria silva')).toEqual(expect.arrayContaining([given.memory_id, extracted.memory_id]));
+		});
+
+		it('uses the caller id and refuses a second memory with it', async () => {
+			engine = await fresh();
+			const out = await engine.store({ content: 'Caller-chosen id', id: 'note-1' });
+			expect(out.memory_id).toBe('note-1');
+			const e = await rejection(engine.store({ content: 'Something else entirely', id: 'note-1' }));
+			expect(e).toMatchObject({ code: 'conflict', message: 'id: a memory with id "note-1" already exists' });
+		});
+
+		it('a failed batch stores nothing and leaves the index unchanged', async () => {
+			engine = await fresh();
+			await engine.store({ content: 'Existing memory about the billing database', id: 'taken' });
+			const before = engine.ctx.index.size;
+			const items = ['Alpha project kickoff is on Monday', 'Beta release ships in May', 'Gamma note', 'Delta budget is fifty thousand', 'Epsilon team owns the API'].map((content) => ({ content }));
+			items[2] = { content: 'Gamma note with a taken id', id: 'taken' } as (typeof items)[number];
+			const e = await rejection(engine.store({ memories: items }));
+			expect(e).toMatchObject({ code: 'conflict', message: 'memories[2].id: a memory with id "taken" already exists' });
+			expect((await engine.stats({})).total_memories).toBe(1);
+			expect(engine.ctx.index.size).toBe(before);
+			const r = await engine.recall({ query: 'alpha project kickoff' });
+			expect(r.results.filter((x) => x.memory.content.startsWith('Alpha'))).toEqual([]);
+			const next = await engine.store({ content: 'Zeta comes after the failed batch' });
+			expect(next.seq).toBe(2);
+		});
+
+		it('text with no known words stores and is found lexically', async () => {
+			engine = await fresh();
+			const out = await engine.store({ content: 'zxqvbl kwrtyp' });
+			const { memory } = await engine.get({ memory_id: out.memory_id!, track_access: false });
+			expect(memory.embedding_tables).toEqual([]);
+			const r = await engine.recall({ query: 'zxqvbl' });
+			expect(r.lexical_only).toBe(true);
+			expect(r.results[0]?.memory.id).toBe(out.memory_id);
+		});
+
+		it('stores a caller embedding under caller:<dims> and recalls by it', async () => {
+			engine = await fresh();
+			const a = await engine.store({ content: 'Vector A memory', embedding: [1, 0, 0, 0] });
+			await engine.store({ content: 'Vector B memory', embedding: [0, 1, 0, 0] });
+			expect((await engine.get({ memory_id: a.memory_id!, track_access: false })).memory.embedding_tables).toEqual(['caller:4', 'engram/glove-sif-100d']);
+			const r = await engine.recall({ embedding: [0.9, 0.1, 0, 0], limit: 1 });
+			expect(r.results[0].memory.id).toBe(a.memory_id);
+			expect(r.results[0].components.semantic).toBeGreaterThan(0.99);
+		});
+	});
+
+	describe('store validation', () => {
+		it('batch over 500 is refused naming memories', async () => {
+			engine = await fresh();
+			const memories = Array.from({ length: 501 }, (_, i) => ({ content: `memory ${i}` }));
+			expect(await rejection(engine.store({ memories }))).toMatchObject({ code: 'invalid_input', message: 'memories: must have at most 500 items' });
+		});
+
+		it('over-long content refused naming the item and the limit', async () => {
+			engine = await fresh();
+			const memories = [{ content: 'a' }, { content: 'b' }, { content: 'c' }, { content: 'x'.repeat(50_001) }];
+			expect(await rejection(engine.store({ memories }))).toMatchObject({ code: 'invalid_input', message: 'memories[3].content: must be at most 50000 characters' });
+		});
+
+		it('NaN importance refused', async () => {
+			engine = await fresh();
+			const e = await rejection(engine.store({ content: 'x', importance: NaN }));
+			expect(e).toMatchObject({ code: 'invalid_input', message: 'importance: must be a finite number or one of LOW, MEDIUM, HIGH, CRITICAL (got NaN)' });
+		});
+
+		it('infinite confidence refused', async () => {
+			engine = await fresh();
+			expect((await rejection(engine.store({ content: 'x', confidence: Infinity }))).message).toBe('confidence: must be a finite number (got Infinity)');
+		});
+
+		it('importance above 1 refused with the bound', async () => {
+			engine = await fresh();
+			expect((await rejection(engine.store({ content: 'x', importance: 2 }))).message).toBe('importance: must be at most 1');
+		});
+
+		it('invalid date refused', async () => {
+			engine = await fresh();
+			expect(await rejection(engine.store({ content: 'x', timestamp: 'around lunch' }))).toMatchObject({ code: 'invalid_input', message: 'timestamp: must be an ISO 8601 date' });
+		});
+
+		it('empty string refused', async () => {
+			engine = await fresh();
+			expect((await rejection(engine.store({ content: '' }))).message).toBe('content: must not be empty; content: must not be blank');
+			expect((await rejection(engine.store({ content: 'ok', tags: [''] }))).message).toMatch(/^tags\[0\]: must not be empty/);
+		});
+
+		it('blank content refused', async () => {
+			engine = await fresh();
+			expect((await rejection(engine.store({ content: '   ' }))).message).toBe('content: must not be blank');
+		});
+
+		it('content and memories together refused', async () => {
+			engine = await fresh();
+			expect((await rejection(engine.store({ content: 'x', memories: [{ content: 'y' }] }))).message).toBe('memories: cannot be combined with top-level content');
+		});
+
+		it('an all-zero caller embedding refused', async () => {
+			engine = await fresh();
+			expect((await rejection(engine.store({ content: 'x', embedding: [0, 0, 0] }))).message).toBe('embedding: must not be all zeros');
+		});
+
+		it('a refused store writes nothing', async () => {
+			engine = await fresh();
+			await rejection(engine.store({ memories: [{ content: 'fine' }, { content: 'bad', timestamp: 'nope' }] }));
+			expect((await engine.stats({})).total_memories).toBe(0);
+		});
+	});
+});
