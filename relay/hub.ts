@@ -1,0 +1,257 @@
+/**
+ * The relay's switchboard: desktop client sessions on one side, the paired Engram tab on the
+ * other, JSON-RPC passed through untouched in between. It looks at a message only to route it:
+ * the id (to match answers, fill batches in order, and fail calls in flight when the tab goes),
+ * and the `initialize` handshake (remembered, so a reloaded tab is re-initialised for every
+ * existing client). With no tab paired it answers by itself: the handshake and ping succeed so
+ * the client stays connected, and every other request gets a clear error — never a cached list.
+ * There is no timeout of its own: a 500-memory batch on a slow machine takes what it takes.
+ */
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import {
+	FromTabSchema,
+	RELAY_CLOSE,
+	parseEnvelope,
+	type Handshake,
+	type RelayProfile,
+	type SessionKind,
+	type ToTab,
+} from '../src/mcp/transports/relay-protocol';
+import {
+	RELAY_ERROR,
+	classify,
+	errorResponse,
+	idKey,
+	resultResponse,
+	type Id,
+	type Message,
+} from './jsonrpc';
+import { Batch, Session, type ClientSink } from './session';
+
+/** Largest answer the relay hands to a client (the SDK stdio client refuses lines over 10 MiB). */
+export const MAX_FORWARD_CHARS = 8 * 1024 * 1024;
+
+/** The tab's end of the WebSocket, as the hub sees it. */
+export interface TabLink {
+	send(text: string): void;
+	close(code: number, reason: string): void;
+}
+
+/** What the hub needs from its surroundings. */
+export interface HubOptions {
+	port: number;
+	version: string;
+	appUrl: string;
+	log: (line: string) => void;
+	/** Called when a tab pairs or leaves, e.g. for tests and status lines. */
+	onTabChange?: (connected: boolean) => void;
+}
+
+/** Routes JSON-RPC between client sessions and the paired tab. */
+export class Hub {
+	readonly #opts: HubOptions;
+	readonly #sessions = new Map<string, Session>();
+	#tab?: TabLink;
+	#nextSid = 1;
+	#nextReplay = 1;
+
+	constructor(opts: HubOptions) {
+		this.#opts = opts;
+	}
+
+	/** True while an Engram tab is paired. */
+	get tabConnected(): boolean {
+		return this.#tab !== undefined;
+	}
+
+	/** The sessions currently open, for status and tests. */
+	get sessions(): Session[] {
+		return [...this.#sessions.values()];
+	}
+
+	/** Registers a client session; `sid` defaults to a fresh one. */
+	openSession(kind: SessionKind, profile: RelayProfile, sink: ClientSink, sid?: string): Session {
+		const session = new Session(sid ?? `${kind}-${this.#nextSid++}`, kind, profile, sink);
+		this.#sessions.set(session.sid, session);
+		return session;
+	}
+
+	/** Restores a session's handshake (a joined relay's client) and replays it if a tab is paired. */
+	seed(session: Session, handshake: Handshake): void {
+		const c = classify(handshake.initialize);
+		if (c.kind !== 'request' || c.method !== 'initialize') return;
+		session.initialize = handshake.initialize as Message;
+		session.initialized = handshake.initialized;
+		if (this.#tab) this.#replay(session);
+	}
+
+	/** Forgets a session and tells the tab; answers nothing more to it. */
+	closeSession(sid: string, reason = 'client disconnected'): void {
+		const session = this.#sessions.get(sid);
+		if (!session) return;
+		this.#sessions.delete(sid);
+		if (this.#tab && session.opened) this.#send({ t: 'close', sid, reason });
+	}
+
+	/** Handles what a client sent: one message, or a batch (an array). */
+	fromClient(sid: string, value: unknown): void {
+		const session = this.#sessions.get(sid);
+		if (!session) return;
+		if (!Array.isArray(value)) return this.#fromClientOne(session, value);
+		if (value.length === 0)
+			return session.sink.deliver(errorResponse(undefined, RELAY_ERROR.invalidRequest, 'Invalid Request: empty batch'));
+		const batch = new Batch();
+		for (const item of value) {
+			const c = classify(item);
+			if (c.kind === 'request') batch.expect(c.id);
+			else if (c.kind === 'invalid' && c.id !== undefined) batch.expect(c.id);
+		}
+		for (const item of value) this.#fromClientOne(session, item, batch);
+	}
+
+	#fromClientOne(session: Session, value: unknown, batch?: Batch): void {
+		const c = classify(value);
+		const m = value as Message;
+		if (c.kind === 'invalid') {
+			const err = errorResponse(c.id, RELAY_ERROR.invalidRequest, `Invalid Request: ${c.reason}`);
+			return c.id === undefined ? session.sink.deliver(err) : session.respond(c.id, err, batch);
+		}
+		if (c.kind === 'request' && c.method === 'initialize') {
+			session.initialize = m;
+			session.initialized = false;
+		}
+		if (c.kind === 'notification' && c.method === 'notifications/initialized') session.initialized = true;
+		if (this.#tab) {
+			if (c.kind === 'request') session.pending.set(idKey(c.id), { id: c.id, batch });
+			return this.#forward(session, m);
+		}
+		if (c.kind === 'request') session.respond(c.id, this.#answerAlone(c.id, c.method, m), batch);
+	}
+
+	/** The relay's own answer while no tab is paired. */
+	#answerAlone(id: Id, method: string, m: Message): Message {
+		if (method === 'ping') return resultResponse(id, {});
+		if (method === 'initialize') return resultResponse(id, this.#handshake(m));
+		return errorResponse(id, RELAY_ERROR.notConnected, this.notConnectedMessage());
+	}
+
+	/** The error text clients see while no tab is paired. */
+	notConnectedMessage(): string {
+		return (
+			`Engram is not connected: no Engram tab is paired with engram-relay on port ${this.#opts.port}. ` +
+			`Open the Engram app (${this.#opts.appUrl}) with the pairing link engram-relay printed to its log ` +
+			`(stderr), keep that tab open, then retry.`
+		);
+	}
+
+	#handshake(m: Message): Record<string, unknown> {
+		const asked = (m.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+		const protocolVersion =
+			typeof asked === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
+		return {
+			protocolVersion,
+			capabilities: { tools: { listChanged: true } },
+			serverInfo: { name: 'engram', version: this.#opts.version },
+			instructions:
+				'Engram is long-term memory that lives in the user’s browser. The Engram tab is not paired with ' +
+				'engram-relay yet, so tool calls fail until the user opens it; the tool list then updates itself.',
+		};
+	}
+
+	#forward(session: Session, m: Message): void {
+		if (!session.opened) {
+			session.opened = true;
+			this.#send({ t: 'open', session: session.info() });
+		}
+		this.#send({ t: 'msg', sid: session.sid, m });
+	}
+
+	/** Pairs a tab, replacing any previous one, and re-initialises every known session on it. */
+	attachTab(link: TabLink): void {
+		if (this.#tab) {
+			const old = this.#tab;
+			this.detachTab(old);
+			old.close(RELAY_CLOSE.superseded, 'another Engram tab paired with this relay');
+		}
+		this.#tab = link;
+		this.#send({ t: 'welcome', relay: { version: this.#opts.version, port: this.#opts.port } });
+		for (const session of this.#sessions.values()) this.#replay(session);
+		this.#opts.log('Engram tab paired');
+		this.#opts.onTabChange?.(true);
+	}
+
+	/** Replays a session's handshake to the new tab, then tells the client its tools changed. */
+	#replay(session: Session): void {
+		if (!session.initialize) return;
+		const id = `engram-relay:replay:${this.#nextReplay++}`;
+		session.replayIds.add(idKey(id));
+		this.#forward(session, { ...session.initialize, id });
+		if (!session.initialized) return;
+		this.#send({ t: 'msg', sid: session.sid, m: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+		session.sink.deliver({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+	}
+
+	/** Unpairs `link` if it is the current tab; fails the calls it left unanswered. */
+	detachTab(link: TabLink): void {
+		if (this.#tab !== link) return;
+		this.#tab = undefined;
+		for (const session of this.#sessions.values()) {
+			session.opened = false;
+			session.replayIds.clear();
+			const lost = [...session.pending.values()];
+			session.pending.clear();
+			for (const { id, batch } of lost)
+				session.respond(
+					id,
+					errorResponse(
+						id,
+						RELAY_ERROR.notConnected,
+						'The Engram tab went away before answering (reloaded or closed); the call may or may not have ' +
+							'taken effect. The relay reconnects when the tab is back: check, then retry.',
+					),
+					batch,
+				);
+		}
+		this.#opts.log('Engram tab disconnected');
+		this.#opts.onTabChange?.(false);
+	}
+
+	/** Handles one WebSocket frame from the tab. */
+	fromTab(link: TabLink, text: string): void {
+		if (this.#tab !== link) return;
+		const env = parseEnvelope(FromTabSchema, text);
+		if (env instanceof Error) return this.#opts.log(`ignored a frame from the tab: ${env.message}`);
+		if (env.t === 'hello') return this.#opts.log(`tab is ${env.app.name} ${env.app.version}`);
+		const session = this.#sessions.get(env.sid);
+		if (!session) return;
+		this.#toClient(session, env.m as Message, text.length, env.rel);
+	}
+
+	#toClient(session: Session, m: Message, size: number, rel?: Id): void {
+		const c = classify(m);
+		if (c.kind !== 'response') return session.sink.deliver(m, rel);
+		const key = idKey(c.id);
+		if (session.replayIds.delete(key)) {
+			if ('error' in m) this.#opts.log(`re-initialising ${session.sid} failed: ${JSON.stringify(m.error)}`);
+			return;
+		}
+		const entry = session.pending.get(key);
+		session.pending.delete(key);
+		const out = size > MAX_FORWARD_CHARS ? this.#tooLarge(c.id, size) : m;
+		if (entry) session.respond(entry.id, out, entry.batch);
+		else session.sink.deliver(out);
+	}
+
+	#tooLarge(id: Id, size: number): Message {
+		const mib = (size / 1024 / 1024).toFixed(1);
+		return errorResponse(
+			id,
+			RELAY_ERROR.internal,
+			`The answer is too large to forward (${mib} MiB; the limit is 8 MiB): ask for fewer results or shorter content.`,
+		);
+	}
+
+	#send(envelope: ToTab): void {
+		this.#tab?.send(JSON.stringify(envelope));
+	}
+}

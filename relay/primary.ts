@@ -1,0 +1,64 @@
+/**
+ * The relay that owns the port: one HTTP server on 127.0.0.1 serving Streamable HTTP at /mcp and
+ * WebSocket upgrades (the tab, joined relays), around one hub.
+ */
+import { createServer, type Server } from 'node:http';
+import type { RelayProfile } from '../src/mcp/transports/relay-protocol';
+import { HttpSessions } from './http';
+import { Hub } from './hub';
+import { RelaySockets } from './sockets';
+
+/** What the owning relay needs. */
+export interface PrimaryOptions {
+	port: number;
+	token: string;
+	profile: RelayProfile;
+	allowOrigins: string[];
+	appUrl: string;
+	version: string;
+	log: (line: string) => void;
+	onTabChange?: (connected: boolean) => void;
+}
+
+/** A listening relay. */
+export interface Primary {
+	hub: Hub;
+	close(): Promise<void>;
+}
+
+/**
+ * Listens on 127.0.0.1:port. Rejects with the listen error (code EADDRINUSE when another
+ * process, maybe another relay, holds the port), so the caller can join it instead.
+ */
+export async function startPrimary(opts: PrimaryOptions): Promise<Primary> {
+	const hub = new Hub(opts);
+	const http = new HttpSessions(hub, opts);
+	const sockets = new RelaySockets(hub, opts);
+	const server = createServer((req, res) => {
+		http.handle(req, res).catch((e: Error) => {
+			opts.log(`HTTP ${req.method} ${req.url} failed: ${e.message}`);
+			if (!res.headersSent) res.writeHead(500).end();
+		});
+	});
+	server.on('upgrade', sockets.upgrade);
+	await listen(server, opts.port);
+	return {
+		hub,
+		async close() {
+			sockets.close();
+			await http.close();
+			server.closeAllConnections();
+			await new Promise((r) => server.close(r));
+		},
+	};
+}
+
+function listen(server: Server, port: number): Promise<void> {
+	return new Promise((ok, fail) => {
+		server.once('error', fail);
+		server.listen(port, '127.0.0.1', () => {
+			server.off('error', fail);
+			ok();
+		});
+	});
+}

@@ -1,0 +1,75 @@
+/**
+ * One desktop client's session on the relay: where its answers go, its remembered handshake (so a
+ * reloaded tab can be re-initialised for it), its requests waiting for the tab, and the JSON-RPC
+ * batches it has open (answered as one array, in input order).
+ */
+import type { SessionInfo, SessionKind, RelayProfile } from '../src/mcp/transports/relay-protocol';
+import { idKey, type Id, type Message } from './jsonrpc';
+
+/** Where a session's outbound messages go: stdout, an HTTP response stream, a joined relay. */
+export interface ClientSink {
+	/** `rel`: the client request a server notification relates to (progress), when known. */
+	deliver(message: Message | Message[], rel?: Id): void;
+}
+
+/** A JSON-RPC batch the client sent: answered once every request in it has its response. */
+export class Batch {
+	readonly #order: string[] = [];
+	readonly #answers = new Map<string, Message>();
+
+	/** Adds a request slot, in input order. */
+	expect(id: Id): void {
+		this.#order.push(idKey(id));
+	}
+
+	/** Records an answer; returns the whole ordered batch once the last one is in. */
+	answer(id: Id, response: Message): Message[] | undefined {
+		this.#answers.set(idKey(id), response);
+		if (this.#answers.size < this.#order.length) return undefined;
+		return this.#order.map((k) => this.#answers.get(k)!);
+	}
+
+	/** True when the batch contained at least one request (else nothing is sent back). */
+	get expectsAnswer(): boolean {
+		return this.#order.length > 0;
+	}
+}
+
+/** A session's state on the relay. */
+export class Session {
+	/** The client's `initialize` request, replayed to every tab that connects after it. */
+	initialize?: Message;
+	/** Whether the client sent `notifications/initialized`. */
+	initialized = false;
+	/** Whether the current tab has been told about this session (`open` envelope). */
+	opened = false;
+	/** Requests forwarded to the tab and not answered yet, with the batch each belongs to. */
+	readonly pending = new Map<string, { id: Id; batch?: Batch }>();
+	/** Ids of replayed `initialize` requests, whose answers the client must not see. */
+	readonly replayIds = new Set<string>();
+
+	constructor(
+		readonly sid: string,
+		readonly kind: SessionKind,
+		readonly profile: RelayProfile,
+		readonly sink: ClientSink,
+	) {}
+
+	/** The session as the tab sees it (client name from the remembered initialize). */
+	info(): SessionInfo {
+		const params = this.initialize?.params as { clientInfo?: { name?: unknown; version?: unknown } } | undefined;
+		const ci = params?.clientInfo;
+		const client =
+			typeof ci?.name === 'string'
+				? { name: ci.name.slice(0, 200), version: typeof ci.version === 'string' ? ci.version.slice(0, 100) : undefined }
+				: undefined;
+		return { sid: this.sid, kind: this.kind, profile: this.profile, client };
+	}
+
+	/** Sends a response to the client, inside its batch when it came in one. */
+	respond(id: Id, response: Message, batch?: Batch): void {
+		if (!batch) return this.sink.deliver(response);
+		const complete = batch.answer(id, response);
+		if (complete) this.sink.deliver(complete);
+	}
+}

@@ -1,0 +1,77 @@
+/**
+ * The stdio side: newline-delimited JSON on stdin and stdout, framed like the SDK's `ReadBuffer`
+ * but without parsing messages into typed objects (the relay passes them through). A line may be
+ * a JSON-RPC batch (an array). stdout carries JSON-RPC and nothing else; a line that is not JSON
+ * is answered with a parse error.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { RELAY_ERROR, errorResponse, type Message } from './jsonrpc';
+
+/** Longest inbound line (a 500-memory batch of long memories fits). */
+export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** Reads JSON values line by line from a stream. */
+export class LineReader {
+	#chunks: Buffer[] = [];
+	#size = 0;
+	/** Set after an oversized line was dropped: the rest of it, up to its newline, is skipped too. */
+	#skipping = false;
+
+	constructor(
+		private readonly onValue: (value: unknown) => void,
+		private readonly onBadLine: (reason: string) => void,
+	) {}
+
+	/** Feeds a chunk; emits every complete line in it. */
+	push(chunk: Buffer): void {
+		let start = 0;
+		let nl = chunk.indexOf(10);
+		while (nl !== -1) {
+			if (!this.#skipping) this.#line(Buffer.concat([...this.#chunks, chunk.subarray(start, nl)]));
+			this.#skipping = false;
+			this.#chunks = [];
+			this.#size = 0;
+			start = nl + 1;
+			nl = chunk.indexOf(10, start);
+		}
+		if (start < chunk.length) this.#append(chunk.subarray(start));
+	}
+
+	#append(part: Buffer): void {
+		if (this.#skipping) return;
+		this.#size += part.length;
+		if (this.#size > MAX_LINE_BYTES) {
+			this.#chunks = [];
+			this.#size = 0;
+			this.#skipping = true;
+			return this.onBadLine(`a line exceeded ${MAX_LINE_BYTES} bytes and was dropped`);
+		}
+		this.#chunks.push(part);
+	}
+
+	#line(buf: Buffer): void {
+		const text = buf.toString('utf8').replace(/\r$/, '');
+		if (text.trim() === '') return;
+		let value: unknown;
+		try {
+			value = JSON.parse(text);
+		} catch {
+			return this.onBadLine('Parse error: a line on stdin is not JSON');
+		}
+		this.onValue(value);
+	}
+}
+
+/** Writes JSON-RPC messages to stdout, one per line. */
+export function lineWriter(out: Writable): (m: Message | Message[]) => void {
+	return (m) => {
+		out.write(`${JSON.stringify(m)}\n`);
+	};
+}
+
+/** Wires stdin to `onValue`; answers unreadable lines with a JSON-RPC parse error on `out`. */
+export function readLines(input: Readable, out: Writable, onValue: (value: unknown) => void): void {
+	const write = lineWriter(out);
+	const reader = new LineReader(onValue, (reason) => write(errorResponse(undefined, RELAY_ERROR.parseError, reason)));
+	input.on('data', (chunk: Buffer) => reader.push(chunk));
+}

@@ -1,0 +1,159 @@
+/**
+ * Keeps the list of agents connected to this page (over postMessage, the relay or WebMCP) and the
+ * recent tool calls they made, and records each call in the engine's activity log. It watches a
+ * connection's transport without changing what flows through it: the inbound `initialize` (for the
+ * client's name), `tools/call` requests, and the responses that answer them.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { ActivityEntry } from '../engine/types';
+import type { RelayProfile } from './transports/relay-protocol';
+
+/** How an agent reached the page. */
+export type AgentKind = 'postMessage' | 'relay' | 'webmcp';
+
+/** One connected agent, as the UI lists it. */
+export interface AgentConnection {
+	id: string;
+	kind: AgentKind;
+	/** postMessage: same-window | parent | window; relay: stdio | http; webmcp: modelContext. */
+	via: string;
+	/** postMessage: the client page's origin. */
+	origin?: string;
+	/** From the client's initialize (clientInfo). */
+	client?: { name: string; version?: string };
+	profile: RelayProfile;
+	connected_at: string;
+	last_active_at: string;
+	calls: number;
+	errors: number;
+}
+
+/** One finished tool call. */
+export interface ToolCall {
+	at: string;
+	connection_id: string;
+	agent: string;
+	tool: string;
+	ok: boolean;
+	ms: number;
+	error?: string;
+}
+
+/** What the tracker needs from the engine. */
+export interface ActivitySink {
+	logActivity(entry: Omit<ActivityEntry, 'id' | 'at'>): Promise<void>;
+}
+
+const MAX_CALLS = 200;
+
+/** The activity-log action that best describes a tool (the log has no generic "tool call"). */
+export function actionFor(tool: string): ActivityEntry['action'] {
+	if (/import/.test(tool)) return 'imported';
+	if (/^(store|save)_|_put$/.test(tool)) return 'created';
+	if (/delete|del_/.test(tool)) return 'deleted';
+	if (/associate/.test(tool)) return 'associated';
+	if (/update|add_labels|replace_labels/.test(tool)) return 'updated';
+	if (/recall|search|retrieve|find_|query/.test(tool)) return 'recalled';
+	return 'accessed';
+}
+
+/** A readable name for an agent: its client name, and how it came. */
+export function agentLabel(c: AgentConnection): string {
+	const name = c.client?.name ?? 'unnamed client';
+	const where = c.kind === 'postMessage' ? `postMessage from ${c.origin}` : c.kind === 'relay' ? `relay/${c.via}` : 'WebMCP';
+	return `${name} (${where})`;
+}
+
+/** Tracks connections and calls; `onChange` fires after every change. */
+export class AgentTracker {
+	readonly #connections = new Map<string, { info: AgentConnection; close: () => Promise<void> }>();
+	#calls: ToolCall[] = [];
+	#next = 1;
+
+	constructor(
+		private readonly sink: ActivitySink,
+		private readonly onChange: () => void,
+		private readonly onError: (e: Error) => void,
+	) {}
+
+	/** Connected agents, oldest first (copies). */
+	connections(): AgentConnection[] {
+		return [...this.#connections.values()].map((c) => ({ ...c.info }));
+	}
+
+	/** Recent tool calls, newest first (at most 200). */
+	calls(): ToolCall[] {
+		return [...this.#calls];
+	}
+
+	/** Closes one connection (its client is told, where the transport can). */
+	async disconnect(id: string): Promise<void> {
+		await this.#connections.get(id)?.close();
+	}
+
+	/**
+	 * Starts watching `transport`; call before the server connects to it. Returns the connection
+	 * record, which the caller may fill in (client name) before the first change is emitted.
+	 */
+	track(transport: Transport, meta: Omit<AgentConnection, 'id' | 'connected_at' | 'last_active_at' | 'calls' | 'errors'>): AgentConnection {
+		const now = new Date().toISOString();
+		const info: AgentConnection = { ...meta, id: `${meta.kind}-${this.#next++}`, connected_at: now, last_active_at: now, calls: 0, errors: 0 };
+		this.#connections.set(info.id, { info, close: () => transport.close() });
+		const open = new Map<string | number, { tool: string; started: number }>();
+		transport.onmessage = (m: JSONRPCMessage) => this.#inbound(info, open, m);
+		const send = transport.send.bind(transport);
+		transport.send = (m, options) => {
+			this.#outbound(info, open, m);
+			return send(m, options);
+		};
+		const closed = transport.onclose;
+		transport.onclose = () => {
+			closed?.();
+			if (this.#connections.delete(info.id)) this.onChange();
+		};
+		this.onChange();
+		return info;
+	}
+
+	#inbound(info: AgentConnection, open: Map<string | number, { tool: string; started: number }>, m: JSONRPCMessage): void {
+		info.last_active_at = new Date().toISOString();
+		if (!('method' in m) || !('id' in m)) return;
+		const params = m.params as { name?: unknown; clientInfo?: { name?: unknown; version?: unknown } } | undefined;
+		if (m.method === 'initialize' && typeof params?.clientInfo?.name === 'string') {
+			const version = params.clientInfo.version;
+			info.client = { name: params.clientInfo.name.slice(0, 200), version: typeof version === 'string' ? version.slice(0, 100) : undefined };
+			this.onChange();
+		}
+		if (m.method === 'tools/call' && typeof params?.name === 'string')
+			open.set(m.id, { tool: params.name.slice(0, 100), started: performance.now() });
+	}
+
+	#outbound(info: AgentConnection, open: Map<string | number, { tool: string; started: number }>, m: JSONRPCMessage): void {
+		if ('method' in m || !('id' in m) || m.id === undefined) return;
+		const call = open.get(m.id);
+		if (!call) return;
+		open.delete(m.id);
+		this.#record(info, call.tool, Math.round(performance.now() - call.started), failure(m));
+	}
+
+	#record(info: AgentConnection, tool: string, ms: number, error: string | undefined): void {
+		info.calls += 1;
+		if (error !== undefined) info.errors += 1;
+		const agent = agentLabel(info);
+		const call: ToolCall = { at: new Date().toISOString(), connection_id: info.id, agent, tool, ok: error === undefined, ms, error };
+		this.#calls = [call, ...this.#calls].slice(0, MAX_CALLS);
+		const detail = `${tool} ${error === undefined ? 'ok' : `failed: ${error}`} in ${ms} ms (profile ${info.profile})`;
+		this.sink.logActivity({ actor: agent, action: actionFor(tool), detail }).catch((e: Error) => this.onError(e));
+		this.onChange();
+	}
+}
+
+/** The error text of a failed tools/call response (JSON-RPC error or isError result), else undefined. */
+function failure(m: JSONRPCMessage): string | undefined {
+	if ('error' in m) return m.error.message.slice(0, 300);
+	const result = (m as { result?: { isError?: boolean; content?: { type?: string; text?: string }[] } }).result;
+	if (!result?.isError) return undefined;
+	const text = result.content?.find((c) => c.type === 'text')?.text ?? 'isError';
+	return text.slice(0, 300);
+}

@@ -1,0 +1,279 @@
+/**
+ * The page side of Engram's MCP bridges, in one call: `startMcpHost(engine)` serves MCP clients
+ * over postMessage (origin-checked), pairs with `engram-relay` for desktop clients, registers the
+ * native tools with WebMCP where the browser has it, and tracks who is connected and what they
+ * call. Every connection gets its own McpServer from `createMemoryServer(engine, profile, opts)`.
+ *
+ * The state is exposed through plain getters and one `subscribe`; nothing here imports Svelte.
+ *
+ * @example
+ * const host = await startMcpHost(engine);
+ * host.subscribe(() => (view = host.snapshot()));
+ * await host.origins.approve('http://localhost:5173'); // lets that page's MCP-B client in
+ * await host.pairRelay('ws://127.0.0.1:17373', token);  // or open the relay's pairing link
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { EngineApi } from '../engine/types';
+import { AgentTracker, type AgentConnection, type ToolCall } from './agent-tracker';
+import { OriginPolicy, type ApprovedOrigin, type OriginRequest } from './origins';
+import { RelayPairingManager, type RelayPairingState } from './relay-pairing';
+import { createMemoryServer } from './server';
+import { PostMessageListener, type HostWindow, type PostMessageServerTransport } from './transports/post-message';
+import type { RelaySessionTransport, WebSocketConstructor } from './transports/relay-client';
+import { isRelayProfile, type RelayProfile } from './transports/relay-protocol';
+import { findModelContext, registerWebMcpTools, type ModelContextLike } from './webmcp';
+
+/** Builds one server per connection (the signature of `createMemoryServer` in server.ts). */
+export type CreateServer = (engine: EngineApi, profile: RelayProfile, opts: { actor: string }) => McpServer;
+
+/** Options of `startMcpHost`; every part is on by default. */
+export interface McpHostOptions {
+	/** Defaults to `createMemoryServer` from ./server. */
+	createServer?: CreateServer;
+	/** The page's window (default `window`). */
+	window?: HostWindow & { location: Location; history?: History };
+	/** Serve postMessage clients (true). */
+	postMessage?: boolean;
+	/** Pair with engram-relay from the link or the stored pairing (true). */
+	relay?: boolean;
+	/** The model context to register WebMCP tools on (default: found on document/navigator; null: none). */
+	modelContext?: ModelContextLike | null;
+	/** Profile of postMessage clients that neither ask for one nor have one set on their origin ('native'). */
+	defaultProfile?: RelayProfile;
+	WebSocket?: WebSocketConstructor;
+	relayBackoff?: { initialMs: number; maxMs: number };
+	app?: { name: string; version: string };
+	/** Non-fatal problems (a refused WebMCP tool, an activity-log write that failed). */
+	onError?: (e: Error) => void;
+}
+
+/** Everything the UI shows, in one object. */
+export interface McpHostSnapshot {
+	connections: AgentConnection[];
+	calls: ToolCall[];
+	pending_origins: OriginRequest[];
+	approved_origins: ApprovedOrigin[];
+	relay: RelayPairingState;
+	webmcp: { available: boolean; tools: string[] };
+}
+
+/** The running host. */
+export interface McpHost {
+	/** Approve, deny, revoke and list postMessage origins; changes apply to live connections at once. */
+	readonly origins: OriginPolicy;
+	/** The whole state at once (fresh copies). */
+	snapshot(): McpHostSnapshot;
+	connections(): AgentConnection[];
+	/** Recent tool calls, newest first (≤ 200); every call is also in the engine's activity log. */
+	calls(): ToolCall[];
+	relay(): RelayPairingState;
+	/** Pairs with a relay on this machine; throws MemoryError invalid_input for a non-loopback address or a bad token. */
+	pairRelay(url: string, token: string): Promise<void>;
+	unpairRelay(): Promise<void>;
+	/** Reconnects now (also takes the relay back after another tab took it over). */
+	reconnectRelay(): void;
+	webmcp(): { available: boolean; tools: string[] };
+	/** Closes one agent's connection. */
+	disconnect(connectionId: string): Promise<void>;
+	/** Calls `listener` after any change (coalesced to one call per task); returns the unsubscribe. */
+	subscribe(listener: () => void): () => void;
+	/** Stops listening, disconnects everything, unregisters WebMCP tools. */
+	stop(): Promise<void>;
+}
+
+const SWEEP_MS = 5_000;
+
+/**
+ * Starts the bridges for `engine` (an EngineApi or its comlink Remote). Resolves once origins are
+ * loaded and every bridge is listening; WebMCP tools are registered before it resolves.
+ */
+export async function startMcpHost(engine: EngineApi, opts: McpHostOptions = {}): Promise<McpHost> {
+	const win = opts.window ?? (globalThis.window as unknown as HostWindow & { location: Location; history?: History });
+	const createServer = opts.createServer ?? createMemoryServer;
+	const onError = opts.onError ?? (() => {});
+	const listeners = new Set<() => void>();
+	let queued = false;
+	const changed = () => {
+		if (queued) return;
+		queued = true;
+		queueMicrotask(() => {
+			queued = false;
+			for (const l of listeners) l();
+		});
+	};
+	const origins = await OriginPolicy.load(engine, win.location.origin);
+	const tracker = new AgentTracker(engine, changed, onError);
+	const serve = (transport: Transport, meta: Parameters<AgentTracker['track']>[1]) => {
+		const info = tracker.track(transport, meta);
+		connectServer(transport, () => createServer(engine, meta.profile, { actor: actorName(meta) }), onError, info);
+	};
+
+	const listener = opts.postMessage === false ? undefined : startPostMessage(win, origins, serve, opts.defaultProfile ?? 'native');
+	const unwatch = listener ? watchApprovals(origins, listener, changed) : origins.subscribe(changed);
+	const sweep = listener ? setInterval(() => void listener.sweep(), SWEEP_MS) : undefined;
+
+	const pairing = new RelayPairingManager({
+		store: engine,
+		onSession: (t: RelaySessionTransport) =>
+			serve(t, { kind: 'relay', via: t.info.kind, client: t.info.client, profile: t.info.profile }),
+		onChange: changed,
+		WebSocket: opts.WebSocket,
+		app: opts.app,
+		backoff: opts.relayBackoff,
+	});
+	const detachRelay = opts.relay === false ? () => {} : await startRelay(win, pairing);
+
+	const webmcp = { available: false, tools: [] as string[] };
+	const webmcpAbort = new AbortController();
+	const mc = opts.modelContext === null ? undefined : (opts.modelContext ?? findModelContext());
+	if (mc) {
+		webmcp.available = true;
+		webmcp.tools = await startWebMcp(mc, serve, webmcpAbort.signal, onError);
+	}
+
+	const host: McpHost = {
+		origins,
+		snapshot: () => ({
+			connections: tracker.connections(),
+			calls: tracker.calls(),
+			pending_origins: origins.pending(),
+			approved_origins: origins.approved(),
+			relay: pairing.state(),
+			webmcp: { ...webmcp, tools: [...webmcp.tools] },
+		}),
+		connections: () => tracker.connections(),
+		calls: () => tracker.calls(),
+		relay: () => pairing.state(),
+		pairRelay: (url, token) => pairing.pair(url, token),
+		unpairRelay: () => pairing.unpair(),
+		reconnectRelay: () => pairing.reconnect(),
+		webmcp: () => ({ ...webmcp, tools: [...webmcp.tools] }),
+		disconnect: (id) => tracker.disconnect(id),
+		subscribe(l) {
+			listeners.add(l);
+			return () => listeners.delete(l);
+		},
+		async stop() {
+			clearInterval(sweep);
+			unwatch();
+			detachRelay();
+			pairing.stop();
+			webmcpAbort.abort();
+			await listener?.stop();
+			await Promise.all(tracker.connections().map((c) => tracker.disconnect(c.id)));
+		},
+	};
+	// A handle for devtools and end-to-end tests; scripts of this origin can reach everything anyway.
+	(globalThis as { engramMcpHost?: McpHost }).engramMcpHost = host;
+	return host;
+}
+
+function actorName(meta: { kind: string; via: string; origin?: string; client?: { name: string } }): string {
+	const name = meta.client?.name ?? 'agent';
+	if (meta.kind === 'postMessage') return `${name} (postMessage ${meta.origin})`;
+	return meta.kind === 'relay' ? `${name} (relay/${meta.via})` : `${name} (WebMCP)`;
+}
+
+/** Connects a fresh server; if it cannot be built, every request gets an error naming why. */
+function connectServer(transport: Transport, build: () => McpServer, onError: (e: Error) => void, info: AgentConnection): void {
+	let server: McpServer;
+	try {
+		server = build();
+	} catch (e) {
+		const why = `Engram could not start a server for profile ${info.profile}: ${(e as Error).message}`;
+		onError(new Error(why));
+		const tap = transport.onmessage;
+		transport.onmessage = (m) => {
+			tap?.(m);
+			if ('method' in m && 'id' in m) void transport.send({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: why } });
+		};
+		void transport.start();
+		return;
+	}
+	server.connect(transport).catch((e: Error) => onError(e));
+}
+
+/** The postMessage listener, creating a server per client with the profile it asked for. */
+function startPostMessage(
+	win: HostWindow,
+	origins: OriginPolicy,
+	serve: (t: Transport, meta: Parameters<AgentTracker['track']>[1]) => void,
+	defaultProfile: RelayProfile,
+): PostMessageListener {
+	const listener = new PostMessageListener({
+		window: win,
+		isAllowed: (o) => origins.isAllowed(o),
+		onBlocked: (peer) => origins.note(peer.origin, peer.kind),
+		onConnection: (t: PostMessageServerTransport, first) => {
+			const { kind, origin } = t.peer;
+			const profile = requestedProfile(first) ?? origins.profileFor(origin) ?? defaultProfile;
+			serve(t, { kind: 'postMessage', via: kind, origin, client: clientInfo(first), profile });
+		},
+	});
+	listener.start();
+	return listener;
+}
+
+/**
+ * A postMessage client may ask for a profile in its initialize:
+ * `capabilities.experimental.engram.profile` (MCP-B's wire format has no other place for it).
+ */
+function requestedProfile(first: unknown): RelayProfile | undefined {
+	const p = (first as { method?: string; params?: { capabilities?: { experimental?: { engram?: { profile?: unknown } } } } })?.params;
+	const asked = p?.capabilities?.experimental?.engram?.profile;
+	return isRelayProfile(asked) ? asked : undefined;
+}
+
+function clientInfo(first: unknown): { name: string; version?: string } | undefined {
+	const ci = (first as { method?: string; params?: { clientInfo?: { name?: unknown; version?: unknown } } })?.params?.clientInfo;
+	if (typeof ci?.name !== 'string') return undefined;
+	return { name: ci.name.slice(0, 200), version: typeof ci.version === 'string' ? ci.version.slice(0, 100) : undefined };
+}
+
+/** Applies approval changes to live connections: newly approved origins are admitted, revoked ones evicted. */
+function watchApprovals(origins: OriginPolicy, listener: PostMessageListener, changed: () => void): () => void {
+	let before = new Set(origins.approved().map((a) => a.origin));
+	return origins.subscribe(() => {
+		const now = new Set(origins.approved().map((a) => a.origin));
+		for (const o of now) if (!before.has(o)) listener.admit(o);
+		for (const o of before) if (!now.has(o)) void listener.evict(o);
+		before = now;
+		changed();
+	});
+}
+
+/** Pairs from the address or the stored pairing, and watches for pairing links and coming back online. */
+async function startRelay(
+	win: HostWindow & { location: Location; history?: History },
+	pairing: RelayPairingManager,
+): Promise<() => void> {
+	const replaceUrl = (url: string) => win.history?.replaceState(win.history.state, '', url);
+	await pairing.start(win.location, replaceUrl);
+	const target = win as unknown as EventTarget;
+	const onHash = () => void pairing.fromLink(win.location, replaceUrl);
+	const onOnline = () => pairing.reconnect();
+	target.addEventListener?.('hashchange', onHash);
+	target.addEventListener?.('online', onOnline);
+	return () => {
+		target.removeEventListener?.('hashchange', onHash);
+		target.removeEventListener?.('online', onOnline);
+	};
+}
+
+/** Serves the native tools to WebMCP through an in-page client. */
+async function startWebMcp(
+	mc: ModelContextLike,
+	serve: (t: Transport, meta: Parameters<AgentTracker['track']>[1]) => void,
+	signal: AbortSignal,
+	onError: (e: Error) => void,
+): Promise<string[]> {
+	const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+	serve(serverSide, { kind: 'webmcp', via: 'modelContext', client: { name: 'WebMCP agent' }, profile: 'native' });
+	const client = new Client({ name: 'WebMCP agent', version: '1' });
+	await client.connect(clientSide);
+	signal.addEventListener('abort', () => void client.close(), { once: true });
+	return registerWebMcpTools(mc, client, signal, onError);
+}

@@ -1,0 +1,286 @@
+/**
+ * The page's end of `engram-relay`: one WebSocket to `ws://127.0.0.1:PORT/?token=TOKEN`
+ * (subprotocol `mcp`) carrying every desktop client the relay serves, each on its own
+ * `RelaySessionTransport` (and so its own McpServer and profile). Reconnects with backoff when
+ * the relay restarts or is not running yet; stops for good only when another tab took over.
+ *
+ * Pairing comes from the user (settings) or from a link `/#relay=ws://127.0.0.1:PORT&token=TOKEN`,
+ * and is accepted only for a loopback relay address: a link must never point the app elsewhere.
+ */
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { MemoryError } from '../../core/errors';
+import {
+	RELAY_CLOSE,
+	RELAY_SUBPROTOCOL,
+	ToTabSchema,
+	parseEnvelope,
+	type FromTab,
+	type SessionInfo,
+} from './relay-protocol';
+
+/** A relay to pair with: its loopback WebSocket address and the token it printed. */
+export interface RelayPairing {
+	/** `ws://127.0.0.1:PORT` (also `localhost`, `[::1]`). */
+	url: string;
+	token: string;
+}
+
+const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
+const TOKEN_RULE = /^[A-Za-z0-9._~-]{16,256}$/;
+
+/**
+ * Validates a relay address: ws:// or wss:// on a loopback host, no path, query or credentials.
+ * Returns it normalised (`ws://127.0.0.1:17373`); throws MemoryError invalid_input naming `relay`.
+ */
+export function parseRelayUrl(input: string): string {
+	let url: URL;
+	try {
+		url = new URL(input.trim());
+	} catch {
+		throw new MemoryError('invalid_input', `relay ${JSON.stringify(input)} must be a URL such as ws://127.0.0.1:17373`);
+	}
+	if (url.protocol !== 'ws:' && url.protocol !== 'wss:')
+		throw new MemoryError('invalid_input', `relay ${JSON.stringify(input)} must start with ws://`);
+	if (!LOOPBACK.includes(url.hostname))
+		throw new MemoryError(
+			'invalid_input',
+			`relay host ${JSON.stringify(url.hostname)} is refused: the relay must run on this machine (127.0.0.1, localhost or [::1])`,
+		);
+	if (url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash)
+		throw new MemoryError('invalid_input', `relay ${JSON.stringify(input)} must be ws://HOST:PORT with nothing after the port`);
+	return `${url.protocol}//${url.host}`;
+}
+
+/** Validates a pairing (address and token); throws MemoryError invalid_input naming the field. */
+export function validatePairing(url: string, token: string): RelayPairing {
+	if (!TOKEN_RULE.test(token))
+		throw new MemoryError('invalid_input', 'token must be the 16–256 character token engram-relay printed');
+	return { url: parseRelayUrl(url), token };
+}
+
+/**
+ * Reads a pairing link's hash (`#relay=ws://127.0.0.1:PORT&token=TOKEN`). Returns undefined when
+ * the hash is not a pairing link; otherwise the pairing or the error refusing it, and `rest`: the
+ * hash with the pairing removed (so the token does not stay in the address bar or history).
+ */
+export function readPairingHash(
+	hash: string,
+): { pairing?: RelayPairing; error?: MemoryError; rest: string } | undefined {
+	const params = new URLSearchParams(hash.replace(/^#/, ''));
+	const relay = params.get('relay');
+	if (relay === null) return undefined;
+	const token = params.get('token') ?? '';
+	params.delete('relay');
+	params.delete('token');
+	const left = params.toString();
+	const rest = left ? `#${left}` : '';
+	try {
+		return { pairing: validatePairing(relay, token), rest };
+	} catch (e) {
+		return { error: e as MemoryError, rest };
+	}
+}
+
+/** The relay connection's state, for the UI. */
+export interface RelayState {
+	status: 'connecting' | 'connected' | 'retrying' | 'superseded' | 'stopped';
+	url: string;
+	/** Desktop client sessions open through the relay now. */
+	sessions: number;
+	/** Failed attempts since the last success. */
+	attempts: number;
+	/** When the next attempt happens (status 'retrying'). */
+	retry_at?: string;
+	last_error?: string;
+	relay_version?: string;
+	connected_at?: string;
+}
+
+/** The server end of one desktop client session on the relay socket. */
+export class RelaySessionTransport implements Transport {
+	onmessage?: (message: JSONRPCMessage) => void;
+	onerror?: (error: Error) => void;
+	onclose?: () => void;
+	#closed = false;
+	#started = false;
+	#early: unknown[] = [];
+
+	constructor(
+		readonly info: SessionInfo,
+		private readonly sendEnvelope: (env: FromTab) => void,
+	) {}
+
+	/** Starts delivery; messages that arrived before (while the server was being built) go first. */
+	async start(): Promise<void> {
+		this.#started = true;
+		const early = this.#early;
+		this.#early = [];
+		for (const m of early) this.receive(m);
+	}
+
+	/** Sends to the desktop client; `relatedRequestId` lets the relay route progress over HTTP. */
+	async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+		if (this.#closed) throw new Error(`relay session ${this.info.sid} is closed`);
+		this.sendEnvelope({ t: 'msg', sid: this.info.sid, m: message, rel: options?.relatedRequestId });
+	}
+
+	/** Ends the session on this side (the relay keeps the client; a reconnect re-opens it). */
+	async close(): Promise<void> {
+		if (this.#closed) return;
+		this.#closed = true;
+		this.onclose?.();
+	}
+
+	/** Delivers one message from the client; a malformed one goes to `onerror` and is dropped. */
+	receive(m: unknown): void {
+		if (this.#closed) return;
+		if (!this.#started) return void this.#early.push(m);
+		const parsed = JSONRPCMessageSchema.safeParse(m);
+		if (parsed.success) this.onmessage?.(parsed.data);
+		else this.onerror?.(new Error(`invalid JSON-RPC message from ${this.info.sid}: ${parsed.error.issues[0]?.message}`));
+	}
+}
+
+/** The WebSocket constructor (the browser's, or `ws` in Node tests). */
+export type WebSocketConstructor = new (url: string, protocols: string) => WebSocket;
+
+/** What a RelayClient needs. */
+export interface RelayClientOptions {
+	pairing: RelayPairing;
+	/** A desktop client session opened: connect a server to the transport. */
+	onSession(transport: RelaySessionTransport): void;
+	/** Called after every state change. */
+	onState?(state: RelayState): void;
+	app?: { name: string; version: string };
+	WebSocket?: WebSocketConstructor;
+	/** First retry delay and cap, ms (500, 30 000). */
+	backoff?: { initialMs: number; maxMs: number };
+}
+
+/** One relay connection with reconnection. Call `start()`, then `stop()` when unpairing. */
+export class RelayClient {
+	readonly #opts: RelayClientOptions;
+	readonly #sessions = new Map<string, RelaySessionTransport>();
+	#ws?: WebSocket;
+	#timer?: ReturnType<typeof setTimeout>;
+	#state: RelayState;
+
+	constructor(opts: RelayClientOptions) {
+		this.#opts = opts;
+		this.#state = { status: 'connecting', url: opts.pairing.url, sessions: 0, attempts: 0 };
+	}
+
+	/** The current state (a copy). */
+	get state(): RelayState {
+		return { ...this.#state };
+	}
+
+	/** Starts connecting. */
+	start(): void {
+		this.#connect();
+	}
+
+	/** Retries now instead of waiting for the backoff (e.g. when the page comes back online). */
+	reconnectNow(): void {
+		if (this.#state.status !== 'retrying' && this.#state.status !== 'superseded') return;
+		clearTimeout(this.#timer);
+		this.#connect();
+	}
+
+	/** Closes the socket and every session; no more reconnects. */
+	stop(): void {
+		clearTimeout(this.#timer);
+		this.#update({ status: 'stopped', retry_at: undefined });
+		const ws = this.#ws;
+		this.#ws = undefined;
+		ws?.close(1000, 'unpaired');
+		this.#closeSessions();
+	}
+
+	#connect(): void {
+		const { url, token } = this.#opts.pairing;
+		const Ctor = this.#opts.WebSocket ?? globalThis.WebSocket;
+		this.#update({ status: 'connecting', retry_at: undefined });
+		let ws: WebSocket;
+		try {
+			ws = new Ctor(`${url}/?token=${encodeURIComponent(token)}`, RELAY_SUBPROTOCOL);
+		} catch (e) {
+			return this.#retry(`cannot open ${url}: ${(e as Error).message}`);
+		}
+		this.#ws = ws;
+		let opened = false;
+		ws.onopen = () => {
+			opened = true;
+			this.#update({ status: 'connected', attempts: 0, last_error: undefined, connected_at: new Date().toISOString() });
+			const app = this.#opts.app ?? { name: 'engram', version: '0' };
+			this.#sendRaw(ws, { t: 'hello', app });
+		};
+		ws.onmessage = (ev: MessageEvent) => {
+			if (this.#ws === ws && typeof ev.data === 'string') this.#onFrame(ev.data);
+		};
+		ws.onclose = (ev: CloseEvent) => {
+			if (this.#ws !== ws) return;
+			this.#ws = undefined;
+			this.#closeSessions();
+			if (ev.code === RELAY_CLOSE.superseded)
+				return this.#update({ status: 'superseded', last_error: 'another Engram tab paired with this relay' });
+			if (ev.code === RELAY_CLOSE.shutdown) this.#state.attempts = 0;
+			this.#retry(
+				opened
+					? `the relay closed the connection${ev.reason ? `: ${ev.reason}` : ''}`
+					: `cannot reach engram-relay at ${url} (not running, or it refused this token or origin: see its log)`,
+			);
+		};
+	}
+
+	#retry(why: string): void {
+		const { initialMs, maxMs } = this.#opts.backoff ?? { initialMs: 500, maxMs: 30_000 };
+		const attempts = this.#state.attempts + 1;
+		// Full jitter in [½d, d]: tabs of several users' relays do not retry in lockstep.
+		const d = Math.min(maxMs, initialMs * 2 ** (attempts - 1));
+		const delay = d / 2 + Math.random() * (d / 2);
+		this.#update({ status: 'retrying', attempts, last_error: why, retry_at: new Date(Date.now() + delay).toISOString() });
+		this.#timer = setTimeout(() => this.#connect(), delay);
+	}
+
+	#onFrame(text: string): void {
+		const env = parseEnvelope(ToTabSchema, text);
+		if (env instanceof Error) return this.#update({ last_error: env.message });
+		if (env.t === 'welcome') return this.#update({ relay_version: env.relay.version });
+		if (env.t === 'open') return this.#open(env.session);
+		const session = this.#sessions.get(env.sid);
+		if (env.t === 'msg') session?.receive(env.m);
+		else void session?.close();
+	}
+
+	#open(info: SessionInfo): void {
+		void this.#sessions.get(info.sid)?.close();
+		const ws = this.#ws!;
+		const transport = new RelaySessionTransport(info, (env) => this.#sendRaw(ws, env));
+		// Set before the server connects: the SDK's connect() chains a handler already present.
+		transport.onclose = () => {
+			if (this.#sessions.get(info.sid) === transport) this.#sessions.delete(info.sid);
+			this.#update({ sessions: this.#sessions.size });
+		};
+		this.#sessions.set(info.sid, transport);
+		this.#update({ sessions: this.#sessions.size });
+		this.#opts.onSession(transport);
+	}
+
+	#sendRaw(ws: WebSocket, env: FromTab): void {
+		if (ws.readyState === 1) ws.send(JSON.stringify(env));
+	}
+
+	#closeSessions(): void {
+		const all = [...this.#sessions.values()];
+		this.#sessions.clear();
+		for (const t of all) void t.close();
+		this.#update({ sessions: 0 });
+	}
+
+	#update(patch: Partial<RelayState>): void {
+		this.#state = { ...this.#state, ...patch };
+		this.#opts.onState?.(this.state);
+	}
+}
