@@ -6,13 +6,24 @@
  * at cosine 0.96–1.0 (bench/calibrate-thresholds.ts), and merging those would lose a fact.
  * A missed duplicate only costs a second, SIMILAR_TO-linked copy; a false merge loses data.
  */
-import { STOP_WORDS, tokenize } from '../core/text';
+import { tokenize } from '../core/text';
+
+/**
+ * Words whose presence never changes what a memory says: articles, prepositions, pronouns and
+ * auxiliaries. Quantifiers ("all", "only", "both", "some") and negations are NOT here: "tagged
+ * with both" and "tagged with x only" are different facts.
+ */
+const FUNCTION_WORDS = new Set(
+	('a an the of to in on at for with by from into onto about as and or but so then than that this these those it its ' +
+		'i me my we us our you your he him his she her they them their is are was were be been being am do does did ' +
+		'has have had will would shall should can could may might must there here which who whom whose what').split(' '),
+);
 
 const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'nothing', 'without', 'dont', 'doesnt', 'didnt', 'isnt', 'arent', 'wasnt', 'werent', 'cant', 'cannot', 'wont', 'shouldnt', 'nor']);
 
-/** Lower-cased words that carry meaning (stop words dropped, negations kept). */
+/** Lower-cased words that carry meaning (function words dropped). */
 export function contentWords(text: string): Set<string> {
-	return new Set(tokenize(text).filter((w) => NEGATIONS.has(w) || !STOP_WORDS.has(w)));
+	return new Set(tokenize(text).filter((w) => !FUNCTION_WORDS.has(w)));
 }
 
 function subset(a: Set<string>, b: Set<string>): boolean {
