@@ -735,7 +735,8 @@ function scanIdentifiers(scan: Scan): void {
 		const open = m.index + m[0].length;
 		const end = text.indexOf(')', open) + 1;
 		if (!isCallLike(name, text.slice(open, end - 1))) continue;
-		if (isFree(scan, m.index, end)) emit(scan, `${name}()`, 'identifier', m.index, end);
+		// Only the name is claimed: the arguments may hold identifiers of their own.
+		if (isFree(scan, m.index, end)) emit(scan, `${name}()`, 'identifier', m.index, m.index + name.length);
 	}
 	for (const re of [DOTTED_RE, SNAKE_RE, CAMEL_RE]) {
 		for (const m of text.matchAll(re)) {
@@ -904,7 +905,9 @@ function isEdgeJunk(t: Token, next: Token | undefined, initial: boolean): boolea
 	// "Will Smith", "May Chen": a first name followed by a surname is kept.
 	if (FIRST_NAMES.has(t.key) && next && !STOP_WORDS.has(next.key) && !CALENDAR_WORDS.has(next.key)) return false;
 	if (CALENDAR_WORDS.has(t.key) || HONORIFICS.has(t.key)) return true;
-	if (initial) return STOP_WORDS.has(t.key) || COMMON_WORD_TOOLS.has(t.key); // "Go ahead"
+	// "Go ahead" opens a sentence with a verb; "React Redux" opens it with a list of tools.
+	if (initial && COMMON_WORD_TOOLS.has(t.key)) return !next || !GAZETTEER.has(next.key);
+	if (initial) return STOP_WORDS.has(t.key);
 	// Mid-sentence capitals mark a proper noun: "I write Go", "ask Will".
 	return STOP_WORDS.has(t.key) && !GAZETTEER.has(t.key) && !FIRST_NAMES.has(t.key);
 }
