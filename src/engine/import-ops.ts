@@ -57,7 +57,9 @@ export async function importMemories(ctx: EngineContext, input: ImportInput, act
 }
 
 function output(c: Counts, errors: Errors): ImportOutput {
-	const shown = errors.slice(0, MAX_ERRORS);
+	// In file order, whichever pass (parse, memories, links) found them.
+	const sorted = [...errors].sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
+	const shown = sorted.slice(0, MAX_ERRORS);
 	if (errors.length > MAX_ERRORS) shown[MAX_ERRORS - 1] = { error: `… and ${errors.length - MAX_ERRORS + 1} more errors` };
 	return {
 		success: errors.length === 0,
