@@ -691,7 +691,7 @@ const FUTURE_CUES =
  * Finds relative and absolute time expressions in free text and resolves each against the
  * anchor (the memory's own timestamp): "last Saturday", "yesterday", "two weeks ago", "next
  * month", "in June", "on the 14th", "last summer", "May 2023". Phrases without a direction ("in
- * June") point to the past unless their sentence speaks of the future. Overlapping matches keep
+ * June") point to the past unless their clause speaks of the future. Overlapping matches keep
  * the longest. Windows are whole UTC days or larger, start inclusive, end exclusive.
  *
  * @example extractTimeMentions('I adopted a dog last week', Date.parse('2023-05-08T18:30:00Z'))
@@ -756,11 +756,15 @@ function mentionWindow(span: Span, c: Context): Span {
 	return { s: dayStart(span.s), e: Math.max(dayStart(span.s) + DAY, dayStart(e - 1) + DAY) };
 }
 
-/** Past unless the mention's sentence has a future cue. */
+/** Characters that end a clause, for finding the words that give a mention its direction. */
+const CLAUSE_ENDS = new Set(['.', '!', '?', ';', '\n']);
+
+/** Past unless the mention's clause has a future cue. */
 function directionAt(text: string, index: number): Direction {
-	const from = Math.max(text.lastIndexOf('.', index), text.lastIndexOf('!', index), text.lastIndexOf('?', index), text.lastIndexOf('\n', index)) + 1;
-	const stops = [text.indexOf('.', index), text.indexOf('!', index), text.indexOf('?', index), text.indexOf('\n', index)].filter((i) => i >= 0);
-	const to = stops.length ? Math.min(...stops) : text.length;
+	let from = index;
+	while (from > 0 && !CLAUSE_ENDS.has(text[from - 1])) from--;
+	let to = index;
+	while (to < text.length && !CLAUSE_ENDS.has(text[to])) to++;
 	return FUTURE_CUES.test(text.slice(from, to).replace(/[’‘]/g, "'")) ? 'future' : 'past';
 }
 
