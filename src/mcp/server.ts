@@ -1,0 +1,122 @@
+/**
+ * createMemoryServer: one McpServer per connection (the SDK refuses a second transport on the
+ * same instance), exposing one profile's tools over one engine. Every tool result is wrapped the
+ * same way: the tool's compact text in `content`, its domain data in `structuredContent`; a
+ * MemoryError becomes an `isError` result `code: message` (mcp/errors.ts).
+ *
+ * @example
+ * const server = createMemoryServer(engine, 'automem', { actor: 'claude-desktop' });
+ * await server.connect(transport);
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { MemoryError } from '../core/errors';
+import type { CallContext } from '../core/schemas';
+import type { EngineApi } from '../engine/types';
+import { toolError } from './errors';
+import { aiakivProfile } from './profiles/aiakiv';
+import { automemProfile } from './profiles/automem';
+import { codomyrmexProfile } from './profiles/codomyrmex';
+import { memoryMcpProfile } from './profiles/memory-mcp';
+import { nativeProfile } from './profiles/native';
+import type { Profile } from './profiles/profile';
+import type { AnyToolDefinition } from './tool-definition';
+
+/** Every profile a connection can pick, by name. */
+export const PROFILES = {
+	native: nativeProfile,
+	automem: automemProfile,
+	aiakiv: aiakivProfile,
+	codomyrmex: codomyrmexProfile,
+	'memory-mcp': memoryMcpProfile,
+} as const satisfies Record<string, Profile>;
+
+/** A profile's name. */
+export type ProfileName = keyof typeof PROFILES;
+
+/** The profile names, native first. */
+export const PROFILE_NAMES = Object.keys(PROFILES) as ProfileName[];
+
+/** True when `name` is a profile (for settings, URL parameters and the relay's --profile). */
+export function isProfileName(name: unknown): name is ProfileName {
+	return typeof name === 'string' && Object.hasOwn(PROFILES, name);
+}
+
+/** Reported in serverInfo on initialize. */
+export const SERVER_VERSION = '0.1.0';
+
+/** One finished tools/call, for the activity log and the connections panel. */
+export interface ToolCallEvent {
+	tool: string;
+	ok: boolean;
+	ms: number;
+}
+
+/** Options of createMemoryServer. */
+export interface MemoryServerOptions {
+	/** Who the calls come from, in each memory's history; default "<client name> (<profile>)". */
+	actor?: string;
+	/** Called after every tools/call, including ones refused for bad arguments or an unknown tool. */
+	onToolCall?: (e: ToolCallEvent) => void;
+}
+
+/**
+ * A new McpServer for one connection, with `profile`'s tools over `engine`. Throws
+ * MemoryError('invalid_input') for an unknown profile. Connect it to exactly one transport.
+ */
+export function createMemoryServer(engine: EngineApi, profile: ProfileName = 'native', opts: MemoryServerOptions = {}): McpServer {
+	if (!isProfileName(profile))
+		throw new MemoryError('invalid_input', `profile: unknown profile ${JSON.stringify(profile)}; expected one of ${PROFILE_NAMES.join(', ')}`);
+	const p: Profile = PROFILES[profile];
+	const server = new McpServer({ name: 'engram', title: 'Engram memory', version: SERVER_VERSION }, { instructions: p.instructions });
+	if (opts.onToolCall) observeToolCalls(server, opts.onToolCall);
+	const ctx = (): CallContext => ({ actor: opts.actor ?? clientActor(server, profile) });
+	for (const tool of p.tools) registerTool(server, tool, engine, ctx);
+	return server;
+}
+
+function registerTool(server: McpServer, tool: AnyToolDefinition, engine: EngineApi, ctx: () => CallContext): void {
+	server.registerTool(tool.name, tool.config, async (input: unknown): Promise<CallToolResult> => {
+		try {
+			return toResult(tool, await tool.run(input, engine, ctx()), input);
+		} catch (e) {
+			return toolError(e);
+		}
+	});
+}
+
+/** The uniform wrapping: rendered text block(s) plus the structured data. */
+function toResult(tool: AnyToolDefinition, out: Record<string, unknown>, input: unknown): CallToolResult {
+	const text = tool.render(out, input);
+	const blocks = (Array.isArray(text) ? text : [text]).map((t) => ({ type: 'text' as const, text: t }));
+	return { content: blocks, structuredContent: out };
+}
+
+function clientActor(server: McpServer, profile: ProfileName): string {
+	const client = server.server.getClientVersion()?.name;
+	return client ? `${client} (${profile})` : `mcp (${profile})`;
+}
+
+/**
+ * Times every tools/call at the protocol layer. The SDK validates arguments and looks the tool up
+ * before our callback runs, so timing inside the callback would miss exactly the failed calls a
+ * person debugging an agent wants to see; wrapping the registered request handler catches all.
+ */
+function observeToolCalls(server: McpServer, onToolCall: (e: ToolCallEvent) => void): void {
+	const low = server.server;
+	const set = low.setRequestHandler.bind(low);
+	low.setRequestHandler = ((schema: unknown, handler: (req: { params: { name: string } }, extra: unknown) => Promise<CallToolResult>) => {
+		if (schema !== CallToolRequestSchema) return set(schema as never, handler as never);
+		return set(CallToolRequestSchema, (async (req: { params: { name: string } }, extra: unknown) => {
+			const t0 = performance.now();
+			let ok = false;
+			try {
+				const res = await handler(req, extra);
+				ok = !res.isError;
+				return res;
+			} finally {
+				onToolCall({ tool: req.params.name, ok, ms: performance.now() - t0 });
+			}
+		}) as never);
+	}) as typeof low.setRequestHandler;
+}
