@@ -88,7 +88,8 @@ export class EngramDB extends Dexie {
 	 */
 	async write<T>(fn: () => Promise<T>): Promise<T> {
 		try {
-			return await this.transaction('rw', this.tables, fn);
+			// An async scope function makes Dexie keep the transaction alive across native awaits.
+			return await this.transaction('rw', this.tables, async () => fn());
 		} catch (e) {
 			throw mapStoreError(e);
 		}
@@ -97,7 +98,7 @@ export class EngramDB extends Dexie {
 	/** Runs `fn` in one read-only transaction over all tables (a consistent view). */
 	async read<T>(fn: () => Promise<T>): Promise<T> {
 		try {
-			return await this.transaction('r', this.tables, fn);
+			return await this.transaction('r', this.tables, async () => fn());
 		} catch (e) {
 			throw mapStoreError(e);
 		}

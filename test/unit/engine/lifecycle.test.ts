@@ -1,0 +1,224 @@
+import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Embedder } from '../../../src/engine/embedder';
+import type { Engine } from '../../../src/engine/engine';
+import type { ChangeEvent, Progress } from '../../../src/engine/types';
+import { openEngramDB } from '../../../src/store/db';
+import { trimActivity } from '../../../src/store/activity';
+import { bumpStamp } from '../../../src/store/settings';
+import { countingEmbedder, embedder, freshName, makeEngine, rejection } from './helpers';
+
+const open: Engine[] = [];
+
+async function fresh(opts: Parameters<typeof makeEngine>[0] = {}): Promise<Engine> {
+	const e = await makeEngine(opts);
+	open.push(e);
+	return e;
+}
+
+beforeAll(async () => {
+	await embedder();
+});
+
+afterEach(async () => {
+	await Promise.all(open.splice(0).map((e) => e.close()));
+});
+
+/** A second, genuinely different model: the embedded vectors' first 50 dimensions, renormalised. */
+function truncatedModel(inner: Embedder): Embedder {
+	return {
+		modelId: 'test/glove-first-50d',
+		dims: 50,
+		async embed(texts) {
+			return (await inner.embed(texts)).map((v) => {
+				if (!v) return null;
+				const head = v.slice(0, 50);
+				const n = Math.hypot(...head);
+				return n > 0 ? head.map((x) => x / n) : null;
+			});
+		},
+	};
+}
+
+const NOTES = ['The daily standup meeting starts at 9 am', 'Backups of the database run nightly at two in the morning', 'Maria Silva owns the billing service'];
+
+describe('Engine', () => {
+	describe('index lifecycle', () => {
+		it('reopens from the persisted snapshot when nothing was written since', async () => {
+			const dbName = freshName();
+			const first = await makeEngine({ dbName });
+			expect(first.indexOrigin).toBe('rebuilt');
+			await first.store({ memories: NOTES.map((content) => ({ content })) });
+			await first.close();
+			const again = await fresh({ dbName });
+			expect(again.indexOrigin).toBe('snapshot');
+			expect(again.ctx.index.size).toBe(3);
+			expect((await again.recall({ query: 'when are backups taken' })).results[0].memory.content).toBe(NOTES[1]);
+		});
+
+		it('rebuilds when a write happened after the snapshot, without re-embedding', async () => {
+			const dbName = freshName();
+			const first = await makeEngine({ dbName });
+			await first.store({ memories: NOTES.map((content) => ({ content })) });
+			await first.close();
+			const db = await openEngramDB({ name: dbName, indexedDB, IDBKeyRange });
+			await db.write(() => bumpStamp(db));
+			db.close();
+			const counting = countingEmbedder(await embedder());
+			const again = await fresh({ dbName, embedder: counting });
+			await again.whenIdle();
+			expect(again.indexOrigin).toBe('rebuilt');
+			expect(counting.texts).toBe(0);
+			const hit = await again.nearest((await (await embedder()).embed(['who is responsible for billing']))[0]!, 1);
+			expect(hit[0].id).toBe((await again.db.memories.where('seq').equals(3).first())!.id);
+		});
+
+		it('persists snapshots debounced, not on every write', async () => {
+			const engine = await fresh();
+			const stampOf = async () => (await engine.db.snapshots.get('engram/glove-sif-100d'))!.stamp;
+			const initial = await stampOf();
+			for (const content of NOTES) await engine.store({ content });
+			expect(await stampOf()).toBe(initial);
+			await engine.flushSnapshot();
+			expect(await stampOf()).toBe(initial + 3);
+		});
+	});
+
+	describe('subscribe', () => {
+		it('tells listeners after each committed write and stops after unsubscribe', async () => {
+			const engine = await fresh();
+			const events: ChangeEvent[] = [];
+			const off = engine.subscribe((e) => events.push(e));
+			const a = await engine.store({ content: 'First' });
+			const b = await engine.store({ content: 'Second thing entirely' });
+			await engine.associate({ memory1_id: a.memory_id!, memory2_id: b.memory_id! });
+			await engine.store({ content: 'Bad', timestamp: 'never' }).catch(() => undefined);
+			off();
+			await engine.delete({ memory_id: a.memory_id! });
+			expect(events).toEqual([
+				{ kind: 'memories', ids: [a.memory_id] },
+				{ kind: 'memories', ids: [b.memory_id] },
+				{ kind: 'associations', ids: [a.memory_id, b.memory_id] },
+			]);
+		});
+
+		it('a throwing listener does not fail the write', async () => {
+			const engine = await fresh();
+			engine.subscribe(() => {
+				throw new Error('listener bug');
+			});
+			expect((await engine.store({ content: 'Still stored' })).success).toBe(true);
+		});
+	});
+
+	describe('wipe', () => {
+		it('deletes memories, links, entities, vectors and history but keeps settings', async () => {
+			const engine = await fresh();
+			await engine.store({ memories: NOTES.map((content) => ({ content })) });
+			await engine.setSetting('theme', 'dark');
+			await engine.wipe();
+			const counts = await Promise.all([engine.db.memories, engine.db.associations, engine.db.entities, engine.db.memoryEntities, engine.db.vectors, engine.db.activity].map((t) => t.count()));
+			expect(counts).toEqual([0, 0, 0, 0, 0, 0]);
+			expect(engine.ctx.index.size).toBe(0);
+			expect(await engine.getSetting('theme')).toBe('dark');
+		});
+	});
+
+	describe('settings', () => {
+		it('refuses keys reserved for the engine', async () => {
+			const engine = await fresh();
+			expect(await rejection(engine.setSetting('sys:seq', 0))).toMatchObject({ code: 'invalid_input', message: 'key: "sys:seq" is reserved for the engine' });
+		});
+
+		it('a per-model threshold override takes effect at once', async () => {
+			const engine = await fresh();
+			await engine.setSetting('thresholds:engram/glove-sif-100d', { similar: 0.999 });
+			const a = await engine.store({ content: 'The daily standup meeting starts at 9 am' });
+			await engine.store({ content: 'Our team meets for standup at nine every morning' });
+			expect((await engine.associationsOf(a.memory_id!)).filter((l) => l.type === 'SIMILAR_TO')).toEqual([]);
+		});
+	});
+
+	describe('activity', () => {
+		it('records one recalled entry per recall with its query', async () => {
+			const engine = await fresh();
+			await engine.store({ memories: NOTES.map((content) => ({ content })) });
+			await engine.recall({ query: 'standup time' });
+			await new Promise((r) => setTimeout(r, 20));
+			const [last] = await engine.activity(1);
+			expect(last).toMatchObject({ action: 'recalled', detail: expect.stringMatching(/^standup time → \d+ result/) });
+		});
+
+		it('keeps the log bounded to the newest entries', async () => {
+			const engine = await fresh();
+			for (let i = 0; i < 30; i++) await engine.logActivity({ actor: 'test', action: 'accessed', detail: `#${i}` });
+			expect(await trimActivity(engine.db, 10)).toBe(0);
+			const db = engine.db;
+			await db.activity.bulkAdd(Array.from({ length: 600 }, (_, i) => ({ at: '2026-01-01T00:00:00Z', actor: 'bulk', action: 'accessed' as const, detail: `b${i}` })));
+			expect(await trimActivity(db, 10)).toBe(620);
+			expect((await engine.activity(100)).map((e) => e.detail)).toEqual(Array.from({ length: 10 }, (_, i) => `b${599 - i}`));
+		});
+	});
+
+	describe('models', () => {
+		it('switches model, re-embeds in the background, keeps the old vectors and switches back without embedding', async () => {
+			const base = await embedder();
+			const other = countingEmbedder(truncatedModel(base));
+			const engine = await fresh({ embedderFactory: async (id) => (id === other.modelId ? other : base) });
+			await engine.store({ memories: NOTES.map((content) => ({ content })) });
+			const progress: Progress[] = [];
+			await engine.setActiveModel(other.modelId, (p) => progress.push(p));
+			await engine.whenIdle();
+			expect(other.texts).toBe(3);
+			expect(progress.at(-1)).toMatchObject({ task: 're-embed', done: 3, total: 3 });
+			const models = await engine.models();
+			expect(models).toMatchObject({ active: other.modelId, dims: 50 });
+			expect(models.available).toEqual(expect.arrayContaining([{ model: 'engram/glove-sif-100d', count: 3 }, { model: other.modelId, count: 3 }]));
+			expect((await engine.recall({ query: 'database backups at night' })).results[0].memory.content).toBe(NOTES[1]);
+			await engine.setActiveModel('engram/glove-sif-100d');
+			await engine.whenIdle();
+			expect((await engine.models()).active).toBe('engram/glove-sif-100d');
+			expect(await engine.getSetting('active_model')).toBe('engram/glove-sif-100d');
+		});
+
+		it('reopens with the stored active model', async () => {
+			const base = await embedder();
+			const other = truncatedModel(base);
+			const factory = async (id: string) => (id === other.modelId ? other : base);
+			const dbName = freshName();
+			const first = await makeEngine({ dbName, embedderFactory: factory });
+			await first.store({ content: 'Remember the milk' });
+			await first.setActiveModel(other.modelId);
+			await first.close();
+			const again = await fresh({ dbName, embedderFactory: factory });
+			expect(again.ctx.embedder.modelId).toBe(other.modelId);
+		});
+
+		it('refuses another model without a factory', async () => {
+			const engine = await fresh();
+			expect(await rejection(engine.setActiveModel('Xenova/all-MiniLM-L6-v2'))).toMatchObject({ code: 'invalid_input' });
+		});
+	});
+
+	describe('health', () => {
+		it('reports counts and a healthy state', async () => {
+			const engine = await fresh();
+			await engine.store({ memories: NOTES.map((content) => ({ content })) });
+			const h = await engine.health();
+			expect(h).toMatchObject({
+				status: 'healthy',
+				database: { version: 2, memories: 3, entities: expect.any(Number) },
+				vector_index: { model: 'engram/glove-sif-100d', vectors: 3, ready: true },
+				lexical_index: { documents: 3, ready: true },
+				embedder: { dims: 100, ready: true },
+				issues: [],
+			});
+		});
+
+		it('names memories without a vector as an issue', async () => {
+			const engine = await fresh();
+			await engine.store({ content: 'qqqzzz xxyyzz' });
+			expect((await engine.health()).issues).toEqual([expect.stringMatching(/^1 memories have no engram\/glove-sif-100d vector/)]);
+		});
+	});
+});

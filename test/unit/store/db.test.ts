@@ -1,0 +1,113 @@
+import Dexie from 'dexie';
+import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryError } from '../../../src/core/errors';
+import { contentKey } from '../../../src/store/derived';
+import { DB_VERSION, EngramDB, openEngramDB, SCHEMA_V1 } from '../../../src/store/db';
+import { mapStoreError } from '../../../src/store/errors';
+import { freshName } from '../engine/helpers';
+
+const opened: Dexie[] = [];
+afterEach(() => opened.splice(0).forEach((d) => d.close()));
+
+/** A database class that knows only version 1, as the first release shipped it. */
+class V1Only extends Dexie {
+	constructor(name: string) {
+		super(name, { indexedDB, IDBKeyRange });
+		this.version(1).stores(SCHEMA_V1);
+	}
+}
+
+const v1Memory = {
+	id: 'm1',
+	seq: 1,
+	content: 'Standup is at nine',
+	type: 'Context',
+	tags: ['team'],
+	scope: 'default',
+	importance: 0.5,
+	confidence: 1,
+	metadata: { conversation_id: 'c-7' },
+	entities: [{ name: 'Maria', type: 'person' }],
+	timestamp: '2025-01-01T00:00:00.000Z',
+	updated_at: '2025-01-01T00:00:00.000Z',
+	access_count: 3,
+};
+
+describe('EngramDB', () => {
+	describe('schema upgrade', () => {
+		it('schema upgrade from v1 keeps data and derives the v2 fields', async () => {
+			const name = freshName();
+			const old = new V1Only(name);
+			await old.table('memories').add(v1Memory);
+			await old.table('vectors').add({ model: 'engram/glove-sif-100d', memory_id: 'm1', vector: [0.6, 0.8] });
+			await old.table('entities').add({ id: 'person:maria', name: 'Maria', type: 'person', aliases: ['Maria'], memory_count: 1, first_seen: 'x', last_seen: 'x' });
+			await old.table('associations').add({ from: 'm1', to: 'm1', type: 'RELATES_TO', strength: 0.5, created_at: 'x' });
+			old.close();
+
+			const db = await openEngramDB({ name, indexedDB, IDBKeyRange });
+			opened.push(db);
+			expect(db.verno).toBe(DB_VERSION);
+			const m = await db.memories.get('m1');
+			expect(m).toMatchObject({ ...v1Memory, session: 'c-7', content_key: contentKey('Standup is at nine'), entities_given: false });
+			const v = await db.vectors.get(['engram/glove-sif-100d', 'm1']);
+			expect(v!.data).toBeInstanceOf(Float32Array);
+			expect(Array.from(v!.data)).toEqual([Math.fround(0.6), Math.fround(0.8)]);
+			expect(v).not.toHaveProperty('vector');
+			expect(await db.entities.where('norm').equals('maria').count()).toBe(1);
+			expect(await db.memories.where('[session+seq]').equals(['c-7', 1]).count()).toBe(1);
+			expect(await db.associations.count()).toBe(1);
+		});
+	});
+
+	describe('write', () => {
+		it('commits every write of the callback together', async () => {
+			const db = await openEngramDB({ name: freshName(), indexedDB, IDBKeyRange });
+			opened.push(db);
+			await db.write(async () => {
+				await db.settings.put({ key: 'a', value: 1 });
+				await db.settings.put({ key: 'b', value: 2 });
+			});
+			expect(await db.settings.count()).toBe(2);
+		});
+
+		it('rolls back every write when the callback throws', async () => {
+			const db = await openEngramDB({ name: freshName(), indexedDB, IDBKeyRange });
+			opened.push(db);
+			const err = await db
+				.write(async () => {
+					await db.settings.put({ key: 'a', value: 1 });
+					throw new MemoryError('invalid_input', 'x: nope');
+				})
+				.catch((e: unknown) => e);
+			expect(err).toBeInstanceOf(MemoryError);
+			expect(await db.settings.count()).toBe(0);
+		});
+
+		it('maps a duplicate key to a conflict MemoryError', async () => {
+			const db = new EngramDB({ name: freshName(), indexedDB, IDBKeyRange });
+			opened.push(db);
+			await db.open();
+			await db.settings.add({ key: 'a', value: 1 });
+			const err = await db.write(() => db.settings.add({ key: 'a', value: 2 })).catch((e: unknown) => e);
+			expect(err).toMatchObject({ name: 'MemoryError', code: 'conflict' });
+		});
+	});
+
+	describe('mapStoreError', () => {
+		it('maps QuotaExceededError (also inside an AbortError) to quota_exceeded', () => {
+			const quota = Object.assign(new Error('no space'), { name: 'QuotaExceededError' });
+			expect(mapStoreError(quota)).toMatchObject({ code: 'quota_exceeded' });
+			expect(mapStoreError(Object.assign(new Error('aborted'), { name: 'AbortError', inner: quota }))).toMatchObject({ code: 'quota_exceeded' });
+		});
+
+		it('maps anything else to storage_failed naming the cause', () => {
+			expect(mapStoreError(Object.assign(new Error('db gone'), { name: 'DatabaseClosedError' }))).toMatchObject({ code: 'storage_failed', message: 'storage: DatabaseClosedError: db gone' });
+		});
+
+		it('passes MemoryErrors through unchanged', () => {
+			const e = new MemoryError('not_found', 'memory_id: gone');
+			expect(mapStoreError(e)).toBe(e);
+		});
+	});
+});
