@@ -1,19 +1,106 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { VitePWA } from 'vite-plugin-pwa';
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 // The app is static: `vite build` writes dist/, `vite preview` serves it on 127.0.0.1.
-// The embedded model lives in public/models/ (built by scripts/ensure-model.mjs, not committed).
+// The embedded model lives in public/models/ (built by scripts/ensure-model.mjs, not committed)
+// and is copied to dist/models/; the service worker precaches it with the app and the wasm so
+// everything works offline after the first visit.
+
+/** onnxruntime-web's wasm is ~27 MB; Workbox refuses anything over 2 MiB unless told otherwise. */
+const MAX_PRECACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Fails the build when the same wasm lands in dist twice (e.g. once from a `?url` import and once
+ * from a bundled `new URL(…, import.meta.url)`): the service worker would precache 27 MB twice.
+ */
+function singleWasm(): Plugin {
+	return {
+		name: 'engram-single-wasm',
+		apply: 'build',
+		generateBundle(_options, bundle) {
+			const seen = new Map<string, string>();
+			for (const file of Object.keys(bundle)) {
+				if (!file.endsWith('.wasm')) continue;
+				const base = file.replace(/^.*\//, '').replace(/-[\w-]{8}\.wasm$/, '.wasm');
+				const previous = seen.get(base);
+				if (previous) this.error(`wasm emitted twice: ${previous} and ${file}`);
+				seen.set(base, file);
+			}
+		},
+	};
+}
+
 export default defineConfig({
-	plugins: [svelte()],
+	plugins: [
+		svelte(),
+		singleWasm(),
+		VitePWA({
+			// A new version waits for the person to accept it (the app shows an update prompt)
+			// instead of reloading a tab mid-edit.
+			registerType: 'prompt',
+			injectRegister: false,
+			manifest: {
+				name: 'Engram — memory for your AI agents',
+				short_name: 'Engram',
+				description:
+					'Private, offline long-term memory for AI agents: search, fix, link and export what your agents remember.',
+				start_url: './',
+				scope: './',
+				display: 'standalone',
+				background_color: '#0f1115',
+				theme_color: '#4f46e5',
+				categories: ['productivity', 'developer', 'utilities'],
+				icons: [
+					{ src: 'icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+					{ src: 'icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+					{
+						src: 'icons/icon-maskable-512.png',
+						sizes: '512x512',
+						type: 'image/png',
+						purpose: 'maskable',
+					},
+				],
+			},
+			workbox: {
+				// Icons, favicon and the manifest are matched here too, so no includeAssets (it would list them twice).
+				globPatterns: ['**/*.{js,mjs,css,html,svg,png,ico,wasm,json,onnx}'],
+				globIgnores: ['**/*.map'],
+				maximumFileSizeToCacheInBytes: MAX_PRECACHE_BYTES,
+				navigateFallback: 'index.html',
+				// Pages that are documents of their own must not be answered with the app shell.
+				navigateFallbackDenylist: [/\/demo\.html$/, /\/test-[\w-]+\.html$/],
+				cleanupOutdatedCaches: true,
+			},
+		}),
+	],
+	define: { __APP_VERSION__: JSON.stringify(pkg.version) },
 	server: { host: '127.0.0.1', port: 5173 },
 	preview: { host: '127.0.0.1', port: Number(process.env.PORT ?? 4173), strictPort: true },
 	worker: { format: 'es' },
 	build: {
 		target: 'es2022',
 		sourcemap: true,
-		rollupOptions: { input: { main: 'index.html' } },
+		chunkSizeWarningLimit: 2048,
+		rollupOptions: { input: { main: 'index.html', demo: 'demo.html' } },
 	},
 	optimizeDeps: {
-		include: ['comlink', 'dexie', 'minisearch', 'zod'],
+		include: [
+			'comlink',
+			'dexie',
+			'minisearch',
+			'zod',
+			'@huggingface/transformers',
+			'cytoscape',
+			'marked',
+			'dompurify',
+			'@modelcontextprotocol/sdk/server/mcp.js',
+			'@modelcontextprotocol/sdk/client/index.js',
+			'@modelcontextprotocol/sdk/types.js',
+			'@mcp-b/transports',
+		],
 	},
 });

@@ -1,0 +1,100 @@
+/**
+ * Multi-step actions the screens share: delete with undo, bulk tagging. Each engine call is one
+ * transaction, so a failure part-way leaves whole memories, never half a record.
+ */
+import type { Association, Entity, Memory } from '../core/schemas';
+import { LIMITS } from '../core/schemas';
+import type { AppContext } from './state/context';
+
+/** What is needed to put deleted memories back exactly: records, their links and entities. */
+export interface DeletedSnapshot {
+	memories: Memory[];
+	associations: Association[];
+	entities: Entity[];
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+	const out: T[][] = [];
+	for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+	return out;
+}
+
+/** Reads everything needed to restore the given memories later (no access is counted). */
+export async function snapshotMemories(app: AppContext, ids: string[]): Promise<DeletedSnapshot> {
+	const memories = (await app.engine.getMemories(ids)).filter((m): m is Memory => m !== undefined);
+	const links = new Map<string, Association>();
+	const entities = new Map<string, Entity>();
+	for (const m of memories) {
+		for (const a of await app.engine.associationsOf(m.id)) links.set(`${a.from}|${a.to}|${a.type}`, a);
+		for (const e of await app.engine.entitiesOf(m.id)) entities.set(e.id, e);
+	}
+	return { memories, associations: [...links.values()], entities: [...entities.values()] };
+}
+
+/**
+ * Puts deleted memories back with their ids, seq, timestamps and links, through the engine's
+ * lossless JSON import (associations to memories that no longer exist are reported, not fatal).
+ */
+export async function restoreMemories(app: AppContext, snap: DeletedSnapshot): Promise<number> {
+	const data = JSON.stringify({
+		version: 1,
+		exported_at: new Date().toISOString(),
+		memories: snap.memories,
+		associations: snap.associations,
+		entities: snap.entities,
+	});
+	const out = await app.engine.importMemories({ data, format: 'json', on_conflict: 'skip' }, { actor: 'app' });
+	app.live.touch('memories');
+	return out.imported + out.replaced;
+}
+
+/**
+ * Deletes memories and offers Undo in a toast for 10 s. Returns how many were deleted.
+ * The snapshot is taken first, so Undo restores exactly what was there.
+ */
+export async function deleteWithUndo(app: AppContext, ids: string[]): Promise<number> {
+	if (ids.length === 0) return 0;
+	const snap = await snapshotMemories(app, ids);
+	let deleted = 0;
+	for (const part of chunks(ids, LIMITS.batch))
+		deleted += (await app.engine.delete({ memory_ids: part }, { actor: 'app' })).deleted_count;
+	app.live.touch('memories');
+	const noun = deleted === 1 ? 'memory' : 'memories';
+	app.toasts.show(`Deleted ${deleted} ${noun}`, {
+		kind: 'success',
+		action: {
+			label: 'Undo',
+			run: async () => {
+				try {
+					const n = await restoreMemories(app, snap);
+					app.toasts.show(`Restored ${n} ${n === 1 ? 'memory' : 'memories'}`, { kind: 'success' });
+				} catch (e) {
+					app.toasts.error(e, 'Undo failed');
+				}
+			},
+		},
+	});
+	return deleted;
+}
+
+/** Adds (or removes) tags on many memories; returns how many changed. */
+export async function retagMemories(
+	app: AppContext,
+	ids: string[],
+	add: string[],
+	remove: string[] = [],
+): Promise<number> {
+	let changed = 0;
+	for (const part of chunks(ids, 100)) {
+		const memories = await app.engine.getMemories(part);
+		for (const m of memories) {
+			if (!m) continue;
+			const next = [...new Set([...m.tags.filter((t) => !remove.includes(t)), ...add])];
+			if (next.length === m.tags.length && next.every((t) => m.tags.includes(t))) continue;
+			await app.engine.update({ memory_id: m.id, tags: next }, { actor: 'app' });
+			changed++;
+		}
+	}
+	app.live.touch('memories');
+	return changed;
+}

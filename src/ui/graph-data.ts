@@ -1,0 +1,145 @@
+/**
+ * Collects the neighbourhood to draw in the graph view — memories, their entities and the
+ * associations between them — around one memory, around a search, or across the most recent
+ * memories. Bounded by `maxNodes` so a dense store still draws quickly.
+ */
+import type { Association, Memory, MemoryBrief } from '../core/schemas';
+import type { Engine } from './state/context';
+import { preview } from './format';
+
+/** A node: a memory (coloured by type) or an entity. */
+export interface GraphNode {
+	id: string;
+	kind: 'memory' | 'entity';
+	label: string;
+	type: string;
+	/** Memory id for memory nodes (opens on click). */
+	memoryId?: string;
+	focus?: boolean;
+}
+
+/** An edge: an association between memories, or a memory's mention of an entity. */
+export interface GraphEdge {
+	id: string;
+	source: string;
+	target: string;
+	type: string;
+	strength: number;
+	system: boolean;
+}
+
+/** What to draw. */
+export interface GraphData {
+	nodes: GraphNode[];
+	edges: GraphEdge[];
+	truncated: boolean;
+}
+
+/** Which parts to include. */
+export interface GraphOptions {
+	maxNodes: number;
+	entities: boolean;
+	/** Include system links (SIMILAR_TO, PRECEDED_BY, …), which can be many. */
+	systemLinks: boolean;
+	depth: number;
+}
+
+const SYSTEM = new Set(['SIMILAR_TO', 'PRECEDED_BY', 'EXPLAINS', 'SHARES_THEME', 'PARALLEL_CONTEXT', 'DISCOVERED']);
+const entityKey = (e: { name: string; type: string }) => `entity:${e.type}:${e.name.trim().toLowerCase()}`;
+
+/** Accumulates nodes and edges without duplicates, up to a node budget. */
+class Builder {
+	nodes = new Map<string, GraphNode>();
+	edges = new Map<string, GraphEdge>();
+	truncated = false;
+	constructor(private opts: GraphOptions) {}
+
+	addMemory(m: Memory | MemoryBrief, focus = false): boolean {
+		if (this.nodes.has(m.id)) return true;
+		if (this.nodes.size >= this.opts.maxNodes) return !(this.truncated = true);
+		this.nodes.set(m.id, { id: m.id, kind: 'memory', label: preview(m, 48), type: m.type, memoryId: m.id, focus });
+		return true;
+	}
+
+	addEntities(m: Memory): void {
+		if (!this.opts.entities) return;
+		for (const e of m.entities) {
+			const id = entityKey(e);
+			if (!this.nodes.has(id)) {
+				if (this.nodes.size >= this.opts.maxNodes) {
+					this.truncated = true;
+					continue;
+				}
+				this.nodes.set(id, { id, kind: 'entity', label: e.name, type: e.type });
+			}
+			this.edges.set(`${m.id}>${id}`, { id: `${m.id}>${id}`, source: m.id, target: id, type: 'MENTIONS', strength: 0.3, system: true });
+		}
+	}
+
+	addAssociation(a: Association): void {
+		if (!this.opts.systemLinks && SYSTEM.has(a.type)) return;
+		if (!this.nodes.has(a.from) || !this.nodes.has(a.to)) return;
+		const id = `${a.from}>${a.to}>${a.type}`;
+		// SIMILAR_TO is stored both ways; draw it once.
+		if (a.type === 'SIMILAR_TO' && this.edges.has(`${a.to}>${a.from}>${a.type}`)) return;
+		this.edges.set(id, { id, source: a.from, target: a.to, type: a.type, strength: a.strength, system: SYSTEM.has(a.type) });
+	}
+
+	result(): GraphData {
+		return { nodes: [...this.nodes.values()], edges: [...this.edges.values()], truncated: this.truncated };
+	}
+}
+
+async function addLinksAmong(engine: Engine, b: Builder, memories: Memory[]): Promise<void> {
+	const lists = await Promise.all(memories.map((m) => engine.associationsOf(m.id)));
+	for (const list of lists) for (const a of list) b.addAssociation(a);
+}
+
+/** The memories within `depth` links of one memory. */
+export async function aroundMemory(engine: Engine, id: string, opts: GraphOptions): Promise<GraphData> {
+	const b = new Builder(opts);
+	const [start] = await engine.getMemories([id]);
+	if (!start) throw new Error(`memory_id: no memory with id ${id}`);
+	b.addMemory(start, true);
+	const seen = new Map<string, Memory>([[start.id, start]]);
+	let frontier = [start];
+	for (let d = 0; d < opts.depth && frontier.length; d++) {
+		const lists = await Promise.all(frontier.map((m) => engine.associationsOf(m.id)));
+		const next = [...new Set(lists.flat().filter((a) => opts.systemLinks || !SYSTEM.has(a.type)).flatMap((a) => [a.from, a.to]))].filter((x) => !seen.has(x));
+		const loaded = (await engine.getMemories(next)).filter((m): m is Memory => !!m);
+		frontier = [];
+		for (const m of loaded) if (b.addMemory(m)) (seen.set(m.id, m), frontier.push(m));
+	}
+	for (const m of seen.values()) b.addEntities(m);
+	await addLinksAmong(engine, b, [...seen.values()]);
+	return b.result();
+}
+
+/** The top results of a search and what links them. */
+export async function aroundSearch(engine: Engine, query: string, opts: GraphOptions): Promise<GraphData> {
+	const out = await engine.recall({ query, limit: Math.min(100, opts.maxNodes), max_content_chars: 200 }, { actor: 'app' });
+	const b = new Builder(opts);
+	const ids = out.results.map((r) => r.memory.id);
+	const full = (await engine.getMemories(ids)).filter((m): m is Memory => !!m);
+	for (const m of full) b.addMemory(m);
+	for (const m of full) b.addEntities(m);
+	await addLinksAmong(engine, b, full);
+	return b.result();
+}
+
+/** The most recent memories (up to the budget) and everything linking them. */
+export async function overview(engine: Engine, opts: GraphOptions): Promise<GraphData> {
+	const b = new Builder(opts);
+	const memories: Memory[] = [];
+	const budget = opts.entities ? Math.ceil(opts.maxNodes * 0.7) : opts.maxNodes;
+	for (let offset = 0; memories.length < budget; offset += 200) {
+		const page = await engine.timeline({ limit: 200, offset, max_content_chars: 80 });
+		const full = (await engine.getMemories(page.memories.map((m) => m.id))).filter((m): m is Memory => !!m);
+		memories.push(...full.slice(0, budget - memories.length));
+		if (!page.has_more) break;
+	}
+	for (const m of memories) b.addMemory(m);
+	for (const m of memories) b.addEntities(m);
+	await addLinksAmong(engine, b, memories);
+	return b.result();
+}

@@ -1,0 +1,165 @@
+/**
+ * The editable form of a memory and its conversion to engine inputs, validated with the same
+ * zod schemas the engine and the MCP tools use; errors are keyed by field and name the rule.
+ */
+import {
+	StoreInputSchema,
+	UpdateInputSchema,
+	type EntityRef,
+	type Memory,
+	type MemoryType,
+	type StoreInput,
+	type UpdateInput,
+} from '../core/schemas';
+import { fromLocalInput, toLocalInput } from './format';
+
+/** A memory as the form holds it: strings for dates and metadata, numbers for sliders. */
+export interface MemoryDraft {
+	content: string;
+	summary: string;
+	type: MemoryType;
+	tags: string[];
+	importance: number;
+	confidence: number;
+	scope: string;
+	source: string;
+	timestamp: string;
+	tValid: string;
+	tInvalid: string;
+	metadata: string;
+	entities: EntityRef[];
+}
+
+/** Field name → message (the message names the rule; the form puts it under the field). */
+export type DraftErrors = Partial<Record<keyof MemoryDraft | 'form', string>>;
+
+/** A blank draft with the engine's defaults. */
+export function emptyDraft(): MemoryDraft {
+	return {
+		content: '',
+		summary: '',
+		type: 'Context',
+		tags: [],
+		importance: 0.5,
+		confidence: 1,
+		scope: 'default',
+		source: 'app',
+		timestamp: '',
+		tValid: '',
+		tInvalid: '',
+		metadata: '{}',
+		entities: [],
+	};
+}
+
+/** The draft of an existing memory. */
+export function draftFromMemory(m: Memory): MemoryDraft {
+	return {
+		content: m.content,
+		summary: m.summary ?? '',
+		type: m.type,
+		tags: [...m.tags],
+		importance: m.importance,
+		confidence: m.confidence,
+		scope: m.scope,
+		source: m.source ?? '',
+		timestamp: toLocalInput(m.timestamp),
+		tValid: toLocalInput(m.t_valid),
+		tInvalid: toLocalInput(m.t_invalid),
+		metadata: JSON.stringify(m.metadata, null, 2),
+		entities: m.entities.map((e) => ({ ...e })),
+	};
+}
+
+const FIELD_OF: Record<string, keyof MemoryDraft> = {
+	t_valid: 'tValid',
+	t_invalid: 'tInvalid',
+};
+
+function parseMetadata(text: string): { value?: Record<string, unknown>; error?: string } {
+	if (!text.trim()) return { value: {} };
+	try {
+		const v = JSON.parse(text) as unknown;
+		if (typeof v !== 'object' || v === null || Array.isArray(v)) return { error: 'metadata: must be a JSON object, e.g. {"project": "x"}' };
+		return { value: v as Record<string, unknown> };
+	} catch (e) {
+		return { error: `metadata: not valid JSON (${(e as Error).message})` };
+	}
+}
+
+function zodErrors(issues: { path: PropertyKey[]; message: string }[]): DraftErrors {
+	const errors: DraftErrors = {};
+	for (const issue of issues) {
+		const key = String(issue.path[0] ?? 'form');
+		const field = (FIELD_OF[key] ?? key) as keyof DraftErrors;
+		const where = issue.path.map(String).join('.');
+		errors[field] ??= `${where}: ${issue.message}`;
+	}
+	return errors;
+}
+
+function cleanEntities(entities: EntityRef[]): EntityRef[] {
+	return entities.map((e) => ({ name: e.name.trim(), type: e.type.trim() || 'concept' })).filter((e) => e.name);
+}
+
+/** The store_memory input for a new memory, or the errors that stop it. */
+export function draftToStore(d: MemoryDraft, force = false): { input?: StoreInput; errors: DraftErrors } {
+	const meta = parseMetadata(d.metadata);
+	if (meta.error) return { errors: { metadata: meta.error } };
+	const input: Record<string, unknown> = {
+		content: d.content,
+		type: d.type,
+		tags: d.tags,
+		importance: d.importance,
+		confidence: d.confidence,
+		scope: d.scope.trim() || 'default',
+		metadata: meta.value,
+	};
+	if (d.summary.trim()) input.summary = d.summary.trim();
+	if (d.source.trim()) input.source = d.source.trim();
+	if (d.timestamp) input.timestamp = fromLocalInput(d.timestamp);
+	if (d.tValid) input.t_valid = fromLocalInput(d.tValid);
+	if (d.tInvalid) input.t_invalid = fromLocalInput(d.tInvalid);
+	const entities = cleanEntities(d.entities);
+	if (entities.length) input.entities = entities;
+	if (force) input.force = true;
+	const parsed = StoreInputSchema.safeParse(input);
+	return parsed.success ? { input: parsed.data, errors: {} } : { errors: zodErrors(parsed.error.issues) };
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+	return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * The update_memory input holding only what changed, or the errors that stop it. Metadata keys
+ * the person removed are sent as null (the engine merges metadata; null deletes a key).
+ */
+export function draftToUpdate(d: MemoryDraft, m: Memory): { input?: UpdateInput; errors: DraftErrors; changed: number } {
+	const meta = parseMetadata(d.metadata);
+	if (meta.error) return { errors: { metadata: meta.error }, changed: 0 };
+	const input: Record<string, unknown> = { memory_id: m.id };
+	const set = (key: string, next: unknown, prev: unknown) => {
+		if (!sameJson(next, prev)) input[key] = next;
+	};
+	set('content', d.content, m.content);
+	set('summary', d.summary.trim(), m.summary ?? '');
+	set('type', d.type, m.type);
+	set('tags', d.tags, m.tags);
+	set('importance', d.importance, m.importance);
+	set('confidence', d.confidence, m.confidence);
+	set('scope', d.scope.trim() || 'default', m.scope);
+	set('source', d.source.trim(), m.source ?? '');
+	set('entities', cleanEntities(d.entities), m.entities);
+	if (d.timestamp !== toLocalInput(m.timestamp) && d.timestamp) input.timestamp = fromLocalInput(d.timestamp);
+	if (d.tValid !== toLocalInput(m.t_valid)) input.t_valid = d.tValid ? fromLocalInput(d.tValid) : null;
+	if (d.tInvalid !== toLocalInput(m.t_invalid)) input.t_invalid = d.tInvalid ? fromLocalInput(d.tInvalid) : null;
+	const next = meta.value ?? {};
+	const patch: Record<string, unknown> = {};
+	for (const [k, v] of Object.entries(next)) if (!sameJson(v, m.metadata[k])) patch[k] = v;
+	for (const k of Object.keys(m.metadata)) if (!(k in next)) patch[k] = null;
+	if (Object.keys(patch).length) input.metadata = patch;
+	const changed = Object.keys(input).length - 1;
+	const parsed = UpdateInputSchema.safeParse(input);
+	return parsed.success ? { input: parsed.data, errors: {}, changed } : { errors: zodErrors(parsed.error.issues), changed };
+}

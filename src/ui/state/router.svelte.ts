@@ -1,0 +1,83 @@
+/**
+ * Hash routing for the app: `#/`, `#/memory/<id>`, `#/graph`, `#/graph/<id>`, `#/connections`,
+ * `#/import`, `#/settings`. Hashes that are not routes (the relay pairing link
+ * `#relay=ws://…&token=…`) belong to the MCP host, which reads and clears them; the router
+ * ignores them and keeps showing the current screen.
+ */
+
+/** A screen the app can show, with its parameter where it has one. */
+export type Route =
+	| { name: 'memories' }
+	| { name: 'memory'; id: string }
+	| { name: 'graph'; id?: string; query?: string }
+	| { name: 'connections' }
+	| { name: 'import' }
+	| { name: 'settings' }
+	| { name: 'not-found'; path: string };
+
+/** Parses a location hash into a route; undefined for hashes that are not routes. */
+export function parseHash(hash: string): Route | undefined {
+	const raw = hash.replace(/^#/, '');
+	if (raw !== '' && !raw.startsWith('/')) return undefined;
+	const [path, queryString = ''] = raw.split('?');
+	const parts = (path || '/').split('/').filter(Boolean).map(decodeURIComponent);
+	const params = new URLSearchParams(queryString);
+	switch (parts[0]) {
+		case undefined:
+			return { name: 'memories' };
+		case 'memory':
+			return parts[1] ? { name: 'memory', id: parts[1] } : { name: 'memories' };
+		case 'graph':
+			return { name: 'graph', id: parts[1], query: params.get('q') ?? undefined };
+		case 'connections':
+		case 'import':
+		case 'settings':
+			return { name: parts[0] };
+		default:
+			return { name: 'not-found', path: '/' + parts.join('/') };
+	}
+}
+
+/** The hash for a route (inverse of parseHash). */
+export function hashFor(route: Route): string {
+	switch (route.name) {
+		case 'memories':
+			return '#/';
+		case 'memory':
+			return `#/memory/${encodeURIComponent(route.id)}`;
+		case 'graph': {
+			const base = route.id ? `#/graph/${encodeURIComponent(route.id)}` : '#/graph';
+			return route.query ? `${base}?q=${encodeURIComponent(route.query)}` : base;
+		}
+		case 'not-found':
+			return '#' + route.path;
+		default:
+			return `#/${route.name}`;
+	}
+}
+
+/** The current route, kept in step with `location.hash`. Create one per app. */
+export class Router {
+	current = $state<Route>({ name: 'memories' });
+
+	constructor() {
+		this.current = parseHash(location.hash) ?? { name: 'memories' };
+	}
+
+	/** Starts listening to hash changes; returns a function that stops. */
+	listen(): () => void {
+		const onHash = () => {
+			const next = parseHash(location.hash);
+			if (next) this.current = next;
+		};
+		addEventListener('hashchange', onHash);
+		return () => removeEventListener('hashchange', onHash);
+	}
+
+	/** Navigates to a route (adds a history entry). */
+	go(route: Route): void {
+		const hash = hashFor(route);
+		if (location.hash === hash) this.current = route;
+		else location.hash = hash;
+	}
+}

@@ -1,0 +1,238 @@
+/**
+ * Import and export in steps the person can follow and cancel. Engram JSON/JSONL files are cut
+ * into chunks of memories (each chunk is imported in the engine's ≤ 500-record transactions), with
+ * entities and associations last so every link finds both ends; other formats go in one call.
+ * Exports are read page by page and assembled into one file.
+ */
+import { proxy } from 'comlink';
+import { LIMITS, type ExportInput, type ImportInput, type ImportOutput } from '../core/schemas';
+import type { Progress } from '../engine/types';
+import type { Engine } from './state/context';
+import type { TaskHandle } from './state/tasks.svelte';
+
+/** The formats a person can pick; 'auto' lets the engine detect. */
+export type ImportFormatChoice = NonNullable<ImportInput['format']>;
+
+/** Memories per import call: big enough to be fast, small enough to cancel and show progress. */
+const CHUNK = 2_000;
+/** Memories per export page. */
+const EXPORT_PAGE = 5_000;
+
+type Rec = Record<string, unknown>;
+
+/** Guesses the format of a file's text the way the engine does (first record decides). */
+export function sniffFormat(text: string): Exclude<ImportFormatChoice, 'auto'> {
+	const t = text.trimStart();
+	if (!t.startsWith('{')) return 'markdown';
+	try {
+		const first = JSON.parse(t.split('\n', 1)[0]) as Rec;
+		if (first.type === 'entity' || first.type === 'relation') return 'server-memory-jsonl';
+		if (typeof first.kind === 'string') return 'jsonl';
+	} catch {
+		// Not one record per line: one JSON document.
+	}
+	return 'json';
+}
+
+/** One record and the file line it came from (0 when the file is one JSON document). */
+interface Item {
+	rec: Rec;
+	line: number;
+}
+
+/** An Engram bundle split into records. */
+interface Bundle {
+	header: Rec;
+	memories: Item[];
+	entities: Item[];
+	associations: Item[];
+	vectors: Item[];
+	/** Lines that did not parse; passed through so the engine reports them with its rules. */
+	bad: { text: string; line: number }[];
+}
+
+function emptyBundle(header: Rec): Bundle {
+	return { header, memories: [], entities: [], associations: [], vectors: [], bad: [] };
+}
+
+function bundleFromJsonl(text: string): Bundle {
+	const b = emptyBundle({ kind: 'header', format: 'engram', version: 1 });
+	const lists: Record<string, Item[]> = { memory: b.memories, entity: b.entities, association: b.associations, vector: b.vectors };
+	text.split('\n').forEach((raw, i) => {
+		if (!raw.trim()) return;
+		let rec: Rec;
+		try {
+			rec = JSON.parse(raw) as Rec;
+		} catch {
+			return b.bad.push({ text: raw, line: i + 1 });
+		}
+		if (rec.kind === 'header') b.header = rec;
+		else if (lists[String(rec.kind)]) lists[String(rec.kind)].push({ rec, line: i + 1 });
+		else b.bad.push({ text: raw, line: i + 1 });
+	});
+	return b;
+}
+
+function bundleFromJson(text: string): Bundle | undefined {
+	let doc: Rec;
+	try {
+		doc = JSON.parse(text) as Rec;
+	} catch {
+		return undefined;
+	}
+	if (!Array.isArray(doc.memories)) return undefined;
+	const items = (key: string, kind: string) => (Array.isArray(doc[key]) ? (doc[key] as Rec[]) : []).map((r) => ({ rec: { kind, ...r }, line: 0 }));
+	const b = emptyBundle({ kind: 'header', format: 'engram', version: doc.version ?? 1, exported_at: doc.exported_at });
+	b.memories = items('memories', 'memory');
+	b.entities = items('entities', 'entity');
+	b.associations = items('associations', 'association');
+	b.vectors = items('vectors', 'vector');
+	return b;
+}
+
+/** One import call's data, and the file line of each of its lines (to report errors where they are). */
+interface Chunk {
+	data: string;
+	memories: number;
+	lines: number[];
+}
+
+/** Cuts a bundle into JSONL chunks: memories (with their vectors) first, links last. */
+function chunksOf(b: Bundle): Chunk[] {
+	const vectorsOf = new Map<string, Item[]>();
+	for (const v of b.vectors) vectorsOf.set(String(v.rec.memory_id), [...(vectorsOf.get(String(v.rec.memory_id)) ?? []), v]);
+	const header = JSON.stringify(b.header);
+	const make = (items: Item[], bad: Bundle['bad'], memories: number): Chunk => ({
+		data: [header, ...items.map((it) => JSON.stringify(it.rec)), ...bad.map((x) => x.text)].join('\n'),
+		memories,
+		lines: [0, ...items.map((it) => it.line), ...bad.map((x) => x.line)],
+	});
+	const chunks: Chunk[] = [];
+	for (let i = 0; i < b.memories.length; i += CHUNK) {
+		const part = b.memories.slice(i, i + CHUNK);
+		chunks.push(make([...part, ...part.flatMap((m) => vectorsOf.get(String(m.rec.id)) ?? [])], [], part.length));
+	}
+	if (b.entities.length || b.associations.length || b.bad.length) chunks.push(make([...b.entities, ...b.associations], b.bad, 0));
+	return chunks;
+}
+
+/** Rewrites an engine error's line (in the chunk) to the line in the person's file. */
+function fileLines(out: ImportOutput, chunk: Chunk): ImportOutput {
+	return {
+		...out,
+		errors: out.errors.map((e) => {
+			const line = e.line !== undefined ? chunk.lines[e.line - 1] : undefined;
+			return line ? { ...e, line } : { error: e.error };
+		}),
+	};
+}
+
+function addOutput(total: ImportOutput, part: ImportOutput): ImportOutput {
+	return {
+		success: total.success && part.success,
+		message: '',
+		imported: total.imported + part.imported,
+		replaced: total.replaced + part.replaced,
+		skipped: total.skipped + part.skipped,
+		associations: total.associations + part.associations,
+		entities: total.entities + part.entities,
+		errors: [...total.errors, ...part.errors].slice(0, 50),
+	};
+}
+
+/** The engine's import with a progress callback (the worker-side Engine accepts a third argument). */
+type ImportWithProgress = (input: ImportInput, ctx: { actor: string }, onProgress?: (p: Progress) => void) => Promise<ImportOutput>;
+
+/** The import's outcome, including whether the person cancelled part-way. */
+export interface ImportResult extends ImportOutput {
+	cancelled: boolean;
+	format: Exclude<ImportFormatChoice, 'auto'>;
+}
+
+/**
+ * Imports a file's text with progress; Cancel stops between chunks (every chunk already written
+ * is whole: the engine writes each batch in one transaction).
+ */
+export async function importText(
+	engine: Engine,
+	text: string,
+	opts: { format: ImportFormatChoice; onConflict: 'skip' | 'replace'; scope?: string },
+	task: TaskHandle,
+): Promise<ImportResult> {
+	const format = opts.format === 'auto' ? sniffFormat(text) : opts.format;
+	const bundle = format === 'jsonl' ? bundleFromJsonl(text) : format === 'json' ? bundleFromJson(text) : undefined;
+	const chunks: Chunk[] = bundle ? chunksOf(bundle) : [{ data: text, memories: 0, lines: [] }];
+	const call = engine.importMemories as unknown as ImportWithProgress;
+	const base: Omit<ImportInput, 'data'> = { format: bundle ? 'jsonl' : format, on_conflict: opts.onConflict, ...(opts.scope && { scope: opts.scope }) };
+	const totalMemories = bundle?.memories.length ?? 0;
+	let result: ImportOutput = { success: true, message: '', imported: 0, replaced: 0, skipped: 0, associations: 0, entities: 0, errors: [] };
+	let done = 0;
+	for (const chunk of chunks) {
+		if (task.cancelled) return { ...result, cancelled: true, format, message: summary(result, true) };
+		if (chunk.data.length > LIMITS.importChars) throw new Error(`data: a chunk is over ${LIMITS.importChars.toLocaleString()} characters; split the file`);
+		const onProgress = proxy((p: Progress) => {
+			if (bundle) task.progress(Math.min(totalMemories, done + Math.min(p.done, chunk.memories)), totalMemories, p.message);
+			else task.progress(p.done, p.total, p.message);
+		});
+		const out = await call({ ...base, data: chunk.data }, { actor: 'app' }, onProgress);
+		result = addOutput(result, bundle ? fileLines(out, chunk) : out);
+		done += chunk.memories;
+		task.progress(done, totalMemories || 1, chunk.memories ? 'memories' : 'links');
+	}
+	return { ...result, cancelled: false, format, message: summary(result, false) };
+}
+
+function summary(r: ImportOutput, cancelled: boolean): string {
+	const parts = [`${r.imported.toLocaleString()} imported`];
+	if (r.replaced) parts.push(`${r.replaced.toLocaleString()} replaced`);
+	if (r.skipped) parts.push(`${r.skipped.toLocaleString()} already there`);
+	if (r.associations) parts.push(`${r.associations.toLocaleString()} links`);
+	if (r.errors.length) parts.push(`${r.errors.length} refused`);
+	return (cancelled ? 'Cancelled: ' : '') + parts.join(', ');
+}
+
+/** What the export should contain. */
+export type ExportChoice = Pick<ExportInput, 'format' | 'scope' | 'tags' | 'include_vectors'>;
+
+/** Reads every page of an export and assembles one file; undefined when cancelled. */
+export async function exportAll(engine: Engine, choice: ExportChoice, total: number, task: TaskHandle): Promise<{ text: string; count: number } | undefined> {
+	const format = choice.format ?? 'json';
+	const pages: string[] = [];
+	let count = 0;
+	for (let offset = 0; ; ) {
+		if (task.cancelled) return undefined;
+		const out = await engine.exportMemories({ ...choice, format, offset, limit: EXPORT_PAGE });
+		pages.push(out.data);
+		count += out.memory_count;
+		task.progress(count, Math.max(total, count));
+		if (!out.has_more || out.next_offset === undefined) break;
+		offset = out.next_offset;
+	}
+	return { text: assemble(format, pages), count };
+}
+
+/** One file from export pages: JSON arrays merged, JSONL headers after the first dropped. */
+function assemble(format: 'json' | 'jsonl' | 'markdown', pages: string[]): string {
+	if (pages.length === 1) return pages[0];
+	if (format === 'markdown') return pages.join('\n\n');
+	if (format === 'jsonl') return pages.map((p, i) => (i === 0 ? p : p.split('\n').slice(1).join('\n'))).join('');
+	const docs = pages.map((p) => JSON.parse(p) as Rec);
+	const merged: Rec = { ...docs[0] };
+	for (const key of ['memories', 'associations', 'vectors']) if (Array.isArray(docs[0][key])) merged[key] = docs.flatMap((d) => (d[key] as Rec[]) ?? []);
+	const entities = new Map<string, Rec>();
+	for (const d of docs) for (const e of (d.entities as Rec[]) ?? []) entities.set(String(e.id), e);
+	merged.entities = [...entities.values()];
+	return JSON.stringify(merged, null, 1);
+}
+
+/** Offers text as a file download. */
+export function download(text: string, filename: string, type: string): void {
+	const url = URL.createObjectURL(new Blob([text], { type }));
+	const a = document.createElement('a');
+	a.href = url;
+	a.download = filename;
+	document.body.append(a);
+	a.click();
+	a.remove();
+	setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
