@@ -43,6 +43,7 @@ interface Walk {
 	t0?: number;
 	truncations: string[];
 	entryCos: number[];
+	thresholds: Thresholds;
 }
 
 /** Runs the walk; throws MemoryError('not_found') for an unknown anchor entity or event. */
@@ -83,7 +84,8 @@ async function prepare(engine: EngineApi, input: ConnectionsInput): Promise<Walk
 	if (sampled && sampled.total > sampled.cosines.length)
 		truncations.push(`cosine_percentile estimated from ${sampled.cosines.length} of ${sampled.total} memories`);
 	const total = sampled?.total ?? (await engine.stats(filter ?? {})).total_memories;
-	const w: Walk = { engine, relation: input.relation ?? 'similar', topN: Math.min(asked, CONNECTION_LIMITS.topN), scope: input.scope, vec, sample, total, truncations, entryCos: [] };
+	const thresholds = await modelThresholds(engine);
+	const w: Walk = { engine, relation: input.relation ?? 'similar', topN: Math.min(asked, CONNECTION_LIMITS.topN), scope: input.scope, vec, sample, total, truncations, entryCos: [], thresholds };
 	w.t0 = await timeBasis(engine, input);
 	return w;
 }
@@ -119,7 +121,10 @@ type Entry = { memory: Memory; cosine: number | null; via: 'vector' | 'lexical' 
 async function findEntry(w: Walk, input: ConnectionsInput): Promise<Entry[]> {
 	const out: Entry[] = [];
 	if (w.vec) {
-		const near = await w.engine.nearest(w.vec, CONNECTION_LIMITS.entry, w.scope ? { scope: w.scope } : undefined);
+		// Entry is the nearest few, but only those at least half-way to the related-threshold: a
+		// far-off "nearest" memory would open bridges that have nothing to do with the sentence.
+		const all = await w.engine.nearest(w.vec, CONNECTION_LIMITS.entry, w.scope ? { scope: w.scope } : undefined);
+		const near = all.filter((n, i) => i === 0 || n.cosine >= w.thresholds.similar / 2);
 		const mems = await w.engine.getMemories(near.map((n) => n.id));
 		near.forEach((n, i) => mems[i] && out.push({ memory: mems[i]!, cosine: n.cosine, via: 'vector' }));
 	}
@@ -151,7 +156,7 @@ async function ground(w: Walk, entry: Entry[], anchor?: Entity): Promise<Pick<Co
 	if (entry.length === 0) return { grounding: 'absent', grounding_basis: w.total === 0 ? 'no memories in scope' : 'no memory in scope shares a word or meaning with the sentence' };
 	if (w.entryCos.length === 0) return { grounding: 'weak', grounding_basis: 'entered by keywords only: the model knows no word of the sentence' };
 	const best = Math.max(...w.entryCos);
-	const t = await modelThresholds(w.engine);
+	const t = w.thresholds;
 	const p = percentile(w, best) ?? 0;
 	const basis = `best entry cosine ${best.toFixed(2)} (percentile ${p.toFixed(1)} of ${w.total}); related-threshold ${t.similar}`;
 	if (best >= t.similar) return { grounding: 'grounded', grounding_basis: basis };
