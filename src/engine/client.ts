@@ -16,5 +16,10 @@ import type { EngineApi } from './types';
 export function createEngineClient(): Remote<EngineApi> {
 	registerMemoryErrorTransfer();
 	const worker = new Worker(new URL('../../workers/engine.worker.ts', import.meta.url), { type: 'module', name: 'engram-engine' });
-	return wrap<EngineApi>(worker);
+	const remote = wrap<EngineApi>(worker);
+	// Workers get no pagehide: ask the engine to persist its index snapshot while the page goes.
+	globalThis.addEventListener?.('pagehide', () => {
+		void (remote as unknown as { flushSnapshot(): Promise<void> }).flushSnapshot().catch(() => undefined);
+	});
+	return remote;
 }

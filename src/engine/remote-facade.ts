@@ -1,0 +1,25 @@
+/**
+ * The object a worker exposes over comlink in place of the Engine: every property is an async
+ * function that waits for the engine to be ready (so the page may call at once), and
+ * subscribe() returns its unsubscribe function as a comlink proxy (functions don't clone).
+ */
+import { proxy } from 'comlink';
+import type { EngineApi } from './types';
+
+/** A facade over a (possibly not yet ready) engine, for `comlink.expose`. */
+export function remoteFacade(ready: Promise<EngineApi>): EngineApi {
+	return new Proxy({} as Record<string, unknown>, {
+		get(_target, prop) {
+			// Not a thenable: comlink and `await` must not mistake the facade for a promise.
+			if (prop === 'then' || typeof prop === 'symbol') return undefined;
+			if (prop === 'subscribe')
+				return async (listener: Parameters<EngineApi['subscribe']>[0]) => proxy((await ready).subscribe(listener));
+			return async (...args: unknown[]) => {
+				const engine = (await ready) as unknown as Record<string, unknown>;
+				const fn = engine[prop];
+				if (typeof fn !== 'function') throw new TypeError(`engine has no method ${prop}`);
+				return (fn as (...a: unknown[]) => unknown).apply(engine, args);
+			};
+		},
+	}) as unknown as EngineApi;
+}
