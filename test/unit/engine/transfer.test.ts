@@ -1,5 +1,5 @@
 import { expose, proxy, wrap } from 'comlink';
-import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
+import nodeEndpoint from 'comlink/dist/esm/node-adapter';
 import { MessageChannel } from 'node:worker_threads';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../../src/core/errors';
@@ -36,7 +36,7 @@ function across<T>(obj: unknown) {
 
 describe('registerMemoryErrorTransfer', () => {
 	it('keeps code, message and data of a MemoryError across the boundary', async () => {
-		const remote = across<{ fail(): never }>({
+		const remote = across<{ fail(): void }>({
 			fail() {
 				throw new MemoryError('not_found', 'memory_id: no memory with id "x"', { id: 'x' });
 			},
@@ -47,7 +47,7 @@ describe('registerMemoryErrorTransfer', () => {
 	});
 
 	it('leaves other errors as comlink sends them', async () => {
-		const remote = across<{ fail(): never }>({
+		const remote = across<{ fail(): void }>({
 			fail() {
 				throw new TypeError('plain failure');
 			},
