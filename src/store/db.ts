@@ -73,9 +73,11 @@ export class EngramDB extends Dexie {
 	snapshots!: Table<SnapshotRow, string>;
 
 	constructor(opts: EngramDBOptions = {}) {
+		// Only pass what was given: Dexie spreads these over its defaults, so an explicit
+		// `undefined` would hide the browser's own indexedDB ("IndexedDB API missing").
 		super(opts.name ?? DEFAULT_DB_NAME, {
-			indexedDB: opts.indexedDB,
-			IDBKeyRange: opts.IDBKeyRange,
+			...(opts.indexedDB && { indexedDB: opts.indexedDB }),
+			...(opts.IDBKeyRange && { IDBKeyRange: opts.IDBKeyRange }),
 		});
 		this.version(1).stores(SCHEMA_V1);
 		this.version(2).stores(SCHEMA_V2).upgrade(upgradeToV2);
