@@ -50,7 +50,10 @@ export const ConnectionsInputSchema = z
 			.optional()
 			.describe(`Max candidates per round (${CONNECTION_LIMITS.defaultTopN}; capped at ${CONNECTION_LIMITS.topN})`),
 		expansion_rounds: z
-			.union([z.literal(1), z.literal(2)])
+			.number()
+			.int()
+			.min(1)
+			.max(2)
 			.optional()
 			.describe('1 (default) or 2: round 2 re-expands from round-1 picks through unused bridges'),
 		scope: z.string().min(1).max(200).optional().describe('Only this scope (default: all scopes)'),

@@ -121,16 +121,18 @@ type Entry = { memory: Memory; cosine: number | null; via: 'vector' | 'lexical' 
 async function findEntry(w: Walk, input: ConnectionsInput): Promise<Entry[]> {
 	const out: Entry[] = [];
 	if (w.vec) {
-		// Entry is the nearest few, but only those at least half-way to the related-threshold: a
-		// far-off "nearest" memory would open bridges that have nothing to do with the sentence.
+		// Entry is the nearest few, but only those above the weak line: a far-off "nearest" memory
+		// would open bridges that have nothing to do with the sentence.
 		const all = await w.engine.nearest(w.vec, CONNECTION_LIMITS.entry, w.scope ? { scope: w.scope } : undefined);
-		const near = all.filter((n, i) => i === 0 || n.cosine >= w.thresholds.similar / 2);
+		const near = all.filter((n, i) => i === 0 || n.cosine >= weakLine(w));
 		const mems = await w.engine.getMemories(near.map((n) => n.id));
 		near.forEach((n, i) => mems[i] && out.push({ memory: mems[i]!, cosine: n.cosine, via: 'vector' }));
 	}
 	if (out.length === 0 && input.sentence) {
 		const hits = await w.engine.recall({ query: input.sentence, limit: CONNECTION_LIMITS.entry, scope: w.scope, expand_relations: false, expand_entities: false });
-		for (const h of hits.results) out.push({ memory: h.memory, cosine: w.vec ? await cosineOf(w, h.memory.id) : null, via: 'lexical' });
+		// Only direct keyword hits: recall's graph and neighbour expansion are not evidence here.
+		for (const h of hits.results.filter((x) => x.match === 'direct' && x.matched_terms.length > 0))
+			out.push({ memory: h.memory, cosine: w.vec ? await cosineOf(w, h.memory.id) : null, via: 'lexical' });
 	}
 	if (input.anchor_event_id !== undefined) {
 		const m = await memoryByRef(w.engine, input.anchor_event_id);
@@ -145,10 +147,18 @@ async function modelThresholds(engine: EngineApi): Promise<Thresholds> {
 	return resolveThresholds(model, await engine.getSetting<Partial<Thresholds>>(thresholdsKey(model)));
 }
 
+/** Share of the related-threshold a cosine must reach to count as weak evidence. */
+const WEAK_SHARE = 0.75;
+
+function weakLine(w: Walk): number {
+	return WEAK_SHARE * w.thresholds.similar;
+}
+
 /**
- * grounded: the best entry reaches the model's SIMILAR_TO threshold (a real neighbour); weak: it is
- * closer than 95% of the scope but below that line, or entry was lexical only; absent: nothing in
- * scope comes near, so no walk is made.
+ * grounded: the best entry reaches the model's SIMILAR_TO threshold (a real neighbour); weak: it
+ * reaches 75% of it, or entry was by keywords only; absent: nothing in scope comes that near, so
+ * no walk is made. Thresholds are per model (engine/thresholds.ts), percentiles only reported:
+ * in a small scope the best memory is always near the top percentile, related or not.
  */
 async function ground(w: Walk, entry: Entry[], anchor?: Entity): Promise<Pick<ConnectionsOutput, 'grounding' | 'grounding_basis'>> {
 	if (w.relation === 'explore') return { grounding: 'exploration', grounding_basis: `walked from entity ${anchor!.id} (${anchor!.memory_count} memories); no sentence, so no cosine axis` };
@@ -156,12 +166,10 @@ async function ground(w: Walk, entry: Entry[], anchor?: Entity): Promise<Pick<Co
 	if (entry.length === 0) return { grounding: 'absent', grounding_basis: w.total === 0 ? 'no memories in scope' : 'no memory in scope shares a word or meaning with the sentence' };
 	if (w.entryCos.length === 0) return { grounding: 'weak', grounding_basis: 'entered by keywords only: the model knows no word of the sentence' };
 	const best = Math.max(...w.entryCos);
-	const t = w.thresholds;
-	const p = percentile(w, best) ?? 0;
-	const basis = `best entry cosine ${best.toFixed(2)} (percentile ${p.toFixed(1)} of ${w.total}); related-threshold ${t.similar}`;
-	if (best >= t.similar) return { grounding: 'grounded', grounding_basis: basis };
-	if (p >= 95 || entry.some((e) => e.via !== 'vector')) return { grounding: 'weak', grounding_basis: basis };
-	return { grounding: 'absent', grounding_basis: `${basis}: nothing near the sentence` };
+	const basis = `best entry cosine ${best.toFixed(2)} (percentile ${(percentile(w, best) ?? 0).toFixed(1)} of ${w.total}); related at ${w.thresholds.similar}, weak at ${weakLine(w).toFixed(2)}`;
+	if (best >= w.thresholds.similar) return { grounding: 'grounded', grounding_basis: basis };
+	if (best >= weakLine(w)) return { grounding: 'weak', grounding_basis: basis };
+	return { grounding: 'absent', grounding_basis: `${basis}: nothing in scope is near the sentence` };
 }
 
 // ---------------------------------------------------------------- the walk
@@ -184,6 +192,8 @@ async function collectBridges(w: Walk, sources: Source[], used: Set<string>): Pr
 /** Pools the memories reachable through `bridges` (plus `extra`), loads and scores them. */
 async function walkRound(w: Walk, bridges: Bridge[], exclude: Set<string>, extra: Pooled[]): Promise<Pooled[]> {
 	const pool = new Map<string, { structural: number; bridge: Bridge }>();
+	// A memory reached by an explicit link (evolution) keeps that path over any entity bridge.
+	const linked = new Set(extra.map((e) => e.memory.id));
 	for (const b of bridges) {
 		let ids = await w.engine.memoryIdsForEntity(b.entity.id);
 		if (ids.length > FANOUT) {
@@ -191,7 +201,7 @@ async function walkRound(w: Walk, bridges: Bridge[], exclude: Set<string>, extra
 			ids = ids.slice(0, FANOUT);
 		}
 		for (const id of ids) {
-			if (exclude.has(id)) continue;
+			if (exclude.has(id) || linked.has(id)) continue;
 			const cur = pool.get(id);
 			if (!cur) pool.set(id, { structural: b.rarity, bridge: b });
 			else cur.structural += b.rarity;
@@ -203,7 +213,7 @@ async function walkRound(w: Walk, bridges: Bridge[], exclude: Set<string>, extra
 		ranked = ranked.slice(0, POOL);
 	}
 	const mems = await w.engine.getMemories(ranked.map(([id]) => id));
-	const out: Pooled[] = [...extra.filter((e) => !exclude.has(e.memory.id) && !pool.has(e.memory.id))];
+	const out: Pooled[] = extra.filter((e) => !exclude.has(e.memory.id) && (!w.scope || e.memory.scope === w.scope));
 	for (let i = 0; i < ranked.length; i++) {
 		const m = mems[i];
 		if (!m || (w.scope && m.scope !== w.scope)) continue;
