@@ -405,15 +405,19 @@ function buildGazetteer(): Gazetteer {
 
 /** Lowercase, possessive-free, space-collapsed key used for every lexicon lookup. */
 function plainKey(s: string): string {
-	return s
-		.toLowerCase()
-		.replace(/[’‘]/g, "'")
-		.replace(/'s$/, '')
-		.replace(/\s+/g, ' ')
-		.trim();
+	let k = s.toLowerCase();
+	// Fast path: most keys are single plain words (this runs once per word of every text).
+	if (k.includes('’') || k.includes('‘')) k = k.replace(/[’‘]/g, "'");
+	if (k.endsWith("'s")) k = k.slice(0, -2);
+	return k.includes(' ') || k.includes('\t') || k.includes('\n') ? k.replace(/\s+/g, ' ').trim() : k;
 }
 
 const GAZETTEER = buildGazetteer();
+
+/** Tool names recognised as written in lowercase: distinctive ones, at least three letters. */
+const LOWERCASE_TOOLS = new Set(
+	[...GAZETTEER].filter(([k, v]) => v.type === 'tool' && k.length >= 3 && !COMMON_WORD_TOOLS.has(k)).map(([k]) => k),
+);
 
 /** Tool and place names resolved through the alias table, keyed by canonical lower form. */
 function canonicalKey(key: string): string {
@@ -635,6 +639,7 @@ function known(token: string): { display: string; type: EntityType } | undefined
 
 /** Backticked code is one identifier (or file/url/tool); fenced blocks are code-only regions. */
 function scanCode(scan: Scan): void {
+	if (!scan.text.includes('`')) return;
 	for (const m of scan.text.matchAll(FENCED_CODE)) claim(scan, m.index, m.index + m[0].length, 2);
 	for (const m of scan.text.matchAll(INLINE_CODE)) {
 		if (!isFree(scan, m.index, m.index + m[0].length, false)) continue;
@@ -652,7 +657,8 @@ function classifyCode(code: string): EntityType {
 }
 
 function scanUrls(scan: Scan): void {
-	for (const m of scan.text.matchAll(EMAIL_RE)) {
+	if (!scan.text.includes('.')) return; // every URL and e-mail address has a dot
+	if (scan.text.includes('@')) for (const m of scan.text.matchAll(EMAIL_RE)) {
 		if (isFree(scan, m.index, m.index + m[0].length)) emit(scan, m[0], 'handle', m.index);
 	}
 	for (const m of scan.text.matchAll(URL_RE)) {
@@ -680,21 +686,29 @@ function trimTrailing(s: string): string {
 }
 
 function scanPaths(scan: Scan): void {
-	for (const m of scan.text.matchAll(TECH_SYMBOL_RE)) {
-		if (isFree(scan, m.index, m.index + m[0].length)) emit(scan, m[0], 'tool', m.index);
+	const { text } = scan;
+	if (text.includes('#') || text.includes('++') || text.includes('.NET') || text.includes('Objective-C')) {
+		for (const m of text.matchAll(TECH_SYMBOL_RE)) {
+			if (isFree(scan, m.index, m.index + m[0].length)) emit(scan, m[0], 'tool', m.index);
+		}
 	}
+	if (text.includes('/') || text.includes(':\\')) scanPathLike(scan);
+	if (!text.includes('.')) return;
+	for (const m of text.matchAll(FILE_NAME_RE)) {
+		const name = m[0];
+		if (!isFree(scan, m.index, m.index + name.length) || ACRONYM_DOTS.test(name)) continue;
+		const hit = known(name);
+		emit(scan, hit?.display ?? name, hit?.type ?? 'file', m.index, m.index + name.length);
+	}
+}
+
+function scanPathLike(scan: Scan): void {
 	for (const re of [WINDOWS_PATH_RE, UNIX_PATH_RE]) {
 		for (const m of scan.text.matchAll(re)) {
 			const path = trimTrailing(m[0]);
 			if (!isFree(scan, m.index, m.index + path.length)) continue;
 			if (re === WINDOWS_PATH_RE || looksLikePath(path)) emit(scan, path, 'file', m.index);
 		}
-	}
-	for (const m of scan.text.matchAll(FILE_NAME_RE)) {
-		const name = m[0];
-		if (!isFree(scan, m.index, m.index + name.length) || ACRONYM_DOTS.test(name)) continue;
-		const hit = known(name);
-		emit(scan, hit?.display ?? name, hit?.type ?? 'file', m.index, m.index + name.length);
 	}
 }
 
@@ -717,12 +731,12 @@ function isFileName(s: string): boolean {
 }
 
 function scanHandlesAndTags(scan: Scan): void {
-	for (const m of scan.text.matchAll(HANDLE_RE)) {
+	if (scan.text.includes('@')) for (const m of scan.text.matchAll(HANDLE_RE)) {
 		if (!isFree(scan, m.index, m.index + m[0].length)) continue;
 		// "@scope/package" is an npm package, i.e. a tool.
 		emit(scan, m[0], m[0].includes('/') ? 'tool' : 'handle', m.index);
 	}
-	for (const m of scan.text.matchAll(HASHTAG_RE)) {
+	if (scan.text.includes('#')) for (const m of scan.text.matchAll(HASHTAG_RE)) {
 		if (HEX_COLOUR.test(m[0]) || !isFree(scan, m.index, m.index + m[0].length)) continue;
 		emit(scan, m[0], 'tag', m.index);
 	}
@@ -730,7 +744,7 @@ function scanHandlesAndTags(scan: Scan): void {
 
 function scanIdentifiers(scan: Scan): void {
 	const { text } = scan;
-	for (const m of text.matchAll(CALL_RE)) {
+	if (text.includes('(')) for (const m of text.matchAll(CALL_RE)) {
 		const name = m[0].slice(0, -1);
 		const open = m.index + m[0].length;
 		const end = text.indexOf(')', open) + 1;
@@ -738,7 +752,10 @@ function scanIdentifiers(scan: Scan): void {
 		// Only the name is claimed: the arguments may hold identifiers of their own.
 		if (isFree(scan, m.index, end)) emit(scan, `${name}()`, 'identifier', m.index, m.index + name.length);
 	}
-	for (const re of [DOTTED_RE, SNAKE_RE, CAMEL_RE]) {
+	// A pattern runs only when the text has the character it needs (a cheap scan per pass).
+	const passes = [text.includes('.') && DOTTED_RE, text.includes('_') && SNAKE_RE, CAMEL_RE];
+	for (const re of passes) {
+		if (!re) continue;
 		for (const m of text.matchAll(re)) {
 			const token = m[0];
 			if (!isFree(scan, m.index, m.index + token.length)) continue;
@@ -802,18 +819,21 @@ function scanWords(scan: Scan): void {
 	const shouting = isShouting(scan.text);
 	let run: Token[] = [];
 	for (const m of scan.text.matchAll(WORD_RE)) {
-		const token = { text: m[0], start: m.index, end: m.index + m[0].length, key: plainKey(m[0]) };
-		const free = isFree(scan, token.start, token.end, false);
-		const capital = free && !shouting && isCapitalised(token.text);
+		const text = m[0];
+		const start = m.index;
+		const free = isFree(scan, start, start + text.length, false);
+		const capital = free && !shouting && isCapitalised(text);
+		// Only capitalised words need a lookup key; lowercase ones are compared as written.
+		const token: Token = { text, start, end: start + text.length, key: capital || shouting ? plainKey(text) : text };
 		const joins = run.length > 0 && continuesRun(scan.text, run[run.length - 1], token);
 		// Lowercase connectors stay in the run only if a capitalised word follows (see trimRun).
-		if (joins && (capital || (free && NAME_CONNECTORS.has(token.key)))) {
+		if (joins && (capital || (free && NAME_CONNECTORS.has(text)))) {
 			run.push(token);
 			continue;
 		}
 		flushRun(scan, run);
 		run = capital ? [token] : [];
-		if (!capital && free) lowercaseTool(scan, token);
+		if (!capital && free && LOWERCASE_TOOLS.has(token.key)) lowercaseTool(scan, token);
 	}
 	flushRun(scan, run);
 }
@@ -831,6 +851,8 @@ function isShouting(text: string): boolean {
 }
 
 function isCapitalised(word: string): boolean {
+	const c = word.charCodeAt(0);
+	if (c < 128) return c >= 65 && c <= 90; // ASCII fast path: no string allocation
 	const first = word[0];
 	return first !== first.toLowerCase() && first === first.toUpperCase();
 }
@@ -869,9 +891,8 @@ function lineStartNumber(text: string, i: number): boolean {
 
 /** Distinctive tool names count even in lowercase ("moved from postgres to dynamodb"). */
 function lowercaseTool(scan: Scan, token: Token): void {
-	if (token.key.length < 3 || COMMON_WORD_TOOLS.has(token.key)) return;
 	const hit = GAZETTEER.get(token.key);
-	if (hit?.type === 'tool') emit(scan, hit.display, 'tool', token.start, token.end);
+	if (hit) emit(scan, hit.display, 'tool', token.start, token.end);
 }
 
 /** Turns a run of capitalised words into zero or more named entities. */
@@ -939,42 +960,116 @@ function splitRun(tokens: Token[]): Token[][] {
 	return allKnown ? tokens.map((t) => [t]) : [tokens];
 }
 
-const PERSON_BEFORE =
-	/(?:\b(?:with|met|meet|meeting|asked|ask|told|tell|thanks|thank|cc|dear|hi|hey|hello|call|called|calling|emailed|email|texted|text|pinged|ping|invited|hugged|married|dating|love)|\bmy (?:friend|wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|boss|manager|colleague|coworker|co-worker|sister|brother|mom|mum|mother|dad|father|son|daughter|cousin|uncle|aunt|niece|nephew|grandma|grandpa|grandmother|grandfather|mentor|neighbou?r|roommate|flatmate|teammate|doctor|therapist|dentist|teacher|tutor|coach|kid|baby|buddy|pal))\s+$/i;
-const PERSON_AFTER =
-	/^(?:\s+(?:said|says|told|tells|asked|asks|wrote|writes|thinks|thought|mentioned|replied|suggested|wants|wanted|likes|liked|loves|loved|prefers|preferred|recommended|agreed|explained|messaged|emailed|called|texted|is my|was my|and i|and me|herself|himself|who)\b|['’]s (?:wife|husband|partner|birthday|mom|mum|dad|sister|brother|son|daughter|kids|family|friend|boss|car|house|dog|cat)\b)/i;
-const HONORIFIC_BEFORE =
-	/\b(?:dr|mr|mrs|ms|mx|miss|prof|professor|sir|dame|lord|lady|rev|capt|captain|sgt|judge|president|senator|governor|mayor|uncle|aunt|auntie|grandma|grandpa|coach|officer|detective|nurse)\.?\s+$/i;
-const PLACE_BEFORE =
-	/\b(?:moved to|move to|moving to|lives in|live in|living in|lived in|born in|visit|visited|visiting|trip to|flew to|fly to|flight to|drove to|travel(?:l?ed|l?ing)? to|vacation in|holiday in|based in|located in|relocat(?:e|ed|ing) to|city of|went to|back in|stayed in|staying in|weekend in|week in|arrived in|headed to|heading to)\s+$/i;
-/** Weak place cues, used only to settle a word that is both a first name and a place. */
-const PLACE_PREPOSITION = /\b(?:in|to|from|at|near|around|across|outside|of)\s+$/i;
-const ORG_BEFORE =
-	/\b(?:works? (?:at|for)|working (?:at|for)|worked (?:at|for)|joined|join|joining|hired by|employed (?:at|by)|interview(?:ed|ing)? (?:at|with)|job at|offer from|internship at|acquired by|customer of|partnered with)\s+$/i;
-const PROJECT_BEFORE = /\b(?:project|repo|repository|codebase|working on|work on)\s+$/i;
-const PROJECT_AFTER = /^\s+(?:project|repo|repository|codebase|app|service|library|package|plugin|extension)\b/i;
+const words = (list: string) => new Set(list.split('|'));
 
-/** The words around a name, which reveal its kind. */
+// Context cues: the one or two words right before a name, or right after it. Looked up in Sets
+// rather than matched with end-anchored regexes, which cost a scan of the preceding text each.
+const PERSON_BEFORE = words(
+	'with|met|meet|meeting|asked|ask|told|tell|thanks|thank|cc|dear|hi|hey|hello|call|called|' +
+		'calling|emailed|email|texted|text|pinged|ping|invited|hugged|married|dating|love',
+);
+/** Relations in "my friend X", "my boss X". */
+const KIN = words(
+	'friend|wife|husband|partner|boyfriend|girlfriend|fiance|fiancé|fiancee|fiancée|boss|manager|' +
+		'colleague|coworker|co-worker|sister|brother|mom|mum|mother|dad|father|son|daughter|cousin|' +
+		'uncle|aunt|niece|nephew|grandma|grandpa|grandmother|grandfather|mentor|neighbour|neighbor|' +
+		'roommate|flatmate|teammate|doctor|therapist|dentist|teacher|tutor|coach|kid|baby|buddy|pal',
+);
+const PERSON_AFTER = words(
+	'said|says|told|tells|asked|asks|wrote|writes|thinks|thought|mentioned|replied|suggested|' +
+		'wants|wanted|likes|liked|loves|loved|prefers|preferred|recommended|agreed|explained|' +
+		'messaged|emailed|called|texted|herself|himself|who|is my|was my|and i|and me',
+);
+/** What "X's …" may be followed by when X is a person. */
+const POSSESSED = words(
+	'wife|husband|partner|birthday|mom|mum|dad|sister|brother|son|daughter|kids|family|friend|' +
+		'boss|car|house|dog|cat',
+);
+const PLACE_BEFORE = words(
+	'visit|visited|visiting|moved to|move to|moving to|lives in|live in|living in|lived in|' +
+		'born in|trip to|flew to|fly to|flight to|drove to|travel to|traveled to|travelled to|' +
+		'traveling to|travelling to|vacation in|holiday in|based in|located in|relocate to|' +
+		'relocated to|relocating to|city of|went to|back in|stayed in|staying in|weekend in|' +
+		'week in|arrived in|headed to|heading to',
+);
+/** Weak place cues, used only to settle a word that is both a first name and a place. */
+const PLACE_PREPOSITIONS = words('in|to|from|at|near|around|across|outside|of');
+const ORG_BEFORE = words(
+	'joined|join|joining|works at|work at|works for|work for|working at|working for|worked at|' +
+		'worked for|hired by|employed at|employed by|interview at|interviewed at|interviewing at|' +
+		'interview with|interviewed with|interviewing with|job at|offer from|internship at|' +
+		'acquired by|customer of|partnered with',
+);
+const PROJECT_BEFORE = words('project|repo|repository|codebase|working on|work on');
+const PROJECT_AFTER = words('project|repo|repository|codebase|app|service|library|package|plugin|extension');
+
+/** The words next to a name, lowercase: nearest first before it, in reading order after it. */
 interface NameContext {
-	before: string;
-	after: string;
+	before: string[];
+	after: string[];
+	/** The word before ends in a dot ("Dr."), so only an honorific can be a cue. */
+	dotted: boolean;
 	personCue: boolean;
 	firstName: boolean;
 }
+
+const isWordCode = (c: number): boolean =>
+	(c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 39 || c === 45 || c === 0x2019 || (c > 127 && /\p{L}/u.test(String.fromCharCode(c)));
+
+/** Up to `max` words on one side of [start, end), separated by blanks only; stops at punctuation. */
+function wordsNear(text: string, from: number, dir: 1 | -1, max: number): string[] {
+	const out: string[] = [];
+	let i = dir < 0 ? from - 1 : from;
+	while (out.length < max) {
+		const blankStart = i;
+		while (i >= 0 && i < text.length && (text[i] === ' ' || text[i] === '\t')) i += dir;
+		if (i === blankStart) break; // punctuation or text edge: the context ends here
+		let j = i;
+		while (j >= 0 && j < text.length && isWordCode(text.charCodeAt(j))) j += dir;
+		if (j === i) break;
+		out.push((dir < 0 ? text.slice(j + 1, i + 1) : text.slice(i, j)).toLowerCase());
+		i = j;
+	}
+	return out;
+}
+
+/** The lowercase word that ends just before index `end`. */
+function wordEndingAt(text: string, end: number): string {
+	let i = end;
+	while (i > 0 && isWordCode(text.charCodeAt(i - 1))) i--;
+	return text.slice(i, end).toLowerCase();
+}
+
+function nameContext(text: string, tokens: Token[]): NameContext {
+	const start = tokens[0].start;
+	const last = tokens[tokens.length - 1];
+	const dotted = start >= 2 && text[start - 1] === ' ' && text[start - 2] === '.';
+	const before = dotted ? [wordEndingAt(text, start - 2)] : wordsNear(text, start, -1, 2);
+	const after = wordsNear(text, last.end, 1, 2);
+	const ctx: NameContext = { before, after, dotted, personCue: false, firstName: FIRST_NAMES.has(tokens[0].key) };
+	ctx.personCue =
+		HONORIFICS.has(before[0] ?? '') ||
+		(!dotted && (PERSON_BEFORE.has(before[0]) || (before[1] === 'my' && KIN.has(before[0])))) ||
+		hasCue(PERSON_AFTER, after, true) ||
+		(POSSESSIVE.test(last.text) && POSSESSED.has(after[0]));
+	return ctx;
+}
+
+/** True when the nearest one or two words (in text order) form a phrase of `set`. */
+function hasCue(set: Set<string>, ws: string[], forward = false): boolean {
+	if (ws.length === 0) return false;
+	if (set.has(ws[0])) return true;
+	return ws.length > 1 && set.has(forward ? `${ws[0]} ${ws[1]}` : `${ws[1]} ${ws[0]}`);
+}
+
+const cueBefore = (set: Set<string>, ctx: NameContext) => !ctx.dotted && hasCue(set, ctx.before);
 
 /** Type and display name of a run of capitalised words, or nothing when it is not a name. */
 function nameMention(scan: Scan, tokens: Token[], initial: boolean): { name: string; type: EntityType } | undefined {
 	const start = tokens[0].start;
 	const end = tokens[tokens.length - 1].end;
 	const name = scan.text.slice(start, end).replace(POSSESSIVE, '');
-	const before = scan.text.slice(Math.max(0, start - 40), start);
-	const after = scan.text.slice(end, end + 30);
-	const ctx: NameContext = {
-		before,
-		after,
-		personCue: HONORIFIC_BEFORE.test(before) || PERSON_BEFORE.test(before) || PERSON_AFTER.test(after),
-		firstName: FIRST_NAMES.has(tokens[0].key),
-	};
+	const ctx = nameContext(scan.text, tokens);
 	const hit = GAZETTEER.get(runKey(tokens));
 	if (hit) return { name: hit.display, type: knownType(hit.type, tokens, ctx) };
 	const type = inferType(tokens, ctx);
@@ -987,9 +1082,9 @@ function nameMention(scan: Scan, tokens: Token[], initial: boolean): { name: str
 function knownType(type: EntityType, tokens: Token[], ctx: NameContext): EntityType {
 	if (type === 'place' && ctx.firstName) {
 		if (tokens.length > 1 || ctx.personCue) return 'person';
-		if (!PLACE_BEFORE.test(ctx.before) && !PLACE_PREPOSITION.test(ctx.before)) return 'person';
+		if (!cueBefore(PLACE_BEFORE, ctx) && !cueBefore(PLACE_PREPOSITIONS, ctx)) return 'person';
 	}
-	if (type !== 'tool' && (PROJECT_BEFORE.test(ctx.before) || PROJECT_AFTER.test(ctx.after))) return 'project';
+	if (type !== 'tool' && (cueBefore(PROJECT_BEFORE, ctx) || PROJECT_AFTER.has(ctx.after[0]))) return 'project';
 	return type;
 }
 
@@ -998,11 +1093,11 @@ function inferType(tokens: Token[], ctx: NameContext): EntityType {
 	const last = tokens[tokens.length - 1].key;
 	const multi = tokens.length > 1;
 	if (multi && (ORG_SUFFIXES.has(last) || ORG_PREFIXES.has(first))) return 'organisation';
-	if (first === 'project' || PROJECT_BEFORE.test(ctx.before) || PROJECT_AFTER.test(ctx.after)) return 'project';
-	if (ORG_BEFORE.test(ctx.before)) return 'organisation';
+	if (first === 'project' || cueBefore(PROJECT_BEFORE, ctx) || PROJECT_AFTER.has(ctx.after[0])) return 'project';
+	if (cueBefore(ORG_BEFORE, ctx)) return 'organisation';
 	if (ctx.personCue || (ctx.firstName && tokens.length <= 4)) return 'person';
 	if (multi && (PLACE_SUFFIXES.has(last) || PLACE_PREFIXES.has(first))) return 'place';
-	if (PLACE_BEFORE.test(ctx.before)) return 'place';
+	if (cueBefore(PLACE_BEFORE, ctx)) return 'place';
 	const head = GAZETTEER.get(first);
 	// "Google Maps", "Azure Functions": a product of a known company or platform.
 	if (multi && head && (head.type === 'organisation' || head.type === 'tool')) return 'tool';
