@@ -102,9 +102,21 @@ export class PostMessageServerTransport implements Transport {
 
 	/** Ends the connection; the client is told with `mcp-server-stopped` unless its window is gone. */
 	async close(): Promise<void> {
+		this.#end(!this.target.closed);
+	}
+
+	/**
+	 * Ends the connection without telling the client: for a client replaced by a new one in the
+	 * same window and channel, where `mcp-server-stopped` would reach (and close) the new one.
+	 */
+	detach(): void {
+		this.#end(false);
+	}
+
+	#end(notify: boolean): void {
 		if (this.#closed) return;
 		this.#closed = true;
-		if (!this.target.closed) this.post(SERVER_STOPPED);
+		if (notify) this.post(SERVER_STOPPED);
 		this.onclose?.();
 	}
 
@@ -241,19 +253,20 @@ export class PostMessageListener {
 
 	/** The client's transport; a new one on its first message, or when it initializes again. */
 	#clientFor(source: PostTarget, peer: PostMessagePeer, payload: unknown): Client {
+		const current = this.#clients.get(source)?.get(peer.channel);
+		// A client that initializes again is a new client in the same window (MCP-B clients
+		// cannot be told apart otherwise): it gets a fresh server, the old one is dropped.
+		if (current && !current.transport.closed && !isInitialize(payload)) return current;
+		if (current && !current.transport.closed) current.transport.detach();
 		let bySource = this.#clients.get(source);
 		if (!bySource) this.#clients.set(source, (bySource = new Map()));
-		const current = bySource.get(peer.channel);
-		// A client that initializes again is a new client in the same window (MCP-B clients
-		// cannot be told apart otherwise): it gets a fresh server, the old one is closed.
-		if (current && !current.transport.closed && !isInitialize(payload)) return current;
-		if (current && !current.transport.closed) void current.transport.close();
 		const transport = new PostMessageServerTransport(peer, (p) => this.#post(source, peer, p), source);
 		const client = { transport, source };
 		bySource.set(peer.channel, client);
 		transport.onclose = () => {
-			if (bySource.get(peer.channel) === client) bySource.delete(peer.channel);
-			if (bySource.size === 0) this.#clients.delete(source);
+			const map = this.#clients.get(source);
+			if (map?.get(peer.channel) === client) map.delete(peer.channel);
+			if (map?.size === 0) this.#clients.delete(source);
 		};
 		this.#opts.onConnection(transport, payload);
 		return client;

@@ -216,6 +216,8 @@ export class RelayClient {
 			const app = this.#opts.app ?? { name: 'engram', version: '0' };
 			this.#sendRaw(ws, { t: 'hello', app });
 		};
+		// The close event that follows says everything; without a handler Node's `ws` would throw.
+		ws.onerror = () => {};
 		ws.onmessage = (ev: MessageEvent) => {
 			if (this.#ws === ws && typeof ev.data === 'string') this.#onFrame(ev.data);
 		};

@@ -1,0 +1,244 @@
+/**
+ * The relay's routing logic, with the tab and the clients as recording stand-ins: what each side
+ * receives, in which order, and what the relay answers by itself.
+ */
+import { describe, expect, it } from 'vitest';
+import { Hub, MAX_FORWARD_CHARS, type TabLink } from '../../../relay/hub';
+import type { Message } from '../../../relay/jsonrpc';
+
+const INIT = {
+	jsonrpc: '2.0',
+	id: 0,
+	method: 'initialize',
+	params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'Claude Code', version: '2.1' } },
+} as const;
+
+function setup() {
+	const logs: string[] = [];
+	const hub = new Hub({ port: 17373, version: '9.9.9', appUrl: 'http://127.0.0.1:4173', log: (l) => logs.push(l) });
+	const out: (Message | Message[])[] = [];
+	const session = hub.openSession('stdio', 'automem', { deliver: (m) => out.push(m) });
+	return { hub, session, out, logs };
+}
+
+/** A tab that records the envelopes it is sent. */
+function tab() {
+	const frames: Record<string, unknown>[] = [];
+	const closed: { code: number; reason: string }[] = [];
+	const link: TabLink = { send: (t) => frames.push(JSON.parse(t)), close: (code, reason) => closed.push({ code, reason }) };
+	return { link, frames, closed, msgs: () => frames.filter((f) => f.t === 'msg').map((f) => f.m) };
+}
+
+const reply = (hub: Hub, link: TabLink, sid: string, m: unknown) => hub.fromTab(link, JSON.stringify({ t: 'msg', sid, m }));
+
+describe('Hub', () => {
+	describe('with no tab paired', () => {
+		it('completes the handshake itself, negotiating the client’s protocol version', () => {
+			const { hub, session, out } = setup();
+			hub.fromClient(session.sid, INIT);
+			expect(out).toEqual([
+				{
+					jsonrpc: '2.0',
+					id: 0,
+					result: expect.objectContaining({
+						protocolVersion: '2025-06-18',
+						capabilities: { tools: { listChanged: true } },
+						serverInfo: { name: 'engram', version: '9.9.9' },
+					}),
+				},
+			]);
+		});
+
+		it('answers ping, and every other request with a clear not-connected error', () => {
+			const { hub, session, out } = setup();
+			hub.fromClient(session.sid, { jsonrpc: '2.0', id: 1, method: 'ping' });
+			hub.fromClient(session.sid, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+			hub.fromClient(session.sid, { jsonrpc: '2.0', id: 'x', method: 'tools/call', params: { name: 'recall_memory' } });
+			hub.fromClient(session.sid, { jsonrpc: '2.0', method: 'notifications/initialized' });
+			expect(out[0]).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+			const notConnected =
+				'Engram is not connected: no Engram tab is paired with engram-relay on port 17373. Open the Engram app ' +
+				'(http://127.0.0.1:4173) with the pairing link engram-relay printed to its log (stderr), keep that tab open, then retry.';
+			expect(out[1]).toEqual({ jsonrpc: '2.0', id: 2, error: { code: -32000, message: notConnected } });
+			expect(out[2]).toEqual({ jsonrpc: '2.0', id: 'x', error: { code: -32000, message: notConnected } });
+			expect(out).toHaveLength(3);
+		});
+
+		it('answers a message that is not JSON-RPC with Invalid Request', () => {
+			const { hub, session, out } = setup();
+			hub.fromClient(session.sid, { jsonrpc: '1.0', id: 3, method: 'ping' });
+			hub.fromClient(session.sid, 42);
+			hub.fromClient(session.sid, []);
+			expect(out).toEqual([
+				{ jsonrpc: '2.0', id: 3, error: { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0"' } },
+				{ jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request: a JSON-RPC message must be an object' } },
+				{ jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request: empty batch' } },
+			]);
+		});
+	});
+
+	describe('with a tab paired', () => {
+		it('opens the session on the tab with its profile and client, then passes messages through untouched', () => {
+			const { hub, session, out } = setup();
+			const t = tab();
+			hub.attachTab(t.link);
+			hub.fromClient(session.sid, INIT);
+			expect(t.frames).toEqual([
+				{ t: 'welcome', relay: { version: '9.9.9', port: 17373 } },
+				{ t: 'open', session: { sid: 'stdio-1', kind: 'stdio', profile: 'automem', client: { name: 'Claude Code', version: '2.1' } } },
+				{ t: 'msg', sid: 'stdio-1', m: INIT },
+			]);
+			const answer = { jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'engram', version: '1' } } };
+			reply(hub, t.link, 'stdio-1', answer);
+			expect(out).toEqual([answer]);
+		});
+
+		it('returns a batch’s answers as one array in input order, whatever order the tab answers in', () => {
+			const { hub, session, out } = setup();
+			const t = tab();
+			hub.attachTab(t.link);
+			hub.fromClient(session.sid, [
+				{ jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name: 'store_memory' } },
+				{ jsonrpc: '2.0', method: 'notifications/progress' },
+				{ jsonrpc: '1.0', id: 'bad' },
+				{ jsonrpc: '2.0', id: 'b', method: 'tools/call', params: { name: 'recall_memory' } },
+			]);
+			expect(t.msgs().map((m) => (m as { id?: string }).id)).toEqual(['a', undefined, 'b']);
+			reply(hub, t.link, session.sid, { jsonrpc: '2.0', id: 'b', result: { n: 2 } });
+			expect(out).toEqual([]);
+			reply(hub, t.link, session.sid, { jsonrpc: '2.0', id: 'a', result: { n: 1 } });
+			expect(out).toEqual([
+				[
+					{ jsonrpc: '2.0', id: 'a', result: { n: 1 } },
+					{ jsonrpc: '2.0', id: 'bad', error: { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0"' } },
+					{ jsonrpc: '2.0', id: 'b', result: { n: 2 } },
+				],
+			]);
+		});
+
+		it('has no timeout of its own: an answer arriving much later still reaches the client', async () => {
+			const { hub, session, out } = setup();
+			const t = tab();
+			hub.attachTab(t.link);
+			hub.fromClient(session.sid, { jsonrpc: '2.0', id: 9, method: 'tools/call' });
+			await new Promise((r) => setTimeout(r, 200));
+			reply(hub, t.link, session.sid, { jsonrpc: '2.0', id: 9, result: { late: true } });
+			expect(out).toEqual([{ jsonrpc: '2.0', id: 9, result: { late: true } }]);
+		});
+
+		it('passes server-initiated requests and notifications to the client, and the client’s answers back', () => {
+			const { hub, session, out } = setup();
+			const t = tab();
+			hub.attachTab(t.link);
+			hub.fromClient(session.sid, INIT);
+			reply(hub, t.link, session.sid, { jsonrpc: '2.0', id: 100, method: 'ping' });
+			hub.fromClient(session.sid, { jsonrpc: '2.0', id: 100, result: {} });
+			expect(out).toEqual([{ jsonrpc: '2.0', id: 100, method: 'ping' }]);
+			expect(t.msgs().at(-1)).toEqual({ jsonrpc: '2.0', id: 100, result: {} });
+		});
+
+		it('replaces an answer too large for stdio clients with an error saying what to do', () => {
+			const { hub, session, out } = setup();
+			const t = tab();
+			hub.attachTab(t.link);
+			hub.fromClient(session.sid, { jsonrpc: '2.0', id: 1, method: 'tools/call' });
+			reply(hub, t.link, session.sid, { jsonrpc: '2.0', id: 1, result: { text: 'x'.repeat(MAX_FORWARD_CHARS) } });
+			expect(out).toEqual([
+				{
+					jsonrpc: '2.0',
+					id: 1,
+					error: {
+						code: -32603,
+						message: 'The answer is too large to forward (8.0 MiB; the limit is 8 MiB): ask for fewer results or shorter content.',
+					},
+				},
+			]);
+		});
+
+		it('tells the tab when a client leaves', () => {
+			const { hub, session } = setup();
+			const t = tab();
+			hub.attachTab(t.link);
+			hub.fromClient(session.sid, INIT);
+			hub.closeSession(session.sid);
+			expect(t.frames.at(-1)).toEqual({ t: 'close', sid: session.sid, reason: 'client disconnected' });
+			expect(hub.sessions).toEqual([]);
+		});
+
+		it('ignores frames for unknown sessions and logs malformed ones', () => {
+			const { hub, out, logs } = setup();
+			const t = tab();
+			hub.attachTab(t.link);
+			reply(hub, t.link, 'nobody', { jsonrpc: '2.0', id: 1, result: {} });
+			hub.fromTab(t.link, '{"t":"msg"}');
+			hub.fromTab(t.link, 'not json');
+			expect(out).toEqual([]);
+			expect(logs.slice(-2)).toEqual(['ignored a frame from the tab: relay envelope: sid Invalid input: expected string, received undefined', 'ignored a frame from the tab: relay envelope is not valid JSON']);
+		});
+	});
+
+	describe('when the tab goes away and comes back', () => {
+		it('fails the calls in flight with a clear error, then re-initialises every client on the new tab', () => {
+			const { hub, session, out } = setup();
+			const first = tab();
+			hub.attachTab(first.link);
+			hub.fromClient(session.sid, INIT);
+			reply(hub, first.link, session.sid, { jsonrpc: '2.0', id: 0, result: {} });
+			hub.fromClient(session.sid, { jsonrpc: '2.0', method: 'notifications/initialized' });
+			hub.fromClient(session.sid, { jsonrpc: '2.0', id: 5, method: 'tools/call' });
+			out.length = 0;
+
+			hub.detachTab(first.link);
+			expect(out).toEqual([
+				{
+					jsonrpc: '2.0',
+					id: 5,
+					error: {
+						code: -32000,
+						message:
+							'The Engram tab went away before answering (reloaded or closed); the call may or may not have taken effect. The relay reconnects when the tab is back: check, then retry.',
+					},
+				},
+			]);
+			out.length = 0;
+
+			const second = tab();
+			hub.attachTab(second.link);
+			const replayed = second.msgs();
+			expect(second.frames[1]).toEqual({ t: 'open', session: expect.objectContaining({ sid: session.sid, profile: 'automem' }) });
+			expect(replayed).toEqual([
+				{ ...INIT, id: 'engram-relay:replay:1' },
+				{ jsonrpc: '2.0', method: 'notifications/initialized' },
+			]);
+			expect(out).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
+			// The replayed handshake's answer is the relay's business, not the client's.
+			reply(hub, second.link, session.sid, { jsonrpc: '2.0', id: 'engram-relay:replay:1', result: {} });
+			expect(out).toHaveLength(1);
+			hub.fromClient(session.sid, { jsonrpc: '2.0', id: 6, method: 'tools/list' });
+			reply(hub, second.link, session.sid, { jsonrpc: '2.0', id: 6, result: { tools: [] } });
+			expect(out.at(-1)).toEqual({ jsonrpc: '2.0', id: 6, result: { tools: [] } });
+		});
+
+		it('replays a handshake it answered alone, once a tab pairs', () => {
+			const { hub, session, out } = setup();
+			hub.fromClient(session.sid, INIT);
+			hub.fromClient(session.sid, { jsonrpc: '2.0', method: 'notifications/initialized' });
+			const t = tab();
+			hub.attachTab(t.link);
+			expect(t.msgs()).toEqual([{ ...INIT, id: 'engram-relay:replay:1' }, { jsonrpc: '2.0', method: 'notifications/initialized' }]);
+			expect(out.at(-1)).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+		});
+
+		it('lets a newer tab take over, telling the old one not to reconnect', () => {
+			const { hub } = setup();
+			const first = tab();
+			const second = tab();
+			hub.attachTab(first.link);
+			hub.attachTab(second.link);
+			expect(first.closed).toEqual([{ code: 4001, reason: 'another Engram tab paired with this relay' }]);
+			expect(hub.tabConnected).toBe(true);
+			hub.detachTab(first.link);
+			expect(hub.tabConnected).toBe(true);
+		});
+	});
+});
