@@ -13,7 +13,9 @@ import { registerMemoryErrorTransfer } from '../src/engine/transfer';
 
 registerMemoryErrorTransfer();
 
-const localModelPath = new URL('/models/', self.location.origin).href;
+// A path, not a full URL: transformers.js 4.3 skips local files whose path is an http(s) URL when it
+// probes for tokenizer_config.json, and the tokenizer then fails to load ("reading 'tokenizer_class'").
+const localModelPath = '/models/';
 const wasmPaths = { wasm: new URL(ortWasmUrl, self.location.origin).href, mjs: new URL(ortMjsUrl, self.location.origin).href };
 
 /** Loads any model from the app's origin (the embedded one) or the hub (a user's choice). */
