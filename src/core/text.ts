@@ -43,43 +43,43 @@ export function tokenize(text: string): string[] {
 }
 
 const VOWEL = /[aeiouy]/;
+/** A stem ending consonant–vowel–consonant with one vowel group ("hik", "writ", "car"). */
+const SHORT_CVC = /^[^aeiouy]*[aeiouy][^aeiouywx]$/;
 
 /** True when `s` has a vowel (the stem must keep one to stay a word). */
 function hasVowel(s: string): boolean {
 	return VOWEL.test(s);
 }
 
-/** Undo consonant doubling after removing -ing/-ed ("running" → "run", but not "fall"). */
-function undouble(s: string): string {
-	const n = s.length;
-	if (n >= 3 && s[n - 1] === s[n - 2] && !'lsz'.includes(s[n - 1]) && !VOWEL.test(s[n - 1]))
-		return s.slice(0, -1);
-	return s;
-}
-
-/** Strips a verbal suffix and repairs the stem; `null` when the word is too short for it. */
+/**
+ * Strips -ing / -ed and repairs the stem: undoubles a doubled consonant ("running" → "run"),
+ * or restores the silent e of a short stem ("hiking" → "hike", "caring" → "care", so "car"
+ * stays apart). Null when the word does not end so or the stem would be too short.
+ */
 function stripVerbal(w: string, suffix: string): string | null {
 	if (!w.endsWith(suffix)) return null;
 	const stem = w.slice(0, -suffix.length);
 	if (stem.length < 3 || !hasVowel(stem)) return null;
-	return undouble(stem);
+	const n = stem.length;
+	if (stem[n - 1] === stem[n - 2] && !'lsz'.includes(stem[n - 1]) && !VOWEL.test(stem[n - 1])) return stem.slice(0, -1);
+	return SHORT_CVC.test(stem) ? `${stem}e` : stem;
 }
 
 /**
- * A light English stemmer: plurals, -ing, -ed, -ly, -ies/-ied, and the -e that those strip
- * ("hiking" and "hike" → "hik", "studies" and "studied" → "studi"). Digits and short words pass
- * unchanged. Deterministic and idempotent enough for index/query symmetry.
+ * A light English stemmer: plurals, -ing, -ed, -ly and -ies/-ied/-y ("hiking", "hiked" and
+ * "hike" → "hike"; "studies", "studied" and "study" → "studi"). Base words keep their final e,
+ * so "care" and "car" stay apart. Digits and words of three letters or fewer pass unchanged.
  */
 export function stem(word: string): string {
 	let w = word;
 	if (w.length <= 3 || /\d/.test(w)) return w;
-	if (w.endsWith('ies') || w.endsWith('ied')) w = w.slice(0, -3) + 'i';
+	if (w.endsWith('ies') || w.endsWith('ied')) w = w.length > 4 ? w.slice(0, -3) + 'i' : w.slice(0, -1);
+	else if (w.length > 5 && w.endsWith('eed')) w = w.slice(0, -1);
 	else if (w.endsWith('sses')) w = w.slice(0, -2);
-	else if (w.endsWith('es') && /(ch|sh|x|zz)es$/.test(w)) w = w.slice(0, -2);
-	else if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) w = w.slice(0, -1);
-	w = stripVerbal(w, 'ing') ?? stripVerbal(w, 'ed') ?? w;
-	if (w.length > 4 && w.endsWith('ly')) w = w.slice(0, -2);
-	if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
+	else if (/(ch|sh|x|zz)es$/.test(w)) w = w.slice(0, -2);
+	else if (w.endsWith('s') && !/(ss|us|is|ews)$/.test(w)) w = w.slice(0, -1);
+	else w = stripVerbal(w, 'ing') ?? stripVerbal(w, 'ed') ?? w;
+	if (w.length >= 7 && w.endsWith('ly')) w = w.slice(0, -2);
 	if (w.length > 3 && w.endsWith('y')) w = w.slice(0, -1) + 'i';
 	return w;
 }

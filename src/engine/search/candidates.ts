@@ -68,7 +68,7 @@ export function candidateFor(cands: Map<number, Candidate>, slot: number, direct
 export function addLexical(
 	view: IndexView,
 	phrasings: string[],
-	accept: (slot: number) => boolean,
+	accept: ((slot: number) => boolean) | undefined,
 	cands: Map<number, Candidate>,
 	scope?: string,
 ): boolean {
@@ -77,15 +77,13 @@ export function addLexical(
 	for (const q of phrasings) {
 		if (!tokenize(q).some((t) => processTerm(t) !== null)) continue;
 		searchable = true;
-		const hits = view.lexical.search(
-			q,
-			(id) => {
-				const s = view.slotOf.get(id);
-				return s !== undefined && accept(s);
-			},
-			POOL.lexical,
-			within,
-		);
+		const filter = accept
+			? (id: string) => {
+					const s = view.slotOf.get(id);
+					return s !== undefined && accept(s);
+				}
+			: undefined;
+		const hits = view.lexical.search(q, filter, POOL.lexical, within);
 		const top = hits.length > 0 ? hits[0].score : 1;
 		hits.forEach((h, rank) => {
 			const c = candidateFor(cands, view.slotOf.get(h.id)!, true);
@@ -124,7 +122,7 @@ export function addSemantic(
 	view: IndexView,
 	vectors: Float32Array[],
 	k: number,
-	accept: (slot: number) => boolean,
+	accept: ((slot: number) => boolean) | undefined,
 	cands: Map<number, Candidate>,
 ): SemanticQuery[] {
 	return vectors.map((q) => {

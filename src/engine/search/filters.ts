@@ -13,7 +13,7 @@ export interface CompiledFilter {
 	base: (m: DocMeta) => boolean;
 	/** True when the memory is current at `now` (t_invalid unset or in the future). */
 	valid: (m: DocMeta) => boolean;
-	/** True when any filter is set at all (a cheap path for unfiltered scans). */
+	/** True when `base` can reject anything (otherwise scans skip calling it). */
 	active: boolean;
 }
 
@@ -80,5 +80,5 @@ export function compileFilter(
 	const base =
 		parts.length === 0 ? () => true : (m: DocMeta) => parts.every((p) => p(m));
 	const valid = (m: DocMeta) => m.t_invalid === undefined || m.t_invalid > now;
-	return { base, valid, active: parts.length > 0 || input.current_only === true };
+	return { base, valid, active: parts.length > 0 };
 }

@@ -113,11 +113,11 @@ export class LexicalIndex {
 	 * Best-first hits for `query` among ids accepted by `accept`, at most `cap` of them. An empty
 	 * result means no query term matched (or every term was a stop word).
 	 */
-	search(query: string, accept: (id: string) => boolean, cap: number, within?: Collection): LexicalHit[] {
+	search(query: string, accept: ((id: string) => boolean) | undefined, cap: number, within?: Collection): LexicalHit[] {
 		const t = LEXICAL_TUNING;
 		const termBoost = within ? this.collectionBoosts(query, within) : undefined;
 		const res: SearchResult[] = this.ms.search(query, {
-			filter: (r) => accept(r.id as string),
+			filter: accept ? (r) => accept(r.id as string) : undefined,
 			prefix: (term) => term.length >= t.prefixMin,
 			fuzzy: (term) => (t.fuzzy > 0 && term.length >= 6 ? t.fuzzy : false),
 			weights: { fuzzy: 0.45, prefix: t.prefixWeight },

@@ -40,6 +40,8 @@ interface RankContext {
 	semantic: SemanticQuery[];
 	/** Slots accepted by every filter except validity. */
 	accept: (slot: number) => boolean;
+	/** True when `accept` accepts every slot (scans then skip it). */
+	acceptAll: boolean;
 	valid: (slot: number) => boolean;
 	/** The memory_id of a "more like this" recall, never returned itself. */
 	seedSlot?: number;
@@ -61,7 +63,11 @@ export function rankIndex(view: IndexView, input: RecallInput, qv: QueryVectors,
 function buildContext(view: IndexView, input: RecallInput, qv: QueryVectors, now: number): RankContext {
 	const filter = compileFilter(input, now);
 	const seedSlot = input.memory_id === undefined ? undefined : resolveSeed(view, input.memory_id);
-	const base = (slot: number) => slot !== seedSlot && filter.base(view.metas[slot]);
+	const acceptAll = !filter.active && seedSlot === undefined;
+	// One pass over the metadata into a mask: scans then test a byte, not a chain of closures.
+	const mask = acceptAll ? null : new Uint8Array(view.count);
+	if (mask) for (let s = 0; s < view.count; s++) mask[s] = s !== seedSlot && filter.base(view.metas[s]) ? 1 : 0;
+	const base = mask ? (slot: number) => mask[slot] === 1 : () => true;
 	const valid = (slot: number) => filter.valid(view.metas[slot]);
 	const phrasings = [input.query, ...(input.queries ?? [])].filter(
 		(q): q is string => typeof q === 'string' && q.trim().length > 0,
@@ -77,6 +83,7 @@ function buildContext(view: IndexView, input: RecallInput, qv: QueryVectors, now
 		vectors: queryVectors(view, input, qv, seedSlot),
 		semantic: [],
 		accept: base,
+		acceptAll,
 		valid,
 		seedSlot,
 	};
@@ -118,8 +125,8 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 	const { view, input, w } = ctx;
 	const cands = new Map<number, Candidate>();
 	const k = Math.max(POOL.semantic, 3 * ((input.offset ?? 0) + (input.limit ?? DEFAULT_LIMIT)));
-	if (w.lexical > 0 || w.semantic === 0) addLexical(view, ctx.phrasings, ctx.accept, cands, input.scope);
-	if (w.semantic > 0) ctx.semantic = addSemantic(view, ctx.vectors, k, ctx.accept, cands);
+	if (w.lexical > 0 || w.semantic === 0) addLexical(view, ctx.phrasings, ctx.acceptAll ? undefined : ctx.accept, cands, input.scope);
+	if (w.semantic > 0) ctx.semantic = addSemantic(view, ctx.vectors, k, ctx.acceptAll ? undefined : ctx.accept, cands);
 	for (const id of input.priority_ids ?? []) {
 		const slot = view.slotOf.get(id);
 		if (slot !== undefined && ctx.accept(slot)) candidateFor(cands, slot, true);

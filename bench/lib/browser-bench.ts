@@ -1,0 +1,160 @@
+/**
+ * The browser half of `npm run bench`: the built app in headless Chromium (Debian's, through
+ * playwright-core), driven through the engine client the page exposes as `globalThis.__engram`
+ * (the real worker, real IndexedDB). Memories are generated in Node and handed to the page in
+ * batches; every duration is measured inside the page, so the harness's transfer is not counted.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import type { EngineApi } from '../../src/engine/types';
+import { launchBrowser, ROOT, startPreview } from '../../test/e2e/helpers';
+import { Corpus, type GeneratedMemory } from './corpus';
+import { type EnvResult, percentile, round, type SizeResult } from './stats';
+
+const BATCH = 500;
+const SAMPLES = 100;
+
+/** The page's engine handle. */
+type PageEngine = { __engram: EngineApi };
+
+/** Builds the app when dist/ is missing (the model first, as `npm run build` does). */
+function ensureBuilt(log: (s: string) => void): void {
+	if (existsSync(join(ROOT, 'dist', 'index.html'))) return;
+	log('browser: building the app (dist/ is missing)…');
+	for (const args of [['scripts/ensure-model.mjs'], ['node_modules/vite/bin/vite.js', 'build']]) {
+		const r = spawnSync(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
+		if (r.status !== 0) throw new Error(`${args.join(' ')} failed`);
+	}
+}
+
+/** Waits until the page's engine answers. */
+async function engineReady(page: Page): Promise<void> {
+	await page.waitForFunction(() => (globalThis as unknown as Partial<PageEngine>).__engram !== undefined, null, { timeout: 60_000 });
+	await page.evaluate(async () => void (await (globalThis as unknown as PageEngine).__engram.stats({})));
+}
+
+/** Stores `memories` in one batch; returns the in-page milliseconds. */
+function storeBatch(page: Page, memories: GeneratedMemory[]): Promise<number> {
+	return page.evaluate(async (ms) => {
+		const t = performance.now();
+		await (globalThis as unknown as PageEngine).__engram.store({ memories: ms });
+		return performance.now() - t;
+	}, memories);
+}
+
+/** Per-call in-page milliseconds of single stores. */
+function singleStores(page: Page, memories: GeneratedMemory[]): Promise<number[]> {
+	return page.evaluate(async (ms) => {
+		const out: number[] = [];
+		for (const m of ms) {
+			const t = performance.now();
+			await (globalThis as unknown as PageEngine).__engram.store(m);
+			out.push(performance.now() - t);
+		}
+		return out;
+	}, memories);
+}
+
+/** Per-call in-page milliseconds of recalls. */
+function recalls(page: Page, queries: string[]): Promise<number[]> {
+	return page.evaluate(async (qs) => {
+		const out: number[] = [];
+		for (const q of qs) {
+			const t = performance.now();
+			await (globalThis as unknown as PageEngine).__engram.recall({ query: q, limit: 10 });
+			out.push(performance.now() - t);
+		}
+		return out;
+	}, queries);
+}
+
+/** Texts per second through the page's engine (one embed call per text, pipelined). */
+function embedRate(page: Page, texts: string[]): Promise<number> {
+	return page.evaluate(async (ts) => {
+		const e = (globalThis as unknown as PageEngine).__engram;
+		await Promise.all(ts.slice(0, 100).map((t) => e.embed(t)));
+		const t0 = performance.now();
+		await Promise.all(ts.map((t) => e.embed(t)));
+		return ts.length / ((performance.now() - t0) / 1000);
+	}, texts);
+}
+
+/** Used storage as the browser reports it (IndexedDB plus the service worker's caches). */
+function storageUsage(page: Page): Promise<number> {
+	return page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+}
+
+/** JS heap of the page plus the engine worker, in MB (Chromium's performance.memory). */
+async function heapMb(page: Page): Promise<number | null> {
+	const read = () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? null;
+	const parts = [await page.evaluate(read), ...(await Promise.all(page.workers().map((w) => w.evaluate(read).catch(() => null))))];
+	const known = parts.filter((x): x is number => x !== null);
+	return known.length > 0 ? round(known.reduce((a, b) => a + b, 0) / 2 ** 20, 0) : null;
+}
+
+/** Reloads the page and returns ms from navigation start to the first recall answered. */
+async function coldStart(page: Page, query: string): Promise<number> {
+	await page.evaluate(async () => (globalThis as unknown as PageEngine).__engram.close());
+	await page.reload({ waitUntil: 'commit' });
+	await page.waitForFunction(() => (globalThis as unknown as Partial<PageEngine>).__engram !== undefined, null, { timeout: 60_000 });
+	return page.evaluate(async (q) => {
+		await (globalThis as unknown as PageEngine).__engram.recall({ query: q, limit: 10 });
+		return performance.now();
+	}, query);
+}
+
+/** One size in a fresh browser profile. */
+async function runSize(url: string, n: number, log: (s: string) => void, last: boolean, out: EnvResult): Promise<SizeResult> {
+	const browser = await launchBrowser({ offlineCapable: false });
+	try {
+		const page = await browser.context.newPage();
+		await page.goto(url);
+		await engineReady(page);
+		const corpus = new Corpus(42);
+		if (out.embed_per_s === null) out.embed_per_s = round(await embedRate(page, Array.from({ length: 2000 }, (_, i) => corpus.memory(i).content)), 0);
+		const baseline = await storageUsage(page);
+		const gen = new Corpus(42);
+		let importMs = 0;
+		for (let i = 0; i < n; i += BATCH) {
+			importMs += await storeBatch(page, Array.from({ length: Math.min(BATCH, n - i) }, (_, j) => gen.memory(i + j)));
+			if ((i / BATCH) % 20 === 19) log(`  browser: imported ${i + BATCH}/${n} (${(importMs / 1000).toFixed(0)} s)`);
+		}
+		const probe = new Corpus(7);
+		const store = await singleStores(page, Array.from({ length: SAMPLES }, (_, j) => gen.memory(n + j)));
+		const queries = Array.from({ length: SAMPLES }, (_, j) => probe.queryFor(new Corpus(42).memory((j * 7919) % Math.min(n, 2000))));
+		const recall = await recalls(page, queries);
+		if (last) {
+			out.heap_mb = await heapMb(page);
+			out.idb_bytes_per_memory = round(((await storageUsage(page)) - baseline) / (n + SAMPLES), 0);
+			out.cold_start_ms = round(await coldStart(page, queries[0]), 0);
+		}
+		return {
+			store_p50_ms: round(percentile(store, 50)),
+			store_p99_ms: round(percentile(store, 99)),
+			recall_p50_ms: round(percentile(recall, 50)),
+			recall_p99_ms: round(percentile(recall, 99)),
+			import_s: round(importMs / 1000, 1),
+		};
+	} finally {
+		await browser.close();
+	}
+}
+
+/** Runs the browser benchmark for `sizes`. */
+export async function runBrowser(sizes: number[], log: (s: string) => void): Promise<EnvResult> {
+	ensureBuilt(log);
+	const server = await startPreview();
+	const out: EnvResult = { embed_per_s: null, cold_start_ms: null, heap_mb: null, idb_bytes_per_memory: null, sizes: {} };
+	try {
+		for (const n of sizes) {
+			log(`browser: ${n} memories…`);
+			out.sizes[String(n)] = await runSize(server.url, n, log, n === Math.max(...sizes), out);
+			log(`browser: ${n}: ${JSON.stringify(out.sizes[String(n)])}`);
+		}
+	} finally {
+		await server.stop();
+	}
+	return out;
+}

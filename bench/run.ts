@@ -1,0 +1,77 @@
+/**
+ * `npm run bench`: Engram's speed benchmark in Node and in headless Chromium at 1k, 10k and 100k
+ * realistic memories (`-- --quick`: 1k and 10k). Prints a human table, then as its very last line
+ * one JSON object `{"node": ENV, "browser": ENV}` (format in issue 3; null marks a figure that
+ * could not be measured, with the reason on stderr).
+ *
+ *   npm run bench                  # both environments, all sizes
+ *   npm run bench -- --quick       # 1k and 10k
+ *   npm run bench -- --only node   # or --only browser
+ */
+import { runBrowser } from './lib/browser-bench';
+import { runNode } from './lib/node-bench';
+import type { EnvResult } from './lib/stats';
+
+interface Args {
+	sizes: number[];
+	only?: 'node' | 'browser';
+}
+
+function parseArgs(argv: string[]): Args {
+	const a: Args = { sizes: [1_000, 10_000, 100_000] };
+	for (let i = 0; i < argv.length; i++) {
+		if (argv[i] === '--quick') a.sizes = [1_000, 10_000];
+		else if (argv[i] === '--only') a.only = argv[++i] as Args['only'];
+		else if (argv[i] === '--sizes') a.sizes = argv[++i].split(',').map(Number);
+		else throw new Error(`unknown argument ${argv[i]}`);
+	}
+	return a;
+}
+
+/** Progress goes to stderr so stdout stays the table plus the JSON line. */
+const log = (s: string) => process.stderr.write(`${s}\n`);
+
+/** An environment whose run failed: every figure null (the error is logged). */
+function failed(sizes: number[]): EnvResult {
+	return { embed_per_s: null, cold_start_ms: null, heap_mb: null, idb_bytes_per_memory: null, sizes: Object.fromEntries(sizes.map((n) => [String(n), null])) };
+}
+
+async function attempt(name: string, sizes: number[], run: () => Promise<EnvResult>): Promise<EnvResult> {
+	try {
+		return await run();
+	} catch (e) {
+		log(`${name}: failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+		return failed(sizes);
+	}
+}
+
+const fmt = (x: number | null | undefined) => (x === null || x === undefined ? '—' : String(x));
+
+/** The human table: one row per environment and size. */
+function humanTable(results: Record<string, EnvResult>): string {
+	const head = ['env', 'size', 'store p50', 'store p99', 'recall p50', 'recall p99', 'import s'];
+	const rows: string[][] = [];
+	for (const [env, r] of Object.entries(results))
+		for (const [size, s] of Object.entries(r.sizes))
+			rows.push([env, size, fmt(s?.store_p50_ms), fmt(s?.store_p99_ms), fmt(s?.recall_p50_ms), fmt(s?.recall_p99_ms), fmt(s?.import_s)]);
+	const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+	const line = (r: string[]) => r.map((c, i) => c.padStart(w[i])).join('  ');
+	const extra = Object.entries(results).map(
+		([env, r]) => `${env}: embed ${fmt(r.embed_per_s)}/s, cold start ${fmt(r.cold_start_ms)} ms, heap ${fmt(r.heap_mb)} MB, IndexedDB ${fmt(r.idb_bytes_per_memory)} B/memory (largest size)`,
+	);
+	return [line(head), w.map((n) => '-'.repeat(n)).join('  '), ...rows.map(line), '', ...extra].join('\n');
+}
+
+async function main(): Promise<void> {
+	const args = parseArgs(process.argv.slice(2));
+	const results: Record<string, EnvResult> = {};
+	results.node = args.only === 'browser' ? failed(args.sizes) : await attempt('node', args.sizes, () => runNode(args.sizes, log));
+	results.browser = args.only === 'node' ? failed(args.sizes) : await attempt('browser', args.sizes, () => runBrowser(args.sizes, log));
+	console.log(humanTable(results));
+	console.log(JSON.stringify({ node: results.node, browser: results.browser }));
+}
+
+main().catch((e) => {
+	console.error(e);
+	process.exit(1);
+});
