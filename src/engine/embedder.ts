@@ -1,0 +1,441 @@
+/**
+ * Sentence embedders. One entry point, {@link createEmbedder}, loads any transformers.js feature-extraction model
+ * (the embedded static model `engram/glove-sif-100d` from local files, or a Hugging Face hub model such as
+ * `Xenova/all-MiniLM-L6-v2`) and returns unit vectors for texts.
+ *
+ * The embedded model is a static word-vector table (see scripts/build-model.ts). For it, and any model whose
+ * config.json carries an `engram_static` block, there is a fast path that never loads onnxruntime: it tokenises
+ * with the transformers.js tokenizer, reads the table straight out of the served `onnx/model.onnx` and mean-pools
+ * the rows itself. It computes the same vectors as the ONNX graph run by `pipeline('feature-extraction')` with
+ * mean pooling and normalisation, 7–10× faster and without compiling the 27 MB ORT wasm at page load.
+ *
+ * Pure TypeScript: runs in Node, in a web worker and in the page. In Node, pass `localModelPath` (see
+ * `nodeModelPath()` in ./node-model-path.ts); in the browser it is a URL path such as '/models/'.
+ */
+import { AutoConfig, AutoTokenizer, env, pipeline, type FeatureExtractionPipeline, type PreTrainedTokenizer, type ProgressInfo } from '@huggingface/transformers';
+import { MemoryError } from '../core/errors';
+
+/** The embedded model's id: served from `<localModelPath>/engram/glove-sif-100d/`. */
+export const DEFAULT_MODEL_ID = 'engram/glove-sif-100d';
+
+/** Turns texts into unit-length vectors with one fixed model. */
+export interface Embedder {
+	/** The model id the vectors belong to; vectors from different models must never be compared. */
+	readonly modelId: string;
+	/** Length of every vector this embedder returns. */
+	readonly dims: number;
+	/** Which implementation runs: the onnxruntime-free table lookup or the transformers.js pipeline. */
+	readonly path?: 'fast' | 'pipeline';
+	/**
+	 * One entry per text, in order: a unit-length Float32Array of `dims` values, or null when the text has no
+	 * vector (empty, whitespace only, or — for a static model — no known word); callers then fall back to lexical
+	 * search. Rejects with MemoryError('embedding_failed') if the model fails.
+	 */
+	embed(texts: string[]): Promise<(Float32Array | null)[]>;
+	/** Releases the model (the ONNX session for the pipeline path). The embedder must not be used afterwards. */
+	dispose?(): Promise<void>;
+}
+
+/** Progress while model files load, as transformers.js reports it ('initiate', 'download', 'progress', 'done', 'ready'). */
+export interface EmbedderProgress {
+	status: string;
+	file?: string;
+	progress?: number;
+	loaded?: number;
+	total?: number;
+}
+
+/** Options of {@link createEmbedder}. */
+export interface CreateEmbedderOptions {
+	/** Model id: DEFAULT_MODEL_ID, another local folder under localModelPath, or a hub id. */
+	modelId?: string;
+	/** Where local models live: a filesystem path in Node (required there), a URL path in the browser (default '/models/'). */
+	localModelPath?: string;
+	/** Whether transformers.js may download from the hub; defaults to false for the embedded model, true otherwise. */
+	allowRemoteModels?: boolean;
+	/** Where onnxruntime-web finds its wasm/mjs files; must point at files the app serves itself (never a CDN). */
+	wasmPaths?: string | Record<string, string>;
+	/** Called while files load; for hub models this is the download progress bar's feed. */
+	onProgress?: (p: EmbedderProgress) => void;
+	/** Use the onnxruntime-free path for static models (default true); false forces the pipeline. */
+	fast?: boolean;
+	/** ONNX weights variant for the pipeline path (e.g. 'fp32', 'q8'); static models always use 'fp32'. */
+	dtype?: 'auto' | 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4' | 'bnb4' | 'q4f16';
+}
+
+/** The `engram_static` block of a static model's config.json (written by scripts/build-model.ts). */
+interface StaticModelInfo {
+	format: 'int8-rows';
+	dims: number;
+	vocab_size: number;
+	onnx_file: string;
+	table_initializer: string;
+	scale_initializer: string;
+	unk_token_id: number;
+	sha256?: Record<string, string>;
+}
+
+/** Texts per pipeline call: bounds the padded [batch, seq, dims] tensor for long inputs. */
+const PIPELINE_BATCH = 32;
+
+const IS_NODE = typeof process !== 'undefined' && process.release?.name === 'node' && typeof (globalThis as { window?: unknown }).window === 'undefined';
+
+const fail = (modelId: string, message: string, cause?: unknown): MemoryError =>
+	new MemoryError('embedding_failed', cause === undefined ? message : `${message}: ${cause instanceof Error ? cause.message : String(cause)}`, { modelId });
+
+/** Loads run one after another: each sets the global transformers.js `env` for the files it fetches. */
+let loadQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Loads a model and returns an {@link Embedder} for it. Configures the shared transformers.js `env`
+ * (localModelPath, allowLocalModels, allowRemoteModels, wasmPaths) as a side effect, since transformers.js has no
+ * per-model settings; concurrent calls are queued so one load's settings never leak into another's.
+ * Rejects with MemoryError('embedding_failed') when the model cannot be loaded.
+ */
+export function createEmbedder(opts: CreateEmbedderOptions = {}): Promise<Embedder> {
+	const run = loadQueue.then(() => loadEmbedder(opts));
+	loadQueue = run.catch(() => undefined);
+	return run;
+}
+
+async function loadEmbedder(opts: CreateEmbedderOptions): Promise<Embedder> {
+	const modelId = opts.modelId ?? DEFAULT_MODEL_ID;
+	if (opts.localModelPath !== undefined) env.localModelPath = opts.localModelPath;
+	// The embedded model never lives on the hub: asking it for one only turns "file missing" into a network error.
+	env.allowRemoteModels = opts.allowRemoteModels ?? modelId !== DEFAULT_MODEL_ID;
+	if (opts.wasmPaths !== undefined && env.backends.onnx.wasm) env.backends.onnx.wasm.wasmPaths = opts.wasmPaths;
+	const progress = (p: ProgressInfo | EmbedderProgress) => {
+		if (!opts.onProgress) return;
+		// Pass on only the documented fields, and only those present.
+		const src = p as EmbedderProgress;
+		const out: EmbedderProgress = { status: src.status };
+		if (src.file !== undefined) out.file = src.file;
+		if (src.progress !== undefined) out.progress = src.progress;
+		if (src.loaded !== undefined) out.loaded = src.loaded;
+		if (src.total !== undefined) out.total = src.total;
+		opts.onProgress(out);
+	};
+
+	// transformers.js only falls back to the hub on a 404, but SPA servers (vite preview included) answer a missing
+	// /models/... file with index.html and status 200. So decide up front whether the model is local, and if it is
+	// not, keep transformers.js away from the local folder (cached hub files are still found, so offline works).
+	const local = await localModelExists(env.localModelPath, modelId);
+	const hint = IS_NODE && opts.localModelPath === undefined ? ' (in Node pass localModelPath, e.g. nodeModelPath())' : '';
+	if (!local && !env.allowRemoteModels) throw fail(modelId, `model "${modelId}" is not under ${env.localModelPath} and remote models are disabled${hint}`);
+	env.allowLocalModels = local;
+
+	let config: Record<string, unknown>;
+	try {
+		config = (await AutoConfig.from_pretrained(modelId, { progress_callback: progress })) as unknown as Record<string, unknown>;
+	} catch (e) {
+		throw fail(modelId, `cannot load config.json of model "${modelId}" from ${local ? env.localModelPath : 'the hub or the browser cache'}${hint}`, e);
+	}
+	const info = config.engram_static as StaticModelInfo | undefined;
+	// The fast path reads the table from the local folder itself; a static model from the hub goes through the pipeline.
+	if (info && local && opts.fast !== false) return createStaticEmbedder(modelId, info, env.localModelPath, progress);
+	return createPipelineEmbedder(modelId, info ? 'fp32' : opts.dtype, progress);
+}
+
+/** The onnxruntime-free path: tokenizer + int8 row table read from the served ONNX file. */
+async function createStaticEmbedder(modelId: string, info: StaticModelInfo, base: string, progress: (p: EmbedderProgress) => void): Promise<Embedder> {
+	if (info.format !== 'int8-rows') throw fail(modelId, `unsupported static model format "${info.format}"`);
+	let tokenizer: PreTrainedTokenizer;
+	let bytes: Uint8Array;
+	try {
+		// The digest runs off the main thread (Node's thread pool, the browser's crypto), overlapping tokenizer parsing.
+		[tokenizer, bytes] = await Promise.all([
+			AutoTokenizer.from_pretrained(modelId, { progress_callback: progress }),
+			readModelFile(base, modelId, info.onnx_file, progress).then(async (data) => {
+				await verifySha256(modelId, info.onnx_file, data, info.sha256?.[info.onnx_file]);
+				return data;
+			}),
+		]);
+	} catch (e) {
+		throw e instanceof MemoryError ? e : fail(modelId, `cannot load static model "${modelId}"`, e);
+	}
+	const tensors = readOnnxInitializers(bytes, [info.table_initializer, info.scale_initializer]);
+	const table = tensors.get(info.table_initializer);
+	const scaleTensor = tensors.get(info.scale_initializer);
+	if (!table || !scaleTensor) throw fail(modelId, `${info.onnx_file} has no initializer "${!table ? info.table_initializer : info.scale_initializer}"`);
+	const [rows, dims] = table.dims;
+	if (table.dataType !== ONNX_INT8 || scaleTensor.dataType !== ONNX_FLOAT || table.dims.length !== 2 || dims !== info.dims || scaleTensor.dims[0] !== rows) {
+		throw fail(modelId, `${info.onnx_file}: table must be int8 [vocab, ${info.dims}] with float [vocab] scales, found types ${table.dataType}/${scaleTensor.dataType} and shapes [${table.dims}]/[${scaleTensor.dims}]`);
+	}
+	// get_vocab() would build a 150k-entry Map just to count it; the model's id → token array has the same length.
+	const vocabSize = tokenizer._tokenizer.model?.vocab.length ?? tokenizer.get_vocab().size;
+	if (vocabSize !== rows) throw fail(modelId, `tokenizer has ${vocabSize} tokens but the table has ${rows} rows; the model files come from different builds`);
+	const q = new Int8Array(table.raw.buffer, table.raw.byteOffset, table.raw.byteLength);
+	// Copy into a fresh buffer: raw_data sits at an arbitrary byte offset and Float32Array views need 4-byte alignment.
+	const scales = new Float32Array(new Uint8Array(scaleTensor.raw).buffer);
+	const maxTokens = Number.isFinite(tokenizer.model_max_length) ? tokenizer.model_max_length : Infinity;
+	const unk = info.unk_token_id;
+	progress({ status: 'ready' });
+
+	const embedOne = (text: string, acc: Float64Array): Float32Array | null => {
+		if (!text || !text.trim()) return null;
+		const ids = tokenizer.encode(text);
+		const n = Math.min(ids.length, maxTokens);
+		acc.fill(0);
+		let known = 0;
+		for (let t = 0; t < n; t++) {
+			const id = ids[t];
+			const s = scales[id];
+			if (id === unk || !s) continue;
+			known++;
+			const off = id * dims;
+			// fround(q·s) is exactly what the graph's Cast+Mul yields in float32, so both paths agree to float32 rounding of the sums.
+			for (let k = 0; k < dims; k++) acc[k] += Math.fround(q[off + k] * s);
+		}
+		if (known === 0) return null;
+		let ss = 0;
+		for (let k = 0; k < dims; k++) ss += acc[k] * acc[k];
+		if (!(ss > 0)) return null;
+		const inv = 1 / Math.sqrt(ss);
+		const out = new Float32Array(dims);
+		for (let k = 0; k < dims; k++) out[k] = acc[k] * inv;
+		return out;
+	};
+
+	return {
+		modelId,
+		dims,
+		path: 'fast',
+		async embed(texts: string[]) {
+			const acc = new Float64Array(dims);
+			try {
+				return texts.map((t) => embedOne(t, acc));
+			} catch (e) {
+				throw fail(modelId, 'embedding failed', e);
+			}
+		},
+		async dispose() {},
+	};
+}
+
+/** The generic path: transformers.js feature-extraction pipeline with mean pooling and L2 normalisation. */
+async function createPipelineEmbedder(modelId: string, dtype: CreateEmbedderOptions['dtype'], progress: (p: EmbedderProgress) => void): Promise<Embedder> {
+	let extractor: FeatureExtractionPipeline;
+	let dims: number;
+	try {
+		extractor = await pipeline('feature-extraction', modelId, { dtype, progress_callback: progress });
+		// One probe both finds the width (configs name it hidden_size, d_model, dim…) and warms the session up.
+		const probe = await extractor('hello', { pooling: 'mean', normalize: true });
+		dims = probe.dims[probe.dims.length - 1];
+	} catch (e) {
+		throw fail(modelId, `cannot load model "${modelId}" through the transformers.js pipeline`, e);
+	}
+
+	return {
+		modelId,
+		dims,
+		path: 'pipeline',
+		async embed(texts: string[]) {
+			const out: (Float32Array | null)[] = new Array(texts.length).fill(null);
+			// Empty text has no meaning to embed; a transformer would still return the [CLS]/[SEP] vector.
+			// Batch texts of similar length together: each batch is padded to its longest text.
+			const todo = texts.flatMap((t, i) => (t && t.trim() ? [i] : [])).sort((a, b) => texts[a].length - texts[b].length || a - b);
+			try {
+				for (let b = 0; b < todo.length; b += PIPELINE_BATCH) {
+					const idx = todo.slice(b, b + PIPELINE_BATCH);
+					const result = await extractor(idx.map((i) => texts[i]), { pooling: 'mean', normalize: true });
+					const data = result.data as Float32Array;
+					idx.forEach((i, r) => {
+						const v = data.slice(r * dims, (r + 1) * dims);
+						// A static model with only unknown words yields 0/0 = NaN after normalisation: no vector.
+						let ss = 0;
+						for (let k = 0; k < dims; k++) ss += v[k] * v[k];
+						out[i] = Number.isFinite(ss) && ss > 0 ? v : null;
+					});
+				}
+			} catch (e) {
+				throw fail(modelId, 'embedding failed', e);
+			}
+			return out;
+		},
+		async dispose() {
+			await extractor.dispose();
+		},
+	};
+}
+
+/**
+ * Checks a model file against the sha256 its config.json records, because a service worker or HTTP cache that
+ * mixes two builds would otherwise pair a tokenizer with the wrong table and silently return wrong vectors.
+ * Skipped where WebCrypto is unavailable (plain-HTTP origins other than localhost).
+ */
+async function verifySha256(modelId: string, file: string, data: Uint8Array, expected: string | undefined): Promise<void> {
+	if (!expected || !globalThis.crypto?.subtle) return;
+	const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>));
+	const actual = Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+	if (actual !== expected) throw fail(modelId, `${file} does not match config.json (sha256 ${actual}, expected ${expected}); the model files come from different builds`);
+}
+
+/** True when `base` is a filesystem path in Node (not a URL), so files are read from disk rather than fetched. */
+const onDisk = (base: string): boolean => IS_NODE && !/^[a-z][a-z0-9+.-]*:\/\//i.test(base);
+
+/** Node's fs/promises and path, imported so that bundlers leave them alone: only the on-disk branch uses them. */
+async function nodeFs(): Promise<{ fs: typeof import('node:fs/promises'); path: typeof import('node:path') }> {
+	const fsModule = 'node:fs/promises';
+	const pathModule = 'node:path';
+	const [fs, path] = await Promise.all([import(/* @vite-ignore */ fsModule), import(/* @vite-ignore */ pathModule)]);
+	return { fs, path };
+}
+
+/** The URL of `<base>/<rel>`, relative to the page or worker location when base is a path such as '/models/'. */
+function modelUrl(base: string, rel: string): URL {
+	const href = (globalThis as { location?: { href: string } }).location?.href;
+	return new URL(`${base.replace(/\/+$/, '')}/${rel}`, href);
+}
+
+/**
+ * Whether `<base>/<modelId>/config.json` exists: on disk in Node, else fetched and checked to be JSON rather than an
+ * SPA's index.html. Any failure (network, 404, HTML) means "not local".
+ */
+async function localModelExists(base: string, modelId: string): Promise<boolean> {
+	try {
+		if (onDisk(base)) {
+			const { fs, path } = await nodeFs();
+			return (await fs.stat(path.join(base, modelId, 'config.json'))).isFile();
+		}
+		const res = await fetch(modelUrl(base, `${modelId}/config.json`));
+		if (!res.ok || (res.headers.get('content-type') ?? '').includes('text/html')) return false;
+		const json: unknown = await res.json();
+		return typeof json === 'object' && json !== null;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Reads `<base>/<modelId>/<file>`: from disk in Node when base is a filesystem path, otherwise with fetch
+ * (relative to the page or worker location), reporting byte progress.
+ */
+async function readModelFile(base: string, modelId: string, file: string, progress: (p: EmbedderProgress) => void): Promise<Uint8Array> {
+	progress({ status: 'initiate', file });
+	if (onDisk(base)) {
+		const { fs, path } = await nodeFs();
+		const full = path.join(base, modelId, file);
+		let data: Uint8Array;
+		try {
+			const b = await fs.readFile(full);
+			data = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+		} catch (e) {
+			throw fail(modelId, `cannot read ${full} (build it with \`node scripts/ensure-model.mjs\`)`, e);
+		}
+		progress({ status: 'progress', file, progress: 100, loaded: data.byteLength, total: data.byteLength });
+		progress({ status: 'done', file });
+		return data;
+	}
+	const url = modelUrl(base, `${modelId}/${file}`);
+	let res: Response;
+	try {
+		res = await fetch(url);
+	} catch (e) {
+		throw fail(modelId, `cannot fetch ${url.href}`, e);
+	}
+	if (!res.ok) throw fail(modelId, `cannot fetch ${url.href}: HTTP ${res.status}`);
+	const total = Number(res.headers.get('content-length')) || 0;
+	if (!res.body) {
+		const data = new Uint8Array(await res.arrayBuffer());
+		progress({ status: 'done', file });
+		return data;
+	}
+	progress({ status: 'download', file });
+	const reader = res.body.getReader();
+	const chunks: Uint8Array[] = [];
+	let loaded = 0;
+	for (;;) {
+		const { done, value } = await reader.read();
+		if (done) break;
+		chunks.push(value);
+		loaded += value.byteLength;
+		progress({ status: 'progress', file, progress: total ? Math.min(100, (loaded / total) * 100) : undefined, loaded, total: total || undefined });
+	}
+	const data = new Uint8Array(loaded);
+	let at = 0;
+	for (const c of chunks) {
+		data.set(c, at);
+		at += c.byteLength;
+	}
+	progress({ status: 'done', file });
+	return data;
+}
+
+const ONNX_FLOAT = 1;
+const ONNX_INT8 = 3;
+
+interface OnnxTensor {
+	dataType: number;
+	dims: number[];
+	raw: Uint8Array;
+}
+
+/**
+ * Extracts named initializers (with raw_data) from an ONNX ModelProto: a minimal protobuf walk over
+ * ModelProto.graph (7) → GraphProto.initializer (5) → TensorProto dims (1), data_type (2), name (8), raw_data (9),
+ * so the page needs no protobuf library. Returned raw bytes are views into `buf`.
+ */
+export function readOnnxInitializers(buf: Uint8Array, names: string[]): Map<string, OnnxTensor> {
+	const wanted = new Set(names);
+	const found = new Map<string, OnnxTensor>();
+	const decoder = new TextDecoder();
+	let pos = 0;
+	const varint = (): number => {
+		let result = 0;
+		let mul = 1;
+		for (;;) {
+			if (pos >= buf.length) throw new RangeError('truncated varint');
+			const b = buf[pos++];
+			result += (b & 0x7f) * mul;
+			if (b < 0x80) return result;
+			mul *= 128;
+		}
+	};
+	/** Calls visit(field, wireType, end) for each field in [start, end); visit must leave pos at the field's end. */
+	const fields = (start: number, end: number, visit: (field: number, wire: number, fieldEnd: number) => void) => {
+		pos = start;
+		while (pos < end) {
+			const key = varint();
+			const field = Math.floor(key / 8);
+			const wire = key & 7;
+			let fieldEnd: number;
+			if (wire === 0) {
+				const at = pos;
+				varint();
+				fieldEnd = pos;
+				pos = at;
+			} else if (wire === 1) fieldEnd = pos + 8;
+			else if (wire === 5) fieldEnd = pos + 4;
+			else if (wire === 2) {
+				const len = varint();
+				fieldEnd = pos + len;
+			} else throw new RangeError(`unsupported protobuf wire type ${wire}`);
+			if (fieldEnd > end) throw new RangeError('truncated protobuf field');
+			visit(field, wire, fieldEnd);
+			pos = fieldEnd;
+		}
+	};
+	const tensor = (start: number, end: number) => {
+		const t: OnnxTensor & { name?: string } = { dataType: 0, dims: [], raw: new Uint8Array(0) };
+		fields(start, end, (field, wire, fieldEnd) => {
+			if (field === 1) {
+				if (wire === 2) while (pos < fieldEnd) t.dims.push(varint());
+				else t.dims.push(varint());
+			} else if (field === 2 && wire === 0) t.dataType = varint();
+			else if (field === 8 && wire === 2) t.name = decoder.decode(buf.subarray(pos, fieldEnd));
+			else if (field === 9 && wire === 2) t.raw = buf.subarray(pos, fieldEnd);
+		});
+		if (t.name !== undefined && wanted.has(t.name)) found.set(t.name, { dataType: t.dataType, dims: t.dims, raw: t.raw });
+	};
+	try {
+		fields(0, buf.length, (field, wire, graphEnd) => {
+			if (field !== 7 || wire !== 2) return;
+			fields(pos, graphEnd, (f, w, initEnd) => {
+				if (f === 5 && w === 2) tensor(pos, initEnd);
+			});
+		});
+	} catch (e) {
+		throw new MemoryError('embedding_failed', `not a readable ONNX model: ${e instanceof Error ? e.message : String(e)}`);
+	}
+	return found;
+}
