@@ -16,7 +16,15 @@ export interface WindowView {
 }
 
 export class FakeWindow extends EventTarget implements WindowView {
-	readonly location: { origin: string; ancestorOrigins?: string[] };
+	readonly location: { origin: string; ancestorOrigins?: string[]; hash: string; pathname: string; search: string };
+	/** Enough of History for the host to clean a pairing link off the address. */
+	readonly history = {
+		state: null,
+		replaceState: (_state: unknown, _title: string, url: string) => {
+			const i = url.indexOf('#');
+			this.location.hash = i === -1 ? '' : url.slice(i);
+		},
+	};
 	readonly #views = new Map<FakeWindow, WindowView>();
 	#parent?: FakeWindow;
 	closed = false;
@@ -26,7 +34,7 @@ export class FakeWindow extends EventTarget implements WindowView {
 	constructor(origin: string, parent?: FakeWindow) {
 		super();
 		this.#parent = parent;
-		this.location = { origin, ...(parent ? { ancestorOrigins: [parent.location.origin] } : {}) };
+		this.location = { origin, hash: '', pathname: '/', search: '', ...(parent ? { ancestorOrigins: [parent.location.origin] } : {}) };
 	}
 
 	/** The parent as this window sees it (itself when top-level). */
