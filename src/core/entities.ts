@@ -209,7 +209,12 @@ const FIRST_NAMES = new Set(
 		'mehmet|mustafa|emre|ayse|elif|zeynep|yosef|avi|noa|tamar|yael|eitan|' +
 		'kai|sky|river|quinn|riley|jamie|taylor|morgan|casey|avery|rowan|sage|robin|' +
 		'nguyen|minh|linh|anh|tuan|thanh|siti|putri|budi|agus|dewi|rizal|jose|maricel|' +
-		'daniel|kenji|marcus|lena|hannah|olivia|priya|sofia|jamal')
+		'rose|andre|andré|gregor|ollie|olly|sue|liz|stan|hank|earl|ray|joy|lou|jo|pat|kim|lee|' +
+		'lynn|dana|drew|jon|joel|josh|zach|nate|tess|ella|gemma|abby|molly|millie|jasmine|' +
+		'leah|naomi|esther|miriam|dinah|blanche|dolores|agnes|edith|mabel|ivan|omar|yara|' +
+		'ayumi|haruki|riku|daiki|mei-ling|xiu|bao|thu|kwesi|abena|yaw|efua|chidi|obinna|' +
+		'ife|bola|dayo|nia|malik|andile|luca|enzo|niko|mila|anya|sasha|misha|boris|igor|' +
+		'oleg|yusuf|emir|deniz|arash|dariush|shirin|parisa|reza|navid|farah|samira')
 		.split('|'),
 );
 
@@ -253,7 +258,7 @@ const STOP_WORDS = new Set(
 		'one|two|three|four|five|six|seven|eight|nine|ten|several|many|much|more|most|few|' +
 		'less|least|own|same|different|every|very|quite|rather|almost|enough|not|off|out|up|' +
 		'down|back|away|home|year|years|month|months|week|weeks|day|days|morning|evening|night|' +
-		'afternoon|weekend')
+		'afternoon|weekend|phd|mba|msc|bsc')
 		.split('|'),
 );
 
@@ -272,12 +277,15 @@ const CALENDAR_WORDS = new Set(
 	('monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|thu|thur|thurs|' +
 		'fri|january|february|march|april|may|june|july|august|september|october|november|' +
 		'december|jan|feb|apr|jun|jul|aug|sep|sept|oct|nov|dec|christmas|easter|' +
-		'thanksgiving|halloween|spring|summer|autumn|fall|winter')
+		'thanksgiving|halloween|spring|summer|autumn|fall|winter|mondays|tuesdays|wednesdays|' +
+		'thursdays|fridays|saturdays|sundays|weekday|weekdays|weekends')
 		.split('|'),
 );
 
 /** Lowercase words allowed inside a proper name ("Bank of America", "Ludwig van Beethoven"). */
-const NAME_CONNECTORS = new Set(['of', 'de', 'da', 'di', 'du', 'del', 'della', 'van', 'von', 'der', 'den', 'la', 'le', 'bin', 'ibn', 'al', 'y']);
+const NAME_CONNECTORS = new Set(
+	'of|de|da|do|dos|das|des|di|du|del|della|el|los|las|van|von|der|den|la|le|bin|ibn|al|y'.split('|'),
+);
 
 /** Alias → canonical display form, applied when normalising tool and place names. */
 const ALIASES: Record<string, string> = {
@@ -759,7 +767,7 @@ function scanIdentifiers(scan: Scan): void {
 		for (const m of text.matchAll(re)) {
 			const token = m[0];
 			if (!isFree(scan, m.index, m.index + token.length)) continue;
-			if (re === CAMEL_RE && NAME_PREFIX.test(token)) continue;
+			if (re === CAMEL_RE && (NAME_PREFIX.test(token) || STOP_WORDS.has(token.toLowerCase()))) continue;
 			const hit = known(token);
 			if (hit) emit(scan, hit.display, hit.type, m.index, m.index + token.length);
 			else if (re !== DOTTED_RE || isCodeShaped(token)) emit(scan, token, 'identifier', m.index);
@@ -800,7 +808,9 @@ function scanQuotes(scan: Scan): void {
 function isTermLike(inner: string, raw: string, single: boolean): boolean {
 	const words = inner.split(/\s+/);
 	if (words.length > 6 || !/\p{L}/u.test(inner) || /[?!]\s*$/.test(raw)) return false;
-	if (words.length === 1) return !STOP_WORDS.has(plainKey(inner)) && (!single || inner.length >= 3);
+	if (words.length === 1) return !STOP_WORDS.has(plainKey(inner)) && inner.length >= 3;
+	if (/[,;]/.test(inner)) return false; // "curious now, not smug" is a remark, not a term
+	if (inner === inner.toUpperCase()) return false; // "GO DAD GO" is a cheer
 	const stops = words.filter((w) => FUNCTION_WORDS.has(plainKey(w))).length;
 	return stops * 2 <= words.length;
 }
@@ -861,12 +871,15 @@ function isAllCaps(word: string): boolean {
 	return word.length >= 2 && word === word.toUpperCase() && word !== word.toLowerCase();
 }
 
-/** Two words belong to one name when only one space (or a tab) separates them. */
+/** Two words belong to one name when one space (or " & ", as in "Bath & Body Works") separates them. */
 function continuesRun(text: string, prev: Token, next: Token): boolean {
-	if (next.start - prev.end !== 1) return false;
-	const gap = text[prev.end];
-	if (gap !== ' ' && gap !== '\u00a0' && gap !== '\t') return false;
-	return !POSSESSIVE.test(prev.text); // "Maya's Team": the possessive ends the name
+	const gap = next.start - prev.end;
+	if (gap === 3) return text.startsWith(' & ', prev.end);
+	if (gap !== 1) return false;
+	const c = text[prev.end];
+	if (c !== ' ' && c !== '\u00a0' && c !== '\t') return false;
+	// "Maya's Team": a possessive ends the name, except in holidays ("New Year's Eve").
+	return !POSSESSIVE.test(prev.text) || next.text === 'Day' || next.text === 'Eve';
 }
 
 /** True when a word opens a sentence, a line, a list item or a quotation. */
@@ -876,7 +889,7 @@ function isSentenceStart(text: string, pos: number): boolean {
 		if (c === ' ' || c === '\t' || c === '\u00a0') continue;
 		if (c === '\n' || c === '\r') return true;
 		if ('!?:;-*•>#"“‘(['.includes(c)) return true;
-		if (c === '.') return i === 0 || !/\d/.test(text[i - 1]);
+		if (c === '.') return true;
 		if (c >= '0' && c <= '9') return lineStartNumber(text, i);
 		return false;
 	}
@@ -925,12 +938,35 @@ function isEdgeJunk(t: Token, next: Token | undefined, initial: boolean): boolea
 	if (isAllCaps(t.text)) return CAPS_STOP.has(t.key);
 	// "Will Smith", "May Chen": a first name followed by a surname is kept.
 	if (FIRST_NAMES.has(t.key) && next && !STOP_WORDS.has(next.key) && !CALENDAR_WORDS.has(next.key)) return false;
+	// "Mom" and "Grandma" alone are people; "Uncle" in "Uncle Bob" is a title.
+	if (FAMILY_NAMES.has(t.key)) return next !== undefined;
 	if (CALENDAR_WORDS.has(t.key) || HONORIFICS.has(t.key)) return true;
 	// "Go ahead" opens a sentence with a verb; "React Redux" opens it with a list of tools.
 	if (initial && COMMON_WORD_TOOLS.has(t.key)) return !next || !GAZETTEER.has(next.key);
 	if (initial) return STOP_WORDS.has(t.key);
-	// Mid-sentence capitals mark a proper noun: "I write Go", "ask Will".
-	return STOP_WORDS.has(t.key) && !GAZETTEER.has(t.key) && !FIRST_NAMES.has(t.key);
+	// Mid-sentence capitals mark a proper noun: "I write Go", "ask Will", "the New Deal"; only
+	// pronouns and articles ("I", "The") are dropped.
+	return FUNCTION_WORDS.has(t.key) && !GAZETTEER.has(t.key) && !FIRST_NAMES.has(t.key);
+}
+
+/** Family words that name a person when capitalised and alone ("Mom said", "visit Grandma"). */
+const FAMILY_NAMES = new Set('mom|mum|dad|mama|papa|grandma|grandpa|granny|nana|nan|grandmother|grandfather|auntie'.split('|'));
+
+/**
+ * Shouting inside normal text ("NO WAY", "GO DAD GO", "PASSED") is not a name: several capitals-only
+ * words, or one of five letters or more, that no lexicon knows. Short acronyms ("AWS", "CPA") stay.
+ */
+function isShoutedRun(tokens: Token[]): boolean {
+	if (!tokens.every((t) => isAllCaps(t.text)) || GAZETTEER.has(runKey(tokens))) return false;
+	if (tokens.length > 1) return true;
+	const key = tokens[0].key;
+	return key.length >= 5 && !FIRST_NAMES.has(key) && /^[a-z]+$/.test(key);
+}
+
+/** "Memorial Day", "Christmas Eve", "Mother's Day", "New Year": holidays are dates, not entities. */
+function isHoliday(tokens: Token[]): boolean {
+	const last = tokens[tokens.length - 1].key;
+	return tokens.length > 1 && (last === 'day' || last === 'eve' || runKey(tokens) === 'new year');
 }
 
 /** Drops stop words, calendar words and connectors from the ends of a run (keeping "New York"). */
@@ -965,8 +1001,9 @@ const words = (list: string) => new Set(list.split('|'));
 // Context cues: the one or two words right before a name, or right after it. Looked up in Sets
 // rather than matched with end-anchored regexes, which cost a scan of the preceding text each.
 const PERSON_BEFORE = words(
-	'with|met|meet|meeting|asked|ask|told|tell|thanks|thank|cc|dear|hi|hey|hello|call|called|' +
-		'calling|emailed|email|texted|text|pinged|ping|invited|hugged|married|dating|love',
+	// Not "called": "a beach called Lagoinha" names a place as often as a person.
+	'with|met|meet|meeting|asked|ask|told|tell|thanks|thank|cc|dear|hi|hey|hello|call|calling|' +
+		'emailed|email|texted|text|pinged|ping|invited|hugged|married|dating|love',
 );
 /** Relations in "my friend X", "my boss X". */
 const KIN = words(
@@ -978,7 +1015,7 @@ const KIN = words(
 const PERSON_AFTER = words(
 	'said|says|told|tells|asked|asks|wrote|writes|thinks|thought|mentioned|replied|suggested|' +
 		'wants|wanted|likes|liked|loves|loved|prefers|preferred|recommended|agreed|explained|' +
-		'messaged|emailed|called|texted|herself|himself|who|is my|was my|and i|and me',
+		'messaged|emailed|texted|herself|himself|is my|was my|and i|and me',
 );
 /** What "X's …" may be followed by when X is a person. */
 const POSSESSED = words(
@@ -992,6 +1029,7 @@ const PLACE_BEFORE = words(
 		'relocated to|relocating to|city of|went to|back in|stayed in|staying in|weekend in|' +
 		'week in|arrived in|headed to|heading to',
 );
+const WEAK_PLACE_BEFORE = words('in|near|outside|around');
 /** Weak place cues, used only to settle a word that is both a first name and a place. */
 const PLACE_PREPOSITIONS = words('in|to|from|at|near|around|across|outside|of');
 const ORG_BEFORE = words(
@@ -1047,11 +1085,12 @@ function nameContext(text: string, tokens: Token[]): NameContext {
 	const before = dotted ? [wordEndingAt(text, start - 2)] : wordsNear(text, start, -1, 2);
 	const after = wordsNear(text, last.end, 1, 2);
 	const ctx: NameContext = { before, after, dotted, personCue: false, firstName: FIRST_NAMES.has(tokens[0].key) };
-	ctx.personCue =
-		HONORIFICS.has(before[0] ?? '') ||
-		(!dotted && (PERSON_BEFORE.has(before[0]) || (before[1] === 'my' && KIN.has(before[0])))) ||
-		hasCue(PERSON_AFTER, after, true) ||
-		(POSSESSIVE.test(last.text) && POSSESSED.has(after[0]));
+	const strong = HONORIFICS.has(before[0] ?? '') || (!dotted && (PERSON_BEFORE.has(before[0]) || (before[1] === 'my' && KIN.has(before[0]))));
+	// "in Racine and I had a shift": a following verb says less than a preceding preposition, and
+	// "MRI says" is an acronym, not a person.
+	const weak = !PLACE_PREPOSITIONS.has(before[0]) && !isAllCaps(tokens[0].text) && (hasCue(PERSON_AFTER, after, true) || (POSSESSIVE.test(last.text) && POSSESSED.has(after[0])));
+	// "the Sicilian", "in English": demonyms and languages are not people.
+	ctx.personCue = (strong || weak) && !(tokens.length === 1 && !ctx.firstName && DEMONYM.test(tokens[0].key));
 	return ctx;
 }
 
@@ -1062,6 +1101,8 @@ function hasCue(set: Set<string>, ws: string[], forward = false): boolean {
 	return ws.length > 1 && set.has(forward ? `${ws[0]} ${ws[1]}` : `${ws[1]} ${ws[0]}`);
 }
 
+const DEMONYM = /(?:ian|ese|ish)$/;
+
 const cueBefore = (set: Set<string>, ctx: NameContext) => !ctx.dotted && hasCue(set, ctx.before);
 
 /** Type and display name of a run of capitalised words, or nothing when it is not a name. */
@@ -1070,12 +1111,25 @@ function nameMention(scan: Scan, tokens: Token[], initial: boolean): { name: str
 	const end = tokens[tokens.length - 1].end;
 	const name = scan.text.slice(start, end).replace(POSSESSIVE, '');
 	const ctx = nameContext(scan.text, tokens);
-	const hit = GAZETTEER.get(runKey(tokens));
+	const hit = lexiconHit(tokens);
 	if (hit) return { name: hit.display, type: knownType(hit.type, tokens, ctx) };
+	if (isShoutedRun(tokens) || isHoliday(tokens)) return undefined;
 	const type = inferType(tokens, ctx);
 	if (type === 'concept' && initial && !acceptInitialUnknown(tokens)) return undefined;
 	if (type === 'concept' && tokens.length === 1 && (tokens[0].text.length < 2 || STOP_WORDS.has(tokens[0].key))) return undefined;
 	return { name, type };
+}
+
+/**
+ * The lexicon entry for a run, unless the writing contradicts it: a tool written in lowercase
+ * ("pip", "npm") capitalised as a name ("Pip the otter") is the name.
+ */
+function lexiconHit(tokens: Token[]): { display: string; type: EntityType } | undefined {
+	const hit = GAZETTEER.get(runKey(tokens));
+	if (!hit || hit.type !== 'tool' || tokens.length > 1) return hit;
+	const text = tokens[0].text;
+	const titleCase = text.length > 1 && text.slice(1) === text.slice(1).toLowerCase();
+	return titleCase && hit.display === hit.display.toLowerCase() ? undefined : hit;
 }
 
 /** A gazetteer hit, unless context says otherwise ("Jordan Smith", "with Sofia", "Phoenix app"). */
@@ -1095,9 +1149,13 @@ function inferType(tokens: Token[], ctx: NameContext): EntityType {
 	if (multi && (ORG_SUFFIXES.has(last) || ORG_PREFIXES.has(first))) return 'organisation';
 	if (first === 'project' || cueBefore(PROJECT_BEFORE, ctx) || PROJECT_AFTER.has(ctx.after[0])) return 'project';
 	if (cueBefore(ORG_BEFORE, ctx)) return 'organisation';
-	if (ctx.personCue || (ctx.firstName && tokens.length <= 4)) return 'person';
+	if (ctx.personCue) return 'person';
+	// "Sky Islands", "Mason Street": a place suffix outweighs a first name.
 	if (multi && (PLACE_SUFFIXES.has(last) || PLACE_PREFIXES.has(first))) return 'place';
+	if ((ctx.firstName && tokens.length <= 4) || FAMILY_NAMES.has(first)) return 'person';
 	if (cueBefore(PLACE_BEFORE, ctx)) return 'place';
+	// "in Racine", "near Florianópolis": an unknown name after a locative preposition.
+	if (!ctx.dotted && WEAK_PLACE_BEFORE.has(ctx.before[0]) && tokens.length <= 3 && !DEMONYM.test(last)) return 'place';
 	const head = GAZETTEER.get(first);
 	// "Google Maps", "Azure Functions": a product of a known company or platform.
 	if (multi && head && (head.type === 'organisation' || head.type === 'tool')) return 'tool';

@@ -250,6 +250,53 @@ describe('entities', () => {
 			]);
 		});
 
+		it('skips shouted phrases inside normal text but keeps short acronyms', () => {
+			expect(extractEntities('I PASSED the exam!! NO WAY. My CPA license is next.')).toEqual([e('CPA', 'concept')]);
+		});
+
+		it('skips holidays, including possessive ones', () => {
+			expect(extractEntities("Happy Memorial Day! See you on New Year's Eve and Mother's Day.")).toEqual([]);
+		});
+
+		it('reads capitalised family words alone as people and as titles before a name', () => {
+			expect(extractEntities('Mom called, then Uncle Bob visited Grandma.')).toEqual([
+				e('Mom', 'person'),
+				e('Bob', 'person'),
+				e('Grandma', 'person'),
+			]);
+		});
+
+		it('keeps a capitalised adjective that opens a name mid-sentence', () => {
+			expect(extractEntities('We studied the New Deal and shopped at Bath & Body Works.')).toEqual([
+				e('New Deal', 'concept'),
+				e('Bath & Body Works', 'concept'),
+			]);
+		});
+
+		it('reads a capitalised name that matches a lowercase-only tool as the name', () => {
+			expect(extractEntities('The otter is called Pip.')).toEqual([e('Pip', 'concept')]);
+			expect(extractEntities('Run `pip install` then pip freeze.')).toEqual([e('pip install', 'identifier')]);
+		});
+
+		it('types an unknown name after a locative preposition as a place, not a person', () => {
+			expect(extractEntities('He is at his mom’s in Racine and I had a shift near Florianópolis.')).toEqual([
+				e('Racine', 'place'),
+				e('Florianópolis', 'place'),
+			]);
+		});
+
+		it('treats a word after a number and a full stop as a sentence start', () => {
+			expect(extractEntities('The exam is June 25. Studying every night.')).toEqual([]);
+		});
+
+		it('does not take demonyms, languages or acronyms with a verb after them for people', () => {
+			expect(extractEntities('He played the Sicilian; MRI says torn meniscus; I speak English.')).toEqual([
+				e('Sicilian', 'concept'),
+				e('MRI', 'concept'),
+				e('English', 'concept'),
+			]);
+		});
+
 		it('ignores capitals in shouted text except known names', () => {
 			expect(extractEntities('URGENT: FIX THE BUILD BEFORE THE DEMO, AWS IS DOWN')).toEqual([e('AWS', 'tool')]);
 		});
