@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
 	PostMessageListener,
+	type HostWindow,
 	type PostMessagePeer,
 	type PostMessageServerTransport,
 } from '../../../../src/mcp/transports/post-message';
@@ -40,7 +41,7 @@ interface Harness {
 function listen(win: FakeWindow): Harness {
 	const h: Harness = { allowed: new Set([win.location.origin]), blocked: [], connections: [], errors: [], listener: undefined! };
 	h.listener = new PostMessageListener({
-		window: win,
+		window: win as unknown as HostWindow,
 		isAllowed: (o) => h.allowed.has(o),
 		onBlocked: (peer) => h.blocked.push(peer),
 		onConnection: (transport, first) => {
