@@ -134,13 +134,19 @@ class Shaper {
 		};
 	}
 
-	/** SIMILAR_TO neighbours, strongest first: memory-mcp's related map. */
+	/** SIMILAR_TO neighbours (stored in both directions; one entry each), strongest first. */
 	private async related(m: Memory): Promise<z.infer<typeof RelatedSchema>[]> {
-		const links = (await this.engine.associationsOf(m.id)).filter((a) => a.type === 'SIMILAR_TO').sort((a, b) => b.strength - a.strength);
-		const others = await this.engine.getMemories(links.map((a) => (a.from === m.id ? a.to : a.from)));
-		return links.flatMap((a, i) => {
+		const best = new Map<string, number>();
+		for (const a of await this.engine.associationsOf(m.id)) {
+			if (a.type !== 'SIMILAR_TO') continue;
+			const other = a.from === m.id ? a.to : a.from;
+			best.set(other, Math.max(best.get(other) ?? -1, a.strength));
+		}
+		const links = [...best.entries()].sort((a, b) => b[1] - a[1]);
+		const others = await this.engine.getMemories(links.map(([id]) => id));
+		return links.flatMap(([, strength], i) => {
 			const o = others[i];
-			return o ? [{ id: o.seq, similarity: percent(a.strength), source: o.source ?? null, shared_labels: o.tags.filter((t) => m.tags.includes(t)) }] : [];
+			return o ? [{ id: o.seq, similarity: percent(strength), source: o.source ?? null, shared_labels: o.tags.filter((t) => m.tags.includes(t)) }] : [];
 		});
 	}
 }
