@@ -204,8 +204,12 @@ const PART = String.raw`(?:morning|afternoon|evening|night)`;
 // Period grammar: each pattern matches one phrase and resolves it to a window.
 // ---------------------------------------------------------------------------------------------
 
-/** Which way an expression without its own direction ("in June", "on Tuesday") points. */
-type Direction = 'past' | 'future';
+/**
+ * Which way an expression without its own direction ("in June", "on Tuesday") points: its
+ * clause's tense, or, with no tense cue, the nearest occurrence (dates and months) or the past
+ * (weekdays, seasons, quarters: chat mostly recounts).
+ */
+type Direction = 'past' | 'future' | 'nearest';
 
 interface Context {
 	/** The reference instant: "now" for queries, the memory's timestamp for mentions. */
@@ -213,6 +217,8 @@ interface Context {
 	dir: Direction;
 	/** Query mode: a bare period may include the current one ("March" in March is this March). */
 	query: boolean;
+	/** The month a text last named, for a later "on the 15th" ("March 13 to 17; my talk is on the 15th"). */
+	month?: { y: number; m: number };
 }
 
 type Groups = Record<string, string | undefined>;
@@ -244,17 +250,23 @@ const PATTERNS: Pattern[] = [
 		resolve: (g, c) => rolling(g.which!, g.n!, g.unit!, c),
 	},
 	{
-		src: String.raw`(?<n>${NUM})\s+(?<unit>${UNIT})\s+(?<dir>ago|back|before|earlier|prior|later|after|from\s+now|hence)`,
+		src: String.raw`(?<n>${NUM})\s+(?<unit>${UNIT})\s+(?<dir>ago|back|before|earlier|prior|since|later|after|from\s+now|hence)`,
 		resolve: (g, c) => unitsAway(g.n!, g.unit!, g.dir!, c),
 	},
-	{ src: String.raw`in\s+(?<n>${NUM})\s+(?<unit>${UNIT})`, resolve: (g, c) => unitsAway(g.n!, g.unit!, 'later', c) },
+	// Not "in four days of practice", a duration.
+	{ src: String.raw`in\s+(?<n>${NUM})\s+(?<unit>${UNIT})(?!\s+of\b)`, resolve: (g, c) => unitsAway(g.n!, g.unit!, 'later', c) },
 	{
 		src: String.raw`(?:(?:over|during|in)\s+)?(?:the\s+)?(?<which>this|last|past|previous|next|coming)\s+(?<unit>week|weekend|month|quarter|year|decade|fortnight|day|hour)`,
 		resolve: (g, c) => relativeUnit(g.which!, g.unit!, c),
 		// "the next day" in a story is not the day after the memory was written.
 		mention: String.raw`(?:(?:over|during|in)\s+)?(?:the\s+)?(?<which>this|last|past|previous|next|coming)\s+(?<unit>week|weekend|month|quarter|year|decade|fortnight)`,
 	},
-	{ src: String.raw`(?:this|the)\s+(?<unit>week|month|year)`, resolve: (g, c) => unitSpan(c.now, g.unit!.toLowerCase() as Unit), mention: false },
+	{
+		src: String.raw`(?:this|the)\s+(?<unit>week|month|year)`,
+		resolve: (g, c) => unitSpan(c.now, g.unit!.toLowerCase() as Unit),
+		// In free text only after "end of", "beginning of", …: "the week" alone is too vague.
+		mention: String.raw`(?<=(?:beginning|start|middle|end)\s+of\s+)(?:this|the)\s+(?<unit>week|month|year)`,
+	},
 	{ src: String.raw`(?:over\s+)?the\s+weekend`, resolve: (_g, c) => nearestWeekend(c), mention: String.raw`(?:over|on|at|during)\s+the\s+weekend` },
 	{
 		src: String.raw`(?:the\s+)?(?<nth>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+week\s+(?:of|in)\s+(?:(?<which>last|this|next)\s+)?(?<month>${MONTH})(?:,?\s+(?<y>${YEAR}))?`,
@@ -466,8 +478,18 @@ function resolveMonth(word: string, year: string | undefined, which: string | un
 	const w = which?.toLowerCase();
 	if (w === 'this') return monthSpan(y, m);
 	if (w === 'last') return monthSpan(m < cur ? y : y - 1, m);
-	if (w === 'next' || c.dir === 'future') return monthSpan(m > cur || (w !== 'next' && m === cur) ? y : y + 1, m);
-	return monthSpan(m <= cur ? y : y - 1, m);
+	if (w === 'next') return monthSpan(m > cur ? y : y + 1, m);
+	const past = monthSpan(m <= cur ? y : y - 1, m);
+	const future = monthSpan(m >= cur ? y : y + 1, m);
+	return pick(past, future, c);
+}
+
+/** The past or the future candidate, by the context's direction; "nearest" compares distances. */
+function pick(past: Span | null, future: Span | null, c: Context): Span | null {
+	if (c.dir === 'past' || !future) return past;
+	if (c.dir === 'future' || !past) return future;
+	const mid = (x: Span) => (x.s + x.e) / 2;
+	return Math.abs(mid(future) - c.now) < Math.abs(mid(past) - c.now) ? future : past;
 }
 
 /** "March 5", "5th of March 2024": without a year, the nearest one in the context's direction. */
@@ -476,26 +498,34 @@ function monthDay(word: string, d: number, year: string | undefined, c: Context)
 	if (m < 0 || d < 1 || d > 31) return null;
 	if (year) return dateSpan(+year, m, d);
 	const today = dayStart(c.now);
-	const step = c.dir === 'future' ? 1 : -1;
-	// Eight years is enough to reach a leap year for "February 29".
-	for (let i = 0, y = yearOf(c.now); i < 8; i++, y += step) {
-		const span = dateSpan(y, m, d);
-		if (span && (step < 0 ? span.s <= today : span.s >= today)) return span;
-	}
-	return null;
+	const find = (step: number): Span | null => {
+		// Eight years is enough to reach a leap year for "February 29".
+		for (let i = 0, y = yearOf(c.now); i < 8; i++, y += step) {
+			const span = dateSpan(y, m, d);
+			if (span && (step < 0 ? span.s <= today : span.s >= today)) return span;
+		}
+		return null;
+	};
+	return pick(c.dir === 'future' ? null : find(-1), c.dir === 'past' ? null : find(1), c);
 }
 
-/** "on the 14th": that day of the anchor's month, or of the month before (after) it. */
+/**
+ * "on the 14th": that day of the month the text last named, else the nearest 14th (or the last
+ * or next one, by direction) around the anchor.
+ */
 function dayOfMonth(d: number, c: Context): Span | null {
 	if (d < 1 || d > 31) return null;
+	if (c.month) return dateSpan(c.month.y, c.month.m, d);
 	const today = dayStart(c.now);
-	const step = c.dir === 'future' ? 1 : -1;
-	for (let i = 0; i < 3; i++) {
-		const at = addMonths(utc(yearOf(c.now), monthOf(c.now), 1), step * i);
-		const span = dateSpan(yearOf(at), monthOf(at), d);
-		if (span && (step < 0 ? span.s <= today : span.s >= today)) return span;
-	}
-	return null;
+	const find = (step: number): Span | null => {
+		for (let i = 0; i < 3; i++) {
+			const at = addMonths(utc(yearOf(c.now), monthOf(c.now), 1), step * i);
+			const span = dateSpan(yearOf(at), monthOf(at), d);
+			if (span && (step < 0 ? span.s <= today : span.s >= today)) return span;
+		}
+		return null;
+	};
+	return pick(c.dir === 'future' ? null : find(-1), c.dir === 'past' ? null : find(1), c);
 }
 
 function quarter(nth: string, year: string | undefined, c: Context): Span | null {
@@ -704,15 +734,21 @@ const OPENING_WORDS = new Set(
 const WORD_START = /[\p{L}\p{N}]+/gu;
 const MENTION_PATTERNS = PATTERNS.filter((p) => p.mention !== false);
 
-/** Words that make a sentence point forward ("we will go in June", "I'm flying out Friday"). */
+/** Words that make a clause point forward ("we will go in June", "I'm flying out Friday"). */
 const FUTURE_CUES =
-	/\b(?:will|won't|shall|going\s+to|gonna|plan(?:ning)?\s+to|planning|intend(?:ing)?\s+to|hope\s+to|hoping\s+to|about\s+to|looking\s+forward|can't\s+wait|upcoming|scheduled|soon|(?:i'm|i\s+am|we're|we\s+are|they're|he's|she's)\s+\w+ing)\b|'ll\b/i;
+	/\b(?:will|won't|shall|going\s+to|gonna|plan(?:ning)?\s+to|planning|planned|intend(?:ing)?\s+to|hope\s+to|hoping\s+to|about\s+to|looking\s+forward|can't\s+wait|upcoming|scheduled|booked|reserved|signed\s+up|due|soon|next|(?:i'm|i\s+am|we're|we\s+are|they're|he's|she's)\s+\w+ing)\b|'ll\b/i;
+/** Words that make a clause point back ("we met on July 1", "got my score Friday"). */
+const PAST_CUES =
+	/\b(?:was|were|did|had|went|got|came|made|took|left|met|saw|said|told|ago|yesterday|already|used\s+to|back\s+in|since|bought|began|found|heard|lost|won|ran|ate|flew|drove|wrote|gave|felt|kept|sent)\b|\b(?!(?:excited|tired|interested|worried|scared|bored|thrilled|stressed|pleased|supposed|married|engaged|retired)\b)\w{2,}[^e\W]ed\b/i;
 
 /**
  * Finds relative and absolute time expressions in free text and resolves each against the
  * anchor (the memory's own timestamp): "last Saturday", "yesterday", "two weeks ago", "next
- * month", "in June", "on the 14th", "last summer", "May 2023". Phrases without a direction ("in
- * June") point to the past unless their clause speaks of the future. Overlapping matches keep
+ * month", "in June", "on the 14th", "last summer", "May 2023", "three weeks since". A phrase
+ * without its own direction follows its clause's tense ("we met in June" → the last June, "we'll
+ * go in June" → the next); with no tense cue a date or month takes its nearest occurrence ("Moving
+ * in July 1st" said on June 20) and a weekday the past one. A bare "on the 15th" takes the month
+ * the text named just before ("March 13 to 17; my talk is on the 15th"). Overlapping matches keep
  * the longest. Windows are whole UTC days or larger, start inclusive, end exclusive.
  *
  * @example extractTimeMentions('I adopted a dog last week', Date.parse('2023-05-08T18:30:00Z'))
@@ -723,12 +759,14 @@ export function extractTimeMentions(text: string, anchorMs: number): TimeMention
 	if (!text) return [];
 	const found = findCandidates(text);
 	const out: TimeMention[] = [];
+	let month: Context['month'];
 	for (const f of found) {
-		const c: Context = { now: anchorMs, dir: directionAt(text, f.index), query: false };
+		const c: Context = { now: anchorMs, dir: directionAt(text, f.index), query: false, month };
 		const groups = normaliseGroups(f.groups);
 		if (isModalVerb(f.phrase, groups)) continue;
 		let span = MENTION_PATTERNS[f.pattern].resolve(groups, c);
 		if (!span || !(span.e > span.s)) continue;
+		if (groups.month) month = { y: yearOf(span.s), m: monthOf(span.s) };
 		span = mentionWindow(span, c);
 		if (f.groups.mod) span = partOf(f.groups.mod, span);
 		out.push({ phrase: f.phrase, start: iso(span.s), end: iso(span.e) });
@@ -780,23 +818,30 @@ function isModalVerb(phrase: string, g: Groups): boolean {
 	return !g.y && /^(?:may|march|mar)\b/.test(phrase) && g.month !== undefined;
 }
 
-/** Rolling windows end at the anchor's day; instants widen to their day (mentions are dates). */
+/**
+ * Rolling windows end at the anchor's day; anything shorter than a day becomes the day it starts
+ * on ("last night" is yesterday, "this morning" today): mentions are dates.
+ */
 function mentionWindow(span: Span, c: Context): Span {
 	const e = span.e === OPEN_END ? dayStart(c.now) + DAY : span.e;
 	if (e - span.s >= DAY) return { s: span.s, e };
-	return { s: dayStart(span.s), e: Math.max(dayStart(span.s) + DAY, dayStart(e - 1) + DAY) };
+	return daySpan(span.s);
 }
 
 /** Characters that end a clause, for finding the words that give a mention its direction. */
 const CLAUSE_ENDS = new Set(['.', '!', '?', ';', '\n']);
 
-/** Past unless the mention's clause has a future cue. */
+/** The tense of the mention's clause: future or past cues, "nearest" when it has neither or both. */
 function directionAt(text: string, index: number): Direction {
 	let from = index;
 	while (from > 0 && !CLAUSE_ENDS.has(text[from - 1])) from--;
 	let to = index;
 	while (to < text.length && !CLAUSE_ENDS.has(text[to])) to++;
-	return FUTURE_CUES.test(text.slice(from, to).replace(/[’‘]/g, "'")) ? 'future' : 'past';
+	const clause = text.slice(from, to).replace(/[’‘]/g, "'");
+	const future = FUTURE_CUES.test(clause);
+	const past = PAST_CUES.test(clause);
+	// "Rent was due on the 3rd" has both: the nearest 3rd settles it.
+	return future === past ? 'nearest' : future ? 'future' : 'past';
 }
 
 // ---------------------------------------------------------------------------------------------

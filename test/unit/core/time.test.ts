@@ -330,11 +330,46 @@ describe('time', () => {
 				m('the 14th of April', '2023-04-14', '2023-04-15'),
 			]);
 			expect(extractTimeMentions('Rent was due on the 3rd.', ANCHOR)).toEqual([m('on the 3rd', '2023-05-03', '2023-05-04')]);
-			expect(extractTimeMentions('The launch is on the 20th.', ANCHOR)).toEqual([m('on the 20th', '2023-04-20', '2023-04-21')]);
+			// No tense cue: the nearest 20th (12 days ahead rather than 18 days back).
+			expect(extractTimeMentions('The launch is on the 20th.', ANCHOR)).toEqual([m('on the 20th', '2023-05-20', '2023-05-21')]);
+			expect(extractTimeMentions('The launch happened on the 20th.', ANCHOR)).toEqual([m('on the 20th', '2023-04-20', '2023-04-21')]);
 			expect(extractTimeMentions('The launch will be on the 20th.', ANCHOR)).toEqual([m('on the 20th', '2023-05-20', '2023-05-21')]);
 			expect(extractTimeMentions('Deadline: 2023-05-20, kickoff March 3rd, 2023.', ANCHOR)).toEqual([
 				m('2023-05-20', '2023-05-20', '2023-05-21'),
 				m('March 3rd, 2023', '2023-03-03', '2023-03-04'),
+			]);
+		});
+
+		it('resolves a date without a tense cue to its nearest occurrence', () => {
+			const june20 = at('2023-06-20T12:00:00Z');
+			expect(extractTimeMentions('Moving in July 1st', june20)).toEqual([m('July 1st', '2023-07-01', '2023-07-02')]);
+			expect(extractTimeMentions('We met on July 1st', june20)).toEqual([m('July 1st', '2022-07-01', '2022-07-02')]);
+			expect(extractTimeMentions('January 16. Bill rearranged the house', at('2023-11-26T12:00:00Z'))).toEqual([
+				m('January 16', '2024-01-16', '2024-01-17'),
+			]);
+			expect(extractTimeMentions('Rent was due on the 3rd.', ANCHOR)).toEqual([m('on the 3rd', '2023-05-03', '2023-05-04')]);
+		});
+
+		it('reads a bare day of the month in the month the text named before it', () => {
+			expect(extractTimeMentions('March 13 to 17. My talk is on the 15th', at('2022-12-20T12:00:00Z'))).toEqual([
+				m('March 13', '2023-03-13', '2023-03-14'),
+				m('on the 15th', '2023-03-15', '2023-03-16'),
+			]);
+		});
+
+		it('understands "N weeks since", "the end of the month" and skips "in N days of"', () => {
+			expect(extractTimeMentions('Three weeks since they let me go', at('2023-02-11T12:00:00Z'))).toEqual([
+				m('Three weeks since', '2023-01-16', '2023-01-23'),
+			]);
+			expect(extractTimeMentions('We got into the festival at the end of the month.', at('2023-08-02T12:00:00Z'))).toEqual([
+				m('the end of the month', '2023-08-21', '2023-09-01'),
+			]);
+			expect(extractTimeMentions('I have aged ten years in four days of driving practice', ANCHOR)).toEqual([]);
+		});
+
+		it('maps "last night" to the previous day', () => {
+			expect(extractTimeMentions('Just got back from Osaka last night', at('2024-01-07T09:00:00Z'))).toEqual([
+				m('last night', '2024-01-06', '2024-01-07'),
 			]);
 		});
 
