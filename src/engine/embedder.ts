@@ -364,7 +364,8 @@ async function readModelFile(base: string, modelId: string, file: string, progre
 const ONNX_FLOAT = 1;
 const ONNX_INT8 = 3;
 
-interface OnnxTensor {
+/** One ONNX initializer as stored: element type (TensorProto.DataType), shape and little-endian raw bytes. */
+export interface OnnxTensor {
 	dataType: number;
 	dims: number[];
 	raw: Uint8Array;
