@@ -82,7 +82,9 @@ export async function startPreview(): Promise<Server> {
 	const port = await freePort();
 	const child: ChildProcess = spawn(
 		process.execPath,
-		[join(ROOT, 'node_modules/vite/bin/vite.js'), 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
+		// --bypass-lock: vite 8 refuses a second preview of the same project, but test files (and
+		// engineers) run several at once, each on its own free port.
+		[join(ROOT, 'node_modules/vite/bin/vite.js'), 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--bypass-lock'],
 		{ cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: String(port) } },
 	);
 	const url = `http://127.0.0.1:${port}`;
