@@ -824,10 +824,16 @@ interface Token {
 	key: string;
 }
 
+/** Most words in a run of capitalised words that can still be a name ("Rocky Mountain National Park"). */
+const MAX_RUN = 8;
+
 /** Words scanner: lowercase tool names and runs of capitalised words (proper names). */
 function scanWords(scan: Scan): void {
 	const shouting = isShouting(scan.text);
 	let run: Token[] = [];
+	// Longer runs of capitals are headings or shouting, not names; dropping them also keeps
+	// trimRun's lookups from growing with the square of a 10,000-word run.
+	let overflow = false;
 	for (const m of scan.text.matchAll(WORD_RE)) {
 		const text = m[0];
 		const start = m.index;
@@ -838,14 +844,16 @@ function scanWords(scan: Scan): void {
 		const joins = run.length > 0 && continuesRun(scan.text, run[run.length - 1], token);
 		// Lowercase connectors stay in the run only if a capitalised word follows (see trimRun).
 		if (joins && (capital || (free && NAME_CONNECTORS.has(text)))) {
-			run.push(token);
+			if (run.length < MAX_RUN) run.push(token);
+			else overflow = true;
 			continue;
 		}
-		flushRun(scan, run);
+		if (!overflow) flushRun(scan, run);
+		overflow = false;
 		run = capital ? [token] : [];
 		if (!capital && free && LOWERCASE_TOOLS.has(token.key)) lowercaseTool(scan, token);
 	}
-	flushRun(scan, run);
+	if (!overflow) flushRun(scan, run);
 }
 
 /** A text written mostly in capitals is shouting; its capitals say nothing about names. */

@@ -759,9 +759,10 @@ export function extractTimeMentions(text: string, anchorMs: number): TimeMention
 	if (!text) return [];
 	const found = findCandidates(text);
 	const out: TimeMention[] = [];
+	const tense = clauseTenses(text);
 	let month: Context['month'];
 	for (const f of found) {
-		const c: Context = { now: anchorMs, dir: directionAt(text, f.index), query: false, month };
+		const c: Context = { now: anchorMs, dir: tense(f.index), query: false, month };
 		const groups = normaliseGroups(f.groups);
 		if (isModalVerb(f.phrase, groups)) continue;
 		let span = MENTION_PATTERNS[f.pattern].resolve(groups, c);
@@ -795,10 +796,14 @@ function findCandidates(text: string): Candidate[] {
 		}
 	}
 	all.sort((a, b) => b.phrase.length - a.phrase.length || a.index - b.index);
+	// A claim mask keeps overlap checks linear in the text, even with thousands of mentions.
+	const claimed = new Uint8Array(text.length);
 	const taken: Candidate[] = [];
 	for (const cand of all) {
 		const end = cand.index + cand.phrase.length;
-		if (taken.every((t) => end <= t.index || cand.index >= t.index + t.phrase.length)) taken.push(cand);
+		if (claimed.subarray(cand.index, end).includes(1)) continue;
+		claimed.fill(1, cand.index, end);
+		taken.push(cand);
 	}
 	return taken.sort((a, b) => a.index - b.index);
 }
@@ -831,13 +836,33 @@ function mentionWindow(span: Span, c: Context): Span {
 /** Characters that end a clause, for finding the words that give a mention its direction. */
 const CLAUSE_ENDS = new Set(['.', '!', '?', ';', '\n']);
 
-/** The tense of the mention's clause: future or past cues, "nearest" when it has neither or both. */
-function directionAt(text: string, index: number): Direction {
-	let from = index;
-	while (from > 0 && !CLAUSE_ENDS.has(text[from - 1])) from--;
-	let to = index;
-	while (to < text.length && !CLAUSE_ENDS.has(text[to])) to++;
-	const clause = text.slice(from, to).replace(/[’‘]/g, "'");
+/**
+ * The tense of the clause around each position, computed once per clause (a text made of one
+ * long clause with thousands of mentions must not be rescanned for each).
+ */
+function clauseTenses(text: string): (index: number) => Direction {
+	const starts = new Int32Array(text.length + 1);
+	for (let i = 0, start = 0; i <= text.length; i++) {
+		starts[i] = start;
+		if (CLAUSE_ENDS.has(text[i])) start = i + 1;
+	}
+	const cache = new Map<number, Direction>();
+	return (index) => {
+		const from = starts[index];
+		let dir = cache.get(from);
+		if (dir === undefined) {
+			let to = index;
+			while (to < text.length && !CLAUSE_ENDS.has(text[to])) to++;
+			dir = clauseTense(text.slice(from, to));
+			cache.set(from, dir);
+		}
+		return dir;
+	};
+}
+
+/** The tense of a clause: future or past cues, "nearest" when it has neither or both. */
+function clauseTense(raw: string): Direction {
+	const clause = raw.replace(/[’‘]/g, "'");
 	const future = FUTURE_CUES.test(clause);
 	const past = PAST_CUES.test(clause);
 	// "Rent was due on the 3rd" has both: the nearest 3rd settles it.

@@ -345,6 +345,19 @@ describe('entities', () => {
 			]);
 		});
 
+		it('completes on pathological 50,000-character inputs', () => {
+			expect(extractEntities('The '.repeat(12_500))).toEqual([]);
+			expect(extractEntities('a.'.repeat(25_000))).toEqual([]);
+			expect(extractEntities('a/'.repeat(25_000))).toEqual([]);
+			expect(extractEntities('`a'.repeat(25_000))).toEqual([e('a', 'identifier')]);
+			expect(extractEntities(`http://${'a'.repeat(50_000)}`)).toEqual([]);
+		});
+
+		it('drops runs of more than eight capitalised words as headings', () => {
+			expect(extractEntities('Notes On The Big Quarterly Planning Offsite In Lisbon Last Spring')).toEqual([]);
+			expect(extractEntities('We toured Rocky Mountain National Park.')).toEqual([e('Rocky Mountain National Park', 'place')]);
+		});
+
 		it('is deterministic', () => {
 			const text = 'Maya Chen uses React at Acme Corp in Berlin; see #notes and ./todo.md';
 			expect(extractEntities(text)).toEqual(extractEntities(text));

@@ -423,6 +423,13 @@ describe('time', () => {
 			expect(out[0]).toEqual(m('Two weeks ago', '2023-04-24', '2023-05-01'));
 		});
 
+		it('completes on 50,000 characters made of thousands of mentions in one clause', () => {
+			const out = extractTimeMentions('last week '.repeat(5_000), ANCHOR);
+			expect(out).toHaveLength(5_000);
+			expect(out[4_999]).toEqual(m('last week', '2023-05-01', '2023-05-08'));
+			expect(extractTimeMentions('the '.repeat(12_500), ANCHOR)).toEqual([]);
+		});
+
 		it('returns phrases found verbatim in the text with ordered bounds (property)', () => {
 			const words = ['I', 'went', 'will', 'go', 'last', 'next', 'week', 'June', 'in', 'on', 'the', '14th', 'two', 'days', 'ago', 'Friday', 'summer', '2021', 'yesterday', 'early', 'of', '.', ','];
 			fc.assert(
