@@ -244,6 +244,10 @@ const PATTERNS: Pattern[] = [
 	},
 	{ src: String.raw`(?<which>this|last)\s+(?<part>${PART})`, resolve: (g, c) => partOfDay(g.which!, g.part!, c) },
 	{ src: String.raw`earlier\s+(?:today|(?:this\s+)?(?<unit>week|month|year))`, resolve: (g, c) => earlierThis(g.unit, c) },
+	{ src: String.raw`(?:recently|lately|of\s+late)`, resolve: (_g, c) => ({ s: shift(c.now, 'day', -RECENT_DAYS), e: OPEN_END }), mention: false },
+	{ src: String.raw`(?<y>\d{4})-?w(?<w>\d{1,2})`, resolve: (g) => isoWeek(+g.y!, +g.w!) },
+	{ src: String.raw`(?:the\s+)?(?<h>h[12]|first\s+half|second\s+half)\s+(?:of\s+)?(?<y>${YEAR})`, resolve: (g) => half(g.h!, +g.y!) },
+	{ src: String.raw`(?:the\s+)?(?<dec>(?:1[89]|2[01])?\d0)'?s`, resolve: (g) => decade(g.dec!), mention: false },
 	{ src: String.raw`(?:the\s+)?other\s+day`, resolve: (_g, c) => ({ s: dayStart(c.now) - 6 * DAY, e: dayStart(c.now) - DAY }) },
 	{
 		src: String.raw`(?:(?:over|in|within|during|for)\s+)?(?:the\s+)?(?<which>last|past|previous|next|coming)\s+(?<n>${NUM})\s+(?<unit>${UNIT})`,
@@ -256,10 +260,10 @@ const PATTERNS: Pattern[] = [
 	// Not "in four days of practice", a duration.
 	{ src: String.raw`in\s+(?<n>${NUM})\s+(?<unit>${UNIT})(?!\s+of\b)`, resolve: (g, c) => unitsAway(g.n!, g.unit!, 'later', c) },
 	{
-		src: String.raw`(?:(?:over|during|in)\s+)?(?:the\s+)?(?<which>this|last|past|previous|next|coming)\s+(?<unit>week|weekend|month|quarter|year|decade|fortnight|day|hour)`,
-		resolve: (g, c) => relativeUnit(g.which!, g.unit!, c),
+		src: String.raw`(?:(?:over|during|in|within)\s+)?(?<the>the\s+)?(?<which>this\s+past|this\s+coming|this|last|past|previous|next|coming)\s+(?<unit>week|weekend|month|quarter|year|decade|fortnight|day|hour)`,
+		resolve: (g, c) => relativeUnit(g.which!, g.unit!, c, g.the !== undefined),
 		// "the next day" in a story is not the day after the memory was written.
-		mention: String.raw`(?:(?:over|during|in)\s+)?(?:the\s+)?(?<which>this|last|past|previous|next|coming)\s+(?<unit>week|weekend|month|quarter|year|decade|fortnight)`,
+		mention: String.raw`(?:(?:over|during|in|within)\s+)?(?<the>the\s+)?(?<which>this\s+past|this\s+coming|this|last|past|previous|next|coming)\s+(?<unit>week|weekend|month|quarter|year|decade|fortnight)`,
 	},
 	{
 		src: String.raw`(?:this|the)\s+(?<unit>week|month|year)`,
@@ -380,10 +384,17 @@ function unitsAway(n: string, unitWord: string, dir: string, c: Context): Span |
 	return { s: at - tolerance, e: at + tolerance };
 }
 
-/** this/last/past/next + week, weekend, month, quarter, year, decade, fortnight, day, hour. */
-function relativeUnit(which: string, unitWord: string, c: Context): Span | null {
-	const w = which.toLowerCase();
+/**
+ * this/last/past/next + week, weekend, month, quarter, year, decade, fortnight, day, hour. "last
+ * week" is the previous calendar week; "the last week", "past week" and "this past week" are the
+ * seven days before now.
+ */
+function relativeUnit(which: string, unitWord: string, c: Context, the = false): Span | null {
 	const unit = unitWord.toLowerCase();
+	let w = which.toLowerCase().replace(/\s+/g, ' ');
+	if (w === 'this coming') w = 'next';
+	if (w === 'this past') w = unit === 'weekend' ? 'last' : 'past';
+	if (the && w === 'last' && unit !== 'weekend') w = 'past';
 	if (unit === 'weekend') return weekend(w, c);
 	if (unit === 'quarter') return relativeQuarter(w, c);
 	if (unit === 'decade') return relativeDecade(w, c);
@@ -427,6 +438,31 @@ function relativeDecade(which: string, c: Context): Span {
 	if (which === 'past' || which === 'last') return { s: addMonths(c.now, -120), e: OPEN_END };
 	const start = Math.floor(yearOf(c.now) / 10) * 10 + (which === 'this' ? 0 : 10);
 	return { s: utc(start, 0), e: utc(start + 10, 0) };
+}
+
+/** How far back "recently" and "lately" reach. */
+const RECENT_DAYS = 30;
+
+/** ISO 8601 week `w` of year `y`: Monday to Monday; week 1 holds the year's first Thursday. */
+function isoWeek(y: number, w: number): Span | null {
+	const jan4 = utc(y, 0, 4);
+	const week1 = weekStart(jan4);
+	const s = week1 + (w - 1) * WEEK;
+	// Week 53 exists only in years whose week 53 still holds a Thursday of that year.
+	if (w < 1 || w > 53 || yearOf(s + 3 * DAY) !== y) return null;
+	return { s, e: s + WEEK };
+}
+
+function half(h: string, y: number): Span {
+	const second = /2|second/i.test(h);
+	return { s: utc(y, second ? 6 : 0), e: utc(y, second ? 12 : 6) };
+}
+
+/** "the 90s" is 1990–1999; "the 20s" the 2020s; "the 1920s" as written. */
+function decade(text: string): Span {
+	let y = Number(text);
+	if (y < 100) y += y <= 30 ? 2000 : 1900;
+	return { s: utc(y, 0), e: utc(y + 10, 0) };
 }
 
 /** Days 1–7, 8–14, 15–21, 22–28 of a month, or its last seven days. */
@@ -674,8 +710,9 @@ function normaliseQuery(text: string): string {
  * between X and Y, from X to Y, in/during X, March 2024, March (the latest March, this one
  * included), March 5, Q1 2024, 2024, 2024-03, 2024-03-05, ISO date-times, weekdays ("last
  * Tuesday", "on Tuesday"), this morning, last night, earlier today, last weekend, early/mid/late X,
- * first week of May, more/less than N units ago. Weeks start Monday; "last week" is the previous
- * Monday–Sunday, "past week" the last seven days.
+ * first week of May, more/less than N units ago, recently (30 days), 2024-W10, H1 2024, the 90s.
+ * Weeks start Monday; "last week" is the previous Monday–Sunday, "past week", "the last week" and
+ * "this past week" the last seven days.
  *
  * @example parseTimeQuery('last week', Date.parse('2024-03-13T12:00:00Z'))
  * // → { start: '2024-03-04T00:00:00.000Z', end: '2024-03-11T00:00:00.000Z' }

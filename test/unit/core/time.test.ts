@@ -251,6 +251,24 @@ describe('time', () => {
 			expect(q('this summer')).toEqual(range('2024-06-01', '2024-09-01'));
 		});
 
+		it('reads "the last week" and "this past week" as rolling, "this past weekend" as the last one', () => {
+			expect(q('in the last week')).toEqual(range('2024-03-06T15:30:00.000Z'));
+			expect(q('this past week')).toEqual(range('2024-03-06T15:30:00.000Z'));
+			expect(q('this past weekend')).toEqual(range('2024-03-09', '2024-03-11'));
+			expect(q('this coming week')).toEqual(range('2024-03-18', '2024-03-25'));
+		});
+
+		it('parses recently, ISO weeks, halves and decades', () => {
+			expect(q('recently')).toEqual(range('2024-02-12T15:30:00.000Z'));
+			expect(q('2024-W10')).toEqual(range('2024-03-04', '2024-03-11'));
+			expect(q('2020-W53')).toEqual(range('2020-12-28', '2021-01-04'));
+			expect(q('2021-W53')).toBeNull();
+			expect(q('H1 2024')).toEqual(range('2024-01-01', '2024-07-01'));
+			expect(q('second half of 2023')).toEqual(range('2023-07-01', '2024-01-01'));
+			expect(q('the 90s')).toEqual(range('1990-01-01', '2000-01-01'));
+			expect(q('the 1920s')).toEqual(range('1920-01-01', '1930-01-01'));
+		});
+
 		it('parses more and less than N units ago', () => {
 			expect(q('more than 2 weeks ago')).toEqual(range(undefined, '2024-02-28T15:30:00.000Z'));
 			expect(q('less than 3 days ago')).toEqual(range('2024-03-10T15:30:00.000Z'));
@@ -266,6 +284,21 @@ describe('time', () => {
 			for (const text of ['', '   ', 'gibberish', 'last blorp', 'next tuesday-ish', 'Feb 30 2024', '2024-13', '2024-00-10', 'since whenever', 'between now and then', 'the 32nd', '?!', 'x'.repeat(201)]) {
 				expect(q(text), text).toBeNull();
 			}
+		});
+
+		it('never throws on arbitrary text and returns null or ordered ISO bounds (property)', () => {
+			const words = ['last', 'next', 'the', 'of', 'between', 'and', 'since', 'to', 'March', '2024', 'Q5', '31st', 'week', 'ago', '-', '/', '..', 'early', '0', '99999', 'W60', 'h3'];
+			const text = fc.oneof(fc.string({ maxLength: 60 }), fc.array(fc.constantFrom(...words), { maxLength: 8 }).map((w) => w.join(' ')));
+			fc.assert(
+				fc.property(text, fc.integer({ min: -8.64e15, max: 8.64e15 }), (t, now) => {
+					const r = parseTimeQuery(t, now);
+					if (r === null) return;
+					if (r.start) expect(Number.isFinite(Date.parse(r.start))).toBe(true);
+					if (r.end) expect(Number.isFinite(Date.parse(r.end))).toBe(true);
+					if (r.start && r.end) expect(Date.parse(r.start)).toBeLessThan(Date.parse(r.end));
+				}),
+				{ numRuns: 1000 },
+			);
 		});
 
 		it('throws invalid_input for a non-finite now', () => {
