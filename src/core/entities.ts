@@ -30,6 +30,7 @@ export const ENTITY_TYPES = [
 	'identifier',
 	'term',
 ] as const;
+/** One of {@link ENTITY_TYPES}; stored entities may carry other (caller-given) types too. */
 export type EntityType = (typeof ENTITY_TYPES)[number];
 
 // ---------------------------------------------------------------------------------------------
@@ -68,13 +69,14 @@ const TOOLS =
 
 /** Tool names that are also ordinary words: recognised only when written capitalised. */
 const COMMON_WORD_TOOLS = new Set(
-	('go|rust|swift|ruby|java|julia|dart|elm|express|react|remix|astro|ember|bun|jest|mocha|' +
+	(
+		'go|rust|swift|ruby|java|julia|dart|elm|express|react|remix|astro|ember|bun|jest|mocha|' +
 		'cypress|spark|notion|slack|discord|zoom|excel|chrome|safari|gemini|llama|copilot|cursor|' +
 		'bootstrap|unity|flask|rails|helm|cargo|poetry|yarn|pip|babel|sass|apollo|prisma|drizzle|' +
 		'electron|windows|signal|snowflake|caddy|polars|pandas|sentry|swagger|kindle|telegram|' +
 		'obsidian|blender|tableau|node|leaflet|mongoose|airflow|bash|groovy|markdown|vim|linear|' +
-		'bun|deno|anki|arduino|leaflet|zapier')
-		.split('|'),
+		'bun|deno|anki|arduino|leaflet|zapier'
+	).split('|'),
 );
 
 const PLACES =
@@ -123,7 +125,7 @@ const ORGANISATIONS =
 	'Nvidia|Qualcomm|Samsung|Sony|Tesla|SpaceX|Twitter|LinkedIn|Uber|Lyft|Airbnb|Stripe|' +
 	'Oracle|SAP|Adobe|Atlassian|Mozilla|Wikipedia|Reddit|Hugging Face|DeepMind|Mistral AI|' +
 	'Cohere|Red Hat|Canonical|JetBrains|Dropbox|PayPal|Visa|Mastercard|Walmart|Costco|IKEA|' +
-	'Starbucks|McDonald’s|McDonald\'s|Coca-Cola|PepsiCo|Nike|Adidas|BMW|Toyota|Volkswagen|Honda|' +
+	"Starbucks|McDonald’s|McDonald's|Coca-Cola|PepsiCo|Nike|Adidas|BMW|Toyota|Volkswagen|Honda|" +
 	'Boeing|Airbus|NASA|ESA|CERN|United Nations|UN|European Union|EU|WHO|NATO|UNESCO|UNICEF|' +
 	'FBI|CIA|NHS|BBC|CNN|Reuters|MIT|Stanford|Harvard|Yale|Princeton|Y Combinator|Accenture|' +
 	'Deloitte|McKinsey|Goldman Sachs|JPMorgan|Morgan Stanley|Bloomberg|Alibaba|Tencent|Baidu|' +
@@ -133,40 +135,64 @@ const ORGANISATIONS =
 
 /** Last words that make a proper name an organisation ("Acme Corp", "Open Source Initiative"). */
 const ORG_SUFFIXES = new Set(
-	('inc|corp|corporation|co|company|ltd|llc|llp|plc|gmbh|ag|sa|sas|srl|bv|nv|oy|ab|kk|pty|' +
+	(
+		'inc|corp|corporation|co|company|ltd|llc|llp|plc|gmbh|ag|sa|sas|srl|bv|nv|oy|ab|kk|pty|' +
 		'university|college|institute|foundation|labs|lab|group|bank|agency|association|society|' +
 		'ministry|department|council|hospital|clinic|school|academy|partners|holdings|' +
 		'technologies|technology|systems|solutions|studios|studio|ventures|capital|industries|' +
 		'enterprises|consulting|media|games|pharmaceuticals|initiative|trust|fund|federation|' +
 		'union|committee|commission|authority|office|bureau|church|club|team|press|records|' +
-		'airlines|motors|bakery|cafe|café|restaurant|hotel|gym|museum|library')
-		.split('|'),
+		'airlines|motors|bakery|cafe|café|restaurant|hotel|gym|museum|library'
+	).split('|'),
 );
 
 /** First words that make a proper name an organisation ("University of Oxford"). */
-const ORG_PREFIXES = new Set(['university', 'bank', 'institute', 'ministry', 'department', 'museum']);
+const ORG_PREFIXES = new Set([
+	'university',
+	'bank',
+	'institute',
+	'ministry',
+	'department',
+	'museum',
+]);
 
 /** Last words that make a proper name a place ("Baker Street", "Lake Tahoe" uses the prefix). */
 const PLACE_SUFFIXES = new Set(
-	('street|st|avenue|ave|road|rd|boulevard|blvd|lane|drive|square|plaza|park|river|lake|' +
+	(
+		'street|st|avenue|ave|road|rd|boulevard|blvd|lane|drive|square|plaza|park|river|lake|' +
 		'mountain|mountains|mount|island|islands|bay|beach|city|county|valley|canyon|falls|' +
 		'forest|desert|coast|harbor|harbour|peninsula|heights|hills|village|town|district|' +
-		'province|state|airport|station')
-		.split('|'),
+		'province|state|airport|station'
+	).split('|'),
 );
-const PLACE_PREFIXES = new Set(['mount', 'mt', 'lake', 'lago', 'cape', 'port', 'fort', 'isle', 'san', 'santa', 'saint', 'st']);
+const PLACE_PREFIXES = new Set([
+	'mount',
+	'mt',
+	'lake',
+	'lago',
+	'cape',
+	'port',
+	'fort',
+	'isle',
+	'san',
+	'santa',
+	'saint',
+	'st',
+]);
 
 /** Titles before a name; they mark a person and are not part of the name. */
 const HONORIFICS = new Set(
-	('dr|mr|mrs|ms|mx|miss|prof|professor|sir|dame|lord|lady|rev|fr|capt|captain|sgt|col|gen|' +
+	(
+		'dr|mr|mrs|ms|mx|miss|prof|professor|sir|dame|lord|lady|rev|fr|capt|captain|sgt|col|gen|' +
 		'lt|judge|president|senator|governor|mayor|uncle|aunt|auntie|grandma|grandpa|granny|coach|' +
-		'officer|detective|nurse|king|queen|prince|princess|pope|rabbi|imam|sister|brother')
-		.split('|'),
+		'officer|detective|nurse|king|queen|prince|princess|pope|rabbi|imam|sister|brother'
+	).split('|'),
 );
 
 /** Common first names of many cultures; a capitalised one starts a person's name. */
 const FIRST_NAMES = new Set(
-	('james|john|robert|michael|william|david|richard|joseph|thomas|charles|christopher|daniel|' +
+	(
+		'james|john|robert|michael|william|david|richard|joseph|thomas|charles|christopher|daniel|' +
 		'matthew|anthony|mark|donald|steven|paul|andrew|joshua|kenneth|kevin|brian|george|' +
 		'timothy|ronald|edward|jason|jeffrey|ryan|jacob|gary|nicholas|eric|jonathan|stephen|' +
 		'larry|justin|scott|brandon|benjamin|samuel|frank|gregory|raymond|alexander|patrick|jack|' +
@@ -214,13 +240,14 @@ const FIRST_NAMES = new Set(
 		'leah|naomi|esther|miriam|dinah|blanche|dolores|agnes|edith|mabel|ivan|omar|yara|' +
 		'ayumi|haruki|riku|daiki|mei-ling|xiu|bao|thu|kwesi|abena|yaw|efua|chidi|obinna|' +
 		'ife|bola|dayo|nia|malik|andile|luca|enzo|niko|mila|anya|sasha|misha|boris|igor|' +
-		'oleg|yusuf|emir|deniz|arash|dariush|shirin|parisa|reza|navid|farah|samira')
-		.split('|'),
+		'oleg|yusuf|emir|deniz|arash|dariush|shirin|parisa|reza|navid|farah|samira'
+	).split('|'),
 );
 
 /** Capitalised words that start sentences or are pronouns: never a name on their own. */
 const STOP_WORDS = new Set(
-	('i|me|my|mine|we|us|our|ours|you|your|yours|he|him|his|she|her|hers|they|them|their|it|' +
+	(
+		'i|me|my|mine|we|us|our|ours|you|your|yours|he|him|his|she|her|hers|they|them|their|it|' +
 		'its|this|that|these|those|there|here|the|a|an|some|any|all|each|every|no|none|both|' +
 		'either|neither|another|other|such|what|which|who|whom|whose|when|where|why|how|' +
 		'whatever|whoever|and|but|or|nor|so|yet|for|if|then|else|because|since|although|though|' +
@@ -235,7 +262,7 @@ const STOP_WORDS = new Set(
 		'yep|nope|sure|thanks|thank|please|sorry|hello|hi|hey|dear|oh|ah|well|wow|great|good|' +
 		'nice|cool|fine|awesome|lol|haha|omg|btw|fyi|asap|imo|tldr|ps|todo|fixme|note|nb|' +
 		'is|are|was|were|be|been|being|am|do|does|did|done|have|has|had|can|could|will|would|' +
-		'shall|should|may|might|must|need|needs|let|lets|let’s|let\'s|make|makes|made|get|gets|' +
+		"shall|should|may|might|must|need|needs|let|lets|let’s|let's|make|makes|made|get|gets|" +
 		'got|go|goes|went|gone|see|saw|seen|use|uses|used|using|add|added|fix|fixed|remove|' +
 		'removed|update|updated|create|created|delete|deleted|run|ran|install|installed|set|try|' +
 		'tried|ask|asked|tell|told|call|called|send|sent|meet|met|move|moved|keep|kept|want|' +
@@ -246,10 +273,10 @@ const STOP_WORDS = new Set(
 		'review|reviewed|merge|merged|refactor|implement|implemented|discuss|discussed|plan|' +
 		'planned|learn|learned|learnt|watch|watched|play|played|work|worked|live|lived|come|came|' +
 		'bring|brought|show|showed|open|opened|close|closed|save|saved|store|stored|follow|avoid|' +
-		'don’t|don\'t|didn’t|didn\'t|doesn’t|doesn\'t|can’t|can\'t|won’t|won\'t|isn’t|isn\'t|' +
-		'wasn’t|wasn\'t|i’m|i\'m|i’ve|i\'ve|i’d|i\'d|i’ll|i\'ll|it’s|it\'s|that’s|that\'s|' +
-		'there’s|there\'s|we’re|we\'re|we’ve|we\'ve|they’re|they\'re|you’re|you\'re|he’s|' +
-		'he\'s|she’s|she\'s|what’s|what\'s|how’s|how\'s|meeting|summary|issue|bug|task|user|' +
+		"don’t|don't|didn’t|didn't|doesn’t|doesn't|can’t|can't|won’t|won't|isn’t|isn't|" +
+		"wasn’t|wasn't|i’m|i'm|i’ve|i've|i’d|i'd|i’ll|i'll|it’s|it's|that’s|that's|" +
+		"there’s|there's|we’re|we're|we’ve|we've|they’re|they're|you’re|you're|he’s|" +
+		"he's|she’s|she's|what’s|what's|how’s|how's|meeting|summary|issue|bug|task|user|" +
 		'users|customer|team|everyone|someone|something|anything|nothing|everything|people|' +
 		'new|old|big|small|important|remember|reminder|question|answer|idea|ideas|goal|goals|' +
 		'step|steps|result|results|update|status|decision|context|preference|pattern|insight|' +
@@ -258,33 +285,37 @@ const STOP_WORDS = new Set(
 		'one|two|three|four|five|six|seven|eight|nine|ten|several|many|much|more|most|few|' +
 		'less|least|own|same|different|every|very|quite|rather|almost|enough|not|off|out|up|' +
 		'down|back|away|home|year|years|month|months|week|weeks|day|days|morning|evening|night|' +
-		'afternoon|weekend|phd|mba|msc|bsc')
-		.split('|'),
+		'afternoon|weekend|phd|mba|msc|bsc'
+	).split('|'),
 );
 
 /** Pronouns, articles, auxiliaries: a quoted phrase made mostly of these is speech, not a term. */
 const FUNCTION_WORDS = new Set(
-	('i|me|my|we|us|our|you|your|he|him|his|she|her|they|them|their|it|its|this|that|these|' +
+	(
+		'i|me|my|we|us|our|you|your|he|him|his|she|her|they|them|their|it|its|this|that|these|' +
 		'those|there|here|the|a|an|and|but|or|so|if|then|to|of|in|on|at|for|with|is|are|was|were|' +
 		'be|been|am|do|does|did|have|has|had|can|could|will|would|should|may|might|must|not|no|' +
-		'just|what|who|how|why|when|i’m|i\'m|i’ll|i\'ll|it’s|it\'s|don’t|don\'t|can’t|can\'t|' +
-		'tomorrow|today|yesterday|now|yes|ok|okay|please|thanks')
-		.split('|'),
+		"just|what|who|how|why|when|i’m|i'm|i’ll|i'll|it’s|it's|don’t|don't|can’t|can't|" +
+		'tomorrow|today|yesterday|now|yes|ok|okay|please|thanks'
+	).split('|'),
 );
 
 /** Days and months: time expressions (see time.ts), not entities. */
 const CALENDAR_WORDS = new Set(
-	('monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|thu|thur|thurs|' +
+	(
+		'monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|thu|thur|thurs|' +
 		'fri|january|february|march|april|may|june|july|august|september|october|november|' +
 		'december|jan|feb|apr|jun|jul|aug|sep|sept|oct|nov|dec|christmas|easter|' +
 		'thanksgiving|halloween|spring|summer|autumn|fall|winter|mondays|tuesdays|wednesdays|' +
-		'thursdays|fridays|saturdays|sundays|weekday|weekdays|weekends')
-		.split('|'),
+		'thursdays|fridays|saturdays|sundays|weekday|weekdays|weekends'
+	).split('|'),
 );
 
 /** Lowercase words allowed inside a proper name ("Bank of America", "Ludwig van Beethoven"). */
 const NAME_CONNECTORS = new Set(
-	'of|de|da|do|dos|das|des|di|du|del|della|el|los|las|van|von|der|den|la|le|bin|ibn|al|y'.split('|'),
+	'of|de|da|do|dos|das|des|di|du|del|della|el|los|las|van|von|der|den|la|le|bin|ibn|al|y'.split(
+		'|',
+	),
 );
 
 /** Alias → canonical display form, applied when normalising tool and place names. */
@@ -366,10 +397,11 @@ const FILE_EXTENSION_SET = new Set(FILE_EXTENSIONS.split('|'));
 
 /** Well-known file names without an extension. */
 const BARE_FILE_NAMES = new Set(
-	('dockerfile|makefile|rakefile|gemfile|procfile|jenkinsfile|vagrantfile|brewfile|readme|' +
+	(
+		'dockerfile|makefile|rakefile|gemfile|procfile|jenkinsfile|vagrantfile|brewfile|readme|' +
 		'license|changelog|codeowners|.env|.gitignore|.gitattributes|.npmrc|.nvmrc|' +
-		'.editorconfig|.prettierrc|.eslintrc|.bashrc|.zshrc|.profile|.vimrc|.dockerignore')
-		.split('|'),
+		'.editorconfig|.prettierrc|.eslintrc|.bashrc|.zshrc|.profile|.vimrc|.dockerignore'
+	).split('|'),
 );
 
 /** Top-level domains that make `word.tld` a web address rather than a dotted identifier. */
@@ -379,11 +411,12 @@ const URL_TLDS =
 
 /** Directories that make `dir/name` a path rather than "and/or" or "TCP/IP". */
 const PATH_ROOTS = new Set(
-	('src|lib|libs|test|tests|spec|docs|doc|bin|app|apps|packages|node_modules|dist|build|' +
+	(
+		'src|lib|libs|test|tests|spec|docs|doc|bin|app|apps|packages|node_modules|dist|build|' +
 		'public|static|assets|scripts|config|etc|usr|var|home|tmp|opt|workers|components|pages|' +
 		'routes|api|server|client|internal|cmd|pkg|include|vendor|examples|fixtures|bench|' +
-		'relay|data|models|migrations|styles|utils|.github|.vscode')
-		.split('|'),
+		'relay|data|models|migrations|styles|utils|.github|.vscode'
+	).split('|'),
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -417,14 +450,18 @@ function plainKey(s: string): string {
 	// Fast path: most keys are single plain words (this runs once per word of every text).
 	if (k.includes('’') || k.includes('‘')) k = k.replace(/[’‘]/g, "'");
 	if (k.endsWith("'s")) k = k.slice(0, -2);
-	return k.includes(' ') || k.includes('\t') || k.includes('\n') ? k.replace(/\s+/g, ' ').trim() : k;
+	return k.includes(' ') || k.includes('\t') || k.includes('\n')
+		? k.replace(/\s+/g, ' ').trim()
+		: k;
 }
 
 const GAZETTEER = buildGazetteer();
 
 /** Tool names recognised as written in lowercase: distinctive ones, at least three letters. */
 const LOWERCASE_TOOLS = new Set(
-	[...GAZETTEER].filter(([k, v]) => v.type === 'tool' && k.length >= 3 && !COMMON_WORD_TOOLS.has(k)).map(([k]) => k),
+	[...GAZETTEER]
+		.filter(([k, v]) => v.type === 'tool' && k.length >= 3 && !COMMON_WORD_TOOLS.has(k))
+		.map(([k]) => k),
 );
 
 /** Tool and place names resolved through the alias table, keyed by canonical lower form. */
@@ -449,7 +486,11 @@ const SPACES = /\s+/g;
  */
 export function normaliseEntityName(name: string, type?: string): string {
 	let s = name.normalize('NFKC').replace(SPACES, ' ').replace(EDGE_JUNK, '');
-	s = s.replace(/^[@#]+/, '').replace(POSSESSIVE, '').replace(EDGE_JUNK, '').toLowerCase();
+	s = s
+		.replace(/^[@#]+/, '')
+		.replace(POSSESSIVE, '')
+		.replace(EDGE_JUNK, '')
+		.toLowerCase();
 	if (type === 'url') s = s.replace(/\/+$/, '');
 	if (type === undefined || type === 'tool' || type === 'place') s = canonicalKey(s);
 	return s;
@@ -524,7 +565,8 @@ function pickBest(key: string, group: EntityRef[]): EntityRef {
 		if (score > bestScore) [best, bestScore] = [ref, score];
 	}
 	const canonical = GAZETTEER.get(key);
-	const useCanonical = canonical && (type === 'tool' || type === 'place' || type === 'organisation');
+	const useCanonical =
+		canonical && (type === 'tool' || type === 'place' || type === 'organisation');
 	return { name: useCanonical ? canonical.display : best!.name, type };
 }
 
@@ -574,9 +616,11 @@ const ACRONYM_DOTS = /^(?:[A-Za-z]\.)+[A-Za-z]$/;
 const HEX_COLOUR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 const CALL_RE = /(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\((?=[^)\n]{0,60}\))/g;
 const DOTTED_RE = /(?<![\w.$])[A-Za-z_$][\w$]+(?:\.[A-Za-z_$][\w$]+)+(?![\w$])/g;
-const CAMEL_RE = /(?<![\w$])(?:[a-z]+[0-9]*(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*[A-Z][a-z0-9]*)(?![\w$])/g;
+const CAMEL_RE =
+	/(?<![\w$])(?:[a-z]+[0-9]*(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*[A-Z][a-z0-9]*)(?![\w$])/g;
 const SNAKE_RE = /(?<![\w$])_*[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+_*(?![\w$])/g;
-const QUOTE_RE = /"([^"\n]{2,80})"|“([^”\n]{2,80})”|(?<![\p{L}\p{N}])'([^'\n]{2,60})'(?![\p{L}\p{N}])|‘([^’\n]{2,60})’/gu;
+const QUOTE_RE =
+	/"([^"\n]{2,80})"|“([^”\n]{2,80})”|(?<![\p{L}\p{N}])'([^'\n]{2,60})'(?![\p{L}\p{N}])|‘([^’\n]{2,60})’/gu;
 const WORD_RE = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*(?:['’&-][\p{L}\p{N}\p{M}]+)*/gu;
 const TRAILING_PUNCT = /[.,;:!?)\]}'"’”>]+$/;
 
@@ -666,15 +710,17 @@ function classifyCode(code: string): EntityType {
 
 function scanUrls(scan: Scan): void {
 	if (!scan.text.includes('.')) return; // every URL and e-mail address has a dot
-	if (scan.text.includes('@')) for (const m of scan.text.matchAll(EMAIL_RE)) {
-		if (isFree(scan, m.index, m.index + m[0].length)) emit(scan, m[0], 'handle', m.index);
-	}
+	if (scan.text.includes('@'))
+		for (const m of scan.text.matchAll(EMAIL_RE)) {
+			if (isFree(scan, m.index, m.index + m[0].length)) emit(scan, m[0], 'handle', m.index);
+		}
 	for (const m of scan.text.matchAll(URL_RE)) {
 		const url = trimTrailing(m[0]);
 		if (!isFree(scan, m.index, m.index + url.length)) continue;
 		const hit = known(url);
 		if (hit?.type === 'tool') emit(scan, hit.display, 'tool', m.index, m.index + url.length);
-		else if (!isFileName(url) || /[:/]/.test(url)) emit(scan, shortenUrl(url), 'url', m.index, m.index + url.length);
+		else if (!isFileName(url) || /[:/]/.test(url))
+			emit(scan, shortenUrl(url), 'url', m.index, m.index + url.length);
 	}
 }
 
@@ -695,7 +741,12 @@ function trimTrailing(s: string): string {
 
 function scanPaths(scan: Scan): void {
 	const { text } = scan;
-	if (text.includes('#') || text.includes('++') || text.includes('.NET') || text.includes('Objective-C')) {
+	if (
+		text.includes('#') ||
+		text.includes('++') ||
+		text.includes('.NET') ||
+		text.includes('Objective-C')
+	) {
 		for (const m of text.matchAll(TECH_SYMBOL_RE)) {
 			if (isFree(scan, m.index, m.index + m[0].length)) emit(scan, m[0], 'tool', m.index);
 		}
@@ -739,27 +790,31 @@ function isFileName(s: string): boolean {
 }
 
 function scanHandlesAndTags(scan: Scan): void {
-	if (scan.text.includes('@')) for (const m of scan.text.matchAll(HANDLE_RE)) {
-		if (!isFree(scan, m.index, m.index + m[0].length)) continue;
-		// "@scope/package" is an npm package, i.e. a tool.
-		emit(scan, m[0], m[0].includes('/') ? 'tool' : 'handle', m.index);
-	}
-	if (scan.text.includes('#')) for (const m of scan.text.matchAll(HASHTAG_RE)) {
-		if (HEX_COLOUR.test(m[0]) || !isFree(scan, m.index, m.index + m[0].length)) continue;
-		emit(scan, m[0], 'tag', m.index);
-	}
+	if (scan.text.includes('@'))
+		for (const m of scan.text.matchAll(HANDLE_RE)) {
+			if (!isFree(scan, m.index, m.index + m[0].length)) continue;
+			// "@scope/package" is an npm package, i.e. a tool.
+			emit(scan, m[0], m[0].includes('/') ? 'tool' : 'handle', m.index);
+		}
+	if (scan.text.includes('#'))
+		for (const m of scan.text.matchAll(HASHTAG_RE)) {
+			if (HEX_COLOUR.test(m[0]) || !isFree(scan, m.index, m.index + m[0].length)) continue;
+			emit(scan, m[0], 'tag', m.index);
+		}
 }
 
 function scanIdentifiers(scan: Scan): void {
 	const { text } = scan;
-	if (text.includes('(')) for (const m of text.matchAll(CALL_RE)) {
-		const name = m[0].slice(0, -1);
-		const open = m.index + m[0].length;
-		const end = text.indexOf(')', open) + 1;
-		if (!isCallLike(name, text.slice(open, end - 1))) continue;
-		// Only the name is claimed: the arguments may hold identifiers of their own.
-		if (isFree(scan, m.index, end)) emit(scan, `${name}()`, 'identifier', m.index, m.index + name.length);
-	}
+	if (text.includes('('))
+		for (const m of text.matchAll(CALL_RE)) {
+			const name = m[0].slice(0, -1);
+			const open = m.index + m[0].length;
+			const end = text.indexOf(')', open) + 1;
+			if (!isCallLike(name, text.slice(open, end - 1))) continue;
+			// Only the name is claimed: the arguments may hold identifiers of their own.
+			if (isFree(scan, m.index, end))
+				emit(scan, `${name}()`, 'identifier', m.index, m.index + name.length);
+		}
 	// A pattern runs only when the text has the character it needs (a cheap scan per pass).
 	const passes = [text.includes('.') && DOTTED_RE, text.includes('_') && SNAKE_RE, CAMEL_RE];
 	for (const re of passes) {
@@ -767,7 +822,8 @@ function scanIdentifiers(scan: Scan): void {
 		for (const m of text.matchAll(re)) {
 			const token = m[0];
 			if (!isFree(scan, m.index, m.index + token.length)) continue;
-			if (re === CAMEL_RE && (NAME_PREFIX.test(token) || STOP_WORDS.has(token.toLowerCase()))) continue;
+			if (re === CAMEL_RE && (NAME_PREFIX.test(token) || STOP_WORDS.has(token.toLowerCase())))
+				continue;
 			const hit = known(token);
 			if (hit) emit(scan, hit.display, hit.type, m.index, m.index + token.length);
 			else if (re !== DOTTED_RE || isCodeShaped(token)) emit(scan, token, 'identifier', m.index);
@@ -840,7 +896,12 @@ function scanWords(scan: Scan): void {
 		const free = isFree(scan, start, start + text.length, false);
 		const capital = free && !shouting && isCapitalised(text);
 		// Only capitalised words need a lookup key; lowercase ones are compared as written.
-		const token: Token = { text, start, end: start + text.length, key: capital || shouting ? plainKey(text) : text };
+		const token: Token = {
+			text,
+			start,
+			end: start + text.length,
+			key: capital || shouting ? plainKey(text) : text,
+		};
 		const joins = run.length > 0 && continuesRun(scan.text, run[run.length - 1], token);
 		// Lowercase connectors stay in the run only if a capitalised word follows (see trimRun).
 		if (joins && (capital || (free && NAME_CONNECTORS.has(text)))) {
@@ -923,7 +984,12 @@ function flushRun(scan: Scan, run: Token[]): void {
 	let tokens = trimRun(run, initial);
 	// A sentence-opening verb ("Adopted Luna", "Visiting Kyoto") is not part of the name.
 	let stillInitial = initial && tokens[0] === run[0];
-	if (stillInitial && tokens.length > 1 && looksLikeVerb(tokens[0]) && !GAZETTEER.has(runKey(tokens))) {
+	if (
+		stillInitial &&
+		tokens.length > 1 &&
+		looksLikeVerb(tokens[0]) &&
+		!GAZETTEER.has(runKey(tokens))
+	) {
 		tokens = trimRun(tokens.slice(1), false);
 		stillInitial = false;
 	}
@@ -938,14 +1004,56 @@ function looksLikeVerb(t: Token): boolean {
 }
 
 /** Capitalised abbreviations that are not names. */
-const CAPS_STOP = new Set(['ok', 'todo', 'fixme', 'fyi', 'asap', 'tldr', 'ps', 'nb', 'lol', 'omg', 'btw', 'imo', 'imho', 'am', 'pm', 'eta', 'aka', 'etc', 'vs', 're', 'fw', 'fwd', 'tbd', 'wip', 'faq', 'diy', 'rip', 'phd', 'ceo', 'cto', 'cfo', 'vp', 'hr', 'pr', 'prs', 'qa', 'ui', 'ux', 'id', 'ids']);
+const CAPS_STOP = new Set([
+	'ok',
+	'todo',
+	'fixme',
+	'fyi',
+	'asap',
+	'tldr',
+	'ps',
+	'nb',
+	'lol',
+	'omg',
+	'btw',
+	'imo',
+	'imho',
+	'am',
+	'pm',
+	'eta',
+	'aka',
+	'etc',
+	'vs',
+	're',
+	'fw',
+	'fwd',
+	'tbd',
+	'wip',
+	'faq',
+	'diy',
+	'rip',
+	'phd',
+	'ceo',
+	'cto',
+	'cfo',
+	'vp',
+	'hr',
+	'pr',
+	'prs',
+	'qa',
+	'ui',
+	'ux',
+	'id',
+	'ids',
+]);
 
 /** A word that cannot stand at a name's edge: a stop word, calendar word or honorific. */
 function isEdgeJunk(t: Token, next: Token | undefined, initial: boolean): boolean {
 	if (NAME_CONNECTORS.has(t.key)) return true;
 	if (isAllCaps(t.text)) return CAPS_STOP.has(t.key);
 	// "Will Smith", "May Chen": a first name followed by a surname is kept.
-	if (FIRST_NAMES.has(t.key) && next && !STOP_WORDS.has(next.key) && !CALENDAR_WORDS.has(next.key)) return false;
+	if (FIRST_NAMES.has(t.key) && next && !STOP_WORDS.has(next.key) && !CALENDAR_WORDS.has(next.key))
+		return false;
 	// "Mom" and "Grandma" alone are people; "Uncle" in "Uncle Bob" is a title.
 	if (FAMILY_NAMES.has(t.key)) return next !== undefined;
 	if (CALENDAR_WORDS.has(t.key) || HONORIFICS.has(t.key)) return true;
@@ -958,7 +1066,9 @@ function isEdgeJunk(t: Token, next: Token | undefined, initial: boolean): boolea
 }
 
 /** Family words that name a person when capitalised and alone ("Mom said", "visit Grandma"). */
-const FAMILY_NAMES = new Set('mom|mum|dad|mama|papa|grandma|grandpa|granny|nana|nan|grandmother|grandfather|auntie'.split('|'));
+const FAMILY_NAMES = new Set(
+	'mom|mum|dad|mama|papa|grandma|grandpa|granny|nana|nan|grandmother|grandfather|auntie'.split('|'),
+);
 
 /**
  * Shouting inside normal text ("NO WAY", "GO DAD GO", "PASSED") is not a name: several capitals-only
@@ -1047,7 +1157,9 @@ const ORG_BEFORE = words(
 		'acquired by|customer of|partnered with',
 );
 const PROJECT_BEFORE = words('project|repo|repository|codebase|working on|work on');
-const PROJECT_AFTER = words('project|repo|repository|codebase|app|service|library|package|plugin|extension');
+const PROJECT_AFTER = words(
+	'project|repo|repository|codebase|app|service|library|package|plugin|extension',
+);
 
 /** The words next to a name, lowercase: nearest first before it, in reading order after it. */
 interface NameContext {
@@ -1060,7 +1172,13 @@ interface NameContext {
 }
 
 const isWordCode = (c: number): boolean =>
-	(c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 39 || c === 45 || c === 0x2019 || (c > 127 && /\p{L}/u.test(String.fromCharCode(c)));
+	(c >= 97 && c <= 122) ||
+	(c >= 65 && c <= 90) ||
+	(c >= 48 && c <= 57) ||
+	c === 39 ||
+	c === 45 ||
+	c === 0x2019 ||
+	(c > 127 && /\p{L}/u.test(String.fromCharCode(c)));
 
 /** Up to `max` words on one side of [start, end), separated by blanks only; stops at punctuation. */
 function wordsNear(text: string, from: number, dir: 1 | -1, max: number): string[] {
@@ -1092,13 +1210,25 @@ function nameContext(text: string, tokens: Token[]): NameContext {
 	const dotted = start >= 2 && text[start - 1] === ' ' && text[start - 2] === '.';
 	const before = dotted ? [wordEndingAt(text, start - 2)] : wordsNear(text, start, -1, 2);
 	const after = wordsNear(text, last.end, 1, 2);
-	const ctx: NameContext = { before, after, dotted, personCue: false, firstName: FIRST_NAMES.has(tokens[0].key) };
-	const strong = HONORIFICS.has(before[0] ?? '') || (!dotted && (PERSON_BEFORE.has(before[0]) || (before[1] === 'my' && KIN.has(before[0]))));
+	const ctx: NameContext = {
+		before,
+		after,
+		dotted,
+		personCue: false,
+		firstName: FIRST_NAMES.has(tokens[0].key),
+	};
+	const strong =
+		HONORIFICS.has(before[0] ?? '') ||
+		(!dotted && (PERSON_BEFORE.has(before[0]) || (before[1] === 'my' && KIN.has(before[0]))));
 	// "in Racine and I had a shift": a following verb says less than a preceding preposition, and
 	// "MRI says" is an acronym, not a person.
-	const weak = !PLACE_PREPOSITIONS.has(before[0]) && !isAllCaps(tokens[0].text) && (hasCue(PERSON_AFTER, after, true) || (POSSESSIVE.test(last.text) && POSSESSED.has(after[0])));
+	const weak =
+		!PLACE_PREPOSITIONS.has(before[0]) &&
+		!isAllCaps(tokens[0].text) &&
+		(hasCue(PERSON_AFTER, after, true) || (POSSESSIVE.test(last.text) && POSSESSED.has(after[0])));
 	// "the Sicilian", "in English": demonyms and languages are not people.
-	ctx.personCue = (strong || weak) && !(tokens.length === 1 && !ctx.firstName && DEMONYM.test(tokens[0].key));
+	ctx.personCue =
+		(strong || weak) && !(tokens.length === 1 && !ctx.firstName && DEMONYM.test(tokens[0].key));
 	return ctx;
 }
 
@@ -1114,7 +1244,11 @@ const DEMONYM = /(?:ian|ese|ish)$/;
 const cueBefore = (set: Set<string>, ctx: NameContext) => !ctx.dotted && hasCue(set, ctx.before);
 
 /** Type and display name of a run of capitalised words, or nothing when it is not a name. */
-function nameMention(scan: Scan, tokens: Token[], initial: boolean): { name: string; type: EntityType } | undefined {
+function nameMention(
+	scan: Scan,
+	tokens: Token[],
+	initial: boolean,
+): { name: string; type: EntityType } | undefined {
 	const start = tokens[0].start;
 	const end = tokens[tokens.length - 1].end;
 	const name = scan.text.slice(start, end).replace(POSSESSIVE, '');
@@ -1124,7 +1258,12 @@ function nameMention(scan: Scan, tokens: Token[], initial: boolean): { name: str
 	if (isShoutedRun(tokens) || isHoliday(tokens)) return undefined;
 	const type = inferType(tokens, ctx);
 	if (type === 'concept' && initial && !acceptInitialUnknown(tokens)) return undefined;
-	if (type === 'concept' && tokens.length === 1 && (tokens[0].text.length < 2 || STOP_WORDS.has(tokens[0].key))) return undefined;
+	if (
+		type === 'concept' &&
+		tokens.length === 1 &&
+		(tokens[0].text.length < 2 || STOP_WORDS.has(tokens[0].key))
+	)
+		return undefined;
 	return { name, type };
 }
 
@@ -1146,7 +1285,8 @@ function knownType(type: EntityType, tokens: Token[], ctx: NameContext): EntityT
 		if (tokens.length > 1 || ctx.personCue) return 'person';
 		if (!cueBefore(PLACE_BEFORE, ctx) && !cueBefore(PLACE_PREPOSITIONS, ctx)) return 'person';
 	}
-	if (type !== 'tool' && (cueBefore(PROJECT_BEFORE, ctx) || PROJECT_AFTER.has(ctx.after[0]))) return 'project';
+	if (type !== 'tool' && (cueBefore(PROJECT_BEFORE, ctx) || PROJECT_AFTER.has(ctx.after[0])))
+		return 'project';
 	return type;
 }
 
@@ -1155,7 +1295,8 @@ function inferType(tokens: Token[], ctx: NameContext): EntityType {
 	const last = tokens[tokens.length - 1].key;
 	const multi = tokens.length > 1;
 	if (multi && (ORG_SUFFIXES.has(last) || ORG_PREFIXES.has(first))) return 'organisation';
-	if (first === 'project' || cueBefore(PROJECT_BEFORE, ctx) || PROJECT_AFTER.has(ctx.after[0])) return 'project';
+	if (first === 'project' || cueBefore(PROJECT_BEFORE, ctx) || PROJECT_AFTER.has(ctx.after[0]))
+		return 'project';
 	if (cueBefore(ORG_BEFORE, ctx)) return 'organisation';
 	if (ctx.personCue) return 'person';
 	// "Sky Islands", "Mason Street": a place suffix outweighs a first name.
@@ -1163,7 +1304,13 @@ function inferType(tokens: Token[], ctx: NameContext): EntityType {
 	if ((ctx.firstName && tokens.length <= 4) || FAMILY_NAMES.has(first)) return 'person';
 	if (cueBefore(PLACE_BEFORE, ctx)) return 'place';
 	// "in Racine", "near Florianópolis": an unknown name after a locative preposition.
-	if (!ctx.dotted && WEAK_PLACE_BEFORE.has(ctx.before[0]) && tokens.length <= 3 && !DEMONYM.test(last)) return 'place';
+	if (
+		!ctx.dotted &&
+		WEAK_PLACE_BEFORE.has(ctx.before[0]) &&
+		tokens.length <= 3 &&
+		!DEMONYM.test(last)
+	)
+		return 'place';
 	const head = GAZETTEER.get(first);
 	// "Google Maps", "Azure Functions": a product of a known company or platform.
 	if (multi && head && (head.type === 'organisation' || head.type === 'tool')) return 'tool';

@@ -124,11 +124,66 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 // Vocabulary.
 // ---------------------------------------------------------------------------------------------
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+	'january',
+	'february',
+	'march',
+	'april',
+	'may',
+	'june',
+	'july',
+	'august',
+	'september',
+	'october',
+	'november',
+	'december',
+];
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
-const ONES = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const ONES = [
+	'zero',
+	'one',
+	'two',
+	'three',
+	'four',
+	'five',
+	'six',
+	'seven',
+	'eight',
+	'nine',
+	'ten',
+	'eleven',
+	'twelve',
+	'thirteen',
+	'fourteen',
+	'fifteen',
+	'sixteen',
+	'seventeen',
+	'eighteen',
+	'nineteen',
+];
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
-const ORDINAL_ONES = ['', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth', 'seventeenth', 'eighteenth', 'nineteenth'];
+const ORDINAL_ONES = [
+	'',
+	'first',
+	'second',
+	'third',
+	'fourth',
+	'fifth',
+	'sixth',
+	'seventh',
+	'eighth',
+	'ninth',
+	'tenth',
+	'eleventh',
+	'twelfth',
+	'thirteenth',
+	'fourteenth',
+	'fifteenth',
+	'sixteenth',
+	'seventeenth',
+	'eighteenth',
+	'nineteenth',
+];
 const SEASONS: Record<string, number> = { spring: 2, summer: 5, autumn: 8, fall: 8, winter: 11 };
 
 /** Month index (0–11) of a name or abbreviation ("sept", "Mar."). */
@@ -144,7 +199,10 @@ function weekdayIndex(word: string): number {
 
 /** Value of "3", "three", "twenty-one", "a", "a couple of", "a few", "several". */
 function numberValue(word: string): number {
-	const w = word.toLowerCase().replace(/\s+of$/, '').trim();
+	const w = word
+		.toLowerCase()
+		.replace(/\s+of$/, '')
+		.trim();
 	if (/^\d+$/.test(w)) return Number(w);
 	if (w === 'a' || w === 'an') return 1;
 	if (/couple/.test(w)) return 2;
@@ -235,20 +293,49 @@ interface Pattern {
 const OPEN_END = Number.POSITIVE_INFINITY;
 
 const PATTERNS: Pattern[] = [
-	{ src: String.raw`(?<iso>\d{4}-\d{2}-\d{2}[t\s]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?)`, resolve: (g) => isoInstant(g.iso!) },
-	{ src: String.raw`(?<y>\d{4})[-/](?<m>\d{1,2})[-/](?<d>\d{1,2})`, resolve: (g) => dateSpan(+g.y!, +g.m! - 1, +g.d!) },
-	{ src: String.raw`(?<y>\d{4})-(?<m>\d{2})`, resolve: (g) => (+g.m! >= 1 && +g.m! <= 12 ? monthSpan(+g.y!, +g.m! - 1) : null) },
+	{
+		src: String.raw`(?<iso>\d{4}-\d{2}-\d{2}[t\s]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?)`,
+		resolve: (g) => isoInstant(g.iso!),
+	},
+	{
+		src: String.raw`(?<y>\d{4})[-/](?<m>\d{1,2})[-/](?<d>\d{1,2})`,
+		resolve: (g) => dateSpan(+g.y!, +g.m! - 1, +g.d!),
+	},
+	{
+		src: String.raw`(?<y>\d{4})-(?<m>\d{2})`,
+		resolve: (g) => (+g.m! >= 1 && +g.m! <= 12 ? monthSpan(+g.y!, +g.m! - 1) : null),
+	},
 	{
 		src: String.raw`(?:the\s+)?(?<which>day\s+before\s+yesterday|day\s+after\s+tomorrow|today|tonight|tomorrow|yesterday)(?:\s+(?<part>${PART}))?`,
 		resolve: (g, c) => relativeDay(g.which!, g.part, c),
 	},
-	{ src: String.raw`(?<which>this|last)\s+(?<part>${PART})`, resolve: (g, c) => partOfDay(g.which!, g.part!, c) },
-	{ src: String.raw`earlier\s+(?:today|(?:this\s+)?(?<unit>week|month|year))`, resolve: (g, c) => earlierThis(g.unit, c) },
-	{ src: String.raw`(?:recently|lately|of\s+late)`, resolve: (_g, c) => ({ s: shift(c.now, 'day', -RECENT_DAYS), e: OPEN_END }), mention: false },
+	{
+		src: String.raw`(?<which>this|last)\s+(?<part>${PART})`,
+		resolve: (g, c) => partOfDay(g.which!, g.part!, c),
+	},
+	{
+		src: String.raw`earlier\s+(?:today|(?:this\s+)?(?<unit>week|month|year))`,
+		resolve: (g, c) => earlierThis(g.unit, c),
+	},
+	{
+		src: String.raw`(?:recently|lately|of\s+late)`,
+		resolve: (_g, c) => ({ s: shift(c.now, 'day', -RECENT_DAYS), e: OPEN_END }),
+		mention: false,
+	},
 	{ src: String.raw`(?<y>\d{4})-?w(?<w>\d{1,2})`, resolve: (g) => isoWeek(+g.y!, +g.w!) },
-	{ src: String.raw`(?:the\s+)?(?<h>h[12]|first\s+half|second\s+half)\s+(?:of\s+)?(?<y>${YEAR})`, resolve: (g) => half(g.h!, +g.y!) },
-	{ src: String.raw`(?:the\s+)?(?<dec>(?:1[89]|2[01])?\d0)'?s`, resolve: (g) => decade(g.dec!), mention: false },
-	{ src: String.raw`(?:the\s+)?other\s+day`, resolve: (_g, c) => ({ s: dayStart(c.now) - 6 * DAY, e: dayStart(c.now) - DAY }) },
+	{
+		src: String.raw`(?:the\s+)?(?<h>h[12]|first\s+half|second\s+half)\s+(?:of\s+)?(?<y>${YEAR})`,
+		resolve: (g) => half(g.h!, +g.y!),
+	},
+	{
+		src: String.raw`(?:the\s+)?(?<dec>(?:1[89]|2[01])?\d0)'?s`,
+		resolve: (g) => decade(g.dec!),
+		mention: false,
+	},
+	{
+		src: String.raw`(?:the\s+)?other\s+day`,
+		resolve: (_g, c) => ({ s: dayStart(c.now) - 6 * DAY, e: dayStart(c.now) - DAY }),
+	},
 	{
 		src: String.raw`(?:(?:over|in|within|during|for)\s+)?(?:the\s+)?(?<which>last|past|previous|next|coming)\s+(?<n>${NUM})\s+(?<unit>${UNIT})`,
 		resolve: (g, c) => rolling(g.which!, g.n!, g.unit!, c),
@@ -258,7 +345,10 @@ const PATTERNS: Pattern[] = [
 		resolve: (g, c) => unitsAway(g.n!, g.unit!, g.dir!, c),
 	},
 	// Not "in four days of practice", a duration.
-	{ src: String.raw`in\s+(?<n>${NUM})\s+(?<unit>${UNIT})(?!\s+of\b)`, resolve: (g, c) => unitsAway(g.n!, g.unit!, 'later', c) },
+	{
+		src: String.raw`in\s+(?<n>${NUM})\s+(?<unit>${UNIT})(?!\s+of\b)`,
+		resolve: (g, c) => unitsAway(g.n!, g.unit!, 'later', c),
+	},
 	{
 		src: String.raw`(?:(?:over|during|in|within)\s+)?(?<the>the\s+)?(?<which>this\s+past|this\s+coming|this|last|past|previous|next|coming)\s+(?<unit>week|weekend|month|quarter|year|decade|fortnight|day|hour)`,
 		resolve: (g, c) => relativeUnit(g.which!, g.unit!, c, g.the !== undefined),
@@ -271,7 +361,11 @@ const PATTERNS: Pattern[] = [
 		// In free text only after "end of", "beginning of", …: "the week" alone is too vague.
 		mention: String.raw`(?<=(?:beginning|start|middle|end)\s+of\s+)(?:this|the)\s+(?<unit>week|month|year)`,
 	},
-	{ src: String.raw`(?:over\s+)?the\s+weekend`, resolve: (_g, c) => nearestWeekend(c), mention: String.raw`(?:over|on|at|during)\s+the\s+weekend` },
+	{
+		src: String.raw`(?:over\s+)?the\s+weekend`,
+		resolve: (_g, c) => nearestWeekend(c),
+		mention: String.raw`(?:over|on|at|during)\s+the\s+weekend`,
+	},
 	{
 		src: String.raw`(?:the\s+)?(?<nth>first|second|third|fourth|last|1st|2nd|3rd|4th)\s+week\s+(?:of|in)\s+(?:(?<which>last|this|next)\s+)?(?<month>${MONTH})(?:,?\s+(?<y>${YEAR}))?`,
 		resolve: (g, c) => weekOfMonth(g.nth!, resolveMonth(g.month!, g.y, g.which, c)),
@@ -289,7 +383,11 @@ const PATTERNS: Pattern[] = [
 		src: String.raw`(?:the\s+)?(?<d>${ORD})\s+(?:of\s+)?(?<month>${MONTH})(?:,?\s+(?<y>${YEAR}))?`,
 		resolve: (g, c) => monthDay(g.month!, ordinalValue(g.d!), g.y, c),
 	},
-	{ src: String.raw`(?:on\s+)?the\s+(?<d>${ORD})`, resolve: (g, c) => dayOfMonth(ordinalValue(g.d!), c), mention: String.raw`(?:on|by|since|until|before|after)\s+the\s+(?<d>${ORD})` },
+	{
+		src: String.raw`(?:on\s+)?the\s+(?<d>${ORD})`,
+		resolve: (g, c) => dayOfMonth(ordinalValue(g.d!), c),
+		mention: String.raw`(?:on|by|since|until|before|after)\s+the\s+(?<d>${ORD})`,
+	},
 	{
 		src: String.raw`(?:(?<which>last|this|next)\s+)?(?<month>${MONTH})(?:,?\s+(?<y>${YEAR}))?`,
 		resolve: (g, c) => resolveMonth(g.month!, g.y, g.which, c),
@@ -318,7 +416,10 @@ const PART_OF_PERIOD = String.raw`(?<mod>early|mid|late|(?:the\s+)?(?:beginning|
 
 /** An ISO date-time; one without a zone is read as UTC (Date.parse would take local time). */
 function isoInstant(text: string): Span | null {
-	let t = text.toUpperCase().replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
+	let t = text
+		.toUpperCase()
+		.replace(' ', 'T')
+		.replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
 	if (!/(?:Z|[+-]\d{2}:\d{2})$/.test(t)) t += 'Z';
 	const ms = Date.parse(t);
 	if (!Number.isFinite(ms)) return null;
@@ -341,7 +442,14 @@ const PART_HOURS: Record<string, [number, number]> = {
 
 function relativeDay(which: string, part: string | undefined, c: Context): Span {
 	const w = which.toLowerCase().replace(/\s+/g, ' ');
-	const offsets: Record<string, number> = { today: 0, tonight: 0, tomorrow: 1, yesterday: -1, 'day before yesterday': -2, 'day after tomorrow': 2 };
+	const offsets: Record<string, number> = {
+		today: 0,
+		tonight: 0,
+		tomorrow: 1,
+		yesterday: -1,
+		'day before yesterday': -2,
+		'day after tomorrow': 2,
+	};
 	const day = dayStart(c.now) + offsets[w] * DAY;
 	const p = w === 'tonight' ? 'night' : part?.toLowerCase();
 	if (!p) return { s: day, e: day + DAY };
@@ -401,20 +509,27 @@ function relativeUnit(which: string, unitWord: string, c: Context, the = false):
 	const u: Unit = unit === 'fortnight' ? 'week' : (unit as Unit);
 	const n = unit === 'fortnight' ? 2 : 1;
 	// "past week" and "last day/hour" are rolling; "last week" is the previous calendar week.
-	if (w === 'past' || ((w === 'last' || w === 'previous') && (u === 'day' || u === 'hour' || n === 2))) {
+	if (
+		w === 'past' ||
+		((w === 'last' || w === 'previous') && (u === 'day' || u === 'hour' || n === 2))
+	) {
 		return { s: shift(c.now, u, -n), e: OPEN_END };
 	}
-	if (u === 'day' || u === 'hour') return w === 'this' ? unitSpan(c.now, u) : { s: c.now, e: shift(c.now, u, n) };
+	if (u === 'day' || u === 'hour')
+		return w === 'this' ? unitSpan(c.now, u) : { s: c.now, e: shift(c.now, u, n) };
 	const current = unitSpan(c.now, u);
 	if (w === 'this') return current;
 	if (w === 'last' || w === 'previous') return unitSpan(shift(current.s, u, -1), u);
-	return n === 2 ? { s: current.e, e: shift(current.e, u, 2) } : unitSpan(shift(current.s, u, 1), u);
+	return n === 2
+		? { s: current.e, e: shift(current.e, u, 2) }
+		: unitSpan(shift(current.s, u, 1), u);
 }
 
 /** Saturday 00:00 to Monday 00:00 of this week ("this"), the previous ("last") or next week. */
 function weekend(which: string, c: Context): Span {
 	const monday = weekStart(c.now);
-	const offset = which === 'last' || which === 'previous' || which === 'past' ? -1 : which === 'this' ? 0 : 1;
+	const offset =
+		which === 'last' || which === 'previous' || which === 'past' ? -1 : which === 'this' ? 0 : 1;
 	const s = monday + offset * WEEK + 5 * DAY;
 	return { s, e: s + 2 * DAY };
 }
@@ -479,7 +594,12 @@ function weekOfMonth(nth: string, month: Span | null): Span | null {
  * future-pointing ones the first after today, "this" the one in the current week, and a query
  * for a bare or "on" weekday the latest one on or before today.
  */
-function weekday(word: string, which: string | undefined, part: string | undefined, c: Context): Span | null {
+function weekday(
+	word: string,
+	which: string | undefined,
+	part: string | undefined,
+	c: Context,
+): Span | null {
 	const target = weekdayIndex(word);
 	if (target < 0) return null;
 	const today = dayStart(c.now);
@@ -487,7 +607,11 @@ function weekday(word: string, which: string | undefined, part: string | undefin
 	const w = which?.toLowerCase().replace(/\s+/g, ' ');
 	let day: number;
 	if (w === 'this') day = weekStart(c.now) + target * DAY;
-	else if (w === 'next' || w === 'this coming' || (!isPastWord(w) && !c.query && c.dir === 'future')) {
+	else if (
+		w === 'next' ||
+		w === 'this coming' ||
+		(!isPastWord(w) && !c.query && c.dir === 'future')
+	) {
 		day = today + ((target - current + 7) % 7 || 7) * DAY;
 	} else {
 		const back = (current - target + 7) % 7;
@@ -505,7 +629,12 @@ const isPastWord = (w: string | undefined): boolean => w === 'last' || w === 'th
  * before the current month, "next" the first after it; bare, it points by direction, and a query
  * ("March" asked in March) includes the current month.
  */
-function resolveMonth(word: string, year: string | undefined, which: string | undefined, c: Context): Span | null {
+function resolveMonth(
+	word: string,
+	year: string | undefined,
+	which: string | undefined,
+	c: Context,
+): Span | null {
 	const m = monthIndex(word);
 	if (m < 0) return null;
 	if (year) return monthSpan(+year, m);
@@ -581,7 +710,12 @@ function quarter(nth: string, year: string | undefined, c: Context): Span | null
  * Sep–Nov, winter Dec–Feb; "winter 2023" starts in December 2023. "last summer" is the latest one
  * that has ended, "this summer" the one starting in the anchor's year.
  */
-function season(word: string, year: string | undefined, which: string | undefined, c: Context): Span {
+function season(
+	word: string,
+	year: string | undefined,
+	which: string | undefined,
+	c: Context,
+): Span {
 	const start = SEASONS[word.toLowerCase()];
 	const span = (y: number): Span => ({ s: utc(y, start), e: utc(y, start + 3) });
 	if (year) return span(+year);
@@ -589,7 +723,8 @@ function season(word: string, year: string | undefined, which: string | undefine
 	const w = which?.toLowerCase();
 	if (w === 'this') return span(y);
 	if (w === 'last') return span(span(y).e <= c.now ? y : span(y - 1).e <= c.now ? y - 1 : y - 2);
-	if (w === 'next' || c.dir === 'future') return span(span(y).s > c.now || (w !== 'next' && span(y).e > c.now) ? y : y + 1);
+	if (w === 'next' || c.dir === 'future')
+		return span(span(y).s > c.now || (w !== 'next' && span(y).e > c.now) ? y : y + 1);
 	return span(span(y).s <= c.now ? y : y - 1);
 }
 
@@ -600,9 +735,13 @@ function season(word: string, year: string | undefined, which: string | undefine
 function partOf(mod: string, span: Span): Span {
 	const m = mod.toLowerCase();
 	const third = (span.e - span.s) / 3;
-	const isMonth = new Date(span.s).getUTCDate() === 1 && addMonths(span.s, 1) === span.e && span.s === dayStart(span.s);
+	const isMonth =
+		new Date(span.s).getUTCDate() === 1 &&
+		addMonths(span.s, 1) === span.e &&
+		span.s === dayStart(span.s);
 	if (isMonth) return partOfMonth(m, span);
-	const round = (ms: number) => (third >= 20 * DAY ? nearestMonthStart(ms) : third >= DAY ? dayStart(ms + DAY / 2) : ms);
+	const round = (ms: number) =>
+		third >= 20 * DAY ? nearestMonthStart(ms) : third >= DAY ? dayStart(ms + DAY / 2) : ms;
 	if (/early|beginning|start/.test(m)) return { s: span.s, e: round(span.s + third) };
 	if (/late|end/.test(m)) return { s: round(span.e - third), e: span.e };
 	return { s: round(span.s + third), e: round(span.e - third) };
@@ -650,16 +789,47 @@ function closed(span: Span, c: Context): Span {
 
 /** Operators around periods: "since X", "between X and Y", "more than 2 weeks ago", … */
 const RANGE_RES: { re: RegExp; build: (m: RegExpExecArray, c: Context) => Span | null }[] = [
-	{ re: /^(?:between|from)\s+(.+?)\s+(?:and|to|until|till|through|thru)\s+(.+)$/, build: (m, c) => between(m[1], m[2], c) },
-	{ re: /^(.+?)\s*(?:\s(?:to|until|till|through|thru)\s|–|—|\s-\s|\.\.|\/)\s*(.+)$/, build: (m, c) => between(m[1], m[2], c) },
+	{
+		re: /^(?:between|from)\s+(.+?)\s+(?:and|to|until|till|through|thru)\s+(.+)$/,
+		build: (m, c) => between(m[1], m[2], c),
+	},
+	{
+		re: /^(.+?)\s*(?:\s(?:to|until|till|through|thru)\s|–|—|\s-\s|\.\.|\/)\s*(.+)$/,
+		build: (m, c) => between(m[1], m[2], c),
+	},
 	{ re: /^from\s+(.+)$/, build: (m, c) => parsePeriod(m[1], c) },
-	{ re: /^(?:since|starting|starting\s+from|as\s+of)\s+(.+)$/, build: (m, c) => side(m[1], c, (p) => ({ s: p.s, e: OPEN_END })) },
-	{ re: /^(?:after)\s+(.+)$/, build: (m, c) => side(m[1], c, (p) => ({ s: closed(p, c).e, e: OPEN_END })) },
-	{ re: /^(?:before|prior\s+to|earlier\s+than)\s+(.+)$/, build: (m, c) => side(m[1], c, (p) => ({ s: -OPEN_END, e: p.s })) },
-	{ re: /^(?:until|till|up\s+to|through|thru|by)\s+(.+)$/, build: (m, c) => side(m[1], c, (p) => ({ s: -OPEN_END, e: closed(p, c).e })) },
-	{ re: new RegExp(String.raw`^(?:more\s+than|over|older\s+than|at\s+least)\s+(${NUM})\s+(${UNIT})(?:\s+(?:ago|old))?$`), build: (m, c) => olderThan(m[1], m[2], c, true) },
-	{ re: new RegExp(String.raw`^(?:less\s+than|under|within|newer\s+than|in\s+the\s+last|at\s+most)\s+(${NUM})\s+(${UNIT})(?:\s+(?:ago|old))?$`), build: (m, c) => olderThan(m[1], m[2], c, false) },
-	{ re: /^(?:in|during|on|at|within|over|for|around|throughout)\s+(.+)$/, build: (m, c) => parsePeriod(m[1], c) },
+	{
+		re: /^(?:since|starting|starting\s+from|as\s+of)\s+(.+)$/,
+		build: (m, c) => side(m[1], c, (p) => ({ s: p.s, e: OPEN_END })),
+	},
+	{
+		re: /^(?:after)\s+(.+)$/,
+		build: (m, c) => side(m[1], c, (p) => ({ s: closed(p, c).e, e: OPEN_END })),
+	},
+	{
+		re: /^(?:before|prior\s+to|earlier\s+than)\s+(.+)$/,
+		build: (m, c) => side(m[1], c, (p) => ({ s: -OPEN_END, e: p.s })),
+	},
+	{
+		re: /^(?:until|till|up\s+to|through|thru|by)\s+(.+)$/,
+		build: (m, c) => side(m[1], c, (p) => ({ s: -OPEN_END, e: closed(p, c).e })),
+	},
+	{
+		re: new RegExp(
+			String.raw`^(?:more\s+than|over|older\s+than|at\s+least)\s+(${NUM})\s+(${UNIT})(?:\s+(?:ago|old))?$`,
+		),
+		build: (m, c) => olderThan(m[1], m[2], c, true),
+	},
+	{
+		re: new RegExp(
+			String.raw`^(?:less\s+than|under|within|newer\s+than|in\s+the\s+last|at\s+most)\s+(${NUM})\s+(${UNIT})(?:\s+(?:ago|old))?$`,
+		),
+		build: (m, c) => olderThan(m[1], m[2], c, false),
+	},
+	{
+		re: /^(?:in|during|on|at|within|over|for|around|throughout)\s+(.+)$/,
+		build: (m, c) => parsePeriod(m[1], c),
+	},
 ];
 
 /**
@@ -696,7 +866,10 @@ function normaliseQuery(text: string): string {
 		.replace(/[’‘]/g, "'")
 		.replace(/\s+/g, ' ')
 		.replace(/^[\s"'“”([{]+|[\s"'“”)\]}.,;:!?]+$/g, '')
-		.replace(/^(?:(?:show|find|get|list)\s+)?(?:(?:all|my)\s+)?(?:memories|notes|things|stuff|events)\s+(?=from|since|in|during|on|before|after|between|until|of\s)/, '')
+		.replace(
+			/^(?:(?:show|find|get|list)\s+)?(?:(?:all|my)\s+)?(?:memories|notes|things|stuff|events)\s+(?=from|since|in|during|on|before|after|between|until|of\s)/,
+			'',
+		)
 		.replace(/^of\s+/, '');
 }
 
@@ -718,7 +891,8 @@ function normaliseQuery(text: string): string {
  * // → { start: '2024-03-04T00:00:00.000Z', end: '2024-03-11T00:00:00.000Z' }
  */
 export function parseTimeQuery(text: string, nowMs: number): TimeRange | null {
-	if (!Number.isFinite(nowMs)) throw new MemoryError('invalid_input', `nowMs: must be a finite number, got ${nowMs}`);
+	if (!Number.isFinite(nowMs))
+		throw new MemoryError('invalid_input', `nowMs: must be a finite number, got ${nowMs}`);
 	const phrase = normaliseQuery(text ?? '');
 	if (!phrase || phrase.length > 200) return null;
 	const c: Context = { now: nowMs, dir: 'past', query: true };
@@ -792,7 +966,8 @@ const PAST_CUES =
  * // → [{ phrase: 'last week', start: '2023-05-01T00:00:00.000Z', end: '2023-05-08T00:00:00.000Z' }]
  */
 export function extractTimeMentions(text: string, anchorMs: number): TimeMention[] {
-	if (!Number.isFinite(anchorMs)) throw new MemoryError('invalid_input', `anchorMs: must be a finite number, got ${anchorMs}`);
+	if (!Number.isFinite(anchorMs))
+		throw new MemoryError('invalid_input', `anchorMs: must be a finite number, got ${anchorMs}`);
 	if (!text) return [];
 	const found = findCandidates(text);
 	const out: TimeMention[] = [];
@@ -912,7 +1087,11 @@ function clauseTense(raw: string): Direction {
 
 function parseIso(value: string, field: string): number {
 	const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
-	if (!Number.isFinite(ms)) throw new MemoryError('invalid_input', `${field}: must be an ISO 8601 date, got ${JSON.stringify(value)}`);
+	if (!Number.isFinite(ms))
+		throw new MemoryError(
+			'invalid_input',
+			`${field}: must be an ISO 8601 date, got ${JSON.stringify(value)}`,
+		);
 	return ms;
 }
 
@@ -925,7 +1104,8 @@ const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
  * Throws invalid_input naming `iso` when the date does not parse.
  */
 export function humanAge(iso: string, nowMs: number): string {
-	if (!Number.isFinite(nowMs)) throw new MemoryError('invalid_input', `nowMs: must be a finite number, got ${nowMs}`);
+	if (!Number.isFinite(nowMs))
+		throw new MemoryError('invalid_input', `nowMs: must be a finite number, got ${nowMs}`);
 	const at = parseIso(iso, 'iso');
 	const diff = nowMs - at;
 	const abs = Math.abs(diff);
@@ -968,5 +1148,13 @@ export function describeDate(iso: string): string[] {
 	const y = String(d.getUTCFullYear());
 	const month = MONTHS[d.getUTCMonth()];
 	const ymd = d.toISOString().slice(0, 10);
-	return [y, month, `${month} ${y}`, WEEKDAYS[weekdayOf(d.getTime())], ymd, ymd.slice(0, 7), `${QUARTER_NAMES[Math.floor(d.getUTCMonth() / 3)]} ${y}`];
+	return [
+		y,
+		month,
+		`${month} ${y}`,
+		WEEKDAYS[weekdayOf(d.getTime())],
+		ymd,
+		ymd.slice(0, 7),
+		`${QUARTER_NAMES[Math.floor(d.getUTCMonth() / 3)]} ${y}`,
+	];
 }

@@ -45,7 +45,9 @@ describe('entities', () => {
 
 		it('extracts http, https, www and bare-domain URLs without trailing punctuation', () => {
 			expect(
-				extractEntities('See https://example.com/docs?a=1, http://x.org/a_(b) and www.foo.org. Also github.com/acme/engram.'),
+				extractEntities(
+					'See https://example.com/docs?a=1, http://x.org/a_(b) and www.foo.org. Also github.com/acme/engram.',
+				),
 			).toEqual([
 				e('https://example.com/docs?a=1', 'url'),
 				e('http://x.org/a_(b)', 'url'),
@@ -102,24 +104,34 @@ describe('entities', () => {
 		});
 
 		it('does not take prose brackets or abbreviations for code', () => {
-			expect(extractEntities('Bring the item(s) (see above), e.g. the list, i.e. all of it.')).toEqual([]);
+			expect(
+				extractEntities('Bring the item(s) (see above), e.g. the list, i.e. all of it.'),
+			).toEqual([]);
 		});
 
 		it('extracts short quoted terms in straight, curly and single quotes', () => {
 			expect(
-				extractEntities('We call it "write-ahead log", the “golden path” and the \'strangler fig\' pattern.'),
-			).toEqual([e('write-ahead log', 'term'), e('golden path', 'term'), e('strangler fig', 'term')]);
+				extractEntities(
+					'We call it "write-ahead log", the “golden path” and the \'strangler fig\' pattern.',
+				),
+			).toEqual([
+				e('write-ahead log', 'term'),
+				e('golden path', 'term'),
+				e('strangler fig', 'term'),
+			]);
 		});
 
 		it('ignores quoted speech and apostrophes', () => {
-			expect(extractEntities('He said "I\'ll do it tomorrow" and it\'s Dan\'s \'turn\'.')).toEqual([
+			expect(extractEntities("He said \"I'll do it tomorrow\" and it's Dan's 'turn'.")).toEqual([
 				e('Dan', 'person'),
 				e('turn', 'term'),
 			]);
 		});
 
 		it('keeps a quoted name at its more specific type', () => {
-			expect(extractEntities('She joined "Acme Corp" last year')).toEqual([e('Acme Corp', 'organisation')]);
+			expect(extractEntities('She joined "Acme Corp" last year')).toEqual([
+				e('Acme Corp', 'organisation'),
+			]);
 		});
 
 		it('extracts multi-word proper names', () => {
@@ -131,7 +143,11 @@ describe('entities', () => {
 		});
 
 		it('types people by honorific, first name and context', () => {
-			expect(extractEntities('Dr. Okafor and Mrs Alvarez met Priya. My friend Zed replied; Quill said yes.')).toEqual([
+			expect(
+				extractEntities(
+					'Dr. Okafor and Mrs Alvarez met Priya. My friend Zed replied; Quill said yes.',
+				),
+			).toEqual([
 				e('Okafor', 'person'),
 				e('Alvarez', 'person'),
 				e('Priya', 'person'),
@@ -142,7 +158,9 @@ describe('entities', () => {
 
 		it('types places by gazetteer, suffix and context', () => {
 			expect(
-				extractEntities('We left Texas for Japan, walked Baker Street, climbed Mount Kosciuszko and moved to Zanzibar.'),
+				extractEntities(
+					'We left Texas for Japan, walked Baker Street, climbed Mount Kosciuszko and moved to Zanzibar.',
+				),
 			).toEqual([
 				e('Texas', 'place'),
 				e('Japan', 'place'),
@@ -154,7 +172,9 @@ describe('entities', () => {
 
 		it('types organisations by suffix, prefix, gazetteer and context', () => {
 			expect(
-				extractEntities('Umbrella Labs, Initech LLC, the University of Oxford and Google compete; she works at Hooli.'),
+				extractEntities(
+					'Umbrella Labs, Initech LLC, the University of Oxford and Google compete; she works at Hooli.',
+				),
 			).toEqual([
 				e('Umbrella Labs', 'organisation'),
 				e('Initech LLC', 'organisation'),
@@ -165,7 +185,11 @@ describe('entities', () => {
 		});
 
 		it('types tools from the gazetteer and projects from context', () => {
-			expect(extractEntities('The Phoenix project runs on Kubernetes with PostgreSQL and Project Falcon uses Svelte.')).toEqual([
+			expect(
+				extractEntities(
+					'The Phoenix project runs on Kubernetes with PostgreSQL and Project Falcon uses Svelte.',
+				),
+			).toEqual([
 				e('Phoenix', 'project'),
 				e('Kubernetes', 'tool'),
 				e('PostgreSQL', 'tool'),
@@ -175,16 +199,17 @@ describe('entities', () => {
 		});
 
 		it('falls back to concept for unknown proper names', () => {
-			expect(extractEntities('We had coffee at Blue Harbor Cafe near the Kepler exhibit.')).toEqual([
-				e('Blue Harbor Cafe', 'organisation'),
-				e('Kepler', 'concept'),
-			]);
+			expect(extractEntities('We had coffee at Blue Harbor Cafe near the Kepler exhibit.')).toEqual(
+				[e('Blue Harbor Cafe', 'organisation'), e('Kepler', 'concept')],
+			);
 			expect(extractEntities('The Zorblax initiative slipped.')).toEqual([e('Zorblax', 'concept')]);
 		});
 
 		it('skips capitalised sentence starters, pronouns, days and months', () => {
 			expect(
-				extractEntities('Yesterday I went out. Meeting moved to Monday. Deploy it in March! However, she agreed.'),
+				extractEntities(
+					'Yesterday I went out. Meeting moved to Monday. Deploy it in March! However, she agreed.',
+				),
 			).toEqual([]);
 		});
 
@@ -203,12 +228,16 @@ describe('entities', () => {
 		});
 
 		it('reads a first name that is also a city as a person unless a place cue says otherwise', () => {
-			expect(extractEntities('Sofia said hi. Later we flew to Sofia.')).toEqual([e('Sofia', 'person')]);
+			expect(extractEntities('Sofia said hi. Later we flew to Sofia.')).toEqual([
+				e('Sofia', 'person'),
+			]);
 			expect(extractEntities('We flew to Sofia.')).toEqual([e('Sofia', 'place')]);
 		});
 
 		it('reports "Maya" inside "Maya Chen" only once unless it also appears alone', () => {
-			expect(extractEntities('Maya Chen called. Maya Chen left.')).toEqual([e('Maya Chen', 'person')]);
+			expect(extractEntities('Maya Chen called. Maya Chen left.')).toEqual([
+				e('Maya Chen', 'person'),
+			]);
 			expect(extractEntities('Maya Chen called. Later Maya left.')).toEqual([
 				e('Maya Chen', 'person'),
 				e('Maya', 'person'),
@@ -216,10 +245,9 @@ describe('entities', () => {
 		});
 
 		it('merges Postgres and PostgreSQL into one tool entity', () => {
-			expect(extractEntities('We moved from Postgres to MySQL and back to PostgreSQL; postgres wins.')).toEqual([
-				e('PostgreSQL', 'tool'),
-				e('MySQL', 'tool'),
-			]);
+			expect(
+				extractEntities('We moved from Postgres to MySQL and back to PostgreSQL; postgres wins.'),
+			).toEqual([e('PostgreSQL', 'tool'), e('MySQL', 'tool')]);
 		});
 
 		it('maps common aliases to one tool or place', () => {
@@ -232,11 +260,13 @@ describe('entities', () => {
 		});
 
 		it('recognises distinctive tool names in lowercase but not tool names that are ordinary words', () => {
-			expect(extractEntities('we run docker and kubernetes; go react to the spark of rust')).toEqual([
-				e('Docker', 'tool'),
-				e('Kubernetes', 'tool'),
+			expect(
+				extractEntities('we run docker and kubernetes; go react to the spark of rust'),
+			).toEqual([e('Docker', 'tool'), e('Kubernetes', 'tool')]);
+			expect(extractEntities('I write Go and Rust at work.')).toEqual([
+				e('Go', 'tool'),
+				e('Rust', 'tool'),
 			]);
-			expect(extractEntities('I write Go and Rust at work.')).toEqual([e('Go', 'tool'), e('Rust', 'tool')]);
 			expect(extractEntities('Go ahead and ship it.')).toEqual([]);
 		});
 
@@ -251,11 +281,15 @@ describe('entities', () => {
 		});
 
 		it('skips shouted phrases inside normal text but keeps short acronyms', () => {
-			expect(extractEntities('I PASSED the exam!! NO WAY. My CPA license is next.')).toEqual([e('CPA', 'concept')]);
+			expect(extractEntities('I PASSED the exam!! NO WAY. My CPA license is next.')).toEqual([
+				e('CPA', 'concept'),
+			]);
 		});
 
 		it('skips holidays, including possessive ones', () => {
-			expect(extractEntities("Happy Memorial Day! See you on New Year's Eve and Mother's Day.")).toEqual([]);
+			expect(
+				extractEntities("Happy Memorial Day! See you on New Year's Eve and Mother's Day."),
+			).toEqual([]);
 		});
 
 		it('reads capitalised family words alone as people and as titles before a name', () => {
@@ -275,14 +309,15 @@ describe('entities', () => {
 
 		it('reads a capitalised name that matches a lowercase-only tool as the name', () => {
 			expect(extractEntities('The otter is called Pip.')).toEqual([e('Pip', 'concept')]);
-			expect(extractEntities('Run `pip install` then pip freeze.')).toEqual([e('pip install', 'identifier')]);
+			expect(extractEntities('Run `pip install` then pip freeze.')).toEqual([
+				e('pip install', 'identifier'),
+			]);
 		});
 
 		it('types an unknown name after a locative preposition as a place, not a person', () => {
-			expect(extractEntities('He is at his mom’s in Racine and I had a shift near Florianópolis.')).toEqual([
-				e('Racine', 'place'),
-				e('Florianópolis', 'place'),
-			]);
+			expect(
+				extractEntities('He is at his mom’s in Racine and I had a shift near Florianópolis.'),
+			).toEqual([e('Racine', 'place'), e('Florianópolis', 'place')]);
 		});
 
 		it('treats a word after a number and a full stop as a sentence start', () => {
@@ -290,19 +325,20 @@ describe('entities', () => {
 		});
 
 		it('does not take demonyms, languages or acronyms with a verb after them for people', () => {
-			expect(extractEntities('He played the Sicilian; MRI says torn meniscus; I speak English.')).toEqual([
-				e('Sicilian', 'concept'),
-				e('MRI', 'concept'),
-				e('English', 'concept'),
-			]);
+			expect(
+				extractEntities('He played the Sicilian; MRI says torn meniscus; I speak English.'),
+			).toEqual([e('Sicilian', 'concept'), e('MRI', 'concept'), e('English', 'concept')]);
 		});
 
 		it('ignores capitals in shouted text except known names', () => {
-			expect(extractEntities('URGENT: FIX THE BUILD BEFORE THE DEMO, AWS IS DOWN')).toEqual([e('AWS', 'tool')]);
+			expect(extractEntities('URGENT: FIX THE BUILD BEFORE THE DEMO, AWS IS DOWN')).toEqual([
+				e('AWS', 'tool'),
+			]);
 		});
 
 		it('finds identifiers but no proper names inside fenced code', () => {
-			const text = 'Fix this:\n```ts\nconst Result = await loadUserProfile(user_id);\nReturn Value\n```\nThanks Maya';
+			const text =
+				'Fix this:\n```ts\nconst Result = await loadUserProfile(user_id);\nReturn Value\n```\nThanks Maya';
 			expect(extractEntities(text)).toEqual([
 				e('loadUserProfile()', 'identifier'),
 				e('user_id', 'identifier'),
@@ -316,7 +352,10 @@ describe('entities', () => {
 
 		it('returns at most max entities, keeping the most mentioned, in order of appearance', () => {
 			const text = 'Alpha Zed vs Bravo Zed. Charlie Zed vs Bravo Zed. Bravo Zed vs Charlie Zed.';
-			expect(extractEntities(text, { max: 2 })).toEqual([e('Bravo Zed', 'concept'), e('Charlie Zed', 'person')]);
+			expect(extractEntities(text, { max: 2 })).toEqual([
+				e('Bravo Zed', 'concept'),
+				e('Charlie Zed', 'person'),
+			]);
 			expect(extractEntities(text, { max: 0 })).toEqual([]);
 		});
 
@@ -324,7 +363,9 @@ describe('entities', () => {
 			const names = Array.from({ length: 300 }, (_, i) => `#tag${i}`).join(' ');
 			expect(extractEntities(names, { max: 1000 })).toHaveLength(100);
 			const longUrl = `https://example.com/${'a'.repeat(150)}?q=${'b'.repeat(100)}`;
-			expect(extractEntities(longUrl)).toEqual([e(`https://example.com/${'a'.repeat(150)}`, 'url')]);
+			expect(extractEntities(longUrl)).toEqual([
+				e(`https://example.com/${'a'.repeat(150)}`, 'url'),
+			]);
 		});
 
 		it('completes on a 50,000-character text within the limits', () => {
@@ -354,8 +395,12 @@ describe('entities', () => {
 		});
 
 		it('drops runs of more than eight capitalised words as headings', () => {
-			expect(extractEntities('Notes On The Big Quarterly Planning Offsite In Lisbon Last Spring')).toEqual([]);
-			expect(extractEntities('We toured Rocky Mountain National Park.')).toEqual([e('Rocky Mountain National Park', 'place')]);
+			expect(
+				extractEntities('Notes On The Big Quarterly Planning Offsite In Lisbon Last Spring'),
+			).toEqual([]);
+			expect(extractEntities('We toured Rocky Mountain National Park.')).toEqual([
+				e('Rocky Mountain National Park', 'place'),
+			]);
 		});
 
 		it('is deterministic', () => {
@@ -433,33 +478,59 @@ describe('entities', () => {
 			expect(
 				mergeEntities([e('postgres', 'concept'), e('Postgres', 'tool'), e('postgresql', 'term')]),
 			).toEqual([e('PostgreSQL', 'tool')]);
-			expect(mergeEntities([e('maya chen', 'term'), e('Maya Chen', 'person'), e('MAYA CHEN', 'person')])).toEqual([
-				e('Maya Chen', 'person'),
-			]);
+			expect(
+				mergeEntities([e('maya chen', 'term'), e('Maya Chen', 'person'), e('MAYA CHEN', 'person')]),
+			).toEqual([e('Maya Chen', 'person')]);
 		});
 
 		it('prefers a named type over file, url, handle, tag and identifier, and those over term and concept', () => {
 			expect(mergeEntities([e('#react', 'tag'), e('React', 'tool')])).toEqual([e('React', 'tool')]);
-			expect(mergeEntities([e('Zed', 'concept'), e('@zed', 'handle')])).toEqual([e('@zed', 'handle')]);
-			expect(mergeEntities([e('"Zed"', 'term'), e('Zed', 'concept')])).toEqual([e('"Zed"', 'term')]);
+			expect(mergeEntities([e('Zed', 'concept'), e('@zed', 'handle')])).toEqual([
+				e('@zed', 'handle'),
+			]);
+			expect(mergeEntities([e('"Zed"', 'term'), e('Zed', 'concept')])).toEqual([
+				e('"Zed"', 'term'),
+			]);
 		});
 
 		it('keeps the first type on a tie and order of first appearance', () => {
 			expect(
-				mergeEntities([e('Georgia', 'place'), e('Maya', 'person'), e('Georgia', 'person'), e('maya', 'person')]),
+				mergeEntities([
+					e('Georgia', 'place'),
+					e('Maya', 'person'),
+					e('Georgia', 'person'),
+					e('maya', 'person'),
+				]),
 			).toEqual([e('Georgia', 'place'), e('Maya', 'person')]);
 		});
 
 		it('drops names that normalise to nothing', () => {
-			expect(mergeEntities([e('...', 'concept'), e('Zed', 'concept')])).toEqual([e('Zed', 'concept')]);
+			expect(mergeEntities([e('...', 'concept'), e('Zed', 'concept')])).toEqual([
+				e('Zed', 'concept'),
+			]);
 		});
 
 		it('keeps caller-given custom types', () => {
-			expect(mergeEntities([e('Launch', 'event'), e('launch', 'concept')])).toEqual([e('Launch', 'event')]);
+			expect(mergeEntities([e('Launch', 'event'), e('launch', 'concept')])).toEqual([
+				e('Launch', 'event'),
+			]);
 		});
 
 		it('yields one entity per normalised name, each name from the input (property)', () => {
-			const names = ['Postgres', 'postgresql', 'PostgreSQL', 'Maya', 'maya', "Maya's", '@maya', '#maya', 'NYC', 'New York', 'k8s', 'Kubernetes'];
+			const names = [
+				'Postgres',
+				'postgresql',
+				'PostgreSQL',
+				'Maya',
+				'maya',
+				"Maya's",
+				'@maya',
+				'#maya',
+				'NYC',
+				'New York',
+				'k8s',
+				'Kubernetes',
+			];
 			const types = ['person', 'tool', 'place', 'concept', 'term', 'tag', 'handle'];
 			const ref = fc.record({ name: fc.constantFrom(...names), type: fc.constantFrom(...types) });
 			fc.assert(
