@@ -1,5 +1,6 @@
 /** Small display helpers shared by the screens: dates, sizes, numbers, type colours. */
 import type { MemoryType } from '../core/schemas';
+import { plainText } from './markdown';
 
 const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -87,6 +88,7 @@ export const ENTITY_COLOUR = '#94a3b8';
 
 /** A one-line preview of a memory: its summary, else the start of its content. */
 export function preview(m: { summary?: string; content: string }, max = 240): string {
-	const text = (m.summary?.trim() || m.content).replace(/\s+/g, ' ').trim();
+	// Lists show text, not Markdown syntax: "**dark mode**" reads as "dark mode".
+	const text = m.summary?.trim() || plainText(m.content);
 	return text.length > max ? text.slice(0, max - 1) + '…' : text;
 }

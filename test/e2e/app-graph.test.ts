@@ -1,0 +1,80 @@
+/**
+ * The graph view draws memories, entities and links on a canvas (cytoscape) around a memory,
+ * around a search and across the latest memories, and a click on a memory opens it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { engine, openApp, seed, SAMPLE, type AppFixture } from './app-support';
+
+let app: AppFixture;
+let page: Page;
+let ids: string[];
+
+beforeAll(async () => {
+	app = await openApp();
+	page = app.page;
+	ids = await seed(page, SAMPLE);
+	await engine(page, 'associate', { memory1_id: ids[3], memory2_id: ids[1], type: 'DERIVED_FROM', strength: 0.9 });
+});
+afterAll(async () => {
+	await app?.close();
+});
+
+/** Counts canvas pixels that differ from the first pixel (the background). */
+async function paintedPixels(): Promise<number> {
+	return page.evaluate(() => {
+		let painted = 0;
+		for (const canvas of document.querySelectorAll<HTMLCanvasElement>('[data-testid="graph-canvas"] canvas')) {
+			const ctx = canvas.getContext('2d');
+			if (!ctx || canvas.width === 0) continue;
+			const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+			for (let i = 3; i < data.length; i += 4) if (data[i] !== 0) painted++;
+		}
+		return painted;
+	});
+}
+
+async function waitDrawn(): Promise<void> {
+	await page.waitForFunction(() => !document.querySelector('.canvas-wrap .overlay'));
+	await page.waitForFunction(() => document.querySelectorAll('[data-testid="graph-canvas"] canvas').length > 0);
+	await page.waitForTimeout(300);
+}
+
+describe('graph view', () => {
+	it('draws the latest memories with their entities on a non-empty canvas', async () => {
+		await page.goto(`${app.server.url}/#/graph`);
+		await waitDrawn();
+		const sub = await page.locator('.sub').innerText();
+		expect(sub).toMatch(new RegExp(`${SAMPLE.length} memories`));
+		expect(await paintedPixels()).toBeGreaterThan(1000);
+	});
+
+	it('draws the neighbourhood of one memory, including its authored link', async () => {
+		await page.goto(`${app.server.url}/#/graph/${encodeURIComponent(ids[1])}`);
+		await waitDrawn();
+		expect(await page.locator('.sub').innerText()).toContain('Around one memory');
+		const n = await page.evaluate(() => {
+			const text = document.querySelector('.sub')?.textContent ?? '';
+			return Number(/(\d+) links/.exec(text)?.[1] ?? 0);
+		});
+		expect(n).toBeGreaterThanOrEqual(1);
+		expect(await paintedPixels()).toBeGreaterThan(500);
+	});
+
+	it('draws around a search and opens a memory on click', async () => {
+		await page.goto(`${app.server.url}/#/graph?q=${encodeURIComponent('billing invoices')}`);
+		await waitDrawn();
+		expect(await page.locator('.sub').innerText()).toContain('Around “billing invoices”');
+		const box = await page.getByTestId('graph-canvas').boundingBox();
+		// The focus of the layout is arbitrary; find a memory node's rendered position and click it.
+		const pos = await page.evaluate(() => {
+			const el = document.querySelector('[data-testid="graph-canvas"]') as HTMLElement & { _cyreg?: { cy?: { nodes(s: string): { renderedPosition(): { x: number; y: number } }[] } } };
+			const cy = el._cyreg?.cy;
+			const node = cy?.nodes('.memory')[0];
+			return node ? node.renderedPosition() : undefined;
+		});
+		expect(pos).toBeDefined();
+		await page.mouse.click(box!.x + pos!.x, box!.y + pos!.y);
+		await page.waitForURL(/#\/memory\//);
+	});
+});
