@@ -17,11 +17,11 @@ import {
 import { normalize } from '../core/vector';
 import { appendActivity } from '../store/activity';
 import { contentKey, normaliseContent, sessionOf } from '../store/derived';
-import { linkEntities, type EntityKey } from '../store/entities';
-import { byContentKey, getByRef, previousInScope } from '../store/memories';
-import type { AssociationRow, MemoryRow } from '../store/rows';
+import { linkEntitiesMany, type EntityKey } from '../store/entities';
+import { getByRef, previousInScope } from '../store/memories';
+import type { AssociationRow, MemoryRow, VectorRow } from '../store/rows';
 import { bumpStamp, reserveSeqs } from '../store/settings';
-import { getVector, vectorRow } from '../store/vectors';
+import { vectorRow } from '../store/vectors';
 import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
 import { isNearDuplicate } from './duplicates';
 import { entityKeys, resolveEntities } from './entity-keys';
@@ -121,7 +121,21 @@ function draftOf(
 
 type StoreResult = StoreOutput['results'][number];
 
-/** Writes every draft in order inside the caller's transaction. */
+/**
+ * Everything one store call writes, gathered in memory first: the transaction then issues a
+ * handful of bulk requests whatever the batch size, instead of a dozen requests per memory.
+ */
+interface Plan {
+	written: Written[];
+	vectors: VectorRow[];
+	links: AssociationRow[];
+	mentions: { memoryId: string; keys: EntityKey[]; at: string }[];
+	superseded: Map<string, MemoryRow>;
+	/** Last memory id per scope + session, so PRECEDED_BY chains through the batch. */
+	previous: Map<string, string | undefined>;
+}
+
+/** Plans every draft in order, then writes the plan, inside the caller's transaction. */
 async function writeDrafts(
 	ctx: EngineContext,
 	drafts: Draft[],
@@ -130,44 +144,106 @@ async function writeDrafts(
 	actor: string,
 	now: string,
 ): Promise<StoreResult[]> {
-	const batch: Written[] = [];
-	const results: StoreResult[] = [];
+	await refuseTakenIds(ctx, drafts, path);
+	const exact = await exactCandidates(ctx, drafts);
+	const plan: Plan = { written: [], vectors: [], links: [], mentions: [], superseded: new Map(), previous: new Map() };
+	const results: (StoreResult | Draft)[] = [];
+	// Inside a Dexie transaction every `await` must be an IndexedDB request or soon reach one:
+	// Dexie follows native awaits for only ~100 microtasks (ZONE_ECHO_LIMIT), so pure planning
+	// steps are synchronous and requests are awaited only when one is really needed.
 	for (const d of drafts) {
-		if (d.item.id !== undefined && (await ctx.db.memories.get(d.item.id)))
-			throw new MemoryError('conflict', `${path(d.index, 'id')}: a memory with id "${d.item.id}" already exists`);
-		const superseded = await findSuperseded(ctx, d, path);
-		const dup = d.item.force ? undefined : await findDuplicate(ctx, d, batch, superseded?.id);
+		const superseded = d.item.supersedes_memory_id === undefined ? undefined : await findSuperseded(ctx, d, plan, path);
+		let dup = d.item.force ? undefined : exactDuplicate(d, plan.written, exact, superseded?.id);
+		if (!dup && !d.item.force) {
+			const near = nearDuplicate(ctx, d, plan.written, superseded?.id);
+			dup = near && 'then' in near ? await near : near;
+		}
 		if (dup) {
 			results.push({ index: d.index, memory_id: dup.row.id, seq: dup.row.seq, status: 'duplicate', duplicate_of: dup.row.id, similarity: round(dup.similarity) });
 			continue;
 		}
-		const row: MemoryRow = { ...d.row, seq: await reserveSeqs(ctx.db, 1) };
-		await ctx.db.memories.add(row);
-		await writeExtras(ctx, d, row, batch, change);
-		if (superseded) await markSuperseded(ctx, superseded, row, d.item, change);
-		await appendActivity(ctx.db, [{ at: now, actor, action: 'created', memory_id: row.id }]);
-		batch.push({ draft: d, row });
-		change.upserts.push({ row, vector: d.vector });
-		results.push({ index: d.index, memory_id: row.id, seq: row.seq, status: 'stored', entities: row.entities });
+		const row: MemoryRow = { ...d.row, seq: 0 };
+		const key = scopeKey(row.scope, row.session ?? '');
+		if (!plan.previous.has(key)) plan.previous.set(key, (await previousInScope(ctx.db, row.scope, row.session, Infinity))?.id);
+		planExtras(ctx, d, row, plan, key);
+		if (superseded) planSupersede(superseded, row, d.item, plan);
+		plan.written.push({ draft: d, row });
+		results.push(d);
 	}
-	return results;
+	await commitPlan(ctx, plan, change, actor, now);
+	const byIndex = new Map(plan.written.map((w) => [w.draft.index, w.row]));
+	return results.map((r) => {
+		if (!('item' in r)) return r;
+		const row = byIndex.get(r.index)!;
+		return { index: r.index, memory_id: row.id, seq: row.seq, status: 'stored', entities: row.entities };
+	});
 }
 
-/** Entities, vectors, SIMILAR_TO and PRECEDED_BY of a freshly added row. */
-async function writeExtras(ctx: EngineContext, d: Draft, row: MemoryRow, batch: Written[], change: IndexChange): Promise<void> {
-	await linkEntities(ctx.db, row.id, d.keys, row.timestamp);
-	if (d.vector) await ctx.db.vectors.put(vectorRow(ctx.embedder.modelId, row.id, d.vector));
-	if (d.caller) await ctx.db.vectors.put(vectorRow(callerModel(d.caller.length), row.id, d.caller));
-	const links: AssociationRow[] = [];
-	for (const n of similarNeighbours(ctx, d, batch)) {
-		const strength = round(n.cosine);
-		links.push(systemLink(row.id, n.id, 'SIMILAR_TO', strength, row.timestamp));
-		links.push(systemLink(n.id, row.id, 'SIMILAR_TO', strength, row.timestamp));
+/** Caller ids must be new, and distinct within the batch. */
+async function refuseTakenIds(ctx: EngineContext, drafts: Draft[], path: (i: number, f: string) => string): Promise<void> {
+	const given = drafts.filter((d) => d.item.id !== undefined);
+	if (given.length === 0) return;
+	const existing = await ctx.db.memories.bulkGet(given.map((d) => d.row.id));
+	const seen = new Set<string>();
+	given.forEach((d, i) => {
+		if (existing[i] || seen.has(d.row.id))
+			throw new MemoryError('conflict', `${path(d.index, 'id')}: a memory with id "${d.row.id}" already exists`);
+		seen.add(d.row.id);
+	});
+}
+
+const scopeKey = (scope: string, key: string) => `${scope}\u0000${key}`;
+
+/** Stored memories sharing a draft's scope and content key, fetched in one request. */
+async function exactCandidates(ctx: EngineContext, drafts: Draft[]): Promise<Map<string, MemoryRow[]>> {
+	const keys = drafts.filter((d) => !d.item.force).map((d) => [d.row.scope, d.row.content_key] as [string, string]);
+	const out = new Map<string, MemoryRow[]>();
+	if (keys.length === 0) return out;
+	for (const r of await ctx.db.memories.where('[scope+content_key]').anyOf(keys).toArray()) {
+		const k = scopeKey(r.scope, r.content_key);
+		out.set(k, [...(out.get(k) ?? []), r]);
 	}
-	const prev = await previousInScope(ctx.db, row.scope, row.session, row.seq);
-	if (prev) links.push(systemLink(row.id, prev.id, 'PRECEDED_BY', 1, row.timestamp));
-	await ctx.db.associations.bulkPut(links);
-	change.edges.push(...links);
+	return out;
+}
+
+/** Vectors, entity mentions, SIMILAR_TO (both ways) and PRECEDED_BY of a new row. */
+function planExtras(ctx: EngineContext, d: Draft, row: MemoryRow, plan: Plan, key: string): void {
+	plan.mentions.push({ memoryId: row.id, keys: d.keys, at: row.timestamp });
+	if (d.vector) plan.vectors.push(vectorRow(ctx.embedder.modelId, row.id, d.vector));
+	if (d.caller) plan.vectors.push(vectorRow(callerModel(d.caller.length), row.id, d.caller));
+	for (const n of similarNeighbours(ctx, d, plan.written)) {
+		const strength = round(n.cosine);
+		plan.links.push(systemLink(row.id, n.id, 'SIMILAR_TO', strength, row.timestamp));
+		plan.links.push(systemLink(n.id, row.id, 'SIMILAR_TO', strength, row.timestamp));
+	}
+	const prev = plan.previous.get(key);
+	if (prev) plan.links.push(systemLink(row.id, prev, 'PRECEDED_BY', 1, row.timestamp));
+	plan.previous.set(key, row.id);
+}
+
+/** Writes the plan: a few bulk requests, seqs assigned in insertion order. */
+async function commitPlan(ctx: EngineContext, plan: Plan, change: IndexChange, actor: string, now: string): Promise<void> {
+	const db = ctx.db;
+	const rows = plan.written.map((w) => w.row);
+	if (rows.length) {
+		const first = await reserveSeqs(db, rows.length);
+		rows.forEach((r, i) => (r.seq = first + i));
+	}
+	// Empty bulk calls still cost a request each; skip them.
+	if (rows.length) await db.memories.bulkAdd(rows);
+	const superseded = [...plan.superseded.values()];
+	if (superseded.length) {
+		await db.memories.bulkPut(superseded);
+		// The index needs each superseded memory's vector to re-index its new validity window.
+		const old = await db.vectors.bulkGet(superseded.map((r) => [ctx.embedder.modelId, r.id] as [string, string]));
+		superseded.forEach((r, i) => change.upserts.push({ row: r, vector: old[i]?.data ?? null }));
+	}
+	if (plan.vectors.length) await db.vectors.bulkPut(plan.vectors);
+	if (plan.links.length) await db.associations.bulkPut(plan.links);
+	await linkEntitiesMany(db, plan.mentions);
+	if (rows.length) await appendActivity(db, rows.map((r) => ({ at: now, actor, action: 'created' as const, memory_id: r.id })));
+	for (const w of plan.written) change.upserts.push({ row: w.row, vector: w.draft.vector });
+	change.edges.push(...plan.links);
 }
 
 /** An association Engram creates itself. */
@@ -190,65 +266,58 @@ function similarNeighbours(ctx: EngineContext, d: Draft, batch: Written[]): { id
 	return found.sort((a, b) => b.cosine - a.cosine).slice(0, MAX_SIMILAR);
 }
 
-/** The memory this draft supersedes, when it names one. */
-async function findSuperseded(ctx: EngineContext, d: Draft, path: (i: number, f: string) => string): Promise<MemoryRow | undefined> {
+/** The memory this draft supersedes (possibly an earlier item of the batch, by its id). */
+async function findSuperseded(ctx: EngineContext, d: Draft, plan: Plan, path: (i: number, f: string) => string): Promise<MemoryRow | undefined> {
 	const ref = d.item.supersedes_memory_id;
 	if (ref === undefined) return undefined;
-	const old = await getByRef(ctx.db, ref);
+	const inBatch = plan.written.find((w) => w.row.id === ref)?.row;
+	const old = inBatch ?? plan.superseded.get(String(ref)) ?? (await getByRef(ctx.db, ref));
 	if (!old) throw new MemoryError('not_found', `${path(d.index, 'supersedes_memory_id')}: no memory with id ${JSON.stringify(ref)}`);
-	return old;
+	return plan.superseded.get(old.id) ?? old;
+}
+
+/** A stored memory or earlier batch item in the same scope with the same normalised content. */
+function exactDuplicate(d: Draft, batch: Written[], exact: Map<string, MemoryRow[]>, skip: string | undefined): { row: MemoryRow; similarity: number } | undefined {
+	const scope = d.row.scope;
+	const inBatch = batch.find((w) => w.row.scope === scope && w.draft.norm === d.norm);
+	if (inBatch) return { row: inBatch.row, similarity: 1 };
+	const same = (exact.get(scopeKey(scope, d.row.content_key)) ?? []).find((r) => r.id !== skip && normaliseContent(r.content) === d.norm);
+	return same ? { row: same, similarity: 1 } : undefined;
 }
 
 /**
- * An existing memory (or earlier batch item) in the same scope that this draft duplicates:
- * same normalised content, or a near-parallel vector with mostly the same words.
+ * A near-parallel vector in the same scope with (nearly) the same words: earlier batch items
+ * first, then the index; only candidates above the threshold are read from the store.
  */
-async function findDuplicate(
-	ctx: EngineContext,
-	d: Draft,
-	batch: Written[],
-	skip: string | undefined,
-): Promise<{ row: MemoryRow; similarity: number } | undefined> {
-	const scope = d.row.scope;
-	const exactInBatch = batch.find((w) => w.row.scope === scope && w.draft.norm === d.norm);
-	if (exactInBatch) return { row: exactInBatch.row, similarity: 1 };
-	const exact = (await byContentKey(ctx.db, scope, d.row.content_key)).find(
-		(r) => r.id !== skip && normaliseContent(r.content) === d.norm,
-	);
-	if (exact) return { row: exact, similarity: 1 };
+function nearDuplicate(ctx: EngineContext, d: Draft, batch: Written[], skip: string | undefined): { row: MemoryRow; similarity: number } | undefined | Promise<{ row: MemoryRow; similarity: number } | undefined> {
 	if (!d.vector) return undefined;
-	return nearDuplicate(ctx, d, batch, skip);
-}
-
-async function nearDuplicate(ctx: EngineContext, d: Draft, batch: Written[], skip: string | undefined): Promise<{ row: MemoryRow; similarity: number } | undefined> {
 	const th = ctx.thresholds.duplicate;
-	const v = d.vector!;
+	const v = d.vector;
 	for (const w of batch)
 		if (w.row.scope === d.row.scope && w.draft.vector) {
 			const c = cosine(v, w.draft.vector);
 			if (isNearDuplicate(c, th, d.row.content, w.row.content)) return { row: w.row, similarity: c };
 		}
 	const near = ctx.index.nearest(v, 3, { scope: d.row.scope, exclude: skip ? [skip] : [] }).filter((n) => n.cosine >= th);
-	for (const n of near) {
-		const row = await ctx.db.memories.get(n.id);
-		if (row && isNearDuplicate(n.cosine, th, d.row.content, row.content)) return { row, similarity: n.cosine };
-	}
-	return undefined;
+	if (near.length === 0) return undefined;
+	return ctx.db.memories.bulkGet(near.map((n) => n.id)).then((rows) => {
+		const i = rows.findIndex((row, k) => row && isNearDuplicate(near[k].cosine, th, d.row.content, row.content));
+		return i < 0 ? undefined : { row: rows[i]!, similarity: near[i].cosine };
+	});
 }
 
 /** Marks `old` invalid from the new memory's time (unless already) and links old → new. */
-async function markSuperseded(ctx: EngineContext, old: MemoryRow, row: MemoryRow, item: StoreItem, change: IndexChange): Promise<void> {
+function planSupersede(old: MemoryRow, row: MemoryRow, item: StoreItem, plan: Plan): void {
 	const type = item.supersede_relation ?? 'INVALIDATED_BY';
 	if (old.t_invalid === undefined) {
-		const updated: MemoryRow = { ...old, t_invalid: row.timestamp, updated_at: row.updated_at };
-		await ctx.db.memories.put(updated);
-		change.upserts.push({ row: updated, vector: (await getVector(ctx.db, ctx.embedder.modelId, old.id)) ?? null });
+		const inBatch = plan.written.find((w) => w.row === old);
+		if (inBatch) old.t_invalid = row.timestamp;
+		else plan.superseded.set(old.id, { ...old, t_invalid: row.timestamp, updated_at: row.updated_at });
 	}
 	const link: AssociationRow = { ...systemLink(old.id, row.id, type, 0.9, row.timestamp) };
 	if (item.supersede_reason !== undefined) link.reason = item.supersede_reason;
 	if (type === 'INVALIDATED_BY') link.timestamp = row.timestamp;
-	await ctx.db.associations.put(link);
-	change.edges.push(link);
+	plan.links.push(link);
 }
 
 /** Rounds a similarity for output and storage (6 decimals is far below any threshold's precision). */

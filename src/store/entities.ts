@@ -15,12 +15,19 @@ export interface EntityKey {
 
 /** Links `memoryId` to each entity (creating or counting it); `at` is the memory's timestamp. */
 export async function linkEntities(db: EngramDB, memoryId: string, keys: EntityKey[], at: string): Promise<void> {
-	if (keys.length === 0) return;
-	const ids = keys.map((k) => k.id);
-	const existing = await db.entities.bulkGet(ids);
-	const rows = keys.map((k, i) => countIn(existing[i], k, at));
-	await db.entities.bulkPut(rows);
-	await db.memoryEntities.bulkPut(ids.map((entity_id) => ({ memory_id: memoryId, entity_id })));
+	await linkEntitiesMany(db, [{ memoryId, keys, at }]);
+}
+
+/** The same for many memories in three requests, whatever their number (batch store, import). */
+export async function linkEntitiesMany(db: EngramDB, items: { memoryId: string; keys: EntityKey[]; at: string }[]): Promise<void> {
+	const mentions = items.flatMap((it) => it.keys.map((k) => ({ k, at: it.at, memoryId: it.memoryId })));
+	if (mentions.length === 0) return;
+	const ids = [...new Set(mentions.map((m) => m.k.id))];
+	const rows = new Map<string, EntityRow>();
+	(await db.entities.bulkGet(ids)).forEach((r) => r && rows.set(r.id, r));
+	for (const m of mentions) rows.set(m.k.id, countIn(rows.get(m.k.id), m.k, m.at));
+	await db.entities.bulkPut([...rows.values()]);
+	await db.memoryEntities.bulkPut(mentions.map((m) => ({ memory_id: m.memoryId, entity_id: m.k.id })));
 }
 
 /** One more mention of `k` at `at`: a new row, or the existing one counted and widened. */

@@ -178,6 +178,24 @@ describe('Engine', () => {
 			expect(links.some((l) => l.type === 'EVOLVED_INTO' && l.to === next.memory_id)).toBe(true);
 		});
 
+		it('chains PRECEDED_BY through a batch and supersedes an earlier item of it', async () => {
+			engine = await fresh();
+			const before = await engine.store({ content: 'Sprint one planning notes' });
+			const out = await engine.store({
+				memories: [
+					{ content: 'The standup is at 9 am', id: 'v1' },
+					{ content: 'Lunch is catered on Fridays', id: 'lunch' },
+					{ content: 'The standup moved to 10 am', supersedes_memory_id: 'v1' },
+				],
+			});
+			expect(out.results.map((r) => r.seq)).toEqual([2, 3, 4]);
+			const links = (await engine.db.associations.where('type').equals('PRECEDED_BY').toArray()).map((l) => [l.from, l.to]);
+			const v2 = out.results[2].memory_id;
+			expect(links).toEqual(expect.arrayContaining([['v1', before.memory_id], ['lunch', 'v1'], [v2, 'lunch']]));
+			expect((await engine.getMemories(['v1']))[0]!.t_invalid).toBeDefined();
+			expect((await engine.associationsOf('v1')).some((l) => l.type === 'INVALIDATED_BY' && l.to === v2)).toBe(true);
+		});
+
 		it('refuses to supersede an unknown memory', async () => {
 			engine = await fresh();
 			const e = await rejection(engine.store({ content: 'New fact', supersedes_memory_id: 'nope' }));
