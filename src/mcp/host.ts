@@ -105,6 +105,7 @@ export async function startMcpHost(engine: EngineApi, opts: McpHostOptions = {})
 		});
 	};
 	const origins = await OriginPolicy.load(engine, win.location.origin);
+	if (origins.loadError) onError(new Error(origins.loadError));
 	const tracker = new AgentTracker(engine, changed, onError);
 	const serve = (transport: Transport, meta: Parameters<AgentTracker['track']>[1]) => {
 		const info = tracker.track(transport, meta);

@@ -74,12 +74,23 @@ export class OriginPolicy {
 		this.#store = store;
 	}
 
-	/** Loads the stored approvals; malformed entries are skipped, not fatal. */
+	/**
+	 * Loads the stored approvals; malformed entries are skipped, not fatal. When storage cannot be
+	 * read at all (a cross-site iframe whose browser denies it storage), the policy starts with no
+	 * approvals — only the page's own origin — and `loadError` says why.
+	 */
 	static async load(store: SettingsStore, selfOrigin: string): Promise<OriginPolicy> {
 		const policy = new OriginPolicy(store, selfOrigin);
-		policy.#approved = await policy.#read();
+		try {
+			policy.#approved = await policy.#read();
+		} catch (e) {
+			policy.loadError = `approved origins could not be read: ${(e as Error).message}`;
+		}
 		return policy;
 	}
+
+	/** Why the stored approvals could not be read, if they could not. */
+	loadError?: string;
 
 	/** True for the page's own origin and approved origins. */
 	isAllowed(origin: string): boolean {

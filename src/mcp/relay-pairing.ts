@@ -75,7 +75,9 @@ export class RelayPairingManager {
 	 */
 	async start(location: PairingLocation, replaceUrl: (url: string) => void): Promise<void> {
 		if (await this.fromLink(location, replaceUrl)) return;
-		const saved = await this.#opts.store.getSetting<{ url?: unknown; token?: unknown; paired_at?: unknown }>(RELAY_PAIRING_KEY);
+		const saved = await this.#opts.store
+			.getSetting<{ url?: unknown; token?: unknown; paired_at?: unknown }>(RELAY_PAIRING_KEY)
+			.catch((e: unknown) => void this.#fail(e));
 		if (typeof saved?.url !== 'string' || typeof saved.token !== 'string') return;
 		try {
 			const p = validatePairing(saved.url, saved.token);
