@@ -50,8 +50,10 @@ class Execution {
 		let rows: Row[] = [{}];
 		if (this.q.start) rows = (await this.start()).map((n) => ({ [this.q.start!.var]: n }));
 		for (const p of this.q.match) rows = await this.matchPath(rows, p);
-		await this.preload(rows);
-		if (this.q.where) rows = await this.filter(rows, this.q.where);
+		if (this.q.where) {
+			await this.preload(rows, varsOf([this.q.where]));
+			rows = await this.filter(rows, this.q.where);
+		}
 		return this.project(rows);
 	}
 
@@ -346,7 +348,8 @@ class Execution {
 
 	private async filterNodes(rows: Row[], n: NodePattern): Promise<Row[]> {
 		const out: Row[] = [];
-		await this.preload(rows);
+		// Labels are known from the binding; records are read only when properties must be checked.
+		if (Object.keys(n.props).length > 0) await this.preload(rows, new Set([n.var]));
 		for (const r of rows) if (this.nodeMatches(r[n.var] as GNode, n)) out.push(r);
 		return out;
 	}
@@ -395,12 +398,13 @@ class Execution {
 		return (m as Record<string, unknown>)[p] ?? null;
 	}
 
-	/** Loads every memory and entity the rows mention, in batches. */
-	private async preload(rows: Row[]): Promise<void> {
+	/** Loads the memories and entities bound to `vars` (all variables when omitted), in batches. */
+	private async preload(rows: Row[], vars?: Set<string>): Promise<void> {
 		const mem = new Set<string>();
 		const ent = new Set<string>();
 		for (const r of rows)
-			for (const v of Object.values(r)) {
+			for (const [name, v] of Object.entries(r)) {
+				if (vars && !vars.has(name)) continue;
 				if (v.kind === 'memory' && !this.memories.has(v.id)) mem.add(v.id);
 				if (v.kind === 'entity' && !this.entities.has(v.id)) ent.add(v.id);
 			}
@@ -485,11 +489,24 @@ class Execution {
 
 	private async project(rows: Row[]): Promise<GraphQueryOutput> {
 		const items = this.q.returns;
-		const aggregate = items.some((i) => isCount(i.expr));
-		let out = aggregate ? await this.aggregate(rows) : await Promise.all(rows.map(async (r) => ({ src: r, vals: await this.values(r) })));
-		if (this.q.distinct) out = dedupe(out);
-		await this.order(out);
-		return this.page(out.map((o) => o.vals));
+		const orderVars = varsOf(this.q.orderBy.map((k) => k.expr));
+		if (items.some((i) => isCount(i.expr)) || this.q.distinct) {
+			// Groups and DISTINCT need every row's values before the page can be cut.
+			await this.preload(rows, new Set([...varsOf(items.map((i) => i.expr)), ...orderVars]));
+			let out = items.some((i) => isCount(i.expr)) ? await this.aggregate(rows) : await Promise.all(rows.map(async (r) => ({ src: r, vals: await this.values(r) })));
+			if (this.q.distinct) out = dedupe(out);
+			await this.order(out);
+			const { skip, limit } = this.window(out.length);
+			return this.page(out.slice(skip, skip + limit).map((o) => o.vals), skip, out.length);
+		}
+		// Plain rows: sort on the sort keys alone, then read and render only the page.
+		await this.preload(rows, orderVars);
+		const sorted = rows.map((src) => ({ src, vals: {} as Record<string, unknown> }));
+		await this.order(sorted);
+		const { skip, limit } = this.window(sorted.length);
+		const pageRows = sorted.slice(skip, skip + limit).map((o) => o.src);
+		await this.preload(pageRows);
+		return this.page(await Promise.all(pageRows.map((r) => this.values(r))), skip, sorted.length);
 	}
 
 	private async values(r: Row): Promise<Record<string, unknown>> {
@@ -569,24 +586,32 @@ class Execution {
 		keyed.forEach((k, i) => (out[i] = k.o));
 	}
 
-	private orderValue(e: Expr, o: { src: Row; vals: Record<string, unknown> }): Promise<unknown> | unknown {
-		const text = this.q.returns.find((i) => i.expr === e || (e.kind === 'var' && i.name === e.name));
-		if (text) return o.vals[text.name];
-		if (e.kind === 'var' && o.src[e.name]?.kind === 'memory') return this.prop(o.src[e.name], 'timestamp');
-		return this.evaluate(e, o.src);
+	/** A sort key: an alias or return column, a memory variable (by time), or any expression. */
+	private async orderValue(e: Expr, o: { src: Row; vals: Record<string, unknown> }): Promise<unknown> {
+		const item = this.q.returns.find((i) => i.expr === e || (e.kind === 'var' && i.name === e.name));
+		if (item && item.name in o.vals) return o.vals[item.name];
+		const expr = item && !isCount(item.expr) ? item.expr : e;
+		if (expr.kind === 'var' && o.src[expr.name]?.kind === 'memory') return this.prop(o.src[expr.name], 'timestamp');
+		return this.evaluate(expr, o.src);
 	}
 
-	private page(all: Record<string, unknown>[]): GraphQueryOutput {
+	/** SKIP and LIMIT after defaults and the cap, with notes for both. */
+	private window(total: number): { skip: number; limit: number } {
 		const skip = pageNumber(this.q.skip, 'SKIP') ?? 0;
 		let limit = pageNumber(this.q.limit, 'LIMIT');
 		if (limit === undefined) {
 			limit = GRAPH_LIMITS.defaultLimit;
-			if (all.length - skip > limit) this.notes.push(`rows cut to the default LIMIT ${limit}; add LIMIT (up to ${GRAPH_LIMITS.maxLimit}) to return more`);
+			if (total - skip > limit) this.notes.push(`rows cut to the default LIMIT ${limit}; add LIMIT (up to ${GRAPH_LIMITS.maxLimit}) to return more`);
 		} else if (limit > GRAPH_LIMITS.maxLimit) {
 			this.notes.push(`LIMIT ${limit} capped at ${GRAPH_LIMITS.maxLimit}`);
 			limit = GRAPH_LIMITS.maxLimit;
 		}
-		let rows = all.slice(skip, skip + limit);
+		return { skip, limit };
+	}
+
+	/** The output for one page of projected rows out of `total`. */
+	private page(page: Record<string, unknown>[], skip: number, total: number): GraphQueryOutput {
+		let rows = page;
 		const fit = fitRows(rows);
 		if (fit < rows.length) {
 			this.truncated = true;
@@ -594,7 +619,7 @@ class Execution {
 			rows = rows.slice(0, fit);
 		}
 		const end = skip + rows.length;
-		const hasMore = all.length > end;
+		const hasMore = total > end;
 		return {
 			columns: this.q.returns.map((i) => i.name),
 			rows,
@@ -681,6 +706,21 @@ function pageNumber(e: Expr | undefined, what: string): number | undefined {
 	if (v === undefined) return undefined;
 	if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw invalid(`${what} must be a whole number ≥ 0`);
 	return v;
+}
+
+/** Variables an expression list reads (so only their records are loaded). */
+function varsOf(exprs: Expr[]): Set<string> {
+	const out = new Set<string>();
+	const walk = (e: Expr): void => {
+		if (e.kind === 'var') out.add(e.name);
+		else if (e.kind === 'prop') out.add(e.var);
+		else if (e.kind === 'cmp') (walk(e.left), walk(e.right));
+		else if (e.kind === 'and' || e.kind === 'or' || e.kind === 'list') e.items.forEach(walk);
+		else if (e.kind === 'not' || e.kind === 'isnull') walk(e.expr);
+		else if (e.kind === 'call') e.args.forEach(walk);
+	};
+	exprs.forEach(walk);
+	return out;
 }
 
 function isCount(e: Expr): boolean {
