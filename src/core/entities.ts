@@ -285,7 +285,7 @@ const STOP_WORDS = new Set(
 		'one|two|three|four|five|six|seven|eight|nine|ten|several|many|much|more|most|few|' +
 		'less|least|own|same|different|every|very|quite|rather|almost|enough|not|off|out|up|' +
 		'down|back|away|home|year|years|month|months|week|weeks|day|days|morning|evening|night|' +
-		'afternoon|weekend|phd|mba|msc|bsc'
+		'afternoon|weekend|phd|mba|msc|bsc|q1|q2|q3|q4|h1|h2'
 	).split('|'),
 );
 
@@ -618,6 +618,7 @@ const CALL_RE = /(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\((?=[^)\n]{0
 const DOTTED_RE = /(?<![\w.$])[A-Za-z_$][\w$]+(?:\.[A-Za-z_$][\w$]+)+(?![\w$])/g;
 const CAMEL_RE =
 	/(?<![\w$])(?:[a-z]+[0-9]*(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*[A-Z][a-z0-9]*)(?![\w$])/g;
+const KEBAB_RE = /(?<![\w$.-])[A-Za-z][A-Za-z0-9.]*(?:-[A-Za-z0-9][A-Za-z0-9.]*)+(?![\w$-])/g;
 const SNAKE_RE = /(?<![\w$])_*[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+_*(?![\w$])/g;
 const QUOTE_RE =
 	/"([^"\n]{2,80})"|“([^”\n]{2,80})”|(?<![\p{L}\p{N}])'([^'\n]{2,60})'(?![\p{L}\p{N}])|‘([^’\n]{2,60})’/gu;
@@ -816,19 +817,39 @@ function scanIdentifiers(scan: Scan): void {
 				emit(scan, `${name}()`, 'identifier', m.index, m.index + name.length);
 		}
 	// A pattern runs only when the text has the character it needs (a cheap scan per pass).
-	const passes = [text.includes('.') && DOTTED_RE, text.includes('_') && SNAKE_RE, CAMEL_RE];
-	for (const re of passes) {
-		if (!re) continue;
-		for (const m of text.matchAll(re)) {
-			const token = m[0];
-			if (!isFree(scan, m.index, m.index + token.length)) continue;
-			if (re === CAMEL_RE && (NAME_PREFIX.test(token) || STOP_WORDS.has(token.toLowerCase())))
-				continue;
-			const hit = known(token);
-			if (hit) emit(scan, hit.display, hit.type, m.index, m.index + token.length);
-			else if (re !== DOTTED_RE || isCodeShaped(token)) emit(scan, token, 'identifier', m.index);
-		}
+	const passes = [
+		text.includes('.') && DOTTED_RE,
+		text.includes('_') && SNAKE_RE,
+		text.includes('-') && KEBAB_RE,
+		CAMEL_RE,
+	];
+	for (const re of passes) if (re) scanIdentifierPass(scan, re);
+}
+
+function scanIdentifierPass(scan: Scan, re: RegExp): void {
+	for (const m of scan.text.matchAll(re)) {
+		const token = m[0];
+		if (!isFree(scan, m.index, m.index + token.length)) continue;
+		if (re === KEBAB_RE && !isKebabCode(token)) continue;
+		if (re === CAMEL_RE && (NAME_PREFIX.test(token) || STOP_WORDS.has(token.toLowerCase())))
+			continue;
+		const hit = known(token);
+		// A known capitalised name ("GitHub") is left to the word scanner, which sees the whole
+		// name it may start ("GitHub Actions").
+		if (hit && re === CAMEL_RE && isCapitalised(token)) continue;
+		if (hit) emit(scan, hit.display, hit.type, m.index, m.index + token.length);
+		else if (re !== DOTTED_RE || isCodeShaped(token)) emit(scan, token, 'identifier', m.index);
 	}
+}
+
+/**
+ * Kebab-case names with digits or inner capitals are model, region and package names
+ * ("all-MiniLM-L6-v2", "eu-west-1", "bge-m3"); "state-of-the-art", "mid-2023", "COVID-19" are not.
+ */
+function isKebabCode(token: string): boolean {
+	const parts = token.split('-');
+	const mixed = parts.some((p) => (/\d/.test(p) && /[a-z]/i.test(p)) || /[a-z][A-Z]/.test(p));
+	return mixed || (parts.length >= 3 && /\d/.test(token));
 }
 
 /** "fn()", "parse(text)", "fetch(url, opts)" are calls; "item(s)" and "Maya(she)" are prose. */
@@ -1005,6 +1026,31 @@ function looksLikeVerb(t: Token): boolean {
 
 /** Capitalised abbreviations that are not names. */
 const CAPS_STOP = new Set([
+	// Generic technical acronyms: every other memory mentions them, so as entities they would
+	// link unrelated memories.
+	'api',
+	'apis',
+	'url',
+	'urls',
+	'uri',
+	'ci',
+	'cd',
+	'db',
+	'os',
+	'cli',
+	'sdk',
+	'ide',
+	'cpu',
+	'gpu',
+	'ram',
+	'http',
+	'https',
+	'tcp',
+	'ip',
+	'dns',
+	'ssh',
+	'ssl',
+	'tls',
 	'ok',
 	'todo',
 	'fixme',
@@ -1076,9 +1122,13 @@ const FAMILY_NAMES = new Set(
  */
 function isShoutedRun(tokens: Token[]): boolean {
 	if (!tokens.every((t) => isAllCaps(t.text)) || GAZETTEER.has(runKey(tokens))) return false;
-	if (tokens.length > 1) return true;
-	const key = tokens[0].key;
-	return key.length >= 5 && !FIRST_NAMES.has(key) && /^[a-z]+$/.test(key);
+	// "AWS MSK" and "GCP IAM" are acronyms side by side; "NO WAY" and "GO DAD GO" have words.
+	const shouted = (t: Token) =>
+		STOP_WORDS.has(t.key) ||
+		(t.key.length >= 5 && !FIRST_NAMES.has(t.key) && /^[a-z]+$/.test(t.key));
+	return tokens.length > 1
+		? tokens.some((t) => shouted(t) || t.key.length >= 5)
+		: shouted(tokens[0]);
 }
 
 /** "Memorial Day", "Christmas Eve", "Mother's Day", "New Year": holidays are dates, not entities. */

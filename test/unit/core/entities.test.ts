@@ -103,6 +103,32 @@ describe('entities', () => {
 			]);
 		});
 
+		it('extracts kebab-case model, region and package names but not hyphenated words', () => {
+			expect(
+				extractEntities(
+					'Load all-MiniLM-L6-v2 or bge-m3 in eu-west-1; state-of-the-art since mid-2023, not COVID-19.',
+				),
+			).toEqual([
+				e('all-MiniLM-L6-v2', 'identifier'),
+				e('bge-m3', 'identifier'),
+				e('eu-west-1', 'identifier'),
+				e('COVID-19', 'concept'),
+			]);
+		});
+
+		it('keeps a known name that starts a longer known name whole', () => {
+			expect(extractEntities('CI runs on GitHub Actions; the code lives on GitHub.')).toEqual([
+				e('GitHub Actions', 'tool'),
+				e('GitHub', 'tool'),
+			]);
+		});
+
+		it('keeps acronyms side by side but drops generic technical acronyms and quarters', () => {
+			expect(
+				extractEntities('The API URL for AWS MSK moved in Q3; check the CLI and SDK.'),
+			).toEqual([e('AWS MSK', 'tool')]);
+		});
+
 		it('does not take prose brackets or abbreviations for code', () => {
 			expect(
 				extractEntities('Bring the item(s) (see above), e.g. the list, i.e. all of it.'),
@@ -375,7 +401,6 @@ describe('entities', () => {
 			const out = extractEntities(text);
 			expect(out).toEqual([
 				e('Maya Chen', 'person'),
-				e('API', 'concept'),
 				e('PostgreSQL', 'tool'),
 				e('DynamoDB', 'tool'),
 				e('src/core/x.ts', 'file'),
