@@ -83,7 +83,7 @@ async function prepare(engine: EngineApi, input: ConnectionsInput): Promise<Walk
 	const sample = sampled ? Float32Array.from(sampled.cosines).sort() : null;
 	if (sampled && sampled.total > sampled.cosines.length)
 		truncations.push(`cosine_percentile estimated from ${sampled.cosines.length} of ${sampled.total} memories`);
-	const total = sampled?.total ?? (await engine.stats(filter ?? {})).total_memories;
+	const total = sampled?.total ?? (await engine.timeline({ ...filter, limit: 1, max_content_chars: 0 })).total;
 	const thresholds = await modelThresholds(engine);
 	const w: Walk = { engine, relation: input.relation ?? 'similar', topN: Math.min(asked, CONNECTION_LIMITS.topN), scope: input.scope, vec, sample, total, truncations, entryCos: [], thresholds };
 	w.t0 = await timeBasis(engine, input);

@@ -430,7 +430,8 @@ class Execution {
 	}
 
 	private async total(): Promise<number> {
-		this.totalMemories ??= (await this.engine.stats({})).total_memories;
+		// The timeline's total is an index count; stats() would aggregate every memory.
+		this.totalMemories ??= (await this.engine.timeline({ limit: 1, max_content_chars: 0 })).total;
 		return this.totalMemories;
 	}
 
