@@ -54,10 +54,14 @@ export function renderMarkdown(source: string): string {
 /** Plain text of a Markdown string, for one-line previews (no HTML at all). */
 export function plainText(source: string): string {
 	return source
-		.replace(/```[\s\S]*?```/g, ' ')
+		.replace(/^```.*$/gm, ' ')
 		.replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
 		.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-		.replace(/[#>*_`~|-]+/g, ' ')
+		.replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '')
+		.replace(/(\*\*|__|~~|`)/g, '')
+		// Single * or _ around words (emphasis), but not inside words like snake_case.
+		.replace(/(^|[\s(])[*_](\S(?:.*?\S)?)[*_](?=[\s).,;:!?]|$)/gm, '$1$2')
+		.replace(/\s*\|\s*/g, ' ')
 		.replace(/\s+/g, ' ')
 		.trim();
 }

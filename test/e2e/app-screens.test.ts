@@ -88,7 +88,7 @@ describe('screens', () => {
 		await page.getByRole('heading', { name: 'Desktop relay' }).waitFor();
 		await shoot('connections');
 		await page.goto(`${app.server.url}/#/import`);
-		await page.getByRole('heading', { name: 'Export' }).waitFor();
+		await page.getByRole('heading', { name: 'Export', exact: true }).waitFor();
 		await shoot('import-export');
 		await page.goto(`${app.server.url}/#/settings`);
 		await page.getByTestId('active-model').waitFor();
