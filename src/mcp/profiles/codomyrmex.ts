@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { isMemoryError } from '../../core/errors';
 import type { Memory } from '../../core/schemas';
 import type { EngineApi } from '../../engine/types';
+import { fitContents } from '../render';
 import { defineTool, READ_ONLY } from '../tool-definition';
 import type { Profile } from './profile';
 
@@ -111,7 +112,7 @@ const memorySearch = defineTool({
 	name: 'memory_search',
 	config: {
 		title: 'memory_search',
-		description: `Search stored memories by a text query and return ranked results: [{memory, relevance, combined_score}], sorted by combined_score = 0.5·relevance + 0.3·recency + 0.2·(importance/4), where recency = exp(−age/3600 s) and relevance (0–1) blends keyword and meaning match.
+		description: `Search stored memories by a text query and return ranked results: [{memory, relevance, combined_score}], sorted by combined_score = 0.5·relevance + 0.3·recency + 0.2·(importance/4), where recency = exp(−age/3600 s) and relevance (0–1) blends keyword and meaning match. Very long contents are shortened so one answer stays under ~200k characters.
 
 Use it to find memories about a topic. Do not use it when you already have the id (memory_get).
 
@@ -138,7 +139,9 @@ async function search(engine: EngineApi, query: string, k: number, actor?: strin
 		const combined = 0.5 * relevance + 0.3 * recency + 0.2 * (memory.importance / 4);
 		return { memory, relevance: round4(relevance), combined_score: round4(combined) };
 	});
-	return hits.sort((a, b) => b.combined_score - a.combined_score).slice(0, k);
+	const top = hits.sort((a, b) => b.combined_score - a.combined_score).slice(0, k);
+	fitContents(top, (h) => h.memory.content, (h, s) => (h.memory.content = s));
+	return top;
 }
 
 function round4(x: number): number {

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Engine } from '../../../src/engine/engine';
 import type { EngineApi } from '../../../src/engine/types';
 import { createMemoryServer, PROFILE_NAMES, PROFILES, type ToolCallEvent } from '../../../src/mcp/server';
+import { RELAY_PROFILES } from '../../../src/mcp/transports/relay-protocol';
 import { connect, data, errorText, makeEngine, text, type Connection } from './helpers';
 
 const EXPECTED_TOOLS: Record<string, string[]> = {
@@ -74,6 +75,10 @@ describe('createMemoryServer', () => {
 					for (const m of mentioned) expect(own.has(m), `${profile}/${t.name} mentions ${m}`).toBe(true);
 				}
 			}
+		});
+
+		it('offers the relay the same profile names', () => {
+			expect([...RELAY_PROFILES]).toEqual(PROFILE_NAMES);
 		});
 
 		it('marks reads read-only and deletes destructive', () => {
