@@ -11,9 +11,10 @@
  */
 import type { AssociationType, RecallInput } from '../../core/schemas';
 import { Adjacency } from './adjacency';
+import { IVF, Ivf, listCount, trainCentroids } from './ivf';
 import { dateWords } from './date-words';
 import { LexicalIndex, type LexicalDoc } from './lexical';
-import { nearestScan } from './nearest';
+import { ivfScan, nearestScan } from './nearest';
 import { rankIndex } from './rank';
 import { decodeSnapshot, encodeSnapshot } from './snapshot';
 import type { DocMeta, DocText, Edge, QueryVectors, RankedPage, SearchIndex } from './types';
@@ -34,6 +35,8 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	adj = new Adjacency();
 	entityDocs = new Map<string, Set<string>>();
 	scopeCount = new Map<string, number>();
+	/** The coarse quantiser for nearest(), once the index is large enough (see ivf.ts). */
+	ivf: Ivf | null = null;
 
 	constructor(modelId: string, dims: number, vectors?: VectorStore, lexical?: LexicalIndex) {
 		this.modelId = modelId;
@@ -59,12 +62,38 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.metas[slot] = m;
 		this.linkMeta(m);
 		this.vectors.set(slot, vector);
+		this.placeVector(slot, vector);
 		this.lexical.upsert(lexicalDoc(m, text));
 	}
 
 	setVector(id: string, vector: Float32Array | null): void {
 		const slot = this.slotOf.get(id);
-		if (slot !== undefined) this.vectors.set(slot, vector);
+		if (slot === undefined) return;
+		this.vectors.set(slot, vector);
+		this.placeVector(slot, vector);
+	}
+
+	/** Keeps the quantiser in step with a slot's vector, training it when the index is large enough. */
+	private placeVector(slot: number, vector: Float32Array | null): void {
+		if (this.ivf && (this.count >= this.ivf.trainedAt * IVF.retrainGrowth)) this.ivf = null;
+		if (!this.ivf) {
+			if (this.count >= IVF.trainAt) this.trainIvf();
+			return;
+		}
+		const v = vector && this.vectors.has(slot) ? normalize(vector) : null;
+		if (v) this.ivf.assign(slot, this.ivf.nearestList(v));
+		else this.ivf.unassign(slot);
+	}
+
+	/** Trains the quantiser on the current vectors and assigns every slot. */
+	private trainIvf(): void {
+		const get = (slot: number) => this.vectors.get(slot);
+		const ivf = new Ivf(this.dims, trainCentroids(this.count, this.dims, listCount(this.count), get), this.count);
+		for (let slot = 0; slot < this.count; slot++) {
+			const v = get(slot);
+			if (v) ivf.assign(slot, ivf.nearestList(v));
+		}
+		this.ivf = ivf;
 	}
 
 	remove(id: string): void {
@@ -73,6 +102,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.unlinkMeta(this.metas[slot]);
 		this.lexical.remove(id);
 		this.adj.removeNode(id);
+		this.ivf?.unassign(slot);
 		// Swap-remove: the last slot moves into the hole so slots stay dense for scans.
 		const last = --this.count;
 		if (slot !== last) {
@@ -81,6 +111,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 			this.metas[slot] = this.metas[last];
 			this.slotOf.set(movedId, slot);
 			this.vectors.move(last, slot);
+			this.ivf?.move(last, slot);
 		} else {
 			this.vectors.set(slot, null);
 		}
@@ -111,7 +142,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	): { id: string; cosine: number }[] {
 		const q = normalize(vector);
 		if (q === null || q.length !== this.dims || k <= 0) return [];
-		return nearestScan(this, q, k, filter);
+		return this.ivf ? ivfScan(this, this.ivf, q, k, filter) : nearestScan(this, q, k, filter);
 	}
 
 	cosineTo(id: string, vector: Float32Array): number | undefined {
@@ -134,6 +165,9 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 			edges: [...this.adj.all()],
 			lexical: this.lexical.toJS(),
 			vectors: this.vectors.view(this.count),
+			ivf: this.ivf
+				? { centroids: this.ivf.centroids, trainedAt: this.ivf.trainedAt, lists: this.ivf.assignments(this.count) }
+				: undefined,
 		});
 	}
 
@@ -148,6 +182,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.adj.clear();
 		this.entityDocs.clear();
 		this.scopeCount.clear();
+		this.ivf = null;
 	}
 
 	/** Registers a memory's seq and entities in the lookup maps. */
@@ -220,6 +255,11 @@ export function restoreSearchIndex(bytes: Uint8Array): SearchIndex {
 		idx.linkMeta(s.metas[i]);
 	}
 	for (const e of s.edges) idx.adj.add(e);
+	if (s.ivf) {
+		const ivf = new Ivf(s.dims, s.ivf.centroids, s.ivf.trainedAt);
+		s.ivf.lists.forEach((list, slot) => list >= 0 && ivf.assign(slot, list));
+		idx.ivf = ivf;
+	}
 	return idx;
 }
 

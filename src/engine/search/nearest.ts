@@ -3,6 +3,7 @@
  * contiguous codes with a bounded heap. Exact is the right default up to ~100k vectors of the
  * embedded model's 100 dims (see docs/BENCHMARKS.md for the measured cost per query).
  */
+import type { Ivf } from './ivf';
 import { TopK } from './top-k';
 import type { IndexView } from './view';
 
@@ -73,4 +74,32 @@ export function nearestScan(
 					return (scope === undefined || m.scope === scope) && (exclude === null || !exclude.has(m.id));
 				};
 	return scanSlots(view, q, k, accept).hits.map((h) => ({ id: view.metas[h.slot].id, cosine: h.score }));
+}
+
+/**
+ * nearest() through the coarse quantiser: only the lists of the query's closest centroids are
+ * scanned. Falls back to the exact scan when the filter leaves fewer than `k` hits there (a
+ * small scope spread thin over the lists).
+ */
+export function ivfScan(
+	view: IndexView,
+	ivf: Ivf,
+	q: Float32Array,
+	k: number,
+	filter?: { scope?: string; exclude?: string[] },
+): { id: string; cosine: number }[] {
+	const scope = filter?.scope;
+	const exclude = filter?.exclude && filter.exclude.length > 0 ? new Set(filter.exclude) : null;
+	const { codes, scales } = view.vectors;
+	const d = view.dims;
+	const top = new TopK(k);
+	ivf.forEachIn(ivf.probe(q), (slot) => {
+		const sc = scales[slot];
+		if (sc === 0) return;
+		const m = view.metas[slot];
+		if ((scope !== undefined && m.scope !== scope) || (exclude !== null && exclude.has(m.id))) return;
+		top.push(slot, dotAt(codes, slot * d, q, d) * sc);
+	});
+	if (top.size < k) return nearestScan(view, q, k, filter);
+	return top.sorted().map((h) => ({ id: view.metas[h.slot].id, cosine: h.score }));
 }

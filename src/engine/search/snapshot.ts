@@ -4,6 +4,7 @@
  *
  *   magic "ENGX" · u32 version · u32 header length · header JSON (UTF-8) · pad to 4
  *   · int8 codes (count × dims) · pad to 4 · float32 scales (count)
+ *   · [float32 IVF centroids (nlist × dims) · int32 list of each slot (count)]
  *
  * The header holds the model, metadata, edges and the lexical index; vectors stay raw bytes so
  * restoring 100k of them is a copy, not a parse.
@@ -13,7 +14,7 @@ import type { DocMeta, Edge } from './types';
 
 const MAGIC = 0x58474e45; // "ENGX" read as a little-endian u32
 /** Bump when the layout or header shape changes; older snapshots are then rebuilt. */
-export const SNAPSHOT_VERSION = 1;
+export const SNAPSHOT_VERSION = 2;
 
 /** Everything a snapshot carries. */
 export interface SnapshotData {
@@ -23,18 +24,26 @@ export interface SnapshotData {
 	edges: Edge[];
 	lexical: unknown;
 	vectors: { codes: Int8Array; scales: Float32Array };
+	/** The trained coarse quantiser, when there is one. */
+	ivf?: { centroids: Float32Array; trainedAt: number; lists: Int32Array };
 }
+
+/** Bytes of a typed array, as a Uint8Array view. */
+const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 const pad4 = (n: number) => (n + 3) & ~3;
 
 /** Serialises an index's parts into one buffer. */
 export function encodeSnapshot(s: SnapshotData): Uint8Array {
+	const ivf = s.ivf ? { nlist: s.ivf.centroids.length / s.dims, trainedAt: s.ivf.trainedAt } : null;
 	const header = new TextEncoder().encode(
-		JSON.stringify({ modelId: s.modelId, dims: s.dims, metas: s.metas, edges: s.edges, lexical: s.lexical }),
+		JSON.stringify({ modelId: s.modelId, dims: s.dims, metas: s.metas, edges: s.edges, lexical: s.lexical, ivf }),
 	);
 	const codesAt = pad4(12 + header.length);
 	const scalesAt = pad4(codesAt + s.vectors.codes.length);
-	const out = new Uint8Array(scalesAt + s.vectors.scales.length * 4);
+	const ivfAt = scalesAt + s.vectors.scales.length * 4;
+	const ivfBytes = s.ivf ? s.ivf.centroids.byteLength + s.ivf.lists.byteLength : 0;
+	const out = new Uint8Array(ivfAt + ivfBytes);
 	const dv = new DataView(out.buffer);
 	dv.setUint32(0, MAGIC, true);
 	dv.setUint32(4, SNAPSHOT_VERSION, true);
@@ -42,6 +51,10 @@ export function encodeSnapshot(s: SnapshotData): Uint8Array {
 	out.set(header, 12);
 	out.set(new Uint8Array(s.vectors.codes.buffer, s.vectors.codes.byteOffset, s.vectors.codes.length), codesAt);
 	out.set(new Uint8Array(s.vectors.scales.buffer, s.vectors.scales.byteOffset, s.vectors.scales.length * 4), scalesAt);
+	if (s.ivf) {
+		out.set(bytesOf(s.ivf.centroids), ivfAt);
+		out.set(bytesOf(s.ivf.lists), ivfAt + s.ivf.centroids.byteLength);
+	}
 	return out;
 }
 
@@ -55,7 +68,9 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
 	if (version !== SNAPSHOT_VERSION) throw bad(`version ${version} is not supported (expected ${SNAPSHOT_VERSION})`);
 	const hlen = dv.getUint32(8, true);
 	if (12 + hlen > bytes.length) throw bad('header runs past the end');
-	const h = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + hlen))) as Omit<SnapshotData, 'vectors'>;
+	const h = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + hlen))) as Omit<SnapshotData, 'vectors' | 'ivf'> & {
+		ivf: { nlist: number; trainedAt: number } | null;
+	};
 	const n = h.metas.length;
 	const codesAt = pad4(12 + hlen);
 	const scalesAt = pad4(codesAt + n * h.dims);
@@ -63,5 +78,12 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
 	// Copies, so the views are aligned and independent of the caller's buffer.
 	const codes = new Int8Array(bytes.slice(codesAt, codesAt + n * h.dims).buffer);
 	const scales = new Float32Array(bytes.slice(scalesAt, scalesAt + n * 4).buffer);
-	return { ...h, vectors: { codes, scales } };
+	const { ivf: ivfHead, ...rest } = h;
+	if (!ivfHead) return { ...rest, vectors: { codes, scales } };
+	const centAt = scalesAt + n * 4;
+	const listsAt = centAt + ivfHead.nlist * h.dims * 4;
+	if (listsAt + n * 4 > bytes.length) throw bad('IVF section is truncated');
+	const centroids = new Float32Array(bytes.slice(centAt, listsAt).buffer);
+	const lists = new Int32Array(bytes.slice(listsAt, listsAt + n * 4).buffer);
+	return { ...rest, vectors: { codes, scales }, ivf: { centroids, trainedAt: ivfHead.trainedAt, lists } };
 }

@@ -1,0 +1,190 @@
+/**
+ * An inverted-file coarse quantiser for nearest() at scale: spherical k-means centroids split
+ * the vectors into lists, and a query scans only the lists of its `nprobe` closest centroids.
+ * Storing a memory looks up its SIMILAR_TO neighbours and near-duplicates with nearest(); with
+ * a brute-force scan, importing 100k memories would cost 100k × 50k dot products (quadratic),
+ * with the quantiser about 100k × 4k. Trained once the index holds `IVF.trainAt` vectors (and
+ * again after it grows `IVF.retrainGrowth`-fold); recall against exact search is measured by
+ * bench/ann-recall.ts and reported in docs/BENCHMARKS.md.
+ */
+import { TopK } from './top-k';
+
+/** Tunables of the quantiser. */
+export const IVF = {
+	/** Vectors before the first training; below it nearest() scans exactly. */
+	trainAt: 20_000,
+	/** Retrain when the index has grown this many times since the last training. */
+	retrainGrowth: 8,
+	/** k-means iterations. */
+	iterations: 8,
+	/** Training sample per centroid. */
+	samplePerList: 40,
+	/** Lists scanned per query, as a share of all lists (at least `minProbe`). */
+	probeShare: 1 / 20,
+	minProbe: 8,
+};
+
+/** The number of lists for `n` vectors: about 2·√n, a power-of-two-free round number. */
+export function listCount(n: number): number {
+	return Math.max(16, Math.min(1024, Math.round(2 * Math.sqrt(n))));
+}
+
+/** Slot-addressed membership of vectors in the lists of trained centroids. */
+export class Ivf {
+	readonly dims: number;
+	readonly nlist: number;
+	readonly centroids: Float32Array;
+	/** The vector count when trained (for the retrain policy). */
+	readonly trainedAt: number;
+	/** List of each slot (−1: none). */
+	private listOf: Int32Array;
+	/** Position of each slot inside its list. */
+	private posOf: Int32Array;
+	private lists: Int32Array[];
+	private sizes: Int32Array;
+
+	constructor(dims: number, centroids: Float32Array, trainedAt: number) {
+		this.dims = dims;
+		this.nlist = centroids.length / dims;
+		this.centroids = centroids;
+		this.trainedAt = trainedAt;
+		this.listOf = new Int32Array(1024).fill(-1);
+		this.posOf = new Int32Array(1024);
+		this.lists = Array.from({ length: this.nlist }, () => new Int32Array(16));
+		this.sizes = new Int32Array(this.nlist);
+	}
+
+	/** The closest centroid of a unit vector. */
+	nearestList(v: ArrayLike<number>): number {
+		const d = this.dims;
+		let best = 0;
+		let bestScore = -Infinity;
+		for (let c = 0; c < this.nlist; c++) {
+			let s = 0;
+			for (let i = 0, base = c * d; i < d; i++) s += this.centroids[base + i] * v[i];
+			if (s > bestScore) {
+				bestScore = s;
+				best = c;
+			}
+		}
+		return best;
+	}
+
+	/** The `nprobe` closest lists of a unit query, best first. */
+	probe(q: Float32Array): number[] {
+		const nprobe = Math.min(this.nlist, Math.max(IVF.minProbe, Math.round(this.nlist * IVF.probeShare)));
+		const top = new TopK(nprobe);
+		const d = this.dims;
+		for (let c = 0; c < this.nlist; c++) {
+			let s = 0;
+			for (let i = 0, base = c * d; i < d; i++) s += this.centroids[base + i] * q[i];
+			top.push(c, s);
+		}
+		return top.sorted().map((h) => h.slot);
+	}
+
+	/** Puts `slot` in list `list` (removing it from any previous one). */
+	assign(slot: number, list: number): void {
+		this.unassign(slot);
+		this.grow(slot);
+		if (this.sizes[list] === this.lists[list].length) {
+			const bigger = new Int32Array(this.lists[list].length * 2);
+			bigger.set(this.lists[list]);
+			this.lists[list] = bigger;
+		}
+		this.posOf[slot] = this.sizes[list];
+		this.lists[list][this.sizes[list]++] = slot;
+		this.listOf[slot] = list;
+	}
+
+	/** Removes `slot` from its list (swap-remove inside the list). */
+	unassign(slot: number): void {
+		if (slot >= this.listOf.length) return;
+		const list = this.listOf[slot];
+		if (list < 0) return;
+		const pos = this.posOf[slot];
+		const last = this.lists[list][--this.sizes[list]];
+		this.lists[list][pos] = last;
+		this.posOf[last] = pos;
+		this.listOf[slot] = -1;
+	}
+
+	/** Slot `from` now lives at `to` (the index's swap-remove). */
+	move(from: number, to: number): void {
+		this.unassign(to);
+		if (from >= this.listOf.length || this.listOf[from] < 0) return;
+		const list = this.listOf[from];
+		this.grow(to);
+		this.lists[list][this.posOf[from]] = to;
+		this.listOf[to] = list;
+		this.posOf[to] = this.posOf[from];
+		this.listOf[from] = -1;
+	}
+
+	/** Calls `visit` for every slot in the given lists. */
+	forEachIn(lists: number[], visit: (slot: number) => void): void {
+		for (const l of lists) {
+			const arr = this.lists[l];
+			for (let i = 0, n = this.sizes[l]; i < n; i++) visit(arr[i]);
+		}
+	}
+
+	/** Each slot's list for the first `n` slots (−1: none), for snapshots. */
+	assignments(n: number): Int32Array {
+		const out = new Int32Array(n).fill(-1);
+		out.set(this.listOf.subarray(0, Math.min(n, this.listOf.length)));
+		return out;
+	}
+
+	private grow(slot: number): void {
+		if (slot < this.listOf.length) return;
+		let cap = this.listOf.length;
+		while (cap <= slot) cap *= 2;
+		const listOf = new Int32Array(cap).fill(-1);
+		listOf.set(this.listOf);
+		const posOf = new Int32Array(cap);
+		posOf.set(this.posOf);
+		this.listOf = listOf;
+		this.posOf = posOf;
+	}
+}
+
+/**
+ * Spherical k-means over a deterministic sample of `n` vectors read with `vectorAt` (unit
+ * length, or undefined for an empty slot); returns the centroids (nlist × dims, unit length).
+ */
+export function trainCentroids(
+	n: number,
+	dims: number,
+	nlist: number,
+	vectorAt: (slot: number) => Float32Array | undefined,
+): Float32Array {
+	const sample: Float32Array[] = [];
+	const want = Math.min(n, nlist * IVF.samplePerList);
+	const stride = n / want;
+	for (let i = 0; i < want; i++) {
+		const v = vectorAt(Math.floor(i * stride));
+		if (v) sample.push(v);
+	}
+	const k = Math.min(nlist, sample.length);
+	const cents = new Float32Array(k * dims);
+	// Initial centroids: evenly spaced sample members (deterministic).
+	for (let c = 0; c < k; c++) cents.set(sample[Math.floor((c * sample.length) / k)], c * dims);
+	const assign = new Int32Array(sample.length);
+	for (let it = 0; it < IVF.iterations; it++) {
+		const probe = new Ivf(dims, cents, 0);
+		sample.forEach((v, i) => (assign[i] = probe.nearestList(v)));
+		const sums = new Float32Array(k * dims);
+		sample.forEach((v, i) => {
+			const base = assign[i] * dims;
+			for (let j = 0; j < dims; j++) sums[base + j] += v[j];
+		});
+		for (let c = 0; c < k; c++) {
+			let norm = 0;
+			for (let j = 0; j < dims; j++) norm += sums[c * dims + j] ** 2;
+			// An emptied centroid keeps its place rather than collapsing to zero.
+			if (norm > 0) for (let j = 0; j < dims; j++) cents[c * dims + j] = sums[c * dims + j] / Math.sqrt(norm);
+		}
+	}
+	return cents;
+}

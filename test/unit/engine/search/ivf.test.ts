@@ -1,0 +1,83 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSearchIndex, restoreSearchIndex } from '../../../../src/engine/search/index';
+import { IVF, type Ivf } from '../../../../src/engine/search/ivf';
+import type { SearchIndex } from '../../../../src/engine/search/types';
+import { cosine, meta, prng, randomVector } from './fixtures';
+
+const DIMS = 16;
+const saved = { ...IVF };
+
+/** `n` vectors around 12 random cluster centres, so the quantiser has structure to find. */
+function clustered(n: number, seed: number): Float32Array[] {
+	const rnd = prng(seed);
+	const centres = Array.from({ length: 12 }, () => randomVector(rnd, DIMS));
+	return Array.from({ length: n }, (_, i) => {
+		const c = centres[i % centres.length];
+		const v = randomVector(rnd, DIMS);
+		return c.map((x, j) => x + 0.35 * v[j]);
+	});
+}
+
+function filled(vs: Float32Array[]): SearchIndex {
+	const idx = createSearchIndex({ modelId: 'ivf', dims: DIMS });
+	vs.forEach((v, i) => idx.upsert(meta(`v${i}`, { scope: i % 2 ? 'odd' : 'even' }), { content: `memory ${i}` }, v));
+	return idx;
+}
+
+/** Share of the exact top-k that nearest() returned, averaged over queries. */
+function recallVsExact(idx: SearchIndex, vs: [string, Float32Array][], queries: Float32Array[], k: number): number {
+	let sum = 0;
+	for (const q of queries) {
+		const exact = vs.map(([id, v]) => ({ id, c: cosine(q, v) })).sort((a, b) => b.c - a.c).slice(0, k);
+		const got = new Set(idx.nearest(q, k).map((h) => h.id));
+		sum += exact.filter((e) => got.has(e.id)).length / k;
+	}
+	return sum / queries.length;
+}
+
+describe('IVF coarse quantiser', () => {
+	beforeEach(() => Object.assign(IVF, { trainAt: 300, minProbe: 4, probeShare: 0.15 }));
+	afterEach(() => Object.assign(IVF, saved));
+
+	it('keeps nearest() recall high once trained', () => {
+		const vs = clustered(1200, 3);
+		const idx = filled(vs);
+		const queries = clustered(40, 99);
+		const r = recallVsExact(idx, vs.map((v, i) => [`v${i}`, v]), queries, 5);
+		expect(r).toBeGreaterThan(0.9);
+	});
+
+	it('stays consistent through removals (swap-remove moves slots between lists)', () => {
+		const vs = clustered(800, 5);
+		const idx = filled(vs);
+		const live: [string, Float32Array][] = [];
+		vs.forEach((v, i) => (i % 3 === 0 ? idx.remove(`v${i}`) : live.push([`v${i}`, v])));
+		const ids = new Set(live.map(([id]) => id));
+		for (const q of clustered(20, 7)) for (const h of idx.nearest(q, 10)) expect(ids.has(h.id)).toBe(true);
+		// Every live slot sits in exactly one list, at the list its assignment says.
+		const ivf = (idx as unknown as { ivf: Ivf }).ivf;
+		const seen = new Map<number, number>();
+		const all = Array.from({ length: ivf.nlist }, (_, l) => l);
+		for (const l of all) ivf.forEachIn([l], (slot) => seen.set(slot, (seen.get(slot) ?? 0) + 1));
+		expect(seen.size).toBe(live.length);
+		expect([...seen.values()].every((c) => c === 1)).toBe(true);
+		expect([...seen.keys()].every((slot) => slot < live.length)).toBe(true);
+	});
+
+	it('honours scope, falling back to an exact scan when the probed lists run short', () => {
+		const vs = clustered(900, 11);
+		const idx = filled(vs);
+		for (const q of clustered(10, 12)) {
+			const hits = idx.nearest(q, 8, { scope: 'odd' });
+			expect(hits).toHaveLength(8);
+			for (const h of hits) expect(Number(h.id.slice(1)) % 2).toBe(1);
+		}
+	});
+
+	it('survives a snapshot round-trip with the same answers', () => {
+		const vs = clustered(700, 13);
+		const idx = filled(vs);
+		const back = restoreSearchIndex(idx.snapshot());
+		for (const q of clustered(10, 14)) expect(back.nearest(q, 5)).toEqual(idx.nearest(q, 5));
+	});
+});
