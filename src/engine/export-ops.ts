@@ -10,6 +10,7 @@ import type { EngineContext } from './context';
 import { renderMarkdown } from './markdown-format';
 import { toEntity } from './reads';
 import { parseInput } from './validate';
+import { rowsWhere } from '../store/lookup';
 
 /** Version of the export format; import accepts this and earlier. */
 export const EXPORT_VERSION = 1;
@@ -67,8 +68,8 @@ async function selectPage(db: EngramDB, p: ExportInput): Promise<{ rows: MemoryR
 /** Associations leaving the page (into the selection), entities and vectors of the page. */
 async function collect(db: EngramDB, rows: MemoryRow[], selected: Set<string> | undefined, vectors: boolean): Promise<ExportBundle> {
 	const ids = rows.map((r) => r.id);
-	const links = ids.length ? await db.associations.where('from').anyOf(ids).toArray() : [];
-	const entityIds = ids.length ? [...new Set((await db.memoryEntities.where('memory_id').anyOf(ids).toArray()).map((l) => l.entity_id))] : [];
+	const links = await rowsWhere(db.associations, 'from', ids);
+	const entityIds = [...new Set((await rowsWhere(db.memoryEntities, 'memory_id', ids)).map((l) => l.entity_id))];
 	const entities = (await db.entities.bulkGet(entityIds)).filter((e): e is EntityRow => e !== undefined);
 	const bundle: ExportBundle = {
 		memories: rows.map(exportedMemory),
@@ -76,7 +77,7 @@ async function collect(db: EngramDB, rows: MemoryRow[], selected: Set<string> | 
 		entities: entities.sort((a, b) => a.id.localeCompare(b.id)).map(toEntity),
 	};
 	if (vectors && ids.length) {
-		const vs = await db.vectors.where('memory_id').anyOf(ids).toArray();
+		const vs = await rowsWhere(db.vectors, 'memory_id', ids);
 		bundle.vectors = vs.map((v) => ({ model: v.model, memory_id: v.memory_id, vector: Array.from(v.data) }));
 	}
 	return bundle;

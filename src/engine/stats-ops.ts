@@ -17,6 +17,7 @@ import type { MemoryRow } from '../store/rows';
 import { modelCounts } from '../store/vectors';
 import type { EngineContext } from './context';
 import { parseInput } from './validate';
+import { rowsWhere } from '../store/lookup';
 
 const TOP = 10;
 const ASSOCIATION_TYPES_ALL = [...AUTHORABLE_ASSOCIATION_TYPES, ...SYSTEM_ASSOCIATION_TYPES];
@@ -78,7 +79,7 @@ async function associationCounts(ctx: EngineContext, ids?: Set<string>): Promise
 		return out;
 	}
 	if (ids.size === 0) return out;
-	await ctx.db.associations.where('from').anyOf([...ids]).each((a) => bump(out, a.type));
+	for (const a of await rowsWhere(ctx.db.associations, 'from', [...ids])) bump(out, a.type);
 	return out;
 }
 

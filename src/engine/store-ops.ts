@@ -28,6 +28,7 @@ import { entityKeys, resolveEntities } from './entity-keys';
 import { applyToIndex, type IndexChange } from './index-sync';
 import { parseInput } from './validate';
 import { cosine } from '../core/vector';
+import { rowsWhere } from '../store/lookup';
 
 /** Defaults for fields a caller leaves out (documented in docs/DESIGN.md). */
 export const STORE_DEFAULTS = {
@@ -199,7 +200,7 @@ async function exactCandidates(ctx: EngineContext, drafts: Draft[]): Promise<Map
 	const keys = drafts.filter((d) => !d.item.force).map((d) => [d.row.scope, d.row.content_key] as [string, string]);
 	const out = new Map<string, MemoryRow[]>();
 	if (keys.length === 0) return out;
-	for (const r of await ctx.db.memories.where('[scope+content_key]').anyOf(keys).toArray()) {
+	for (const r of await rowsWhere(ctx.db.memories, '[scope+content_key]', keys)) {
 		const k = scopeKey(r.scope, r.content_key);
 		out.set(k, [...(out.get(k) ?? []), r]);
 	}

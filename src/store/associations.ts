@@ -5,6 +5,7 @@
 import type { AssociationType } from '../core/schemas';
 import type { EngramDB } from './db';
 import type { AssociationRow } from './rows';
+import { rowsWhere } from './lookup';
 
 /** Every association out of and into `id` (both directions), out-links first. */
 export async function linksOf(db: EngramDB, id: string): Promise<{ out: AssociationRow[]; in: AssociationRow[] }> {
@@ -29,8 +30,8 @@ export async function getLink(
 export async function linksTouching(db: EngramDB, ids: string[]): Promise<AssociationRow[]> {
 	if (ids.length === 0) return [];
 	const [out, inc] = await Promise.all([
-		db.associations.where('from').anyOf(ids).toArray(),
-		db.associations.where('to').anyOf(ids).toArray(),
+		rowsWhere(db.associations, 'from', ids),
+		rowsWhere(db.associations, 'to', ids),
 	]);
 	const seen = new Map<string, AssociationRow>();
 	for (const a of [...out, ...inc]) seen.set(`${a.from}\u0000${a.to}\u0000${a.type}`, a);

@@ -4,6 +4,7 @@
  */
 import type { EngramDB } from './db';
 import type { EntityRow } from './rows';
+import { rowsWhere } from './lookup';
 
 /** An entity as the engine resolved it: stable id, normalised name, display name, type. */
 export interface EntityKey {
@@ -46,7 +47,7 @@ function countIn(row: EntityRow | undefined, k: EntityKey, at: string): EntityRo
 /** Removes every entity link of the given memories; returns the ids of entities deleted as orphans. */
 export async function unlinkEntities(db: EngramDB, memoryIds: string[]): Promise<string[]> {
 	if (memoryIds.length === 0) return [];
-	const links = await db.memoryEntities.where('memory_id').anyOf(memoryIds).toArray();
+	const links = await rowsWhere(db.memoryEntities, 'memory_id', memoryIds);
 	if (links.length === 0) return [];
 	await db.memoryEntities.bulkDelete(links.map((l) => [l.memory_id, l.entity_id] as [string, string]));
 	const drop = new Map<string, number>();

@@ -4,6 +4,7 @@
 import type { MemoryRef } from '../core/schemas';
 import type { EngramDB } from './db';
 import type { MemoryRow } from './rows';
+import { primaryKeysWhere } from './lookup';
 
 /** The row a reference points at: a string id, or an integer seq. */
 export async function getByRef(db: EngramDB, ref: MemoryRef): Promise<MemoryRow | undefined> {
@@ -24,7 +25,7 @@ export async function getMany(db: EngramDB, ids: string[]): Promise<(MemoryRow |
 export async function embeddingTables(db: EngramDB, ids: string[]): Promise<Map<string, string[]>> {
 	const out = new Map<string, string[]>(ids.map((id) => [id, []]));
 	if (ids.length === 0) return out;
-	const keys = await db.vectors.where('memory_id').anyOf(ids).primaryKeys();
+	const keys = await primaryKeysWhere(db.vectors, 'memory_id', ids);
 	for (const [model, id] of keys) out.get(id)?.push(model);
 	for (const list of out.values()) list.sort();
 	return out;

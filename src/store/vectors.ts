@@ -4,6 +4,7 @@
  */
 import type { EngramDB } from './db';
 import type { VectorRow } from './rows';
+import { primaryKeysWhere } from './lookup';
 
 /** A vector row for `memory_id` under `model` (copies the data into a compact Float32Array). */
 export function vectorRow(model: string, memoryId: string, v: ArrayLike<number>): VectorRow {
@@ -19,7 +20,9 @@ export async function getVector(db: EngramDB, model: string, memoryId: string): 
 /** Deletes the vectors of every model for the given memories; returns how many were removed. */
 export async function deleteVectorsOf(db: EngramDB, ids: string[]): Promise<number> {
 	if (ids.length === 0) return 0;
-	return db.vectors.where('memory_id').anyOf(ids).delete();
+	const keys = await primaryKeysWhere(db.vectors, 'memory_id', ids);
+	await db.vectors.bulkDelete(keys);
+	return keys.length;
 }
 
 /** How many vectors each model holds. */
