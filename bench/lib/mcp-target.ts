@@ -17,7 +17,13 @@ import type { EvalTarget } from './eval-targets';
 export async function mcpTarget(embedder: Embedder): Promise<EvalTarget> {
 	const { indexedDB, IDBKeyRange } = await import('fake-indexeddb');
 	const { createEngine } = await import('../../src/engine/engine');
-	const engine = await createEngine({ dbName: `engram-eval-mcp-${process.pid}-${Date.now()}`, indexedDB, IDBKeyRange, embedder, snapshotDelayMs: 3_600_000 });
+	const engine = await createEngine({
+		dbName: `engram-eval-mcp-${process.pid}-${Date.now()}`,
+		indexedDB,
+		IDBKeyRange,
+		embedder,
+		snapshotDelayMs: 3_600_000,
+	});
 	const server = createMemoryServer(engine, 'native', { actor: 'eval' });
 	const client = new Client({ name: 'engram-eval', version: '1.0.0' });
 	const [a, b] = InMemoryTransport.createLinkedPair();
@@ -30,8 +36,11 @@ export async function mcpTarget(embedder: Embedder): Promise<EvalTarget> {
 	return {
 		name: 'mcp',
 		async storeConversation(conv: Conversation) {
-			const memories = conv.sessions.flatMap((s) => s.turns.map((t) => ({ ...turnMemory(conv, s, t), force: true })));
-			for (let i = 0; i < memories.length; i += 500) await call('store_memory', { memories: memories.slice(i, i + 500) });
+			const memories = conv.sessions.flatMap((s) =>
+				s.turns.map((t) => ({ ...turnMemory(conv, s, t), force: true })),
+			);
+			for (let i = 0; i < memories.length; i += 500)
+				await call('store_memory', { memories: memories.slice(i, i + 500) });
 		},
 		async recall(input) {
 			const out = (await call('recall_memory', input)) as RecallOutput;

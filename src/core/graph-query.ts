@@ -39,9 +39,17 @@ export type Expr =
 	| { kind: 'and' | 'or'; items: Expr[] }
 	| { kind: 'not'; expr: Expr }
 	| { kind: 'isnull'; expr: Expr; negate: boolean }
-	| { kind: 'call'; fn: 'count' | 'cos'; args: Expr[]; distinct: boolean; star: boolean; pos: number };
+	| {
+			kind: 'call';
+			fn: 'count' | 'cos';
+			args: Expr[];
+			distinct: boolean;
+			star: boolean;
+			pos: number;
+	  };
 
-export type CmpOp = '=' | '<>' | '<' | '<=' | '>' | '>=' | 'CONTAINS' | 'STARTS WITH' | 'ENDS WITH' | 'IN';
+export type CmpOp =
+	'=' | '<>' | '<' | '<=' | '>' | '>=' | 'CONTAINS' | 'STARTS WITH' | 'ENDS WITH' | 'IN';
 
 export type NodeLabel = 'Memory' | 'Entity' | 'Tag';
 
@@ -97,12 +105,29 @@ export interface GraphQuery {
 // ---------------------------------------------------------------- vocabulary
 
 /** Relation types computed from memories rather than stored as associations. */
-export const VIRTUAL_RELATIONS = ['MENTIONS', 'TAGGED', 'SHARES', 'SIMILAR', 'FAR', 'NEXT'] as const;
-const RELATION_ALIASES: Record<string, string> = { PARTICIPATED_IN: 'MENTIONS', MEMBER_OF: 'TAGGED' };
-const LABEL_ALIASES: Record<string, NodeLabel> = { memory: 'Memory', event: 'Memory', entity: 'Entity', tag: 'Tag' };
+export const VIRTUAL_RELATIONS = [
+	'MENTIONS',
+	'TAGGED',
+	'SHARES',
+	'SIMILAR',
+	'FAR',
+	'NEXT',
+] as const;
+const RELATION_ALIASES: Record<string, string> = {
+	PARTICIPATED_IN: 'MENTIONS',
+	MEMBER_OF: 'TAGGED',
+};
+const LABEL_ALIASES: Record<string, NodeLabel> = {
+	memory: 'Memory',
+	event: 'Memory',
+	entity: 'Entity',
+	tag: 'Tag',
+};
 const START_ARGS = ['text', 'entity', 'tag', 'ids', 'k', 'scope'];
 const KEYWORDS = new Set(
-	'START MATCH WHERE RETURN DISTINCT ORDER BY SKIP LIMIT AND OR NOT IN IS NULL TRUE FALSE CONTAINS STARTS ENDS WITH AS ASC DESC'.split(' '),
+	'START MATCH WHERE RETURN DISTINCT ORDER BY SKIP LIMIT AND OR NOT IN IS NULL TRUE FALSE CONTAINS STARTS ENDS WITH AS ASC DESC'.split(
+		' ',
+	),
 );
 
 // ---------------------------------------------------------------- tokens
@@ -113,7 +138,28 @@ interface Token {
 	pos: number;
 }
 
-const SYMBOLS = ['..', '<=', '>=', '<>', '!=', '(', ')', '[', ']', '{', '}', ':', ',', '.', '-', '<', '>', '=', '*', '|'];
+const SYMBOLS = [
+	'..',
+	'<=',
+	'>=',
+	'<>',
+	'!=',
+	'(',
+	')',
+	'[',
+	']',
+	'{',
+	'}',
+	':',
+	',',
+	'.',
+	'-',
+	'<',
+	'>',
+	'=',
+	'*',
+	'|',
+];
 
 function tokenize(src: string): Token[] {
 	const out: Token[] = [];
@@ -169,7 +215,8 @@ function readString(src: string, i: number, out: Token[]): number {
 			j += 2;
 		} else s += src[j++];
 	}
-	if (j >= src.length) throw syntaxError(src, i, `a closing ${quote} for the string`, 'end of query');
+	if (j >= src.length)
+		throw syntaxError(src, i, `a closing ${quote} for the string`, 'end of query');
 	out.push({ t: 'str', v: s, pos: i });
 	return j + 1;
 }
@@ -256,21 +303,26 @@ class Parser {
 	query(): GraphQuery {
 		const start = this.acceptKw('START') ? this.start() : undefined;
 		const match: PathPattern[] = [];
-		if (this.acceptKw('MATCH')) do match.push(this.path()); while (this.acceptSym(','));
+		if (this.acceptKw('MATCH'))
+			do match.push(this.path());
+			while (this.acceptSym(','));
 		if (!start && match.length === 0) this.fail('START or MATCH');
 		const where = this.acceptKw('WHERE') ? this.expr() : undefined;
 		this.expectKw('RETURN');
 		const distinct = this.acceptKw('DISTINCT');
 		const returns: ReturnItem[] = [];
-		do returns.push(this.returnItem()); while (this.acceptSym(','));
+		do returns.push(this.returnItem());
+		while (this.acceptSym(','));
 		const orderBy: OrderKey[] = [];
 		if (this.acceptKw('ORDER')) {
 			this.expectKw('BY');
-			do orderBy.push(this.orderKey()); while (this.acceptSym(','));
+			do orderBy.push(this.orderKey());
+			while (this.acceptSym(','));
 		}
 		const skip = this.acceptKw('SKIP') ? this.countValue() : undefined;
 		const limit = this.acceptKw('LIMIT') ? this.countValue() : undefined;
-		if (this.tok.t !== 'end') this.fail(limit ? 'end of query' : 'ORDER BY, SKIP, LIMIT or end of query');
+		if (this.tok.t !== 'end')
+			this.fail(limit ? 'end of query' : 'ORDER BY, SKIP, LIMIT or end of query');
 		return { start, match, where, distinct, returns, orderBy, skip, limit };
 	}
 
@@ -278,14 +330,20 @@ class Parser {
 		const v = this.name('a variable name after START');
 		this.expectSym('=');
 		const fn = this.name('events(...)');
-		if (fn.v.toLowerCase() !== 'events') throw syntaxError(this.src, fn.pos, 'events(...)', `"${fn.v}"`);
+		if (fn.v.toLowerCase() !== 'events')
+			throw syntaxError(this.src, fn.pos, 'events(...)', `"${fn.v}"`);
 		this.expectSym('(');
 		const args: Record<string, Expr> = {};
 		if (!this.isSym(')'))
 			do {
 				const key = this.name(`an events() argument (${START_ARGS.join(', ')})`);
 				if (!START_ARGS.includes(key.v))
-					throw syntaxError(this.src, key.pos, `an events() argument (${START_ARGS.join(', ')})`, `"${key.v}"`);
+					throw syntaxError(
+						this.src,
+						key.pos,
+						`an events() argument (${START_ARGS.join(', ')})`,
+						`"${key.v}"`,
+					);
 				this.expectSym(':');
 				args[key.v] = this.value();
 			} while (this.acceptSym(','));
@@ -311,7 +369,8 @@ class Parser {
 		if (this.acceptSym(':')) {
 			const l = this.name('a label (Memory, Event, Entity or Tag)');
 			label = LABEL_ALIASES[l.v.toLowerCase()];
-			if (!label) throw syntaxError(this.src, l.pos, 'a label (Memory, Event, Entity or Tag)', `"${l.v}"`);
+			if (!label)
+				throw syntaxError(this.src, l.pos, 'a label (Memory, Event, Entity or Tag)', `"${l.v}"`);
 		}
 		const props = this.isSym('{') ? this.props() : {};
 		this.expectSym(')');
@@ -325,7 +384,9 @@ class Parser {
 		this.expectSym('[');
 		const v = this.tok.t === 'word' ? this.name('a relationship variable') : undefined;
 		const types: string[] = [];
-		if (this.acceptSym(':')) do types.push(this.relType()); while (this.acceptSym('|'));
+		if (this.acceptSym(':'))
+			do types.push(this.relType());
+			while (this.acceptSym('|'));
 		const hops = this.acceptSym('*') ? this.hops() : undefined;
 		const props = this.isSym('{') ? this.props() : {};
 		this.expectSym(']');
@@ -341,7 +402,12 @@ class Parser {
 		const type = RELATION_ALIASES[up] ?? up;
 		const known = [...VIRTUAL_RELATIONS, ...ASSOCIATION_TYPES_ALL] as readonly string[];
 		if (!known.includes(type))
-			throw syntaxError(this.src, t.pos, `a relationship type (${[...VIRTUAL_RELATIONS, 'or a link type such as RELATES_TO'].join(', ')})`, `"${t.v}"`);
+			throw syntaxError(
+				this.src,
+				t.pos,
+				`a relationship type (${[...VIRTUAL_RELATIONS, 'or a link type such as RELATES_TO'].join(', ')})`,
+				`"${t.v}"`,
+			);
 		return type;
 	}
 
@@ -374,10 +440,12 @@ class Parser {
 	/** A literal, a list of literals, or a $param (property maps and events() arguments). */
 	value(): Expr {
 		const t = this.tok;
-		if (t.t === 'param') return this.next(), { kind: 'param', name: t.v, pos: t.pos };
+		if (t.t === 'param') return (this.next(), { kind: 'param', name: t.v, pos: t.pos });
 		if (this.acceptSym('[')) {
 			const items: Expr[] = [];
-			if (!this.isSym(']')) do items.push(this.value()); while (this.acceptSym(','));
+			if (!this.isSym(']'))
+				do items.push(this.value());
+				while (this.acceptSym(','));
 			this.expectSym(']');
 			return { kind: 'list', items };
 		}
@@ -388,8 +456,8 @@ class Parser {
 
 	literal(): Expr | undefined {
 		const t = this.tok;
-		if (t.t === 'str') return this.next(), { kind: 'lit', value: t.v };
-		if (t.t === 'num') return this.next(), { kind: 'lit', value: Number(t.v) };
+		if (t.t === 'str') return (this.next(), { kind: 'lit', value: t.v });
+		if (t.t === 'num') return (this.next(), { kind: 'lit', value: Number(t.v) });
 		if (this.isSym('-') && this.toks[this.i + 1].t === 'num') {
 			this.i++;
 			return { kind: 'lit', value: -Number(this.next().v) };
@@ -402,9 +470,9 @@ class Parser {
 
 	countValue(): Expr {
 		const t = this.tok;
-		if (t.t === 'param') return this.next(), { kind: 'param', name: t.v, pos: t.pos };
+		if (t.t === 'param') return (this.next(), { kind: 'param', name: t.v, pos: t.pos });
 		if (t.t !== 'num' || !/^[0-9]+$/.test(t.v)) this.fail('a whole number or $param');
-		return this.next(), { kind: 'lit', value: Number(t.v) };
+		return (this.next(), { kind: 'lit', value: Number(t.v) });
 	}
 
 	expr(): Expr {
@@ -439,8 +507,8 @@ class Parser {
 		for (const s of ['=', '<>', '<=', '>=', '<', '>'] as const) if (this.acceptSym(s)) return s;
 		if (this.acceptKw('CONTAINS')) return 'CONTAINS';
 		if (this.acceptKw('IN')) return 'IN';
-		if (this.acceptKw('STARTS')) return this.expectKw('WITH'), 'STARTS WITH';
-		if (this.acceptKw('ENDS')) return this.expectKw('WITH'), 'ENDS WITH';
+		if (this.acceptKw('STARTS')) return (this.expectKw('WITH'), 'STARTS WITH');
+		if (this.acceptKw('ENDS')) return (this.expectKw('WITH'), 'ENDS WITH');
 		return undefined;
 	}
 
@@ -455,13 +523,15 @@ class Parser {
 		if (lit) return lit;
 		const id = this.name('a variable, property, value or function');
 		if (this.isSym('(')) return this.call(id);
-		if (this.acceptSym('.')) return { kind: 'prop', var: id.v, prop: this.name('a property name').v, pos: id.pos };
+		if (this.acceptSym('.'))
+			return { kind: 'prop', var: id.v, prop: this.name('a property name').v, pos: id.pos };
 		return { kind: 'var', name: id.v, pos: id.pos };
 	}
 
 	call(id: { v: string; pos: number }): Expr {
 		const fn = id.v.toLowerCase();
-		if (fn !== 'count' && fn !== 'cos') throw syntaxError(this.src, id.pos, 'count(...) or cos(a, b)', `"${id.v}("`);
+		if (fn !== 'count' && fn !== 'cos')
+			throw syntaxError(this.src, id.pos, 'count(...) or cos(a, b)', `"${id.v}("`);
 		this.expectSym('(');
 		if (fn === 'count' && this.acceptSym('*')) {
 			this.expectSym(')');
@@ -520,7 +590,10 @@ function checkQuery(q: GraphQuery): void {
 
 function checkRefs(e: Expr, vars: Map<string, string>, aliases: Set<string> | undefined): void {
 	const unknown = (name: string) =>
-		new MemoryError('invalid_input', `query: unknown variable "${name}"; bound: ${[...vars.keys()].filter((v) => !v.startsWith('_')).join(', ') || 'none'}`);
+		new MemoryError(
+			'invalid_input',
+			`query: unknown variable "${name}"; bound: ${[...vars.keys()].filter((v) => !v.startsWith('_')).join(', ') || 'none'}`,
+		);
 	switch (e.kind) {
 		case 'var':
 			if (!vars.has(e.name) && !aliases?.has(e.name)) throw unknown(e.name);
@@ -529,7 +602,7 @@ function checkRefs(e: Expr, vars: Map<string, string>, aliases: Set<string> | un
 			if (!vars.has(e.var)) throw unknown(e.var);
 			return;
 		case 'cmp':
-			return checkRefs(e.left, vars, aliases), checkRefs(e.right, vars, aliases);
+			return (checkRefs(e.left, vars, aliases), checkRefs(e.right, vars, aliases));
 		case 'and':
 		case 'or':
 		case 'list':
@@ -544,19 +617,35 @@ function checkRefs(e: Expr, vars: Map<string, string>, aliases: Set<string> | un
 
 function checkRel(r: RelPattern): void {
 	if (r.hops && r.types.some((t) => ['MENTIONS', 'TAGGED', 'SIMILAR', 'FAR'].includes(t)))
-		throw new MemoryError('invalid_input', `query: a hop range (*a..b) only applies to NEXT, SHARES or link types, not ${r.types.join('|')}`);
-	if (r.types.length > 1 && r.types.some((t) => (VIRTUAL_RELATIONS as readonly string[]).includes(t)))
-		throw new MemoryError('invalid_input', `query: ${r.types.join('|')}: only link types can be combined with "|"`);
+		throw new MemoryError(
+			'invalid_input',
+			`query: a hop range (*a..b) only applies to NEXT, SHARES or link types, not ${r.types.join('|')}`,
+		);
+	if (
+		r.types.length > 1 &&
+		r.types.some((t) => (VIRTUAL_RELATIONS as readonly string[]).includes(t))
+	)
+		throw new MemoryError(
+			'invalid_input',
+			`query: ${r.types.join('|')}: only link types can be combined with "|"`,
+		);
 	if ((r.types[0] === 'NEXT' || r.types[0] === 'TAGGED') && r.dir === 'both')
-		throw new MemoryError('invalid_input', `query: ${r.types[0]} is directed: write -[:${r.types[0]}]-> or <-[:${r.types[0]}]-`);
+		throw new MemoryError(
+			'invalid_input',
+			`query: ${r.types[0]} is directed: write -[:${r.types[0]}]-> or <-[:${r.types[0]}]-`,
+		);
 }
 
 // ---------------------------------------------------------------- parameters
 
 /** Replaces every $param with its value; throws naming the first missing one. */
-export function bindParams(q: GraphQuery, params: Record<string, GraphParamValue> = {}): GraphQuery {
+export function bindParams(
+	q: GraphQuery,
+	params: Record<string, GraphParamValue> = {},
+): GraphQuery {
 	const sub = (e: Expr): Expr => substitute(e, params);
-	const props = (m: Record<string, Expr>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, sub(v)]));
+	const props = (m: Record<string, Expr>) =>
+		Object.fromEntries(Object.entries(m).map(([k, v]) => [k, sub(v)]));
 	return {
 		...q,
 		start: q.start && { ...q.start, args: props(q.start.args) },
@@ -576,7 +665,10 @@ function substitute(e: Expr, params: Record<string, GraphParamValue>): Expr {
 	switch (e.kind) {
 		case 'param': {
 			if (!(e.name in params))
-				throw new MemoryError('invalid_input', `params: $${e.name} is used in the query but not given in params`);
+				throw new MemoryError(
+					'invalid_input',
+					`params: $${e.name} is used in the query but not given in params`,
+				);
 			return toExpr(params[e.name]);
 		}
 		case 'cmp':
@@ -596,7 +688,9 @@ function substitute(e: Expr, params: Record<string, GraphParamValue>): Expr {
 }
 
 function toExpr(v: GraphParamValue): Expr {
-	return Array.isArray(v) ? { kind: 'list', items: v.map((x) => ({ kind: 'lit', value: x })) } : { kind: 'lit', value: v };
+	return Array.isArray(v)
+		? { kind: 'list', items: v.map((x) => ({ kind: 'lit', value: x })) }
+		: { kind: 'lit', value: v };
 }
 
 /** The constant value of a literal or list expression (after bindParams), else undefined. */

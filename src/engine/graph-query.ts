@@ -6,7 +6,17 @@
  * search sets `partial`, every cut of the output sets `truncated`, and both add a note.
  */
 import { MemoryError } from '../core/errors';
-import { bindParams, constValue, parseGraphQuery, type Expr, type GraphQuery, type NodePattern, type PathPattern, type RelPattern, ASSOCIATION_TYPES_ALL } from '../core/graph-query';
+import {
+	bindParams,
+	constValue,
+	parseGraphQuery,
+	type Expr,
+	type GraphQuery,
+	type NodePattern,
+	type PathPattern,
+	type RelPattern,
+	ASSOCIATION_TYPES_ALL,
+} from '../core/graph-query';
 import { GRAPH_LIMITS, type GraphQueryInput, type GraphQueryOutput } from '../core/graph-schemas';
 import type { Association, Entity, Memory } from '../core/schemas';
 import type { EngineApi } from './types';
@@ -23,11 +33,33 @@ type Val = GNode | GRel;
 type Row = Record<string, Val>;
 type Step = { node: GNode; rel: GRel };
 
-const MEMORY_PROPS = ['id', 'seq', 'content', 'summary', 'type', 'tags', 'scope', 'source', 'importance', 'confidence', 'timestamp', 'updated_at', 't_valid', 't_invalid', 'access_count', 'current', 'entities', 'score'];
+const MEMORY_PROPS = [
+	'id',
+	'seq',
+	'content',
+	'summary',
+	'type',
+	'tags',
+	'scope',
+	'source',
+	'importance',
+	'confidence',
+	'timestamp',
+	'updated_at',
+	't_valid',
+	't_invalid',
+	'access_count',
+	'current',
+	'entities',
+	'score',
+];
 const ENTITY_PROPS = ['id', 'name', 'type', 'memory_count', 'aliases', 'first_seen', 'last_seen'];
 
 /** Parses, binds params and runs a query. Bad queries throw MemoryError('invalid_input'). */
-export async function runGraphQuery(engine: EngineApi, input: GraphQueryInput): Promise<GraphQueryOutput> {
+export async function runGraphQuery(
+	engine: EngineApi,
+	input: GraphQueryInput,
+): Promise<GraphQueryOutput> {
 	const q = bindParams(parseGraphQuery(input.query), input.params);
 	return new Execution(engine, q).run();
 }
@@ -60,29 +92,54 @@ class Execution {
 	// ------------------------------------------------------------ START
 
 	private async start(): Promise<GNode[]> {
-		const args = Object.fromEntries(Object.entries(this.q.start!.args).map(([k, v]) => [k, constValue(v)]));
+		const args = Object.fromEntries(
+			Object.entries(this.q.start!.args).map(([k, v]) => [k, constValue(v)]),
+		);
 		const text = optString(args.text, 'text');
 		const k = clampK(args.k, text ? 20 : GRAPH_LIMITS.maxStartK, this.notes);
 		const scope = optString(args.scope, 'scope');
 		let ids: string[];
 		if (args.ids !== undefined) ids = await this.resolveIds(args.ids);
 		else if (args.entity !== undefined) ids = await this.entityMemories(String(args.entity));
-		else if (args.tag !== undefined) ids = await this.scanMemories({ tags: [String(args.tag)], scope });
+		else if (args.tag !== undefined)
+			ids = await this.scanMemories({ tags: [String(args.tag)], scope });
 		else if (text) ids = [];
 		else throw invalid('START events(...) needs text, entity, tag or ids');
-		if (scope && args.ids === undefined) ids = (await this.loadMemories(ids)).filter((m) => m.scope === scope).map((m) => m.id);
-		if (text) ids = await this.rankByText(text, ids, args.ids !== undefined || args.entity !== undefined || args.tag !== undefined, k, scope);
+		if (scope && args.ids === undefined)
+			ids = (await this.loadMemories(ids)).filter((m) => m.scope === scope).map((m) => m.id);
+		if (text)
+			ids = await this.rankByText(
+				text,
+				ids,
+				args.ids !== undefined || args.entity !== undefined || args.tag !== undefined,
+				k,
+				scope,
+			);
 		else if (ids.length > k) {
-			this.notes.push(`start: the ${k} newest of ${ids.length} events (raise k up to ${GRAPH_LIMITS.maxStartK} to see more)`);
+			this.notes.push(
+				`start: the ${k} newest of ${ids.length} events (raise k up to ${GRAPH_LIMITS.maxStartK} to see more)`,
+			);
 			ids = ids.slice(0, k);
 		}
 		return ids.map((id) => ({ kind: 'memory', id }));
 	}
 
-	private async rankByText(text: string, pool: string[], restricted: boolean, k: number, scope?: string): Promise<string[]> {
+	private async rankByText(
+		text: string,
+		pool: string[],
+		restricted: boolean,
+		k: number,
+		scope?: string,
+	): Promise<string[]> {
 		const vec = await this.engine.embed(text);
 		if (!vec) {
-			const hits = await this.engine.recall({ query: text, limit: Math.min(k, 200), scope, expand_entities: false, expand_relations: false });
+			const hits = await this.engine.recall({
+				query: text,
+				limit: Math.min(k, 200),
+				scope,
+				expand_entities: false,
+				expand_relations: false,
+			});
 			this.notes.push('start: no vector for the text (unknown words); ranked by keywords');
 			return hits.results.map((h) => h.memory.id).filter((id) => !restricted || pool.includes(id));
 		}
@@ -97,7 +154,8 @@ class Execution {
 			if (v) scored.push({ id, cos: dot(v, vec) });
 		}
 		scored.sort((a, b) => b.cos - a.cos);
-		if (scored.length > k) this.notes.push(`start: the ${k} closest to the text of ${scored.length} candidates`);
+		if (scored.length > k)
+			this.notes.push(`start: the ${k} closest to the text of ${scored.length} candidates`);
 		scored.slice(0, k).forEach((s) => this.startScore.set(s.id, s.cos));
 		return scored.slice(0, k).map((s) => s.id);
 	}
@@ -109,8 +167,10 @@ class Execution {
 		const anchor = boundIdx >= 0 ? boundIdx : this.pickAnchor(p);
 		let out = boundIdx >= 0 ? rows : await this.bindAnchor(rows, p.nodes[anchor]);
 		out = await this.filterNodes(out, p.nodes[anchor]);
-		for (let i = anchor; i < p.rels.length; i++) out = await this.expand(out, p.nodes[i], p.rels[i], p.nodes[i + 1], false);
-		for (let i = anchor - 1; i >= 0; i--) out = await this.expand(out, p.nodes[i + 1], p.rels[i], p.nodes[i], true);
+		for (let i = anchor; i < p.rels.length; i++)
+			out = await this.expand(out, p.nodes[i], p.rels[i], p.nodes[i + 1], false);
+		for (let i = anchor - 1; i >= 0; i--)
+			out = await this.expand(out, p.nodes[i + 1], p.rels[i], p.nodes[i], true);
 		return out;
 	}
 
@@ -118,8 +178,14 @@ class Execution {
 	private pickAnchor(p: PathPattern): number {
 		const rank = (n: NodePattern) => {
 			if ('id' in n.props || 'ids' in n.props || 'seq' in n.props) return 0;
-			if ((n.label === 'Entity' || n.label === 'Tag') && ('name' in n.props || 'id' in n.props)) return 1;
-			if (n.label !== 'Entity' && n.label !== 'Tag' && ('tag' in n.props || 'type' in n.props || 'scope' in n.props)) return 2;
+			if ((n.label === 'Entity' || n.label === 'Tag') && ('name' in n.props || 'id' in n.props))
+				return 1;
+			if (
+				n.label !== 'Entity' &&
+				n.label !== 'Tag' &&
+				('tag' in n.props || 'type' in n.props || 'scope' in n.props)
+			)
+				return 2;
 			return n.label === 'Entity' || n.label === 'Tag' ? 4 : 3;
 		};
 		let best = 0;
@@ -134,25 +200,46 @@ class Execution {
 
 	private async anchorNodes(n: NodePattern): Promise<GNode[]> {
 		const props = Object.fromEntries(Object.entries(n.props).map(([k, v]) => [k, constValue(v)]));
-		if (n.label === 'Entity') return (await this.findEntities(props)).map((id) => ({ kind: 'entity', id }));
+		if (n.label === 'Entity')
+			return (await this.findEntities(props)).map((id) => ({ kind: 'entity', id }));
 		if (n.label === 'Tag') {
-			if (typeof props.name !== 'string') throw invalid(`a Tag node needs {name: "…"} to start from, or must be reached from a memory: (m)-[:TAGGED]->(t:Tag)`);
+			if (typeof props.name !== 'string')
+				throw invalid(
+					`a Tag node needs {name: "…"} to start from, or must be reached from a memory: (m)-[:TAGGED]->(t:Tag)`,
+				);
 			return [{ kind: 'tag', name: props.name }];
 		}
 		const ids = props.id ?? props.ids ?? props.seq;
-		if (ids !== undefined) return (await this.resolveIds(ids)).map((id) => ({ kind: 'memory', id }));
-		const tags = typeof props.tag === 'string' ? [props.tag] : Array.isArray(props.tags) ? props.tags.map(String) : undefined;
+		if (ids !== undefined)
+			return (await this.resolveIds(ids)).map((id) => ({ kind: 'memory', id }));
+		const tags =
+			typeof props.tag === 'string'
+				? [props.tag]
+				: Array.isArray(props.tags)
+					? props.tags.map(String)
+					: undefined;
 		const types = typeof props.type === 'string' ? [props.type] : undefined;
-		return (await this.scanMemories({ tags, types, scope: optString(props.scope, 'scope') })).map((id) => ({ kind: 'memory', id }));
+		return (await this.scanMemories({ tags, types, scope: optString(props.scope, 'scope') })).map(
+			(id) => ({ kind: 'memory', id }),
+		);
 	}
 
 	private async findEntities(props: Record<string, unknown>): Promise<string[]> {
-		if (typeof props.id === 'string') return (await this.engine.getEntities([props.id])).flatMap((e) => (e ? [this.cacheEntity(e)] : []));
+		if (typeof props.id === 'string')
+			return (await this.engine.getEntities([props.id])).flatMap((e) =>
+				e ? [this.cacheEntity(e)] : [],
+			);
 		if (typeof props.name !== 'string')
-			throw invalid('an Entity node needs {name: "…"} or {id: "…"} to start from, or must be reached from a memory: (m)-[:MENTIONS]->(e:Entity)');
+			throw invalid(
+				'an Entity node needs {name: "…"} or {id: "…"} to start from, or must be reached from a memory: (m)-[:MENTIONS]->(e:Entity)',
+			);
 		const name = props.name.toLowerCase();
 		const found = await this.engine.searchEntities(props.name, 20);
-		return found.filter((e) => e.name.toLowerCase() === name || e.aliases.some((a) => a.toLowerCase() === name)).map((e) => this.cacheEntity(e));
+		return found
+			.filter(
+				(e) => e.name.toLowerCase() === name || e.aliases.some((a) => a.toLowerCase() === name),
+			)
+			.map((e) => this.cacheEntity(e));
 	}
 
 	private cacheEntity(e: Entity): string {
@@ -164,7 +251,8 @@ class Execution {
 		const refs = Array.isArray(v) ? v : [v];
 		const out: string[] = [];
 		for (const ref of refs) {
-			if (typeof ref !== 'string' && typeof ref !== 'number') throw invalid(`ids must be strings or integers, got ${JSON.stringify(ref)}`);
+			if (typeof ref !== 'string' && typeof ref !== 'number')
+				throw invalid(`ids must be strings or integers, got ${JSON.stringify(ref)}`);
 			const id = await this.engine.resolveId(ref);
 			if (id) out.push(id);
 			else this.notes.push(`no memory with id ${JSON.stringify(ref)}`);
@@ -182,19 +270,38 @@ class Execution {
 	}
 
 	/** Newest-first memory ids matching the filters, up to GRAPH_LIMITS.scan (then partial). */
-	private async scanMemories(f: { tags?: string[]; types?: string[]; scope?: string }): Promise<string[]> {
+	private async scanMemories(f: {
+		tags?: string[];
+		types?: string[];
+		scope?: string;
+	}): Promise<string[]> {
 		const ids: string[] = [];
-		for (let offset = 0; ids.length < GRAPH_LIMITS.scan; ) {
-			const page = await this.engine.timeline({ ...f, types: f.types as never, limit: 200, offset, max_content_chars: 0 });
+		for (let offset = 0; ids.length < GRAPH_LIMITS.scan;) {
+			const page = await this.engine.timeline({
+				...f,
+				types: f.types as never,
+				limit: 200,
+				offset,
+				max_content_chars: 0,
+			});
 			ids.push(...page.memories.map((m) => m.id));
 			if (!page.has_more) return ids;
 			offset = page.next_offset ?? offset + page.memories.length;
-			if (ids.length >= GRAPH_LIMITS.scan) this.cut(`scan stopped at ${GRAPH_LIMITS.scan} of ${page.total} memories (newest first); narrow with {tag}, {type} or START`);
+			if (ids.length >= GRAPH_LIMITS.scan)
+				this.cut(
+					`scan stopped at ${GRAPH_LIMITS.scan} of ${page.total} memories (newest first); narrow with {tag}, {type} or START`,
+				);
 		}
 		return ids;
 	}
 
-	private async expand(rows: Row[], fromPat: NodePattern, rel: RelPattern, toPat: NodePattern, reversed: boolean): Promise<Row[]> {
+	private async expand(
+		rows: Row[],
+		fromPat: NodePattern,
+		rel: RelPattern,
+		toPat: NodePattern,
+		reversed: boolean,
+	): Promise<Row[]> {
 		const dir = reversed ? flip(rel.dir) : rel.dir;
 		const out: Row[] = [];
 		for (const r of rows) {
@@ -203,25 +310,46 @@ class Execution {
 			const steps = await this.steps(from, rel, dir, toPat, bound);
 			for (const s of steps) {
 				if (bound && key(bound) !== key(s.node)) continue;
-				out.push(rel.var ? { ...r, [toPat.var]: s.node, [rel.var]: s.rel } : { ...r, [toPat.var]: s.node });
+				out.push(
+					rel.var ? { ...r, [toPat.var]: s.node, [rel.var]: s.rel } : { ...r, [toPat.var]: s.node },
+				);
 				if (out.length > GRAPH_LIMITS.rows) return this.capRows(out);
 			}
 		}
 		return this.filterNodes(out, toPat);
 	}
 
-	private async steps(from: GNode, rel: RelPattern, dir: Dir, toPat: NodePattern, bound?: GNode): Promise<Step[]> {
+	private async steps(
+		from: GNode,
+		rel: RelPattern,
+		dir: Dir,
+		toPat: NodePattern,
+		bound?: GNode,
+	): Promise<Step[]> {
 		const type = relKind(rel, toPat, from);
 		if (type === 'FAR') return this.far(from, bound, rel);
 		if (type === 'MENTIONS') return this.mentions(from, dir);
 		if (type === 'TAGGED') return this.tagged(from, dir);
 		if (type === 'SIMILAR') return this.similar(from, rel, bound);
-		const once = (id: string) => (type === 'SHARES' ? this.shares(id, rel) : type === 'NEXT' ? this.next(id, dir) : this.links(id, rel, dir));
-		if (from.kind !== 'memory') throw invalid(`${type === 'LINK' ? rel.types.join('|') || 'a link' : type} joins two memories, but ${from.kind} ${nodeName(from)} is on one side`);
+		const once = (id: string) =>
+			type === 'SHARES'
+				? this.shares(id, rel)
+				: type === 'NEXT'
+					? this.next(id, dir)
+					: this.links(id, rel, dir);
+		if (from.kind !== 'memory')
+			throw invalid(
+				`${type === 'LINK' ? rel.types.join('|') || 'a link' : type} joins two memories, but ${from.kind} ${nodeName(from)} is on one side`,
+			);
 		return rel.hops ? this.hops(from.id, rel.hops, once, type) : once(from.id);
 	}
 
-	private async hops(start: string, range: { min: number; max: number }, once: (id: string) => Promise<Step[]>, type: string): Promise<Step[]> {
+	private async hops(
+		start: string,
+		range: { min: number; max: number },
+		once: (id: string) => Promise<Step[]>,
+		type: string,
+	): Promise<Step[]> {
 		const seen = new Set([start]);
 		const out: Step[] = [];
 		let frontier: { id: string; path: string[] }[] = [{ id: start, path: [start] }];
@@ -234,7 +362,8 @@ class Execution {
 					seen.add(id);
 					const path = [...f.path, id];
 					next.push({ id, path });
-					if (depth >= range.min) out.push({ node: s.node, rel: { ...s.rel, kind: 'rel', type, hops: depth, path } });
+					if (depth >= range.min)
+						out.push({ node: s.node, rel: { ...s.rel, kind: 'rel', type, hops: depth, path } });
 				}
 			frontier = next;
 		}
@@ -259,9 +388,17 @@ class Execution {
 		const out: Step[] = [];
 		for (const a of await this.engine.associationsOf(id)) {
 			// b PRECEDED_BY a and a OCCURRED_BEFORE b both say b comes next after a.
-			const nextOf = (a.type === 'PRECEDED_BY' && a.to === id) || (a.type === 'OCCURRED_BEFORE' && a.from === id);
-			const prevOf = (a.type === 'PRECEDED_BY' && a.from === id) || (a.type === 'OCCURRED_BEFORE' && a.to === id);
-			if ((dir === 'out' && nextOf) || (dir === 'in' && prevOf)) out.push({ node: { kind: 'memory', id: a.from === id ? a.to : a.from }, rel: { kind: 'rel', type: 'NEXT', hops: 1, via: a.type } });
+			const nextOf =
+				(a.type === 'PRECEDED_BY' && a.to === id) ||
+				(a.type === 'OCCURRED_BEFORE' && a.from === id);
+			const prevOf =
+				(a.type === 'PRECEDED_BY' && a.from === id) ||
+				(a.type === 'OCCURRED_BEFORE' && a.to === id);
+			if ((dir === 'out' && nextOf) || (dir === 'in' && prevOf))
+				out.push({
+					node: { kind: 'memory', id: a.from === id ? a.to : a.from },
+					rel: { kind: 'rel', type: 'NEXT', hops: 1, via: a.type },
+				});
 		}
 		return out;
 	}
@@ -269,13 +406,22 @@ class Execution {
 	private async mentions(from: GNode, dir: Dir): Promise<Step[]> {
 		const rel = { kind: 'rel', type: 'MENTIONS' } as GRel;
 		if (from.kind === 'memory') {
-			if (dir === 'in') throw invalid('MENTIONS points from a Memory to an Entity: write (m)-[:MENTIONS]->(e) or (e)<-[:MENTIONS]-(m)');
-			return (await this.engine.entitiesOf(from.id)).map((e) => ({ node: { kind: 'entity', id: this.cacheEntity(e) }, rel }));
+			if (dir === 'in')
+				throw invalid(
+					'MENTIONS points from a Memory to an Entity: write (m)-[:MENTIONS]->(e) or (e)<-[:MENTIONS]-(m)',
+				);
+			return (await this.engine.entitiesOf(from.id)).map((e) => ({
+				node: { kind: 'entity', id: this.cacheEntity(e) },
+				rel,
+			}));
 		}
 		if (from.kind === 'entity') {
-			if (dir === 'out') throw invalid('MENTIONS points from a Memory to an Entity: write (e)<-[:MENTIONS]-(m)');
+			if (dir === 'out')
+				throw invalid('MENTIONS points from a Memory to an Entity: write (e)<-[:MENTIONS]-(m)');
 			const e = await this.entity(from.id);
-			return e ? (await this.memoryIdsForEntity(e)).map((id) => ({ node: { kind: 'memory', id }, rel })) : [];
+			return e
+				? (await this.memoryIdsForEntity(e)).map((id) => ({ node: { kind: 'memory', id }, rel }))
+				: [];
 		}
 		throw invalid('MENTIONS joins a Memory and an Entity, not a Tag');
 	}
@@ -283,13 +429,18 @@ class Execution {
 	private async tagged(from: GNode, dir: Dir): Promise<Step[]> {
 		const rel = { kind: 'rel', type: 'TAGGED' } as GRel;
 		if (from.kind === 'memory') {
-			if (dir === 'in') throw invalid('TAGGED points from a Memory to a Tag: write (m)-[:TAGGED]->(t:Tag)');
+			if (dir === 'in')
+				throw invalid('TAGGED points from a Memory to a Tag: write (m)-[:TAGGED]->(t:Tag)');
 			const [m] = await this.loadMemories([from.id]);
 			return (m?.tags ?? []).map((name) => ({ node: { kind: 'tag', name }, rel }));
 		}
 		if (from.kind === 'tag') {
-			if (dir === 'out') throw invalid('TAGGED points from a Memory to a Tag: write (t:Tag)<-[:TAGGED]-(m)');
-			return (await this.scanMemories({ tags: [from.name] })).map((id) => ({ node: { kind: 'memory', id }, rel }));
+			if (dir === 'out')
+				throw invalid('TAGGED points from a Memory to a Tag: write (t:Tag)<-[:TAGGED]-(m)');
+			return (await this.scanMemories({ tags: [from.name] })).map((id) => ({
+				node: { kind: 'memory', id },
+				rel,
+			}));
 		}
 		throw invalid('TAGGED joins a Memory and a Tag, not an Entity');
 	}
@@ -313,7 +464,10 @@ class Execution {
 		return [...acc.entries()]
 			.filter(([, a]) => a.count >= min && a.weight >= minW)
 			.sort((x, y) => y[1].weight - x[1].weight)
-			.map(([other, a]) => ({ node: { kind: 'memory', id: other }, rel: { kind: 'rel', type: 'SHARES', count: a.count, weight: round3(a.weight), via: a.via } }));
+			.map(([other, a]) => ({
+				node: { kind: 'memory', id: other },
+				rel: { kind: 'rel', type: 'SHARES', count: a.count, weight: round3(a.weight), via: a.via },
+			}));
 	}
 
 	private async similar(from: GNode, rel: RelPattern, bound?: GNode): Promise<Step[]> {
@@ -321,26 +475,41 @@ class Execution {
 		const min = numProp(rel, 'min', 0);
 		if (bound?.kind === 'memory') {
 			const cos = await this.cosine(from.id, bound.id);
-			return cos !== null && cos >= min ? [{ node: bound, rel: { kind: 'rel', type: 'SIMILAR', cos: round3(cos) } }] : [];
+			return cos !== null && cos >= min
+				? [{ node: bound, rel: { kind: 'rel', type: 'SIMILAR', cos: round3(cos) } }]
+				: [];
 		}
 		const k = Math.min(numProp(rel, 'k', 10), GRAPH_LIMITS.fanout);
 		const v = await this.engine.vectorOf(from.id);
 		if (!v) return [];
 		const near = await this.engine.nearest(v, k + 1);
-		return near.filter((n) => n.id !== from.id && n.cosine >= min).slice(0, k).map((n) => ({ node: { kind: 'memory', id: n.id }, rel: { kind: 'rel', type: 'SIMILAR', cos: round3(n.cosine) } }));
+		return near
+			.filter((n) => n.id !== from.id && n.cosine >= min)
+			.slice(0, k)
+			.map((n) => ({
+				node: { kind: 'memory', id: n.id },
+				rel: { kind: 'rel', type: 'SIMILAR', cos: round3(n.cosine) },
+			}));
 	}
 
 	private async far(from: GNode, bound: GNode | undefined, rel: RelPattern): Promise<Step[]> {
-		if (!bound) throw invalid('FAR needs both ends already bound, e.g. (a)-[:SHARES]-(b)-[:FAR {max: 0.5}]-(a)');
+		if (!bound)
+			throw invalid(
+				'FAR needs both ends already bound, e.g. (a)-[:SHARES]-(b)-[:FAR {max: 0.5}]-(a)',
+			);
 		if (from.kind !== 'memory' || bound.kind !== 'memory') throw invalid('FAR joins two memories');
 		const cos = await this.cosine(from.id, bound.id);
-		return cos !== null && cos < numProp(rel, 'max', 0.5) ? [{ node: bound, rel: { kind: 'rel', type: 'FAR', cos: round3(cos) } }] : [];
+		return cos !== null && cos < numProp(rel, 'max', 0.5)
+			? [{ node: bound, rel: { kind: 'rel', type: 'FAR', cos: round3(cos) } }]
+			: [];
 	}
 
 	private async memoryIdsForEntity(e: Entity): Promise<string[]> {
 		const ids = await this.engine.memoryIdsForEntity(e.id);
 		if (ids.length <= GRAPH_LIMITS.fanout) return ids;
-		this.cut(`entity ${e.id} is mentioned by ${ids.length} memories; followed ${GRAPH_LIMITS.fanout}`);
+		this.cut(
+			`entity ${e.id} is mentioned by ${ids.length} memories; followed ${GRAPH_LIMITS.fanout}`,
+		);
 		return ids.slice(0, GRAPH_LIMITS.fanout);
 	}
 
@@ -357,7 +526,8 @@ class Execution {
 	private nodeMatches(node: GNode, n: NodePattern): boolean {
 		const kind = { Memory: 'memory', Entity: 'entity', Tag: 'tag' }[n.label ?? 'Memory'];
 		if (n.label && node.kind !== kind) return false;
-		for (const [k, e] of Object.entries(n.props)) if (!this.propMatches(node, k, constValue(e))) return false;
+		for (const [k, e] of Object.entries(n.props))
+			if (!this.propMatches(node, k, constValue(e))) return false;
 		return true;
 	}
 
@@ -386,10 +556,12 @@ class Execution {
 			return v.name;
 		}
 		if (v.kind === 'entity') {
-			if (!ENTITY_PROPS.includes(p)) throw invalid(`an Entity has no property "${p}" (it has ${ENTITY_PROPS.join(', ')})`);
+			if (!ENTITY_PROPS.includes(p))
+				throw invalid(`an Entity has no property "${p}" (it has ${ENTITY_PROPS.join(', ')})`);
 			return (this.entities.get(v.id) as Record<string, unknown> | null)?.[p] ?? null;
 		}
-		if (!MEMORY_PROPS.includes(p)) throw invalid(`a Memory has no property "${p}" (it has ${MEMORY_PROPS.join(', ')})`);
+		if (!MEMORY_PROPS.includes(p))
+			throw invalid(`a Memory has no property "${p}" (it has ${MEMORY_PROPS.join(', ')})`);
 		const m = this.memories.get(v.id);
 		if (!m) return null;
 		if (p === 'current') return !m.t_invalid || Date.parse(m.t_invalid) > Date.now();
@@ -425,7 +597,8 @@ class Execution {
 	}
 
 	private async entity(id: string): Promise<Entity | null> {
-		if (!this.entities.has(id)) this.entities.set(id, (await this.engine.getEntities([id]))[0] ?? null);
+		if (!this.entities.has(id))
+			this.entities.set(id, (await this.engine.getEntities([id]))[0] ?? null);
 		return this.entities.get(id)!;
 	}
 
@@ -479,7 +652,8 @@ class Execution {
 
 	private async call(e: Extract<Expr, { kind: 'call' }>, r: Row): Promise<unknown> {
 		if (e.fn === 'count') throw invalid('count() is only allowed in RETURN');
-		if (e.args.length !== 2 || e.args.some((a) => a.kind !== 'var')) throw invalid('cos(a, b) takes two memory variables');
+		if (e.args.length !== 2 || e.args.some((a) => a.kind !== 'var'))
+			throw invalid('cos(a, b) takes two memory variables');
 		const [a, b] = e.args.map((x) => r[(x as { name: string }).name]);
 		if (a?.kind !== 'memory' || b?.kind !== 'memory') return null;
 		const c = await this.cosine(a.id, b.id);
@@ -494,11 +668,17 @@ class Execution {
 		if (items.some((i) => isCount(i.expr)) || this.q.distinct) {
 			// Groups and DISTINCT need every row's values before the page can be cut.
 			await this.preload(rows, new Set([...varsOf(items.map((i) => i.expr)), ...orderVars]));
-			let out = items.some((i) => isCount(i.expr)) ? await this.aggregate(rows) : await Promise.all(rows.map(async (r) => ({ src: r, vals: await this.values(r) })));
+			let out = items.some((i) => isCount(i.expr))
+				? await this.aggregate(rows)
+				: await Promise.all(rows.map(async (r) => ({ src: r, vals: await this.values(r) })));
 			if (this.q.distinct) out = dedupe(out);
 			await this.order(out);
 			const { skip, limit } = this.window(out.length);
-			return this.page(out.slice(skip, skip + limit).map((o) => o.vals), skip, out.length);
+			return this.page(
+				out.slice(skip, skip + limit).map((o) => o.vals),
+				skip,
+				out.length,
+			);
 		}
 		// Plain rows: sort on the sort keys alone, then read and render only the page.
 		await this.preload(rows, orderVars);
@@ -520,11 +700,14 @@ class Execution {
 		if (e.kind !== 'var') return this.evaluate(e, r);
 		const v = r[e.name];
 		if (!v) return null;
-		if (v.kind === 'rel') return Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'kind'));
+		if (v.kind === 'rel')
+			return Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'kind'));
 		if (v.kind === 'tag') return { name: v.name };
 		if (v.kind === 'entity') {
 			const en = this.entities.get(v.id);
-			return en ? { id: en.id, name: en.name, type: en.type, memory_count: en.memory_count } : { id: v.id };
+			return en
+				? { id: en.id, name: en.name, type: en.type, memory_count: en.memory_count }
+				: { id: v.id };
 		}
 		return this.memoryOut(v.id);
 	}
@@ -551,7 +734,9 @@ class Execution {
 	private async aggregate(rows: Row[]): Promise<{ src: Row; vals: Record<string, unknown> }[]> {
 		const groups = new Map<string, { src: Row; rows: Row[] }>();
 		for (const r of rows) {
-			const keyVals = await Promise.all(this.q.returns.filter((i) => !isCount(i.expr)).map((i) => this.output(i.expr, r)));
+			const keyVals = await Promise.all(
+				this.q.returns.filter((i) => !isCount(i.expr)).map((i) => this.output(i.expr, r)),
+			);
 			const k = JSON.stringify(keyVals);
 			const g = groups.get(k) ?? { src: r, rows: [] };
 			g.rows.push(r);
@@ -560,7 +745,10 @@ class Execution {
 		const out: { src: Row; vals: Record<string, unknown> }[] = [];
 		for (const g of groups.values()) {
 			const vals: Record<string, unknown> = {};
-			for (const i of this.q.returns) vals[i.name] = isCount(i.expr) ? await this.count(i.expr as Extract<Expr, { kind: 'call' }>, g.rows) : await this.output(i.expr, g.src);
+			for (const i of this.q.returns)
+				vals[i.name] = isCount(i.expr)
+					? await this.count(i.expr as Extract<Expr, { kind: 'call' }>, g.rows)
+					: await this.output(i.expr, g.src);
 			out.push({ src: g.src, vals });
 		}
 		return out;
@@ -568,14 +756,19 @@ class Execution {
 
 	private async count(e: Extract<Expr, { kind: 'call' }>, rows: Row[]): Promise<number> {
 		if (e.star) return rows.length;
-		const vals = (await Promise.all(rows.map((r) => this.evaluate(e.args[0], r)))).filter((v) => v !== null && v !== undefined);
+		const vals = (await Promise.all(rows.map((r) => this.evaluate(e.args[0], r)))).filter(
+			(v) => v !== null && v !== undefined,
+		);
 		return e.distinct ? new Set(vals.map((v) => JSON.stringify(v))).size : vals.length;
 	}
 
 	private async order(out: { src: Row; vals: Record<string, unknown> }[]): Promise<void> {
 		if (this.q.orderBy.length === 0) return;
 		const keyed = await Promise.all(
-			out.map(async (o) => ({ o, keys: await Promise.all(this.q.orderBy.map((k) => this.orderValue(k.expr, o))) })),
+			out.map(async (o) => ({
+				o,
+				keys: await Promise.all(this.q.orderBy.map((k) => this.orderValue(k.expr, o))),
+			})),
 		);
 		keyed.sort((a, b) => {
 			for (let i = 0; i < this.q.orderBy.length; i++) {
@@ -588,11 +781,17 @@ class Execution {
 	}
 
 	/** A sort key: an alias or return column, a memory variable (by time), or any expression. */
-	private async orderValue(e: Expr, o: { src: Row; vals: Record<string, unknown> }): Promise<unknown> {
-		const item = this.q.returns.find((i) => i.expr === e || (e.kind === 'var' && i.name === e.name));
+	private async orderValue(
+		e: Expr,
+		o: { src: Row; vals: Record<string, unknown> },
+	): Promise<unknown> {
+		const item = this.q.returns.find(
+			(i) => i.expr === e || (e.kind === 'var' && i.name === e.name),
+		);
 		if (item && item.name in o.vals) return o.vals[item.name];
 		const expr = item && !isCount(item.expr) ? item.expr : e;
-		if (expr.kind === 'var' && o.src[expr.name]?.kind === 'memory') return this.prop(o.src[expr.name], 'timestamp');
+		if (expr.kind === 'var' && o.src[expr.name]?.kind === 'memory')
+			return this.prop(o.src[expr.name], 'timestamp');
 		return this.evaluate(expr, o.src);
 	}
 
@@ -602,7 +801,10 @@ class Execution {
 		let limit = pageNumber(this.q.limit, 'LIMIT');
 		if (limit === undefined) {
 			limit = GRAPH_LIMITS.defaultLimit;
-			if (total - skip > limit) this.notes.push(`rows cut to the default LIMIT ${limit}; add LIMIT (up to ${GRAPH_LIMITS.maxLimit}) to return more`);
+			if (total - skip > limit)
+				this.notes.push(
+					`rows cut to the default LIMIT ${limit}; add LIMIT (up to ${GRAPH_LIMITS.maxLimit}) to return more`,
+				);
 		} else if (limit > GRAPH_LIMITS.maxLimit) {
 			this.notes.push(`LIMIT ${limit} capped at ${GRAPH_LIMITS.maxLimit}`);
 			limit = GRAPH_LIMITS.maxLimit;
@@ -656,7 +858,8 @@ function flip(d: Dir): Dir {
 /** Which expansion a relationship needs; untyped ones follow the labels at their ends. */
 function relKind(rel: RelPattern, to: NodePattern, from: GNode): string {
 	const t = rel.types;
-	if (t.length === 1 && ['MENTIONS', 'TAGGED', 'SHARES', 'SIMILAR', 'FAR', 'NEXT'].includes(t[0])) return t[0];
+	if (t.length === 1 && ['MENTIONS', 'TAGGED', 'SHARES', 'SIMILAR', 'FAR', 'NEXT'].includes(t[0]))
+		return t[0];
 	if (t.length === 0 && (to.label === 'Entity' || from.kind === 'entity')) return 'MENTIONS';
 	if (t.length === 0 && (to.label === 'Tag' || from.kind === 'tag')) return 'TAGGED';
 	return 'LINK';
@@ -690,7 +893,8 @@ function optString(v: unknown, name: string): string | undefined {
 
 function clampK(v: unknown, max: number, notes: string[]): number {
 	if (v === undefined) return GRAPH_LIMITS.startK;
-	if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw invalid('events(k: …) must be a positive integer');
+	if (typeof v !== 'number' || !Number.isInteger(v) || v < 1)
+		throw invalid('events(k: …) must be a positive integer');
 	if (v > max) notes.push(`start: k ${v} clamped to ${max}`);
 	return Math.min(v, max);
 }
@@ -698,14 +902,16 @@ function clampK(v: unknown, max: number, notes: string[]): number {
 function numProp(rel: RelPattern, name: string, dflt: number): number {
 	const v = constValue(rel.props[name]);
 	if (v === undefined) return dflt;
-	if (typeof v !== 'number') throw invalid(`${rel.types.join('|') || 'link'} {${name}: …} must be a number`);
+	if (typeof v !== 'number')
+		throw invalid(`${rel.types.join('|') || 'link'} {${name}: …} must be a number`);
 	return v;
 }
 
 function pageNumber(e: Expr | undefined, what: string): number | undefined {
 	const v = constValue(e);
 	if (v === undefined) return undefined;
-	if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw invalid(`${what} must be a whole number ≥ 0`);
+	if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
+		throw invalid(`${what} must be a whole number ≥ 0`);
 	return v;
 }
 

@@ -82,24 +82,40 @@ export function renderStore(out: StoreOutput): string {
 		const r = out.results[0];
 		if (r.status === 'duplicate')
 			return `Not stored again: near-duplicate of #${r.seq} ${r.duplicate_of} (similarity ${r.similarity?.toFixed(2) ?? '?'}). Use update_memory to change it, or pass force: true to keep both.`;
-		const ents = r.entities?.length ? `\nEntities: ${r.entities.map((e) => `${e.name} (${e.type})`).join(', ')}` : '';
+		const ents = r.entities?.length
+			? `\nEntities: ${r.entities.map((e) => `${e.name} (${e.type})`).join(', ')}`
+			: '';
 		return `Stored #${r.seq} ${r.memory_id}.${ents}`;
 	}
-	const body = out.results.slice(0, 50).map((r) =>
-		r.status === 'duplicate' ? `[${r.index}] duplicate of ${r.duplicate_of}` : `[${r.index}] #${r.seq} ${r.memory_id}`,
+	const body = out.results
+		.slice(0, 50)
+		.map((r) =>
+			r.status === 'duplicate'
+				? `[${r.index}] duplicate of ${r.duplicate_of}`
+				: `[${r.index}] #${r.seq} ${r.memory_id}`,
+		);
+	const more =
+		out.results.length > 50
+			? `… ${out.results.length - 50} more in structuredContent.results`
+			: undefined;
+	return lines(
+		`Stored ${out.stored_count} of ${out.results.length} (${out.duplicate_count} near-duplicates kept as existing).`,
+		body,
+		more,
 	);
-	const more = out.results.length > 50 ? `… ${out.results.length - 50} more in structuredContent.results` : undefined;
-	return lines(`Stored ${out.stored_count} of ${out.results.length} (${out.duplicate_count} near-duplicates kept as existing).`, body, more);
 }
 
 /** recall_memory. */
 export function renderRecall(out: RecallOutput): string {
-	if (out.results.length === 0) return `No memories matched.${out.lexical_only ? ' (lexical only: no word of the query is known to the model)' : ''}`;
+	if (out.results.length === 0)
+		return `No memories matched.${out.lexical_only ? ' (lexical only: no word of the query is known to the model)' : ''}`;
 	const body = out.results.map((r, i) => {
 		const via = r.match === 'expanded' ? ` via ${r.via ?? 'link'}` : '';
 		return `${i + 1}. ${memoryLine(r.memory, 300)}\n   score ${r.score.toFixed(3)}${via}`;
 	});
-	const more = out.has_more ? `More results: call again with offset ${out.next_offset}.` : undefined;
+	const more = out.has_more
+		? `More results: call again with offset ${out.next_offset}.`
+		: undefined;
 	const head = `${out.results.length} of ${out.count} memories${out.lexical_only ? ' (lexical only)' : ''}:`;
 	return lines(head, body, more);
 }
@@ -113,13 +129,20 @@ export function renderGet(out: GetOutput): string {
 		m.tags.length ? `tags: ${m.tags.join(', ')}` : '',
 		m.source ? `source: ${m.source}` : '',
 		m.t_invalid ? `superseded/invalid since ${m.t_invalid}` : '',
-		m.entities.length ? `entities: ${m.entities.map((e) => `${e.name} (${e.type})`).join(', ')}` : '',
+		m.entities.length
+			? `entities: ${m.entities.map((e) => `${e.name} (${e.type})`).join(', ')}`
+			: '',
 		m.summary ? `summary: ${m.summary}` : '',
 	].filter(Boolean);
 	const related = out.related_memories.map(
-		(r) => `  ${r.direction === 'out' ? '→' : '←'} ${r.relation} #${r.seq} ${r.id} (${Math.round(r.similarity * 100)}%) ${oneLine(r.snippet, 100)}`,
+		(r) =>
+			`  ${r.direction === 'out' ? '→' : '←'} ${r.relation} #${r.seq} ${r.id} (${Math.round(r.similarity * 100)}%) ${oneLine(r.snippet, 100)}`,
 	);
-	return lines(meta.join('\n'), ['', m.content, ...(related.length ? ['', 'Related:', ...related] : [])]);
+	return lines(meta.join('\n'), [
+		'',
+		m.content,
+		...(related.length ? ['', 'Related:', ...related] : []),
+	]);
 }
 
 /** update_memory. */
@@ -132,12 +155,16 @@ export function renderUpdate(out: UpdateOutput): string {
 export function renderDelete(out: DeleteOutput): string {
 	const ids = out.deleted_ids.slice(0, 20).join(', ');
 	const missing = out.not_found?.length ? ` Not found: ${out.not_found.join(', ')}.` : '';
-	return boundText(`Deleted ${out.deleted_count} memor${out.deleted_count === 1 ? 'y' : 'ies'}${ids ? ` (${ids}${out.deleted_ids.length > 20 ? ', …' : ''})` : ''}, ${out.associations_removed} links removed.${missing}`);
+	return boundText(
+		`Deleted ${out.deleted_count} memor${out.deleted_count === 1 ? 'y' : 'ies'}${ids ? ` (${ids}${out.deleted_ids.length > 20 ? ', …' : ''})` : ''}, ${out.associations_removed} links removed.${missing}`,
+	);
 }
 
 /** associate_memories. */
 export function renderAssociate(out: AssociateOutput): string {
-	const ok = out.succeeded.slice(0, 30).map((s) => `  ${s.memory1_id} -${s.type} ${s.strength}-> ${s.memory2_id} (${s.status})`);
+	const ok = out.succeeded
+		.slice(0, 30)
+		.map((s) => `  ${s.memory1_id} -${s.type} ${s.strength}-> ${s.memory2_id} (${s.status})`);
 	const bad = out.failed.slice(0, 30).map((f) => `  [${f.index}] ${f.code}: ${f.error}`);
 	return lines(out.message, [...ok, ...(bad.length ? ['Failed:', ...bad] : [])]);
 }
@@ -146,21 +173,40 @@ export function renderAssociate(out: AssociateOutput): string {
 export function renderTimeline(out: TimelineOutput): string {
 	if (out.memories.length === 0) return `No memories in that window (total ${out.total}).`;
 	const more = out.has_more ? `More: call again with offset ${out.next_offset}.` : undefined;
-	return lines(`${out.memories.length} of ${out.total} memories:`, out.memories.map((m) => memoryLine(m)), more);
+	return lines(
+		`${out.memories.length} of ${out.total} memories:`,
+		out.memories.map((m) => memoryLine(m)),
+		more,
+	);
 }
 
 /** find_memories_by_entity. */
 export function renderByEntity(out: FindByEntityOutput): string {
-	const others = out.matches.length ? `Similar entities: ${out.matches.slice(0, 10).map((e) => `${e.name} (${e.id}, ${e.memory_count})`).join('; ')}` : undefined;
+	const others = out.matches.length
+		? `Similar entities: ${out.matches
+				.slice(0, 10)
+				.map((e) => `${e.name} (${e.id}, ${e.memory_count})`)
+				.join('; ')}`
+		: undefined;
 	if (!out.entity) return [`No entity by that name.`, others].filter(Boolean).join('\n');
 	const e = out.entity;
 	const head = `${e.name} (${e.type}, id ${e.id}): ${e.memory_count} memories, ${shortDate(e.first_seen)} → ${shortDate(e.last_seen)}`;
 	const more = out.has_more ? `More: call again with offset ${out.next_offset}.` : undefined;
-	return lines(head, [...out.memories.map((m) => memoryLine(m)), ...(others ? [others] : [])], more);
+	return lines(
+		head,
+		[...out.memories.map((m) => memoryLine(m)), ...(others ? [others] : [])],
+		more,
+	);
 }
 
 function counts(rec: Record<string, number>, n = 12): string {
-	return Object.entries(rec).sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${k} ${v}`).join(', ') || '—';
+	return (
+		Object.entries(rec)
+			.sort((a, b) => b[1] - a[1])
+			.slice(0, n)
+			.map(([k, v]) => `${k} ${v}`)
+			.join(', ') || '—'
+	);
 }
 
 /** memory_stats. */
@@ -171,8 +217,18 @@ export function renderStats(out: StatsOutput): string {
 			`By type: ${counts(out.by_type)}`,
 			`By scope: ${counts(out.by_scope)}`,
 			`Links: ${counts(out.by_association_type)}`,
-			`Top tags: ${out.top_tags.slice(0, 12).map((t) => `${t.tag} ${t.count}`).join(', ') || '—'}`,
-			`Top entities: ${out.top_entities.slice(0, 12).map((e) => `${e.name} ${e.count}`).join(', ') || '—'}`,
+			`Top tags: ${
+				out.top_tags
+					.slice(0, 12)
+					.map((t) => `${t.tag} ${t.count}`)
+					.join(', ') || '—'
+			}`,
+			`Top entities: ${
+				out.top_entities
+					.slice(0, 12)
+					.map((e) => `${e.name} ${e.count}`)
+					.join(', ') || '—'
+			}`,
 			`Span: ${shortDate(out.oldest)} → ${shortDate(out.newest)}; model ${out.active_model}`,
 		].join('\n'),
 	);
@@ -181,7 +237,12 @@ export function renderStats(out: StatsOutput): string {
 /** trending_labels. */
 export function renderTrending(out: TrendingOutput): string {
 	if (out.labels.length === 0) return 'No labels used in that window.';
-	return lines('Trending labels (count × 0.9^days since last seen):', out.labels.map((l) => `  ${l.label}: ${l.score.toFixed(2)} (${l.count}, last ${shortDate(l.last_seen)})`));
+	return lines(
+		'Trending labels (count × 0.9^days since last seen):',
+		out.labels.map(
+			(l) => `  ${l.label}: ${l.score.toFixed(2)} (${l.count}, last ${shortDate(l.last_seen)})`,
+		),
+	);
 }
 
 /** check_database_health. */
@@ -206,16 +267,25 @@ export function renderExport(out: ExportOutput): string {
 
 /** import_memories. */
 export function renderImport(out: ImportOutput): string {
-	const errs = out.errors.slice(0, 20).map((e) => `  ${e.line !== undefined ? `line ${e.line}: ` : ''}${e.error}`);
+	const errs = out.errors
+		.slice(0, 20)
+		.map((e) => `  ${e.line !== undefined ? `line ${e.line}: ` : ''}${e.error}`);
 	return lines(out.message, errs);
 }
 
 /** find_memory_connections. */
 export function renderConnections(out: ConnectionsOutput): string {
 	const head = `grounding: ${out.grounding} — ${out.grounding_basis}`;
-	const entry = out.entry.length ? [`Entry: ${out.entry.map((e) => `${e.event_id}${e.cosine !== null ? ` (${e.cosine.toFixed(2)})` : ''}`).join(', ')}`] : [];
+	const entry = out.entry.length
+		? [
+				`Entry: ${out.entry.map((e) => `${e.event_id}${e.cosine !== null ? ` (${e.cosine.toFixed(2)})` : ''}`).join(', ')}`,
+			]
+		: [];
 	const cands = out.candidates.map((c) => {
-		const cos = c.cosine === null ? '' : ` cos ${c.cosine.toFixed(2)} (p${Math.round(c.cosine_percentile ?? 0)})`;
+		const cos =
+			c.cosine === null
+				? ''
+				: ` cos ${c.cosine.toFixed(2)} (p${Math.round(c.cosine_percentile ?? 0)})`;
 		return `r${c.round} #${c.seq} ${c.event_id} ${shortDate(c.timestamp)}${cos} via ${c.bridge_entity_id ?? c.path[c.path.length - 2] ?? 'anchor'} — ${oneLine(c.summary, 160)}`;
 	});
 	const tail = out.truncations.length ? `Truncations: ${out.truncations.join('; ')}` : undefined;
@@ -224,7 +294,11 @@ export function renderConnections(out: ConnectionsOutput): string {
 
 /** query_memory_graph. */
 export function renderGraphQuery(out: GraphQueryOutput): string {
-	const flags = [out.has_more ? `has_more (SKIP ${out.next_skip})` : '', out.truncated ? 'truncated' : '', out.partial ? 'partial' : ''].filter(Boolean);
+	const flags = [
+		out.has_more ? `has_more (SKIP ${out.next_skip})` : '',
+		out.truncated ? 'truncated' : '',
+		out.partial ? 'partial' : '',
+	].filter(Boolean);
 	const head = `${out.count} rows${flags.length ? ` [${flags.join(', ')}]` : ''}: ${out.columns.join(' | ')}`;
 	const body = out.rows.map((r) => out.columns.map((c) => cell(r[c])).join(' | '));
 	return lines(head, body, out.notes.length ? `Notes: ${out.notes.join('; ')}` : undefined);
@@ -234,7 +308,8 @@ function cell(v: unknown): string {
 	if (v === null || v === undefined) return 'null';
 	if (typeof v !== 'object') return oneLine(String(v), 200);
 	const o = v as Record<string, unknown>;
-	if (typeof o.id === 'string' && 'seq' in o) return `#${o.seq} ${o.id} ${oneLine(String(o.summary ?? o.snippet ?? ''), 120)}`;
+	if (typeof o.id === 'string' && 'seq' in o)
+		return `#${o.seq} ${o.id} ${oneLine(String(o.summary ?? o.snippet ?? ''), 120)}`;
 	if (typeof o.id === 'string' && typeof o.name === 'string') return `${o.name} (${o.id})`;
 	return oneLine(JSON.stringify(v), 200);
 }
@@ -243,9 +318,14 @@ function cell(v: unknown): string {
 export const STRUCTURED_BUDGET = 1_000_000;
 
 /** Metadata as is when small, else `{ _truncated, _chars, _keys }` (get_memory has it whole). */
-export function compactMetadata(meta: Record<string, unknown>, max = 2000): Record<string, unknown> {
+export function compactMetadata(
+	meta: Record<string, unknown>,
+	max = 2000,
+): Record<string, unknown> {
 	const chars = JSON.stringify(meta).length;
-	return chars <= max ? meta : { _truncated: true, _chars: chars, _keys: Object.keys(meta).slice(0, 50) };
+	return chars <= max
+		? meta
+		: { _truncated: true, _chars: chars, _keys: Object.keys(meta).slice(0, 50) };
 }
 
 /** How many leading items fit in `budget` characters of JSON (always at least one). */

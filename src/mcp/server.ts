@@ -64,18 +64,33 @@ export interface MemoryServerOptions {
  * A new McpServer for one connection, with `profile`'s tools over `engine`. Throws
  * MemoryError('invalid_input') for an unknown profile. Connect it to exactly one transport.
  */
-export function createMemoryServer(engine: EngineApi, profile: ProfileName = 'native', opts: MemoryServerOptions = {}): McpServer {
+export function createMemoryServer(
+	engine: EngineApi,
+	profile: ProfileName = 'native',
+	opts: MemoryServerOptions = {},
+): McpServer {
 	if (!isProfileName(profile))
-		throw new MemoryError('invalid_input', `profile: unknown profile ${JSON.stringify(profile)}; expected one of ${PROFILE_NAMES.join(', ')}`);
+		throw new MemoryError(
+			'invalid_input',
+			`profile: unknown profile ${JSON.stringify(profile)}; expected one of ${PROFILE_NAMES.join(', ')}`,
+		);
 	const p: Profile = PROFILES[profile];
-	const server = new McpServer({ name: 'engram', title: 'Engram memory', version: SERVER_VERSION }, { instructions: p.instructions });
+	const server = new McpServer(
+		{ name: 'engram', title: 'Engram memory', version: SERVER_VERSION },
+		{ instructions: p.instructions },
+	);
 	if (opts.onToolCall) observeToolCalls(server, opts.onToolCall);
 	const ctx = (): CallContext => ({ actor: opts.actor ?? clientActor(server, profile) });
 	for (const tool of p.tools) registerTool(server, tool, engine, ctx);
 	return server;
 }
 
-function registerTool(server: McpServer, tool: AnyToolDefinition, engine: EngineApi, ctx: () => CallContext): void {
+function registerTool(
+	server: McpServer,
+	tool: AnyToolDefinition,
+	engine: EngineApi,
+	ctx: () => CallContext,
+): void {
 	server.registerTool(tool.name, tool.config, async (input: unknown): Promise<CallToolResult> => {
 		try {
 			return toResult(tool, await tool.run(input, engine, ctx()), input);
@@ -86,9 +101,16 @@ function registerTool(server: McpServer, tool: AnyToolDefinition, engine: Engine
 }
 
 /** The uniform wrapping: rendered text block(s) plus the structured data. */
-function toResult(tool: AnyToolDefinition, out: Record<string, unknown>, input: unknown): CallToolResult {
+function toResult(
+	tool: AnyToolDefinition,
+	out: Record<string, unknown>,
+	input: unknown,
+): CallToolResult {
 	const text = tool.render(out, input);
-	const blocks = (Array.isArray(text) ? text : [text]).map((t) => ({ type: 'text' as const, text: t }));
+	const blocks = (Array.isArray(text) ? text : [text]).map((t) => ({
+		type: 'text' as const,
+		text: t,
+	}));
 	return { content: blocks, structuredContent: out };
 }
 
@@ -105,9 +127,15 @@ function clientActor(server: McpServer, profile: ProfileName): string {
 function observeToolCalls(server: McpServer, onToolCall: (e: ToolCallEvent) => void): void {
 	const low = server.server;
 	const set = low.setRequestHandler.bind(low);
-	low.setRequestHandler = ((schema: unknown, handler: (req: { params: { name: string } }, extra: unknown) => Promise<CallToolResult>) => {
+	low.setRequestHandler = ((
+		schema: unknown,
+		handler: (req: { params: { name: string } }, extra: unknown) => Promise<CallToolResult>,
+	) => {
 		if (schema !== CallToolRequestSchema) return set(schema as never, handler as never);
-		return set(CallToolRequestSchema, (async (req: { params: { name: string } }, extra: unknown) => {
+		return set(CallToolRequestSchema, (async (
+			req: { params: { name: string } },
+			extra: unknown,
+		) => {
 			const t0 = performance.now();
 			let ok = false;
 			try {

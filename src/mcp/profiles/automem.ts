@@ -33,24 +33,64 @@ const BUDGET = 80_000;
 const content = z
 	.string()
 	.min(1)
-	.max(AUTOMEM_CONTENT_LIMIT, { message: `content exceeds AutoMem's hard limit of ${AUTOMEM_CONTENT_LIMIT} characters; split it into smaller, focused memories` })
+	.max(AUTOMEM_CONTENT_LIMIT, {
+		message: `content exceeds AutoMem's hard limit of ${AUTOMEM_CONTENT_LIMIT} characters; split it into smaller, focused memories`,
+	})
 	.describe('The memory (150–300 chars ideal, 2000 max): context, reasoning and outcome');
 
-const ITEM_FIELDS = ['tags', 'importance', 'embedding', 'metadata', 'timestamp', 'type', 'confidence', 'id', 't_valid', 't_invalid', 'updated_at', 'last_accessed'] as const;
-const itemShape = { content, ...Object.fromEntries(ITEM_FIELDS.map((k) => [k, StoreItemShape[k]])) } as { content: typeof content } & Pick<typeof StoreItemShape, (typeof ITEM_FIELDS)[number]>;
-const optionalItem = Object.fromEntries(Object.entries(itemShape).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof itemShape]: z.ZodOptional<(typeof itemShape)[K]> };
+const ITEM_FIELDS = [
+	'tags',
+	'importance',
+	'embedding',
+	'metadata',
+	'timestamp',
+	'type',
+	'confidence',
+	'id',
+	't_valid',
+	't_invalid',
+	'updated_at',
+	'last_accessed',
+] as const;
+const itemShape = {
+	content,
+	...Object.fromEntries(ITEM_FIELDS.map((k) => [k, StoreItemShape[k]])),
+} as { content: typeof content } & Pick<typeof StoreItemShape, (typeof ITEM_FIELDS)[number]>;
+const optionalItem = Object.fromEntries(
+	Object.entries(itemShape).map(([k, v]) => [k, v.optional()]),
+) as { [K in keyof typeof itemShape]: z.ZodOptional<(typeof itemShape)[K]> };
 
 const StoreArgs = z
 	.object({
 		...optionalItem,
-		supersedes_memory_id: MemoryRefSchema.optional().describe('Single mode: an existing memory this one replaces (marked invalid, linked old → new)'),
-		supersede_relation: z.enum(['INVALIDATED_BY', 'EVOLVED_INTO']).optional().describe('Link from old to new (INVALIDATED_BY)'),
+		supersedes_memory_id: MemoryRefSchema.optional().describe(
+			'Single mode: an existing memory this one replaces (marked invalid, linked old → new)',
+		),
+		supersede_relation: z
+			.enum(['INVALIDATED_BY', 'EVOLVED_INTO'])
+			.optional()
+			.describe('Link from old to new (INVALIDATED_BY)'),
 		supersede_reason: z.string().max(2000).optional(),
-		memories: z.array(z.object(itemShape)).min(1).max(LIMITS.batch).optional().describe('Batch mode (XOR with content): up to 500 memories'),
+		memories: z
+			.array(z.object(itemShape))
+			.min(1)
+			.max(LIMITS.batch)
+			.optional()
+			.describe('Batch mode (XOR with content): up to 500 memories'),
 	})
 	.superRefine((v, ctx) => {
-		if (v.memories === undefined && v.content === undefined) ctx.addIssue({ code: 'custom', path: ['content'], message: 'content is required (or give memories[])' });
-		if (v.memories !== undefined && v.content !== undefined) ctx.addIssue({ code: 'custom', path: ['memories'], message: 'memories cannot be combined with top-level content' });
+		if (v.memories === undefined && v.content === undefined)
+			ctx.addIssue({
+				code: 'custom',
+				path: ['content'],
+				message: 'content is required (or give memories[])',
+			});
+		if (v.memories !== undefined && v.content !== undefined)
+			ctx.addIssue({
+				code: 'custom',
+				path: ['memories'],
+				message: 'memories cannot be combined with top-level content',
+			});
 	});
 
 const storeMemory = defineTool({
@@ -71,14 +111,22 @@ store_memory({ content: "User prefers early returns over nested conditionals.", 
 store_memory({ content: "User now prefers SQLite for small local tools.", supersedes_memory_id: "old-id", supersede_reason: "Correction from user" })`,
 		inputSchema: StoreArgs,
 		outputSchema: z.object({
-			memory_id: z.string().optional().describe('Single mode: id of the stored memory (use for associations)'),
+			memory_id: z
+				.string()
+				.optional()
+				.describe('Single mode: id of the stored memory (use for associations)'),
 			memory_ids: z.array(z.string()).optional().describe('Batch mode: ids of the stored memories'),
 			superseded_memory_id: z.string().optional(),
 			association_created: z.boolean().optional(),
 			stored: z.number().int().optional().describe('Batch mode: number stored'),
 			message: z.string(),
 		}),
-		annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+		annotations: {
+			readOnlyHint: false,
+			idempotentHint: false,
+			destructiveHint: false,
+			openWorldHint: false,
+		},
 	},
 	run: async (input, engine, ctx) => {
 		const out = await engine.store(input, ctx);
@@ -87,16 +135,31 @@ store_memory({ content: "User now prefers SQLite for small local tools.", supers
 			return { stored: out.stored_count, memory_ids: ids, message: out.message };
 		}
 		const r = out.results[0];
-		const dup = r.status === 'duplicate' ? ` Near-duplicate of existing memory ${r.duplicate_of} (similarity ${r.similarity?.toFixed(2)}); not stored again.` : '';
-		const superseded = input.supersedes_memory_id !== undefined && r.status === 'stored' ? await engine.resolveId(input.supersedes_memory_id) : undefined;
-		return { memory_id: r.duplicate_of ?? r.memory_id, message: `${out.message}${dup}`, ...(superseded ? { superseded_memory_id: superseded, association_created: true } : {}) };
+		const dup =
+			r.status === 'duplicate'
+				? ` Near-duplicate of existing memory ${r.duplicate_of} (similarity ${r.similarity?.toFixed(2)}); not stored again.`
+				: '';
+		const superseded =
+			input.supersedes_memory_id !== undefined && r.status === 'stored'
+				? await engine.resolveId(input.supersedes_memory_id)
+				: undefined;
+		return {
+			memory_id: r.duplicate_of ?? r.memory_id,
+			message: `${out.message}${dup}`,
+			...(superseded ? { superseded_memory_id: superseded, association_created: true } : {}),
+		};
 	},
 	render: (out) => {
 		if (out.memory_ids) {
-			const ids = out.memory_ids.length > 10 ? `${out.memory_ids.slice(0, 10).join(', ')}, …(+${out.memory_ids.length - 10})` : out.memory_ids.join(', ');
+			const ids =
+				out.memory_ids.length > 10
+					? `${out.memory_ids.slice(0, 10).join(', ')}, …(+${out.memory_ids.length - 10})`
+					: out.memory_ids.join(', ');
 			return `Stored ${out.stored} memories.${ids ? `\nIDs: ${ids}` : ''}\nMessage: ${out.message}`;
 		}
-		const sup = out.superseded_memory_id ? `\nSuperseded memory ID: ${out.superseded_memory_id}\nAssociation created: yes` : '';
+		const sup = out.superseded_memory_id
+			? `\nSuperseded memory ID: ${out.superseded_memory_id}\nAssociation created: yes`
+			: '';
 		return `Memory stored successfully!\n\nMemory ID: ${out.memory_id}${sup}\nMessage: ${out.message}`;
 	},
 });
@@ -105,36 +168,85 @@ store_memory({ content: "User now prefers SQLite for small local tools.", supers
 
 const RecallArgs = z
 	.object({
-		memory_id: z.string().min(1).max(200).optional().describe('MODE id fetch: fetch this one memory; every other parameter is ignored'),
-		exhaustive: z.boolean().optional().describe('MODE tag enumeration: with tags, list every match page by page (not ranked)'),
-		query: z.string().max(LIMITS.queryChars).optional().describe("Semantic search query (natural language): what you're looking for"),
-		queries: z.array(z.string().min(1).max(LIMITS.queryChars)).max(LIMITS.queries).optional().describe('Several queries; results de-duplicated'),
+		memory_id: z
+			.string()
+			.min(1)
+			.max(200)
+			.optional()
+			.describe('MODE id fetch: fetch this one memory; every other parameter is ignored'),
+		exhaustive: z
+			.boolean()
+			.optional()
+			.describe('MODE tag enumeration: with tags, list every match page by page (not ranked)'),
+		query: z
+			.string()
+			.max(LIMITS.queryChars)
+			.optional()
+			.describe("Semantic search query (natural language): what you're looking for"),
+		queries: z
+			.array(z.string().min(1).max(LIMITS.queryChars))
+			.max(LIMITS.queries)
+			.optional()
+			.describe('Several queries; results de-duplicated'),
 		embedding: StoreItemShape.embedding.optional(),
 		limit: z.number().int().min(1).max(200).optional().describe('Max memories (default 5)'),
 		offset: z.number().int().min(0).optional(),
-		time_query: z.string().max(200).optional().describe('"today", "yesterday", "last week", "last 30 days"'),
+		time_query: z
+			.string()
+			.max(200)
+			.optional()
+			.describe('"today", "yesterday", "last week", "last 30 days"'),
 		start: z.string().optional().describe('ISO lower bound'),
 		end: z.string().optional().describe('ISO upper bound'),
-		tags: TagsSchema.optional().describe('Filter by tags; use the project name as first tag for scoping'),
+		tags: TagsSchema.optional().describe(
+			'Filter by tags; use the project name as first tag for scoping',
+		),
 		tag_mode: z.enum(['any', 'all']).optional(),
 		tag_match: z.enum(['exact', 'prefix']).optional(),
 		exclude_tags: TagsSchema.optional(),
 		expand_entities: z.boolean().optional().describe('Multi-hop via entities in the seed results'),
-		expand_relations: z.boolean().optional().describe('Follow graph relationships from seed results'),
-		current_only: z.boolean().optional().describe('Ranked mode: only current memories (default true)'),
-		state_mode: z.enum(['current', 'history']).optional().describe('history also returns superseded memories'),
+		expand_relations: z
+			.boolean()
+			.optional()
+			.describe('Follow graph relationships from seed results'),
+		current_only: z
+			.boolean()
+			.optional()
+			.describe('Ranked mode: only current memories (default true)'),
+		state_mode: z
+			.enum(['current', 'history'])
+			.optional()
+			.describe('history also returns superseded memories'),
 		recency_bias: z.enum(['auto', 'on', 'off']).optional(),
 		min_score: z.number().min(0).max(1).optional(),
 		context_tags: TagsSchema.optional().describe('Tags to boost'),
 		context_types: z.array(StoreItemShape.type.unwrap()).optional().describe('Types to boost'),
 		priority_ids: z.array(z.string().min(1).max(200)).max(50).optional(),
 		sort: z.enum(['score', 'time_desc', 'time_asc', 'updated_desc', 'updated_asc']).optional(),
-		format: z.enum(['text', 'items', 'detailed', 'json']).optional().describe('text (default), items, detailed, json'),
+		format: z
+			.enum(['text', 'items', 'detailed', 'json'])
+			.optional()
+			.describe('text (default), items, detailed, json'),
 	})
 	.superRefine((v, ctx) => {
-		if (v.exhaustive && !v.tags?.length) ctx.addIssue({ code: 'custom', path: ['tags'], message: 'exhaustive: true requires non-empty tags' });
-		if (v.exhaustive && v.tag_match === 'prefix') ctx.addIssue({ code: 'custom', path: ['tag_match'], message: 'tag_match "prefix" is not allowed with exhaustive: true' });
-		if (v.exhaustive && v.tag_mode === 'all') ctx.addIssue({ code: 'custom', path: ['tag_mode'], message: 'tag_mode "all" is not allowed with exhaustive: true' });
+		if (v.exhaustive && !v.tags?.length)
+			ctx.addIssue({
+				code: 'custom',
+				path: ['tags'],
+				message: 'exhaustive: true requires non-empty tags',
+			});
+		if (v.exhaustive && v.tag_match === 'prefix')
+			ctx.addIssue({
+				code: 'custom',
+				path: ['tag_match'],
+				message: 'tag_match "prefix" is not allowed with exhaustive: true',
+			});
+		if (v.exhaustive && v.tag_mode === 'all')
+			ctx.addIssue({
+				code: 'custom',
+				path: ['tag_mode'],
+				message: 'tag_mode "all" is not allowed with exhaustive: true',
+			});
 	});
 type RecallArgs = z.infer<typeof RecallArgs>;
 
@@ -157,7 +269,16 @@ const RecallItem = z.object({
 	t_valid: z.string().optional(),
 	t_invalid: z.string().optional(),
 	score_components: z.record(z.string(), z.number()).optional(),
-	relations: z.array(z.object({ type: z.string(), memory_id: z.string(), strength: z.number(), direction: z.string() })).optional(),
+	relations: z
+		.array(
+			z.object({
+				type: z.string(),
+				memory_id: z.string(),
+				strength: z.number(),
+				direction: z.string(),
+			}),
+		)
+		.optional(),
 });
 type RecallItem = z.infer<typeof RecallItem>;
 
@@ -171,7 +292,9 @@ const RecallOut = z.object({
 	query: z.string().optional(),
 	sort: z.string().optional(),
 	state_mode: z.enum(['current', 'history']).optional(),
-	truncation: z.object({ applied: z.boolean(), omitted_results: z.number().int(), reason: z.string() }).optional(),
+	truncation: z
+		.object({ applied: z.boolean(), omitted_results: z.number().int(), reason: z.string() })
+		.optional(),
 });
 type RecallOut = z.infer<typeof RecallOut>;
 
@@ -199,29 +322,68 @@ recall_memory({ query: "What is Sarah's sister's job?", expand_entities: true })
 		outputSchema: RecallOut,
 		annotations: READ_ONLY,
 	},
-	run: (input, engine, ctx) => (input.memory_id ? fetchOne(engine, input, ctx.actor) : rankedOrEnumerated(engine, input, ctx.actor)),
+	run: (input, engine, ctx) =>
+		input.memory_id
+			? fetchOne(engine, input, ctx.actor)
+			: rankedOrEnumerated(engine, input, ctx.actor),
 	render: renderRecall,
 });
 
 async function fetchOne(engine: EngineApi, a: RecallArgs, actor?: string): Promise<RecallOut> {
 	const out = await engine.get({ memory_id: a.memory_id!, related_limit: 5 }, { actor });
-	const rels = out.related_memories.map((r) => ({ type: r.relation, memory_id: r.id, strength: r.similarity, direction: r.direction }));
-	return { count: 1, mode: 'id_fetch', results: [{ ...item(out.memory, 1, 'id_fetch', 'json', undefined), relations: rels }] };
+	const rels = out.related_memories.map((r) => ({
+		type: r.relation,
+		memory_id: r.id,
+		strength: r.similarity,
+		direction: r.direction,
+	}));
+	return {
+		count: 1,
+		mode: 'id_fetch',
+		results: [{ ...item(out.memory, 1, 'id_fetch', 'json', undefined), relations: rels }],
+	};
 }
 
-async function rankedOrEnumerated(engine: EngineApi, a: RecallArgs, actor?: string): Promise<RecallOut> {
+async function rankedOrEnumerated(
+	engine: EngineApi,
+	a: RecallArgs,
+	actor?: string,
+): Promise<RecallOut> {
 	const enumerate = a.exhaustive === true;
 	const limit = a.limit ?? 5;
 	const out = await engine.recall(enumerate ? enumeration(a, limit) : ranked(a, limit), { actor });
 	const format = a.format ?? 'text';
-	const items = out.results.map((r) => item(r.memory, r.score, r.match === 'direct' ? 'hybrid' : r.via?.includes(':') ? 'entity' : 'relation', format, r));
+	const items = out.results.map((r) =>
+		item(
+			r.memory,
+			r.score,
+			r.match === 'direct' ? 'hybrid' : r.via?.includes(':') ? 'entity' : 'relation',
+			format,
+			r,
+		),
+	);
 	const mode = enumerate ? 'enumeration' : 'ranked';
-	const base: RecallOut = { count: items.length, mode, results: items, ...(enumerate ? { has_more: out.has_more, limit, offset: a.offset ?? 0 } : { query: a.query, sort: a.sort ?? 'score', state_mode: stateMode(a) }) };
+	const base: RecallOut = {
+		count: items.length,
+		mode,
+		results: items,
+		...(enumerate
+			? { has_more: out.has_more, limit, offset: a.offset ?? 0 }
+			: { query: a.query, sort: a.sort ?? 'score', state_mode: stateMode(a) }),
+	};
 	return budget(base, format);
 }
 
 function enumeration(a: RecallArgs, limit: number): RecallInput {
-	return { tags: a.tags, tag_mode: 'any', tag_match: 'exact', limit, offset: a.offset, sort: 'time_desc', max_content_chars: LIMITS.contentChars };
+	return {
+		tags: a.tags,
+		tag_mode: 'any',
+		tag_match: 'exact',
+		limit,
+		offset: a.offset,
+		sort: 'time_desc',
+		max_content_chars: LIMITS.contentChars,
+	};
 }
 
 function stateMode(a: RecallArgs): 'current' | 'history' {
@@ -229,7 +391,12 @@ function stateMode(a: RecallArgs): 'current' | 'history' {
 }
 
 function ranked(a: RecallArgs, limit: number): RecallInput {
-	const weights = a.recency_bias === 'off' ? { recency: 0 } : a.recency_bias === 'on' ? { recency: 2 } : undefined;
+	const weights =
+		a.recency_bias === 'off'
+			? { recency: 0 }
+			: a.recency_bias === 'on'
+				? { recency: 2 }
+				: undefined;
 	return {
 		query: a.query,
 		queries: a.queries,
@@ -256,7 +423,13 @@ function ranked(a: RecallArgs, limit: number): RecallInput {
 	};
 }
 
-function item(m: Memory, score: number, matchType: string, format: string, r?: RecallResult): RecallItem {
+function item(
+	m: Memory,
+	score: number,
+	matchType: string,
+	format: string,
+	r?: RecallResult,
+): RecallItem {
 	const full = format === 'json' || matchType === 'id_fetch';
 	const cut = !full && m.content.length > PREVIEW;
 	const base: RecallItem = {
@@ -295,7 +468,14 @@ function budget(out: RecallOut, format: string): RecallOut {
 		used += cost;
 	}
 	const omitted = out.results.length - kept.length;
-	return omitted ? { ...out, results: kept, count: kept.length, truncation: { applied: true, omitted_results: omitted, reason: 'response_char_budget' } } : out;
+	return omitted
+		? {
+				...out,
+				results: kept,
+				count: kept.length,
+				truncation: { applied: true, omitted_results: omitted, reason: 'response_char_budget' },
+			}
+		: out;
 }
 
 function renderRecall(out: RecallOut, input: RecallArgs): string | string[] {
@@ -303,16 +483,29 @@ function renderRecall(out: RecallOut, input: RecallArgs): string | string[] {
 	if (format === 'json') return JSON.stringify(out, null, 2);
 	if (out.results.length === 0) return 'No memories found matching your query.';
 	const trailer = recallTrailer(out);
-	if (format === 'items') return [...out.results.map((r) => `[${r.memory_id}] ${r.content}`), ...(trailer ? [trailer] : [])];
-	const blocks = out.results.map((r, i) => (format === 'detailed' ? detailedBlock(r) : textBlock(r, i)));
-	const page = out.mode === 'enumeration' ? ` (enumeration page: offset ${out.offset}, limit ${out.limit}${out.has_more ? ' — more pages available' : ''})` : '';
+	if (format === 'items')
+		return [
+			...out.results.map((r) => `[${r.memory_id}] ${r.content}`),
+			...(trailer ? [trailer] : []),
+		];
+	const blocks = out.results.map((r, i) =>
+		format === 'detailed' ? detailedBlock(r) : textBlock(r, i),
+	);
+	const page =
+		out.mode === 'enumeration'
+			? ` (enumeration page: offset ${out.offset}, limit ${out.limit}${out.has_more ? ' — more pages available' : ''})`
+			: '';
 	return `Found ${out.results.length} memories${page}:\n\n${blocks.join('\n\n')}${trailer ? `\n\n${trailer}` : ''}`;
 }
 
 function recallTrailer(out: RecallOut): string {
 	const parts: string[] = [];
-	if (out.truncation) parts.push(`Response budget: ${out.truncation.omitted_results} results omitted.`);
-	if (out.results.some((r) => r.content_truncated)) parts.push('Some content previews truncated — fetch full records with recall_memory({ memory_id: "<id>" }).');
+	if (out.truncation)
+		parts.push(`Response budget: ${out.truncation.omitted_results} results omitted.`);
+	if (out.results.some((r) => r.content_truncated))
+		parts.push(
+			'Some content previews truncated — fetch full records with recall_memory({ memory_id: "<id>" }).',
+		);
 	return parts.length ? `[${parts.join(' ')}]` : '';
 }
 
@@ -322,9 +515,18 @@ function textBlock(r: RecallItem, i: number): string {
 }
 
 function detailedBlock(r: RecallItem): string {
-	const lines = [r.content, `  ID: ${r.memory_id}`, `  Type: ${r.type}`, `  Created: ${r.created_at}`, `  Updated: ${r.updated_at}`];
+	const lines = [
+		r.content,
+		`  ID: ${r.memory_id}`,
+		`  Type: ${r.type}`,
+		`  Created: ${r.created_at}`,
+		`  Updated: ${r.updated_at}`,
+	];
 	if (r.last_accessed) lines.push(`  Accessed: ${r.last_accessed}`);
-	lines.push(`  Importance: ${r.importance.toFixed(3)}`, `  Confidence: ${(r.confidence ?? 0).toFixed(3)}`);
+	lines.push(
+		`  Importance: ${r.importance.toFixed(3)}`,
+		`  Confidence: ${(r.confidence ?? 0).toFixed(3)}`,
+	);
 	if (r.tags.length) lines.push(`  Tags: ${r.tags.join(', ')}`);
 	lines.push(`  Score: ${r.final_score.toFixed(3)}`, `  Match: ${r.match_type}`);
 	return lines.join('\n');
@@ -354,12 +556,28 @@ associate_memories({ associations: [{ memory1_id: "a", memory2_id: "b", type: "R
 		outputSchema: AssociateOutputSchema,
 	},
 	render: (out) => {
-		const batch = out.succeeded.length + out.failed.length > 1 ? `\n\nCreated: ${out.created_count + out.updated_count}\nFailed: ${out.failed_count}` : '';
+		const batch =
+			out.succeeded.length + out.failed.length > 1
+				? `\n\nCreated: ${out.created_count + out.updated_count}\nFailed: ${out.failed_count}`
+				: '';
 		return `${out.success ? 'Association created successfully!' : 'Association completed with failures.'}\n\nMessage: ${out.message}${batch}`;
 	},
 });
 
-const UPDATE_FIELDS = ['memory_id', 'content', 'tags', 'importance', 'metadata', 'timestamp', 't_valid', 't_invalid', 'updated_at', 'last_accessed', 'type', 'confidence'] as const;
+const UPDATE_FIELDS = [
+	'memory_id',
+	'content',
+	'tags',
+	'importance',
+	'metadata',
+	'timestamp',
+	't_valid',
+	't_invalid',
+	'updated_at',
+	'last_accessed',
+	'type',
+	'confidence',
+] as const;
 
 const updateMemory = defineTool({
 	name: 'update_memory',
@@ -373,9 +591,18 @@ Examples:
 update_memory({ memory_id: "8f3a2c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91", importance: 0.95 }) // Increase importance
 update_memory({ memory_id: "8f3a2c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91", tags: ["project-x", "critical", "auth"] }) // Add tags
 update_memory({ memory_id: "8f3a2c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91", content: "Updated: PostgreSQL chosen for ACID + team expertise" })`,
-		inputSchema: UpdateInputSchema.pick(Object.fromEntries(UPDATE_FIELDS.map((k) => [k, true])) as { [K in (typeof UPDATE_FIELDS)[number]]: true }),
+		inputSchema: UpdateInputSchema.pick(
+			Object.fromEntries(UPDATE_FIELDS.map((k) => [k, true])) as {
+				[K in (typeof UPDATE_FIELDS)[number]]: true;
+			},
+		),
 		outputSchema: z.object({ memory_id: z.string(), message: z.string() }),
-		annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+		annotations: {
+			readOnlyHint: false,
+			idempotentHint: true,
+			destructiveHint: false,
+			openWorldHint: false,
+		},
 	},
 	run: async (input, engine, ctx) => {
 		const out = await engine.update(input, ctx);
@@ -399,24 +626,51 @@ Examples: delete_memory({ memory_id: "abc123" }) · delete_memory({ tags: ["benc
 		inputSchema: z
 			.object({
 				memory_id: MemoryRefSchema.optional().describe('Single-delete mode (XOR with tags)'),
-				tags: TagsSchema.min(1).optional().describe('Bulk-delete mode (XOR with memory_id): every memory with any of these tags'),
+				tags: TagsSchema.min(1)
+					.optional()
+					.describe('Bulk-delete mode (XOR with memory_id): every memory with any of these tags'),
 			})
 			.superRefine((v, ctx) => {
 				if ((v.memory_id === undefined) === (v.tags === undefined))
-					ctx.addIssue({ code: 'custom', path: ['memory_id'], message: 'give exactly one of memory_id or tags' });
+					ctx.addIssue({
+						code: 'custom',
+						path: ['memory_id'],
+						message: 'give exactly one of memory_id or tags',
+					});
 			}),
-		outputSchema: z.object({ memory_id: z.string().optional(), deleted_count: z.number().int().optional(), tags: z.array(z.string()).optional(), message: z.string() }),
-		annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false },
+		outputSchema: z.object({
+			memory_id: z.string().optional(),
+			deleted_count: z.number().int().optional(),
+			tags: z.array(z.string()).optional(),
+			message: z.string(),
+		}),
+		annotations: {
+			readOnlyHint: false,
+			idempotentHint: false,
+			destructiveHint: true,
+			openWorldHint: false,
+		},
 	},
 	run: async (input, engine, ctx) => {
 		if (input.tags) {
 			const out = await engine.delete({ tags: input.tags, tag_mode: 'any' }, ctx);
 			const n = out.deleted_count;
-			return { deleted_count: n, tags: input.tags, message: `Bulk delete complete: removed ${n} memor${n === 1 ? 'y' : 'ies'} matching tag(s) ${input.tags.join(', ')}.` };
+			return {
+				deleted_count: n,
+				tags: input.tags,
+				message: `Bulk delete complete: removed ${n} memor${n === 1 ? 'y' : 'ies'} matching tag(s) ${input.tags.join(', ')}.`,
+			};
 		}
 		const out = await engine.delete({ memory_id: input.memory_id! }, ctx);
-		if (out.deleted_count === 0) throw new MemoryError('not_found', `memory_id: no memory with id ${JSON.stringify(input.memory_id)}`);
-		return { memory_id: out.deleted_ids[0], message: `Memory ${out.deleted_ids[0]} deleted successfully!` };
+		if (out.deleted_count === 0)
+			throw new MemoryError(
+				'not_found',
+				`memory_id: no memory with id ${JSON.stringify(input.memory_id)}`,
+			);
+		return {
+			memory_id: out.deleted_ids[0],
+			message: `Memory ${out.deleted_ids[0]} deleted successfully!`,
+		};
 	},
 	render: (out) => out.message,
 });
@@ -470,5 +724,12 @@ export const automemProfile: Profile = {
 	name: 'automem',
 	instructions:
 		"AutoMem-compatible long-term memory (graph + vector), kept in the user's browser by Engram. Use recall_memory to retrieve context (session start, before decisions, when debugging), store_memory to persist decisions, patterns, preferences and fixes, and associate_memories to link related memories. update_memory edits a memory in place, delete_memory removes one by id or bulk-deletes by tag, check_database_health verifies the stores.",
-	tools: [storeMemory, recallMemory, associateMemories, updateMemory, deleteMemory, checkDatabaseHealth],
+	tools: [
+		storeMemory,
+		recallMemory,
+		associateMemories,
+		updateMemory,
+		deleteMemory,
+		checkDatabaseHealth,
+	],
 };

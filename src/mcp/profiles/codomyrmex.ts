@@ -69,10 +69,22 @@ Example: memory_put(content="The project deadline is March 1st", memory_type="ep
 				.describe('LOW, MEDIUM (default), HIGH or CRITICAL; case-insensitive'),
 		}),
 		outputSchema: CodomyrmexMemorySchema,
-		annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+		annotations: {
+			readOnlyHint: false,
+			idempotentHint: false,
+			destructiveHint: false,
+			openWorldHint: false,
+		},
 	},
 	run: async (input, engine, ctx) => {
-		const out = await engine.store({ content: input.content, type: input.memory_type ?? 'episodic', importance: input.importance ?? 'MEDIUM' }, ctx);
+		const out = await engine.store(
+			{
+				content: input.content,
+				type: input.memory_type ?? 'episodic',
+				importance: input.importance ?? 'MEDIUM',
+			},
+			ctx,
+		);
 		const [m] = await engine.getMemories([out.results[0].duplicate_of ?? out.results[0].memory_id]);
 		return toCodomyrmex(m!);
 	},
@@ -88,15 +100,23 @@ const memoryGet = defineTool({
 Use it when you hold an id from memory_put or memory_search. Do not use it to search by text (memory_search).
 
 Example: memory_get(memory_id="550e8400-e29b-41d4-a716-446655440000")`,
-		inputSchema: z.object({ memory_id: z.string().min(1).max(200).describe('ID of the memory to retrieve') }),
+		inputSchema: z.object({
+			memory_id: z.string().min(1).max(200).describe('ID of the memory to retrieve'),
+		}),
 		outputSchema: z.object({ result: CodomyrmexMemorySchema.nullable() }),
 		annotations: READ_ONLY,
 	},
-	run: async (input, engine, ctx) => ({ result: await getOrNull(engine, input.memory_id, ctx.actor) }),
+	run: async (input, engine, ctx) => ({
+		result: await getOrNull(engine, input.memory_id, ctx.actor),
+	}),
 	render: (out) => JSON.stringify(out.result, null, 2),
 });
 
-async function getOrNull(engine: EngineApi, id: string, actor?: string): Promise<CodomyrmexMemory | null> {
+async function getOrNull(
+	engine: EngineApi,
+	id: string,
+	actor?: string,
+): Promise<CodomyrmexMemory | null> {
 	try {
 		const out = await engine.get({ memory_id: id, related_limit: 0 }, { actor });
 		return toCodomyrmex(out.memory);
@@ -106,7 +126,11 @@ async function getOrNull(engine: EngineApi, id: string, actor?: string): Promise
 	}
 }
 
-const SearchHitSchema = z.object({ memory: CodomyrmexMemorySchema, relevance: z.number(), combined_score: z.number() });
+const SearchHitSchema = z.object({
+	memory: CodomyrmexMemorySchema,
+	relevance: z.number(),
+	combined_score: z.number(),
+});
 
 const memorySearch = defineTool({
 	name: 'memory_search',
@@ -119,28 +143,50 @@ Use it to find memories about a topic. Do not use it when you already have the i
 Example: memory_search(query="project deadline", k=3)`,
 		inputSchema: z.object({
 			query: z.string().min(1).max(2000).describe('Text query for relevance scoring'),
-			k: z.number().int().min(1).max(100).optional().describe('Maximum results to return (default 5)'),
+			k: z
+				.number()
+				.int()
+				.min(1)
+				.max(100)
+				.optional()
+				.describe('Maximum results to return (default 5)'),
 		}),
 		outputSchema: z.object({ result: z.array(SearchHitSchema) }),
 		annotations: READ_ONLY,
 	},
-	run: async (input, engine, ctx) => ({ result: await search(engine, input.query, input.k ?? 5, ctx.actor) }),
+	run: async (input, engine, ctx) => ({
+		result: await search(engine, input.query, input.k ?? 5, ctx.actor),
+	}),
 	render: (out) => JSON.stringify(out.result, null, 2),
 });
 
 /** Ranks a wider recall page by codomyrmex's combined score and keeps the top k. */
-async function search(engine: EngineApi, query: string, k: number, actor?: string): Promise<z.infer<typeof SearchHitSchema>[]> {
-	const out = await engine.recall({ query, limit: Math.min(200, Math.max(4 * k, 20)), max_content_chars: 50_000 }, { actor });
+async function search(
+	engine: EngineApi,
+	query: string,
+	k: number,
+	actor?: string,
+): Promise<z.infer<typeof SearchHitSchema>[]> {
+	const out = await engine.recall(
+		{ query, limit: Math.min(200, Math.max(4 * k, 20)), max_content_chars: 50_000 },
+		{ actor },
+	);
 	const now = Date.now() / 1000;
 	const hits = out.results.map((r) => {
-		const relevance = out.lexical_only ? r.components.lexical : (r.components.lexical + r.components.semantic) / 2;
+		const relevance = out.lexical_only
+			? r.components.lexical
+			: (r.components.lexical + r.components.semantic) / 2;
 		const memory = toCodomyrmex(r.memory);
 		const recency = Math.exp(-Math.max(0, now - memory.created_at) / RECENCY_SECONDS);
 		const combined = 0.5 * relevance + 0.3 * recency + 0.2 * (memory.importance / 4);
 		return { memory, relevance: round4(relevance), combined_score: round4(combined) };
 	});
 	const top = hits.sort((a, b) => b.combined_score - a.combined_score).slice(0, k);
-	fitContents(top, (h) => h.memory.content, (h, s) => (h.memory.content = s));
+	fitContents(
+		top,
+		(h) => h.memory.content,
+		(h, s) => (h.memory.content = s),
+	);
 	return top;
 }
 
@@ -150,6 +196,7 @@ function round4(x: number): number {
 
 export const codomyrmexProfile: Profile = {
 	name: 'codomyrmex',
-	instructions: 'Agentic memory: memory_put stores a memory, memory_get reads one by id, memory_search ranks memories for a query. Memories persist across calls.',
+	instructions:
+		'Agentic memory: memory_put stores a memory, memory_get reads one by id, memory_search ranks memories for a query. Memories persist across calls.',
 	tools: [memoryPut, memoryGet, memorySearch],
 };

@@ -28,14 +28,23 @@ export function normalizeLabels(v: string | string[] | undefined): string[] {
 	} catch {
 		// Not JSON: a comma-separated list.
 	}
-	return v.split(',').map((s) => s.trim()).filter(Boolean);
+	return v
+		.split(',')
+		.map((s) => s.trim())
+		.filter(Boolean);
 }
 
 /** "beer, !wine" → include [beer], exclude [wine]. */
-export function parseLabelFilter(labels: string | undefined): { include: string[]; exclude: string[] } {
+export function parseLabelFilter(labels: string | undefined): {
+	include: string[];
+	exclude: string[];
+} {
 	const include: string[] = [];
 	const exclude: string[] = [];
-	for (const l of (labels ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+	for (const l of (labels ?? '')
+		.split(',')
+		.map((s) => s.trim())
+		.filter(Boolean)) {
 		if (!l.startsWith('!')) include.push(l);
 		else if (l.slice(1).trim()) exclude.push(l.slice(1).trim());
 	}
@@ -52,7 +61,11 @@ interface Filter {
 function makeFilter(labels?: string, source?: string): Filter {
 	const s = source?.trim();
 	const excludeSource = !!s?.startsWith('!');
-	return { ...parseLabelFilter(labels), source: (excludeSource ? s!.slice(1).trim() : s) || undefined, excludeSource };
+	return {
+		...parseLabelFilter(labels),
+		source: (excludeSource ? s!.slice(1).trim() : s) || undefined,
+		excludeSource,
+	};
 }
 
 function isFiltering(f: Filter): boolean {
@@ -92,12 +105,19 @@ const percent = (x: number) => `${Math.floor(Math.max(0, x) * 100)}%`;
 
 // ---------------------------------------------------------------- the memory dict
 
-const RelatedSchema = z.object({ id: z.number().int(), similarity: z.string(), source: z.string().nullable(), shared_labels: z.array(z.string()) });
+const RelatedSchema = z.object({
+	id: z.number().int(),
+	similarity: z.string(),
+	source: z.string().nullable(),
+	shared_labels: z.array(z.string()),
+});
 const MetaSchema = z.object({
 	timestamp: z.string(),
 	namespace: z.string(),
 	encrypted: z.boolean(),
-	embedding_tables: z.record(z.string(), z.array(z.string())).describe('Embedding table → models holding a vector'),
+	embedding_tables: z
+		.record(z.string(), z.array(z.string()))
+		.describe('Embedding table → models holding a vector'),
 	embedding_model: z.string().optional(),
 	embedding_dims: z.number().int().optional(),
 });
@@ -121,7 +141,9 @@ class Shaper {
 	async memory(m: Memory, similarity?: number, query = false): Promise<McpMemory> {
 		const model = (this.model ??= await this.engine.models());
 		const related = await this.related(m);
-		const tables = Object.fromEntries(m.embedding_tables.map((t) => [t === model.active ? `memory_${model.dims}` : t, [t]]));
+		const tables = Object.fromEntries(
+			m.embedding_tables.map((t) => [t === model.active ? `memory_${model.dims}` : t, [t]]),
+		);
 		return {
 			id: m.seq,
 			source: m.source ?? null,
@@ -130,7 +152,13 @@ class Shaper {
 			...(similarity !== undefined ? { similarity: percent(similarity) } : {}),
 			...(m.tags.length ? { labels: m.tags } : {}),
 			...(related.length ? { related_memories: related } : {}),
-			meta: { timestamp: m.timestamp, namespace: m.scope, encrypted: false, embedding_tables: tables, ...(query ? { embedding_model: model.active, embedding_dims: model.dims } : {}) },
+			meta: {
+				timestamp: m.timestamp,
+				namespace: m.scope,
+				encrypted: false,
+				embedding_tables: tables,
+				...(query ? { embedding_model: model.active, embedding_dims: model.dims } : {}),
+			},
 		};
 	}
 
@@ -146,7 +174,16 @@ class Shaper {
 		const others = await this.engine.getMemories(links.map(([id]) => id));
 		return links.flatMap(([, strength], i) => {
 			const o = others[i];
-			return o ? [{ id: o.seq, similarity: percent(strength), source: o.source ?? null, shared_labels: o.tags.filter((t) => m.tags.includes(t)) }] : [];
+			return o
+				? [
+						{
+							id: o.seq,
+							similarity: percent(strength),
+							source: o.source ?? null,
+							shared_labels: o.tags.filter((t) => m.tags.includes(t)),
+						},
+					]
+				: [];
 		});
 	}
 }
@@ -159,7 +196,11 @@ async function bySeq(engine: EngineApi, seq: number): Promise<Memory> {
 }
 
 /** Newest-first briefs passing `f`, up to `want` (all when undefined), scanning at most SCAN_CAP. */
-async function scan(engine: EngineApi, f: Filter, want?: number): Promise<{ hits: MemoryBrief[]; scanned: number; total: number }> {
+async function scan(
+	engine: EngineApi,
+	f: Filter,
+	want?: number,
+): Promise<{ hits: MemoryBrief[]; scanned: number; total: number }> {
 	const hits: MemoryBrief[] = [];
 	let offset = 0;
 	let total = 0;
@@ -176,17 +217,31 @@ async function scan(engine: EngineApi, f: Filter, want?: number): Promise<{ hits
 // ---------------------------------------------------------------- tools
 
 const IdSchema = z.number().int().positive().describe('The integer ID of the memory');
-const LabelsArg = z.string().max(2000).describe('Comma-separated labels, fuzzy; prefix ! to exclude, e.g. "beer, !wine"');
-const SourceArg = z.string().max(200).describe('Source filter, fuzzy; prefix ! to exclude, e.g. "!clawdbot"');
+const LabelsArg = z
+	.string()
+	.max(2000)
+	.describe('Comma-separated labels, fuzzy; prefix ! to exclude, e.g. "beer, !wine"');
+const SourceArg = z
+	.string()
+	.max(200)
+	.describe('Source filter, fuzzy; prefix ! to exclude, e.g. "!clawdbot"');
 
 /** memory-mcp's JSON-in-content workaround: content may be {"content": …, "labels": …, "source": …}. */
-function unwrapJsonContent(input: { content: string; labels?: string | string[]; source?: string }) {
+function unwrapJsonContent(input: {
+	content: string;
+	labels?: string | string[];
+	source?: string;
+}) {
 	const t = input.content.trim();
 	if (!t.startsWith('{') || !t.endsWith('}')) return input;
 	try {
 		const o = JSON.parse(t) as Record<string, unknown>;
 		if (typeof o.content !== 'string') return input;
-		return { content: o.content, labels: (o.labels as string | string[] | undefined) ?? input.labels, source: typeof o.source === 'string' ? o.source : input.source };
+		return {
+			content: o.content,
+			labels: (o.labels as string | string[] | undefined) ?? input.labels,
+			source: typeof o.source === 'string' ? o.source : input.source,
+		};
 	} catch {
 		return input;
 	}
@@ -202,9 +257,20 @@ Use it for facts, decisions and conversation summaries worth keeping. Do not use
 
 Example: store_memory(content="User's favourite beer is a Belgian tripel", labels="beer, preferences", source="chat")`,
 		inputSchema: z.object({
-			content: z.string().min(1).max(50_000).describe('The conversation content or summary to remember'),
-			labels: z.union([z.string().max(2000), z.array(z.string())]).optional().describe('Comma-separated labels for categorising the memory'),
-			source: z.string().max(200).optional().describe("Source attribution (e.g. 'Wikipedia', 'user')"),
+			content: z
+				.string()
+				.min(1)
+				.max(50_000)
+				.describe('The conversation content or summary to remember'),
+			labels: z
+				.union([z.string().max(2000), z.array(z.string())])
+				.optional()
+				.describe('Comma-separated labels for categorising the memory'),
+			source: z
+				.string()
+				.max(200)
+				.optional()
+				.describe("Source attribution (e.g. 'Wikipedia', 'user')"),
 		}),
 		outputSchema: z.object({
 			current_embedding: z.string(),
@@ -213,20 +279,41 @@ Example: store_memory(content="User's favourite beer is a Belgian tripel", label
 			message: z.string(),
 			warnings: z.array(z.string()).optional(),
 		}),
-		annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+		annotations: {
+			readOnlyHint: false,
+			idempotentHint: false,
+			destructiveHint: false,
+			openWorldHint: false,
+		},
 	},
 	run: async (raw, engine, ctx) => {
 		const input = unwrapJsonContent(raw);
 		const labels = normalizeLabels(input.labels);
 		const vec = await engine.embed(input.content);
 		const near = vec ? await engine.nearest(vec, 2) : [];
-		const out = await engine.store({ content: input.content, tags: labels, source: input.source }, ctx);
+		const out = await engine.store(
+			{ content: input.content, tags: labels, source: input.source },
+			ctx,
+		);
 		const r = out.results[0];
 		const others = await engine.getMemories(near.map((n) => n.id));
-		const warnings = near.flatMap((n, i) => (others[i] && n.cosine >= 0.7 ? [similarityWarning(others[i]!.seq, n.cosine, r.duplicate_of === n.id)] : []));
+		const warnings = near.flatMap((n, i) =>
+			others[i] && n.cosine >= 0.7
+				? [similarityWarning(others[i]!.seq, n.cosine, r.duplicate_of === n.id)]
+				: [],
+		);
 		const model = (await engine.models()).active;
-		const message = r.status === 'duplicate' ? `❌ Not stored again: exact match with memory #${r.seq}` : `✅ Memory stored with ID ${r.seq}`;
-		return { current_embedding: model, id: r.seq, source: input.source ?? null, message, ...(warnings.length ? { warnings } : {}) };
+		const message =
+			r.status === 'duplicate'
+				? `❌ Not stored again: exact match with memory #${r.seq}`
+				: `✅ Memory stored with ID ${r.seq}`;
+		return {
+			current_embedding: model,
+			id: r.seq,
+			source: input.source ?? null,
+			message,
+			...(warnings.length ? { warnings } : {}),
+		};
 	},
 	render: json,
 });
@@ -252,9 +339,19 @@ Examples: retrieve_memories(query="authentication decision") · retrieve_memorie
 			query: z.string().max(2000).optional().describe('Text for semantic search'),
 			labels: LabelsArg.optional(),
 			source: SourceArg.optional(),
-			num_results: z.number().int().min(1).max(100).optional().describe('Number of results (default 5)'),
+			num_results: z
+				.number()
+				.int()
+				.min(1)
+				.max(100)
+				.optional()
+				.describe('Number of results (default 5)'),
 		}),
-		outputSchema: z.object({ current_embedding: z.string().optional(), memories: z.array(McpMemorySchema), count: z.number().int() }),
+		outputSchema: z.object({
+			current_embedding: z.string().optional(),
+			memories: z.array(McpMemorySchema),
+			count: z.number().int(),
+		}),
 		annotations: READ_ONLY,
 	},
 	run: async (input, engine) => {
@@ -262,14 +359,30 @@ Examples: retrieve_memories(query="authentication decision") · retrieve_memorie
 		const n = input.num_results ?? 5;
 		const shaper = new Shaper(engine);
 		const query = input.query?.trim();
-		const memories = query ? await semantic(engine, shaper, query, f, n) : await recent(engine, shaper, f, n);
-		fitContents(memories, (m) => m.content, (m, s) => (m.content = s));
-		return { ...(query ? { current_embedding: (await engine.models()).active } : {}), memories, count: memories.length };
+		const memories = query
+			? await semantic(engine, shaper, query, f, n)
+			: await recent(engine, shaper, f, n);
+		fitContents(
+			memories,
+			(m) => m.content,
+			(m, s) => (m.content = s),
+		);
+		return {
+			...(query ? { current_embedding: (await engine.models()).active } : {}),
+			memories,
+			count: memories.length,
+		};
 	},
 	render: json,
 });
 
-async function semantic(engine: EngineApi, shaper: Shaper, query: string, f: Filter, n: number): Promise<McpMemory[]> {
+async function semantic(
+	engine: EngineApi,
+	shaper: Shaper,
+	query: string,
+	f: Filter,
+	n: number,
+): Promise<McpMemory[]> {
 	const vec = await engine.embed(query);
 	if (!vec) {
 		// No known word for the model: fall back to keywords, as Engram's recall does.
@@ -277,14 +390,24 @@ async function semantic(engine: EngineApi, shaper: Shaper, query: string, f: Fil
 		const kept = hits.results.filter((h) => matches(h.memory, f)).slice(0, n);
 		return Promise.all(kept.map((h) => shaper.memory(h.memory, 0, true)));
 	}
-	const near = await engine.nearest(vec, Math.min(2000, isFiltering(f) ? Math.max(200, n * 20) : n * 2));
+	const near = await engine.nearest(
+		vec,
+		Math.min(2000, isFiltering(f) ? Math.max(200, n * 20) : n * 2),
+	);
 	const mems = await engine.getMemories(near.map((x) => x.id));
-	const picked = near.flatMap((x, i) => (mems[i] && matches(mems[i]!, f) ? [{ m: mems[i]!, cos: x.cosine }] : []));
+	const picked = near.flatMap((x, i) =>
+		mems[i] && matches(mems[i]!, f) ? [{ m: mems[i]!, cos: x.cosine }] : [],
+	);
 	picked.sort((a, b) => b.cos - a.cos || b.m.timestamp.localeCompare(a.m.timestamp));
 	return Promise.all(picked.slice(0, n).map((p) => shaper.memory(p.m, p.cos, true)));
 }
 
-async function recent(engine: EngineApi, shaper: Shaper, f: Filter, n: number): Promise<McpMemory[]> {
+async function recent(
+	engine: EngineApi,
+	shaper: Shaper,
+	f: Filter,
+	n: number,
+): Promise<McpMemory[]> {
 	const { hits } = await scan(engine, f, n);
 	const mems = await engine.getMemories(hits.map((h) => h.id));
 	return Promise.all(mems.flatMap((m) => (m ? [shaper.memory(m)] : [])));
@@ -318,7 +441,12 @@ Use it for wrong or unwanted memories. Do not use it to change labels (del_label
 Example: delete_memory(memory_id=42)`,
 		inputSchema: z.object({ memory_id: IdSchema }),
 		outputSchema: z.object({ success: z.boolean(), message: z.string() }),
-		annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
+		annotations: {
+			readOnlyHint: false,
+			idempotentHint: true,
+			destructiveHint: true,
+			openWorldHint: false,
+		},
 	},
 	run: async (input, engine, ctx) => {
 		const m = await bySeq(engine, input.memory_id);
@@ -339,11 +467,18 @@ Use it to resurface something forgotten or sample a label. Do not use it to find
 Example: random_memory(labels="ideas")`,
 		inputSchema: z.object({ labels: LabelsArg.optional(), source: SourceArg.optional() }),
 		outputSchema: McpMemorySchema,
-		annotations: { readOnlyHint: true, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+		annotations: {
+			readOnlyHint: true,
+			idempotentHint: false,
+			destructiveHint: false,
+			openWorldHint: false,
+		},
 	},
 	run: async (input, engine) => {
 		const f = makeFilter(input.labels, input.source);
-		const id = isFiltering(f) ? pick((await scan(engine, f)).hits)?.id : await randomUnfiltered(engine);
+		const id = isFiltering(f)
+			? pick((await scan(engine, f)).hits)?.id
+			: await randomUnfiltered(engine);
 		const [m] = id ? await engine.getMemories([id]) : [];
 		if (!m) throw new MemoryError('not_found', '❌ No memories found matching the criteria');
 		return new Shaper(engine).memory(m);
@@ -358,7 +493,11 @@ function pick<T>(xs: T[]): T | undefined {
 async function randomUnfiltered(engine: EngineApi): Promise<string | undefined> {
 	const { total } = await engine.timeline({ limit: 1 });
 	if (total === 0) return undefined;
-	const page = await engine.timeline({ limit: 1, offset: Math.floor(Math.random() * total), max_content_chars: 0 });
+	const page = await engine.timeline({
+		limit: 1,
+		offset: Math.floor(Math.random() * total),
+		max_content_chars: 0,
+	});
 	return page.memories[0]?.id;
 }
 
@@ -380,7 +519,10 @@ Example: memory_stats(labels="beer")`,
 			percentage: z.string().optional(),
 			labels_matched: z.array(z.string()).optional(),
 			sources_matched: z.array(z.string()).optional(),
-			approximate: z.boolean().optional().describe(`True when only the newest ${SCAN_CAP} memories were counted`),
+			approximate: z
+				.boolean()
+				.optional()
+				.describe(`True when only the newest ${SCAN_CAP} memories were counted`),
 		}),
 		annotations: READ_ONLY,
 	},
@@ -423,11 +565,19 @@ Use it to see current topics or reuse labels. Do not use it for all-time counts 
 
 Example: trending_labels(days=7, limit=5)`,
 		inputSchema: z.object({
-			days: z.number().int().min(1).max(3650).optional().describe('Time window in days (default 30)'),
+			days: z
+				.number()
+				.int()
+				.min(1)
+				.max(3650)
+				.optional()
+				.describe('Time window in days (default 30)'),
 			limit: z.number().int().min(1).max(100).optional().describe('Maximum labels (default 10)'),
 		}),
 		outputSchema: z.object({
-			trending_labels: z.array(z.object({ label: z.string(), count: z.number().int(), top_token: z.string() })),
+			trending_labels: z.array(
+				z.object({ label: z.string(), count: z.number().int(), top_token: z.string() }),
+			),
 			time_window_days: z.number().int(),
 		}),
 		annotations: READ_ONLY,
@@ -435,26 +585,48 @@ Example: trending_labels(days=7, limit=5)`,
 	run: async (input, engine) => {
 		const days = input.days ?? 30;
 		const out = await engine.trendingLabels({ days, limit: input.limit ?? 10 });
-		const token = (l: string) => l.toLowerCase().split(/[^\p{L}\p{N}]+/u).find(Boolean) ?? l.toLowerCase();
-		return { trending_labels: out.labels.map((l) => ({ label: l.label, count: l.count, top_token: token(l.label) })), time_window_days: days };
+		const token = (l: string) =>
+			l
+				.toLowerCase()
+				.split(/[^\p{L}\p{N}]+/u)
+				.find(Boolean) ?? l.toLowerCase();
+		return {
+			trending_labels: out.labels.map((l) => ({
+				label: l.label,
+				count: l.count,
+				top_token: token(l.label),
+			})),
+			time_window_days: days,
+		};
 	},
 	render: json,
 });
 
-const LabelResultSchema = z.object({ success: z.boolean(), message: z.string(), labels: z.array(z.string()) });
+const LabelResultSchema = z.object({
+	success: z.boolean(),
+	message: z.string(),
+	labels: z.array(z.string()),
+});
 const LabelsInput = z.string().min(1).max(2000).describe('Labels: comma-separated or a JSON array');
 
 /** One read and one single-transaction update of a memory's labels. */
-async function relabel(engine: EngineApi, seq: number, change: (tags: string[]) => string[], actor?: string): Promise<string[]> {
+async function relabel(
+	engine: EngineApi,
+	seq: number,
+	change: (tags: string[]) => string[],
+	actor?: string,
+): Promise<string[]> {
 	const m = await bySeq(engine, seq);
 	const tags = change(m.tags);
-	if (tags.join('\n') !== m.tags.join('\n')) await engine.update({ memory_id: m.id, tags }, { actor });
+	if (tags.join('\n') !== m.tags.join('\n'))
+		await engine.update({ memory_id: m.id, tags }, { actor });
 	return tags;
 }
 
 function requireLabels(v: string, field: string): string[] {
 	const labels = normalizeLabels(v);
-	if (labels.length === 0) throw new MemoryError('invalid_input', `${field}: ❌ No valid labels provided`);
+	if (labels.length === 0)
+		throw new MemoryError('invalid_input', `${field}: ❌ No valid labels provided`);
 	return labels;
 }
 
@@ -469,11 +641,21 @@ Use it to categorise a memory further. Do not use it to swap a label for another
 Example: add_labels(memory_id=42, labels="beer, belgian")`,
 		inputSchema: z.object({ memory_id: IdSchema, labels: LabelsInput }),
 		outputSchema: LabelResultSchema,
-		annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+		annotations: {
+			readOnlyHint: false,
+			idempotentHint: true,
+			destructiveHint: false,
+			openWorldHint: false,
+		},
 	},
 	run: async (input, engine, ctx) => {
 		const add = requireLabels(input.labels, 'labels');
-		const labels = await relabel(engine, input.memory_id, (tags) => [...tags, ...add.filter((l) => !tags.includes(l))], ctx.actor);
+		const labels = await relabel(
+			engine,
+			input.memory_id,
+			(tags) => [...tags, ...add.filter((l) => !tags.includes(l))],
+			ctx.actor,
+		);
 		return { success: true, message: `✅ Labels added to memory #${input.memory_id}`, labels };
 	},
 	render: json,
@@ -490,11 +672,21 @@ Use it to drop wrong or stale labels. Do not use it to rename a label (replace_l
 Example: del_labels(memory_id=42, labels="draft")`,
 		inputSchema: z.object({ memory_id: IdSchema, labels: LabelsInput }),
 		outputSchema: LabelResultSchema,
-		annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
+		annotations: {
+			readOnlyHint: false,
+			idempotentHint: true,
+			destructiveHint: true,
+			openWorldHint: false,
+		},
 	},
 	run: async (input, engine, ctx) => {
 		const drop = new Set(requireLabels(input.labels, 'labels').map((l) => l.toLowerCase()));
-		const labels = await relabel(engine, input.memory_id, (tags) => tags.filter((t) => !drop.has(t.toLowerCase())), ctx.actor);
+		const labels = await relabel(
+			engine,
+			input.memory_id,
+			(tags) => tags.filter((t) => !drop.has(t.toLowerCase())),
+			ctx.actor,
+		);
 		return { success: true, message: `✅ Labels removed from memory #${input.memory_id}`, labels };
 	},
 	render: json,
@@ -509,17 +701,31 @@ const replaceLabels = defineTool({
 Use it for status transitions and renames. Do not use it just to add (add_labels) or remove (del_labels).
 
 Example: replace_labels(memory_id=42, target="todo", new="done")`,
-		inputSchema: z.object({ memory_id: IdSchema, target: LabelsInput.describe('Label(s) to remove, comma-separated'), new: LabelsInput.describe('Label(s) to add in their place, comma-separated') }),
+		inputSchema: z.object({
+			memory_id: IdSchema,
+			target: LabelsInput.describe('Label(s) to remove, comma-separated'),
+			new: LabelsInput.describe('Label(s) to add in their place, comma-separated'),
+		}),
 		outputSchema: LabelResultSchema,
-		annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+		annotations: {
+			readOnlyHint: false,
+			idempotentHint: true,
+			destructiveHint: false,
+			openWorldHint: false,
+		},
 	},
 	run: async (input, engine, ctx) => {
 		const target = new Set(requireLabels(input.target, 'target').map((l) => l.toLowerCase()));
 		const add = requireLabels(input.new, 'new');
-		const labels = await relabel(engine, input.memory_id, (tags) => {
-			const kept = tags.filter((t) => !target.has(t.toLowerCase()));
-			return [...kept, ...add.filter((l) => !kept.includes(l))];
-		}, ctx.actor);
+		const labels = await relabel(
+			engine,
+			input.memory_id,
+			(tags) => {
+				const kept = tags.filter((t) => !target.has(t.toLowerCase()));
+				return [...kept, ...add.filter((l) => !kept.includes(l))];
+			},
+			ctx.actor,
+		);
 		return { success: true, message: `✅ Labels replaced on memory #${input.memory_id}`, labels };
 	},
 	render: json,
@@ -527,6 +733,18 @@ Example: replace_labels(memory_id=42, target="todo", new="done")`,
 
 export const memoryMcpProfile: Profile = {
 	name: 'memory-mcp',
-	instructions: 'Memory storage and retrieval with semantic search. store_memory returns an integer id; retrieve_memories searches (labels are comma-separated, fuzzy, ! excludes); get_memory opens one with its related memories.',
-	tools: [storeMemory, retrieveMemories, getMemory, deleteMemory, randomMemory, memoryStats, trendingLabels, addLabels, delLabels, replaceLabels],
+	instructions:
+		'Memory storage and retrieval with semantic search. store_memory returns an integer id; retrieve_memories searches (labels are comma-separated, fuzzy, ! excludes); get_memory opens one with its related memories.',
+	tools: [
+		storeMemory,
+		retrieveMemories,
+		getMemory,
+		deleteMemory,
+		randomMemory,
+		memoryStats,
+		trendingLabels,
+		addLabels,
+		delLabels,
+		replaceLabels,
+	],
 };

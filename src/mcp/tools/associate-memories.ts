@@ -24,7 +24,12 @@ associate_memories({ memory1_id: "old-decision", memory2_id: "new-decision", typ
 associate_memories({ associations: [{ memory1_id: "a", memory2_id: "b", type: "PART_OF", strength: 0.7, role: "migration step" }] })`,
 		inputSchema: AssociateInputSchema,
 		outputSchema: AssociateOutputSchema,
-		annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+		annotations: {
+			readOnlyHint: false,
+			idempotentHint: true,
+			destructiveHint: false,
+			openWorldHint: false,
+		},
 	},
 	run: (input, engine, ctx) => engine.associate(input, ctx),
 	render: renderAssociate,

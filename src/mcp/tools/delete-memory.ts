@@ -14,7 +14,12 @@ Use it for wrong, duplicate or test data the user wants gone. Do not use it for 
 Examples: delete_memory({ memory_id: "8f3a2c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91" }) · delete_memory({ tags: ["benchmark-test"] })`,
 		inputSchema: DeleteInputSchema,
 		outputSchema: DeleteOutputSchema,
-		annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false },
+		annotations: {
+			readOnlyHint: false,
+			idempotentHint: false,
+			destructiveHint: true,
+			openWorldHint: false,
+		},
 	},
 	run: (input, engine, ctx) => engine.delete(input, ctx),
 	render: renderDelete,

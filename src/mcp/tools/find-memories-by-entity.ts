@@ -18,7 +18,11 @@ Examples: find_memories_by_entity({ entity: "PostgreSQL" }) · find_memories_by_
 	},
 	run: async (input, engine) => {
 		const out = await engine.findByEntity(input);
-		fitContents(out.memories, (m) => m.content, (m, s) => (m.content = s));
+		fitContents(
+			out.memories,
+			(m) => m.content,
+			(m, s) => (m.content = s),
+		);
 		return out;
 	},
 	render: renderByEntity,

@@ -22,12 +22,21 @@ Use it to open a memory that recall_memory, a graph tool or the user pointed to,
 Examples: get_memory({ memory_id: "8f3a2c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91" }) · get_memory({ memory_id: 42, related_limit: 5 })`,
 		inputSchema: GetInputSchema,
 		outputSchema: GetMemoryOutputSchema,
-		annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+		annotations: {
+			readOnlyHint: true,
+			idempotentHint: true,
+			destructiveHint: false,
+			openWorldHint: false,
+		},
 	},
 	run: async (input, engine, ctx) => {
 		const out = await engine.get(input, ctx);
 		if (out.associations.length <= MAX_ASSOCIATIONS) return out;
-		return { ...out, associations: out.associations.slice(0, MAX_ASSOCIATIONS), associations_total: out.associations.length };
+		return {
+			...out,
+			associations: out.associations.slice(0, MAX_ASSOCIATIONS),
+			associations_total: out.associations.length,
+		};
 	},
 	render: renderGet,
 });

@@ -14,7 +14,12 @@ Use it when the user hands you an export or a file from another memory tool. Do 
 Example: import_memories({ data: "<the jsonl text>", format: "jsonl", scope: "imported" })`,
 		inputSchema: ImportInputSchema,
 		outputSchema: ImportOutputSchema,
-		annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
+		annotations: {
+			readOnlyHint: false,
+			idempotentHint: true,
+			destructiveHint: true,
+			openWorldHint: false,
+		},
 	},
 	run: (input, engine, ctx) => engine.importMemories(input, ctx),
 	render: renderImport,

@@ -18,7 +18,11 @@ Examples: list_memory_timeline({ time_query: "last week", order: "asc" }) · lis
 	},
 	run: async (input, engine) => {
 		const out = await engine.timeline(input);
-		fitContents(out.memories, (m) => m.content, (m, s) => (m.content = s));
+		fitContents(
+			out.memories,
+			(m) => m.content,
+			(m, s) => (m.content = s),
+		);
 		return out;
 	},
 	render: renderTimeline,

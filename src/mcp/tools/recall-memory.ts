@@ -19,9 +19,15 @@ recall_memory({ query: "auth bugs", tags: ["my-project"], time_query: "last mont
 recall_memory({ queries: ["deployment checklist", "release process"], limit: 5 })`,
 		inputSchema: RecallInputSchema,
 		outputSchema: RecallOutputSchema,
-		annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+		annotations: {
+			readOnlyHint: true,
+			idempotentHint: true,
+			destructiveHint: false,
+			openWorldHint: false,
+		},
 	},
-	run: async (input, engine, ctx) => boundRecall(await engine.recall(input, ctx), input.offset ?? 0),
+	run: async (input, engine, ctx) =>
+		boundRecall(await engine.recall(input, ctx), input.offset ?? 0),
 	render: renderRecall,
 });
 
@@ -38,5 +44,10 @@ export function boundRecall(out: RecallOutput, offset: number): RecallOutput {
 	for (const r of out.results) r.memory.metadata = compactMetadata(r.memory.metadata);
 	const keep = countWithinBudget(out.results);
 	if (keep === out.results.length) return out;
-	return { ...out, results: out.results.slice(0, keep), has_more: true, next_offset: offset + keep };
+	return {
+		...out,
+		results: out.results.slice(0, keep),
+		has_more: true,
+		next_offset: offset + keep,
+	};
 }

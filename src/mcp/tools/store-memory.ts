@@ -21,7 +21,12 @@ store_memory({ content: "User now prefers SQLite for small local tools.", supers
 store_memory({ memories: [{ content: "…" }, { content: "…", tags: ["import"] }] })`,
 		inputSchema: StoreInputSchema,
 		outputSchema: StoreOutputSchema,
-		annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: false, openWorldHint: false },
+		annotations: {
+			readOnlyHint: false,
+			idempotentHint: false,
+			destructiveHint: false,
+			openWorldHint: false,
+		},
 	},
 	run: (input, engine, ctx) => engine.store(input, ctx),
 	render: renderStore,

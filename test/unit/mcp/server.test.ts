@@ -9,7 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Engine } from '../../../src/engine/engine';
 import type { EngineApi } from '../../../src/engine/types';
-import { createMemoryServer, PROFILE_NAMES, PROFILES, type ToolCallEvent } from '../../../src/mcp/server';
+import {
+	createMemoryServer,
+	PROFILE_NAMES,
+	PROFILES,
+	type ToolCallEvent,
+} from '../../../src/mcp/server';
 import { RELAY_PROFILES } from '../../../src/mcp/transports/relay-protocol';
 import { connect, data, errorText, makeEngine, text, type Connection } from './helpers';
 
@@ -31,10 +36,36 @@ const EXPECTED_TOOLS: Record<string, string[]> = {
 		'import_memories',
 		'check_database_health',
 	],
-	automem: ['store_memory', 'recall_memory', 'associate_memories', 'update_memory', 'delete_memory', 'check_database_health'],
-	aiakiv: ['save_memory', 'search_memory', 'get_memory_content', 'find_memory_connections', 'query_memory_graph', 'list_memory_timeline', 'find_memories_by_entity'],
+	automem: [
+		'store_memory',
+		'recall_memory',
+		'associate_memories',
+		'update_memory',
+		'delete_memory',
+		'check_database_health',
+	],
+	aiakiv: [
+		'save_memory',
+		'search_memory',
+		'get_memory_content',
+		'find_memory_connections',
+		'query_memory_graph',
+		'list_memory_timeline',
+		'find_memories_by_entity',
+	],
 	codomyrmex: ['memory_put', 'memory_get', 'memory_search'],
-	'memory-mcp': ['store_memory', 'retrieve_memories', 'get_memory', 'delete_memory', 'random_memory', 'memory_stats', 'trending_labels', 'add_labels', 'del_labels', 'replace_labels'],
+	'memory-mcp': [
+		'store_memory',
+		'retrieve_memories',
+		'get_memory',
+		'delete_memory',
+		'random_memory',
+		'memory_stats',
+		'trending_labels',
+		'add_labels',
+		'del_labels',
+		'replace_labels',
+	],
 };
 
 const ALL_TOOL_NAMES = new Set(Object.values(EXPECTED_TOOLS).flat());
@@ -59,7 +90,8 @@ describe('createMemoryServer', () => {
 					expect(t.inputSchema.type, t.name).toBe('object');
 					expect(t.outputSchema?.type, t.name).toBe('object');
 					expect(t.annotations, t.name).toMatchObject({ openWorldHint: false });
-					for (const hint of ['readOnlyHint', 'idempotentHint', 'destructiveHint'] as const) expect(typeof t.annotations?.[hint], `${t.name}.${hint}`).toBe('boolean');
+					for (const hint of ['readOnlyHint', 'idempotentHint', 'destructiveHint'] as const)
+						expect(typeof t.annotations?.[hint], `${t.name}.${hint}`).toBe('boolean');
 					expect(t.description, t.name).toMatch(/Do not use/);
 					expect(t.description!.length, t.name).toBeLessThan(4000);
 				}
@@ -71,8 +103,11 @@ describe('createMemoryServer', () => {
 			for (const profile of PROFILE_NAMES) {
 				const own = new Set(EXPECTED_TOOLS[profile]);
 				for (const t of PROFILES[profile].tools) {
-					const mentioned = [...t.config.description.matchAll(/\b[a-z]+(?:_[a-z]+)+\b/g)].map((m) => m[0]).filter((w) => ALL_TOOL_NAMES.has(w));
-					for (const m of mentioned) expect(own.has(m), `${profile}/${t.name} mentions ${m}`).toBe(true);
+					const mentioned = [...t.config.description.matchAll(/\b[a-z]+(?:_[a-z]+)+\b/g)]
+						.map((m) => m[0])
+						.filter((w) => ALL_TOOL_NAMES.has(w));
+					for (const m of mentioned)
+						expect(own.has(m), `${profile}/${t.name} mentions ${m}`).toBe(true);
 				}
 			}
 		});
@@ -82,12 +117,33 @@ describe('createMemoryServer', () => {
 		});
 
 		it('marks reads read-only and deletes destructive', () => {
-			const byName = Object.fromEntries(PROFILES.native.tools.map((t) => [t.name, t.config.annotations]));
-			for (const n of ['recall_memory', 'get_memory', 'find_memory_connections', 'query_memory_graph', 'list_memory_timeline', 'memory_stats', 'export_memories', 'check_database_health'])
+			const byName = Object.fromEntries(
+				PROFILES.native.tools.map((t) => [t.name, t.config.annotations]),
+			);
+			for (const n of [
+				'recall_memory',
+				'get_memory',
+				'find_memory_connections',
+				'query_memory_graph',
+				'list_memory_timeline',
+				'memory_stats',
+				'export_memories',
+				'check_database_health',
+			])
 				expect(byName[n].readOnlyHint, n).toBe(true);
-			for (const n of ['store_memory', 'update_memory', 'delete_memory', 'associate_memories', 'import_memories']) expect(byName[n].readOnlyHint, n).toBe(false);
+			for (const n of [
+				'store_memory',
+				'update_memory',
+				'delete_memory',
+				'associate_memories',
+				'import_memories',
+			])
+				expect(byName[n].readOnlyHint, n).toBe(false);
 			expect(byName.delete_memory.destructiveHint).toBe(true);
-			expect(byName.associate_memories).toMatchObject({ idempotentHint: true, destructiveHint: false });
+			expect(byName.associate_memories).toMatchObject({
+				idempotentHint: true,
+				destructiveHint: false,
+			});
 		});
 
 		it('sends the profile instructions on initialize', async () => {
@@ -106,19 +162,25 @@ describe('createMemoryServer', () => {
 		afterAll(() => c.close());
 
 		it('answers server/discover (MCP-B probe) with -32601 instead of silence', async () => {
-			const err = await c.client.request({ method: 'server/discover' as 'ping' }, z.object({})).catch((e: unknown) => e);
+			const err = await c.client
+				.request({ method: 'server/discover' as 'ping' }, z.object({}))
+				.catch((e: unknown) => e);
 			expect(err).toBeInstanceOf(McpError);
 			expect((err as McpError).code).toBe(-32601);
 			expect((err as McpError).message).toBe('MCP error -32601: Method not found');
 		});
 
 		it('answers any other unknown method with -32601', async () => {
-			const err = (await c.client.request({ method: 'memories/everything' as 'ping' }, z.object({})).catch((e: unknown) => e)) as McpError;
+			const err = (await c.client
+				.request({ method: 'memories/everything' as 'ping' }, z.object({}))
+				.catch((e: unknown) => e)) as McpError;
 			expect(err.code).toBe(-32601);
 		});
 
 		it('reports an unknown tool as an error result', async () => {
-			expect(errorText(await c.call('forget_everything', {}))).toBe('MCP error -32602: Tool forget_everything not found');
+			expect(errorText(await c.call('forget_everything', {}))).toBe(
+				'MCP error -32602: Tool forget_everything not found',
+			);
 		});
 
 		it('names the field and the rule for bad arguments', async () => {
@@ -131,7 +193,9 @@ describe('createMemoryServer', () => {
 		});
 
 		it('renders a MemoryError as "code: message"', async () => {
-			expect(errorText(await c.call('get_memory', { memory_id: 'no-such-memory' }))).toBe('not_found: memory_id: no memory with id "no-such-memory"');
+			expect(errorText(await c.call('get_memory', { memory_id: 'no-such-memory' }))).toBe(
+				'not_found: memory_id: no memory with id "no-such-memory"',
+			);
 		});
 
 		it('keeps serving after a tool throws an unexpected error', async () => {
@@ -169,17 +233,27 @@ describe('createMemoryServer', () => {
 
 		it("records the actor in the memory's history: the option, else the client's name and profile", async () => {
 			const named = await connect(engine, 'native', { actor: 'claude-desktop' });
-			const a = data<{ memory_id: string }>(await named.call('store_memory', { content: 'The staging database runs on port 5433 since the March migration.' }));
+			const a = data<{ memory_id: string }>(
+				await named.call('store_memory', {
+					content: 'The staging database runs on port 5433 since the March migration.',
+				}),
+			);
 			expect((await engine.history(a.memory_id)).map((h) => h.actor)).toContain('claude-desktop');
 			await named.close();
 			const plain = await connect(engine, 'codomyrmex');
-			const b = data<{ id: string }>(await plain.call('memory_put', { content: 'Release notes go out every second Tuesday of the month.' }));
+			const b = data<{ id: string }>(
+				await plain.call('memory_put', {
+					content: 'Release notes go out every second Tuesday of the month.',
+				}),
+			);
 			expect((await engine.history(b.id)).map((h) => h.actor)).toContain('vitest (codomyrmex)');
 			await plain.close();
 		});
 
 		it('refuses an unknown profile by name', () => {
-			expect(() => createMemoryServer(engine, 'mem0' as never)).toThrow('profile: unknown profile "mem0"; expected one of native, automem, aiakiv, codomyrmex, memory-mcp');
+			expect(() => createMemoryServer(engine, 'mem0' as never)).toThrow(
+				'profile: unknown profile "mem0"; expected one of native, automem, aiakiv, codomyrmex, memory-mcp',
+			);
 		});
 
 		it('is one server per connection: a second transport is refused', async () => {
