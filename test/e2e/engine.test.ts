@@ -1,0 +1,86 @@
+/**
+ * The engine in a real browser: the built app served by `vite preview`, Debian's Chromium, the
+ * engine worker with real IndexedDB and the embedded model loaded from the app's own origin.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, startPreview, type Browser, type Server } from './helpers';
+
+let server: Server;
+let browser: Browser;
+let page: Page;
+const requests: string[] = [];
+
+/** Waits until the page's engine client answers, and returns its health report. */
+async function engineReady(p: Page): Promise<{ embedder: { model: string; dims: number } }> {
+	await p.waitForFunction(() => '__engram' in globalThis, undefined, { timeout: 60_000 });
+	return p.evaluate(() => (globalThis as unknown as { __engram: { health(): Promise<{ embedder: { model: string; dims: number } }> } }).__engram.health());
+}
+
+beforeAll(async () => {
+	server = await startPreview();
+	// Service workers blocked: every request then really goes over the network and is recorded.
+	browser = await launchBrowser({ offlineCapable: false });
+	browser.context.on('request', (r) => requests.push(r.url()));
+	page = await browser.context.newPage();
+	await page.goto(server.url);
+});
+
+afterAll(async () => {
+	await browser?.close();
+	await server?.stop();
+});
+
+describe('engine in Chromium', () => {
+	it('the worker loads the embedded model from the app’s own origin and nothing leaves it', async () => {
+		const health = await engineReady(page);
+		expect(health.embedder).toMatchObject({ model: 'engram/glove-sif-100d', dims: 100 });
+		expect(page.workers().some((w) => /engine\.worker/.test(w.url()))).toBe(true);
+		const origin = new URL(server.url).origin;
+		expect(requests.some((u) => u.startsWith(`${origin}/models/engram/glove-sif-100d/tokenizer.json`))).toBe(true);
+		expect(requests.some((u) => u.startsWith(`${origin}/models/engram/glove-sif-100d/onnx/`))).toBe(true);
+		const foreign = requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:') && !u.startsWith('blob:'));
+		expect(foreign).toEqual([]);
+	});
+
+	it('a MemoryError keeps its code across the worker boundary', async () => {
+		await engineReady(page);
+		const err = await page.evaluate(async () => {
+			const engram = (globalThis as unknown as { __engram: { store(i: unknown): Promise<unknown> } }).__engram;
+			try {
+				await engram.store({ content: '' });
+				return null;
+			} catch (e) {
+				const x = e as { name: string; code: string; message: string };
+				return { name: x.name, code: x.code, message: x.message };
+			}
+		});
+		expect(err).toEqual({ name: 'MemoryError', code: 'invalid_input', message: 'content: must not be empty; content: must not be blank' });
+	});
+
+	it('store and recall round trip survives a page reload (IndexedDB persisted)', async () => {
+		await engineReady(page);
+		type Engram = {
+			store(i: unknown): Promise<{ memory_id: string }>;
+			recall(i: unknown): Promise<{ results: { memory: { id: string; content: string } }[] }>;
+		};
+		const stored = await page.evaluate(async () => {
+			const engram = (globalThis as unknown as { __engram: Engram }).__engram;
+			const out = await engram.store({ memories: [
+				{ content: 'Backups of the database run nightly at two in the morning', tags: ['ops'] },
+				{ content: 'Maria Silva owns the billing service' },
+			] });
+			return out.results.map((r: { memory_id: string }) => r.memory_id);
+		});
+		const recall = () =>
+			page.evaluate(async () => {
+				const engram = (globalThis as unknown as { __engram: Engram }).__engram;
+				const r = await engram.recall({ query: 'when are the database backups taken', limit: 1 });
+				return r.results.map((x) => x.memory.id);
+			});
+		expect(await recall()).toEqual([stored[0]]);
+		await page.reload();
+		await engineReady(page);
+		expect(await recall()).toEqual([stored[0]]);
+	});
+});
