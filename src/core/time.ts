@@ -248,7 +248,7 @@ function amount(n: string | undefined, unitWord: string): { n: number; unit: Uni
 
 // Regex fragments shared by every pattern below.
 const NUM_WORDS = [...ONES.slice(1), ...TENS.slice(2)].join('|');
-const NUM = String.raw`(?:\d{1,5}|(?:${TENS.slice(2).join('|')})[-\s](?:${ONES.slice(1, 10).join('|')})|${NUM_WORDS}|an?\s+couple(?:\s+of)?|couple\s+of|an?\s+few|few|several|an?)`;
+const NUM = String.raw`(?:\d{1,5}|(?:${TENS.slice(2).join('|')})[-\s](?:${ONES.slice(1, 10).join('|')})|${NUM_WORDS}|an?\s+couple(?:\s+of)?|couple(?:\s+of)?|an?\s+few|few|several|an?)`;
 const UNIT = String.raw`(?:minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|fortnights?|months?|mos?|years?|yrs?)`;
 const MONTH = String.raw`(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b\.?`;
 const WEEKDAY = String.raw`(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thur|thu|fri|sat|sun)\b\.?`;
@@ -257,6 +257,9 @@ const ORD = String.raw`(?:\d{1,2}(?:st|nd|rd|th)?|(?:twenty|thirty)[-\s](?:${ORD
 const YEAR = String.raw`\d{4}`;
 const SEASON = String.raw`(?:spring|summer|autumn|fall|winter)`;
 const PART = String.raw`(?:morning|afternoon|evening|night)`;
+/** A clock time after a day: "at 3pm", "around 14:30" (an hour from then, UTC). */
+const CLOCK = String.raw`\s+(?:at|around|about)\s+(?<hh>\d{1,2})(?:(?::(?<mm>\d{2}))\s*(?<ap>am|pm|a\.m\.|p\.m\.)?|\s*(?<ap2>am|pm|a\.m\.|p\.m\.))`;
+const HOLIDAY = String.raw`(?<hol>christmas\s+eve|christmas(?:\s+day)?|new\s+year'?s\s+eve|new\s+year'?s(?:\s+day)?|new\s+year|halloween|valentine'?s(?:\s+day)?|thanksgiving|easter(?:\s+sunday)?)`;
 
 // ---------------------------------------------------------------------------------------------
 // Period grammar: each pattern matches one phrase and resolves it to a window.
@@ -306,8 +309,8 @@ const PATTERNS: Pattern[] = [
 		resolve: (g) => (+g.m! >= 1 && +g.m! <= 12 ? monthSpan(+g.y!, +g.m! - 1) : null),
 	},
 	{
-		src: String.raw`(?:the\s+)?(?<which>day\s+before\s+yesterday|day\s+after\s+tomorrow|today|tonight|tomorrow|yesterday)(?:\s+(?<part>${PART}))?`,
-		resolve: (g, c) => relativeDay(g.which!, g.part, c),
+		src: String.raw`(?:the\s+)?(?<which>day\s+before\s+yesterday|day\s+after\s+tomorrow|today|tonight|tomorrow|yesterday)(?:\s+(?<part>${PART})|${CLOCK})?`,
+		resolve: (g, c) => atClock(relativeDay(g.which!, g.part, c), g),
 	},
 	{
 		src: String.raw`(?<which>this|last)\s+(?<part>${PART})`,
@@ -316,6 +319,24 @@ const PATTERNS: Pattern[] = [
 	{
 		src: String.raw`earlier\s+(?:today|(?:this\s+)?(?<unit>week|month|year))`,
 		resolve: (g, c) => earlierThis(g.unit, c),
+	},
+	{
+		src: String.raw`(?:the\s+)?(?<unit>week|weekend|month|year)\s+before\s+last`,
+		resolve: (g, c) => beforeLast(g.unit!.toLowerCase(), c),
+	},
+	{
+		src: String.raw`(?<n>${NUM})\s+weekends?\s+ago`,
+		resolve: (g, c) => weekendsAgo(numberValue(g.n!), c),
+	},
+	{
+		src: String.raw`this\s+time\s+last\s+(?<unit>year|month|week)`,
+		resolve: (g, c) => sameTimeLast(g.unit!.toLowerCase() as Unit, c),
+	},
+	{
+		src: String.raw`${HOLIDAY}(?:,?\s+(?<y>${YEAR}))?`,
+		resolve: (g, c) => holiday(g.hol!, g.y, c),
+		// "a new year of school" is not New Year's Day.
+		mention: String.raw`(?!new\s+year\b(?!'))${HOLIDAY}(?:,?\s+(?<y>${YEAR}))?`,
 	},
 	{
 		src: String.raw`(?:recently|lately|of\s+late)`,
@@ -350,7 +371,7 @@ const PATTERNS: Pattern[] = [
 		resolve: (g, c) => unitsAway(g.n!, g.unit!, 'later', c),
 	},
 	{
-		src: String.raw`(?:(?:over|during|in|within)\s+)?(?<the>the\s+)?(?<which>this\s+past|this\s+coming|this|last|past|previous|next|coming)\s+(?<unit>week|weekend|month|quarter|year|decade|fortnight|day|hour)`,
+		src: String.raw`(?:(?:over|during|in|within)\s+)?(?<the>the\s+)?(?<which>this\s+past|this\s+coming|this|last|past|previous|prior|next|coming)\s+(?<unit>week|weekend|month|quarter|year|decade|fortnight|day|hour)`,
 		resolve: (g, c) => relativeUnit(g.which!, g.unit!, c, g.the !== undefined),
 		// "the next day" in a story is not the day after the memory was written.
 		mention: String.raw`(?:(?:over|during|in|within)\s+)?(?<the>the\s+)?(?<which>this\s+past|this\s+coming|this|last|past|previous|next|coming)\s+(?<unit>week|weekend|month|quarter|year|decade|fortnight)`,
@@ -371,8 +392,8 @@ const PATTERNS: Pattern[] = [
 		resolve: (g, c) => weekOfMonth(g.nth!, resolveMonth(g.month!, g.y, g.which, c)),
 	},
 	{
-		src: String.raw`(?:(?<which>last|this|next|this\s+past|this\s+coming|on)\s+)?(?<wd>${WEEKDAY})(?:\s+(?<part>${PART}))?`,
-		resolve: (g, c) => weekday(g.wd!, g.which, g.part, c),
+		src: String.raw`(?:(?<which>last|this|next|this\s+past|this\s+coming|on)\s+)?(?<wd>${WEEKDAY})(?:\s+(?<part>${PART})|${CLOCK})?`,
+		resolve: (g, c) => atClock(weekday(g.wd!, g.which, g.part, c), g),
 		mention: String.raw`(?:(?<which>last|this|next|this\s+past|this\s+coming|on)\s+)?(?<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:\s+(?<part>${PART}))?`,
 	},
 	{
@@ -501,6 +522,7 @@ function relativeUnit(which: string, unitWord: string, c: Context, the = false):
 	const unit = unitWord.toLowerCase();
 	let w = which.toLowerCase().replace(/\s+/g, ' ');
 	if (w === 'this coming') w = 'next';
+	if (w === 'prior') w = 'previous';
 	if (w === 'this past') w = unit === 'weekend' ? 'last' : 'past';
 	if (the && w === 'last' && unit !== 'weekend') w = 'past';
 	if (unit === 'weekend') return weekend(w, c);
@@ -553,6 +575,76 @@ function relativeDecade(which: string, c: Context): Span {
 	if (which === 'past' || which === 'last') return { s: addMonths(c.now, -120), e: OPEN_END };
 	const start = Math.floor(yearOf(c.now) / 10) * 10 + (which === 'this' ? 0 : 10);
 	return { s: utc(start, 0), e: utc(start + 10, 0) };
+}
+
+/** A day narrowed to the hour after a clock time ("yesterday at 3pm"); unchanged without one. */
+function atClock(span: Span | null, g: Groups): Span | null {
+	if (!span || g.hh === undefined) return span;
+	let h = Number(g.hh);
+	const ap = (g.ap ?? g.ap2)?.toLowerCase().replace(/\./g, '');
+	if (ap && (h < 1 || h > 12)) return null;
+	if (ap === 'pm' && h < 12) h += 12;
+	if (ap === 'am' && h === 12) h = 0;
+	const m = Number(g.mm ?? 0);
+	if (h > 23 || m > 59) return null;
+	const s = dayStart(span.s) + h * HOUR + m * MINUTE;
+	return { s, e: s + HOUR };
+}
+
+/** "the week before last": two calendar units back; "the weekend before last" likewise. */
+function beforeLast(unit: string, c: Context): Span {
+	if (unit === 'weekend') return shiftSpan(weekend('last', c), -WEEK);
+	const u = unit as Unit;
+	return unitSpan(shift(unitSpan(c.now, u).s, u, -2), u);
+}
+
+/** "two weekends ago": the last weekend, then one week further back per extra weekend. */
+function weekendsAgo(n: number, c: Context): Span | null {
+	if (!(n >= 1)) return null;
+	return shiftSpan(weekend('last', c), -(n - 1) * WEEK);
+}
+
+const shiftSpan = (x: Span, by: number): Span => ({ s: x.s + by, e: x.e + by });
+
+/** "this time last year": the same date a year (month, week) ago, give or take a few days. */
+function sameTimeLast(unit: Unit, c: Context): Span {
+	const at = dayStart(shift(c.now, unit, -1));
+	const days = unit === 'year' ? 7 : unit === 'month' ? 3 : 1;
+	return { s: at - days * DAY, e: at + (days + 1) * DAY };
+}
+
+/**
+ * A holiday's date in year `y`: fixed ones, Thanksgiving (fourth Thursday of November, US) and
+ * Easter Sunday (Western, by the anonymous Gregorian computus).
+ */
+function holidayDate(name: string, y: number): Span | null {
+	const n = name.toLowerCase().replace(/\s+/g, ' ').replace(/'/g, '');
+	if (n.startsWith('christmas')) return dateSpan(y, 11, n.includes('eve') ? 24 : 25);
+	if (n.startsWith('new year')) return n.includes('eve') ? dateSpan(y, 11, 31) : dateSpan(y, 0, 1);
+	if (n === 'halloween') return dateSpan(y, 9, 31);
+	if (n.startsWith('valentine')) return dateSpan(y, 1, 14);
+	if (n === 'thanksgiving')
+		return daySpan(utc(y, 10, 1) + (((3 - weekdayOf(utc(y, 10, 1)) + 7) % 7) + 21) * DAY);
+	const a = y % 19;
+	const b = Math.floor(y / 100);
+	const k = y % 100;
+	const h = (19 * a + b - Math.floor(b / 4) - Math.floor((8 * b + 13) / 25) + 15) % 30;
+	const l = (32 + 2 * (b % 4) + 2 * Math.floor(k / 4) - h - (k % 4)) % 7;
+	const m = Math.floor((a + 11 * h + 22 * l) / 451);
+	const month = Math.floor((h + l - 7 * m + 114) / 31);
+	return dateSpan(y, month - 1, ((h + l - 7 * m + 114) % 31) + 1);
+}
+
+/** A holiday with its year, or the nearest one in the context's direction. */
+function holiday(name: string, year: string | undefined, c: Context): Span | null {
+	if (year) return holidayDate(name, +year);
+	const today = dayStart(c.now);
+	const y = yearOf(c.now);
+	const past =
+		[y, y - 1].map((x) => holidayDate(name, x)).find((x) => x !== null && x.s <= today) ?? null;
+	const future =
+		[y, y + 1].map((x) => holidayDate(name, x)).find((x) => x !== null && x.s >= today) ?? null;
+	return pick(past, future, c);
 }
 
 /** How far back "recently" and "lately" reach. */
@@ -789,6 +881,7 @@ function closed(span: Span, c: Context): Span {
 
 /** Operators around periods: "since X", "between X and Y", "more than 2 weeks ago", … */
 const RANGE_RES: { re: RegExp; build: (m: RegExpExecArray, c: Context) => Span | null }[] = [
+	{ re: /^(\d{4})\s*[-–—]\s*(\d{4})$/, build: (m, c) => between(m[1], m[2], c) },
 	{
 		re: /^(?:between|from)\s+(.+?)\s+(?:and|to|until|till|through|thru)\s+(.+)$/,
 		build: (m, c) => between(m[1], m[2], c),
@@ -883,7 +976,9 @@ function normaliseQuery(text: string): string {
  * between X and Y, from X to Y, in/during X, March 2024, March (the latest March, this one
  * included), March 5, Q1 2024, 2024, 2024-03, 2024-03-05, ISO date-times, weekdays ("last
  * Tuesday", "on Tuesday"), this morning, last night, earlier today, last weekend, early/mid/late X,
- * first week of May, more/less than N units ago, recently (30 days), 2024-W10, H1 2024, the 90s.
+ * first week of May, more/less than N units ago, recently (30 days), 2024-W10, H1 2024, the 90s,
+ * the week before last, two weekends ago, this time last year, yesterday at 3pm, holidays
+ * (Christmas, New Year's Eve, Halloween, Valentine's, Thanksgiving, Easter), 2020-2022.
  * Weeks start Monday; "last week" is the previous Monday–Sunday, "past week", "the last week" and
  * "this past week" the last seven days.
  *
@@ -932,6 +1027,7 @@ const OPENING_WORDS = new Set(
 		'earlier|other|over|in|within|during|for|past|previous|next|coming|a|an|couple|few|several',
 		'on|at|first|second|third|fourth|by|since|until|till|before|after|of|through|throughout',
 		'from|around|back|circa|q1|q2|q3|q4|spring|summer|autumn|fall|winter',
+		'week|weekend|month|year|christmas|new|halloween|valentine|valentines|thanksgiving|easter',
 		MONTHS.join('|'),
 		'jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec',
 		WEEKDAYS.join('|'),

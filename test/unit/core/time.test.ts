@@ -298,6 +298,38 @@ describe('time', () => {
 			expect(q('the 1920s')).toEqual(range('1920-01-01', '1930-01-01'));
 		});
 
+		it('parses holidays, with and without a year', () => {
+			expect(q('Christmas 2023')).toEqual(range('2023-12-25', '2023-12-26'));
+			expect(q('christmas eve')).toEqual(range('2023-12-24', '2023-12-25'));
+			expect(q("new year's eve")).toEqual(range('2023-12-31', '2024-01-01'));
+			expect(q('Easter 2024')).toEqual(range('2024-03-31', '2024-04-01'));
+			expect(q('easter 2025')).toEqual(range('2025-04-20', '2025-04-21'));
+			expect(q('Thanksgiving 2023')).toEqual(range('2023-11-23', '2023-11-24'));
+			expect(q("valentine's day")).toEqual(range('2024-02-14', '2024-02-15'));
+			expect(q('since Christmas')).toEqual(range('2023-12-25'));
+		});
+
+		it('parses clock times after a day as the hour from then', () => {
+			expect(q('yesterday at 3pm')).toEqual(
+				range('2024-03-12T15:00:00.000Z', '2024-03-12T16:00:00.000Z'),
+			);
+			expect(q('Tuesday at 14:30')).toEqual(
+				range('2024-03-12T14:30:00.000Z', '2024-03-12T15:30:00.000Z'),
+			);
+			expect(q('today at 25:00')).toBeNull();
+			expect(q('today at 13pm')).toBeNull();
+		});
+
+		it('parses the week before last, N weekends ago, this time last year and year ranges', () => {
+			expect(q('week before last')).toEqual(range('2024-02-26', '2024-03-04'));
+			expect(q('the weekend before last')).toEqual(range('2024-03-02', '2024-03-04'));
+			expect(q('two weekends ago')).toEqual(range('2024-03-02', '2024-03-04'));
+			expect(q('this time last year')).toEqual(range('2023-03-06', '2023-03-21'));
+			expect(q('2020-2022')).toEqual(range('2020-01-01', '2023-01-01'));
+			expect(q('prior week')).toEqual(range('2024-03-04', '2024-03-11'));
+			expect(q('past couple weeks')).toEqual(range('2024-02-28T15:30:00.000Z'));
+		});
+
 		it('parses more and less than N units ago', () => {
 			expect(q('more than 2 weeks ago')).toEqual(range(undefined, '2024-02-28T15:30:00.000Z'));
 			expect(q('less than 3 days ago')).toEqual(range('2024-03-10T15:30:00.000Z'));
@@ -539,6 +571,17 @@ describe('time', () => {
 			expect(
 				extractTimeMentions('I have aged ten years in four days of driving practice', ANCHOR),
 			).toEqual([]);
+		});
+
+		it('resolves holidays in free text but not a greeting or "a new year"', () => {
+			const jan7 = at('2024-01-07T09:00:00Z');
+			expect(extractTimeMentions('We spent Christmas with my parents.', jan7)).toEqual([
+				m('Christmas', '2023-12-25', '2023-12-26'),
+			]);
+			expect(extractTimeMentions("Happy New Year! It's a new year of school.", jan7)).toEqual([]);
+			expect(extractTimeMentions("We met on New Year's Eve 2022.", jan7)).toEqual([
+				m("New Year's Eve 2022", '2022-12-31', '2023-01-01'),
+			]);
 		});
 
 		it('maps "last night" to the previous day', () => {
