@@ -16,6 +16,9 @@ import type { Id, Message } from './jsonrpc';
 /** Largest request body: a 500-memory batch of long memories fits. */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
+/** HTTP sessions kept at once; clients that never send DELETE would otherwise pile up. */
+export const MAX_HTTP_SESSIONS = 64;
+
 /** What the HTTP side checks against. */
 export interface HttpOptions {
 	port: number;
@@ -60,7 +63,12 @@ export class HttpSessions {
 		}
 		const sid = req.headers['mcp-session-id'];
 		const existing = typeof sid === 'string' ? this.#transports.get(sid) : undefined;
-		if (existing) return existing.handleRequest(req, res);
+		if (existing) {
+			// Map order doubles as recency: the least recently used session is evicted first.
+			this.#transports.delete(sid as string);
+			this.#transports.set(sid as string, existing);
+			return existing.handleRequest(req, res);
+		}
 		if (typeof sid === 'string') return reply(res, 404, 'Session not found: initialize a new session', -32001);
 		if (req.method !== 'POST') return reply(res, 400, 'Bad Request: no mcp-session-id; initialize with a POST first');
 		const profile = url.searchParams.get('profile') ?? this.#opts.profile;
@@ -75,7 +83,10 @@ export class HttpSessions {
 		const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
 			sessionIdGenerator: () => randomUUID(),
 			maxRequestBodySize: MAX_BODY_BYTES,
-			onsessioninitialized: (id) => void this.#transports.set(id, transport),
+			onsessioninitialized: (id) => {
+				this.#transports.set(id, transport);
+				this.#evictOldest();
+			},
 		});
 		const sink = {
 			deliver: (m: Message | Message[], rel?: Id) => {
@@ -94,6 +105,14 @@ export class HttpSessions {
 		await transport.start();
 		await transport.handleRequest(req, res);
 		if (!transport.sessionId) this.#hub.closeSession(hubSid);
+	}
+
+	#evictOldest(): void {
+		if (this.#transports.size <= MAX_HTTP_SESSIONS) return;
+		const [oldestId, oldest] = this.#transports.entries().next().value!;
+		this.#transports.delete(oldestId);
+		this.#opts.log(`closed the least recently used HTTP session (more than ${MAX_HTTP_SESSIONS} open)`);
+		void oldest.close();
 	}
 
 	/** Lets browser-based MCP clients on allowed origins call /mcp. */
