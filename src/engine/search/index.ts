@@ -163,7 +163,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 			dims: this.dims,
 			metas: this.metas.slice(0, this.count),
 			edges: [...this.adj.all()],
-			lexical: this.lexical.toJS(),
+			lexical: this.lexical.pack(),
 			vectors: this.vectors.view(this.count),
 			ivf: this.ivf
 				? { centroids: this.ivf.centroids, trainedAt: this.ivf.trainedAt, lists: this.ivf.assignments(this.count) }
@@ -245,7 +245,7 @@ export function restoreSearchIndex(bytes: Uint8Array): SearchIndex {
 		s.modelId,
 		s.dims,
 		VectorStore.from(s.dims, n, s.vectors.codes, s.vectors.scales),
-		LexicalIndex.fromJS(s.lexical),
+		LexicalIndex.unpack(s.lexical),
 	);
 	idx.count = n;
 	idx.metas = s.metas;

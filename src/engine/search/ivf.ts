@@ -20,7 +20,7 @@ export const IVF = {
 	/** Training sample per centroid. */
 	samplePerList: 40,
 	/** Lists scanned per query, as a share of all lists (at least `minProbe`). */
-	probeShare: 1 / 20,
+	probeShare: 1 / 12,
 	minProbe: 8,
 };
 

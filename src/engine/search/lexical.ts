@@ -6,6 +6,7 @@
  */
 import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import { processTerm, tokenize } from '../../core/text';
+import { packLexical, unpackLexical, type PackedLexical } from './lexical-codec';
 
 /** The fields of one indexed document. */
 export interface LexicalDoc {
@@ -154,13 +155,15 @@ export class LexicalIndex {
 		return out;
 	}
 
-	/** The index as a plain object (minisearch's serialisation). */
-	toJS(): unknown {
-		return this.ms.toJSON();
+	/** The index in packed binary form, for snapshots (see lexical-codec.ts). */
+	pack(): PackedLexical {
+		return packLexical(this.ms as MiniSearch<unknown>);
 	}
 
-	/** Rebuilds from `toJS()` output. */
-	static fromJS(js: unknown): LexicalIndex {
-		return new LexicalIndex(MiniSearch.loadJS(js as Parameters<typeof MiniSearch.loadJS>[0], OPTIONS));
+	/** Rebuilds from `pack()` output. */
+	static unpack(p: PackedLexical): LexicalIndex {
+		const ms = new MiniSearch<LexicalDoc>(OPTIONS);
+		unpackLexical(p, ms as MiniSearch<unknown>);
+		return new LexicalIndex(ms);
 	}
 }

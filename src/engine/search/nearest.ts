@@ -3,7 +3,7 @@
  * contiguous codes with a bounded heap. Exact is the right default up to ~100k vectors of the
  * embedded model's 100 dims (see docs/BENCHMARKS.md for the measured cost per query).
  */
-import type { Ivf } from './ivf';
+import { IVF, type Ivf } from './ivf';
 import { TopK } from './top-k';
 import type { IndexView } from './view';
 
@@ -89,6 +89,8 @@ export function ivfScan(
 	filter?: { scope?: string; exclude?: string[] },
 ): { id: string; cosine: number }[] {
 	const scope = filter?.scope;
+	// A small scope is cheaper to scan exactly: one string compare per memory, few dot products.
+	if (scope !== undefined && (view.scopeCount.get(scope) ?? 0) <= view.count * IVF.probeShare) return nearestScan(view, q, k, filter);
 	const exclude = filter?.exclude && filter.exclude.length > 0 ? new Set(filter.exclude) : null;
 	const { codes, scales } = view.vectors;
 	const d = view.dims;

@@ -5,16 +5,18 @@
  *   magic "ENGX" · u32 version · u32 header length · header JSON (UTF-8) · pad to 4
  *   · int8 codes (count × dims) · pad to 4 · float32 scales (count)
  *   · [float32 IVF centroids (nlist × dims) · int32 list of each slot (count)]
+ *   · int32 lexical postings (see lexical-codec.ts)
  *
  * The header holds the model, metadata, edges and the lexical index; vectors stay raw bytes so
  * restoring 100k of them is a copy, not a parse.
  */
 import { MemoryError } from '../../core/errors';
+import type { PackedLexical } from './lexical-codec';
 import type { DocMeta, Edge } from './types';
 
 const MAGIC = 0x58474e45; // "ENGX" read as a little-endian u32
 /** Bump when the layout or header shape changes; older snapshots are then rebuilt. */
-export const SNAPSHOT_VERSION = 2;
+export const SNAPSHOT_VERSION = 3;
 
 /** Everything a snapshot carries. */
 export interface SnapshotData {
@@ -22,7 +24,7 @@ export interface SnapshotData {
 	dims: number;
 	metas: DocMeta[];
 	edges: Edge[];
-	lexical: unknown;
+	lexical: PackedLexical;
 	vectors: { codes: Int8Array; scales: Float32Array };
 	/** The trained coarse quantiser, when there is one. */
 	ivf?: { centroids: Float32Array; trainedAt: number; lists: Int32Array };
@@ -36,14 +38,17 @@ const pad4 = (n: number) => (n + 3) & ~3;
 /** Serialises an index's parts into one buffer. */
 export function encodeSnapshot(s: SnapshotData): Uint8Array {
 	const ivf = s.ivf ? { nlist: s.ivf.centroids.length / s.dims, trainedAt: s.ivf.trainedAt } : null;
+	const { ints, ...lexical } = s.lexical;
 	const header = new TextEncoder().encode(
-		JSON.stringify({ modelId: s.modelId, dims: s.dims, metas: s.metas, edges: s.edges, lexical: s.lexical, ivf }),
+		JSON.stringify({ modelId: s.modelId, dims: s.dims, metas: s.metas, edges: s.edges, lexical: { ...lexical, ints: ints.length }, ivf }),
 	);
 	const codesAt = pad4(12 + header.length);
 	const scalesAt = pad4(codesAt + s.vectors.codes.length);
 	const ivfAt = scalesAt + s.vectors.scales.length * 4;
 	const ivfBytes = s.ivf ? s.ivf.centroids.byteLength + s.ivf.lists.byteLength : 0;
-	const out = new Uint8Array(ivfAt + ivfBytes);
+	const lexAt = ivfAt + ivfBytes;
+	const out = new Uint8Array(lexAt + ints.byteLength);
+	out.set(bytesOf(ints), lexAt);
 	const dv = new DataView(out.buffer);
 	dv.setUint32(0, MAGIC, true);
 	dv.setUint32(4, SNAPSHOT_VERSION, true);
@@ -68,8 +73,9 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
 	if (version !== SNAPSHOT_VERSION) throw bad(`version ${version} is not supported (expected ${SNAPSHOT_VERSION})`);
 	const hlen = dv.getUint32(8, true);
 	if (12 + hlen > bytes.length) throw bad('header runs past the end');
-	const h = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + hlen))) as Omit<SnapshotData, 'vectors' | 'ivf'> & {
+	const h = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + hlen))) as Omit<SnapshotData, 'vectors' | 'ivf' | 'lexical'> & {
 		ivf: { nlist: number; trainedAt: number } | null;
+		lexical: Omit<PackedLexical, 'ints'> & { ints: number };
 	};
 	const n = h.metas.length;
 	const codesAt = pad4(12 + hlen);
@@ -78,12 +84,20 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
 	// Copies, so the views are aligned and independent of the caller's buffer.
 	const codes = new Int8Array(bytes.slice(codesAt, codesAt + n * h.dims).buffer);
 	const scales = new Float32Array(bytes.slice(scalesAt, scalesAt + n * 4).buffer);
-	const { ivf: ivfHead, ...rest } = h;
-	if (!ivfHead) return { ...rest, vectors: { codes, scales } };
-	const centAt = scalesAt + n * 4;
-	const listsAt = centAt + ivfHead.nlist * h.dims * 4;
-	if (listsAt + n * 4 > bytes.length) throw bad('IVF section is truncated');
-	const centroids = new Float32Array(bytes.slice(centAt, listsAt).buffer);
-	const lists = new Int32Array(bytes.slice(listsAt, listsAt + n * 4).buffer);
-	return { ...rest, vectors: { codes, scales }, ivf: { centroids, trainedAt: ivfHead.trainedAt, lists } };
+	const { ivf: ivfHead, lexical: lexHead, ...rest } = h;
+	let at = scalesAt + n * 4;
+	let ivf: SnapshotData['ivf'];
+	if (ivfHead) {
+		const listsAt = at + ivfHead.nlist * h.dims * 4;
+		if (listsAt + n * 4 > bytes.length) throw bad('IVF section is truncated');
+		ivf = {
+			centroids: new Float32Array(bytes.slice(at, listsAt).buffer),
+			trainedAt: ivfHead.trainedAt,
+			lists: new Int32Array(bytes.slice(listsAt, listsAt + n * 4).buffer),
+		};
+		at = listsAt + n * 4;
+	}
+	if (at + lexHead.ints * 4 > bytes.length) throw bad('lexical section is truncated');
+	const lexical = { ...lexHead, ints: new Int32Array(bytes.slice(at, at + lexHead.ints * 4).buffer) };
+	return { ...rest, vectors: { codes, scales }, ivf, lexical };
 }
