@@ -452,6 +452,45 @@ describe('entities', () => {
 				{ numRuns: 500 },
 			);
 		});
+		it('only reports names written in the text, or the canonical form of a known name (property)', () => {
+			const words = [
+				'Maya',
+				'Chen',
+				'met',
+				'in',
+				'New',
+				'York',
+				'Postgres',
+				'k8s',
+				'src/a.ts',
+				'@dan',
+				'#ops',
+				'fooBar',
+				'run()',
+				'"big idea"',
+				'Acme',
+				'Corp',
+				'the',
+				'.',
+				',',
+				'https://x.io/a',
+				'I',
+				'Dr.',
+				'Okafor',
+				'said',
+			];
+			fc.assert(
+				fc.property(fc.array(fc.constantFrom(...words), { maxLength: 25 }), (parts) => {
+					const text = parts.join(' ');
+					for (const ref of extractEntities(text)) {
+						const written = ref.name.replace(/\(\)$/, '');
+						const canonical = ['tool', 'place', 'organisation'].includes(ref.type);
+						if (!canonical) expect(text).toContain(written);
+					}
+				}),
+				{ numRuns: 500 },
+			);
+		});
 	});
 
 	describe('normaliseEntityName', () => {
