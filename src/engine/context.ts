@@ -5,6 +5,7 @@
 import { MemoryError } from '../core/errors';
 import type { EngramDB } from '../store/db';
 import type { Embedder } from './embedder';
+import type { ChangeNotice } from './cross-tab';
 import type { ChangeHub } from './events';
 import type { SearchIndex } from './search/types';
 import type { Thresholds } from './thresholds';
@@ -19,8 +20,11 @@ export interface EngineContext {
 	now: () => number;
 	lock: WriteLock;
 	hub: ChangeHub;
-	/** Called after every committed write that changed indexed data (schedules a snapshot). */
-	committed(stamp: number): void;
+	/**
+	 * Called after every committed write that changed indexed data, with what it touched: the
+	 * engine schedules a snapshot and tells engines in other tabs (see cross-tab.ts).
+	 */
+	committed(stamp: number, notice: Omit<ChangeNotice, 'stamp'>): void;
 }
 
 /** The model key under which a caller-supplied embedding of `dims` dimensions is stored. */

@@ -50,6 +50,7 @@ import { findByEntity, timeline } from './browse-ops';
 import type { EngineContext } from './context';
 import { deleteMemories } from './delete-ops';
 import type { Embedder } from './embedder';
+import { applyNotice, CrossTab, StampTracker, type ChangeNotice } from './cross-tab';
 import { ChangeHub } from './events';
 import { exportMemories } from './export-ops';
 import { getMemory } from './get-ops';
@@ -90,17 +91,19 @@ export class Engine implements EngineApi {
 	readonly ctx: EngineContext;
 	/** Whether the index came from the snapshot or a rebuild at open. */
 	readonly indexOrigin: IndexOrigin;
-	#stamp: number;
+	readonly #stamps: StampTracker;
 	#writes = 0;
 	#closed = false;
 	readonly #snapshots: SnapshotScheduler;
 	readonly #models: ModelSwitcher;
+	readonly #cross: CrossTab;
 
 	/** Use {@link createEngine}; this constructor expects an open database and a loaded index. */
 	constructor(ctx: Omit<EngineContext, 'committed'>, origin: IndexOrigin, stamp: number, opts: CreateEngineOptions) {
-		this.ctx = { ...ctx, committed: (s) => this.#committed(s) };
+		this.ctx = { ...ctx, committed: (s, n) => this.#committed(s, n) };
+		this.#cross = new CrossTab(ctx.db.name, (n) => void this.#onNotice(n));
 		this.indexOrigin = origin;
-		this.#stamp = stamp;
+		this.#stamps = new StampTracker(stamp);
 		this.#snapshots = new SnapshotScheduler(() => this.#saveSnapshot(), () => this.ctx.index.size, opts.snapshotDelayMs);
 		this.#models = new ModelSwitcher(this.ctx, opts.embedderFactory);
 	}
@@ -110,16 +113,34 @@ export class Engine implements EngineApi {
 		return this.ctx.db;
 	}
 
-	#committed(stamp: number): void {
-		this.#stamp = stamp;
+	#committed(stamp: number, notice: Omit<ChangeNotice, 'stamp'>): void {
+		this.#stamps.see(stamp);
+		this.#cross.post({ ...notice, stamp });
 		this.#snapshots.schedule();
 		if (++this.#writes % TRIM_EVERY === 0) void trimActivity(this.ctx.db).catch(() => undefined);
 	}
 
+	/** Another tab's engine committed a write: mirror it, then tell our own subscribers. */
+	async #onNotice(n: ChangeNotice): Promise<void> {
+		if (this.#closed) return;
+		const event = await this.ctx.lock.run(() => applyNotice(this.ctx, n)).catch(() => undefined);
+		this.#stamps.see(n.stamp);
+		this.#snapshots.schedule();
+		if (event) this.ctx.hub.emit(event);
+	}
+
 	#saveSnapshot(): Promise<void> {
 		if (this.#closed) return Promise.resolve();
-		// Under the write lock, so the bytes and the stamp describe the same state.
-		return this.ctx.lock.run(() => persistSnapshot(this.ctx.db, this.ctx.index, this.#stamp)).catch(() => undefined);
+		// Under the write lock, so the bytes and the stamp describe the same state. While another
+		// tab's write has not reached this index, a snapshot would persist the gap: skip it (the
+		// late notice schedules another).
+		return this.ctx.lock
+			.run(async () => {
+				const stamp = await readStamp(this.ctx.db);
+				if (stamp !== this.#stamps.complete) return;
+				await persistSnapshot(this.ctx.db, this.ctx.index, stamp);
+			})
+			.catch(() => undefined);
 	}
 
 	store(input: StoreInput, c?: CallContext): Promise<StoreOutput> {
@@ -247,7 +268,7 @@ export class Engine implements EngineApi {
 			});
 			this.#snapshots.cancel();
 			this.ctx.index.clear();
-			this.#committed(stamp);
+			this.#committed(stamp, { upserts: [], removed: [], edges: [], wipe: true });
 		});
 		this.ctx.hub.emit({ kind: 'wipe' });
 	}
@@ -258,6 +279,7 @@ export class Engine implements EngineApi {
 		await this.#models.cancel();
 		await this.#snapshots.flush();
 		this.#closed = true;
+		this.#cross.close();
 		await this.ctx.lock.run(async () => this.ctx.db.close());
 	}
 

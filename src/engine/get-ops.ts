@@ -76,7 +76,7 @@ async function readCounting(ctx: EngineContext, ref: MemoryRef, actor: string): 
 			return { row, links: await linksOf(ctx.db, row.id), stamp: await bumpStamp(ctx.db) };
 		});
 		ctx.index.touch(res.row.id, res.row.access_count, Date.parse(at));
-		ctx.committed(res.stamp);
+		ctx.committed(res.stamp, { upserts: [res.row.id], removed: [], edges: [] });
 		return res;
 	});
 }

@@ -2,6 +2,7 @@
  * Applies a committed write to the in-memory search index. Called right after the IndexedDB
  * transaction commits (never before: a rolled-back write must leave the index untouched).
  */
+import type { AssociationType } from '../core/schemas';
 import type { MemoryRow } from '../store/rows';
 import type { AssociationRow } from '../store/rows';
 import type { EngineContext } from './context';
@@ -24,5 +25,7 @@ export function applyToIndex(ctx: EngineContext, change: IndexChange): void {
 	for (const id of change.removedIds ?? []) ctx.index.remove(id);
 	for (const u of change.upserts) ctx.index.upsert(toDocMeta(u.row), toDocText(u.row), u.vector);
 	for (const e of change.edges) ctx.index.addEdge({ from: e.from, to: e.to, type: e.type, strength: e.strength });
-	if (change.stamp !== undefined) ctx.committed(change.stamp);
+	if (change.stamp === undefined) return;
+	const edges = [...change.edges, ...(change.removedEdges ?? [])].map((e) => [e.from, e.to, e.type] as [string, string, AssociationType]);
+	ctx.committed(change.stamp, { upserts: change.upserts.map((u) => u.row.id), removed: change.removedIds ?? [], edges });
 }

@@ -129,7 +129,7 @@ export class ModelSwitcher {
 				return done.length ? bumpStamp(this.ctx.db) : undefined;
 			});
 			for (const d of done) this.ctx.index.setVector(d.id, d.v);
-			if (stamp !== undefined) this.ctx.committed(stamp);
+			if (stamp !== undefined) this.ctx.committed(stamp, { upserts: done.map((d) => d.id), removed: [], edges: [] });
 		});
 	}
 }

@@ -1,0 +1,102 @@
+/**
+ * Keeps several engines on one database in step. Each open tab runs its own engine worker with
+ * its own in-memory index; without this, a memory stored in one tab would exist in IndexedDB
+ * but never be recalled in another, and that tab's next snapshot would persist the gap. After
+ * every committed write an engine posts a notice (which memories and links changed) on a
+ * BroadcastChannel named after the database; the others re-read exactly those records and
+ * mirror them into their index, then tell their own subscribers.
+ */
+import type { AssociationType } from '../core/schemas';
+import type { EngineContext } from './context';
+import { toDocMeta, toDocText } from './doc';
+import type { ChangeEvent } from './types';
+
+/** What one committed write touched; receivers re-read these records from IndexedDB. */
+export interface ChangeNotice {
+	/** The write stamp the write set. */
+	stamp: number;
+	upserts: string[];
+	removed: string[];
+	edges: [string, string, AssociationType][];
+	wipe?: boolean;
+}
+
+/** The channel of one database; a no-op where BroadcastChannel does not exist. */
+export class CrossTab {
+	readonly #channel: BroadcastChannel | undefined;
+
+	constructor(dbName: string, onNotice: (n: ChangeNotice) => void) {
+		if (typeof BroadcastChannel === 'undefined') return;
+		this.#channel = new BroadcastChannel(`engram:${dbName}`);
+		this.#channel.onmessage = (e: MessageEvent<ChangeNotice>) => onNotice(e.data);
+		// Node keeps the process alive while a channel is open; a browser tab does not care.
+		(this.#channel as unknown as { unref?: () => void }).unref?.();
+	}
+
+	/** Tells the other engines about a committed write. */
+	post(n: ChangeNotice): void {
+		try {
+			this.#channel?.postMessage(n);
+		} catch {
+			// A closed channel (engine closing) has no one left to tell.
+		}
+	}
+
+	close(): void {
+		this.#channel?.close();
+	}
+}
+
+/**
+ * Which write stamps this engine's index reflects. Every write bumps the database stamp by one
+ * and posts a notice, so the index is complete up to S once it has seen every stamp up to S —
+ * its own commits and other tabs' notices, which may arrive out of order. Only a complete index
+ * may be persisted as the snapshot for the database's stamp.
+ */
+export class StampTracker {
+	#complete: number;
+	readonly #ahead = new Set<number>();
+
+	constructor(openedAt: number) {
+		this.#complete = openedAt;
+	}
+
+	/** The highest stamp up to which every write is reflected. */
+	get complete(): number {
+		return this.#complete;
+	}
+
+	/** Records that the write with `stamp` is reflected in the index. */
+	see(stamp: number): void {
+		if (stamp <= this.#complete) return;
+		this.#ahead.add(stamp);
+		while (this.#ahead.delete(this.#complete + 1)) this.#complete++;
+	}
+}
+
+/** Mirrors another engine's committed write into this engine's index; returns the event to emit. */
+export async function applyNotice(ctx: EngineContext, n: ChangeNotice): Promise<ChangeEvent | undefined> {
+	if (n.wipe) {
+		ctx.index.clear();
+		return { kind: 'wipe' };
+	}
+	const model = ctx.embedder.modelId;
+	const { rows, vectors, links } = await ctx.db.read(async () => ({
+		rows: await ctx.db.memories.bulkGet(n.upserts),
+		vectors: await ctx.db.vectors.bulkGet(n.upserts.map((id) => [model, id] as [string, string])),
+		links: await ctx.db.associations.bulkGet(n.edges),
+	}));
+	for (const id of n.removed) ctx.index.remove(id);
+	rows.forEach((r, i) => {
+		if (r) ctx.index.upsert(toDocMeta(r), toDocText(r), vectors[i]?.data ?? null);
+		else ctx.index.remove(n.upserts[i]);
+	});
+	links.forEach((a, i) => {
+		const [from, to, type] = n.edges[i];
+		if (a) ctx.index.addEdge({ from, to, type, strength: a.strength });
+		else ctx.index.removeEdge(from, to, type);
+	});
+	const ids = [...n.upserts, ...n.removed];
+	if (ids.length) return { kind: 'memories', ids };
+	return n.edges.length ? { kind: 'associations', ids: [...new Set(n.edges.flatMap(([a, b]) => [a, b]))] } : undefined;
+}
