@@ -73,7 +73,8 @@ export interface EngineApi {
 	trendingLabels(input: TrendingInput): Promise<TrendingOutput>;
 	health(): Promise<HealthOutput>;
 	exportMemories(input: ExportInput): Promise<ExportOutput>;
-	importMemories(input: ImportInput, ctx?: CallContext): Promise<ImportOutput>;
+	/** Imports in transactions of ≤ 500 records; `onProgress` hears `{ task: 'import', done, total }` after each. */
+	importMemories(input: ImportInput, ctx?: CallContext, onProgress?: (p: Progress) => void): Promise<ImportOutput>;
 
 	/** Reads without side effects (no access counted), for the graph walks and the UI. */
 	getMemories(ids: string[]): Promise<(Memory | undefined)[]>;
