@@ -24,8 +24,7 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
 	render(output: z.output<O>, input: z.output<I>): string | string[];
 }
 
-/** A tool of any schema pair, as profiles list them. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+/** A tool of any schema pair, as profiles list them (`any`: run/render are contravariant). */
 export type AnyToolDefinition = ToolDefinition<any, any>;
 
 /** Identity with inference: `defineTool({...})` types `run` and `render` from the schemas. */

@@ -16,7 +16,7 @@ import {
 	type ToolCallEvent,
 } from '../../../src/mcp/server';
 import { RELAY_PROFILES } from '../../../src/mcp/transports/relay-protocol';
-import { connect, data, errorText, makeEngine, text, type Connection } from './helpers';
+import { connect, data, errorText, makeEngine, type Connection } from './helpers';
 
 const EXPECTED_TOOLS: Record<string, string[]> = {
 	native: [
