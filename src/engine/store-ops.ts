@@ -117,7 +117,14 @@ function draftOf(
 	if (item.t_invalid) row.t_invalid = toIso(item.t_invalid);
 	const session = sessionOf(metadata);
 	if (session !== undefined) row.session = session;
+	checkValidity(row, (f) => path(index, f));
 	return { index, row, norm: normaliseContent(item.content), vector, caller, keys: entityKeys(refs), item };
+}
+
+/** A validity window must not end before it starts. */
+export function checkValidity(row: { t_valid?: string; t_invalid?: string }, path: (f: string) => string): void {
+	if (row.t_valid !== undefined && row.t_invalid !== undefined && row.t_invalid < row.t_valid)
+		throw new MemoryError('invalid_input', `${path('t_invalid')}: must not be before t_valid (${row.t_valid})`);
 }
 
 type StoreResult = StoreOutput['results'][number];

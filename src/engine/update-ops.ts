@@ -19,7 +19,7 @@ import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
 import { entityKeys, resolveEntities } from './entity-keys';
 import { notFound } from './get-ops';
 import { applyToIndex, type IndexChange } from './index-sync';
-import { MAX_SIMILAR } from './store-ops';
+import { checkValidity, MAX_SIMILAR } from './store-ops';
 import { parseInput } from './validate';
 
 /** Fields compared to report what changed (updated_at always changes and is not listed). */
@@ -40,7 +40,9 @@ export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor
 			const old = await ctx.db.memories.get(current.id);
 			if (!old) throw notFound('memory_id', p.memory_id);
 			const next = applyFields(old, p, nowIso(ctx));
-			const changed = FIELDS.filter((f) => JSON.stringify(old[f]) !== JSON.stringify(next[f]));
+			checkValidity(next, (f) => f);
+			const changed: string[] = FIELDS.filter((f) => JSON.stringify(old[f]) !== JSON.stringify(next[f]));
+			if (caller) changed.push('embedding');
 			if (changed.length === 0 && !caller && p.updated_at === undefined) return { row: old, changed };
 			await ctx.db.memories.put(next);
 			if (changed.includes('entities')) await relinkEntities(ctx, next);

@@ -172,6 +172,20 @@ describe('Engine', () => {
 			expect(m!.updated_at).toBe(new Date(c.ms).toISOString());
 		});
 
+		it('refuses to move t_invalid before t_valid', async () => {
+			const engine = await fresh();
+			const a = await engine.store({ content: 'Windowed', t_valid: '2026-02-01T00:00:00Z' });
+			expect((await rejection(engine.update({ memory_id: a.memory_id!, t_invalid: '2026-01-15T00:00:00Z' }))).message).toBe('t_invalid: must not be before t_valid (2026-02-01T00:00:00.000Z)');
+		});
+
+		it('stores a new caller embedding and reports it', async () => {
+			const engine = await fresh();
+			const a = await engine.store({ content: 'Caller vector memory' });
+			const out = await engine.update({ memory_id: a.memory_id!, embedding: [0, 3, 4] });
+			expect(out.changed).toEqual(['embedding']);
+			expect(Array.from((await engine.db.vectors.get(['caller:3', a.memory_id!]))!.data)).toEqual([0, Math.fround(0.6), Math.fround(0.8)]);
+		});
+
 		it('unknown id → not_found', async () => {
 			const engine = await fresh();
 			expect(await rejection(engine.update({ memory_id: 'ghost', content: 'x' }))).toMatchObject({ code: 'not_found', message: 'memory_id: no memory with id "ghost"' });

@@ -297,6 +297,12 @@ describe('Engine', () => {
 			expect((await rejection(engine.store({ content: 'ok', tags: [''] }))).message).toMatch(/^tags\[0\]: must not be empty/);
 		});
 
+		it('a validity window ending before it starts is refused', async () => {
+			engine = await fresh();
+			const e = await rejection(engine.store({ memories: [{ content: 'ok' }, { content: 'x', t_valid: '2026-02-01T00:00:00Z', t_invalid: '2026-01-01T00:00:00Z' }] }));
+			expect(e).toMatchObject({ code: 'invalid_input', message: 'memories[1].t_invalid: must not be before t_valid (2026-02-01T00:00:00.000Z)' });
+		});
+
 		it('blank content refused', async () => {
 			engine = await fresh();
 			expect((await rejection(engine.store({ content: '   ' }))).message).toBe('content: must not be blank');
