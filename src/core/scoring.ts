@@ -24,7 +24,7 @@ export const DEFAULT_WEIGHTS: Readonly<Weights> = Object.freeze({
 	lexical: 1,
 	semantic: 0.3,
 	neighbor: 0.5,
-	graph: 0.1,
+	graph: 0.3,
 	tags: 0.3,
 	recency: 0.05,
 	importance: 0.05,

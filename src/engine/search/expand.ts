@@ -17,6 +17,11 @@ export const EXPANSION = {
 	neighborDecay: [1, 0.6],
 	/** Factor for earlier turns relative to later ones (answers follow questions). */
 	neighborBackward: 1,
+	/**
+	 * Share of a hit's relevance carried over a SIMILAR_TO link (times its strength). Lower
+	 * than authored links: similarity is what the semantic component already measures.
+	 */
+	similarShare: 0.1,
 	/** Entities mentioned by more memories than this are too common to connect anything. */
 	entityFanout: 50,
 	/** Share of a hit's relevance carried to a memory sharing one rare entity. */
@@ -96,7 +101,8 @@ export function spreadOverGraph(
 			for (const a of view.adj.of(meta.id)) {
 				if (a.type === 'PRECEDED_BY') continue;
 				const slot = view.slotOf.get(a.other);
-				if (slot !== undefined && accept(slot)) lift(cands, slot, r * clampStrength(a.strength), meta.id);
+				const share = r * clampStrength(a.strength) * (a.type === 'SIMILAR_TO' ? EXPANSION.similarShare : 1);
+				if (slot !== undefined && accept(slot)) lift(cands, slot, share, meta.id);
 			}
 		if (opts.entities) spreadOverEntities(view, cands, src.slot, r, accept);
 	}

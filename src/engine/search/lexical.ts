@@ -38,7 +38,7 @@ export const LEXICAL_TUNING = {
 	prefixMin: 5,
 	prefixWeight: 0.3,
 	fuzzy: 0,
-	bm25: { k: 1.2, b: 0.7, d: 0.5 },
+	bm25: { k: 1.2, b: 0.5, d: 0.5 },
 };
 
 const OPTIONS: Options<LexicalDoc> = {

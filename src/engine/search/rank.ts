@@ -49,6 +49,7 @@ interface RankContext {
 
 const DEFAULT_LIMIT = 10;
 
+
 /** Ranks the index for `input`; see SearchIndex.rank. */
 export function rankIndex(view: IndexView, input: RecallInput, qv: QueryVectors, now: number): RankedPage {
 	const ctx = buildContext(view, input, qv, now);
