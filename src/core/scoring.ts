@@ -11,11 +11,15 @@ import type { RecallWeights, ScoreComponents } from './schemas';
 export type Weights = Required<RecallWeights>;
 
 /**
- * Default ranking weights.
- * - lexical 1, semantic 1: the two relevance signals, fused (see `FUSION`).
- * - neighbor 0.35: share of the best adjacent turn's relevance (PRECEDED_BY, same session):
- *   a question often matches the turn next to the answer.
- * - graph 0.3: relevance carried over an association or a shared entity from a strong hit.
+ * Default ranking weights, measured on the dev set (docs/BENCHMARKS.md has the ablation).
+ * - lexical 1: BM25 over the scope, normalised by the query's best hit (1 = best match).
+ * - semantic 0.3: the cosine's position between the scope's mean and the best (1 = nearest).
+ *   Lower than lexical because the embedded static model is the weaker retriever (dense alone
+ *   0.40 recall@5 vs BM25 0.60); raise it for a transformer model.
+ * - neighbor 0.5: share of the relevance of a turn up to two steps away in the same session
+ *   (PRECEDED_BY): a question often matches the turn next to the answer.
+ * - graph 0.3: relevance carried over an association (strength-weighted) or a rare shared
+ *   entity from a strong hit.
  * - tags 0.3: context_tags / context_types / priority_ids boosts.
  * - recency 0.05, importance 0.05, confidence 0.02, access 0.02: priors that break ties among
  *   similarly relevant memories without overriding relevance.
