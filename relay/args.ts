@@ -80,7 +80,10 @@ export function parseRelayArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Rel
 		port: parsePort(values.port),
 		profile: parseProfile(values.profile),
 		allowOrigins: (values['allow-origin'] ?? []).map(normaliseAllowedOrigin),
-		token: token === undefined ? undefined : validateToken(token, values.token ? '--token' : 'ENGRAM_RELAY_TOKEN'),
+		token:
+			token === undefined
+				? undefined
+				: validateToken(token, values.token ? '--token' : 'ENGRAM_RELAY_TOKEN'),
 		appUrl: parseAppUrl(values['app-url']),
 		httpOnly: values['http-only'] ?? false,
 		help: values.help ?? false,
@@ -99,7 +102,9 @@ function parsePort(value: string | undefined): number {
 function parseProfile(value: string | undefined): RelayProfile {
 	if (value === undefined) return 'native';
 	if (!isRelayProfile(value))
-		throw new Error(`--profile ${JSON.stringify(value)} must be one of ${RELAY_PROFILES.join(', ')}`);
+		throw new Error(
+			`--profile ${JSON.stringify(value)} must be one of ${RELAY_PROFILES.join(', ')}`,
+		);
 	return value;
 }
 

@@ -54,7 +54,8 @@ export function joinPrimary(opts: JoinOptions, client: StdioClient): Promise<voi
 			ws.terminate();
 		});
 		ws.on('error', (e: NodeJS.ErrnoException) => {
-			if (ws.readyState !== WebSocket.OPEN) reject(new JoinError(e.message, e.code === 'ECONNREFUSED' || e.code === 'ECONNRESET'));
+			if (ws.readyState !== WebSocket.OPEN)
+				reject(new JoinError(e.message, e.code === 'ECONNREFUSED' || e.code === 'ECONNRESET'));
 		});
 		ws.on('open', () => {
 			opts.log(`joined the engram-relay already running on port ${opts.port}`);
@@ -66,7 +67,8 @@ export function joinPrimary(opts: JoinOptions, client: StdioClient): Promise<voi
 		});
 		ws.on('message', (data) => {
 			const env = parseEnvelope(ToDownstreamSchema, data.toString());
-			if (env instanceof Error) return opts.log(`ignored a frame from the owning relay: ${env.message}`);
+			if (env instanceof Error)
+				return opts.log(`ignored a frame from the owning relay: ${env.message}`);
 			for (const m of Array.isArray(env.m) ? env.m : [env.m]) {
 				const c = classify(m);
 				if (c.kind === 'response') pending.delete(idKey(c.id));
@@ -77,7 +79,11 @@ export function joinPrimary(opts: JoinOptions, client: StdioClient): Promise<voi
 			client.routeTo(undefined);
 			for (const id of pending.values())
 				client.write(
-					errorResponse(id, RELAY_ERROR.notConnected, 'engram-relay lost its connection while this call was in flight; retry'),
+					errorResponse(
+						id,
+						RELAY_ERROR.notConnected,
+						'engram-relay lost its connection while this call was in flight; retry',
+					),
 				);
 			pending.clear();
 			resolve();

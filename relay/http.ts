@@ -8,7 +8,11 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { RELAY_PROFILES, isRelayProfile, type RelayProfile } from '../src/mcp/transports/relay-protocol';
+import {
+	RELAY_PROFILES,
+	isRelayProfile,
+	type RelayProfile,
+} from '../src/mcp/transports/relay-protocol';
 import { bearerToken, checkHost, checkOrigin, isLoopbackOrigin, tokenMatches } from './checks';
 import type { Hub } from './hub';
 import type { Id, Message } from './jsonrpc';
@@ -51,7 +55,9 @@ export class HttpSessions {
 	/** The http server's 'request' listener. */
 	handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
 		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-		const refusal = checkHost(req.headers.host, this.#opts.port) ?? checkOrigin(req.headers.origin, this.#opts.allowOrigins);
+		const refusal =
+			checkHost(req.headers.host, this.#opts.port) ??
+			checkOrigin(req.headers.origin, this.#opts.allowOrigins);
 		if (refusal) return reply(res, refusal.status, refusal.message);
 		this.#cors(req, res);
 		if (url.pathname !== '/mcp' && url.pathname !== '/mcp/')
@@ -59,7 +65,11 @@ export class HttpSessions {
 		if (req.method === 'OPTIONS') return void res.writeHead(204).end();
 		if (!tokenMatches(bearerToken(req.headers.authorization), this.#opts.token)) {
 			res.setHeader('WWW-Authenticate', 'Bearer realm="engram-relay"');
-			return reply(res, 401, 'missing or wrong bearer token: send "Authorization: Bearer <relay token>"');
+			return reply(
+				res,
+				401,
+				'missing or wrong bearer token: send "Authorization: Bearer <relay token>"',
+			);
 		}
 		const sid = req.headers['mcp-session-id'];
 		const existing = typeof sid === 'string' ? this.#transports.get(sid) : undefined;
@@ -69,16 +79,26 @@ export class HttpSessions {
 			this.#transports.set(sid as string, existing);
 			return existing.handleRequest(req, res);
 		}
-		if (typeof sid === 'string') return reply(res, 404, 'Session not found: initialize a new session', -32001);
-		if (req.method !== 'POST') return reply(res, 400, 'Bad Request: no mcp-session-id; initialize with a POST first');
+		if (typeof sid === 'string')
+			return reply(res, 404, 'Session not found: initialize a new session', -32001);
+		if (req.method !== 'POST')
+			return reply(res, 400, 'Bad Request: no mcp-session-id; initialize with a POST first');
 		const profile = url.searchParams.get('profile') ?? this.#opts.profile;
 		if (!isRelayProfile(profile))
-			return reply(res, 400, `profile ${JSON.stringify(profile)} must be one of ${RELAY_PROFILES.join(', ')}`);
+			return reply(
+				res,
+				400,
+				`profile ${JSON.stringify(profile)} must be one of ${RELAY_PROFILES.join(', ')}`,
+			);
 		await this.#startSession(profile, req, res);
 	};
 
 	/** A POST without a session: becomes a session if the SDK accepts it as an initialize. */
-	async #startSession(profile: RelayProfile, req: IncomingMessage, res: ServerResponse): Promise<void> {
+	async #startSession(
+		profile: RelayProfile,
+		req: IncomingMessage,
+		res: ServerResponse,
+	): Promise<void> {
 		const hubSid = `http-${this.#next++}`;
 		const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
 			sessionIdGenerator: () => randomUUID(),
@@ -111,7 +131,9 @@ export class HttpSessions {
 		if (this.#transports.size <= MAX_HTTP_SESSIONS) return;
 		const [oldestId, oldest] = this.#transports.entries().next().value!;
 		this.#transports.delete(oldestId);
-		this.#opts.log(`closed the least recently used HTTP session (more than ${MAX_HTTP_SESSIONS} open)`);
+		this.#opts.log(
+			`closed the least recently used HTTP session (more than ${MAX_HTTP_SESSIONS} open)`,
+		);
 		void oldest.close();
 	}
 
@@ -132,6 +154,9 @@ export class HttpSessions {
 
 /** A JSON-RPC-shaped error body, so MCP clients show the message. */
 function reply(res: ServerResponse, status: number, message: string, code = -32000): void {
-	const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message: `engram-relay: ${message}` } });
+	const body = JSON.stringify({
+		jsonrpc: '2.0',
+		error: { code, message: `engram-relay: ${message}` },
+	});
 	res.writeHead(status, { 'Content-Type': 'application/json' }).end(body);
 }

@@ -7,7 +7,10 @@
  * the client stays connected, and every other request gets a clear error — never a cached list.
  * There is no timeout of its own: a 500-memory batch on a slow machine takes what it takes.
  */
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import {
+	LATEST_PROTOCOL_VERSION,
+	SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
 import {
 	FromTabSchema,
 	RELAY_CLOSE,
@@ -99,7 +102,9 @@ export class Hub {
 		if (!session) return;
 		if (!Array.isArray(value)) return this.#fromClientOne(session, value);
 		if (value.length === 0)
-			return session.sink.deliver(errorResponse(undefined, RELAY_ERROR.invalidRequest, 'Invalid Request: empty batch'));
+			return session.sink.deliver(
+				errorResponse(undefined, RELAY_ERROR.invalidRequest, 'Invalid Request: empty batch'),
+			);
 		const batch = new Batch();
 		for (const item of value) {
 			const c = classify(item);
@@ -120,7 +125,8 @@ export class Hub {
 			session.initialize = m;
 			session.initialized = false;
 		}
-		if (c.kind === 'notification' && c.method === 'notifications/initialized') session.initialized = true;
+		if (c.kind === 'notification' && c.method === 'notifications/initialized')
+			session.initialized = true;
 		if (this.#tab) {
 			if (c.kind === 'request') session.pending.set(idKey(c.id), { id: c.id, batch });
 			return this.#forward(session, m);
@@ -147,7 +153,9 @@ export class Hub {
 	#handshake(m: Message): Record<string, unknown> {
 		const asked = (m.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
 		const protocolVersion =
-			typeof asked === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
+			typeof asked === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(asked)
+				? asked
+				: LATEST_PROTOCOL_VERSION;
 		return {
 			protocolVersion,
 			capabilities: { tools: { listChanged: true } },
@@ -187,7 +195,11 @@ export class Hub {
 		session.replayIds.add(idKey(id));
 		this.#forward(session, { ...session.initialize, id });
 		if (!session.initialized) return;
-		this.#send({ t: 'msg', sid: session.sid, m: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+		this.#send({
+			t: 'msg',
+			sid: session.sid,
+			m: { jsonrpc: '2.0', method: 'notifications/initialized' },
+		});
 		session.sink.deliver({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
 	}
 
@@ -232,7 +244,8 @@ export class Hub {
 		if (c.kind !== 'response') return session.sink.deliver(m, rel);
 		const key = idKey(c.id);
 		if (session.replayIds.delete(key)) {
-			if ('error' in m) this.#opts.log(`re-initialising ${session.sid} failed: ${JSON.stringify(m.error)}`);
+			if ('error' in m)
+				this.#opts.log(`re-initialising ${session.sid} failed: ${JSON.stringify(m.error)}`);
 			return;
 		}
 		const entry = session.pending.get(key);

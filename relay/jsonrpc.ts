@@ -26,10 +26,16 @@ export function classify(value: unknown): Classified {
 	const id = isId(m.id) ? m.id : undefined;
 	if (m.jsonrpc !== '2.0') return { kind: 'invalid', id, reason: 'jsonrpc must be "2.0"' };
 	if (typeof m.method === 'string')
-		return id === undefined ? { kind: 'notification', method: m.method } : { kind: 'request', id, method: m.method };
+		return id === undefined
+			? { kind: 'notification', method: m.method }
+			: { kind: 'request', id, method: m.method };
 	if (id !== undefined && ('result' in m || 'error' in m)) return { kind: 'response', id };
 	if ('error' in m && m.id === undefined) return { kind: 'response', id: '' };
-	return { kind: 'invalid', id, reason: 'a message needs a method (request, notification) or a result/error (response)' };
+	return {
+		kind: 'invalid',
+		id,
+		reason: 'a message needs a method (request, notification) or a result/error (response)',
+	};
 }
 
 function isId(v: unknown): v is Id {
@@ -42,7 +48,12 @@ export function idKey(id: Id): string {
 }
 
 /** A JSON-RPC error response; `id` undefined for errors about unreadable input. */
-export function errorResponse(id: Id | undefined, code: number, message: string, data?: unknown): Message {
+export function errorResponse(
+	id: Id | undefined,
+	code: number,
+	message: string,
+	data?: unknown,
+): Message {
 	const error: Record<string, unknown> = { code, message };
 	if (data !== undefined) error.data = data;
 	return id === undefined ? { jsonrpc: '2.0', error } : { jsonrpc: '2.0', id, error };

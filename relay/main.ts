@@ -13,8 +13,11 @@ import { configDir, loadOrCreateToken } from './token';
 
 const log = (line: string) => void process.stderr.write(`[engram-relay] ${line}\n`);
 
-const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
-	.version;
+const VERSION = (
+	JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+		version: string;
+	}
+).version;
 
 /** True when stdin is a pipe or socket (a client spawned us), not a terminal or /dev/null. */
 function stdinIsPipe(): boolean {
@@ -30,20 +33,33 @@ function stdinIsPipe(): boolean {
 function resolveToken(opts: RelayOptions): string {
 	if (opts.token) return opts.token;
 	const { token, source, path } = loadOrCreateToken(configDir(process.env));
-	log(source === 'generated' ? `generated a pairing token, saved in ${path}` : `using the pairing token saved in ${path}`);
+	log(
+		source === 'generated'
+			? `generated a pairing token, saved in ${path}`
+			: `using the pairing token saved in ${path}`,
+	);
 	return token;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Owns the port, or joins the relay that does (and takes over when it leaves). */
-async function serve(opts: RelayOptions, token: string, client?: StdioClient): Promise<Primary | undefined> {
+async function serve(
+	opts: RelayOptions,
+	token: string,
+	client?: StdioClient,
+): Promise<Primary | undefined> {
 	const common = { ...opts, token, version: VERSION, log };
 	for (let attempt = 0; ; attempt++) {
 		try {
 			const primary = await startPrimary(common);
 			if (client) {
-				const session = primary.hub.openSession('stdio', opts.profile, { deliver: client.write }, 'stdio');
+				const session = primary.hub.openSession(
+					'stdio',
+					opts.profile,
+					{ deliver: client.write },
+					'stdio',
+				);
 				primary.hub.seed(session, client.handshake);
 				client.routeTo((value) => primary.hub.fromClient(session.sid, value));
 			}
@@ -51,7 +67,10 @@ async function serve(opts: RelayOptions, token: string, client?: StdioClient): P
 			return primary;
 		} catch (e) {
 			if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
-			if (!client) throw new Error(`port ${opts.port} is already in use (is another engram-relay serving it?)`);
+			if (!client)
+				throw new Error(
+					`port ${opts.port} is already in use (is another engram-relay serving it?)`,
+				);
 		}
 		try {
 			await joinPrimary({ ...common }, client);
@@ -66,7 +85,9 @@ async function serve(opts: RelayOptions, token: string, client?: StdioClient): P
 
 function announce(opts: RelayOptions, token: string): void {
 	const base = `127.0.0.1:${opts.port}`;
-	log(`v${VERSION} listening on ${base}: ${opts.httpOnly ? '' : 'stdio + '}Streamable HTTP at http://${base}/mcp`);
+	log(
+		`v${VERSION} listening on ${base}: ${opts.httpOnly ? '' : 'stdio + '}Streamable HTTP at http://${base}/mcp`,
+	);
 	log(`pair the Engram tab by opening ${opts.appUrl}/#relay=ws://${base}&token=${token}`);
 }
 
@@ -84,7 +105,8 @@ async function main(): Promise<void> {
 		process.stdin.on('close', () => void shutdown('stdin closed', primary));
 		process.stdout.on('error', () => void shutdown('stdout closed', primary));
 	}
-	for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => void shutdown(sig, primary));
+	for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+		process.on(sig, () => void shutdown(sig, primary));
 	primary = await serve(opts, token, client);
 }
 
@@ -96,7 +118,9 @@ async function shutdown(why: string, primary: Primary | undefined): Promise<void
 }
 
 main().catch((e: Error & { code?: string }) => {
-	const hint = e.code?.startsWith('ERR_PARSE_ARGS') ? ' (engram-relay --help lists the options)' : '';
+	const hint = e.code?.startsWith('ERR_PARSE_ARGS')
+		? ' (engram-relay --help lists the options)'
+		: '';
 	log(`error: ${e.message}${hint}`);
 	process.exit(1);
 });

@@ -57,11 +57,15 @@ export class Session {
 
 	/** The session as the tab sees it (client name from the remembered initialize). */
 	info(): SessionInfo {
-		const params = this.initialize?.params as { clientInfo?: { name?: unknown; version?: unknown } } | undefined;
+		const params = this.initialize?.params as
+			{ clientInfo?: { name?: unknown; version?: unknown } } | undefined;
 		const ci = params?.clientInfo;
 		const client =
 			typeof ci?.name === 'string'
-				? { name: ci.name.slice(0, 200), version: typeof ci.version === 'string' ? ci.version.slice(0, 100) : undefined }
+				? {
+						name: ci.name.slice(0, 200),
+						version: typeof ci.version === 'string' ? ci.version.slice(0, 100) : undefined,
+					}
 				: undefined;
 		return { sid: this.sid, kind: this.kind, profile: this.profile, client };
 	}

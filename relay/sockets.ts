@@ -31,24 +31,35 @@ export interface SocketOptions {
 }
 
 /** Decides whether an upgrade request may become a WebSocket, and in which role. */
-export function checkUpgrade(req: IncomingMessage, opts: SocketOptions): Refusal | { role: 'tab' | 'relay' } {
+export function checkUpgrade(
+	req: IncomingMessage,
+	opts: SocketOptions,
+): Refusal | { role: 'tab' | 'relay' } {
 	const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-	if (url.pathname !== '/') return { status: 404, message: `no WebSocket endpoint at ${url.pathname}; use /` };
-	const refusal = checkHost(req.headers.host, opts.port) ?? checkOrigin(req.headers.origin, opts.allowOrigins);
+	if (url.pathname !== '/')
+		return { status: 404, message: `no WebSocket endpoint at ${url.pathname}; use /` };
+	const refusal =
+		checkHost(req.headers.host, opts.port) ?? checkOrigin(req.headers.origin, opts.allowOrigins);
 	if (refusal) return refusal;
 	if (!tokenMatches(url.searchParams.get('token'), opts.token))
-		return { status: 401, message: 'wrong or missing token: pair with the link engram-relay printed' };
+		return {
+			status: 401,
+			message: 'wrong or missing token: pair with the link engram-relay printed',
+		};
 	const protocols = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
 	if (!protocols.includes(RELAY_SUBPROTOCOL))
 		return { status: 400, message: `the WebSocket subprotocol must be "${RELAY_SUBPROTOCOL}"` };
 	const role = url.searchParams.get('role') ?? 'tab';
-	if (role !== 'tab' && role !== 'relay') return { status: 400, message: 'role must be "tab" or "relay"' };
+	if (role !== 'tab' && role !== 'relay')
+		return { status: 400, message: 'role must be "tab" or "relay"' };
 	return { role };
 }
 
 /** Writes an HTTP refusal on a raw upgrade socket and closes it. */
 function refuse(socket: Duplex, { status, message }: Refusal): void {
-	const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' }[status];
+	const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' }[
+		status
+	];
 	const body = `engram-relay: ${message}\n`;
 	socket.end(
 		`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
@@ -76,7 +87,9 @@ export class RelaySockets {
 	upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
 		const verdict = checkUpgrade(req, this.#opts);
 		if ('status' in verdict) {
-			this.#opts.log(`refused a WebSocket from ${req.headers.origin ?? 'a non-browser client'}: ${verdict.message}`);
+			this.#opts.log(
+				`refused a WebSocket from ${req.headers.origin ?? 'a non-browser client'}: ${verdict.message}`,
+			);
 			return refuse(socket, verdict);
 		}
 		this.#wss.handleUpgrade(req, socket, head, (ws) =>
@@ -108,7 +121,9 @@ export class RelaySockets {
 			const sid = sids.get(env.sid) ?? `${prefix}${env.sid}`;
 			if (env.t === 'open') {
 				sids.set(env.sid, sid);
-				const sink = { deliver: (m: Message | Message[], rel?: Id) => send({ t: 'msg', sid: env.sid, m, rel }) };
+				const sink = {
+					deliver: (m: Message | Message[], rel?: Id) => send({ t: 'msg', sid: env.sid, m, rel }),
+				};
 				const session = this.#hub.openSession('stdio', env.profile, sink, sid);
 				this.#hub.seed(session, env.handshake);
 			} else if (env.t === 'msg') this.#hub.fromClient(sid, env.m);
@@ -123,7 +138,8 @@ export class RelaySockets {
 
 	/** Closes every socket, telling tabs the relay is shutting down (so they retry later). */
 	close(): void {
-		for (const ws of this.#wss.clients) ws.close(RELAY_CLOSE.shutdown, 'engram-relay is shutting down');
+		for (const ws of this.#wss.clients)
+			ws.close(RELAY_CLOSE.shutdown, 'engram-relay is shutting down');
 		this.#wss.close();
 	}
 }

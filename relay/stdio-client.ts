@@ -42,6 +42,7 @@ export class StdioClient {
 			this.handshake.initialize = item;
 			this.handshake.initialized = false;
 		}
-		if (c.kind === 'notification' && c.method === 'notifications/initialized') this.handshake.initialized = true;
+		if (c.kind === 'notification' && c.method === 'notifications/initialized')
+			this.handshake.initialized = true;
 	}
 }

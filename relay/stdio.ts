@@ -72,6 +72,8 @@ export function lineWriter(out: Writable): (m: Message | Message[]) => void {
 /** Wires stdin to `onValue`; answers unreadable lines with a JSON-RPC parse error on `out`. */
 export function readLines(input: Readable, out: Writable, onValue: (value: unknown) => void): void {
 	const write = lineWriter(out);
-	const reader = new LineReader(onValue, (reason) => write(errorResponse(undefined, RELAY_ERROR.parseError, reason)));
+	const reader = new LineReader(onValue, (reason) =>
+		write(errorResponse(undefined, RELAY_ERROR.parseError, reason)),
+	);
 	input.on('data', (chunk: Buffer) => reader.push(chunk));
 }

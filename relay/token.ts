@@ -22,7 +22,11 @@ export function generateToken(): string {
 }
 
 /** The saved token, or a new one saved for next time. `source` says which, for the log. */
-export function loadOrCreateToken(dir: string): { token: string; source: 'saved' | 'generated'; path: string } {
+export function loadOrCreateToken(dir: string): {
+	token: string;
+	source: 'saved' | 'generated';
+	path: string;
+} {
 	const path = join(dir, 'relay-token');
 	try {
 		const saved = readFileSync(path, 'utf8').trim();

@@ -21,13 +21,21 @@ import { AgentTracker, type AgentConnection, type ToolCall } from './agent-track
 import { OriginPolicy, type ApprovedOrigin, type OriginRequest } from './origins';
 import { RelayPairingManager, type RelayPairingState } from './relay-pairing';
 import { createMemoryServer } from './server';
-import { PostMessageListener, type HostWindow, type PostMessageServerTransport } from './transports/post-message';
+import {
+	PostMessageListener,
+	type HostWindow,
+	type PostMessageServerTransport,
+} from './transports/post-message';
 import type { RelaySessionTransport, WebSocketConstructor } from './transports/relay-client';
 import { isRelayProfile, type RelayProfile } from './transports/relay-protocol';
 import { findModelContext, registerWebMcpTools, type ModelContextLike } from './webmcp';
 
 /** Builds one server per connection (the signature of `createMemoryServer` in server.ts). */
-export type CreateServer = (engine: EngineApi, profile: RelayProfile, opts: { actor: string }) => McpServer;
+export type CreateServer = (
+	engine: EngineApi,
+	profile: RelayProfile,
+	opts: { actor: string },
+) => McpServer;
 
 /** Options of `startMcpHost`; every part is on by default. */
 export interface McpHostOptions {
@@ -91,7 +99,9 @@ const SWEEP_MS = 5_000;
  * loaded and every bridge is listening; WebMCP tools are registered before it resolves.
  */
 export async function startMcpHost(engine: EngineApi, opts: McpHostOptions = {}): Promise<McpHost> {
-	const win = opts.window ?? (globalThis.window as unknown as HostWindow & { location: Location; history?: History });
+	const win =
+		opts.window ??
+		(globalThis.window as unknown as HostWindow & { location: Location; history?: History });
 	const createServer = opts.createServer ?? createMemoryServer;
 	const onError = opts.onError ?? (() => {});
 	const listeners = new Set<() => void>();
@@ -109,11 +119,21 @@ export async function startMcpHost(engine: EngineApi, opts: McpHostOptions = {})
 	const tracker = new AgentTracker(engine, changed, onError);
 	const serve = (transport: Transport, meta: Parameters<AgentTracker['track']>[1]) => {
 		const info = tracker.track(transport, meta);
-		connectServer(transport, () => createServer(engine, meta.profile, { actor: actorName(meta) }), onError, info);
+		connectServer(
+			transport,
+			() => createServer(engine, meta.profile, { actor: actorName(meta) }),
+			onError,
+			info,
+		);
 	};
 
-	const listener = opts.postMessage === false ? undefined : startPostMessage(win, origins, serve, opts.defaultProfile ?? 'native');
-	const unwatch = listener ? watchApprovals(origins, listener, changed) : origins.subscribe(changed);
+	const listener =
+		opts.postMessage === false
+			? undefined
+			: startPostMessage(win, origins, serve, opts.defaultProfile ?? 'native');
+	const unwatch = listener
+		? watchApprovals(origins, listener, changed)
+		: origins.subscribe(changed);
 	const sweep = listener ? setInterval(() => void listener.sweep(), SWEEP_MS) : undefined;
 
 	const pairing = new RelayPairingManager({
@@ -172,14 +192,24 @@ export async function startMcpHost(engine: EngineApi, opts: McpHostOptions = {})
 	return host;
 }
 
-function actorName(meta: { kind: string; via: string; origin?: string; client?: { name: string } }): string {
+function actorName(meta: {
+	kind: string;
+	via: string;
+	origin?: string;
+	client?: { name: string };
+}): string {
 	const name = meta.client?.name ?? 'agent';
 	if (meta.kind === 'postMessage') return `${name} (postMessage ${meta.origin})`;
 	return meta.kind === 'relay' ? `${name} (relay/${meta.via})` : `${name} (WebMCP)`;
 }
 
 /** Connects a fresh server; if it cannot be built, every request gets an error naming why. */
-function connectServer(transport: Transport, build: () => McpServer, onError: (e: Error) => void, info: AgentConnection): void {
+function connectServer(
+	transport: Transport,
+	build: () => McpServer,
+	onError: (e: Error) => void,
+	info: AgentConnection,
+): void {
 	let server: McpServer;
 	try {
 		server = build();
@@ -189,7 +219,8 @@ function connectServer(transport: Transport, build: () => McpServer, onError: (e
 		const tap = transport.onmessage;
 		transport.onmessage = (m) => {
 			tap?.(m);
-			if ('method' in m && 'id' in m) void transport.send({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: why } });
+			if ('method' in m && 'id' in m)
+				void transport.send({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: why } });
 		};
 		void transport.start();
 		return;
@@ -223,19 +254,33 @@ function startPostMessage(
  * `capabilities.experimental.engram.profile` (MCP-B's wire format has no other place for it).
  */
 function requestedProfile(first: unknown): RelayProfile | undefined {
-	const p = (first as { method?: string; params?: { capabilities?: { experimental?: { engram?: { profile?: unknown } } } } })?.params;
+	const p = (
+		first as {
+			method?: string;
+			params?: { capabilities?: { experimental?: { engram?: { profile?: unknown } } } };
+		}
+	)?.params;
 	const asked = p?.capabilities?.experimental?.engram?.profile;
 	return isRelayProfile(asked) ? asked : undefined;
 }
 
 function clientInfo(first: unknown): { name: string; version?: string } | undefined {
-	const ci = (first as { method?: string; params?: { clientInfo?: { name?: unknown; version?: unknown } } })?.params?.clientInfo;
+	const ci = (
+		first as { method?: string; params?: { clientInfo?: { name?: unknown; version?: unknown } } }
+	)?.params?.clientInfo;
 	if (typeof ci?.name !== 'string') return undefined;
-	return { name: ci.name.slice(0, 200), version: typeof ci.version === 'string' ? ci.version.slice(0, 100) : undefined };
+	return {
+		name: ci.name.slice(0, 200),
+		version: typeof ci.version === 'string' ? ci.version.slice(0, 100) : undefined,
+	};
 }
 
 /** Applies approval changes to live connections: newly approved origins are admitted, revoked ones evicted. */
-function watchApprovals(origins: OriginPolicy, listener: PostMessageListener, changed: () => void): () => void {
+function watchApprovals(
+	origins: OriginPolicy,
+	listener: PostMessageListener,
+	changed: () => void,
+): () => void {
 	let before = new Set(origins.approved().map((a) => a.origin));
 	return origins.subscribe(() => {
 		const now = new Set(origins.approved().map((a) => a.origin));
@@ -272,7 +317,12 @@ async function startWebMcp(
 	onError: (e: Error) => void,
 ): Promise<string[]> {
 	const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-	serve(serverSide, { kind: 'webmcp', via: 'modelContext', client: { name: 'WebMCP agent' }, profile: 'native' });
+	serve(serverSide, {
+		kind: 'webmcp',
+		via: 'modelContext',
+		client: { name: 'WebMCP agent' },
+		profile: 'native',
+	});
 	const client = new Client({ name: 'WebMCP agent', version: '1' });
 	await client.connect(clientSide);
 	signal.addEventListener('abort', () => void client.close(), { once: true });

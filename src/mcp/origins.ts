@@ -52,9 +52,15 @@ const ORIGIN_RULE = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s@]+$/;
 export function normaliseOrigin(input: string): string {
 	const origin = input.trim().replace(/\/$/, '').toLowerCase();
 	if (origin === 'null' || origin.includes('*'))
-		throw new MemoryError('invalid_input', `origin ${JSON.stringify(input)} cannot be approved: it must name one site`);
+		throw new MemoryError(
+			'invalid_input',
+			`origin ${JSON.stringify(input)} cannot be approved: it must name one site`,
+		);
 	if (!ORIGIN_RULE.test(origin))
-		throw new MemoryError('invalid_input', `origin ${JSON.stringify(input)} must be scheme://host[:port], no path`);
+		throw new MemoryError(
+			'invalid_input',
+			`origin ${JSON.stringify(input)} must be scheme://host[:port], no path`,
+		);
 	return origin;
 }
 
@@ -118,9 +124,15 @@ export class OriginPolicy {
 		if (origin === 'null' || this.isAllowed(origin) || this.#dismissed.has(origin)) return;
 		const now = new Date().toISOString();
 		const seen = this.#pending.get(origin);
-		if (seen && Date.parse(now) - Date.parse(seen.last_seen) < 1000) return void (seen.attempts += 1);
+		if (seen && Date.parse(now) - Date.parse(seen.last_seen) < 1000)
+			return void (seen.attempts += 1);
 		if (!seen && this.#pending.size >= 20) return; // a page spamming from many origins stays bounded
-		this.#pending.set(origin, seen ? { ...seen, last_seen: now, attempts: seen.attempts + 1 } : { origin, via, first_seen: now, last_seen: now, attempts: 1 });
+		this.#pending.set(
+			origin,
+			seen
+				? { ...seen, last_seen: now, attempts: seen.attempts + 1 }
+				: { origin, via, first_seen: now, last_seen: now, attempts: 1 },
+		);
 		this.#emit();
 	}
 
@@ -129,7 +141,11 @@ export class OriginPolicy {
 		const o = normaliseOrigin(origin);
 		if (o === this.selfOrigin) return;
 		const current = (await this.#read()).filter((a) => a.origin !== o);
-		const entry: ApprovedOrigin = { origin: o, approved_at: new Date().toISOString(), ...(opts.profile ? { profile: opts.profile } : {}) };
+		const entry: ApprovedOrigin = {
+			origin: o,
+			approved_at: new Date().toISOString(),
+			...(opts.profile ? { profile: opts.profile } : {}),
+		};
 		const next = [...current, entry];
 		await this.#store.setSetting(APPROVED_ORIGINS_KEY, next);
 		this.#approved = next;

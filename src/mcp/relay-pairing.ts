@@ -81,7 +81,10 @@ export class RelayPairingManager {
 		if (typeof saved?.url !== 'string' || typeof saved.token !== 'string') return;
 		try {
 			const p = validatePairing(saved.url, saved.token);
-			this.#connect({ ...p, paired_at: typeof saved.paired_at === 'string' ? saved.paired_at : new Date().toISOString() });
+			this.#connect({
+				...p,
+				paired_at: typeof saved.paired_at === 'string' ? saved.paired_at : new Date().toISOString(),
+			});
 		} catch (e) {
 			this.#fail(e);
 		}

@@ -81,7 +81,8 @@ export async function registerWebMcpTools(
 			const handle = await modelContext.registerTool(toWebMcpTool(tool, client), { signal });
 			// Pre-2026 drafts and polyfills returned { unregister } instead of honouring the signal.
 			const unregister = (handle as { unregister?: () => void } | undefined)?.unregister;
-			if (typeof unregister === 'function') signal.addEventListener('abort', () => unregister.call(handle), { once: true });
+			if (typeof unregister === 'function')
+				signal.addEventListener('abort', () => unregister.call(handle), { once: true });
 			registered.push(tool.name);
 		} catch (e) {
 			onError(new Error(`WebMCP refused tool ${tool.name}: ${(e as Error).message}`));

@@ -66,11 +66,15 @@ export function embedHtml(appUrl: string): string {
  * Chromium's Local Network Access checks block a page without a known address (a fulfilled route)
  * from framing a loopback one.
  */
-export async function startFixtureServer(appUrl: string): Promise<{ port: number; stop(): Promise<void> }> {
+export async function startFixtureServer(
+	appUrl: string,
+): Promise<{ port: number; stop(): Promise<void> }> {
 	const js = await clientBundle();
 	const server = createServer((req, res) => {
-		if (req.url === '/__fixture/client.js') return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(js);
-		if (req.url === '/__fixture/embed.html') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(embedHtml(appUrl));
+		if (req.url === '/__fixture/client.js')
+			return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(js);
+		if (req.url === '/__fixture/embed.html')
+			return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(embedHtml(appUrl));
 		res.writeHead(404).end();
 	});
 	await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
@@ -80,7 +84,11 @@ export async function startFixtureServer(appUrl: string): Promise<{ port: number
 
 /** Waits until the page (or frame) has started its MCP host. */
 export async function hostReady(target: Page | Frame): Promise<void> {
-	await target.waitForFunction(() => (globalThis as { engramMcpHost?: unknown }).engramMcpHost !== undefined, null, { timeout: 60_000 });
+	await target.waitForFunction(
+		() => (globalThis as { engramMcpHost?: unknown }).engramMcpHost !== undefined,
+		null,
+		{ timeout: 60_000 },
+	);
 }
 
 /** The Engram app's frame inside an embedding page. */
@@ -96,11 +104,21 @@ export async function appFrame(page: Page, appUrl: string): Promise<Frame> {
 /** The parts of McpHost the tests call inside the page (`globalThis.engramMcpHost`). */
 export interface HostHandle {
 	snapshot(): {
-		connections: { kind: string; via: string; origin?: string; client?: { name: string }; profile: string; calls: number }[];
+		connections: {
+			kind: string;
+			via: string;
+			origin?: string;
+			client?: { name: string };
+			profile: string;
+			calls: number;
+		}[];
 		pending_origins: { origin: string; via: string }[];
 		approved_origins: { origin: string }[];
 		relay: { url?: string; connection?: { status: string; sessions: number }; error?: string };
 	};
-	origins: { approve(origin: string, opts?: { profile?: string }): Promise<void>; revoke(origin: string): Promise<void> };
+	origins: {
+		approve(origin: string, opts?: { profile?: string }): Promise<void>;
+		revoke(origin: string): Promise<void>;
+	};
 	reconnectRelay(): void;
 }

@@ -12,7 +12,15 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { BIN, newToken, relayHome, spawnRelayClient, waitFor, waitForLog, type StdioRelayClient } from '../unit/relay/helpers';
+import {
+	BIN,
+	newToken,
+	relayHome,
+	spawnRelayClient,
+	waitFor,
+	waitForLog,
+	type StdioRelayClient,
+} from '../unit/relay/helpers';
 import { hostReady, type HostHandle } from './bridges-support';
 import { ROOT, freePort, launchBrowser, startPreview, type Browser, type Server } from './helpers';
 
@@ -26,16 +34,30 @@ const home = relayHome();
 const env = { ENGRAM_RELAY_HOME: home.dir };
 const clients: StdioRelayClient[] = [];
 
-const relayState = () => page.evaluate(() => (globalThis as unknown as { engramMcpHost: HostHandle }).engramMcpHost.snapshot().relay);
+const relayState = () =>
+	page.evaluate(
+		() => (globalThis as unknown as { engramMcpHost: HostHandle }).engramMcpHost.snapshot().relay,
+	);
 const names = async (c: Client) => (await c.listTools()).tools.map((t) => t.name).sort();
-const AUTOMEM_TOOLS = ['associate_memories', 'check_database_health', 'delete_memory', 'recall_memory', 'store_memory', 'update_memory'];
+const AUTOMEM_TOOLS = [
+	'associate_memories',
+	'check_database_health',
+	'delete_memory',
+	'recall_memory',
+	'store_memory',
+	'update_memory',
+];
 
 beforeAll(async () => {
 	server = await startPreview();
 	browser = await launchBrowser();
 	port = await freePort();
 	token = newToken();
-	desk = await spawnRelayClient(['--port', String(port), '--token', token, '--app-url', server.url], env, 'desktop-native');
+	desk = await spawnRelayClient(
+		['--port', String(port), '--token', token, '--app-url', server.url],
+		env,
+		'desktop-native',
+	);
 	clients.push(desk);
 	page = await browser.context.newPage();
 });
@@ -49,8 +71,12 @@ afterAll(async () => {
 
 describe('engram-relay with the app in Chromium', () => {
 	it('answers clearly while no tab is paired', async () => {
-		await expect(desk.client.listTools()).rejects.toThrow(`Engram is not connected: no Engram tab is paired with engram-relay on port ${port}`);
-		await expect(desk.client.callTool({ name: 'recall_memory', arguments: { query: 'x' } })).rejects.toThrow('Engram is not connected');
+		await expect(desk.client.listTools()).rejects.toThrow(
+			`Engram is not connected: no Engram tab is paired with engram-relay on port ${port}`,
+		);
+		await expect(
+			desk.client.callTool({ name: 'recall_memory', arguments: { query: 'x' } }),
+		).rejects.toThrow('Engram is not connected');
 	});
 
 	it('pairs from the link the relay printed, cleans the token off the address, and tells the client its tools changed', async () => {
@@ -60,23 +86,43 @@ describe('engram-relay with the app in Chromium', () => {
 		desk.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
 		await page.goto(link!);
 		await hostReady(page);
-		await expect.poll(async () => (await relayState()).connection?.status, { timeout: 30_000 }).toBe('connected');
+		await expect
+			.poll(async () => (await relayState()).connection?.status, { timeout: 30_000 })
+			.toBe('connected');
 		expect(page.url()).toBe(`${server.url}/`);
 		expect((await relayState()).url).toBe(`ws://127.0.0.1:${port}`);
 		await waitFor(() => changed >= 1);
-		expect(await names(desk.client)).toEqual(expect.arrayContaining(['store_memory', 'recall_memory', 'find_memory_connections']));
+		expect(await names(desk.client)).toEqual(
+			expect.arrayContaining(['store_memory', 'recall_memory', 'find_memory_connections']),
+		);
 	});
 
 	it('stores and recalls through the tab', async () => {
-		const stored = await desk.client.callTool({ name: 'store_memory', arguments: { content: 'Ana prefers tabs over spaces in every TypeScript project.', tags: ['style'] } });
+		const stored = await desk.client.callTool({
+			name: 'store_memory',
+			arguments: {
+				content: 'Ana prefers tabs over spaces in every TypeScript project.',
+				tags: ['style'],
+			},
+		});
 		expect(stored.isError).toBeFalsy();
-		const recalled = await desk.client.callTool({ name: 'recall_memory', arguments: { query: 'tabs or spaces in TypeScript' } });
-		const results = (recalled.structuredContent as { results: { memory: { content: string } }[] }).results;
-		expect(results[0]!.memory.content).toBe('Ana prefers tabs over spaces in every TypeScript project.');
+		const recalled = await desk.client.callTool({
+			name: 'recall_memory',
+			arguments: { query: 'tabs or spaces in TypeScript' },
+		});
+		const results = (recalled.structuredContent as { results: { memory: { content: string } }[] })
+			.results;
+		expect(results[0]!.memory.content).toBe(
+			'Ana prefers tabs over spaces in every TypeScript project.',
+		);
 	});
 
 	it('serves a second desktop client with another profile at the same time', async () => {
-		const second = await spawnRelayClient(['--port', String(port), '--token', token, '--profile', 'automem'], env, 'desktop-automem');
+		const second = await spawnRelayClient(
+			['--port', String(port), '--token', token, '--profile', 'automem'],
+			env,
+			'desktop-automem',
+		);
 		clients.push(second);
 		await waitForLog(second.log, 'joined the engram-relay already running');
 		const [a, b] = await Promise.all([names(desk.client), names(second.client)]);
@@ -84,12 +130,24 @@ describe('engram-relay with the app in Chromium', () => {
 		expect(a).toContain('find_memory_connections');
 		const [r1, r2] = await Promise.all([
 			desk.client.callTool({ name: 'recall_memory', arguments: { query: 'tabs over spaces' } }),
-			second.client.callTool({ name: 'recall_memory', arguments: { query: 'tabs over spaces', format: 'json' } }),
+			second.client.callTool({
+				name: 'recall_memory',
+				arguments: { query: 'tabs over spaces', format: 'json' },
+			}),
 		]);
 		expect(r1.isError).toBeFalsy();
 		expect(r2.isError).toBeFalsy();
-		const connections = await page.evaluate(() => (globalThis as unknown as { engramMcpHost: HostHandle }).engramMcpHost.snapshot().connections);
-		expect(connections.filter((c) => c.kind === 'relay').map((c) => [c.client?.name, c.profile]).sort()).toEqual([
+		const connections = await page.evaluate(
+			() =>
+				(globalThis as unknown as { engramMcpHost: HostHandle }).engramMcpHost.snapshot()
+					.connections,
+		);
+		expect(
+			connections
+				.filter((c) => c.kind === 'relay')
+				.map((c) => [c.client?.name, c.profile])
+				.sort(),
+		).toEqual([
 			['desktop-automem', 'automem'],
 			['desktop-native', 'native'],
 		]);
@@ -98,9 +156,14 @@ describe('engram-relay with the app in Chromium', () => {
 	it('keeps serving after the tab reloads (the pairing is remembered)', async () => {
 		await page.reload();
 		await hostReady(page);
-		await expect.poll(async () => (await relayState()).connection?.status, { timeout: 30_000 }).toBe('connected');
+		await expect
+			.poll(async () => (await relayState()).connection?.status, { timeout: 30_000 })
+			.toBe('connected');
 		await waitFor(async () => {
-			const r = await desk.client.callTool({ name: 'recall_memory', arguments: { query: 'TypeScript indentation preference' } });
+			const r = await desk.client.callTool({
+				name: 'recall_memory',
+				arguments: { query: 'TypeScript indentation preference' },
+			});
 			expect(JSON.stringify(r.structuredContent)).toContain('Ana prefers tabs');
 		});
 	});
@@ -114,32 +177,84 @@ describe('engram-relay with the app in Chromium', () => {
 				ws.on('error', fail);
 			});
 		expect(await verdict(`ws://127.0.0.1:${port}/?token=${token.slice(1)}x`, server.url)).toBe(401);
-		expect(await verdict(`ws://127.0.0.1:${port}/?token=${token}`, 'https://attacker.example')).toBe(403);
+		expect(
+			await verdict(`ws://127.0.0.1:${port}/?token=${token}`, 'https://attacker.example'),
+		).toBe(403);
 		expect((await relayState()).connection?.status).toBe('connected');
 	});
 
 	it('serves Streamable HTTP with the bearer token, and refuses it without one or with a foreign Host', async () => {
 		const http = new Client({ name: 'http-desktop', version: '1' });
-		await http.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp?profile=memory-mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
-		expect(await names(http)).toEqual(['add_labels', 'del_labels', 'delete_memory', 'get_memory', 'memory_stats', 'random_memory', 'replace_labels', 'retrieve_memories', 'store_memory', 'trending_labels']);
-		const stored = await http.callTool({ name: 'store_memory', arguments: { content: 'HTTP clients reach the same memory.', labels: 'http, test' } });
+		await http.connect(
+			new StreamableHTTPClientTransport(
+				new URL(`http://127.0.0.1:${port}/mcp?profile=memory-mcp`),
+				{ requestInit: { headers: { Authorization: `Bearer ${token}` } } },
+			),
+		);
+		expect(await names(http)).toEqual([
+			'add_labels',
+			'del_labels',
+			'delete_memory',
+			'get_memory',
+			'memory_stats',
+			'random_memory',
+			'replace_labels',
+			'retrieve_memories',
+			'store_memory',
+			'trending_labels',
+		]);
+		const stored = await http.callTool({
+			name: 'store_memory',
+			arguments: { content: 'HTTP clients reach the same memory.', labels: 'http, test' },
+		});
 		expect(stored.isError).toBeFalsy();
 		await http.close();
 		expect(await status({})).toBe(401);
-		expect(await status({ Authorization: `Bearer ${token}`, Host: `rebound.attacker.example:${port}` })).toBe(403);
+		expect(
+			await status({ Authorization: `Bearer ${token}`, Host: `rebound.attacker.example:${port}` }),
+		).toBe(403);
 	});
 
 	it('works with the MCP Inspector CLI (joining the running relay)', async () => {
 		const run = (args: string[]) =>
-			spawnSync('npx', ['-y', '@modelcontextprotocol/inspector@2.12.0', '--cli', '-e', `ENGRAM_RELAY_HOME=${home.dir}`, process.execPath, BIN, '--port', String(port), '--token', token, ...args], {
-				cwd: ROOT,
-				encoding: 'utf8',
-				timeout: 300_000,
-			});
+			spawnSync(
+				'npx',
+				[
+					'-y',
+					'@modelcontextprotocol/inspector@2.12.0',
+					'--cli',
+					'-e',
+					`ENGRAM_RELAY_HOME=${home.dir}`,
+					process.execPath,
+					BIN,
+					'--port',
+					String(port),
+					'--token',
+					token,
+					...args,
+				],
+				{
+					cwd: ROOT,
+					encoding: 'utf8',
+					timeout: 300_000,
+				},
+			);
 		const list = run(['--method', 'tools/list']);
 		expect(list.status, list.stderr).toBe(0);
-		expect((JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name)).toContain('recall_memory');
-		const call = run(['--method', 'tools/call', '--tool-name', 'recall_memory', '--tool-args-json', JSON.stringify({ query: 'tabs over spaces' }), '--format', 'json', '-q']);
+		expect(
+			(JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name),
+		).toContain('recall_memory');
+		const call = run([
+			'--method',
+			'tools/call',
+			'--tool-name',
+			'recall_memory',
+			'--tool-args-json',
+			JSON.stringify({ query: 'tabs over spaces' }),
+			'--format',
+			'json',
+			'-q',
+		]);
 		expect(call.status, call.stderr).toBe(0);
 		expect(call.stdout).toContain('Ana prefers tabs');
 	}, 400_000);
@@ -147,12 +262,34 @@ describe('engram-relay with the app in Chromium', () => {
 
 /** The status of an initialize POST to /mcp with these headers (node:http, so Host can be forged). */
 function status(headers: Record<string, string>): Promise<number> {
-	const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+	const body = JSON.stringify({
+		jsonrpc: '2.0',
+		id: 1,
+		method: 'initialize',
+		params: {
+			protocolVersion: '2025-06-18',
+			capabilities: {},
+			clientInfo: { name: 'x', version: '1' },
+		},
+	});
 	return new Promise((ok, fail) => {
-		const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-			ok(res.statusCode!);
-			res.destroy();
-		});
+		const req = request(
+			{
+				host: '127.0.0.1',
+				port,
+				path: '/mcp',
+				method: 'POST',
+				headers: {
+					'Content-Type': 'application/json',
+					Accept: 'application/json, text/event-stream',
+					...headers,
+				},
+			},
+			(res) => {
+				ok(res.statusCode!);
+				res.destroy();
+			},
+		);
 		req.on('error', fail);
 		req.end(body);
 	});

@@ -29,7 +29,9 @@ beforeAll(async () => {
 			transport: { tabServer: { allowedOrigins: [location.origin], channelId: 'webmcp-polyfill' } },
 		};
 	});
-	await browser.context.addInitScript({ content: readFileSync(join(ROOT, 'node_modules/@mcp-b/global/dist/index.iife.js'), 'utf8') });
+	await browser.context.addInitScript({
+		content: readFileSync(join(ROOT, 'node_modules/@mcp-b/global/dist/index.iife.js'), 'utf8'),
+	});
 	page = await browser.context.newPage();
 	await page.goto(`${server.url}/`);
 	await hostReady(page);
@@ -42,26 +44,52 @@ afterAll(async () => {
 
 describe('WebMCP', () => {
 	it('registers the native tools on document.modelContext', async () => {
-		const snapshot = await page.evaluate(() => (globalThis as unknown as { engramMcpHost: { webmcp(): { available: boolean; tools: string[] } } }).engramMcpHost.webmcp());
+		const snapshot = await page.evaluate(() =>
+			(
+				globalThis as unknown as {
+					engramMcpHost: { webmcp(): { available: boolean; tools: string[] } };
+				}
+			).engramMcpHost.webmcp(),
+		);
 		expect(snapshot.available).toBe(true);
-		const listed = await page.evaluate(() => (navigator as unknown as { modelContextTesting: Testing }).modelContextTesting.listTools());
+		const listed = await page.evaluate(() =>
+			(navigator as unknown as { modelContextTesting: Testing }).modelContextTesting.listTools(),
+		);
 		expect(listed.map((t) => t.name).sort()).toEqual([...snapshot.tools].sort());
-		expect(snapshot.tools).toEqual(expect.arrayContaining(['store_memory', 'recall_memory', 'find_memory_connections']));
+		expect(snapshot.tools).toEqual(
+			expect.arrayContaining(['store_memory', 'recall_memory', 'find_memory_connections']),
+		);
 		const recall = listed.find((t) => t.name === 'recall_memory')!;
-		expect(JSON.parse(recall.inputSchema!)).toMatchObject({ type: 'object', properties: expect.objectContaining({ query: expect.any(Object) }) });
+		expect(JSON.parse(recall.inputSchema!)).toMatchObject({
+			type: 'object',
+			properties: expect.objectContaining({ query: expect.any(Object) }),
+		});
 	});
 
 	it('runs a tool through the page’s MCP server and shows the agent among the connections', async () => {
 		const run = (name: string, args: object) =>
 			page.evaluate(
-				([n, a]) => (navigator as unknown as { modelContextTesting: Testing }).modelContextTesting.executeTool(n, a),
+				([n, a]) =>
+					(
+						navigator as unknown as { modelContextTesting: Testing }
+					).modelContextTesting.executeTool(n, a),
 				[name, JSON.stringify(args)] as const,
 			);
-		const stored = JSON.parse((await run('store_memory', { content: 'A browser agent saved this through WebMCP.' }))!);
+		const stored = JSON.parse(
+			(await run('store_memory', { content: 'A browser agent saved this through WebMCP.' }))!,
+		);
 		expect(stored.isError).toBeFalsy();
 		const recalled = (await run('recall_memory', { query: 'browser agent WebMCP' }))!;
 		expect(recalled).toContain('A browser agent saved this through WebMCP.');
-		const connections = await page.evaluate(() => (globalThis as unknown as { engramMcpHost: { connections(): { kind: string; calls: number }[] } }).engramMcpHost.connections());
-		expect(connections).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'webmcp', calls: 2 })]));
+		const connections = await page.evaluate(() =>
+			(
+				globalThis as unknown as {
+					engramMcpHost: { connections(): { kind: string; calls: number }[] };
+				}
+			).engramMcpHost.connections(),
+		);
+		expect(connections).toEqual(
+			expect.arrayContaining([expect.objectContaining({ kind: 'webmcp', calls: 2 })]),
+		);
 	});
 });

@@ -7,7 +7,10 @@
  * Pairing comes from the user (settings) or from a link `/#relay=ws://127.0.0.1:PORT&token=TOKEN`,
  * and is accepted only for a loopback relay address: a link must never point the app elsewhere.
  */
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type {
+	Transport,
+	TransportSendOptions,
+} from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryError } from '../../core/errors';
 import {
@@ -38,7 +41,10 @@ export function parseRelayUrl(input: string): string {
 	try {
 		url = new URL(input.trim());
 	} catch {
-		throw new MemoryError('invalid_input', `relay ${JSON.stringify(input)} must be a URL such as ws://127.0.0.1:17373`);
+		throw new MemoryError(
+			'invalid_input',
+			`relay ${JSON.stringify(input)} must be a URL such as ws://127.0.0.1:17373`,
+		);
 	}
 	if (url.protocol !== 'ws:' && url.protocol !== 'wss:')
 		throw new MemoryError('invalid_input', `relay ${JSON.stringify(input)} must start with ws://`);
@@ -47,15 +53,27 @@ export function parseRelayUrl(input: string): string {
 			'invalid_input',
 			`relay host ${JSON.stringify(url.hostname)} is refused: the relay must run on this machine (127.0.0.1, localhost or [::1])`,
 		);
-	if (url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash)
-		throw new MemoryError('invalid_input', `relay ${JSON.stringify(input)} must be ws://HOST:PORT with nothing after the port`);
+	if (
+		url.username ||
+		url.password ||
+		(url.pathname !== '/' && url.pathname !== '') ||
+		url.search ||
+		url.hash
+	)
+		throw new MemoryError(
+			'invalid_input',
+			`relay ${JSON.stringify(input)} must be ws://HOST:PORT with nothing after the port`,
+		);
 	return `${url.protocol}//${url.host}`;
 }
 
 /** Validates a pairing (address and token); throws MemoryError invalid_input naming the field. */
 export function validatePairing(url: string, token: string): RelayPairing {
 	if (!TOKEN_RULE.test(token))
-		throw new MemoryError('invalid_input', 'token must be the 16–256 character token engram-relay printed');
+		throw new MemoryError(
+			'invalid_input',
+			'token must be the 16–256 character token engram-relay printed',
+		);
 	return { url: parseRelayUrl(url), token };
 }
 
@@ -138,7 +156,12 @@ export class RelaySessionTransport implements Transport {
 		if (!this.#started) return void this.#early.push(m);
 		const parsed = JSONRPCMessageSchema.safeParse(m);
 		if (parsed.success) this.onmessage?.(parsed.data);
-		else this.onerror?.(new Error(`invalid JSON-RPC message from ${this.info.sid}: ${parsed.error.issues[0]?.message}`));
+		else
+			this.onerror?.(
+				new Error(
+					`invalid JSON-RPC message from ${this.info.sid}: ${parsed.error.issues[0]?.message}`,
+				),
+			);
 	}
 }
 
@@ -212,7 +235,12 @@ export class RelayClient {
 		let opened = false;
 		ws.onopen = () => {
 			opened = true;
-			this.#update({ status: 'connected', attempts: 0, last_error: undefined, connected_at: new Date().toISOString() });
+			this.#update({
+				status: 'connected',
+				attempts: 0,
+				last_error: undefined,
+				connected_at: new Date().toISOString(),
+			});
 			const app = this.#opts.app ?? { name: 'engram', version: '0' };
 			this.#sendRaw(ws, { t: 'hello', app });
 		};
@@ -226,7 +254,10 @@ export class RelayClient {
 			this.#ws = undefined;
 			this.#closeSessions();
 			if (ev.code === RELAY_CLOSE.superseded)
-				return this.#update({ status: 'superseded', last_error: 'another Engram tab paired with this relay' });
+				return this.#update({
+					status: 'superseded',
+					last_error: 'another Engram tab paired with this relay',
+				});
 			if (ev.code === RELAY_CLOSE.shutdown) this.#state.attempts = 0;
 			this.#retry(
 				opened
@@ -242,7 +273,12 @@ export class RelayClient {
 		// Full jitter in [½d, d]: tabs of several users' relays do not retry in lockstep.
 		const d = Math.min(maxMs, initialMs * 2 ** (attempts - 1));
 		const delay = d / 2 + Math.random() * (d / 2);
-		this.#update({ status: 'retrying', attempts, last_error: why, retry_at: new Date(Date.now() + delay).toISOString() });
+		this.#update({
+			status: 'retrying',
+			attempts,
+			last_error: why,
+			retry_at: new Date(Date.now() + delay).toISOString(),
+		});
 		this.#timer = setTimeout(() => this.#connect(), delay);
 	}
 

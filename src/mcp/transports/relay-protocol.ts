@@ -45,7 +45,9 @@ export const SessionInfoSchema = z.object({
 	sid: z.string().min(1).max(200),
 	kind: SessionKindSchema,
 	profile: z.enum(RELAY_PROFILES),
-	client: z.object({ name: z.string().max(200), version: z.string().max(100).optional() }).optional(),
+	client: z
+		.object({ name: z.string().max(200), version: z.string().max(100).optional() })
+		.optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 
@@ -61,14 +63,24 @@ const MsgSchema = z.object({
 export const ToTabSchema = z.discriminatedUnion('t', [
 	z.object({ t: z.literal('open'), session: SessionInfoSchema }),
 	MsgSchema,
-	z.object({ t: z.literal('close'), sid: z.string().min(1).max(200), reason: z.string().optional() }),
-	z.object({ t: z.literal('welcome'), relay: z.object({ version: z.string(), port: z.number().int() }) }),
+	z.object({
+		t: z.literal('close'),
+		sid: z.string().min(1).max(200),
+		reason: z.string().optional(),
+	}),
+	z.object({
+		t: z.literal('welcome'),
+		relay: z.object({ version: z.string(), port: z.number().int() }),
+	}),
 ]);
 export type ToTab = z.infer<typeof ToTabSchema>;
 
 /** Envelopes the tab sends to the relay. */
 export const FromTabSchema = z.discriminatedUnion('t', [
-	z.object({ t: z.literal('hello'), app: z.object({ name: z.string().max(200), version: z.string().max(100) }) }),
+	z.object({
+		t: z.literal('hello'),
+		app: z.object({ name: z.string().max(200), version: z.string().max(100) }),
+	}),
 	MsgSchema,
 ]);
 export type FromTab = z.infer<typeof FromTabSchema>;
@@ -111,7 +123,9 @@ export function parseEnvelope<T>(schema: z.ZodType<T>, text: string): T | Error 
 	const parsed = schema.safeParse(raw);
 	if (parsed.success) return parsed.data;
 	const issue = parsed.error.issues[0];
-	return new Error(`relay envelope: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? 'is invalid'}`);
+	return new Error(
+		`relay envelope: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? 'is invalid'}`,
+	);
 }
 
 /** True when `value` is one of the profile names. */

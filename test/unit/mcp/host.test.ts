@@ -26,9 +26,17 @@ afterEach(async () => {
 	for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(win: FakeWindow, opts: McpHostOptions = {}): Promise<{ engine: Engine; host: McpHost }> {
+async function setup(
+	win: FakeWindow,
+	opts: McpHostOptions = {},
+): Promise<{ engine: Engine; host: McpHost }> {
 	const engine = await makeEngine();
-	const host = await startMcpHost(engine, { window: win as never, modelContext: null, WebSocket: WebSocket as unknown as WebSocketConstructor, ...opts });
+	const host = await startMcpHost(engine, {
+		window: win as never,
+		modelContext: null,
+		WebSocket: WebSocket as unknown as WebSocketConstructor,
+		...opts,
+	});
 	cleanups.push(async () => {
 		await host.stop();
 		await engine.close();
@@ -51,19 +59,50 @@ describe('startMcpHost', () => {
 			const c = client('in-page-agent');
 			await c.connect(new TabClientTransport({ targetOrigin: APP }) as unknown as Transport);
 			expect((await c.listTools()).tools.map((t) => t.name)).toContain('find_memory_connections');
-			const stored = (await c.callTool({ name: 'store_memory', arguments: { content: 'The user prefers dark mode in every editor.' } })) as CallToolResult;
+			const stored = (await c.callTool({
+				name: 'store_memory',
+				arguments: { content: 'The user prefers dark mode in every editor.' },
+			})) as CallToolResult;
 			expect(stored.isError).toBeFalsy();
-			const bad = (await c.callTool({ name: 'store_memory', arguments: { content: '' } })) as CallToolResult;
+			const bad = (await c.callTool({
+				name: 'store_memory',
+				arguments: { content: '' },
+			})) as CallToolResult;
 			expect(bad.isError).toBe(true);
 
-			expect(host.connections()).toEqual([expect.objectContaining({ kind: 'postMessage', via: 'same-window', origin: APP, client: { name: 'in-page-agent', version: '1.0' }, profile: 'native', calls: 2, errors: 1 })]);
+			expect(host.connections()).toEqual([
+				expect.objectContaining({
+					kind: 'postMessage',
+					via: 'same-window',
+					origin: APP,
+					client: { name: 'in-page-agent', version: '1.0' },
+					profile: 'native',
+					calls: 2,
+					errors: 1,
+				}),
+			]);
 			const [failed, ok] = host.calls();
-			expect(ok).toMatchObject({ tool: 'store_memory', ok: true, agent: `in-page-agent (postMessage from ${APP})` });
-			expect(failed).toMatchObject({ tool: 'store_memory', ok: false, error: expect.stringContaining('content') });
+			expect(ok).toMatchObject({
+				tool: 'store_memory',
+				ok: true,
+				agent: `in-page-agent (postMessage from ${APP})`,
+			});
+			expect(failed).toMatchObject({
+				tool: 'store_memory',
+				ok: false,
+				error: expect.stringContaining('content'),
+			});
 			await eventually(async () => {
 				const log = await engine.activity(50);
-				const entry = log.find((a) => a.actor === `in-page-agent (postMessage from ${APP})` && a.detail?.startsWith('store_memory ok'));
-				expect(entry).toMatchObject({ action: 'created', detail: expect.stringMatching(/^store_memory ok in \d+ ms \(profile native\)$/) });
+				const entry = log.find(
+					(a) =>
+						a.actor === `in-page-agent (postMessage from ${APP})` &&
+						a.detail?.startsWith('store_memory ok'),
+				);
+				expect(entry).toMatchObject({
+					action: 'created',
+					detail: expect.stringMatching(/^store_memory ok in \d+ ms \(profile native\)$/),
+				});
 			});
 		});
 
@@ -73,7 +112,11 @@ describe('startMcpHost', () => {
 			const { host } = await setup(app);
 			const c = client('codomyrmex-agent', { experimental: { engram: { profile: 'codomyrmex' } } });
 			await c.connect(new TabClientTransport({ targetOrigin: APP }) as unknown as Transport);
-			expect((await c.listTools()).tools.map((t) => t.name).sort()).toEqual(['memory_get', 'memory_put', 'memory_search']);
+			expect((await c.listTools()).tools.map((t) => t.name).sort()).toEqual([
+				'memory_get',
+				'memory_put',
+				'memory_search',
+			]);
 			expect(host.connections()[0]!.profile).toBe('codomyrmex');
 		});
 
@@ -88,16 +131,32 @@ describe('startMcpHost', () => {
 			const transport = new IframeParentTransport({ iframe, targetOrigin: APP });
 			const c = client('embedding-agent');
 			const connecting = c.connect(transport as unknown as Transport);
-			await eventually(() => expect(host.snapshot().pending_origins.map((r) => [r.origin, r.via])).toEqual([[OTHER, 'parent']]));
+			await eventually(() =>
+				expect(host.snapshot().pending_origins.map((r) => [r.origin, r.via])).toEqual([
+					[OTHER, 'parent'],
+				]),
+			);
 			expect(parent.received).toEqual([]);
 			expect(changes).toBeGreaterThan(0);
 
 			await host.origins.approve(OTHER, { profile: 'aiakiv' });
 			await connecting;
 			expect((await c.listTools()).tools.map((t) => t.name)).toContain('save_memory');
-			expect(host.snapshot()).toMatchObject({ pending_origins: [], approved_origins: [{ origin: OTHER, profile: 'aiakiv' }] });
-			expect(host.connections()).toEqual([expect.objectContaining({ kind: 'postMessage', via: 'parent', origin: OTHER, profile: 'aiakiv' })]);
-			expect(await engine.getSetting('approved_origins')).toEqual([expect.objectContaining({ origin: OTHER })]);
+			expect(host.snapshot()).toMatchObject({
+				pending_origins: [],
+				approved_origins: [{ origin: OTHER, profile: 'aiakiv' }],
+			});
+			expect(host.connections()).toEqual([
+				expect.objectContaining({
+					kind: 'postMessage',
+					via: 'parent',
+					origin: OTHER,
+					profile: 'aiakiv',
+				}),
+			]);
+			expect(await engine.getSetting('approved_origins')).toEqual([
+				expect.objectContaining({ origin: OTHER }),
+			]);
 
 			let closed = false;
 			const onclose = transport.onclose;
@@ -110,7 +169,9 @@ describe('startMcpHost', () => {
 			expect(host.connections()).toEqual([]);
 			const again = new IframeParentTransport({ iframe, targetOrigin: APP });
 			await again.start();
-			await eventually(() => expect(host.snapshot().pending_origins.map((r) => r.origin)).toEqual([OTHER]));
+			await eventually(() =>
+				expect(host.snapshot().pending_origins.map((r) => r.origin)).toEqual([OTHER]),
+			);
 			await again.close();
 		});
 
@@ -138,9 +199,17 @@ describe('startMcpHost', () => {
 			app.location.hash = `#relay=ws://127.0.0.1:9&token=${TOKEN}`;
 			const { engine, host } = await setup(app, { relayBackoff: { initialMs: 1000, maxMs: 1000 } });
 			expect(app.location.hash).toBe('');
-			expect(host.relay()).toMatchObject({ url: 'ws://127.0.0.1:9', paired_at: expect.any(String), connection: { status: expect.any(String) } });
+			expect(host.relay()).toMatchObject({
+				url: 'ws://127.0.0.1:9',
+				paired_at: expect.any(String),
+				connection: { status: expect.any(String) },
+			});
 			expect(host.relay()).not.toHaveProperty('token');
-			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toEqual({ url: 'ws://127.0.0.1:9', token: TOKEN, paired_at: expect.any(String) });
+			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toEqual({
+				url: 'ws://127.0.0.1:9',
+				token: TOKEN,
+				paired_at: expect.any(String),
+			});
 		});
 
 		it('refuses a link pointing at another host, storing nothing', async () => {
@@ -148,9 +217,17 @@ describe('startMcpHost', () => {
 			app.location.hash = `#relay=ws://relay.attacker.example:17373&token=${TOKEN}`;
 			const { engine, host } = await setup(app);
 			expect(app.location.hash).toBe('');
-			expect(host.relay()).toEqual({ url: undefined, paired_at: undefined, connection: undefined, error: 'relay host "relay.attacker.example" is refused: the relay must run on this machine (127.0.0.1, localhost or [::1])' });
+			expect(host.relay()).toEqual({
+				url: undefined,
+				paired_at: undefined,
+				connection: undefined,
+				error:
+					'relay host "relay.attacker.example" is refused: the relay must run on this machine (127.0.0.1, localhost or [::1])',
+			});
 			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toBeUndefined();
-			await expect(host.pairRelay('ws://10.0.0.2:17373', TOKEN)).rejects.toThrow('relay host "10.0.0.2" is refused');
+			await expect(host.pairRelay('ws://10.0.0.2:17373', TOKEN)).rejects.toThrow(
+				'relay host "10.0.0.2" is refused',
+			);
 		});
 
 		it('reconnects to the remembered relay on the next start, and forgets it when unpaired', async () => {
@@ -158,11 +235,21 @@ describe('startMcpHost', () => {
 			const { engine, host } = await setup(app, { relayBackoff: { initialMs: 1000, maxMs: 1000 } });
 			await host.pairRelay('ws://localhost:9', TOKEN);
 			await host.stop();
-			const again = await startMcpHost(engine, { window: app as never, modelContext: null, postMessage: false, WebSocket: WebSocket as unknown as WebSocketConstructor });
+			const again = await startMcpHost(engine, {
+				window: app as never,
+				modelContext: null,
+				postMessage: false,
+				WebSocket: WebSocket as unknown as WebSocketConstructor,
+			});
 			cleanups.push(() => again.stop());
 			expect(again.relay().url).toBe('ws://localhost:9');
 			await again.unpairRelay();
-			expect(again.relay()).toEqual({ url: undefined, paired_at: undefined, connection: undefined, error: undefined });
+			expect(again.relay()).toEqual({
+				url: undefined,
+				paired_at: undefined,
+				connection: undefined,
+				error: undefined,
+			});
 			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toBe(null);
 		});
 	});
@@ -188,15 +275,29 @@ describe('startMcpHost', () => {
 			expect(host.webmcp().tools).toEqual([...tools.keys()]);
 			expect(tools.has('recall_memory')).toBe(true);
 			const store = tools.get('store_memory')!;
-			expect(store.inputSchema).toMatchObject({ type: 'object', properties: expect.objectContaining({ content: expect.any(Object) }) });
-			expect(tools.get('recall_memory')!.annotations).toEqual({ readOnlyHint: true, untrustedContentHint: true });
+			expect(store.inputSchema).toMatchObject({
+				type: 'object',
+				properties: expect.objectContaining({ content: expect.any(Object) }),
+			});
+			expect(tools.get('recall_memory')!.annotations).toEqual({
+				readOnlyHint: true,
+				untrustedContentHint: true,
+			});
 			expect(store.annotations).toEqual({ readOnlyHint: false });
 
 			const res = await store.execute({ content: 'WebMCP agents can store memories too.' });
 			expect(res.isError).toBeFalsy();
 			const found = await tools.get('recall_memory')!.execute({ query: 'WebMCP agents' });
-			expect(JSON.stringify(found.structuredContent)).toContain('WebMCP agents can store memories too.');
-			expect(host.connections()).toEqual([expect.objectContaining({ kind: 'webmcp', client: { name: 'WebMCP agent', version: '1' }, calls: 2 })]);
+			expect(JSON.stringify(found.structuredContent)).toContain(
+				'WebMCP agents can store memories too.',
+			);
+			expect(host.connections()).toEqual([
+				expect.objectContaining({
+					kind: 'webmcp',
+					client: { name: 'WebMCP agent', version: '1' },
+					calls: 2,
+				}),
+			]);
 
 			await host.stop();
 			expect(tools.size).toBe(0);

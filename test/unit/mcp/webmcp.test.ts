@@ -4,12 +4,29 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { findModelContext, registerWebMcpTools, type ModelContextLike } from '../../../src/mcp/webmcp';
+import {
+	findModelContext,
+	registerWebMcpTools,
+	type ModelContextLike,
+} from '../../../src/mcp/webmcp';
 
 async function connected(): Promise<Client> {
 	const server = new McpServer({ name: 't', version: '1' });
-	server.registerTool('echo', { title: 'Echo', description: 'Echoes', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
-	server.registerTool('shout', { description: 'Shouts', inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }));
+	server.registerTool(
+		'echo',
+		{
+			title: 'Echo',
+			description: 'Echoes',
+			inputSchema: { text: z.string() },
+			annotations: { readOnlyHint: true },
+		},
+		async ({ text }) => ({ content: [{ type: 'text', text }] }),
+	);
+	server.registerTool(
+		'shout',
+		{ description: 'Shouts', inputSchema: { text: z.string() } },
+		async ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }),
+	);
 	const client = new Client({ name: 'c', version: '1' });
 	const [a, b] = InMemoryTransport.createLinkedPair();
 	await Promise.all([server.connect(b), client.connect(a)]);
@@ -37,7 +54,10 @@ describe('registerWebMcpTools', () => {
 			},
 		};
 		const abort = new AbortController();
-		expect(await registerWebMcpTools(mc, await connected(), abort.signal)).toEqual(['echo', 'shout']);
+		expect(await registerWebMcpTools(mc, await connected(), abort.signal)).toEqual([
+			'echo',
+			'shout',
+		]);
 		expect([...live]).toEqual(['echo', 'shout']);
 		abort.abort();
 		expect(live.size).toBe(0);
@@ -52,7 +72,11 @@ describe('registerWebMcpTools', () => {
 				names.push(tool.name);
 			},
 		};
-		expect(await registerWebMcpTools(mc, await connected(), new AbortController().signal, (e) => errors.push(e.message))).toEqual(['shout']);
+		expect(
+			await registerWebMcpTools(mc, await connected(), new AbortController().signal, (e) =>
+				errors.push(e.message),
+			),
+		).toEqual(['shout']);
 		expect(errors).toEqual(['WebMCP refused tool echo: InvalidStateError: duplicate name']);
 	});
 
@@ -60,7 +84,14 @@ describe('registerWebMcpTools', () => {
 		let echo: Parameters<ModelContextLike['registerTool']>[0] | undefined;
 		const mc: ModelContextLike = { registerTool: (t) => void (t.name === 'echo' && (echo = t)) };
 		await registerWebMcpTools(mc, await connected(), new AbortController().signal);
-		expect(echo).toMatchObject({ name: 'echo', title: 'Echo', description: 'Echoes', annotations: { readOnlyHint: true, untrustedContentHint: true } });
-		expect(await echo!.execute({ text: 'hi' })).toEqual({ content: [{ type: 'text', text: 'hi' }] });
+		expect(echo).toMatchObject({
+			name: 'echo',
+			title: 'Echo',
+			description: 'Echoes',
+			annotations: { readOnlyHint: true, untrustedContentHint: true },
+		});
+		expect(await echo!.execute({ text: 'hi' })).toEqual({
+			content: [{ type: 'text', text: 'hi' }],
+		});
 	});
 });

@@ -1,20 +1,34 @@
 /** The relay's gatekeeping rules and its command line. */
 import { describe, expect, it } from 'vitest';
 import { parseRelayArgs } from '../../../relay/args';
-import { bearerToken, checkHost, checkOrigin, isLoopbackOrigin, normaliseAllowedOrigin, tokenMatches } from '../../../relay/checks';
+import {
+	bearerToken,
+	checkHost,
+	checkOrigin,
+	isLoopbackOrigin,
+	normaliseAllowedOrigin,
+	tokenMatches,
+} from '../../../relay/checks';
 import { LineReader } from '../../../relay/stdio';
 
 describe('checks', () => {
 	describe('checkHost', () => {
 		it('accepts the loopback names with the relay’s port', () => {
-			for (const h of ['127.0.0.1:17373', 'localhost:17373', '[::1]:17373', 'LOCALHOST:17373']) expect(checkHost(h, 17373)).toBeUndefined();
+			for (const h of ['127.0.0.1:17373', 'localhost:17373', '[::1]:17373', 'LOCALHOST:17373'])
+				expect(checkHost(h, 17373)).toBeUndefined();
 		});
 
 		it('refuses another host, another port and a missing header (DNS rebinding)', () => {
-			expect(checkHost('engram.attacker.example:17373', 17373)).toEqual({ status: 403, message: 'Host "engram.attacker.example:17373" is refused: use 127.0.0.1:17373' });
+			expect(checkHost('engram.attacker.example:17373', 17373)).toEqual({
+				status: 403,
+				message: 'Host "engram.attacker.example:17373" is refused: use 127.0.0.1:17373',
+			});
 			expect(checkHost('127.0.0.1:80', 17373)?.status).toBe(403);
 			expect(checkHost('127.0.0.1', 17373)?.status).toBe(403);
-			expect(checkHost(undefined, 17373)).toEqual({ status: 400, message: 'Host header is required' });
+			expect(checkHost(undefined, 17373)).toEqual({
+				status: 400,
+				message: 'Host header is required',
+			});
 		});
 	});
 
@@ -28,7 +42,14 @@ describe('checks', () => {
 		});
 
 		it('refuses look-alikes and everything else', () => {
-			for (const o of ['http://127.0.0.1.attacker.example:4173', 'http://localhost.attacker.example', 'https://engram.example', 'null', 'file://', 'chrome-extension://abc'])
+			for (const o of [
+				'http://127.0.0.1.attacker.example:4173',
+				'http://localhost.attacker.example',
+				'https://engram.example',
+				'null',
+				'file://',
+				'chrome-extension://abc',
+			])
 				expect(checkOrigin(o, [])?.status, o).toBe(403);
 		});
 
@@ -62,34 +83,86 @@ describe('checks', () => {
 		});
 
 		it('refuses paths, wildcards and non-URLs', () => {
-			expect(() => normaliseAllowedOrigin('https://engram.example/app')).toThrow('--allow-origin "https://engram.example/app" must be an origin only (scheme://host[:port], no path, no wildcard)');
-			expect(() => normaliseAllowedOrigin('*')).toThrow('--allow-origin "*" is not a URL origin such as https://engram.example');
+			expect(() => normaliseAllowedOrigin('https://engram.example/app')).toThrow(
+				'--allow-origin "https://engram.example/app" must be an origin only (scheme://host[:port], no path, no wildcard)',
+			);
+			expect(() => normaliseAllowedOrigin('*')).toThrow(
+				'--allow-origin "*" is not a URL origin such as https://engram.example',
+			);
 		});
 	});
 });
 
 describe('parseRelayArgs', () => {
 	it('has the documented defaults', () => {
-		expect(parseRelayArgs([])).toEqual({ port: 17373, profile: 'native', allowOrigins: [], token: undefined, appUrl: 'http://127.0.0.1:4173', httpOnly: false, help: false, version: false });
+		expect(parseRelayArgs([])).toEqual({
+			port: 17373,
+			profile: 'native',
+			allowOrigins: [],
+			token: undefined,
+			appUrl: 'http://127.0.0.1:4173',
+			httpOnly: false,
+			help: false,
+			version: false,
+		});
 	});
 
 	it('reads every option, with --allow-origin repeatable', () => {
-		const o = parseRelayArgs(['--port', '18000', '--profile', 'memory-mcp', '--allow-origin', 'https://a.example', '--allow-origin', 'https://b.example', '--token', 'abcdefghijklmnop1234', '--app-url', 'https://a.example/engram/', '--http-only']);
-		expect(o).toMatchObject({ port: 18000, profile: 'memory-mcp', allowOrigins: ['https://a.example', 'https://b.example'], token: 'abcdefghijklmnop1234', appUrl: 'https://a.example/engram', httpOnly: true });
+		const o = parseRelayArgs([
+			'--port',
+			'18000',
+			'--profile',
+			'memory-mcp',
+			'--allow-origin',
+			'https://a.example',
+			'--allow-origin',
+			'https://b.example',
+			'--token',
+			'abcdefghijklmnop1234',
+			'--app-url',
+			'https://a.example/engram/',
+			'--http-only',
+		]);
+		expect(o).toMatchObject({
+			port: 18000,
+			profile: 'memory-mcp',
+			allowOrigins: ['https://a.example', 'https://b.example'],
+			token: 'abcdefghijklmnop1234',
+			appUrl: 'https://a.example/engram',
+			httpOnly: true,
+		});
 	});
 
 	it('takes the token from ENGRAM_RELAY_TOKEN when --token is absent', () => {
-		expect(parseRelayArgs([], { ENGRAM_RELAY_TOKEN: 'from-the-environment-1' }).token).toBe('from-the-environment-1');
-		expect(parseRelayArgs(['--token', 'from-the-command-line'], { ENGRAM_RELAY_TOKEN: 'from-the-environment-1' }).token).toBe('from-the-command-line');
+		expect(parseRelayArgs([], { ENGRAM_RELAY_TOKEN: 'from-the-environment-1' }).token).toBe(
+			'from-the-environment-1',
+		);
+		expect(
+			parseRelayArgs(['--token', 'from-the-command-line'], {
+				ENGRAM_RELAY_TOKEN: 'from-the-environment-1',
+			}).token,
+		).toBe('from-the-command-line');
 	});
 
 	it('names the option and the rule it breaks', () => {
-		expect(() => parseRelayArgs(['--port', '70000'])).toThrow('--port "70000" must be an integer from 1 to 65535');
-		expect(() => parseRelayArgs(['--port', '12a'])).toThrow('--port "12a" must be an integer from 1 to 65535');
-		expect(() => parseRelayArgs(['--profile', 'mem0'])).toThrow('--profile "mem0" must be one of native, automem, aiakiv, codomyrmex, memory-mcp');
-		expect(() => parseRelayArgs(['--token', 'short'])).toThrow("--token must be 16–256 characters of A–Z, a–z, 0–9, '.', '_', '~' or '-'");
-		expect(() => parseRelayArgs([], { ENGRAM_RELAY_TOKEN: 'has spaces in it, no good' })).toThrow('ENGRAM_RELAY_TOKEN must be 16–256 characters');
-		expect(() => parseRelayArgs(['--app-url', 'ftp://x'])).toThrow('--app-url "ftp://x" must be an http or https URL');
+		expect(() => parseRelayArgs(['--port', '70000'])).toThrow(
+			'--port "70000" must be an integer from 1 to 65535',
+		);
+		expect(() => parseRelayArgs(['--port', '12a'])).toThrow(
+			'--port "12a" must be an integer from 1 to 65535',
+		);
+		expect(() => parseRelayArgs(['--profile', 'mem0'])).toThrow(
+			'--profile "mem0" must be one of native, automem, aiakiv, codomyrmex, memory-mcp',
+		);
+		expect(() => parseRelayArgs(['--token', 'short'])).toThrow(
+			"--token must be 16–256 characters of A–Z, a–z, 0–9, '.', '_', '~' or '-'",
+		);
+		expect(() => parseRelayArgs([], { ENGRAM_RELAY_TOKEN: 'has spaces in it, no good' })).toThrow(
+			'ENGRAM_RELAY_TOKEN must be 16–256 characters',
+		);
+		expect(() => parseRelayArgs(['--app-url', 'ftp://x'])).toThrow(
+			'--app-url "ftp://x" must be an http or https URL',
+		);
 		expect(() => parseRelayArgs(['--nope'])).toThrow("Unknown option '--nope'");
 	});
 });
@@ -98,7 +171,10 @@ describe('LineReader', () => {
 	it('splits lines across chunks, skips blank lines and strips CR', () => {
 		const values: unknown[] = [];
 		const bad: string[] = [];
-		const r = new LineReader((v) => values.push(v), (why) => bad.push(why));
+		const r = new LineReader(
+			(v) => values.push(v),
+			(why) => bad.push(why),
+		);
 		r.push(Buffer.from('{"a":'));
 		r.push(Buffer.from('1}\r\n\n[1,2]\n{"b"'));
 		expect(values).toEqual([{ a: 1 }, [1, 2]]);
@@ -109,7 +185,10 @@ describe('LineReader', () => {
 
 	it('keeps multi-byte characters split across chunks intact', () => {
 		const values: unknown[] = [];
-		const r = new LineReader((v) => values.push(v), () => {});
+		const r = new LineReader(
+			(v) => values.push(v),
+			() => {},
+		);
 		const bytes = Buffer.from('{"t":"Zürich ☕"}\n');
 		r.push(bytes.subarray(0, 9));
 		r.push(bytes.subarray(9));

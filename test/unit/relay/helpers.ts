@@ -40,8 +40,18 @@ export interface StdioRelayClient {
 }
 
 /** Spawns `engram-relay args` and connects an SDK Client to it over stdio. */
-export async function spawnRelayClient(args: string[], env: Record<string, string> = {}, name = 'vitest-desktop'): Promise<StdioRelayClient> {
-	const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], env, stderr: 'pipe', cwd: ROOT });
+export async function spawnRelayClient(
+	args: string[],
+	env: Record<string, string> = {},
+	name = 'vitest-desktop',
+): Promise<StdioRelayClient> {
+	const transport = new StdioClientTransport({
+		command: process.execPath,
+		args: [BIN, ...args],
+		env,
+		stderr: 'pipe',
+		cwd: ROOT,
+	});
 	let log = '';
 	transport.stderr?.on('data', (d: Buffer) => (log += d.toString()));
 	const client = new Client({ name, version: '1.0.0' });
@@ -60,7 +70,11 @@ export interface RawRelay {
 
 /** Spawns the relay with piped stdio and collects its stdout lines as parsed JSON. */
 export function spawnRaw(args: string[], env: Record<string, string> = {}): RawRelay {
-	const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+	const child = spawn(process.execPath, [BIN, ...args], {
+		cwd: ROOT,
+		env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+		stdio: ['pipe', 'pipe', 'pipe'],
+	});
 	const lines: unknown[] = [];
 	let buf = '';
 	let log = '';
@@ -93,7 +107,8 @@ export async function waitFor(check: () => unknown, ms = 15_000): Promise<void> 
 /** Waits until the relay has logged `text` (its stderr). */
 export function waitForLog(log: () => string, text: string, ms = 15_000): Promise<void> {
 	return waitFor(() => {
-		if (!log().includes(text)) throw new Error(`relay log lacks ${JSON.stringify(text)}:\n${log()}`);
+		if (!log().includes(text))
+			throw new Error(`relay log lacks ${JSON.stringify(text)}:\n${log()}`);
 	}, ms);
 }
 
@@ -114,8 +129,15 @@ export async function startNodeTab(
 		}
 	} as unknown as WebSocketConstructor;
 	const win = { location: { origin, hash: '', pathname: '/', search: '' } } as never;
-	const host = await startMcpHost(engine, { window: win, postMessage: false, modelContext: null, WebSocket: Ws, relayBackoff: { initialMs: 50, maxMs: 400 } });
+	const host = await startMcpHost(engine, {
+		window: win,
+		postMessage: false,
+		modelContext: null,
+		WebSocket: Ws,
+		relayBackoff: { initialMs: 50, maxMs: 400 },
+	});
 	await host.pairRelay(`ws://127.0.0.1:${port}`, token);
-	if (opts.waitConnected !== false) await waitFor(() => host.relay().connection?.status === 'connected');
+	if (opts.waitConnected !== false)
+		await waitFor(() => host.relay().connection?.status === 'connected');
 	return host;
 }

@@ -10,12 +10,21 @@ const INIT = {
 	jsonrpc: '2.0',
 	id: 0,
 	method: 'initialize',
-	params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'Claude Code', version: '2.1' } },
+	params: {
+		protocolVersion: '2025-06-18',
+		capabilities: {},
+		clientInfo: { name: 'Claude Code', version: '2.1' },
+	},
 } as const;
 
 function setup() {
 	const logs: string[] = [];
-	const hub = new Hub({ port: 17373, version: '9.9.9', appUrl: 'http://127.0.0.1:4173', log: (l) => logs.push(l) });
+	const hub = new Hub({
+		port: 17373,
+		version: '9.9.9',
+		appUrl: 'http://127.0.0.1:4173',
+		log: (l) => logs.push(l),
+	});
 	const out: (Message | Message[])[] = [];
 	const session = hub.openSession('stdio', 'automem', { deliver: (m) => out.push(m) });
 	return { hub, session, out, logs };
@@ -25,11 +34,15 @@ function setup() {
 function tab() {
 	const frames: Record<string, unknown>[] = [];
 	const closed: { code: number; reason: string }[] = [];
-	const link: TabLink = { send: (t) => frames.push(JSON.parse(t)), close: (code, reason) => closed.push({ code, reason }) };
+	const link: TabLink = {
+		send: (t) => frames.push(JSON.parse(t)),
+		close: (code, reason) => closed.push({ code, reason }),
+	};
 	return { link, frames, closed, msgs: () => frames.filter((f) => f.t === 'msg').map((f) => f.m) };
 }
 
-const reply = (hub: Hub, link: TabLink, sid: string, m: unknown) => hub.fromTab(link, JSON.stringify({ t: 'msg', sid, m }));
+const reply = (hub: Hub, link: TabLink, sid: string, m: unknown) =>
+	hub.fromTab(link, JSON.stringify({ t: 'msg', sid, m }));
 
 describe('Hub', () => {
 	describe('with no tab paired', () => {
@@ -53,14 +66,27 @@ describe('Hub', () => {
 			const { hub, session, out } = setup();
 			hub.fromClient(session.sid, { jsonrpc: '2.0', id: 1, method: 'ping' });
 			hub.fromClient(session.sid, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
-			hub.fromClient(session.sid, { jsonrpc: '2.0', id: 'x', method: 'tools/call', params: { name: 'recall_memory' } });
+			hub.fromClient(session.sid, {
+				jsonrpc: '2.0',
+				id: 'x',
+				method: 'tools/call',
+				params: { name: 'recall_memory' },
+			});
 			hub.fromClient(session.sid, { jsonrpc: '2.0', method: 'notifications/initialized' });
 			expect(out[0]).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
 			const notConnected =
 				'Engram is not connected: no Engram tab is paired with engram-relay on port 17373. Open the Engram app ' +
 				'(http://127.0.0.1:4173) with the pairing link engram-relay printed to its log (stderr), keep that tab open, then retry.';
-			expect(out[1]).toEqual({ jsonrpc: '2.0', id: 2, error: { code: -32000, message: notConnected } });
-			expect(out[2]).toEqual({ jsonrpc: '2.0', id: 'x', error: { code: -32000, message: notConnected } });
+			expect(out[1]).toEqual({
+				jsonrpc: '2.0',
+				id: 2,
+				error: { code: -32000, message: notConnected },
+			});
+			expect(out[2]).toEqual({
+				jsonrpc: '2.0',
+				id: 'x',
+				error: { code: -32000, message: notConnected },
+			});
 			expect(out).toHaveLength(3);
 		});
 
@@ -70,8 +96,15 @@ describe('Hub', () => {
 			hub.fromClient(session.sid, 42);
 			hub.fromClient(session.sid, []);
 			expect(out).toEqual([
-				{ jsonrpc: '2.0', id: 3, error: { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0"' } },
-				{ jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request: a JSON-RPC message must be an object' } },
+				{
+					jsonrpc: '2.0',
+					id: 3,
+					error: { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0"' },
+				},
+				{
+					jsonrpc: '2.0',
+					error: { code: -32600, message: 'Invalid Request: a JSON-RPC message must be an object' },
+				},
 				{ jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request: empty batch' } },
 			]);
 		});
@@ -85,10 +118,26 @@ describe('Hub', () => {
 			hub.fromClient(session.sid, INIT);
 			expect(t.frames).toEqual([
 				{ t: 'welcome', relay: { version: '9.9.9', port: 17373 } },
-				{ t: 'open', session: { sid: 'stdio-1', kind: 'stdio', profile: 'automem', client: { name: 'Claude Code', version: '2.1' } } },
+				{
+					t: 'open',
+					session: {
+						sid: 'stdio-1',
+						kind: 'stdio',
+						profile: 'automem',
+						client: { name: 'Claude Code', version: '2.1' },
+					},
+				},
 				{ t: 'msg', sid: 'stdio-1', m: INIT },
 			]);
-			const answer = { jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'engram', version: '1' } } };
+			const answer = {
+				jsonrpc: '2.0',
+				id: 0,
+				result: {
+					protocolVersion: '2025-06-18',
+					capabilities: {},
+					serverInfo: { name: 'engram', version: '1' },
+				},
+			};
 			reply(hub, t.link, 'stdio-1', answer);
 			expect(out).toEqual([answer]);
 		});
@@ -110,7 +159,11 @@ describe('Hub', () => {
 			expect(out).toEqual([
 				[
 					{ jsonrpc: '2.0', id: 'a', result: { n: 1 } },
-					{ jsonrpc: '2.0', id: 'bad', error: { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0"' } },
+					{
+						jsonrpc: '2.0',
+						id: 'bad',
+						error: { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0"' },
+					},
 					{ jsonrpc: '2.0', id: 'b', result: { n: 2 } },
 				],
 			]);
@@ -142,14 +195,19 @@ describe('Hub', () => {
 			const t = tab();
 			hub.attachTab(t.link);
 			hub.fromClient(session.sid, { jsonrpc: '2.0', id: 1, method: 'tools/call' });
-			reply(hub, t.link, session.sid, { jsonrpc: '2.0', id: 1, result: { text: 'x'.repeat(MAX_FORWARD_CHARS) } });
+			reply(hub, t.link, session.sid, {
+				jsonrpc: '2.0',
+				id: 1,
+				result: { text: 'x'.repeat(MAX_FORWARD_CHARS) },
+			});
 			expect(out).toEqual([
 				{
 					jsonrpc: '2.0',
 					id: 1,
 					error: {
 						code: -32603,
-						message: 'The answer is too large to forward (8.0 MiB; the limit is 8 MiB): ask for fewer results or shorter content.',
+						message:
+							'The answer is too large to forward (8.0 MiB; the limit is 8 MiB): ask for fewer results or shorter content.',
 					},
 				},
 			]);
@@ -161,7 +219,11 @@ describe('Hub', () => {
 			hub.attachTab(t.link);
 			hub.fromClient(session.sid, INIT);
 			hub.closeSession(session.sid);
-			expect(t.frames.at(-1)).toEqual({ t: 'close', sid: session.sid, reason: 'client disconnected' });
+			expect(t.frames.at(-1)).toEqual({
+				t: 'close',
+				sid: session.sid,
+				reason: 'client disconnected',
+			});
 			expect(hub.sessions).toEqual([]);
 		});
 
@@ -173,7 +235,10 @@ describe('Hub', () => {
 			hub.fromTab(t.link, '{"t":"msg"}');
 			hub.fromTab(t.link, 'not json');
 			expect(out).toEqual([]);
-			expect(logs.slice(-2)).toEqual(['ignored a frame from the tab: relay envelope: sid Invalid input: expected string, received undefined', 'ignored a frame from the tab: relay envelope is not valid JSON']);
+			expect(logs.slice(-2)).toEqual([
+				'ignored a frame from the tab: relay envelope: sid Invalid input: expected string, received undefined',
+				'ignored a frame from the tab: relay envelope is not valid JSON',
+			]);
 		});
 	});
 
@@ -205,14 +270,21 @@ describe('Hub', () => {
 			const second = tab();
 			hub.attachTab(second.link);
 			const replayed = second.msgs();
-			expect(second.frames[1]).toEqual({ t: 'open', session: expect.objectContaining({ sid: session.sid, profile: 'automem' }) });
+			expect(second.frames[1]).toEqual({
+				t: 'open',
+				session: expect.objectContaining({ sid: session.sid, profile: 'automem' }),
+			});
 			expect(replayed).toEqual([
 				{ ...INIT, id: 'engram-relay:replay:1' },
 				{ jsonrpc: '2.0', method: 'notifications/initialized' },
 			]);
 			expect(out).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
 			// The replayed handshake's answer is the relay's business, not the client's.
-			reply(hub, second.link, session.sid, { jsonrpc: '2.0', id: 'engram-relay:replay:1', result: {} });
+			reply(hub, second.link, session.sid, {
+				jsonrpc: '2.0',
+				id: 'engram-relay:replay:1',
+				result: {},
+			});
 			expect(out).toHaveLength(1);
 			hub.fromClient(session.sid, { jsonrpc: '2.0', id: 6, method: 'tools/list' });
 			reply(hub, second.link, session.sid, { jsonrpc: '2.0', id: 6, result: { tools: [] } });
@@ -225,7 +297,10 @@ describe('Hub', () => {
 			hub.fromClient(session.sid, { jsonrpc: '2.0', method: 'notifications/initialized' });
 			const t = tab();
 			hub.attachTab(t.link);
-			expect(t.msgs()).toEqual([{ ...INIT, id: 'engram-relay:replay:1' }, { jsonrpc: '2.0', method: 'notifications/initialized' }]);
+			expect(t.msgs()).toEqual([
+				{ ...INIT, id: 'engram-relay:replay:1' },
+				{ jsonrpc: '2.0', method: 'notifications/initialized' },
+			]);
 			expect(out.at(-1)).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
 		});
 
@@ -235,7 +310,9 @@ describe('Hub', () => {
 			const second = tab();
 			hub.attachTab(first.link);
 			hub.attachTab(second.link);
-			expect(first.closed).toEqual([{ code: 4001, reason: 'another Engram tab paired with this relay' }]);
+			expect(first.closed).toEqual([
+				{ code: 4001, reason: 'another Engram tab paired with this relay' },
+			]);
 			expect(hub.tabConnected).toBe(true);
 			hub.detachTab(first.link);
 			expect(hub.tabConnected).toBe(true);

@@ -13,9 +13,25 @@ import WebSocket from 'ws';
 import type { McpHost } from '../../../src/mcp/host';
 import { freePort } from '../../e2e/helpers';
 import { makeEngine } from '../engine/helpers';
-import { newToken, relayHome, spawnRaw, spawnRelayClient, startNodeTab, waitFor, waitForLog, type StdioRelayClient } from './helpers';
+import {
+	newToken,
+	relayHome,
+	spawnRaw,
+	spawnRelayClient,
+	startNodeTab,
+	waitFor,
+	waitForLog,
+	type StdioRelayClient,
+} from './helpers';
 
-const AUTOMEM_TOOLS = ['associate_memories', 'check_database_health', 'delete_memory', 'recall_memory', 'store_memory', 'update_memory'];
+const AUTOMEM_TOOLS = [
+	'associate_memories',
+	'check_database_health',
+	'delete_memory',
+	'recall_memory',
+	'store_memory',
+	'update_memory',
+];
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -67,12 +83,21 @@ describe('engram-relay', () => {
 			await waitFor(() => host.relay().connection?.status === 'connected');
 			const stored = await desk.client.callTool({
 				name: 'store_memory',
-				arguments: { content: 'The staging database moved to PostgreSQL 16 on Tuesday.', tags: ['infra'] },
+				arguments: {
+					content: 'The staging database moved to PostgreSQL 16 on Tuesday.',
+					tags: ['infra'],
+				},
 			});
 			expect(stored.isError).toBeFalsy();
-			const recalled = await desk.client.callTool({ name: 'recall_memory', arguments: { query: 'staging database PostgreSQL' } });
-			const results = (recalled.structuredContent as { results: { memory: { content: string } }[] }).results;
-			expect(results[0]!.memory.content).toBe('The staging database moved to PostgreSQL 16 on Tuesday.');
+			const recalled = await desk.client.callTool({
+				name: 'recall_memory',
+				arguments: { query: 'staging database PostgreSQL' },
+			});
+			const results = (recalled.structuredContent as { results: { memory: { content: string } }[] })
+				.results;
+			expect(results[0]!.memory.content).toBe(
+				'The staging database moved to PostgreSQL 16 on Tuesday.',
+			);
 		});
 
 		it('serves two desktop clients with different profiles at once (the second relay joins the first)', async () => {
@@ -80,7 +105,10 @@ describe('engram-relay', () => {
 			const token = newToken();
 			const native = await client(['--port', String(port), '--token', token], 'desk-native');
 			const host = await tab(port, token);
-			const automem = await client(['--port', String(port), '--token', token, '--profile', 'automem'], 'desk-automem');
+			const automem = await client(
+				['--port', String(port), '--token', token, '--profile', 'automem'],
+				'desk-automem',
+			);
 			await waitForLog(automem.log, `joined the engram-relay already running on port ${port}`);
 			const [a, b] = await Promise.all([names(native.client), names(automem.client)]);
 			expect(b).toEqual(AUTOMEM_TOOLS);
@@ -100,22 +128,35 @@ describe('engram-relay', () => {
 			cleanups.push(() => engine.close());
 			const desk = await client(['--port', String(port), '--token', token]);
 			const first = await startNodeTab(engine, port, token);
-			await desk.client.callTool({ name: 'store_memory', arguments: { content: 'Deploys happen on Thursdays after the standup.' } });
+			await desk.client.callTool({
+				name: 'store_memory',
+				arguments: { content: 'Deploys happen on Thursdays after the standup.' },
+			});
 			await first.stop();
 			await waitForLog(desk.log, 'Engram tab disconnected');
 			await expect(desk.client.listTools()).rejects.toThrow('Engram is not connected');
 			const second = await startNodeTab(engine, port, token);
 			cleanups.push(() => second.stop());
-			const recalled = await desk.client.callTool({ name: 'recall_memory', arguments: { query: 'when do deploys happen' } });
+			const recalled = await desk.client.callTool({
+				name: 'recall_memory',
+				arguments: { query: 'when do deploys happen' },
+			});
 			expect(JSON.stringify(recalled.structuredContent)).toContain('Deploys happen on Thursdays');
 		});
 
 		it('hands the port to the joined relay when the first one exits', async () => {
 			const port = await freePort();
 			const token = newToken();
-			const first = await spawnRelayClient(['--port', String(port), '--token', token], env, 'first');
+			const first = await spawnRelayClient(
+				['--port', String(port), '--token', token],
+				env,
+				'first',
+			);
 			await tab(port, token);
-			const second = await client(['--port', String(port), '--token', token, '--profile', 'automem'], 'second');
+			const second = await client(
+				['--port', String(port), '--token', token, '--profile', 'automem'],
+				'second',
+			);
 			await waitForLog(second.log, 'joined the engram-relay');
 			await first.close();
 			await waitForLog(second.log, 'taking over');
@@ -136,12 +177,28 @@ describe('engram-relay', () => {
 			cleanups.push(() => raw.child.kill());
 			await waitForLog(raw.log, 'listening');
 			await tab(port, token);
-			raw.send(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+			raw.send(
+				JSON.stringify({
+					jsonrpc: '2.0',
+					id: 0,
+					method: 'initialize',
+					params: {
+						protocolVersion: '2025-06-18',
+						capabilities: {},
+						clientInfo: { name: 'raw', version: '1' },
+					},
+				}),
+			);
 			await waitFor(() => raw.lines.length === 1);
 			raw.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
 			raw.send(
 				JSON.stringify([
-					{ jsonrpc: '2.0', id: 's', method: 'tools/call', params: { name: 'store_memory', arguments: { content: 'Batch item stored first.' } } },
+					{
+						jsonrpc: '2.0',
+						id: 's',
+						method: 'tools/call',
+						params: { name: 'store_memory', arguments: { content: 'Batch item stored first.' } },
+					},
 					{ jsonrpc: '2.0', id: 'p', method: 'ping' },
 					{ jsonrpc: '2.0', id: 't', method: 'tools/list' },
 				]),
@@ -156,7 +213,12 @@ describe('engram-relay', () => {
 			cleanups.push(() => raw.child.kill());
 			raw.send('this is not json');
 			await waitFor(() => raw.lines.length === 1);
-			expect(raw.lines).toEqual([{ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: a line on stdin is not JSON' } }]);
+			expect(raw.lines).toEqual([
+				{
+					jsonrpc: '2.0',
+					error: { code: -32700, message: 'Parse error: a line on stdin is not JSON' },
+				},
+			]);
 			expect(raw.log()).toContain('[engram-relay] ');
 		});
 	});
@@ -171,7 +233,10 @@ describe('engram-relay', () => {
 		});
 
 		it('stays up with --http-only when stdin closes', async () => {
-			const raw = spawnRaw(['--port', String(await freePort()), '--token', newToken(), '--http-only'], env);
+			const raw = spawnRaw(
+				['--port', String(await freePort()), '--token', newToken(), '--http-only'],
+				env,
+			);
 			cleanups.push(() => raw.child.kill());
 			await waitForLog(raw.log, 'listening');
 			raw.child.stdin!.end();
@@ -184,19 +249,28 @@ describe('engram-relay', () => {
 			const own = relayHome();
 			cleanups.push(() => own.remove());
 			const port = await freePort();
-			const first = spawnRaw(['--port', String(port), '--http-only'], { ENGRAM_RELAY_HOME: own.dir });
+			const first = spawnRaw(['--port', String(port), '--http-only'], {
+				ENGRAM_RELAY_HOME: own.dir,
+			});
 			await waitForLog(first.log, 'pair the Engram tab');
 			first.child.kill();
 			await first.exited;
 			const token = readFileSync(`${own.dir}/relay-token`, 'utf8').trim();
 			expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
 			expect(first.log()).toContain(`generated a pairing token, saved in ${own.dir}/relay-token`);
-			expect(first.log()).toContain(`pair the Engram tab by opening http://127.0.0.1:4173/#relay=ws://127.0.0.1:${port}&token=${token}`);
-			const second = spawnRaw(['--port', String(port), '--http-only', '--app-url', 'http://localhost:5173/'], { ENGRAM_RELAY_HOME: own.dir });
+			expect(first.log()).toContain(
+				`pair the Engram tab by opening http://127.0.0.1:4173/#relay=ws://127.0.0.1:${port}&token=${token}`,
+			);
+			const second = spawnRaw(
+				['--port', String(port), '--http-only', '--app-url', 'http://localhost:5173/'],
+				{ ENGRAM_RELAY_HOME: own.dir },
+			);
 			await waitForLog(second.log, 'pair the Engram tab');
 			second.child.kill();
 			expect(second.log()).toContain(`using the pairing token saved in ${own.dir}/relay-token`);
-			expect(second.log()).toContain(`opening http://localhost:5173/#relay=ws://127.0.0.1:${port}&token=${token}`);
+			expect(second.log()).toContain(
+				`opening http://localhost:5173/#relay=ws://127.0.0.1:${port}&token=${token}`,
+			);
 		});
 
 		it('refuses a bad option with a message naming it', async () => {
@@ -224,34 +298,72 @@ describe('engram-relay', () => {
 		it('serves an HTTP client with the bearer token, in the profile its URL asks for', async () => {
 			await tab(port, token);
 			const http = new Client({ name: 'http-client', version: '1' });
-			const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp?profile=codomyrmex`), {
-				requestInit: { headers: { Authorization: `Bearer ${token}` } },
-			});
+			const transport = new StreamableHTTPClientTransport(
+				new URL(`http://127.0.0.1:${port}/mcp?profile=codomyrmex`),
+				{
+					requestInit: { headers: { Authorization: `Bearer ${token}` } },
+				},
+			);
 			await http.connect(transport);
 			cleanups.push(() => http.close());
 			expect(await names(http)).toEqual(['memory_get', 'memory_put', 'memory_search']);
-			const put = await http.callTool({ name: 'memory_put', arguments: { content: 'HTTP clients work too.', importance: 'HIGH' } });
+			const put = await http.callTool({
+				name: 'memory_put',
+				arguments: { content: 'HTTP clients work too.', importance: 'HIGH' },
+			});
 			expect(put.isError).toBeFalsy();
 		});
 
 		it('answers 401 without the token, 403 for a foreign Host or Origin, 400 for an unknown profile', async () => {
-			const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+			const init = JSON.stringify({
+				jsonrpc: '2.0',
+				id: 1,
+				method: 'initialize',
+				params: {
+					protocolVersion: '2025-06-18',
+					capabilities: {},
+					clientInfo: { name: 'x', version: '1' },
+				},
+			});
 			const post = (headers: Record<string, string>, path = '/mcp') =>
-				httpStatus(port, path, { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, init);
+				httpStatus(
+					port,
+					path,
+					{
+						'Content-Type': 'application/json',
+						Accept: 'application/json, text/event-stream',
+						...headers,
+					},
+					init,
+				);
 			const auth = { Authorization: `Bearer ${token}` };
-			expect(await post({})).toMatchObject({ status: 401, wwwAuthenticate: 'Bearer realm="engram-relay"' });
+			expect(await post({})).toMatchObject({
+				status: 401,
+				wwwAuthenticate: 'Bearer realm="engram-relay"',
+			});
 			expect(await post({ Authorization: `Bearer ${token}x` })).toMatchObject({ status: 401 });
-			expect(await post({ ...auth, Host: `engram.attacker.example:${port}` })).toMatchObject({ status: 403, message: `engram-relay: Host "engram.attacker.example:${port}" is refused: use 127.0.0.1:${port}` });
-			expect(await post({ ...auth, Origin: 'https://attacker.example' })).toMatchObject({ status: 403, message: 'engram-relay: Origin "https://attacker.example" is refused: only loopback origins and --allow-origin are accepted' });
+			expect(await post({ ...auth, Host: `engram.attacker.example:${port}` })).toMatchObject({
+				status: 403,
+				message: `engram-relay: Host "engram.attacker.example:${port}" is refused: use 127.0.0.1:${port}`,
+			});
+			expect(await post({ ...auth, Origin: 'https://attacker.example' })).toMatchObject({
+				status: 403,
+				message:
+					'engram-relay: Origin "https://attacker.example" is refused: only loopback origins and --allow-origin are accepted',
+			});
 			expect(await post(auth, '/mcp?profile=mem0')).toMatchObject({ status: 400 });
-			expect(await post({ ...auth, Origin: 'http://localhost:5173' })).toMatchObject({ status: 200 });
+			expect(await post({ ...auth, Origin: 'http://localhost:5173' })).toMatchObject({
+				status: 200,
+			});
 		});
 
 		it('refuses a tab WebSocket with a wrong token, a foreign Origin, or without the mcp subprotocol', async () => {
 			const url = (t: string) => `ws://127.0.0.1:${port}/?token=${t}`;
 			expect(await wsVerdict(url(`${token}x`), 'mcp', 'http://127.0.0.1:4173')).toBe(401);
 			expect(await wsVerdict(url(token), 'mcp', 'https://attacker.example')).toBe(403);
-			expect(await wsVerdict(url(token), 'mcp', 'http://127.0.0.1.attacker.example:4173')).toBe(403);
+			expect(await wsVerdict(url(token), 'mcp', 'http://127.0.0.1.attacker.example:4173')).toBe(
+				403,
+			);
 			expect(await wsVerdict(url(token), 'chat', 'http://127.0.0.1:4173')).toBe(400);
 			expect(await wsVerdict(url(token), 'mcp', 'http://localhost:4173')).toBe('open');
 		});
@@ -259,14 +371,22 @@ describe('engram-relay', () => {
 });
 
 /** Status, WWW-Authenticate and body of one HTTP request (node:http, so Host can be forged). */
-function httpStatus(port: number, path: string, headers: Record<string, string>, body: string): Promise<{ status: number; wwwAuthenticate?: string; message?: string }> {
+function httpStatus(
+	port: number,
+	path: string,
+	headers: Record<string, string>,
+	body: string,
+): Promise<{ status: number; wwwAuthenticate?: string; message?: string }> {
 	return new Promise((ok, fail) => {
 		const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers }, (res) => {
 			let text = '';
 			res.on('data', (d) => (text += d));
 			res.on('end', () => {
 				// A successful initialize answers as an SSE event; a refusal as a JSON-RPC error body.
-				const message = res.statusCode === 200 ? undefined : (JSON.parse(text) as { error: { message: string } }).error.message;
+				const message =
+					res.statusCode === 200
+						? undefined
+						: (JSON.parse(text) as { error: { message: string } }).error.message;
 				ok({ status: res.statusCode!, wwwAuthenticate: res.headers['www-authenticate'], message });
 			});
 		});

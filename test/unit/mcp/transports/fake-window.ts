@@ -16,7 +16,13 @@ export interface WindowView {
 }
 
 export class FakeWindow extends EventTarget implements WindowView {
-	readonly location: { origin: string; ancestorOrigins?: string[]; hash: string; pathname: string; search: string };
+	readonly location: {
+		origin: string;
+		ancestorOrigins?: string[];
+		hash: string;
+		pathname: string;
+		search: string;
+	};
 	/** Enough of History for the host to clean a pairing link off the address. */
 	readonly history = {
 		state: null,
@@ -34,7 +40,13 @@ export class FakeWindow extends EventTarget implements WindowView {
 	constructor(origin: string, parent?: FakeWindow) {
 		super();
 		this.#parent = parent;
-		this.location = { origin, hash: '', pathname: '/', search: '', ...(parent ? { ancestorOrigins: [parent.location.origin] } : {}) };
+		this.location = {
+			origin,
+			hash: '',
+			pathname: '/',
+			search: '',
+			...(parent ? { ancestorOrigins: [parent.location.origin] } : {}),
+		};
 	}
 
 	/** The parent as this window sees it (itself when top-level). */

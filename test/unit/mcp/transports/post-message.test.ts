@@ -39,7 +39,13 @@ interface Harness {
 }
 
 function listen(win: FakeWindow): Harness {
-	const h: Harness = { allowed: new Set([win.location.origin]), blocked: [], connections: [], errors: [], listener: undefined! };
+	const h: Harness = {
+		allowed: new Set([win.location.origin]),
+		blocked: [],
+		connections: [],
+		errors: [],
+		listener: undefined!,
+	};
 	h.listener = new PostMessageListener({
 		window: win as unknown as HostWindow,
 		isAllowed: (o) => h.allowed.has(o),
@@ -81,7 +87,11 @@ describe('PostMessageListener', () => {
 			const res = await c.callTool({ name: 'echo', arguments: { text: 'hello' } });
 			expect(res.structuredContent).toEqual({ text: 'hello' });
 			expect(h.connections).toHaveLength(1);
-			expect(h.connections[0]!.transport.peer).toEqual({ kind: 'same-window', origin: APP, channel: 'mcp-default' });
+			expect(h.connections[0]!.transport.peer).toEqual({
+				kind: 'same-window',
+				origin: APP,
+				channel: 'mcp-default',
+			});
 		});
 
 		it('answers an unknown method (MCP-B clients probe server/discover) with -32601', async () => {
@@ -91,14 +101,18 @@ describe('PostMessageListener', () => {
 			cleanups.push(() => h.listener.stop());
 			const c = client();
 			await c.connect(new TabClientTransport({ targetOrigin: APP }) as unknown as Transport);
-			await expect(c.request({ method: 'server/discover' }, z.object({}))).rejects.toMatchObject({ code: -32601 });
+			await expect(c.request({ method: 'server/discover' }, z.object({}))).rejects.toMatchObject({
+				code: -32601,
+			});
 		});
 
 		it('proceeds when the client started before the server (the server announces itself)', async () => {
 			const app = new FakeWindow(APP);
 			cleanups.push(app.installAsGlobal());
 			const c = client();
-			const connecting = c.connect(new TabClientTransport({ targetOrigin: APP }) as unknown as Transport);
+			const connecting = c.connect(
+				new TabClientTransport({ targetOrigin: APP }) as unknown as Transport,
+			);
 			await flush();
 			const h = listen(app);
 			cleanups.push(() => h.listener.stop());
@@ -162,9 +176,16 @@ describe('PostMessageListener', () => {
 			h.allowed.add(OTHER);
 			h.listener.admit(OTHER);
 			await connecting;
-			const res = await c.callTool({ name: 'echo', arguments: { text: 'from the embedding page' } });
+			const res = await c.callTool({
+				name: 'echo',
+				arguments: { text: 'from the embedding page' },
+			});
 			expect(res.structuredContent).toEqual({ text: 'from the embedding page' });
-			expect(h.connections[0]!.transport.peer).toEqual({ kind: 'parent', origin: OTHER, channel: 'mcp-iframe' });
+			expect(h.connections[0]!.transport.peer).toEqual({
+				kind: 'parent',
+				origin: OTHER,
+				channel: 'mcp-iframe',
+			});
 
 			h.allowed.delete(OTHER);
 			await h.listener.evict(OTHER);
@@ -184,7 +205,12 @@ describe('PostMessageListener', () => {
 			const appFromPopup = app.seenFrom(popup);
 			appFromPopup.postMessage(envelope('mcp-check-ready'), APP);
 			appFromPopup.postMessage(envelope({ jsonrpc: '2.0', id: 7, method: 'ping' }), APP);
-			await eventually(() => expect(popup.received.map((r) => (r.data as { payload: unknown }).payload)).toEqual(['mcp-server-ready', { jsonrpc: '2.0', id: 7, result: {} }]));
+			await eventually(() =>
+				expect(popup.received.map((r) => (r.data as { payload: unknown }).payload)).toEqual([
+					'mcp-server-ready',
+					{ jsonrpc: '2.0', id: 7, result: {} },
+				]),
+			);
 			expect(popup.received.every((r) => r.origin === APP)).toBe(true);
 			expect(bystander.received).toEqual([]);
 			expect(h.connections[0]!.transport.peer.kind).toBe('window');
@@ -201,7 +227,9 @@ describe('PostMessageListener', () => {
 			appFromPopup.postMessage(envelope({ jsonrpc: '1.0', nonsense: true }), APP);
 			appFromPopup.postMessage(envelope({ jsonrpc: '2.0', id: 2, method: 'ping' }), APP);
 			await eventually(() => expect(popup.received).toHaveLength(2));
-			expect(h.errors.map((e) => e.message)).toEqual([expect.stringMatching(/^invalid JSON-RPC message from http:\/\/localhost:5173/)]);
+			expect(h.errors.map((e) => e.message)).toEqual([
+				expect.stringMatching(/^invalid JSON-RPC message from http:\/\/localhost:5173/),
+			]);
 		});
 
 		it('closes the connection when the client window goes away', async () => {
@@ -225,10 +253,19 @@ describe('PostMessageListener', () => {
 			cleanups.push(() => h.listener.stop());
 			h.allowed.add(OTHER);
 			const view = app.seenFrom(popup);
-			view.postMessage({ ...envelope({ jsonrpc: '2.0', id: 1, method: 'ping' }), direction: 'server-to-client' }, APP);
-			view.postMessage({ ...envelope({ jsonrpc: '2.0', id: 2, method: 'ping' }), channel: 'something-else' }, APP);
+			view.postMessage(
+				{ ...envelope({ jsonrpc: '2.0', id: 1, method: 'ping' }), direction: 'server-to-client' },
+				APP,
+			);
+			view.postMessage(
+				{ ...envelope({ jsonrpc: '2.0', id: 2, method: 'ping' }), channel: 'something-else' },
+				APP,
+			);
 			// The iframe channel is only accepted from the embedding page, never from a popup.
-			view.postMessage({ ...envelope({ jsonrpc: '2.0', id: 3, method: 'ping' }), channel: 'mcp-iframe' }, APP);
+			view.postMessage(
+				{ ...envelope({ jsonrpc: '2.0', id: 3, method: 'ping' }), channel: 'mcp-iframe' },
+				APP,
+			);
 			await flush(100);
 			expect(popup.received).toEqual([]);
 			expect(h.connections).toEqual([]);
@@ -241,7 +278,10 @@ function envelope(payload: unknown) {
 }
 
 function app_post(iframe: HTMLIFrameElement, payload: unknown): void {
-	iframe.contentWindow!.postMessage({ channel: 'mcp-iframe', type: 'mcp', direction: 'client-to-server', payload }, APP);
+	iframe.contentWindow!.postMessage(
+		{ channel: 'mcp-iframe', type: 'mcp', direction: 'client-to-server', payload },
+		APP,
+	);
 }
 
 function chain(a: (() => void) | undefined, b: () => void): () => void {

@@ -28,33 +28,64 @@ describe('parseRelayUrl', () => {
 	});
 
 	it('refuses any other host, however it is dressed up', () => {
-		for (const url of ['ws://192.168.1.5:17373', 'ws://relay.example:17373', 'ws://127.0.0.1.attacker.example:17373', 'ws://127.0.0.2:17373', 'ws://0.0.0.0:17373'])
-			expect(() => parseRelayUrl(url), url).toThrow(/^relay host ".*" is refused: the relay must run on this machine \(127\.0\.0\.1, localhost or \[::1\]\)$/);
+		for (const url of [
+			'ws://192.168.1.5:17373',
+			'ws://relay.example:17373',
+			'ws://127.0.0.1.attacker.example:17373',
+			'ws://127.0.0.2:17373',
+			'ws://0.0.0.0:17373',
+		])
+			expect(() => parseRelayUrl(url), url).toThrow(
+				/^relay host ".*" is refused: the relay must run on this machine \(127\.0\.0\.1, localhost or \[::1\]\)$/,
+			);
 	});
 
 	it('refuses other schemes, credentials, paths and queries', () => {
-		expect(() => parseRelayUrl('http://127.0.0.1:17373')).toThrow('relay "http://127.0.0.1:17373" must start with ws://');
-		expect(() => parseRelayUrl('ws://user:pw@127.0.0.1:17373')).toThrow('must be ws://HOST:PORT with nothing after the port');
-		expect(() => parseRelayUrl('ws://127.0.0.1:17373/other')).toThrow('must be ws://HOST:PORT with nothing after the port');
-		expect(() => parseRelayUrl('ws://127.0.0.1:17373/?token=x')).toThrow('must be ws://HOST:PORT with nothing after the port');
-		expect(() => parseRelayUrl('not a url')).toThrow('relay "not a url" must be a URL such as ws://127.0.0.1:17373');
+		expect(() => parseRelayUrl('http://127.0.0.1:17373')).toThrow(
+			'relay "http://127.0.0.1:17373" must start with ws://',
+		);
+		expect(() => parseRelayUrl('ws://user:pw@127.0.0.1:17373')).toThrow(
+			'must be ws://HOST:PORT with nothing after the port',
+		);
+		expect(() => parseRelayUrl('ws://127.0.0.1:17373/other')).toThrow(
+			'must be ws://HOST:PORT with nothing after the port',
+		);
+		expect(() => parseRelayUrl('ws://127.0.0.1:17373/?token=x')).toThrow(
+			'must be ws://HOST:PORT with nothing after the port',
+		);
+		expect(() => parseRelayUrl('not a url')).toThrow(
+			'relay "not a url" must be a URL such as ws://127.0.0.1:17373',
+		);
 	});
 
 	it('throws MemoryError invalid_input', () => {
-		expect(() => validatePairing('ws://127.0.0.1:1', 'short')).toThrow(expect.objectContaining({ code: 'invalid_input', message: 'token must be the 16–256 character token engram-relay printed' }));
+		expect(() => validatePairing('ws://127.0.0.1:1', 'short')).toThrow(
+			expect.objectContaining({
+				code: 'invalid_input',
+				message: 'token must be the 16–256 character token engram-relay printed',
+			}),
+		);
 	});
 });
 
 describe('readPairingHash', () => {
 	it('reads a pairing link and returns the hash without it', () => {
-		expect(readPairingHash(`#relay=ws://127.0.0.1:17373&token=${TOKEN}`)).toEqual({ pairing: { url: 'ws://127.0.0.1:17373', token: TOKEN }, rest: '' });
-		expect(readPairingHash(`#view=graph&relay=ws://localhost:1&token=${TOKEN}`)).toEqual({ pairing: { url: 'ws://localhost:1', token: TOKEN }, rest: '#view=graph' });
+		expect(readPairingHash(`#relay=ws://127.0.0.1:17373&token=${TOKEN}`)).toEqual({
+			pairing: { url: 'ws://127.0.0.1:17373', token: TOKEN },
+			rest: '',
+		});
+		expect(readPairingHash(`#view=graph&relay=ws://localhost:1&token=${TOKEN}`)).toEqual({
+			pairing: { url: 'ws://localhost:1', token: TOKEN },
+			rest: '#view=graph',
+		});
 	});
 
 	it('reports a link to another host as an error, still removing it from the address', () => {
 		const r = readPairingHash(`#relay=ws://attacker.example:17373&token=${TOKEN}`);
 		expect(r?.pairing).toBeUndefined();
-		expect(r?.error?.message).toBe('relay host "attacker.example" is refused: the relay must run on this machine (127.0.0.1, localhost or [::1])');
+		expect(r?.error?.message).toBe(
+			'relay host "attacker.example" is refused: the relay must run on this machine (127.0.0.1, localhost or [::1])',
+		);
 		expect(r?.rest).toBe('');
 	});
 
@@ -77,14 +108,27 @@ describe('RelayClient', () => {
 	} as unknown as WebSocketConstructor;
 
 	async function relay(port: number): Promise<Primary> {
-		const p = await startPrimary({ port, token: TOKEN, profile: 'native', allowOrigins: [], appUrl: 'http://127.0.0.1:4173', version: 'test', log: () => {} });
+		const p = await startPrimary({
+			port,
+			token: TOKEN,
+			profile: 'native',
+			allowOrigins: [],
+			appUrl: 'http://127.0.0.1:4173',
+			version: 'test',
+			log: () => {},
+		});
 		cleanups.push(() => p.close());
 		return p;
 	}
 
 	function client(port: number) {
 		const sessions: RelaySessionTransport[] = [];
-		const c = new RelayClient({ pairing: { url: `ws://127.0.0.1:${port}`, token: TOKEN }, onSession: (t) => void sessions.push(t), WebSocket: Ws, backoff: { initialMs: 20, maxMs: 100 } });
+		const c = new RelayClient({
+			pairing: { url: `ws://127.0.0.1:${port}`, token: TOKEN },
+			onSession: (t) => void sessions.push(t),
+			WebSocket: Ws,
+			backoff: { initialMs: 20, maxMs: 100 },
+		});
 		cleanups.push(() => c.stop());
 		c.start();
 		return { c, sessions };
@@ -95,7 +139,13 @@ describe('RelayClient', () => {
 		const p = await relay(port);
 		const { c, sessions } = client(port);
 		await waitFor(() => c.state.status === 'connected');
-		expect(c.state).toMatchObject({ status: 'connected', url: `ws://127.0.0.1:${port}`, relay_version: 'test', attempts: 0, sessions: 0 });
+		expect(c.state).toMatchObject({
+			status: 'connected',
+			url: `ws://127.0.0.1:${port}`,
+			relay_version: 'test',
+			attempts: 0,
+			sessions: 0,
+		});
 		const out: unknown[] = [];
 		const s = p.hub.openSession('stdio', 'aiakiv', { deliver: (m) => void out.push(m) });
 		p.hub.fromClient(s.sid, { jsonrpc: '2.0', id: 1, method: 'ping' });
@@ -119,7 +169,10 @@ describe('RelayClient', () => {
 		const port = await freePort();
 		const { c } = client(port);
 		await waitFor(() => c.state.attempts >= 2);
-		expect(c.state).toMatchObject({ status: expect.stringMatching(/^(retrying|connecting)$/), last_error: `cannot reach engram-relay at ws://127.0.0.1:${port} (not running, or it refused this token or origin: see its log)` });
+		expect(c.state).toMatchObject({
+			status: expect.stringMatching(/^(retrying|connecting)$/),
+			last_error: `cannot reach engram-relay at ws://127.0.0.1:${port} (not running, or it refused this token or origin: see its log)`,
+		});
 		await relay(port);
 		await waitFor(() => c.state.status === 'connected');
 		expect(c.state.attempts).toBe(0);
@@ -148,13 +201,20 @@ describe('RelayClient', () => {
 		expect(older.c.state.status).toBe('superseded');
 		expect(newer.c.state.status).toBe('connected');
 		older.c.reconnectNow();
-		await waitFor(() => older.c.state.status === 'connected' && newer.c.state.status === 'superseded');
+		await waitFor(
+			() => older.c.state.status === 'connected' && newer.c.state.status === 'superseded',
+		);
 	});
 
 	it('is refused with a wrong token and keeps retrying without a busy loop', async () => {
 		const port = await freePort();
 		await relay(port);
-		const c = new RelayClient({ pairing: { url: `ws://127.0.0.1:${port}`, token: 'not-the-right-token' }, onSession: () => {}, WebSocket: Ws, backoff: { initialMs: 50, maxMs: 100 } });
+		const c = new RelayClient({
+			pairing: { url: `ws://127.0.0.1:${port}`, token: 'not-the-right-token' },
+			onSession: () => {},
+			WebSocket: Ws,
+			backoff: { initialMs: 50, maxMs: 100 },
+		});
 		cleanups.push(() => c.stop());
 		c.start();
 		await new Promise((r) => setTimeout(r, 400));
