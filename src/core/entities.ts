@@ -873,16 +873,17 @@ function scanQuotes(scan: Scan): void {
 		const raw = m[1] ?? m[2] ?? m[3] ?? m[4];
 		const inner = raw.replace(/[\s.,;:!?]+$/, '').trim();
 		if (!inner || !isFree(scan, m.index, m.index + m[0].length, false)) continue;
-		if (!isTermLike(inner, raw, m[3] !== undefined || m[4] !== undefined)) continue;
+		if (!isTermLike(inner, raw)) continue;
 		scan.out.push({ name: inner, type: 'term', pos: m.index });
 	}
 }
 
 /**
- * A quoted phrase is a term when short and not an utterance: at most six words, fewer than half
- * of them stop words ("Ship it" yes, "I'll do it tomorrow" no), not ending in ? or !.
+ * A quoted phrase is a term when short and not an utterance: at most six words, at most half of
+ * them function words ("Ship it" yes, "I'll do it tomorrow" no), not ending in ? or !, without
+ * commas, not shouted; a single word needs three letters and must not be a stop word.
  */
-function isTermLike(inner: string, raw: string, single: boolean): boolean {
+function isTermLike(inner: string, raw: string): boolean {
 	const words = inner.split(/\s+/);
 	if (words.length > 6 || !/\p{L}/u.test(inner) || /[?!]\s*$/.test(raw)) return false;
 	if (words.length === 1) return !STOP_WORDS.has(plainKey(inner)) && inner.length >= 3;
