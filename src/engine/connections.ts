@@ -14,6 +14,7 @@ import {
 	type ConnectionsOutput,
 } from '../core/graph-schemas';
 import type { Entity, Memory } from '../core/schemas';
+import { cosine } from '../core/vector';
 import { resolveThresholds, thresholdsKey, type Thresholds } from './thresholds';
 import type { EngineApi } from './types';
 
@@ -388,10 +389,7 @@ async function chainCandidates(w: Walk, start: string[]): Promise<Pooled[]> {
 async function cosineOf(w: Walk, id: string): Promise<number | null> {
 	if (!w.vec) return null;
 	const v = await w.engine.vectorOf(id);
-	if (!v) return null;
-	let s = 0;
-	for (let i = 0; i < v.length; i++) s += v[i] * w.vec[i];
-	return Math.max(-1, Math.min(1, s));
+	return v ? cosine(v, w.vec) : null;
 }
 
 function filterByRelation(w: Walk, pool: Pooled[]): Pooled[] {

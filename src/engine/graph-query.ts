@@ -19,6 +19,7 @@ import {
 } from '../core/graph-query';
 import { GRAPH_LIMITS, type GraphQueryInput, type GraphQueryOutput } from '../core/graph-schemas';
 import type { Association, Entity, Memory } from '../core/schemas';
+import { cosine } from '../core/vector';
 import type { EngineApi } from './types';
 
 /** Most characters of JSON the rows of one result may take. */
@@ -151,7 +152,7 @@ class Execution {
 		const scored: { id: string; cos: number }[] = [];
 		for (const id of pool) {
 			const v = await this.engine.vectorOf(id);
-			if (v) scored.push({ id, cos: dot(v, vec) });
+			if (v) scored.push({ id, cos: cosine(v, vec) });
 		}
 		scored.sort((a, b) => b.cos - a.cos);
 		if (scored.length > k)
@@ -610,7 +611,7 @@ class Execution {
 
 	private async cosine(a: string, b: string): Promise<number | null> {
 		const [va, vb] = [await this.engine.vectorOf(a), await this.engine.vectorOf(b)];
-		return va && vb ? dot(va, vb) : null;
+		return va && vb ? cosine(va, vb) : null;
 	}
 
 	// ------------------------------------------------------------ WHERE
@@ -932,12 +933,6 @@ function varsOf(exprs: Expr[]): Set<string> {
 
 function isCount(e: Expr): boolean {
 	return e.kind === 'call' && e.fn === 'count';
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-	let s = 0;
-	for (let i = 0; i < a.length; i++) s += a[i] * b[i];
-	return Math.max(-1, Math.min(1, s));
 }
 
 function round3(x: number): number {

@@ -17,7 +17,7 @@ import {
 	type MemoryBrief,
 } from '../../core/schemas';
 import type { EngineApi } from '../../engine/types';
-import { fitContents } from '../render';
+import { fitContents, oneLine } from '../render';
 import { defineTool, READ_ONLY, type AnyToolDefinition } from '../tool-definition';
 import { findMemoryConnections } from '../tools/find-memory-connections';
 import { queryMemoryGraph } from '../tools/query-memory-graph';
@@ -186,8 +186,7 @@ const EventHit = z.object({
 });
 
 function summaryOf(m: Pick<Memory, 'summary' | 'content'>): string {
-	const s = (m.summary ?? m.content).replace(/\s+/g, ' ').trim();
-	return s.length > 300 ? `${s.slice(0, 299)}…` : s;
+	return oneLine(m.summary ?? m.content, 300);
 }
 
 const searchMemory = defineTool({
