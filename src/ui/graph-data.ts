@@ -127,19 +127,21 @@ export async function aroundSearch(engine: Engine, query: string, opts: GraphOpt
 	return b.result();
 }
 
-/** The most recent memories (up to the budget) and everything linking them. */
+/**
+ * The most recent memories (up to the budget) and everything linking them. One export call reads
+ * the memories with their links in a single transaction: a call per memory through the worker
+ * would cost seconds at a few thousand nodes.
+ */
 export async function overview(engine: Engine, opts: GraphOptions): Promise<GraphData> {
 	const b = new Builder(opts);
-	const memories: Memory[] = [];
 	const budget = opts.entities ? Math.ceil(opts.maxNodes * 0.7) : opts.maxNodes;
-	for (let offset = 0; memories.length < budget; offset += 200) {
-		const page = await engine.timeline({ limit: 200, offset, max_content_chars: 80 });
-		const full = (await engine.getMemories(page.memories.map((m) => m.id))).filter((m): m is Memory => !!m);
-		memories.push(...full.slice(0, budget - memories.length));
-		if (!page.has_more) break;
-	}
+	const { total_memories: total } = await engine.stats({});
+	const out = await engine.exportMemories({ format: 'json', offset: Math.max(0, total - budget), limit: budget });
+	const doc = JSON.parse(out.data) as { memories: Memory[]; associations: Association[] };
+	const memories = doc.memories.reverse();
 	for (const m of memories) b.addMemory(m);
 	for (const m of memories) b.addEntities(m);
-	await addLinksAmong(engine, b, memories);
+	for (const a of doc.associations) b.addAssociation(a);
+	if (total > budget) b.truncated = true;
 	return b.result();
 }

@@ -38,6 +38,9 @@ describe('demo agent page', () => {
 		expect(steps.join('\n')).toMatch(/Read the decision back/);
 		expect(await page.locator('#log li.error').count()).toBe(0);
 		expect(errors).toEqual([]);
+		// The embedded app updates live as the agent writes (engine change events → the open list).
+		await page.frameLocator('#engram').getByText('4 memories', { exact: true }).waitFor();
+		await page.frameLocator('#engram').getByRole('link', { name: /billing service from MongoDB to PostgreSQL/ }).waitFor();
 
 		const app = await browser.context.newPage();
 		await app.goto(`${server.url}/`);
