@@ -86,12 +86,19 @@ function storageUsage(page: Page): Promise<number> {
 	return page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
 }
 
-/** JS heap of the page plus the engine worker, in MB (Chromium's performance.memory). */
-async function heapMb(page: Page): Promise<number | null> {
+/**
+ * JS heap of the page plus the engine worker, in MB (Chromium's performance.memory). Null when
+ * a worker cannot report its heap: the index lives in the worker, so the page's alone would
+ * understate it badly.
+ */
+async function heapMb(page: Page, log: (s: string) => void): Promise<number | null> {
 	const read = () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? null;
 	const parts = [await page.evaluate(read), ...(await Promise.all(page.workers().map((w) => w.evaluate(read).catch(() => null))))];
-	const known = parts.filter((x): x is number => x !== null);
-	return known.length > 0 ? round(known.reduce((a, b) => a + b, 0) / 2 ** 20, 0) : null;
+	if (parts.some((x) => x === null)) {
+		log('browser: heap_mb unavailable: the engine worker does not expose performance.memory');
+		return null;
+	}
+	return round((parts as number[]).reduce((a, b) => a + b, 0) / 2 ** 20, 0);
 }
 
 /** Reloads the page and returns ms from navigation start to the first recall answered. */
@@ -126,7 +133,7 @@ async function runSize(url: string, n: number, log: (s: string) => void, last: b
 		const queries = Array.from({ length: SAMPLES }, (_, j) => probe.queryFor(new Corpus(42).memory((j * 7919) % Math.min(n, 2000))));
 		const recall = await recalls(page, queries);
 		if (last) {
-			out.heap_mb = await heapMb(page);
+			out.heap_mb = await heapMb(page, log);
 			out.idb_bytes_per_memory = round(((await storageUsage(page)) - baseline) / (n + SAMPLES), 0);
 			out.cold_start_ms = round(await coldStart(page, queries[0]), 0);
 		}
