@@ -14,7 +14,7 @@ import type { TaskHandle } from './state/tasks.svelte';
 export type ImportFormatChoice = NonNullable<ImportInput['format']>;
 
 /** Memories per import call: big enough to be fast, small enough to cancel and show progress. */
-const CHUNK = 2_000;
+export const IMPORT_CHUNK = 2_000;
 /** Memories per export page. */
 const EXPORT_PAGE = 5_000;
 
@@ -98,7 +98,7 @@ interface Chunk {
 }
 
 /** Cuts a bundle into JSONL chunks: memories (with their vectors) first, links last. */
-function chunksOf(b: Bundle): Chunk[] {
+function chunksOf(b: Bundle, size: number): Chunk[] {
 	const vectorsOf = new Map<string, Item[]>();
 	for (const v of b.vectors) vectorsOf.set(String(v.rec.memory_id), [...(vectorsOf.get(String(v.rec.memory_id)) ?? []), v]);
 	const header = JSON.stringify(b.header);
@@ -108,8 +108,8 @@ function chunksOf(b: Bundle): Chunk[] {
 		lines: [0, ...items.map((it) => it.line), ...bad.map((x) => x.line)],
 	});
 	const chunks: Chunk[] = [];
-	for (let i = 0; i < b.memories.length; i += CHUNK) {
-		const part = b.memories.slice(i, i + CHUNK);
+	for (let i = 0; i < b.memories.length; i += size) {
+		const part = b.memories.slice(i, i + size);
 		chunks.push(make([...part, ...part.flatMap((m) => vectorsOf.get(String(m.rec.id)) ?? [])], [], part.length));
 	}
 	if (b.entities.length || b.associations.length || b.bad.length) chunks.push(make([...b.entities, ...b.associations], b.bad, 0));
@@ -156,13 +156,14 @@ export interface ImportResult extends ImportOutput {
 export async function importText(
 	engine: Engine,
 	text: string,
-	opts: { format: ImportFormatChoice; onConflict: 'skip' | 'replace'; scope?: string },
+	opts: { format: ImportFormatChoice; onConflict: 'skip' | 'replace'; scope?: string; chunkSize?: number },
 	task: TaskHandle,
 ): Promise<ImportResult> {
 	const format = opts.format === 'auto' ? sniffFormat(text) : opts.format;
 	const bundle = format === 'jsonl' ? bundleFromJsonl(text) : format === 'json' ? bundleFromJson(text) : undefined;
-	const chunks: Chunk[] = bundle ? chunksOf(bundle) : [{ data: text, memories: 0, lines: [] }];
-	const call = engine.importMemories as unknown as ImportWithProgress;
+	const chunks: Chunk[] = bundle ? chunksOf(bundle, opts.chunkSize ?? IMPORT_CHUNK) : [{ data: text, memories: 0, lines: [] }];
+	// Bound: a comlink proxy doesn't need `this`, but the engine itself (tests, a same-thread engine) does.
+	const call = (engine.importMemories as unknown as ImportWithProgress).bind(engine);
 	const base: Omit<ImportInput, 'data'> = { format: bundle ? 'jsonl' : format, on_conflict: opts.onConflict, ...(opts.scope && { scope: opts.scope }) };
 	const totalMemories = bundle?.memories.length ?? 0;
 	let result: ImportOutput = { success: true, message: '', imported: 0, replaced: 0, skipped: 0, associations: 0, entities: 0, errors: [] };
@@ -195,13 +196,13 @@ function summary(r: ImportOutput, cancelled: boolean): string {
 export type ExportChoice = Pick<ExportInput, 'format' | 'scope' | 'tags' | 'include_vectors'>;
 
 /** Reads every page of an export and assembles one file; undefined when cancelled. */
-export async function exportAll(engine: Engine, choice: ExportChoice, total: number, task: TaskHandle): Promise<{ text: string; count: number } | undefined> {
+export async function exportAll(engine: Engine, choice: ExportChoice, total: number, task: TaskHandle, pageSize = EXPORT_PAGE): Promise<{ text: string; count: number } | undefined> {
 	const format = choice.format ?? 'json';
 	const pages: string[] = [];
 	let count = 0;
 	for (let offset = 0; ; ) {
 		if (task.cancelled) return undefined;
-		const out = await engine.exportMemories({ ...choice, format, offset, limit: EXPORT_PAGE });
+		const out = await engine.exportMemories({ ...choice, format, offset, limit: pageSize });
 		pages.push(out.data);
 		count += out.memory_count;
 		task.progress(count, Math.max(total, count));
