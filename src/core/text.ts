@@ -75,10 +75,13 @@ export function stem(word: string): string {
 	if (w.length <= 3 || /\d/.test(w)) return w;
 	if (w.endsWith('ies') || w.endsWith('ied')) w = w.length > 4 ? w.slice(0, -3) + 'i' : w.slice(0, -1);
 	else if (w.length > 5 && w.endsWith('eed')) w = w.slice(0, -1);
-	else if (w.endsWith('sses')) w = w.slice(0, -2);
-	else if (/(ch|sh|x|zz)es$/.test(w)) w = w.slice(0, -2);
-	else if (w.endsWith('s') && !/(ss|us|is|ews)$/.test(w)) w = w.slice(0, -1);
-	else w = stripVerbal(w, 'ing') ?? stripVerbal(w, 'ed') ?? w;
+	else {
+		// Plural first, then the verbal suffix it may hide ("meetings" → "meeting" → "meet").
+		if (w.endsWith('sses')) w = w.slice(0, -2);
+		else if (/(ch|sh|x|zz)es$/.test(w)) w = w.slice(0, -2);
+		else if (w.endsWith('s') && !/(ss|us|is|ews)$/.test(w)) w = w.slice(0, -1);
+		w = stripVerbal(w, 'ing') ?? stripVerbal(w, 'ed') ?? w;
+	}
 	if (w.length >= 7 && w.endsWith('ly')) w = w.slice(0, -2);
 	if (w.length > 3 && w.endsWith('y')) w = w.slice(0, -1) + 'i';
 	return w;

@@ -39,6 +39,13 @@ export const LEXICAL_TUNING = {
 	prefixWeight: 0.3,
 	fuzzy: 0,
 	bm25: { k: 1.2, b: 0.5, d: 0.5 },
+	/**
+	 * In collections of at least `pruneMinDocs` memories, a query word found in more than
+	 * `pruneShare` of the documents is dropped when the query has a rarer one: its idf is near
+	 * zero, so it barely moves the ranking, but scoring its postings is most of the work.
+	 */
+	pruneShare: 0.3,
+	pruneMinDocs: 5_000,
 };
 
 const OPTIONS: Options<LexicalDoc> = {
@@ -117,7 +124,7 @@ export class LexicalIndex {
 	search(query: string, accept: ((id: string) => boolean) | undefined, cap: number, within?: Collection): LexicalHit[] {
 		const t = LEXICAL_TUNING;
 		const termBoost = within ? this.collectionBoosts(query, within) : undefined;
-		const res: SearchResult[] = this.ms.search(query, {
+		const res: SearchResult[] = this.ms.search(this.pruneCommon(query, within), {
 			filter: accept ? (r) => accept(r.id as string) : undefined,
 			prefix: (term) => term.length >= t.prefixMin,
 			fuzzy: (term) => (t.fuzzy > 0 && term.length >= 6 ? t.fuzzy : false),
@@ -129,6 +136,30 @@ export class LexicalIndex {
 		const out: LexicalHit[] = new Array(n);
 		for (let i = 0; i < n; i++) out[i] = { id: res[i].id as string, score: res[i].score, queryTerms: res[i].queryTerms };
 		return out;
+	}
+
+	/** The query without words too common to matter (see LEXICAL_TUNING.pruneShare). */
+	private pruneCommon(query: string, within?: Collection): string {
+		const ms = this.ms as unknown as MiniSearchInternals;
+		const total = within ? within.size : ms._documentCount;
+		if (total < LEXICAL_TUNING.pruneMinDocs) return query;
+		const content = ms._fieldIds.content;
+		const tokens = tokenize(query);
+		const common = tokens.map((tok) => {
+			const term = processTerm(tok);
+			const postings = term === null ? undefined : ms._index.get(term)?.get(content);
+			if (!postings) return term === null;
+			let df = postings.size;
+			if (within && df > total * LEXICAL_TUNING.pruneShare) {
+				df = 0;
+				for (const shortId of postings.keys()) {
+					const id = ms._documentIds.get(shortId);
+					if (id !== undefined && within.has(id)) df++;
+				}
+			}
+			return df > total * LEXICAL_TUNING.pruneShare;
+		});
+		return common.every((c) => c) ? query : tokens.filter((_, i) => !common[i]).join(' ');
 	}
 
 	/**

@@ -24,6 +24,8 @@ describe('core/text', () => {
 				['care', 'caring', 'cared'],
 				['agree', 'agreed'],
 				['box', 'boxes'],
+				['meet', 'meeting', 'meetings'],
+				['paint', 'painting', 'paintings', 'painted'],
 			];
 			for (const g of groups) expect(new Set(g.map(stem)), g.join(',')).toHaveProperty('size', 1);
 		});
