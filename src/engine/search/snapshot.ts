@@ -15,8 +15,12 @@ import type { PackedLexical } from './lexical-codec';
 import type { DocMeta, Edge } from './types';
 
 const MAGIC = 0x58474e45; // "ENGX" read as a little-endian u32
-/** Bump when the layout or header shape changes; older snapshots are then rebuilt. */
-export const SNAPSHOT_VERSION = 3;
+/**
+ * Bump when the layout or header shape changes, and when core/text.ts or date-words.ts change
+ * what terms are indexed (a restored index must analyse text as queries will); older snapshots
+ * are then refused and the engine rebuilds from IndexedDB.
+ */
+export const SNAPSHOT_VERSION = 4;
 
 /** Everything a snapshot carries. */
 export interface SnapshotData {
