@@ -58,7 +58,7 @@ export async function findByEntity(ctx: EngineContext, input: FindByEntityInput)
 	const entity = await resolveEntity(ctx, p.entity, p.entity_type);
 	const matches = (await searchEntities(ctx, p.entity, 10)).filter((e) => e.id !== entity?.id);
 	if (!entity) return { entity: null, matches, memories: [], count: 0, has_more: false };
-	const rows = (await ctx.db.memories.bulkGet(await memoryIdsOf(ctx.db, entity.id)))
+	const rows = (await ctx.db.read(async () => ctx.db.memories.bulkGet(await memoryIdsOf(ctx.db, entity.id))))
 		.filter((r) => r !== undefined)
 		.filter((r) => p.scope === undefined || r.scope === p.scope)
 		.sort((a, b) => b.timestamp.localeCompare(a.timestamp));

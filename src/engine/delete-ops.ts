@@ -10,6 +10,7 @@ import { unlinkEntities } from '../store/entities';
 import { getByRef, idsByTags } from '../store/memories';
 import { bumpStamp } from '../store/settings';
 import { deleteVectorsOf } from '../store/vectors';
+import type { AssociationRow } from '../store/rows';
 import { nowIso, type EngineContext } from './context';
 import { notFound } from './get-ops';
 import { applyToIndex, type IndexChange } from './index-sync';
@@ -25,6 +26,9 @@ export async function deleteMemories(ctx: EngineContext, input: DeleteInput, act
 		const removed = await ctx.db.write(async () => {
 			const links = await linksTouching(ctx.db, ids);
 			await deleteLinks(ctx.db, links);
+			const bridges = bridgeSequence(links, new Set(ids), nowIso(ctx));
+			if (bridges.length) await ctx.db.associations.bulkPut(bridges);
+			change.edges = bridges;
 			await unlinkEntities(ctx.db, ids);
 			await deleteVectorsOf(ctx.db, ids);
 			await ctx.db.memories.bulkDelete(ids);
@@ -38,6 +42,27 @@ export async function deleteMemories(ctx: EngineContext, input: DeleteInput, act
 		ctx.hub.emit({ kind: 'memories', ids });
 		return output(ids, removed, missing, p);
 	});
+}
+
+/**
+ * Keeps PRECEDED_BY chains whole: when y → x → w and x is deleted, y now follows w (through any
+ * run of deleted memories), as if x had never been stored.
+ */
+export function bridgeSequence(links: AssociationRow[], deleted: Set<string>, at: string): AssociationRow[] {
+	const prevOf = new Map<string, string>();
+	for (const a of links) if (a.type === 'PRECEDED_BY' && deleted.has(a.from)) prevOf.set(a.from, a.to);
+	const out: AssociationRow[] = [];
+	for (const a of links) {
+		if (a.type !== 'PRECEDED_BY' || deleted.has(a.from) || !deleted.has(a.to)) continue;
+		let w: string | undefined = a.to;
+		const seen = new Set<string>();
+		while (w !== undefined && deleted.has(w) && !seen.has(w)) {
+			seen.add(w);
+			w = prevOf.get(w);
+		}
+		if (w !== undefined && !deleted.has(w) && w !== a.from) out.push({ from: a.from, to: w, type: 'PRECEDED_BY', strength: a.strength, created_at: at });
+	}
+	return out;
 }
 
 /** The ids to delete, and the references that matched nothing. */

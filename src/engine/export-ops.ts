@@ -36,8 +36,11 @@ export interface ExportBundle {
 /** Exports a page; see the module comment. */
 export async function exportMemories(ctx: EngineContext, input: ExportInput): Promise<ExportOutput> {
 	const p = parseInput(ExportInputSchema, input);
-	const { rows, hasMore, selected } = await selectPage(ctx.db, p);
-	const bundle = await collect(ctx.db, rows, selected, p.include_vectors === true);
+	// One read transaction: a consistent page, and one transaction instead of hundreds.
+	const { rows, hasMore, bundle } = await ctx.db.read(async () => {
+		const page = await selectPage(ctx.db, p);
+		return { ...page, bundle: await collect(ctx.db, page.rows, page.selected, p.include_vectors === true) };
+	});
 	const format = p.format ?? 'json';
 	const exportedAt = new Date(ctx.now()).toISOString();
 	const data = format === 'markdown' ? renderMarkdown(bundle, exportedAt) : format === 'jsonl' ? renderJsonl(bundle, exportedAt) : renderJson(bundle, exportedAt);

@@ -38,16 +38,12 @@ export function notFound(field: string, ref: MemoryRef): MemoryError {
 /** Reads one memory with its neighbourhood; see the module comment. */
 export async function getMemory(ctx: EngineContext, input: GetInput, actor = 'agent'): Promise<GetOutput> {
 	const p = parseInput(GetInputSchema, input);
-	const { row, links } = p.track_access === false ? await readOnly(ctx, p.memory_id) : await readCounting(ctx, p.memory_id, actor);
-	const [tables, vector] = await Promise.all([
-		embeddingTables(ctx.db, [row.id]),
-		getVector(ctx.db, ctx.embedder.modelId, row.id),
-	]);
-	const related = await relatedOf(ctx, links, vector, p.related_limit ?? RELATED_DEFAULT);
-	const authored = [...links.out, ...links.in].filter((a) => AUTHORABLE.has(a.type));
+	const g = p.track_access === false ? await readOnly(ctx, p.memory_id) : await readCounting(ctx, p.memory_id, actor);
+	const related = relatedOf(ctx, g, p.related_limit ?? RELATED_DEFAULT);
+	const authored = [...g.links.out, ...g.links.in].filter((a) => AUTHORABLE.has(a.type));
 	return {
-		memory: toMemory(row, tables.get(row.id) ?? []),
-		age: humanAge(row.timestamp, ctx.now()),
+		memory: toMemory(g.row, g.tables),
+		age: humanAge(g.row.timestamp, ctx.now()),
 		related_memories: related,
 		associations: authored.sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, ASSOCIATIONS_CAP),
 	};
@@ -55,30 +51,14 @@ export async function getMemory(ctx: EngineContext, input: GetInput, actor = 'ag
 
 type Links = { out: AssociationRow[]; in: AssociationRow[] };
 
-async function readOnly(ctx: EngineContext, ref: MemoryRef): Promise<{ row: MemoryRow; links: Links }> {
-	return ctx.db.read(async () => {
-		const row = await getByRef(ctx.db, ref);
-		if (!row) throw notFound('memory_id', ref);
-		return { row, links: await linksOf(ctx.db, row.id) };
-	});
-}
-
-/** Reads and counts the access in one transaction, then mirrors the count into the index. */
-async function readCounting(ctx: EngineContext, ref: MemoryRef, actor: string): Promise<{ row: MemoryRow; links: Links }> {
-	return ctx.lock.run(async () => {
-		const at = nowIso(ctx);
-		const res = await ctx.db.write(async () => {
-			const old = await getByRef(ctx.db, ref);
-			if (!old) throw notFound('memory_id', ref);
-			const row: MemoryRow = { ...old, access_count: old.access_count + 1, last_accessed: at };
-			await ctx.db.memories.put(row);
-			await appendActivity(ctx.db, [{ at, actor, action: 'accessed', memory_id: row.id }]);
-			return { row, links: await linksOf(ctx.db, row.id), stamp: await bumpStamp(ctx.db) };
-		});
-		ctx.index.touch(res.row.id, res.row.access_count, Date.parse(at));
-		ctx.committed(res.stamp, { upserts: [res.row.id], removed: [], edges: [] });
-		return res;
-	});
+/** A memory with everything get_memory shows, read in the caller's transaction. */
+interface Neighbourhood {
+	row: MemoryRow;
+	links: Links;
+	tables: string[];
+	vector: Float32Array | undefined;
+	/** The best link to each linked memory, and that memory's row. */
+	linked: { a: AssociationRow; direction: 'out' | 'in'; other: MemoryRow }[];
 }
 
 /** Rank of a relation when one neighbour is linked several ways: authored first, then SIMILAR_TO. */
@@ -87,17 +67,9 @@ function relationRank(type: AssociationType): number {
 	return type === 'SIMILAR_TO' ? 1 : 2;
 }
 
-/**
- * One entry per linked memory, most similar first. Similarity is the cosine of the two vectors
- * when both have one under the active model, else the link's strength.
- */
-async function relatedOf(
-	ctx: EngineContext,
-	links: Links,
-	vector: Float32Array | undefined,
-	limit: number,
-): Promise<GetOutput['related_memories']> {
-	if (limit === 0) return [];
+/** Reads links, tables, vector and linked rows of `row` (one transaction with the caller's). */
+async function around(ctx: EngineContext, row: MemoryRow): Promise<Neighbourhood> {
+	const links = await linksOf(ctx.db, row.id);
 	const best = new Map<string, { a: AssociationRow; direction: 'out' | 'in' }>();
 	const consider = (a: AssociationRow, direction: 'out' | 'in') => {
 		const other = direction === 'out' ? a.to : a.from;
@@ -107,23 +79,60 @@ async function relatedOf(
 	links.out.forEach((a) => consider(a, 'out'));
 	links.in.forEach((a) => consider(a, 'in'));
 	const ids = [...best.keys()];
-	const rows = await ctx.db.memories.bulkGet(ids);
-	const out: GetOutput['related_memories'] = [];
-	rows.forEach((other, i) => {
-		if (!other) return;
-		const { a, direction } = best.get(ids[i])!;
-		const cos = vector ? ctx.index.cosineTo(other.id, vector) : undefined;
-		const similarity = Math.round(Math.max(0, Math.min(1, cos ?? a.strength)) * 1e4) / 1e4;
+	const [tables, vector, rows] = await Promise.all([
+		embeddingTables(ctx.db, [row.id]),
+		getVector(ctx.db, ctx.embedder.modelId, row.id),
+		ctx.db.memories.bulkGet(ids),
+	]);
+	const linked = rows.flatMap((other, i) => (other ? [{ ...best.get(ids[i])!, other }] : []));
+	return { row, links, tables: tables.get(row.id) ?? [], vector, linked };
+}
+
+async function readOnly(ctx: EngineContext, ref: MemoryRef): Promise<Neighbourhood> {
+	return ctx.db.read(async () => {
+		const row = await getByRef(ctx.db, ref);
+		if (!row) throw notFound('memory_id', ref);
+		return around(ctx, row);
+	});
+}
+
+/** Reads and counts the access in one transaction, then mirrors the count into the index. */
+async function readCounting(ctx: EngineContext, ref: MemoryRef, actor: string): Promise<Neighbourhood> {
+	return ctx.lock.run(async () => {
+		const at = nowIso(ctx);
+		const res = await ctx.db.write(async () => {
+			const old = await getByRef(ctx.db, ref);
+			if (!old) throw notFound('memory_id', ref);
+			const row: MemoryRow = { ...old, access_count: old.access_count + 1, last_accessed: at };
+			await ctx.db.memories.put(row);
+			await appendActivity(ctx.db, [{ at, actor, action: 'accessed', memory_id: row.id }]);
+			const stamp = await bumpStamp(ctx.db);
+			return { g: await around(ctx, row), stamp };
+		});
+		ctx.index.touch(res.g.row.id, res.g.row.access_count, Date.parse(at));
+		ctx.committed(res.stamp, { upserts: [res.g.row.id], removed: [], edges: [] });
+		return res.g;
+	});
+}
+
+/**
+ * One entry per linked memory, most similar first. Similarity is the cosine of the two vectors
+ * when both have one under the active model, else the link's strength.
+ */
+function relatedOf(ctx: EngineContext, g: Neighbourhood, limit: number): GetOutput['related_memories'] {
+	if (limit === 0) return [];
+	const out = g.linked.map(({ a, direction, other }) => {
+		const cos = g.vector ? ctx.index.cosineTo(other.id, g.vector) : undefined;
 		const entry: GetOutput['related_memories'][number] = {
 			id: other.id,
 			seq: other.seq,
-			similarity,
+			similarity: Math.round(Math.max(0, Math.min(1, cos ?? a.strength)) * 1e4) / 1e4,
 			relation: a.type,
 			direction,
 			snippet: truncate(other.content, SNIPPET_CHARS).text,
 		};
 		if (other.source !== undefined) entry.source = other.source;
-		out.push(entry);
+		return entry;
 	});
 	return out.sort((x, y) => y.similarity - x.similarity).slice(0, limit);
 }

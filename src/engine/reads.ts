@@ -19,8 +19,10 @@ export function toEntity(row: EntityRow): Entity {
 
 /** Memories by id, in order; undefined for unknown ids. Counts no access. */
 export async function getMemories(ctx: EngineContext, ids: string[]): Promise<(Memory | undefined)[]> {
-	const rows = await ctx.db.memories.bulkGet(ids);
-	const tables = await embeddingTables(ctx.db, rows.flatMap((r) => (r ? [r.id] : [])));
+	const { rows, tables } = await ctx.db.read(async () => {
+		const rows = await ctx.db.memories.bulkGet(ids);
+		return { rows, tables: await embeddingTables(ctx.db, rows.flatMap((r) => (r ? [r.id] : []))) };
+	});
 	return rows.map((r) => (r ? toMemory(r, tables.get(r.id) ?? []) : undefined));
 }
 
@@ -44,13 +46,15 @@ export async function getEntities(ctx: EngineContext, ids: string[]): Promise<(E
 export async function searchEntities(ctx: EngineContext, text: string, limit: number): Promise<Entity[]> {
 	const n = normaliseEntityName(text);
 	if (n === '') return [];
-	const out = await entitiesByPrefix(ctx.db, n, limit);
-	if (out.length < limit) {
-		const seen = new Set(out.map((e) => e.id));
-		const more = await ctx.db.entities.filter((e) => !seen.has(e.id) && e.norm.includes(n)).limit(limit - out.length).toArray();
-		out.push(...more.sort((a, b) => b.memory_count - a.memory_count));
-	}
-	return out.map(toEntity);
+	return ctx.db.read(async () => {
+		const out = await entitiesByPrefix(ctx.db, n, limit);
+		if (out.length < limit) {
+			const seen = new Set(out.map((e) => e.id));
+			const more = await ctx.db.entities.filter((e) => !seen.has(e.id) && e.norm.includes(n)).limit(limit - out.length).toArray();
+			out.push(...more.sort((a, b) => b.memory_count - a.memory_count));
+		}
+		return out.map(toEntity);
+	});
 }
 
 /** A memory's active-model vector. */

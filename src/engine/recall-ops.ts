@@ -109,7 +109,9 @@ function hasContextBoost(p: RecallInput): boolean {
 /** Loads the page's memories (one bulk read) and bounds each content. */
 async function loadPage(ctx: EngineContext, page: RankedPage, p: RecallInput): Promise<RecallOutput> {
 	const ids = page.hits.map((h) => h.id);
-	const [rows, tables] = await Promise.all([ctx.db.memories.bulkGet(ids), embeddingTables(ctx.db, ids)]);
+	// One read transaction: separate requests would each open one, and every queued transaction
+	// delays the next write's (measured: 20–80 ms per store in Chromium while the UI refreshed).
+	const [rows, tables] = await ctx.db.read(() => Promise.all([ctx.db.memories.bulkGet(ids), embeddingTables(ctx.db, ids)]));
 	const max = p.max_content_chars ?? DEFAULT_MAX_CONTENT_CHARS;
 	const results: RecallOutput['results'] = [];
 	page.hits.forEach((h, i) => {

@@ -2,8 +2,6 @@
  * memory_stats, trending_labels and check_database_health.
  */
 import {
-	AUTHORABLE_ASSOCIATION_TYPES,
-	SYSTEM_ASSOCIATION_TYPES,
 	StatsInputSchema,
 	TrendingInputSchema,
 	type HealthOutput,
@@ -13,27 +11,29 @@ import {
 	type TrendingOutput,
 } from '../core/schemas';
 import { DB_VERSION } from '../store/db';
-import type { MemoryRow } from '../store/rows';
-import { modelCounts } from '../store/vectors';
 import type { EngineContext } from './context';
 import { parseInput } from './validate';
 import { rowsWhere } from '../store/lookup';
 
 const TOP = 10;
-const ASSOCIATION_TYPES_ALL = [...AUTHORABLE_ASSOCIATION_TYPES, ...SYSTEM_ASSOCIATION_TYPES];
 
 function bump(rec: Record<string, number>, key: string): void {
 	rec[key] = (rec[key] ?? 0) + 1;
 }
 
-/** Counts by type, scope, source, tags, association type and entity; filters narrow the memories. */
+/**
+ * Counts by type, scope, source and tag, and links by type; filters narrow the memories. Memory
+ * counts come from the search index's in-memory metadata (the UI asks after every change, and
+ * a scan of IndexedDB took hundreds of ms at 1k memories in Chromium); links, entities and
+ * vectors from key-only IndexedDB counts.
+ */
 export async function stats(ctx: EngineContext, input: StatsInput): Promise<StatsOutput> {
 	const p = parseInput(StatsInputSchema, input);
-	const now = new Date(ctx.now()).toISOString();
+	const now = ctx.now();
 	const filtered = p.scope !== undefined || p.source !== undefined || (p.tags?.length ?? 0) > 0;
-	const s = { total: 0, current: 0, by_type: {} as Record<string, number>, by_scope: {} as Record<string, number>, by_source: {} as Record<string, number>, tags: {} as Record<string, number>, oldest: undefined as string | undefined, newest: undefined as string | undefined };
+	const s = { total: 0, current: 0, by_type: {} as Record<string, number>, by_scope: {} as Record<string, number>, by_source: {} as Record<string, number>, tags: {} as Record<string, number>, oldest: Infinity, newest: -Infinity };
 	const ids = new Set<string>();
-	await ctx.db.memories.each((m: MemoryRow) => {
+	ctx.index.eachMeta((m) => {
 		if (p.scope !== undefined && m.scope !== p.scope) return;
 		if (p.source !== undefined && m.source !== p.source) return;
 		if (p.tags?.length && !p.tags.some((t) => m.tags.includes(t))) return;
@@ -44,11 +44,20 @@ export async function stats(ctx: EngineContext, input: StatsInput): Promise<Stat
 		bump(s.by_scope, m.scope);
 		bump(s.by_source, m.source ?? '(none)');
 		m.tags.forEach((t) => bump(s.tags, t));
-		if (!s.oldest || m.timestamp < s.oldest) s.oldest = m.timestamp;
-		if (!s.newest || m.timestamp > s.newest) s.newest = m.timestamp;
+		s.oldest = Math.min(s.oldest, m.timestamp);
+		s.newest = Math.max(s.newest, m.timestamp);
 	});
-	const byAssoc = await associationCounts(ctx, filtered ? ids : undefined);
-	const top = await ctx.db.entities.orderBy('memory_count').reverse().limit(TOP).toArray();
+	const counts = ctx.index.counts();
+	const topIds = [...counts.memoriesPerEntity].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, TOP);
+	const [byAssoc, topRows, models] = await ctx.db.read(() =>
+		Promise.all([
+			filtered ? linksLeaving(ctx, ids) : counts.edgesByType,
+			ctx.db.entities.bulkGet(topIds.map(([id]) => id)),
+			embeddingModels(ctx, counts.vectors),
+		]),
+	);
+	const top = topRows.flatMap((e, i) => (e ? [{ ...e, memory_count: topIds[i][1] }] : []));
+	const entities = counts.memoriesPerEntity.size;
 	const out: StatsOutput = {
 		total_memories: s.total,
 		current_memories: s.current,
@@ -57,30 +66,41 @@ export async function stats(ctx: EngineContext, input: StatsInput): Promise<Stat
 		by_source: s.by_source,
 		total_associations: Object.values(byAssoc).reduce((a, b) => a + b, 0),
 		by_association_type: byAssoc,
-		total_entities: await ctx.db.entities.count(),
+		total_entities: entities,
 		top_entities: top.map((e) => ({ id: e.id, name: e.name, type: e.type, count: e.memory_count })),
 		top_tags: Object.entries(s.tags).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, TOP).map(([tag, count]) => ({ tag, count })),
-		embedding_models: await modelCounts(ctx.db),
+		embedding_models: models,
 		active_model: ctx.embedder.modelId,
 	};
-	if (s.oldest) out.oldest = s.oldest;
-	if (s.newest) out.newest = s.newest;
+	if (s.total) {
+		out.oldest = new Date(s.oldest).toISOString();
+		out.newest = new Date(s.newest).toISOString();
+	}
 	return out;
 }
 
-/** Association counts by type: key-only counts, or for the links leaving a filtered set. */
-async function associationCounts(ctx: EngineContext, ids?: Set<string>): Promise<Record<string, number>> {
+/** Links leaving a filtered set of memories, by type (IndexedDB: the filter case is rare). */
+async function linksLeaving(ctx: EngineContext, ids: Set<string>): Promise<Record<string, number>> {
 	const out: Record<string, number> = {};
-	if (!ids) {
-		for (const t of ASSOCIATION_TYPES_ALL) {
-			const n = await ctx.db.associations.where('type').equals(t).count();
-			if (n) out[t] = n;
-		}
-		return out;
-	}
-	if (ids.size === 0) return out;
 	for (const a of await rowsWhere(ctx.db.associations, 'from', [...ids])) bump(out, a.type);
 	return out;
+}
+
+/** How long other models' vector counts are reused: counting walks every key of that model. */
+const OTHER_MODELS_TTL_MS = 30_000;
+const otherModels = new WeakMap<EngineContext, { at: number; active: string; counts: { model: string; count: number }[] }>();
+
+/** Vectors per model: the active model's exact (from the index), other models' at most 30 s old. */
+async function embeddingModels(ctx: EngineContext, active: number): Promise<{ model: string; count: number }[]> {
+	const model = ctx.embedder.modelId;
+	let cached = otherModels.get(ctx);
+	if (!cached || cached.active !== model || Date.now() - cached.at > OTHER_MODELS_TTL_MS) {
+		const names = ((await ctx.db.vectors.orderBy('model').uniqueKeys()) as string[]).filter((m) => m !== model);
+		const counts = await Promise.all(names.map(async (m) => ({ model: m, count: await ctx.db.vectors.where('model').equals(m).count() })));
+		otherModels.set(ctx, (cached = { at: Date.now(), active: model, counts }));
+	}
+	const all = [...(active ? [{ model, count: active }] : []), ...cached.counts.filter((c) => c.count > 0)];
+	return all.sort((a, b) => a.model.localeCompare(b.model));
 }
 
 const DAY = 86_400_000;
@@ -89,20 +109,20 @@ const DAY = 86_400_000;
 export async function trendingLabels(ctx: EngineContext, input: TrendingInput): Promise<TrendingOutput> {
 	const p = parseInput(TrendingInputSchema, input);
 	const now = ctx.now();
-	const since = new Date(now - (p.days ?? 30) * DAY).toISOString();
-	const seen = new Map<string, { count: number; last: string }>();
-	await ctx.db.memories.where('timestamp').aboveOrEqual(since).each((m: MemoryRow) => {
-		if (p.scope !== undefined && m.scope !== p.scope) return;
+	const since = now - (p.days ?? 30) * DAY;
+	const seen = new Map<string, { count: number; last: number }>();
+	ctx.index.eachMeta((m) => {
+		if (m.timestamp < since || (p.scope !== undefined && m.scope !== p.scope)) return;
 		for (const t of m.tags) {
 			const cur = seen.get(t) ?? { count: 0, last: m.timestamp };
 			cur.count++;
-			if (m.timestamp > cur.last) cur.last = m.timestamp;
+			cur.last = Math.max(cur.last, m.timestamp);
 			seen.set(t, cur);
 		}
 	});
 	const labels = [...seen].map(([label, { count, last }]) => {
-		const days = Math.max(0, (now - Date.parse(last)) / DAY);
-		return { label, count, score: Math.round(count * 0.9 ** days * 1e4) / 1e4, last_seen: last };
+		const days = Math.max(0, (now - last) / DAY);
+		return { label, count, score: Math.round(count * 0.9 ** days * 1e4) / 1e4, last_seen: new Date(last).toISOString() };
 	});
 	labels.sort((a, b) => b.score - a.score || b.count - a.count || a.label.localeCompare(b.label));
 	return { labels: labels.slice(0, p.limit ?? 10) };
@@ -112,12 +132,9 @@ export async function trendingLabels(ctx: EngineContext, input: TrendingInput): 
 export async function health(ctx: EngineContext, info: { indexOrigin: string; reembedding: boolean }): Promise<HealthOutput> {
 	const db = ctx.db;
 	const model = ctx.embedder.modelId;
-	const [memories, associations, entities, vectors] = await Promise.all([
-		db.memories.count(),
-		db.associations.count(),
-		db.entities.count(),
-		db.vectors.where('model').equals(model).count(),
-	]);
+	const [memories, associations, entities, vectors] = await db.read(() =>
+		Promise.all([db.memories.count(), db.associations.count(), db.entities.count(), db.vectors.where('model').equals(model).count()]),
+	);
 	const issues: string[] = [];
 	if (vectors < memories)
 		issues.push(`${memories - vectors} memories have no ${model} vector (${info.reembedding ? 're-embedding in progress' : 'texts without known words are found lexically'})`);

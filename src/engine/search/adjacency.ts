@@ -19,6 +19,19 @@ export interface AdjEntry {
 export class Adjacency {
 	private readonly lists = new Map<string, AdjEntry[]>();
 	private edges = 0;
+	/** Distinct edges per type, kept in step so stats never count IndexedDB (O(rows) there). */
+	private readonly byType = new Map<AssociationType, number>();
+
+	/** Number of distinct edges of each type. */
+	countsByType(): ReadonlyMap<AssociationType, number> {
+		return this.byType;
+	}
+
+	private tally(type: AssociationType, d: number): void {
+		const n = (this.byType.get(type) ?? 0) + d;
+		if (n > 0) this.byType.set(type, n);
+		else this.byType.delete(type);
+	}
 
 	/** Number of distinct (from, to, type) edges. */
 	get edgeCount(): number {
@@ -32,12 +45,18 @@ export class Adjacency {
 
 	add(e: Edge): void {
 		if (e.from === e.to) return;
-		if (this.put(e.from, { other: e.to, type: e.type, strength: e.strength, dir: 'out' })) this.edges++;
+		if (this.put(e.from, { other: e.to, type: e.type, strength: e.strength, dir: 'out' })) {
+			this.edges++;
+			this.tally(e.type, 1);
+		}
 		this.put(e.to, { other: e.from, type: e.type, strength: e.strength, dir: 'in' });
 	}
 
 	remove(from: string, to: string, type: AssociationType): void {
-		if (this.drop(from, to, type, 'out')) this.edges--;
+		if (this.drop(from, to, type, 'out')) {
+			this.edges--;
+			this.tally(type, -1);
+		}
 		this.drop(to, from, type, 'in');
 	}
 
@@ -47,13 +66,17 @@ export class Adjacency {
 		if (!list) return;
 		// Each entry is a distinct edge (self-loops are never stored), counted once.
 		this.edges -= list.length;
-		for (const a of list) this.drop(a.other, id, a.type, a.dir === 'out' ? 'in' : 'out');
+		for (const a of list) {
+			this.tally(a.type, -1);
+			this.drop(a.other, id, a.type, a.dir === 'out' ? 'in' : 'out');
+		}
 		this.lists.delete(id);
 	}
 
 	clear(): void {
 		this.lists.clear();
 		this.edges = 0;
+		this.byType.clear();
 	}
 
 	/** Every edge once (from its source end), for snapshots. */

@@ -120,6 +120,18 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.slotOf.delete(id);
 	}
 
+	counts(): { edgesByType: Record<string, number>; memoriesPerEntity: Map<string, number>; vectors: number } {
+		const memoriesPerEntity = new Map<string, number>();
+		for (const [id, docs] of this.entityDocs) memoriesPerEntity.set(id, docs.size);
+		let vectors = 0;
+		for (let slot = 0; slot < this.count; slot++) if (this.vectors.has(slot)) vectors++;
+		return { edgesByType: Object.fromEntries(this.adj.countsByType()), memoriesPerEntity, vectors };
+	}
+
+	eachMeta(fn: (meta: Readonly<DocMeta>) => void): void {
+		for (let slot = 0; slot < this.count; slot++) fn(this.metas[slot]);
+	}
+
 	touch(id: string, access_count: number, last_accessed: number): void {
 		const slot = this.slotOf.get(id);
 		if (slot === undefined) return;

@@ -93,6 +93,16 @@ export interface SearchIndex {
 	cosineTo(id: string, vector: Float32Array): number | undefined;
 	/** Ranks for recall_memory; `now` is epoch ms (passed in so tests can fix it). */
 	rank(input: RecallInput, query: QueryVectors, now: number): RankedPage;
+	/**
+	 * Calls `fn` with every indexed memory's metadata (the index's own objects: read, never
+	 * mutate). Lets stats and trending labels aggregate in memory instead of scanning IndexedDB.
+	 */
+	eachMeta(fn: (meta: Readonly<DocMeta>) => void): void;
+	/**
+	 * Aggregates of what the index mirrors, kept without scanning: edges per type, memories per
+	 * entity id, memories holding a vector. IndexedDB's count() walks every key, so stats use these.
+	 */
+	counts(): { edgesByType: Record<string, number>; memoriesPerEntity: Map<string, number>; vectors: number };
 	/** Serialised form persisted in IndexedDB so page loads need not rebuild. */
 	snapshot(): Uint8Array;
 	clear(): void;

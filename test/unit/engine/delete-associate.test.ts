@@ -52,6 +52,15 @@ describe('Engine', () => {
 			expect((await engine.getEntities(['person:maria silva']))[0]).toMatchObject({ memory_count: 1 });
 		});
 
+		it('keeps the PRECEDED_BY chain whole across deleted memories', async () => {
+			const engine = await fresh();
+			const out = await engine.store({ memories: ['One', 'Two', 'Three', 'Four'].map((w) => ({ content: `Step ${w} of the migration` })) });
+			const [one, two, three, four] = out.results.map((r) => r.memory_id);
+			await engine.delete({ memory_ids: [two, three] });
+			const links = (await engine.db.associations.where('type').equals('PRECEDED_BY').toArray()).map((l) => [l.from, l.to]);
+			expect(links).toEqual([[four, one]]);
+		});
+
 		it('deleting by tags with tag_mode all', async () => {
 			const engine = await fresh();
 			const both = await engine.store({ content: 'Tagged with both', tags: ['x', 'y'] });

@@ -141,6 +141,24 @@ describe('Engine', () => {
 			expect((await engine.stats({ scope: 'style' })).total_memories).toBe(1);
 		});
 
+		it('keeps link, entity and vector counts exact through deletes', async () => {
+			const engine = await fresh();
+			const a = await engine.store({ content: 'Maria Silva reviewed the budget' });
+			await engine.store({ content: 'Maria Silva approved the hiring plan' });
+			const c = await engine.store({ content: 'Jonas Berg booked the offsite' });
+			await engine.associate({ memory1_id: a.memory_id!, memory2_id: c.memory_id!, type: 'LEADS_TO' });
+			const before = await engine.stats({});
+			expect(before.by_association_type).toMatchObject({ LEADS_TO: 1, PRECEDED_BY: 2 });
+			expect(before.top_entities[0]).toMatchObject({ id: 'person:maria silva', count: 2 });
+			await engine.delete({ memory_id: a.memory_id! });
+			const after = await engine.stats({});
+			expect(after.by_association_type).toEqual({ PRECEDED_BY: 1 });
+			expect(after.total_associations).toBe(await engine.db.associations.count());
+			expect(after.total_entities).toBe(await engine.db.entities.count());
+			expect(after.top_entities.find((e) => e.id === 'person:maria silva')).toMatchObject({ count: 1 });
+			expect(after.embedding_models).toEqual([{ model: 'engram/glove-sif-100d', count: 2 }]);
+		});
+
 		it('scores labels count × 0.9^days since last seen', async () => {
 			const clock = new Clock();
 			const engine = await fresh(clock);
