@@ -4,10 +4,12 @@
  * (`globalThis.__engram`), so each timing includes the worker round trip. Stores N memories one
  * by one (default 1000), then times get, recall, a 500-memory batch and delete at that size.
  *
- * Run: npx vite build && npx tsx bench/store-browser.ts [--n 1000] [--route '#/settings']
+ * Run: npx vite build && npx tsx bench/store-browser.ts [--n 1000] [--route '#/settings'] [--bare]
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchBrowser, startPreview } from '../test/e2e/helpers';
+import { launchBrowser, ROOT, startPreview } from '../test/e2e/helpers';
 import { Corpus, type GeneratedMemory } from './lib/corpus';
 import { percentile, round } from './lib/stats';
 
@@ -18,6 +20,26 @@ const arg = (name: string) => {
 const N = Number(arg('n') ?? 1000);
 /** The app route open during the run: the UI refetches what it shows after every change. */
 const ROUTE = arg('route') ?? '#/';
+/** --bare: no app, only the engine worker, called over comlink's wire format (the engine alone). */
+const BARE = process.argv.includes('--bare');
+
+/**
+ * Starts the built engine worker in an empty page and installs `globalThis.__engram` as a
+ * minimal comlink caller (APPLY messages with RAW arguments, the protocol comlink speaks).
+ */
+async function bareEngine(page: Page, url: string): Promise<void> {
+	const file = readdirSync(join(ROOT, 'dist/assets')).find((f) => /^engine\.worker-.*\.js$/.test(f));
+	if (!file) throw new Error('dist/assets has no engine worker: run `npx vite build` first');
+	await page.goto(`${url}/favicon.svg`);
+	await page.evaluate(`(() => {
+		const w = new Worker('/assets/${file}', { type: 'module' });
+		let id = 0;
+		const pending = new Map();
+		w.onmessage = (e) => { const p = pending.get(e.data.id); if (p) { pending.delete(e.data.id); e.data.type === 'HANDLER' ? p[1](e.data.value) : p[0](e.data.value); } };
+		const call = (method) => (arg) => new Promise((ok, no) => { const i = String(++id); pending.set(i, [ok, no]); w.postMessage({ id: i, type: 'APPLY', path: [method], argumentList: [{ type: 'RAW', value: arg }] }); });
+		globalThis.__engram = new Proxy({}, { get: (_, m) => call(m) });
+	})()`);
+}
 
 type Timings = Record<string, number[]>;
 
@@ -53,7 +75,8 @@ async function main(): Promise<void> {
 		const page = await browser.context.newPage();
 		// tsx compiles with keepNames: functions sent to page.evaluate call its __name helper.
 		await page.addInitScript('globalThis.__name = (f) => f');
-		await page.goto(`${server.url}/${ROUTE}`);
+		if (BARE) await bareEngine(page, server.url);
+		else await page.goto(`${server.url}/${ROUTE}`);
 		await page.waitForFunction(() => '__engram' in globalThis, undefined, { timeout: 60_000 });
 		await page.evaluate(() => (globalThis as unknown as { __engram: { health(): Promise<unknown> } }).__engram.health());
 		const corpus = new Corpus(7);
@@ -62,7 +85,7 @@ async function main(): Promise<void> {
 		const queries = Array.from({ length: 100 }, (_, k) => corpus.queryFor(memories[(k * 13) % N]));
 		const t = await workload(page, memories, batch, queries);
 		const s = (xs: number[]) => `p50 ${round(percentile(xs, 50))} ms, p90 ${round(percentile(xs, 90))}, p99 ${round(percentile(xs, 99))}`;
-		console.log(`Chromium ${browser.context.browser()?.version() ?? ''}, real IndexedDB, via the engine worker, app at ${ROUTE}`);
+		console.log(`Chromium ${browser.context.browser()?.version() ?? ''}, real IndexedDB, via the engine worker, ${BARE ? 'no app (engine only)' : `app at ${ROUTE}`}`);
 		console.log(`store (single) while growing to ${N}: ${s(t.store)}`);
 		console.log(`store (single) at ~${N} (last 100): ${s(t.store.slice(-100))}`);
 		console.log(`get: ${s(t.get)} · recall: ${s(t.recall)} · delete: ${s(t.delete)}`);
