@@ -16,16 +16,6 @@ export async function linksOf(db: EngramDB, id: string): Promise<{ out: Associat
 	return { out, in: inc };
 }
 
-/** The association (from, to, type), if any. */
-export async function getLink(
-	db: EngramDB,
-	from: string,
-	to: string,
-	type: AssociationType,
-): Promise<AssociationRow | undefined> {
-	return db.associations.get([from, to, type]);
-}
-
 /** Every association touching any of `ids`; each row once. */
 export async function linksTouching(db: EngramDB, ids: string[]): Promise<AssociationRow[]> {
 	if (ids.length === 0) return [];

@@ -16,11 +16,6 @@ export async function getByRef(db: EngramDB, ref: MemoryRef): Promise<MemoryRow 
 	return undefined;
 }
 
-/** Rows for many ids, in the same order (undefined for missing ones). */
-export async function getMany(db: EngramDB, ids: string[]): Promise<(MemoryRow | undefined)[]> {
-	return db.memories.bulkGet(ids);
-}
-
 /** For each id, the models that hold a vector for it (without loading the vectors). */
 export async function embeddingTables(db: EngramDB, ids: string[]): Promise<Map<string, string[]>> {
 	const out = new Map<string, string[]>(ids.map((id) => [id, []]));
@@ -62,9 +57,4 @@ export async function previousInScope(
 			.filter((m) => m.scope === scope)
 			.last();
 	return db.memories.where('[scope+seq]').between([scope, -Infinity], [scope, seq]).last();
-}
-
-/** Memories in `scope` whose content key equals `key` (exact-duplicate candidates). */
-export async function byContentKey(db: EngramDB, scope: string, key: string): Promise<MemoryRow[]> {
-	return db.memories.where('[scope+content_key]').equals([scope, key]).toArray();
 }

@@ -61,7 +61,7 @@ describe('engine in Chromium', () => {
 	it('store and recall round trip survives a page reload (IndexedDB persisted)', async () => {
 		await engineReady(page);
 		type Engram = {
-			store(i: unknown): Promise<{ memory_id: string }>;
+			store(i: unknown): Promise<{ results: { memory_id: string }[] }>;
 			recall(i: unknown): Promise<{ results: { memory: { id: string; content: string } }[] }>;
 		};
 		const stored = await page.evaluate(async () => {
