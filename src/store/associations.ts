@@ -2,7 +2,6 @@
  * Association rows: lookups in both directions, idempotent upserts keyed by (from, to, type),
  * and removal of every link touching a set of memories.
  */
-import type { AssociationType } from '../core/schemas';
 import type { EngramDB } from './db';
 import type { AssociationRow } from './rows';
 import { rowsWhere } from './lookup';
