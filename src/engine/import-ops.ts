@@ -10,10 +10,11 @@
 import { ImportInputSchema, LIMITS, toIso, type ImportInput, type ImportOutput } from '../core/schemas';
 import { appendActivity } from '../store/activity';
 import { contentKey, sessionOf } from '../store/derived';
-import { linkEntities, unlinkEntities } from '../store/entities';
+import { linkEntitiesMany, unlinkEntities } from '../store/entities';
+import { rowsWhere } from '../store/lookup';
+import { deleteVectorsOf, vectorRow } from '../store/vectors';
 import type { MemoryRow } from '../store/rows';
 import { bumpStamp, ensureSeqAbove, reserveSeqs } from '../store/settings';
-import { vectorRow } from '../store/vectors';
 import { associateMemories } from './associate-ops';
 import { embedTexts, nowIso, type EngineContext } from './context';
 import { deleteMemories } from './delete-ops';
@@ -106,7 +107,10 @@ function vectorsByMemory(ctx: EngineContext, b: EngramBundle, errors: Errors): M
 	return out;
 }
 
-/** One batch: embeds what lacks an active-model vector, then writes everything in one transaction. */
+/**
+ * One batch: embeds only what will be written and lacks an active-model vector, then writes
+ * everything in one transaction with a handful of bulk requests.
+ */
 async function importMemoryBatch(
 	ctx: EngineContext,
 	batch: Located<ImportedMemory>[],
@@ -116,9 +120,12 @@ async function importMemoryBatch(
 	counts: Counts,
 ): Promise<void> {
 	const now = nowIso(ctx);
-	const rows = batch.map(({ value }) => rowOf(value, p.scope, now));
+	// Within one file the last record for an id wins.
+	const rows = [...new Map(batch.map(({ value }) => rowOf(value, p.scope, now)).map((r) => [r.id, r])).values()];
+	const onConflict = p.on_conflict ?? 'skip';
+	const existing = new Set((await ctx.db.memories.bulkGet(rows.map((r) => r.id))).flatMap((r) => (r ? [r.id] : [])));
 	const model = ctx.embedder.modelId;
-	const need = rows.filter((r) => !vectors.get(r.id)?.has(model));
+	const need = rows.filter((r) => !vectors.get(r.id)?.has(model) && !(onConflict === 'skip' && existing.has(r.id)));
 	const embedded = await embedTexts(ctx, need.map((r) => r.content));
 	need.forEach((r, i) => {
 		const v = embedded[i];
@@ -127,7 +134,7 @@ async function importMemoryBatch(
 	await ctx.lock.run(async () => {
 		const change: IndexChange = { upserts: [], edges: [] };
 		await ctx.db.write(async () => {
-			for (const row of rows) await writeImported(ctx, row, vectors.get(row.id), p.on_conflict ?? 'skip', counts, change);
+			await writeImported(ctx, rows, vectors, onConflict, counts, change);
 			await appendActivity(ctx.db, [{ at: now, actor, action: 'imported', detail: `${change.upserts.length} memories` }]);
 			if (change.upserts.length) change.stamp = await bumpStamp(ctx.db);
 		});
@@ -167,34 +174,56 @@ function rowOf(m: ImportedMemory, scope: string | undefined, now: string): Memor
 	return row;
 }
 
-/** Writes one imported row: skip or replace an existing id, keep its seq when that is free. */
+/**
+ * Writes a batch of imported rows: skips or replaces existing ids, keeps each record's seq when
+ * no other memory holds it (else the replaced memory's seq, else a new one).
+ */
 async function writeImported(
 	ctx: EngineContext,
-	row: MemoryRow,
-	vectors: Map<string, Float32Array> | undefined,
+	rows: MemoryRow[],
+	vectors: Map<string, Map<string, Float32Array>>,
 	onConflict: 'skip' | 'replace',
 	counts: Counts,
 	change: IndexChange,
 ): Promise<void> {
 	const db = ctx.db;
-	const existing = await db.memories.get(row.id);
-	if (existing && onConflict === 'skip') {
-		counts.skipped++;
-		return;
+	const existing = await db.memories.bulkGet(rows.map((r) => r.id));
+	const write = rows.filter((_, i) => !(existing[i] && onConflict === 'skip'));
+	counts.skipped += rows.length - write.length;
+	if (write.length === 0) return;
+	const old = new Map(existing.flatMap((r) => (r ? [[r.id, r] as const] : [])));
+	const replaced = write.filter((r) => old.has(r.id)).map((r) => r.id);
+	await settleSeqs(db, write, old);
+	if (replaced.length) {
+		await unlinkEntities(db, replaced);
+		await deleteVectorsOf(db, replaced);
 	}
-	if (existing) {
-		await unlinkEntities(db, [row.id]);
-		await db.vectors.where('memory_id').equals(row.id).delete();
+	await db.memories.bulkPut(write);
+	await linkEntitiesMany(db, write.map((r) => ({ memoryId: r.id, keys: entityKeys(r.entities), at: r.timestamp })));
+	await db.vectors.bulkPut(write.flatMap((r) => [...(vectors.get(r.id) ?? [])].map(([model, v]) => vectorRow(model, r.id, v))));
+	for (const r of write) change.upserts.push({ row: r, vector: vectors.get(r.id)?.get(ctx.embedder.modelId) ?? null });
+	counts.replaced += replaced.length;
+	counts.imported += write.length - replaced.length;
+}
+
+/** Gives every row a seq that no other memory holds; imported seqs are kept where possible. */
+async function settleSeqs(db: EngineContext['db'], rows: MemoryRow[], old: Map<string, MemoryRow>): Promise<void> {
+	const holders = new Map((await rowsWhere(db.memories, 'seq', rows.filter((r) => r.seq > 0).map((r) => r.seq))).map((h) => [h.seq, h.id]));
+	const used = new Set<number>();
+	const free = (seq: number, id: string) => seq > 0 && !used.has(seq) && (holders.get(seq) ?? id) === id;
+	const later: MemoryRow[] = [];
+	for (const r of rows) {
+		const prior = old.get(r.id)?.seq;
+		if (free(r.seq, r.id)) used.add(r.seq);
+		else if (prior !== undefined && free(prior, r.id)) used.add((r.seq = prior));
+		else later.push(r);
 	}
-	const holder = row.seq > 0 ? await db.memories.where('seq').equals(row.seq).first() : undefined;
-	if (row.seq <= 0 || (holder && holder.id !== row.id)) row.seq = existing?.seq ?? (await reserveSeqs(db, 1));
-	else await ensureSeqAbove(db, row.seq);
-	await db.memories.put(row);
-	await linkEntities(db, row.id, entityKeys(row.entities), row.timestamp);
-	for (const [model, v] of vectors ?? []) await db.vectors.put(vectorRow(model, row.id, v));
-	change.upserts.push({ row, vector: vectors?.get(ctx.embedder.modelId) ?? null });
-	if (existing) counts.replaced++;
-	else counts.imported++;
+	// New numbers come after every kept one, so they cannot collide within the batch.
+	if (used.size) await ensureSeqAbove(db, Math.max(...used));
+	if (later.length) {
+		const first = await reserveSeqs(db, later.length);
+		later.forEach((r, i) => (r.seq = first + i));
+	}
 }
 
 /** Restores entity display names, aliases and first/last seen from the export (counts stay computed). */
