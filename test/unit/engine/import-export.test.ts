@@ -87,6 +87,8 @@ describe('Engine', () => {
 			await target.importMemories({ data: exported.data });
 			expect(counting.texts).toBe(5);
 			expect(counting.calls).toBe(1);
+			await target.importMemories({ data: exported.data });
+			expect(counting.texts).toBe(5);
 			const r = await target.recall({ query: 'who owns billing', scope: 'billing' });
 			expect(r.results[0].memory.content).toBe('Maria Silva owns the billing service');
 		});
