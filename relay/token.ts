@@ -16,9 +16,12 @@ export function configDir(env: NodeJS.ProcessEnv): string {
 	return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'engram');
 }
 
-/** A new random token: 32 URL-safe characters (192 bits). */
+/**
+ * A new random token: 48 hex characters (192 bits). Hex, not base64url: a token starting with '-'
+ * would read as an option in `--token TOKEN`.
+ */
 export function generateToken(): string {
-	return randomBytes(24).toString('base64url');
+	return randomBytes(24).toString('hex');
 }
 
 /** The saved token, or a new one saved for next time. `source` says which, for the log. */

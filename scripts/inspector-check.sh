@@ -18,7 +18,7 @@ INSPECTOR=(npx -y @modelcontextprotocol/inspector@2.12.0 --cli)
 free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
 APP_PORT=$(free_port)
 RELAY_PORT=$(free_port)
-TOKEN=$(node -e "console.log(require('crypto').randomBytes(18).toString('base64url'))")
+TOKEN=$(node -e "console.log(require('crypto').randomBytes(18).toString('hex'))")
 WORK=$(mktemp -d)
 PIDS=()
 cleanup() {

@@ -21,7 +21,7 @@ export const BIN = join(ROOT, 'bin/engram-relay.mjs');
 
 /** A random token of the form the relay accepts. */
 export function newToken(): string {
-	return randomBytes(18).toString('base64url');
+	return randomBytes(18).toString('hex');
 }
 
 /** A temp config dir for the relay (so tests never touch the real ~/.config/engram). */

@@ -256,7 +256,7 @@ describe('engram-relay', () => {
 			first.child.kill();
 			await first.exited;
 			const token = readFileSync(`${own.dir}/relay-token`, 'utf8').trim();
-			expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+			expect(token).toMatch(/^[0-9a-f]{48}$/);
 			expect(first.log()).toContain(`generated a pairing token, saved in ${own.dir}/relay-token`);
 			expect(first.log()).toContain(
 				`pair the Engram tab by opening http://127.0.0.1:4173/#relay=ws://127.0.0.1:${port}&token=${token}`,
