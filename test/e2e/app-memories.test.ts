@@ -263,7 +263,7 @@ describe('app', () => {
 			await page.getByRole('link', { name: /Deploys happen on Tuesdays/ }).waitFor();
 			await page.locator('body').click({ position: { x: 5, y: 400 } });
 			await page.keyboard.press('/');
-			expect(await page.evaluate(() => document.activeElement?.id)).toBe('search-input');
+			await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('search-input');
 			await page.keyboard.press('ArrowDown');
 			const first = await page.evaluate(() => document.activeElement?.textContent);
 			await page.keyboard.press('ArrowDown');
