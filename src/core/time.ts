@@ -124,7 +124,8 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 // Vocabulary.
 // ---------------------------------------------------------------------------------------------
 
-const MONTHS = [
+/** Month names, lowercase, January first (index = UTC month). */
+export const MONTHS: readonly string[] = [
 	'january',
 	'february',
 	'march',

@@ -4,21 +4,8 @@
  * `d20230508`) that query-side time mentions are rewritten to. Dates are UTC because stored
  * timestamps are UTC and a session date has no time zone of its own.
  */
+import { MONTHS } from '../../core/time';
 
-const MONTHS = [
-	'january',
-	'february',
-	'march',
-	'april',
-	'may',
-	'june',
-	'july',
-	'august',
-	'september',
-	'october',
-	'november',
-	'december',
-];
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
 /** Zero-padded two digits. */
