@@ -1,23 +1,8 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AUTHORABLE_ASSOCIATION_TYPES } from '../../../src/core/schemas';
-import type { Engine } from '../../../src/engine/engine';
-import { embedder, makeEngine, rejection } from './helpers';
+import { rejection, useEngines } from './helpers';
 
-const open: Engine[] = [];
-
-async function fresh(): Promise<Engine> {
-	const e = await makeEngine();
-	open.push(e);
-	return e;
-}
-
-beforeAll(async () => {
-	await embedder();
-});
-
-afterEach(async () => {
-	await Promise.all(open.splice(0).map((e) => e.close()));
-});
+const fresh = useEngines();
 
 describe('Engine', () => {
 	describe('delete', () => {

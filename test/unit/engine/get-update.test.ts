@@ -1,23 +1,9 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../../../src/engine/engine';
-import { Clock, embedder, makeEngine, rejection } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { Clock, rejection, useEngines } from './helpers';
 
-const open: Engine[] = [];
 const clock = new Clock();
-
-async function fresh(): Promise<Engine> {
-	const e = await makeEngine({ now: clock.now });
-	open.push(e);
-	return e;
-}
-
-beforeAll(async () => {
-	await embedder();
-});
-
-afterEach(async () => {
-	await Promise.all(open.splice(0).map((e) => e.close()));
-});
+const engines = useEngines();
+const fresh = (opts: Parameters<typeof engines>[0] = {}) => engines({ now: clock.now, ...opts });
 
 describe('Engine', () => {
 	describe('get', () => {
@@ -62,8 +48,7 @@ describe('Engine', () => {
 
 		it('reports age in words', async () => {
 			const c = new Clock();
-			const engine = await makeEngine({ now: c.now });
-			open.push(engine);
+			const engine = await fresh({ now: c.now });
 			const a = await engine.store({ content: 'Aging memory' });
 			c.advance(4 * 86_400_000);
 			expect((await engine.get({ memory_id: a.memory_id! })).age).toBe('4 days ago');
@@ -160,8 +145,7 @@ describe('Engine', () => {
 
 		it('sets updated_at and reports nothing changed for identical values', async () => {
 			const c = new Clock();
-			const engine = await makeEngine({ now: c.now });
-			open.push(engine);
+			const engine = await fresh({ now: c.now });
 			const a = await engine.store({ content: 'Stable', importance: 0.7 });
 			c.advance(60_000);
 			const same = await engine.update({ memory_id: a.memory_id!, importance: 0.7 });

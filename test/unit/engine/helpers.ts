@@ -3,6 +3,7 @@
  * fake-indexeddb database per engine, and a controllable clock.
  */
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
+import { afterEach, beforeAll } from 'vitest';
 import { createEmbedder, type Embedder } from '../../../src/engine/embedder';
 import { createEngine, type CreateEngineOptions, type Engine } from '../../../src/engine/engine';
 import { nodeModelPath } from '../../../src/engine/node-model-path';
@@ -56,6 +57,25 @@ export async function makeEngine(opts: Partial<CreateEngineOptions> = {}): Promi
 		embedder: opts.embedder ?? embedder(),
 		...opts,
 	});
+}
+
+/**
+ * Engines for one test file: loads the model before the first test and closes every engine the
+ * returned opener made after each test. Call at the top level of the file.
+ */
+export function useEngines(): (opts?: Partial<CreateEngineOptions>) => Promise<Engine> {
+	const open: Engine[] = [];
+	beforeAll(async () => {
+		await embedder();
+	});
+	afterEach(async () => {
+		await Promise.all(open.splice(0).map((e) => e.close()));
+	});
+	return async (opts = {}) => {
+		const e = await makeEngine(opts);
+		open.push(e);
+		return e;
+	};
 }
 
 /** The MemoryError a promise rejects with (fails the test when it resolves). */

@@ -1,24 +1,11 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/engine/engine';
 import type { Progress } from '../../../src/engine/types';
-import { Clock, countingEmbedder, embedder, makeEngine, rejection } from './helpers';
+import { Clock, countingEmbedder, embedder, rejection, useEngines } from './helpers';
 
-const open: Engine[] = [];
 const clock = new Clock();
-
-async function fresh(opts: Parameters<typeof makeEngine>[0] = {}): Promise<Engine> {
-	const e = await makeEngine({ now: clock.now, ...opts });
-	open.push(e);
-	return e;
-}
-
-beforeAll(async () => {
-	await embedder();
-});
-
-afterEach(async () => {
-	await Promise.all(open.splice(0).map((e) => e.close()));
-});
+const engines = useEngines();
+const fresh = (opts: Parameters<typeof engines>[0] = {}) => engines({ now: clock.now, ...opts });
 
 /** A small but varied memory set: scopes, sessions, entities, supersede, links, accesses. */
 async function seed(engine: Engine): Promise<string[]> {

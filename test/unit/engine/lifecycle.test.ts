@@ -1,28 +1,13 @@
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../../../src/engine/embedder';
-import type { Engine } from '../../../src/engine/engine';
 import type { ChangeEvent, Progress } from '../../../src/engine/types';
 import { openEngramDB } from '../../../src/store/db';
 import { trimActivity } from '../../../src/store/activity';
 import { bumpStamp } from '../../../src/store/settings';
-import { countingEmbedder, embedder, freshName, makeEngine, rejection } from './helpers';
+import { countingEmbedder, embedder, freshName, makeEngine, rejection, useEngines } from './helpers';
 
-const open: Engine[] = [];
-
-async function fresh(opts: Parameters<typeof makeEngine>[0] = {}): Promise<Engine> {
-	const e = await makeEngine(opts);
-	open.push(e);
-	return e;
-}
-
-beforeAll(async () => {
-	await embedder();
-});
-
-afterEach(async () => {
-	await Promise.all(open.splice(0).map((e) => e.close()));
-});
+const fresh = useEngines();
 
 /** A second, genuinely different model: the embedded vectors' first 50 dimensions, renormalised. */
 function truncatedModel(inner: Embedder): Embedder {

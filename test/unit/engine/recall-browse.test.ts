@@ -1,23 +1,9 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Engine } from '../../../src/engine/engine';
-import { Clock, embedder, makeEngine, rejection } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { Clock, rejection, useEngines } from './helpers';
 
-const open: Engine[] = [];
 const DAY = 86_400_000;
-
-async function fresh(clock = new Clock()): Promise<Engine> {
-	const e = await makeEngine({ now: clock.now });
-	open.push(e);
-	return e;
-}
-
-beforeAll(async () => {
-	await embedder();
-});
-
-afterEach(async () => {
-	await Promise.all(open.splice(0).map((e) => e.close()));
-});
+const engines = useEngines();
+const fresh = (clock = new Clock()) => engines({ now: clock.now });
 
 describe('Engine', () => {
 	describe('recall', () => {

@@ -1,23 +1,10 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/engine/engine';
-import { Clock, embedder, makeEngine, rejection } from './helpers';
+import { Clock, rejection, useEngines } from './helpers';
 
 let engine: Engine;
-const open: Engine[] = [];
-
-async function fresh(clock = new Clock()): Promise<Engine> {
-	const e = await makeEngine({ now: clock.now });
-	open.push(e);
-	return e;
-}
-
-beforeAll(async () => {
-	await embedder();
-});
-
-afterEach(async () => {
-	await Promise.all(open.splice(0).map((e) => e.close()));
-});
+const engines = useEngines();
+const fresh = (clock = new Clock()) => engines({ now: clock.now });
 
 describe('Engine', () => {
 	describe('store', () => {
