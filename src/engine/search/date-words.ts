@@ -1,8 +1,8 @@
 /**
  * Date words indexed with each memory, so temporal questions can match lexically: the month
  * name, year and weekday of its timestamp (UTC) plus compact canonical tokens (`m202305`,
- * `d20230508`) that query-side time mentions are rewritten to. Dates are UTC because stored
- * timestamps are UTC and a session date has no time zone of its own.
+ * `d20230508`). Recall does not yet rewrite time phrases in a query into those tokens. Dates are
+ * UTC because stored timestamps are UTC and a session date has no time zone of its own.
  */
 import { MONTHS } from '../../core/time';
 
