@@ -15,6 +15,12 @@ export const EXPANSION = {
 	neighborSources: 60,
 	/** Share of relevance passed to the turn 1, 2, … steps away (length = window). */
 	neighborDecay: [1, 0.6],
+	/**
+	 * A turn takes a neighbour share in proportion to its length, full from this many distinct
+	 * words (min(1, words / neighborFullWords); 0 = off): a short reply such as "WHAT. Where?"
+	 * holds no fact to find, while the long turn after it usually does.
+	 */
+	neighborFullWords: 16,
 	/** Factor for earlier turns relative to later ones (answers follow questions). */
 	neighborBackward: 1,
 	/**
@@ -74,7 +80,8 @@ export function spreadToNeighbors(view: IndexView, cands: Map<number, Candidate>
 			for (let step = 0; step < EXPANSION.neighborDecay.length; step++) {
 				cur = adjacentTurn(view, cur, dir, accept);
 				if (cur === undefined) break;
-				const share = r * EXPANSION.neighborDecay[step] * (dir === 'in' ? 1 : EXPANSION.neighborBackward);
+				const share =
+					r * EXPANSION.neighborDecay[step] * (dir === 'in' ? 1 : EXPANSION.neighborBackward) * substance(view, cur);
 				const c = candidateFor(cands, cur, false);
 				if (share > c.neighbor) {
 					c.neighbor = share;
@@ -83,6 +90,13 @@ export function spreadToNeighbors(view: IndexView, cands: Map<number, Candidate>
 			}
 		}
 	}
+}
+
+/** The share of a neighbour's relevance a turn can take, by its length (see neighborFullWords). */
+export function substance(view: IndexView, slot: number): number {
+	const full = EXPANSION.neighborFullWords;
+	if (full <= 0) return 1;
+	return Math.min(1, view.lexical.contentLength(view.metas[slot].id) / full);
 }
 
 /** Carries relevance over associations (not PRECEDED_BY) and rare shared entities. */

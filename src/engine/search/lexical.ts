@@ -82,6 +82,8 @@ export interface Collection {
 interface MiniSearchInternals {
 	_index: { get(term: string): Map<number, Map<number, number>> | undefined };
 	_documentIds: Map<number, string>;
+	_idToShortId: Map<string, number>;
+	_fieldLength: Map<number, number[]>;
 	_fieldIds: Record<string, number>;
 	_documentCount: number;
 }
@@ -115,6 +117,13 @@ export class LexicalIndex {
 
 	clear(): void {
 		this.ms.removeAll();
+	}
+
+	/** Distinct words of a document's content as indexed (stop words included; 0 when unknown). */
+	contentLength(id: string): number {
+		const ms = this.ms as unknown as MiniSearchInternals;
+		const short = ms._idToShortId.get(id);
+		return short === undefined ? 0 : (ms._fieldLength.get(short)?.[ms._fieldIds.content] ?? 0);
 	}
 
 	/**

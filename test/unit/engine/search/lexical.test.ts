@@ -42,6 +42,17 @@ describe('LexicalIndex', () => {
 		});
 	});
 
+	describe('contentLength', () => {
+		it('counts the distinct words of a content, before and after pack / unpack', () => {
+			const l = corpus();
+			l.upsert(doc('y', 'Jamal: WHAT. Where? What?'));
+			expect(l.contentLength('y')).toBe(3);
+			expect(l.contentLength('x')).toBe(3);
+			expect(LexicalIndex.unpack(l.pack()).contentLength('y')).toBe(3);
+			expect(l.contentLength('nope')).toBe(0);
+		});
+	});
+
 	describe('pack / unpack', () => {
 		it('restores an index that answers exactly like the original', () => {
 			const l = corpus();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_WEIGHTS, combine } from '../../../../src/core/scoring';
+import { EXPANSION } from '../../../../src/engine/search/expand';
 import { createSearchIndex } from '../../../../src/engine/search/index';
 import type { DocMeta, SearchIndex } from '../../../../src/engine/search/types';
 import { meta, toyEmbed } from './fixtures';
@@ -50,6 +51,23 @@ describe('SearchIndex.rank', () => {
 		expect(t2.components.neighbor).toBeGreaterThan(0.5);
 		const t4 = page.hits.find((h) => h.id === 't4');
 		expect(t4?.components.neighbor ?? 0).toBe(0);
+	});
+
+	it('gives a short reply a smaller neighbour share than a long turn at the same distance', () => {
+		const idx = createSearchIndex({ modelId: 'toy', dims: DIMS });
+		const turns: [string, string][] = [
+			['a', 'Sofia: Worst week. My laptop got stolen on Wednesday'],
+			['b', 'Jamal: WHAT. Where?'],
+			['c', 'Sofia: At the café near the studio. I went to grab a napkin and it was gone in ten seconds'],
+		];
+		turns.forEach(([id, content]) => idx.upsert(meta(id, { scope: 'chat', session: 's1' }), { content }, toyEmbed(content, DIMS)));
+		idx.addEdge({ from: 'b', to: 'a', type: 'PRECEDED_BY', strength: 1 });
+		idx.addEdge({ from: 'c', to: 'b', type: 'PRECEDED_BY', strength: 1 });
+		const hits = rank(idx, { query: 'laptop stolen', scope: 'chat', weights: { semantic: 0 } }).hits;
+		const share = (id: string) => hits.find((h) => h.id === id)!.components.neighbor;
+		// b is one step from the hit (decay 1) but holds 3 words; c is two steps away (decay 0.6) and long.
+		expect(share('b')).toBeCloseTo(3 / EXPANSION.neighborFullWords, 5);
+		expect(share('c')).toBeCloseTo(EXPANSION.neighborDecay[1], 5);
 	});
 
 	it('switches a signal off when its weight is 0', () => {
