@@ -17,10 +17,10 @@ import {
 import { normalize } from '../core/vector';
 import { appendActivity } from '../store/activity';
 import { contentKey, normaliseContent, sessionOf } from '../store/derived';
-import { linkEntitiesMany, type EntityKey } from '../store/entities';
+import { readEntities, writeEntityLinks, type EntityKey } from '../store/entities';
 import { getByRef, previousInScope } from '../store/memories';
-import type { AssociationRow, MemoryRow, VectorRow } from '../store/rows';
-import { bumpStamp, reserveSeqs } from '../store/settings';
+import type { AssociationRow, EntityRow, MemoryRow, VectorRow } from '../store/rows';
+import { readCounters, writeCounters, type Counters } from '../store/settings';
 import { vectorRow } from '../store/vectors';
 import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
 import { isNearDuplicate } from './duplicates';
@@ -69,11 +69,7 @@ export async function storeMemories(ctx: EngineContext, input: StoreInput, actor
 	const drafts = items.map((item, i) => draftOf(item, i, now, vectors[i], path));
 	return ctx.lock.run(async () => {
 		const change: IndexChange = { upserts: [], edges: [] };
-		const results = await ctx.db.write(async () => {
-			const out = await writeDrafts(ctx, drafts, change, path, actor, now);
-			change.stamp = await bumpStamp(ctx.db);
-			return out;
-		});
+		const results = await ctx.db.write(() => writeDrafts(ctx, drafts, change, path, actor, now));
 		applyToIndex(ctx, change);
 		ctx.hub.emit({ kind: 'memories', ids: change.upserts.map((u) => u.row.id) });
 		return output(results, parsed.memories === undefined);
@@ -132,6 +128,9 @@ type StoreResult = StoreOutput['results'][number];
 /**
  * Everything one store call writes, gathered in memory first: the transaction then issues a
  * handful of bulk requests whatever the batch size, instead of a dozen requests per memory.
+ * Requests go out in two waves (every read at once, then every write at once), because in a
+ * browser each awaited request costs a round trip to the storage process: a single store spends
+ * two of them instead of a dozen.
  */
 interface Plan {
 	written: Written[];
@@ -152,9 +151,14 @@ async function writeDrafts(
 	actor: string,
 	now: string,
 ): Promise<StoreResult[]> {
-	await refuseTakenIds(ctx, drafts, path);
-	const exact = await exactCandidates(ctx, drafts);
-	const plan: Plan = { written: [], vectors: [], links: [], mentions: [], superseded: new Map(), previous: new Map() };
+	const [, exact, previous, counters, entities] = await Promise.all([
+		refuseTakenIds(ctx, drafts, path),
+		exactCandidates(ctx, drafts),
+		previousInScopes(ctx, drafts),
+		readCounters(ctx.db),
+		readEntities(ctx.db, [...new Set(drafts.flatMap((d) => d.keys.map((k) => k.id)))]),
+	]);
+	const plan: Plan = { written: [], vectors: [], links: [], mentions: [], superseded: new Map(), previous };
 	const results: (StoreResult | Draft)[] = [];
 	// Inside a Dexie transaction every `await` must be an IndexedDB request or soon reach one:
 	// Dexie follows native awaits for only ~100 microtasks (ZONE_ECHO_LIMIT), so pure planning
@@ -162,8 +166,10 @@ async function writeDrafts(
 	for (const d of drafts) {
 		const superseded = d.item.supersedes_memory_id === undefined ? undefined : await findSuperseded(ctx, d, plan, path);
 		let dup = d.item.force ? undefined : exactDuplicate(d, plan.written, exact, superseded?.id);
+		// One index search serves both the near-duplicate check and the SIMILAR_TO links.
+		const stored = storedNeighbours(ctx, d, superseded?.id);
 		if (!dup && !d.item.force) {
-			const near = nearDuplicate(ctx, d, plan.written, superseded?.id);
+			const near = nearDuplicate(ctx, d, plan.written, stored);
 			dup = near && 'then' in near ? await near : near;
 		}
 		if (dup) {
@@ -171,14 +177,12 @@ async function writeDrafts(
 			continue;
 		}
 		const row: MemoryRow = { ...d.row, seq: 0 };
-		const key = scopeKey(row.scope, row.session ?? '');
-		if (!plan.previous.has(key)) plan.previous.set(key, (await previousInScope(ctx.db, row.scope, row.session, Infinity))?.id);
-		planExtras(ctx, d, row, plan, key);
+		planExtras(ctx, d, row, plan, stored, scopeKey(row.scope, row.session ?? ''));
 		if (superseded) planSupersede(superseded, row, d.item, plan);
 		plan.written.push({ draft: d, row });
 		results.push(d);
 	}
-	await commitPlan(ctx, plan, change, actor, now);
+	await commitPlan(ctx, plan, change, { actor, now, counters, entities });
 	const byIndex = new Map(plan.written.map((w) => [w.draft.index, w.row]));
 	return results.map((r) => {
 		if (!('item' in r)) return r;
@@ -202,6 +206,13 @@ async function refuseTakenIds(ctx: EngineContext, drafts: Draft[], path: (i: num
 
 const scopeKey = (scope: string, key: string) => `${scope}\u0000${key}`;
 
+/** The newest stored memory of each scope + session the drafts write to (PRECEDED_BY's target). */
+async function previousInScopes(ctx: EngineContext, drafts: Draft[]): Promise<Map<string, string | undefined>> {
+	const keys = new Map(drafts.map((d) => [scopeKey(d.row.scope, d.row.session ?? ''), d.row]));
+	const found = await Promise.all([...keys.values()].map((r) => previousInScope(ctx.db, r.scope, r.session, Infinity)));
+	return new Map([...keys.keys()].map((k, i) => [k, found[i]?.id]));
+}
+
 /** Stored memories sharing a draft's scope and content key, fetched in one request. */
 async function exactCandidates(ctx: EngineContext, drafts: Draft[]): Promise<Map<string, MemoryRow[]>> {
 	const keys = drafts.filter((d) => !d.item.force).map((d) => [d.row.scope, d.row.content_key] as [string, string]);
@@ -215,11 +226,11 @@ async function exactCandidates(ctx: EngineContext, drafts: Draft[]): Promise<Map
 }
 
 /** Vectors, entity mentions, SIMILAR_TO (both ways) and PRECEDED_BY of a new row. */
-function planExtras(ctx: EngineContext, d: Draft, row: MemoryRow, plan: Plan, key: string): void {
+function planExtras(ctx: EngineContext, d: Draft, row: MemoryRow, plan: Plan, stored: Neighbour[], key: string): void {
 	plan.mentions.push({ memoryId: row.id, keys: d.keys, at: row.timestamp });
 	if (d.vector) plan.vectors.push(vectorRow(ctx.embedder.modelId, row.id, d.vector));
 	if (d.caller) plan.vectors.push(vectorRow(callerModel(d.caller.length), row.id, d.caller));
-	for (const n of similarNeighbours(ctx, d, plan.written)) {
+	for (const n of similarNeighbours(ctx, d, plan.written, stored)) {
 		const strength = round(n.cosine);
 		plan.links.push(systemLink(row.id, n.id, 'SIMILAR_TO', strength, row.timestamp));
 		plan.links.push(systemLink(n.id, row.id, 'SIMILAR_TO', strength, row.timestamp));
@@ -229,27 +240,34 @@ function planExtras(ctx: EngineContext, d: Draft, row: MemoryRow, plan: Plan, ke
 	plan.previous.set(key, row.id);
 }
 
-/** Writes the plan: a few bulk requests, seqs assigned in insertion order. */
-async function commitPlan(ctx: EngineContext, plan: Plan, change: IndexChange, actor: string, now: string): Promise<void> {
+/** What commitPlan needs besides the plan: who acts, when, and what the first wave read. */
+interface CommitContext {
+	actor: string;
+	now: string;
+	counters: Counters;
+	entities: Map<string, EntityRow>;
+}
+
+/** Writes the plan: every request issued at once, seqs assigned in insertion order. */
+async function commitPlan(ctx: EngineContext, plan: Plan, change: IndexChange, c: CommitContext): Promise<void> {
 	const db = ctx.db;
 	const rows = plan.written.map((w) => w.row);
-	if (rows.length) {
-		const first = await reserveSeqs(db, rows.length);
-		rows.forEach((r, i) => (r.seq = first + i));
-	}
-	// Empty bulk calls still cost a request each; skip them.
-	if (rows.length) await db.memories.bulkAdd(rows);
+	rows.forEach((r, i) => (r.seq = c.counters.seq + 1 + i));
 	const superseded = [...plan.superseded.values()];
-	if (superseded.length) {
-		await db.memories.bulkPut(superseded);
+	change.stamp = c.counters.stamp + 1;
+	// Empty bulk calls still cost a request each; skip them.
+	const [old] = await Promise.all([
 		// The index needs each superseded memory's vector to re-index its new validity window.
-		const old = await db.vectors.bulkGet(superseded.map((r) => [ctx.embedder.modelId, r.id] as [string, string]));
-		superseded.forEach((r, i) => change.upserts.push({ row: r, vector: old[i]?.data ?? null }));
-	}
-	if (plan.vectors.length) await db.vectors.bulkPut(plan.vectors);
-	if (plan.links.length) await db.associations.bulkPut(plan.links);
-	await linkEntitiesMany(db, plan.mentions);
-	if (rows.length) await appendActivity(db, rows.map((r) => ({ at: now, actor, action: 'created' as const, memory_id: r.id })));
+		superseded.length ? db.vectors.bulkGet(superseded.map((r) => [ctx.embedder.modelId, r.id] as [string, string])) : [],
+		rows.length && db.memories.bulkAdd(rows),
+		superseded.length && db.memories.bulkPut(superseded),
+		plan.vectors.length && db.vectors.bulkPut(plan.vectors),
+		plan.links.length && db.associations.bulkPut(plan.links),
+		writeEntityLinks(db, plan.mentions, c.entities),
+		appendActivity(db, rows.map((r) => ({ at: c.now, actor: c.actor, action: 'created' as const, memory_id: r.id }))),
+		writeCounters(db, { seq: c.counters.seq + rows.length, stamp: change.stamp }),
+	]);
+	superseded.forEach((r, i) => change.upserts.push({ row: r, vector: old[i]?.data ?? null }));
 	for (const w of plan.written) change.upserts.push({ row: w.row, vector: w.draft.vector });
 	change.edges.push(...plan.links);
 }
@@ -259,13 +277,23 @@ function systemLink(from: string, to: string, type: AssociationType, strength: n
 	return { from, to, type, strength, created_at: at };
 }
 
+/** A stored memory near a draft, with its cosine. */
+type Neighbour = { id: string; cosine: number };
+
+/**
+ * The MAX_SIMILAR stored memories nearest a draft in its scope (never the one it supersedes):
+ * the candidates for both near-duplicates and SIMILAR_TO links.
+ */
+function storedNeighbours(ctx: EngineContext, d: Draft, skip: string | undefined): Neighbour[] {
+	if (!d.vector) return [];
+	return ctx.index.nearest(d.vector, MAX_SIMILAR, { scope: d.row.scope, exclude: skip ? [skip] : [] });
+}
+
 /** Up to MAX_SIMILAR nearest memories in the same scope (stored ones and earlier batch items). */
-function similarNeighbours(ctx: EngineContext, d: Draft, batch: Written[]): { id: string; cosine: number }[] {
+function similarNeighbours(ctx: EngineContext, d: Draft, batch: Written[], stored: Neighbour[]): Neighbour[] {
 	if (!d.vector) return [];
 	const min = ctx.thresholds.similar;
-	const found = ctx.index
-		.nearest(d.vector, MAX_SIMILAR, { scope: d.row.scope, exclude: [d.row.id] })
-		.filter((n) => n.cosine >= min);
+	const found = stored.filter((n) => n.cosine >= min);
 	for (const w of batch) {
 		if (w.row.scope !== d.row.scope || !w.draft.vector) continue;
 		const c = cosine(d.vector, w.draft.vector);
@@ -297,7 +325,7 @@ function exactDuplicate(d: Draft, batch: Written[], exact: Map<string, MemoryRow
  * A near-parallel vector in the same scope with (nearly) the same words: earlier batch items
  * first, then the index; only candidates above the threshold are read from the store.
  */
-function nearDuplicate(ctx: EngineContext, d: Draft, batch: Written[], skip: string | undefined): { row: MemoryRow; similarity: number } | undefined | Promise<{ row: MemoryRow; similarity: number } | undefined> {
+function nearDuplicate(ctx: EngineContext, d: Draft, batch: Written[], stored: Neighbour[]): { row: MemoryRow; similarity: number } | undefined | Promise<{ row: MemoryRow; similarity: number } | undefined> {
 	if (!d.vector) return undefined;
 	const th = ctx.thresholds.duplicate;
 	const v = d.vector;
@@ -306,7 +334,7 @@ function nearDuplicate(ctx: EngineContext, d: Draft, batch: Written[], skip: str
 			const c = cosine(v, w.draft.vector);
 			if (isNearDuplicate(c, th, d.row.content, w.row.content)) return { row: w.row, similarity: c };
 		}
-	const near = ctx.index.nearest(v, 3, { scope: d.row.scope, exclude: skip ? [skip] : [] }).filter((n) => n.cosine >= th);
+	const near = stored.filter((n) => n.cosine >= th);
 	if (near.length === 0) return undefined;
 	return ctx.db.memories.bulkGet(near.map((n) => n.id)).then((rows) => {
 		const i = rows.findIndex((row, k) => row && isNearDuplicate(near[k].cosine, th, d.row.content, row.content));

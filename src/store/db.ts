@@ -51,8 +51,24 @@ export const SCHEMA_V2 = {
 	entities: 'id, type, norm, memory_count, last_seen',
 } as const;
 
+/**
+ * Version 3 drops the indexes no query uses. Every index entry is one more write per row, and
+ * in Chromium each indexed row costs about as much again as the row itself: a memory is
+ * written with 5 secondary indexes instead of 12, an association with 2 instead of 3.
+ * Kept: seq (integer ids), tags (tag filter), [scope+seq] and [session+seq] (PRECEDED_BY),
+ * [scope+content_key] (exact duplicates); association from/to (links both ways); entity norm
+ * (lookup by name); activity memory_id (a memory's history).
+ */
+export const SCHEMA_V3 = {
+	...SCHEMA_V2,
+	memories: 'id, &seq, *tags, [scope+seq], [scope+content_key], [session+seq]',
+	associations: '[from+to+type], from, to',
+	entities: 'id, norm',
+	activity: '++id, memory_id',
+} as const;
+
 /** The current schema version. */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 /** Options for opening a database; Node tests pass fake-indexeddb's factory and key range. */
 export interface EngramDBOptions {
@@ -81,6 +97,7 @@ export class EngramDB extends Dexie {
 		});
 		this.version(1).stores(SCHEMA_V1);
 		this.version(2).stores(SCHEMA_V2).upgrade(upgradeToV2);
+		this.version(3).stores(SCHEMA_V3);
 	}
 
 	/**

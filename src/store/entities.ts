@@ -19,16 +19,40 @@ export async function linkEntities(db: EngramDB, memoryId: string, keys: EntityK
 	await linkEntitiesMany(db, [{ memoryId, keys, at }]);
 }
 
+/** A memory's entity mentions, as linkEntitiesMany takes them. */
+export interface Mentions {
+	memoryId: string;
+	keys: EntityKey[];
+	at: string;
+}
+
 /** The same for many memories in three requests, whatever their number (batch store, import). */
-export async function linkEntitiesMany(db: EngramDB, items: { memoryId: string; keys: EntityKey[]; at: string }[]): Promise<void> {
+export async function linkEntitiesMany(db: EngramDB, items: Mentions[]): Promise<void> {
+	const ids = [...new Set(items.flatMap((it) => it.keys.map((k) => k.id)))];
+	if (ids.length === 0) return;
+	await writeEntityLinks(db, items, await readEntities(db, ids));
+}
+
+/** The stored rows of the given entity ids (missing ones absent), for `writeEntityLinks`. */
+export async function readEntities(db: EngramDB, ids: string[]): Promise<Map<string, EntityRow>> {
+	const rows = new Map<string, EntityRow>();
+	if (ids.length) (await db.entities.bulkGet(ids)).forEach((r) => r && rows.set(r.id, r));
+	return rows;
+}
+
+/**
+ * Counts the mentions into `known` (every mentioned entity's stored row, as `readEntities`
+ * returned it) and writes entities and links: two requests, issued together.
+ */
+export async function writeEntityLinks(db: EngramDB, items: Mentions[], known: Map<string, EntityRow>): Promise<void> {
 	const mentions = items.flatMap((it) => it.keys.map((k) => ({ k, at: it.at, memoryId: it.memoryId })));
 	if (mentions.length === 0) return;
-	const ids = [...new Set(mentions.map((m) => m.k.id))];
 	const rows = new Map<string, EntityRow>();
-	(await db.entities.bulkGet(ids)).forEach((r) => r && rows.set(r.id, r));
-	for (const m of mentions) rows.set(m.k.id, countIn(rows.get(m.k.id), m.k, m.at));
-	await db.entities.bulkPut([...rows.values()]);
-	await db.memoryEntities.bulkPut(mentions.map((m) => ({ memory_id: m.memoryId, entity_id: m.k.id })));
+	for (const m of mentions) rows.set(m.k.id, countIn(rows.get(m.k.id) ?? known.get(m.k.id), m.k, m.at));
+	await Promise.all([
+		db.entities.bulkPut([...rows.values()]),
+		db.memoryEntities.bulkPut(mentions.map((m) => ({ memory_id: m.memoryId, entity_id: m.k.id }))),
+	]);
 }
 
 /** One more mention of `k` at `at`: a new row, or the existing one counted and widened. */

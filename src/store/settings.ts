@@ -40,6 +40,29 @@ export async function readStamp(db: EngramDB): Promise<number> {
 	return (await getSetting<number>(db, STAMP_KEY)) ?? 0;
 }
 
+/** The seq and stamp counters as they stand, read in one request (see `writeCounters`). */
+export interface Counters {
+	seq: number;
+	stamp: number;
+}
+
+/**
+ * Reads both counters at once, so a write can plan with them and write them back beside its
+ * other requests (`writeCounters`) instead of spending two round trips on each.
+ */
+export async function readCounters(db: EngramDB): Promise<Counters> {
+	const [seq, stamp] = await db.settings.bulkGet([SEQ_KEY, STAMP_KEY]);
+	return { seq: (seq?.value as number | undefined) ?? 0, stamp: (stamp?.value as number | undefined) ?? 0 };
+}
+
+/** Writes both counters in one request; the caller's transaction read them with `readCounters`. */
+export async function writeCounters(db: EngramDB, c: Counters): Promise<void> {
+	await db.settings.bulkPut([
+		{ key: SEQ_KEY, value: c.seq },
+		{ key: STAMP_KEY, value: c.stamp },
+	]);
+}
+
 /** Bumps the write stamp inside the current transaction and returns the new value. */
 export async function bumpStamp(db: EngramDB): Promise<number> {
 	const next = (await readStamp(db)) + 1;

@@ -7,6 +7,13 @@ import { proxy } from 'comlink';
 import type { ChangeEvent } from '../../engine/types';
 import type { Engine } from './context';
 
+/**
+ * Engine events within this window are applied together: an agent storing memories one by one
+ * then costs the open views one refetch per window instead of one per memory (each refetch also
+ * queues reads in the engine worker ahead of the agent's next call).
+ */
+export const LIVE_WINDOW_MS = 150;
+
 /** Change counters per kind; `memories` also bumps on wipe and import. */
 export class Live {
 	memories = $state(0);
@@ -16,10 +23,12 @@ export class Live {
 	/** Ids touched by the last memory change, for views showing one memory. */
 	lastIds = $state<string[] | undefined>(undefined);
 	#unsubscribe: (() => unknown) | undefined;
+	#pending: ChangeEvent[] = [];
+	#window: ReturnType<typeof setTimeout> | undefined;
 
 	/** Subscribes to the engine's change events. */
 	async start(engine: Engine): Promise<void> {
-		const unsubscribe = await engine.subscribe(proxy((e: ChangeEvent) => this.#apply(e)));
+		const unsubscribe = await engine.subscribe(proxy((e: ChangeEvent) => this.#receive(e)));
 		this.#unsubscribe = unsubscribe as unknown as () => unknown;
 	}
 
@@ -30,13 +39,33 @@ export class Live {
 
 	stop(): void {
 		void this.#unsubscribe?.();
+		clearTimeout(this.#window);
 	}
 
-	#apply(e: ChangeEvent): void {
-		switch (e.kind) {
+	/** Applies the first event at once, later ones at the end of its window (then opens another). */
+	#receive(e: ChangeEvent): void {
+		this.#pending.push(e);
+		if (this.#window === undefined) this.#flush();
+	}
+
+	#flush(): void {
+		const events = this.#pending;
+		this.#pending = [];
+		if (events.length === 0) {
+			this.#window = undefined;
+			return;
+		}
+		const touched = events.filter((e) => e.kind === 'memories' || e.kind === 'entities');
+		// An event without ids means "any memory may have changed".
+		if (touched.length) this.lastIds = touched.every((e) => e.ids) ? [...new Set(touched.flatMap((e) => e.ids!))] : undefined;
+		for (const kind of new Set(events.map((e) => e.kind))) this.#apply(kind);
+		this.#window = setTimeout(() => this.#flush(), LIVE_WINDOW_MS);
+	}
+
+	#apply(kind: ChangeEvent['kind']): void {
+		switch (kind) {
 			case 'memories':
 			case 'entities':
-				this.lastIds = e.ids;
 				this.memories++;
 				break;
 			case 'associations':

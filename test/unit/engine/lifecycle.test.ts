@@ -2,7 +2,7 @@ import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../../../src/engine/embedder';
 import type { ChangeEvent, Progress } from '../../../src/engine/types';
-import { openEngramDB } from '../../../src/store/db';
+import { DB_VERSION, openEngramDB } from '../../../src/store/db';
 import { trimActivity } from '../../../src/store/activity';
 import { bumpStamp } from '../../../src/store/settings';
 import { countingEmbedder, embedder, freshName, makeEngine, rejection, useEngines } from './helpers';
@@ -192,7 +192,7 @@ describe('Engine', () => {
 			const h = await engine.health();
 			expect(h).toMatchObject({
 				status: 'healthy',
-				database: { version: 2, memories: 3, entities: expect.any(Number) },
+				database: { version: DB_VERSION, memories: 3, entities: expect.any(Number) },
 				vector_index: { model: 'engram/glove-sif-100d', vectors: 3, ready: true },
 				lexical_index: { documents: 3, ready: true },
 				embedder: { dims: 100, ready: true },

@@ -176,7 +176,7 @@ describe('Engine', () => {
 				],
 			});
 			expect(out.results.map((r) => r.seq)).toEqual([2, 3, 4]);
-			const links = (await engine.db.associations.where('type').equals('PRECEDED_BY').toArray()).map((l) => [l.from, l.to]);
+			const links = (await engine.db.associations.filter((l) => l.type === 'PRECEDED_BY').toArray()).map((l) => [l.from, l.to]);
 			const v2 = out.results[2].memory_id;
 			expect(links).toEqual(expect.arrayContaining([['v1', before.memory_id], ['lunch', 'v1'], [v2, 'lunch']]));
 			expect((await engine.getMemories(['v1']))[0]!.t_invalid).toBeDefined();
