@@ -12,6 +12,7 @@ import { loadDataset } from './lib/dataset';
 import { indexTarget } from './lib/index-target';
 import { EXPANSION } from '../src/engine/search/expand';
 import { LEXICAL_TUNING } from '../src/engine/search/lexical';
+import { TURNS } from '../src/engine/search/candidates';
 import { recallAtK, summarise, table } from './lib/metrics';
 
 async function main(): Promise<void> {
@@ -25,8 +26,11 @@ async function main(): Promise<void> {
 		// `_x` overrides expansion tunables for this variant only (development aid).
 		const saved = { ...EXPANSION };
 		const savedLex = { ...LEXICAL_TUNING };
+		const savedTurns = { ...TURNS };
 		Object.assign(EXPANSION, (v as { _x?: object })._x ?? {});
 		Object.assign(LEXICAL_TUNING, (v as { _l?: object })._l ?? {});
+		// `_t` overrides the turn-length prior (TURNS).
+		Object.assign(TURNS, (v as { _t?: object })._t ?? {});
 		const outs = [];
 		for (const q of data.questions) {
 			const r = await target.recall({ query: q.question, scope: q.conversation, limit: 10, ...v });
@@ -34,6 +38,7 @@ async function main(): Promise<void> {
 		}
 		Object.assign(EXPANSION, saved);
 		Object.assign(LEXICAL_TUNING, savedLex);
+		Object.assign(TURNS, savedTurns);
 		const s = summarise(outs);
 		const cat = (c: string) => `${s.get(c)!.r5.toFixed(2)}/${s.get(c)!.r10.toFixed(2)}`;
 		rows.push([JSON.stringify(v), s.get('overall')!.r5, s.get('overall')!.r10, cat('single-hop'), cat('multi-hop'), cat('temporal'), cat('open-domain'), cat('adversarial')]);

@@ -29,6 +29,8 @@ export interface Candidate {
 	via?: string;
 	/** Processed query terms it matched. */
 	terms: Set<string>;
+	/** The turn-length factor (see `substance`; NaN until computed). */
+	substance: number;
 }
 
 /** Caps that bound the work of one recall whatever the corpus size. */
@@ -53,7 +55,30 @@ export function newCandidate(slot: number, direct: boolean): Candidate {
 		neighbor: 0,
 		tags: 0,
 		terms: new Set(),
+		substance: NaN,
 	};
+}
+
+/** Tunables of the turn-length prior (measured on the dev set; docs/BENCHMARKS.md). */
+export const TURNS = {
+	/** Distinct words from which a conversation turn carries its full relevance (0 = off). */
+	fullWords: 16,
+};
+
+/**
+ * How much relevance a memory can carry by its length, in (0, 1]: for a conversation turn (a
+ * memory with a session) min(1, distinct words / TURNS.fullWords), 1 for every other memory.
+ * Short turns ("Haha", "WHAT. Where?", "You're a good dog dad") are reactions; they match a
+ * query through one shared word or a noisy short-text vector, yet rarely hold the fact asked
+ * for. Notes stored on their own keep their full weight however short. Cached on the candidate.
+ */
+export function substance(view: IndexView, c: Candidate): number {
+	if (Number.isNaN(c.substance)) {
+		const m = view.metas[c.slot];
+		const full = TURNS.fullWords;
+		c.substance = full > 0 && m.session !== undefined ? Math.min(1, view.lexical.contentLength(m.id) / full) : 1;
+	}
+	return c.substance;
 }
 
 /** Gets or creates the candidate for `slot`. */

@@ -4,7 +4,7 @@
  * current-only redirection along EVOLVED_INTO / INVALIDATED_BY chains. A memory reached this
  * way that retrieval did not find itself becomes an 'expanded' candidate with `via` set.
  */
-import { candidateFor, type Candidate } from './candidates';
+import { candidateFor, substance, type Candidate } from './candidates';
 import type { IndexView } from './view';
 
 /** Tunables of expansion; bounded so one recall's work stays small at any corpus size. */
@@ -15,12 +15,6 @@ export const EXPANSION = {
 	neighborSources: 60,
 	/** Share of relevance passed to the turn 1, 2, … steps away (length = window). */
 	neighborDecay: [1, 0.6],
-	/**
-	 * A turn takes a neighbour share in proportion to its length, full from this many distinct
-	 * words (min(1, words / neighborFullWords); 0 = off): a short reply such as "WHAT. Where?"
-	 * holds no fact to find, while the long turn after it usually does.
-	 */
-	neighborFullWords: 16,
 	/** Factor for earlier turns relative to later ones (answers follow questions). */
 	neighborBackward: 1,
 	/**
@@ -69,7 +63,8 @@ function adjacentTurn(view: IndexView, slot: number, dir: 'out' | 'in', accept: 
 /**
  * Gives the turns around each strong candidate (PRECEDED_BY chains, same session, up to
  * `neighborWindow` steps each way) a share of its relevance, decaying with distance: the answer
- * to a question often sits a turn or two after the turn that matches it.
+ * to a question often sits a turn or two after the turn that matches it. The share is scaled by
+ * the receiving turn's substance: "WHAT. Where?" next to a hit holds no fact to find.
  */
 export function spreadToNeighbors(view: IndexView, cands: Map<number, Candidate>, rel: RelevanceOf, accept: Accept): void {
 	for (const src of strongest(cands, rel, EXPANSION.neighborSources, false)) {
@@ -80,9 +75,8 @@ export function spreadToNeighbors(view: IndexView, cands: Map<number, Candidate>
 			for (let step = 0; step < EXPANSION.neighborDecay.length; step++) {
 				cur = adjacentTurn(view, cur, dir, accept);
 				if (cur === undefined) break;
-				const share =
-					r * EXPANSION.neighborDecay[step] * (dir === 'in' ? 1 : EXPANSION.neighborBackward) * substance(view, cur);
 				const c = candidateFor(cands, cur, false);
+				const share = r * EXPANSION.neighborDecay[step] * (dir === 'in' ? 1 : EXPANSION.neighborBackward) * substance(view, c);
 				if (share > c.neighbor) {
 					c.neighbor = share;
 					if (!c.direct) c.via = id;
@@ -90,13 +84,6 @@ export function spreadToNeighbors(view: IndexView, cands: Map<number, Candidate>
 			}
 		}
 	}
-}
-
-/** The share of a neighbour's relevance a turn can take, by its length (see neighborFullWords). */
-export function substance(view: IndexView, slot: number): number {
-	const full = EXPANSION.neighborFullWords;
-	if (full <= 0) return 1;
-	return Math.min(1, view.lexical.contentLength(view.metas[slot].id) / full);
 }
 
 /** Carries relevance over associations (not PRECEDED_BY) and rare shared entities. */
@@ -116,7 +103,7 @@ export function spreadOverGraph(
 				if (a.type === 'PRECEDED_BY') continue;
 				const slot = view.slotOf.get(a.other);
 				const share = r * clampStrength(a.strength) * (a.type === 'SIMILAR_TO' ? EXPANSION.similarShare : 1);
-				if (slot !== undefined && accept(slot)) lift(cands, slot, share, meta.id);
+				if (slot !== undefined && accept(slot)) lift(view, cands, slot, share, meta.id);
 			}
 		if (opts.entities) spreadOverEntities(view, cands, src.slot, r, accept);
 	}
@@ -133,16 +120,20 @@ function spreadOverEntities(view: IndexView, cands: Map<number, Candidate>, from
 		const share = r * EXPANSION.entityShare * rarity;
 		for (const id of docs) {
 			const slot = view.slotOf.get(id);
-			if (slot !== undefined && slot !== from && accept(slot)) lift(cands, slot, share, e);
+			if (slot !== undefined && slot !== from && accept(slot)) lift(view, cands, slot, share, e);
 		}
 	}
 }
 
-/** Raises a candidate's graph component (creating it as expanded when new). */
-function lift(cands: Map<number, Candidate>, slot: number, share: number, via: string): void {
+/**
+ * Raises a candidate's graph component to `share` × its substance (creating it as expanded when
+ * new).
+ */
+function lift(view: IndexView, cands: Map<number, Candidate>, slot: number, share: number, via: string): void {
 	const c = candidateFor(cands, slot, false);
-	if (share > c.graph) {
-		c.graph = share;
+	const s = share * substance(view, c);
+	if (s > c.graph) {
+		c.graph = s;
 		if (!c.direct) c.via = via;
 	}
 }
@@ -168,7 +159,7 @@ export function redirectToCurrent(
 		if (valid(c.slot)) continue;
 		cands.delete(c.slot);
 		const target = newestSuccessor(view, c.slot, valid);
-		if (target !== undefined && accept(target)) lift(cands, target, rel(c), view.metas[c.slot].id);
+		if (target !== undefined && accept(target)) lift(view, cands, target, rel(c), view.metas[c.slot].id);
 	}
 }
 

@@ -18,7 +18,16 @@ import {
 	type Weights,
 } from '../../core/scoring';
 import { processTerm, tokenize } from '../../core/text';
-import { addLexical, addSemantic, candidateFor, POOL, scoreSemantic, type Candidate, type SemanticQuery } from './candidates';
+import {
+	addLexical,
+	addSemantic,
+	candidateFor,
+	POOL,
+	scoreSemantic,
+	substance,
+	type Candidate,
+	type SemanticQuery,
+} from './candidates';
 import { redirectToCurrent, spreadOverGraph, spreadToNeighbors } from './expand';
 import { compileFilter } from './filters';
 import { TopK } from './top-k';
@@ -143,15 +152,19 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 	return cands;
 }
 
-/** Lexical and semantic components of a candidate under the fusion mode. */
+/**
+ * Lexical and semantic components of a candidate under the fusion mode, both scaled by the
+ * candidate's substance (1 except for short conversation turns; see candidates.ts).
+ */
 function fused(ctx: RankContext, c: Candidate): { lexical: number; semantic: number } {
 	if (Number.isNaN(c.sem)) scoreSemantic(ctx.view, c, ctx.semantic);
+	const s = substance(ctx.view, c);
 	if (ctx.fusion === 'rrf')
 		return {
-			lexical: c.lexRank === Infinity ? 0 : rrfScore(c.lexRank),
-			semantic: c.semRank === Infinity ? 0 : rrfScore(c.semRank),
+			lexical: c.lexRank === Infinity ? 0 : s * rrfScore(c.lexRank),
+			semantic: c.semRank === Infinity ? 0 : s * rrfScore(c.semRank),
 		};
-	return { lexical: c.lex, semantic: c.sem };
+	return { lexical: s * c.lex, semantic: s * c.sem };
 }
 
 /** Fused relevance in [0, 1]: what neighbours and linked memories inherit a share of. */

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_WEIGHTS, combine } from '../../../../src/core/scoring';
+import { TURNS } from '../../../../src/engine/search/candidates';
 import { EXPANSION } from '../../../../src/engine/search/expand';
 import { createSearchIndex } from '../../../../src/engine/search/index';
 import type { DocMeta, SearchIndex } from '../../../../src/engine/search/types';
@@ -34,6 +35,11 @@ const rank = (idx: SearchIndex, input: Parameters<SearchIndex['rank']>[0], text?
 	idx.rank(input, { vectors: text === undefined ? [] : [toyEmbed(text, DIMS)] }, NOW);
 
 describe('SearchIndex.rank', () => {
+	// The turn-length prior is tested on its own below; the other mechanisms are tested without it.
+	const savedTurns = { ...TURNS };
+	beforeEach(() => Object.assign(TURNS, { fullWords: 0 }));
+	afterEach(() => Object.assign(TURNS, savedTurns));
+
 	it('puts the memory matching both lexically and semantically first, with its components', () => {
 		const page = rank(corpus(), { query: 'pottery class', scope: 'chat' }, 'pottery class');
 		expect(page.hits[0].id).toBe('t1');
@@ -51,23 +57,6 @@ describe('SearchIndex.rank', () => {
 		expect(t2.components.neighbor).toBeGreaterThan(0.5);
 		const t4 = page.hits.find((h) => h.id === 't4');
 		expect(t4?.components.neighbor ?? 0).toBe(0);
-	});
-
-	it('gives a short reply a smaller neighbour share than a long turn at the same distance', () => {
-		const idx = createSearchIndex({ modelId: 'toy', dims: DIMS });
-		const turns: [string, string][] = [
-			['a', 'Sofia: Worst week. My laptop got stolen on Wednesday'],
-			['b', 'Jamal: WHAT. Where?'],
-			['c', 'Sofia: At the café near the studio. I went to grab a napkin and it was gone in ten seconds'],
-		];
-		turns.forEach(([id, content]) => idx.upsert(meta(id, { scope: 'chat', session: 's1' }), { content }, toyEmbed(content, DIMS)));
-		idx.addEdge({ from: 'b', to: 'a', type: 'PRECEDED_BY', strength: 1 });
-		idx.addEdge({ from: 'c', to: 'b', type: 'PRECEDED_BY', strength: 1 });
-		const hits = rank(idx, { query: 'laptop stolen', scope: 'chat', weights: { semantic: 0 } }).hits;
-		const share = (id: string) => hits.find((h) => h.id === id)!.components.neighbor;
-		// b is one step from the hit (decay 1) but holds 3 words; c is two steps away (decay 0.6) and long.
-		expect(share('b')).toBeCloseTo(3 / EXPANSION.neighborFullWords, 5);
-		expect(share('c')).toBeCloseTo(EXPANSION.neighborDecay[1], 5);
 	});
 
 	it('switches a signal off when its weight is 0', () => {
@@ -147,5 +136,39 @@ describe('SearchIndex.rank', () => {
 		expect(() => rank(corpus(), { embedding: [1, 2, 3] })).toThrow(
 			'embedding: must have 64 dimensions (the active model\'s), got 3',
 		);
+	});
+});
+
+describe('SearchIndex.rank: turn-length prior', () => {
+	it('gives a short reply a smaller neighbour share than a long turn at the same distance', () => {
+		const idx = createSearchIndex({ modelId: 'toy', dims: DIMS });
+		const turns: [string, string][] = [
+			['a', 'Sofia: Worst week. My laptop got stolen on Wednesday'],
+			['b', 'Jamal: WHAT. Where?'],
+			['c', 'Sofia: At the café near the studio. I went to grab a napkin and it was gone in ten seconds'],
+		];
+		turns.forEach(([id, content]) => idx.upsert(meta(id, { scope: 'chat', session: 's1' }), { content }, toyEmbed(content, DIMS)));
+		idx.addEdge({ from: 'b', to: 'a', type: 'PRECEDED_BY', strength: 1 });
+		idx.addEdge({ from: 'c', to: 'b', type: 'PRECEDED_BY', strength: 1 });
+		const hits = rank(idx, { query: 'laptop stolen', scope: 'chat', weights: { semantic: 0 } }).hits;
+		const share = (id: string) => hits.find((h) => h.id === id)!.components.neighbor;
+		// The hit (9 distinct words) carries 9/16 of its relevance; b, one step away (decay 1) with 3
+		// words, takes 3/16 of that; c, two steps away (decay 0.6) and long, takes 0.6 of it.
+		const r = 9 / TURNS.fullWords;
+		expect(hits[0].id).toBe('a');
+		expect(hits[0].components.lexical).toBeCloseTo(r, 5);
+		expect(share('b')).toBeCloseTo((r * 3) / TURNS.fullWords, 5);
+		expect(share('c')).toBeCloseTo(r * EXPANSION.neighborDecay[1], 5);
+	});
+
+	it('scales only conversation turns by length: a short note without a session keeps its full weight', () => {
+		const idx = createSearchIndex({ modelId: 'toy', dims: DIMS });
+		idx.upsert(meta('note', { scope: 'x' }), { content: 'Atlas uses Postgres' }, toyEmbed('Atlas uses Postgres', DIMS));
+		idx.upsert(meta('turn', { scope: 'x', session: 's' }), { content: 'Ana: Postgres!' }, toyEmbed('Ana: Postgres!', DIMS));
+		const hits = rank(idx, { query: 'postgres', scope: 'x' }, 'postgres').hits;
+		expect(hits.map((h) => h.id)).toEqual(['note', 'turn']);
+		// The turn is shorter, so its raw BM25 is the higher one; the note is not scaled down.
+		expect(hits[0].components.lexical).toBeGreaterThan(0.9);
+		expect(hits[1].components.lexical).toBeCloseTo(2 / TURNS.fullWords, 5);
 	});
 });
