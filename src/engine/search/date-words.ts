@@ -1,10 +1,11 @@
 /**
  * Date words indexed with each memory, so temporal questions can match lexically: the month
  * name, year and weekday of its timestamp (UTC) plus compact canonical tokens (`m202305`,
- * `d20230508`). Recall does not yet rewrite time phrases in a query into those tokens. Dates are
- * UTC because stored timestamps are UTC and a session date has no time zone of its own.
+ * `d20230508`). On the query side, `queryDateWords` turns the time phrases of a query ("in May
+ * 2023", "on 8 May 2023", "last June") into the same tokens. Dates are UTC because stored
+ * timestamps are UTC and a session date has no time zone of its own.
  */
-import { MONTHS } from '../../core/time';
+import { extractTimeMentions, MONTHS } from '../../core/time';
 
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
@@ -36,4 +37,41 @@ export function dateWords(ms: number): string {
 		monthToken(y, m),
 		dayToken(y, m, d.getUTCDate()),
 	].join(' ');
+}
+
+/** Longest window (in months) a query phrase may cover and still be turned into month tokens. */
+const MAX_QUERY_MONTHS = 3;
+/** Windows of up to this many days ("last week", "on 8 May") become day tokens instead. */
+const MAX_QUERY_DAYS = 7;
+const DAY_MS = 86_400_000;
+
+/**
+ * The canonical date tokens for the time phrases of a query, resolved against `now` as the
+ * memory's own phrases are against its timestamp: a phrase of up to a week gives its day tokens
+ * (`d20230508`), one of up to three months its month tokens (`m202305`); years and longer
+ * windows give none (the year is indexed as a word already). Empty when the query names no time.
+ *
+ * @example queryDateWords('What did Maya do in May 2023?', Date.parse('2024-01-01')) // → 'm202305'
+ */
+export function queryDateWords(query: string, now: number): string {
+	if (!Number.isFinite(now)) return '';
+	const out = new Set<string>();
+	for (const m of extractTimeMentions(query, now)) {
+		const s = new Date(m.start);
+		const e = Date.parse(m.end);
+		if (e - s.getTime() <= MAX_QUERY_DAYS * DAY_MS) {
+			for (let t = s.getTime(); t < e; t += DAY_MS) {
+				const d = new Date(t);
+				out.add(dayToken(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+			}
+			continue;
+		}
+		const months: string[] = [];
+		for (let y = s.getUTCFullYear(), mo = s.getUTCMonth(); Date.UTC(y, mo, 1) < e; mo === 11 ? (y++, (mo = 0)) : mo++) {
+			months.push(monthToken(y, mo));
+			if (months.length > MAX_QUERY_MONTHS) break;
+		}
+		if (months.length <= MAX_QUERY_MONTHS) for (const t of months) out.add(t);
+	}
+	return [...out].join(' ');
 }

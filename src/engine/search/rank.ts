@@ -28,6 +28,7 @@ import {
 	type Candidate,
 	type SemanticQuery,
 } from './candidates';
+import { queryDateWords } from './date-words';
 import { redirectToCurrent, spreadOverGraph, spreadToNeighbors } from './expand';
 import { compileFilter } from './filters';
 import { TopK } from './top-k';
@@ -135,7 +136,11 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 	const { view, input, w } = ctx;
 	const cands = new Map<number, Candidate>();
 	const k = Math.max(POOL.semantic, 3 * ((input.offset ?? 0) + (input.limit ?? DEFAULT_LIMIT)));
-	if (w.lexical > 0 || w.semantic === 0) addLexical(view, ctx.phrasings, ctx.acceptAll ? undefined : ctx.accept, cands, input.scope);
+	if (w.lexical > 0 || w.semantic === 0) {
+		// Time phrases also search as the canonical date tokens memories index ("May 2023" → m202305).
+		const lexical = ctx.phrasings.map((q) => `${q} ${queryDateWords(q, ctx.now)}`.trim());
+		addLexical(view, lexical, ctx.acceptAll ? undefined : ctx.accept, cands, input.scope);
+	}
 	if (w.semantic > 0) ctx.semantic = addSemantic(view, ctx.vectors, k, ctx.acceptAll ? undefined : ctx.accept, cands);
 	for (const id of input.priority_ids ?? []) {
 		const slot = view.slotOf.get(id);

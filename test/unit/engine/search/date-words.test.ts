@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { dateWords, queryDateWords } from '../../../../src/engine/search/date-words';
+import { createSearchIndex } from '../../../../src/engine/search/index';
+import { meta } from './fixtures';
+
+const NOW = Date.parse('2023-11-20T12:00:00Z');
+
+describe('dateWords', () => {
+	it('gives the month name, year, weekday and canonical tokens of a timestamp (UTC)', () => {
+		expect(dateWords(Date.parse('2023-05-08T18:30:00Z'))).toBe('may 2023 monday m202305 d20230508');
+		expect(dateWords(NaN)).toBe('');
+	});
+});
+
+describe('queryDateWords', () => {
+	it('turns a month with its year into its month token', () => {
+		expect(queryDateWords('What did Maya do in May 2023?', NOW)).toBe('m202305');
+		expect(queryDateWords('Why was Jupiter so bright in late September 2022?', NOW)).toBe('m202209');
+	});
+
+	it('turns a date into its day token and a week into seven', () => {
+		expect(queryDateWords('What happened on 8 May 2023?', NOW)).toBe('d20230508');
+		expect(queryDateWords('What happened last week?', NOW).split(' ')).toEqual([
+			'd20231113',
+			'd20231114',
+			'd20231115',
+			'd20231116',
+			'd20231117',
+			'd20231118',
+			'd20231119',
+		]);
+	});
+
+	it('resolves a phrase without a year against now, like a memory against its timestamp', () => {
+		expect(queryDateWords('What did we decide last June?', NOW)).toBe('m202306');
+		expect(queryDateWords('How did it go in the fall?', NOW)).toBe('m202309 m202310 m202311');
+	});
+
+	it('gives nothing for a query without a time phrase, a modal "may" or a whole year', () => {
+		expect(queryDateWords('What is the name of their daughter?', NOW)).toBe('');
+		expect(queryDateWords('What may happen next?', NOW)).toBe('');
+		expect(queryDateWords('What did Tom do in 2023?', NOW)).toBe('');
+	});
+});
+
+describe('recall with a time phrase', () => {
+	it('finds the memory of the named month through its date tokens, even for "May"', () => {
+		const idx = createSearchIndex({ modelId: 'toy', dims: 4 });
+		const at = (iso: string) => ({ timestamp: Date.parse(iso), updated_at: Date.parse(iso) });
+		idx.upsert(meta('april', at('2023-04-10T10:00:00Z')), { content: 'We went to the lake' }, null);
+		idx.upsert(meta('may', at('2023-05-08T10:00:00Z')), { content: 'We went to the lake again' }, null);
+		const hits = idx.rank({ query: 'lake in May 2023' }, { vectors: [] }, NOW).hits;
+		expect(hits[0].id).toBe('may');
+		expect(hits[0].matched_terms).toEqual(['lake', '2023']);
+	});
+});
