@@ -25,6 +25,7 @@ function loadModel(modelId: string, onProgress?: (p: EmbedderProgress) => void) 
 
 const ready: Promise<Engine> = createEngine({
 	embedder: loadModel(DEFAULT_MODEL_ID),
+	modelId: DEFAULT_MODEL_ID,
 	embedderFactory: loadModel,
 });
 

@@ -55,7 +55,7 @@ import { ChangeHub } from './events';
 import { exportMemories } from './export-ops';
 import { getMemory } from './get-ops';
 import { importMemories } from './import-ops';
-import { loadIndex, persistSnapshot, SnapshotScheduler, type IndexOrigin } from './index-lifecycle';
+import { loadIndex, persistSnapshot, restoreIndex, SnapshotScheduler, type IndexOrigin } from './index-lifecycle';
 import { ModelSwitcher, ACTIVE_MODEL_KEY, type EmbedderFactory } from './model-switch';
 import * as reads from './reads';
 import { recallMemories } from './recall-ops';
@@ -75,6 +75,11 @@ export interface CreateEngineOptions {
 	IDBKeyRange?: typeof IDBKeyRange;
 	/** The embedder of the default model (or a promise of it). */
 	embedder: Embedder | Promise<Embedder>;
+	/**
+	 * The model id `embedder` will have, when known before it loads: the index snapshot of the
+	 * active model is then restored while the model loads, instead of after.
+	 */
+	modelId?: string;
 	/** Loads another model for setActiveModel (and for a stored non-default active model at open). */
 	embedderFactory?: EmbedderFactory;
 	/** Clock in epoch ms (tests fix it). */
@@ -297,10 +302,18 @@ export class Engine implements EngineApi {
  */
 export async function createEngine(opts: CreateEngineOptions): Promise<Engine> {
 	const dbOpts: EngramDBOptions = { name: opts.dbName, indexedDB: opts.indexedDB, IDBKeyRange: opts.IDBKeyRange };
-	const [db, given] = await Promise.all([openEngramDB(dbOpts), opts.embedder]);
-	const embedder = await activeEmbedder(db, given, opts.embedderFactory);
+	const given = Promise.resolve(opts.embedder);
+	// Awaited below; until then a failed model load must not count as an unhandled rejection.
+	given.catch(() => undefined);
+	const db = await openEngramDB(dbOpts);
+	const stored = await getSetting<string>(db, ACTIVE_MODEL_KEY);
+	// Restoring needs no embedder: start it now, for the model that will most likely be active.
+	const expected = stored ?? opts.modelId;
+	const early = expected === undefined ? undefined : restoreIndex(db, expected).catch(() => undefined);
+	const embedder = await activeEmbedder(stored, await given, opts.embedderFactory);
+	const restored = await early;
 	const [{ index, origin }, override, stamp] = await Promise.all([
-		loadIndex(db, embedder.modelId, embedder.dims),
+		restored?.modelId === embedder.modelId ? { index: restored, origin: 'snapshot' as const } : loadIndex(db, embedder.modelId, embedder.dims),
 		getSetting<Partial<Thresholds>>(db, thresholdsKey(embedder.modelId)),
 		readStamp(db),
 	]);
@@ -324,8 +337,7 @@ export async function createEngine(opts: CreateEngineOptions): Promise<Engine> {
 }
 
 /** The embedder of the stored active model when it differs from the given one and can be loaded. */
-async function activeEmbedder(db: EngramDB, given: Embedder, factory?: EmbedderFactory): Promise<Embedder> {
-	const stored = await getSetting<string>(db, ACTIVE_MODEL_KEY);
+async function activeEmbedder(stored: string | undefined, given: Embedder, factory?: EmbedderFactory): Promise<Embedder> {
 	if (!stored || stored === given.modelId || !factory) return given;
 	try {
 		return await factory(stored);

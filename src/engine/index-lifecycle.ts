@@ -18,18 +18,28 @@ export type IndexOrigin = 'snapshot' | 'rebuilt';
  * restores cleanly, else a rebuild (which is then persisted as the new snapshot).
  */
 export async function loadIndex(db: EngramDB, model: string, dims: number): Promise<{ index: SearchIndex; origin: IndexOrigin }> {
-	const [stamp, snap] = await Promise.all([readStamp(db), readSnapshot(db, model)]);
-	if (snap && snap.stamp === stamp) {
-		try {
-			const index = restoreSearchIndex(snap.bytes);
-			if (index.modelId === model) return { index, origin: 'snapshot' };
-		} catch {
-			// A snapshot from an older index format: rebuilding is always correct, just slower.
-		}
-	}
+	const restored = await restoreIndex(db, model);
+	if (restored) return { index: restored, origin: 'snapshot' };
+	const stamp = await readStamp(db);
 	const index = await rebuildIndex(db, model, dims);
 	await persistSnapshot(db, index, stamp);
 	return { index, origin: 'rebuilt' };
+}
+
+/**
+ * The index restored from `model`'s snapshot when that snapshot is current, else undefined.
+ * Needs no embedder, so the engine starts it while the model is still loading.
+ */
+export async function restoreIndex(db: EngramDB, model: string): Promise<SearchIndex | undefined> {
+	const [stamp, snap] = await Promise.all([readStamp(db), readSnapshot(db, model)]);
+	if (!snap || snap.stamp !== stamp) return undefined;
+	try {
+		const index = restoreSearchIndex(snap.bytes);
+		return index.modelId === model ? index : undefined;
+	} catch {
+		// A snapshot from an older index format: rebuilding is always correct, just slower.
+		return undefined;
+	}
 }
 
 /** Rows read per request while rebuilding: getAll pages, far faster than a cursor per row. */

@@ -1,5 +1,5 @@
-import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
-import { describe, expect, it } from 'vitest';
+import { IDBKeyRange, IDBObjectStore, indexedDB } from 'fake-indexeddb';
+import { describe, expect, it, vi } from 'vitest';
 import type { Embedder } from '../../../src/engine/embedder';
 import type { ChangeEvent, Progress } from '../../../src/engine/types';
 import { DB_VERSION, openEngramDB } from '../../../src/store/db';
@@ -27,6 +27,8 @@ function truncatedModel(inner: Embedder): Embedder {
 
 const NOTES = ['The daily standup meeting starts at 9 am', 'Backups of the database run nightly at two in the morning', 'Maria Silva owns the billing service'];
 
+const original = IDBObjectStore.prototype.get;
+
 describe('Engine', () => {
 	describe('index lifecycle', () => {
 		it('reopens from the persisted snapshot when nothing was written since', async () => {
@@ -39,6 +41,33 @@ describe('Engine', () => {
 			expect(again.indexOrigin).toBe('snapshot');
 			expect(again.ctx.index.size).toBe(3);
 			expect((await again.recall({ query: 'when are backups taken' })).results[0].memory.content).toBe(NOTES[1]);
+		});
+
+		it('restores the snapshot while the model loads when told which model to expect, and ignores a wrong guess', async () => {
+			const dbName = freshName();
+			const first = await makeEngine({ dbName });
+			await first.store({ memories: NOTES.map((content) => ({ content })) });
+			await first.close();
+			const real = await embedder();
+			let release!: () => void;
+			const slow = new Promise<typeof real>((resolve) => (release = () => resolve(real)));
+			const snapshotReads: string[] = [];
+			const get = vi.spyOn(IDBObjectStore.prototype, 'get').mockImplementation(function (this: IDBObjectStore, key: IDBValidKey | IDBKeyRange) {
+				if (this.name === 'snapshots') snapshotReads.push(String(key));
+				return original.call(this, key);
+			});
+			const opening = fresh({ dbName, embedder: slow, modelId: real.modelId });
+			// The snapshot is read while the model is still loading.
+			await vi.waitFor(() => expect(snapshotReads).toEqual([real.modelId]));
+			get.mockRestore();
+			release();
+			const again = await opening;
+			expect(again.indexOrigin).toBe('snapshot');
+			expect(again.ctx.index.size).toBe(3);
+			const guessedWrong = await fresh({ dbName, modelId: 'someone/else' });
+			expect(guessedWrong.indexOrigin).toBe('snapshot');
+			expect(guessedWrong.ctx.index.modelId).toBe(real.modelId);
+			expect((await guessedWrong.recall({ query: 'when are backups taken' })).results[0].memory.content).toBe(NOTES[1]);
 		});
 
 		it('rebuilds when a write happened after the snapshot, without re-embedding', async () => {
