@@ -2,8 +2,9 @@
  * Pure text processing for the lexical index: tokenising, stop words and a light English
  * stemmer. The index and every query go through the same `processTerm`, so what matters most
  * is consistency; the stemmer is deliberately conservative (it conflates inflections such as
- * plurals, -ing and -ed, never distinct words), because over-stemming hurts BM25 precision more
- * than a missed conflation hurts recall, and the semantic side covers paraphrase.
+ * plurals, -ing, -ed and irregular past tenses, never distinct words), because over-stemming
+ * hurts BM25 precision more than a missed conflation hurts recall, and the semantic side covers
+ * paraphrase.
  */
 
 /**
@@ -42,6 +43,35 @@ export function tokenize(text: string): string[] {
 	return out;
 }
 
+/**
+ * Irregular past tenses and participles → their base verb, so a question in the present ("What
+ * did Blanche break?", "Who taught her?") meets an answer told in the past ("She broke Andre's
+ * mug", "my grandmother taught me"). Forms that are also common other words are left out
+ * ("left", "rose", "fell", "shot", "lay", "bit", "ground").
+ */
+const IRREGULAR: ReadonlyMap<string, string> = new Map(
+	(
+		'awoke:awake began:begin begun:begin bent:bend bled:bleed blew:blow blown:blow broke:break ' +
+		'broken:break brought:bring built:build burnt:burn bought:buy caught:catch chose:choose ' +
+		'chosen:choose came:come dealt:deal dug:dig drew:draw drawn:draw dreamt:dream drank:drink ' +
+		'drunk:drink drove:drive driven:drive ate:eat eaten:eat fed:feed felt:feel fought:fight ' +
+		'found:find fled:flee flew:fly flown:fly forgot:forget forgotten:forget forgave:forgive ' +
+		'forgiven:forgive froze:freeze frozen:freeze got:get gotten:get gave:give given:give went:go ' +
+		'gone:go grew:grow grown:grow hung:hang heard:hear hid:hide hidden:hide held:hold kept:keep ' +
+		'knew:know known:know laid:lay led:lead learnt:learn lent:lend lost:lose made:make meant:mean ' +
+		'met:meet paid:pay ran:run rode:ride ridden:ride rang:ring rung:ring said:say saw:see seen:see ' +
+		'sought:seek sold:sell sent:send shook:shake shaken:shake shone:shine shown:show shrank:shrink ' +
+		'sang:sing sung:sing sank:sink sunk:sink sat:sit slept:sleep slid:slide spoke:speak ' +
+		'spoken:speak spent:spend spun:spin stood:stand stole:steal stolen:steal stuck:stick ' +
+		'struck:strike swore:swear sworn:swear swept:sweep swam:swim swum:swim took:take taken:take ' +
+		'taught:teach tore:tear torn:tear told:tell thought:think threw:throw thrown:throw ' +
+		'understood:understand woke:wake woken:wake wore:wear worn:wear won:win wrote:write ' +
+		'written:write'
+	)
+		.split(/\s+/)
+		.map((pair) => pair.split(':') as [string, string]),
+);
+
 const VOWEL = /[aeiouy]/;
 /** A stem ending consonant–vowel–consonant with one vowel group ("hik", "writ", "car"). */
 const SHORT_CVC = /^[^aeiouy]*[aeiouy][^aeiouywx]$/;
@@ -66,12 +96,13 @@ function stripVerbal(w: string, suffix: string): string | null {
 }
 
 /**
- * A light English stemmer: plurals, -ing, -ed, -ly and -ies/-ied/-y ("hiking", "hiked" and
- * "hike" → "hike"; "studies", "studied" and "study" → "studi"). Base words keep their final e,
+ * A light English stemmer: irregular past tenses ("broke", "broken" → "break"), plurals, -ing,
+ * -ed, -ly and -ies/-ied/-y ("hiking", "hiked" and "hike" → "hike"; "studies", "studied" and
+ * "study" → "studi"). Base words keep their final e,
  * so "care" and "car" stay apart. Digits and words of three letters or fewer pass unchanged.
  */
 export function stem(word: string): string {
-	let w = word;
+	let w = IRREGULAR.get(word) ?? word;
 	if (w.length <= 3 || /\d/.test(w)) return w;
 	if (w.endsWith('ies') || w.endsWith('ied')) w = w.length > 4 ? w.slice(0, -3) + 'i' : w.slice(0, -1);
 	else if (w.length > 5 && w.endsWith('eed')) w = w.slice(0, -1);

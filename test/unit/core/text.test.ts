@@ -30,6 +30,22 @@ describe('core/text', () => {
 			for (const g of groups) expect(new Set(g.map(stem)), g.join(',')).toHaveProperty('size', 1);
 		});
 
+		it('maps irregular past tenses and participles to their verb', () => {
+			const groups = [
+				['break', 'broke', 'broken', 'breaking'],
+				['teach', 'taught', 'teaches'],
+				['buy', 'bought', 'buying'],
+				['steal', 'stole', 'stolen'],
+				['go', 'went', 'gone'],
+				['make', 'made', 'making'],
+			];
+			for (const g of groups) expect(new Set(g.map(stem)), g.join(',')).toHaveProperty('size', 1);
+			// Forms that are also other words stay themselves: the left hand, a rose, in the fall.
+			expect(stem('left')).toBe('left');
+			expect(stem('rose')).toBe('rose');
+			expect(stem('fell')).not.toBe(stem('fall'));
+		});
+
 		it('keeps distinct words apart', () => {
 			expect(stem('car')).not.toBe(stem('care'));
 			expect(stem('news')).not.toBe(stem('new'));
