@@ -16,7 +16,7 @@ import { dateWords } from './date-words';
 import { LexicalIndex, type LexicalDoc } from './lexical';
 import { ivfScan, nearestScan } from './nearest';
 import { rankIndex } from './rank';
-import { decodeSnapshot, encodeSnapshot } from './snapshot';
+import { decodeSnapshot, encodeSnapshot, type PackedEdges } from './snapshot';
 import type { DocMeta, DocText, Edge, QueryVectors, RankedPage, SearchIndex } from './types';
 import { normalize, VectorStore } from './vector-store';
 import type { IndexView } from './view';
@@ -59,6 +59,8 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 			this.unlinkMeta(this.metas[slot]);
 		}
 		const m = copyMeta(meta);
+		if (asksQuestion(text.content)) m.asks = true;
+		else delete m.asks;
 		this.metas[slot] = m;
 		this.linkMeta(m);
 		this.vectors.set(slot, vector);
@@ -174,13 +176,41 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 			modelId: this.modelId,
 			dims: this.dims,
 			metas: this.metas.slice(0, this.count),
-			edges: [...this.adj.all()],
+			edges: this.packEdges(),
 			lexical: this.lexical.pack(),
 			vectors: this.vectors.view(this.count),
 			ivf: this.ivf
 				? { centroids: this.ivf.centroids, trainedAt: this.ivf.trainedAt, lists: this.ivf.assignments(this.count) }
 				: undefined,
 		});
+	}
+
+	/** The adjacency's edges by slot, for the snapshot. */
+	private packEdges(): PackedEdges {
+		const m = this.adj.edgeCount;
+		const from = new Int32Array(m);
+		const to = new Int32Array(m);
+		const strength = new Float64Array(m);
+		const type = new Uint8Array(m);
+		const types: AssociationType[] = [];
+		const typeIndex = new Map<AssociationType, number>();
+		const loose: Edge[] = [];
+		let i = 0;
+		for (const e of this.adj.all()) {
+			const a = this.slotOf.get(e.from);
+			const b = this.slotOf.get(e.to);
+			if (a === undefined || b === undefined) {
+				loose.push(e);
+				continue;
+			}
+			let t = typeIndex.get(e.type);
+			if (t === undefined) typeIndex.set(e.type, (t = types.push(e.type) - 1));
+			from[i] = a;
+			to[i] = b;
+			strength[i] = e.strength;
+			type[i++] = t;
+		}
+		return { from: from.subarray(0, i), to: to.subarray(0, i), strength: strength.subarray(0, i), type: type.subarray(0, i), types, loose };
 	}
 
 	clear(): void {
@@ -227,6 +257,11 @@ function copyMeta(m: DocMeta): DocMeta {
 	return { ...m, tags: [...m.tags], entities: [...m.entities] };
 }
 
+/** True when a text ends with a question mark (trailing emoji, quotes and spaces aside). */
+export function asksQuestion(text: string): boolean {
+	return /\?[^\p{L}\p{N}.!?]*$/u.test(text);
+}
+
 /** What minisearch indexes for a memory. */
 function lexicalDoc(m: DocMeta, text: DocText): LexicalDoc {
 	return {
@@ -266,7 +301,9 @@ export function restoreSearchIndex(bytes: Uint8Array): SearchIndex {
 		idx.slotOf.set(idx.ids[i], i);
 		idx.linkMeta(s.metas[i]);
 	}
-	for (const e of s.edges) idx.adj.add(e);
+	const { from, to, strength, type, types, loose } = s.edges;
+	for (let i = 0; i < from.length; i++) idx.adj.add({ from: idx.ids[from[i]], to: idx.ids[to[i]], type: types[type[i]], strength: strength[i] });
+	for (const e of loose) idx.adj.add(e);
 	if (s.ivf) {
 		const ivf = new Ivf(s.dims, s.ivf.centroids, s.ivf.trainedAt);
 		s.ivf.lists.forEach((list, slot) => list >= 0 && ivf.assign(slot, list));

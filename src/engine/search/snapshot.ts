@@ -6,11 +6,15 @@
  *   · int8 codes (count × dims) · pad to 4 · float32 scales (count)
  *   · [float32 IVF centroids (nlist × dims) · int32 list of each slot (count)]
  *   · int32 lexical postings (see lexical-codec.ts)
+ *   · int32 edge sources (slots) · int32 edge targets (slots) · float64 strengths · uint8 types · pad to 4
  *
- * The header holds the model, metadata, edges and the lexical index; vectors stay raw bytes so
- * restoring 100k of them is a copy, not a parse.
+ * The header holds the model, metadata, the lexical index's shape and the edge types; vectors
+ * and edges stay raw bytes, so restoring 100k memories and their million links is a copy, not a
+ * parse (as JSON, the edges alone were ~80% of a 100k header). Edges whose ends are not both in
+ * the index (rare) stay in the header as JSON.
  */
 import { MemoryError } from '../../core/errors';
+import type { AssociationType } from '../../core/schemas';
 import type { PackedLexical } from './lexical-codec';
 import type { DocMeta, Edge } from './types';
 
@@ -20,18 +24,30 @@ const MAGIC = 0x58474e45; // "ENGX" read as a little-endian u32
  * what terms are indexed (a restored index must analyse text as queries will); older snapshots
  * are then refused and the engine rebuilds from IndexedDB.
  */
-export const SNAPSHOT_VERSION = 5;
+export const SNAPSHOT_VERSION = 6;
 
 /** Everything a snapshot carries. */
 export interface SnapshotData {
 	modelId: string;
 	dims: number;
 	metas: DocMeta[];
-	edges: Edge[];
+	edges: PackedEdges;
 	lexical: PackedLexical;
 	vectors: { codes: Int8Array; scales: Float32Array };
 	/** The trained coarse quantiser, when there is one. */
 	ivf?: { centroids: Float32Array; trainedAt: number; lists: Int32Array };
+}
+
+/** The association edges, by slot: edge i goes from slot `from[i]` to slot `to[i]`. */
+export interface PackedEdges {
+	from: Int32Array;
+	to: Int32Array;
+	strength: Float64Array;
+	/** Index into `types` of each edge's type. */
+	type: Uint8Array;
+	types: AssociationType[];
+	/** Edges with an end outside the index, kept by id. */
+	loose: Edge[];
 }
 
 /** Bytes of a typed array, as a Uint8Array view. */
@@ -43,16 +59,23 @@ const pad4 = (n: number) => (n + 3) & ~3;
 export function encodeSnapshot(s: SnapshotData): Uint8Array {
 	const ivf = s.ivf ? { nlist: s.ivf.centroids.length / s.dims, trainedAt: s.ivf.trainedAt } : null;
 	const { ints, ...lexical } = s.lexical;
+	const e = s.edges;
+	const edges = { count: e.from.length, types: e.types, loose: e.loose };
 	const header = new TextEncoder().encode(
-		JSON.stringify({ modelId: s.modelId, dims: s.dims, metas: s.metas, edges: s.edges, lexical: { ...lexical, ints: ints.length }, ivf }),
+		JSON.stringify({ modelId: s.modelId, dims: s.dims, metas: s.metas, edges, lexical: { ...lexical, ints: ints.length }, ivf }),
 	);
 	const codesAt = pad4(12 + header.length);
 	const scalesAt = pad4(codesAt + s.vectors.codes.length);
 	const ivfAt = scalesAt + s.vectors.scales.length * 4;
 	const ivfBytes = s.ivf ? s.ivf.centroids.byteLength + s.ivf.lists.byteLength : 0;
 	const lexAt = ivfAt + ivfBytes;
-	const out = new Uint8Array(lexAt + ints.byteLength);
+	const edgesAt = lexAt + ints.byteLength;
+	const out = new Uint8Array(edgesAt + pad4(edges.count * 17));
 	out.set(bytesOf(ints), lexAt);
+	out.set(bytesOf(e.from), edgesAt);
+	out.set(bytesOf(e.to), edgesAt + edges.count * 4);
+	out.set(bytesOf(e.strength), edgesAt + edges.count * 8);
+	out.set(e.type, edgesAt + edges.count * 16);
 	const dv = new DataView(out.buffer);
 	dv.setUint32(0, MAGIC, true);
 	dv.setUint32(4, SNAPSHOT_VERSION, true);
@@ -77,9 +100,10 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
 	if (version !== SNAPSHOT_VERSION) throw bad(`version ${version} is not supported (expected ${SNAPSHOT_VERSION})`);
 	const hlen = dv.getUint32(8, true);
 	if (12 + hlen > bytes.length) throw bad('header runs past the end');
-	const h = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + hlen))) as Omit<SnapshotData, 'vectors' | 'ivf' | 'lexical'> & {
+	const h = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + hlen))) as Omit<SnapshotData, 'vectors' | 'ivf' | 'lexical' | 'edges'> & {
 		ivf: { nlist: number; trainedAt: number } | null;
 		lexical: Omit<PackedLexical, 'ints'> & { ints: number };
+		edges: { count: number; types: AssociationType[]; loose: Edge[] };
 	};
 	const n = h.metas.length;
 	const codesAt = pad4(12 + hlen);
@@ -88,7 +112,7 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
 	// Copies, so the views are aligned and independent of the caller's buffer.
 	const codes = new Int8Array(bytes.slice(codesAt, codesAt + n * h.dims).buffer);
 	const scales = new Float32Array(bytes.slice(scalesAt, scalesAt + n * 4).buffer);
-	const { ivf: ivfHead, lexical: lexHead, ...rest } = h;
+	const { ivf: ivfHead, lexical: lexHead, edges: edgeHead, ...rest } = h;
 	let at = scalesAt + n * 4;
 	let ivf: SnapshotData['ivf'];
 	if (ivfHead) {
@@ -103,5 +127,16 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
 	}
 	if (at + lexHead.ints * 4 > bytes.length) throw bad('lexical section is truncated');
 	const lexical = { ...lexHead, ints: new Int32Array(bytes.slice(at, at + lexHead.ints * 4).buffer) };
-	return { ...rest, vectors: { codes, scales }, ivf, lexical };
+	at += lexHead.ints * 4;
+	const m = edgeHead.count;
+	if (at + m * 17 > bytes.length) throw bad('edge section is truncated');
+	const edges: PackedEdges = {
+		from: new Int32Array(bytes.slice(at, at + m * 4).buffer),
+		to: new Int32Array(bytes.slice(at + m * 4, at + m * 8).buffer),
+		strength: new Float64Array(bytes.slice(at + m * 8, at + m * 16).buffer),
+		type: bytes.slice(at + m * 16, at + m * 17),
+		types: edgeHead.types,
+		loose: edgeHead.loose,
+	};
+	return { ...rest, vectors: { codes, scales }, ivf, lexical, edges };
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
+import type { IndexView } from '../../../../src/engine/search/view';
 import { describe, expect, it } from 'vitest';
-import { createSearchIndex, restoreSearchIndex } from '../../../../src/engine/search/index';
+import { asksQuestion, createSearchIndex, restoreSearchIndex } from '../../../../src/engine/search/index';
 import type { SearchIndex } from '../../../../src/engine/search/types';
 import { cosine, meta, prng, randomVector, toyEmbed } from './fixtures';
 
@@ -61,6 +62,28 @@ describe('SearchIndex', () => {
 			idx.remove('b');
 			const page = idx.rank({ query: 'kayak' }, { vectors: [null] }, Date.now());
 			expect(page.hits.map((h) => h.id)).toEqual(['a']);
+		});
+	});
+
+	describe('asksQuestion', () => {
+		it('marks a memory whose content ends with a question, through snapshots and re-upserts', () => {
+			expect(['Lena: How are Sophia and Blanche?', 'Jamal: WHAT. Where?', 'Tom: Why Portuguese? 😂'].map(asksQuestion)).toEqual([
+				true,
+				true,
+				true,
+			]);
+			expect(['Maya: Wait, the 15th?? I will be in Japan', 'Sofia: JAMAL!!! A girl!!', ''].map(asksQuestion)).toEqual([
+				false,
+				false,
+				false,
+			]);
+			const idx = indexOf([['q', 'How are the twins?'], ['a', 'They are fine.']]);
+			const view = (i: SearchIndex) => i as unknown as IndexView;
+			const asks = (i: SearchIndex, id: string) => view(i).metas[view(i).slotOf.get(id)!].asks === true;
+			expect([asks(idx, 'q'), asks(idx, 'a')]).toEqual([true, false]);
+			expect(asks(restoreSearchIndex(idx.snapshot()), 'q')).toBe(true);
+			idx.upsert(meta('q'), { content: 'The twins are fine.' }, null);
+			expect(asks(idx, 'q')).toBe(false);
 		});
 	});
 
@@ -128,6 +151,37 @@ describe('SearchIndex', () => {
 			// The restored index keeps accepting writes.
 			back.upsert(meta('d'), { content: 'a new rescue cat' }, toyEmbed('a new rescue cat', DIMS));
 			expect(back.rank({ query: 'cat' }, { vectors: [null] }, now).hits[0].id).toBe('d');
+		});
+
+		it('round-trips edges exactly, by slot, including links to memories outside the index', () => {
+			const idx = indexOf([
+				['a', 'first note'],
+				['b', 'second note'],
+				['c', 'third note'],
+			]);
+			const edges = [
+				{ from: 'a', to: 'b', type: 'SIMILAR_TO', strength: 0.812345 },
+				{ from: 'b', to: 'a', type: 'SIMILAR_TO', strength: 0.812345 },
+				{ from: 'c', to: 'b', type: 'PRECEDED_BY', strength: 1 },
+				{ from: 'a', to: 'c', type: 'RELATES_TO', strength: 0.1 + 0.2 },
+				{ from: 'c', to: 'gone', type: 'LEADS_TO', strength: 0.5 },
+			] as const;
+			for (const e of edges) idx.addEdge(e);
+			const back = restoreSearchIndex(idx.snapshot());
+			expect(back.counts().edgesByType).toEqual({ SIMILAR_TO: 2, PRECEDED_BY: 1, RELATES_TO: 1, LEADS_TO: 1 });
+			const snapshotAgain = restoreSearchIndex(back.snapshot());
+			expect(snapshotAgain.counts().edgesByType).toEqual(back.counts().edgesByType);
+			// Strengths survive bit for bit (0.1 + 0.2 is not a float32), and both ends see each edge.
+			const adj = (back as unknown as IndexView).adj;
+			expect(adj.of('a').find((x) => x.type === 'RELATES_TO')).toEqual({ other: 'c', type: 'RELATES_TO', strength: 0.1 + 0.2, dir: 'out' });
+			expect(adj.of('c').find((x) => x.type === 'LEADS_TO')).toEqual({ other: 'gone', type: 'LEADS_TO', strength: 0.5, dir: 'out' });
+			expect(adj.of('b').filter((x) => x.type === 'SIMILAR_TO').map((x) => [x.other, x.dir, x.strength])).toEqual(
+				expect.arrayContaining([['a', 'out', 0.812345], ['a', 'in', 0.812345]]),
+			);
+			back.removeEdge('a', 'c', 'RELATES_TO');
+			expect(back.counts().edgesByType.RELATES_TO).toBeUndefined();
+			const graph = back.rank({ memory_id: 'a', limit: 5 }, { vectors: [] }, Date.now());
+			expect(graph.hits.map((h) => h.id)).not.toContain('a');
 		});
 
 		it('rejects bytes that are not a snapshot', () => {
