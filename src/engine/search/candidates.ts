@@ -59,26 +59,44 @@ export function newCandidate(slot: number, direct: boolean): Candidate {
 	};
 }
 
-/** Tunables of the turn-length prior (measured on the dev set; docs/BENCHMARKS.md). */
+/** Tunables of the conversation-turn priors (measured on the dev set; docs/BENCHMARKS.md). */
 export const TURNS = {
 	/** Distinct words from which a conversation turn carries its full relevance (0 = off). */
 	fullWords: 16,
+	/**
+	 * Share of its own relevance a turn that ends with a question carries, in (0, 1] (1 = off).
+	 * Its neighbours still inherit from its whole relevance: the question points at the answer.
+	 */
+	question: 0.5,
 };
 
 /**
- * How much relevance a memory can carry by its length, in (0, 1]: for a conversation turn (a
- * memory with a session) min(1, distinct words / TURNS.fullWords), 1 for every other memory.
- * Short turns ("Haha", "WHAT. Where?", "You're a good dog dad") are reactions; they match a
- * query through one shared word or a noisy short-text vector, yet rarely hold the fact asked
- * for. Notes stored on their own keep their full weight however short. Cached on the candidate.
+ * How much relevance a memory can carry, in (0, 1]: for a conversation turn (a memory with a
+ * session) min(1, distinct words / TURNS.fullWords), times TURNS.question when it ends with a
+ * question; 1 for every other memory. Short turns ("Haha", "WHAT. Where?", "You're a good dog
+ * dad") are reactions that match a query through one shared word or a noisy short-text vector,
+ * and a question ("How are the twins handling the move?") shares the words of the question asked
+ * of recall while the answer is in the reply. Notes stored on their own keep their full weight
+ * however short. Cached on the candidate.
  */
 export function substance(view: IndexView, c: Candidate): number {
 	if (Number.isNaN(c.substance)) {
 		const m = view.metas[c.slot];
 		const full = TURNS.fullWords;
-		c.substance = full > 0 && m.session !== undefined ? Math.min(1, view.lexical.contentLength(m.id) / full) : 1;
+		let s = 1;
+		if (m.session !== undefined) {
+			if (full > 0) s = Math.min(1, view.lexical.contentLength(m.id) / full);
+			s *= askDiscount(view, c);
+		}
+		c.substance = s;
 	}
 	return c.substance;
+}
+
+/** TURNS.question for a conversation turn ending with a question, else 1. */
+export function askDiscount(view: IndexView, c: Candidate): number {
+	const m = view.metas[c.slot];
+	return m.asks && m.session !== undefined ? Math.min(1, Math.max(0.01, TURNS.question)) : 1;
 }
 
 /** Gets or creates the candidate for `slot`. */

@@ -4,7 +4,7 @@
  * current-only redirection along EVOLVED_INTO / INVALIDATED_BY chains. A memory reached this
  * way that retrieval did not find itself becomes an 'expanded' candidate with `via` set.
  */
-import { candidateFor, substance, type Candidate } from './candidates';
+import { askDiscount, candidateFor, substance, type Candidate } from './candidates';
 import type { IndexView } from './view';
 
 /** Tunables of expansion; bounded so one recall's work stays small at any corpus size. */
@@ -64,11 +64,13 @@ function adjacentTurn(view: IndexView, slot: number, dir: 'out' | 'in', accept: 
  * Gives the turns around each strong candidate (PRECEDED_BY chains, same session, up to
  * `neighborWindow` steps each way) a share of its relevance, decaying with distance: the answer
  * to a question often sits a turn or two after the turn that matches it. The share is scaled by
- * the receiving turn's substance: "WHAT. Where?" next to a hit holds no fact to find.
+ * the receiving turn's substance ("WHAT. Where?" next to a hit holds no fact to find); a source
+ * that ends with a question passes on its relevance before the question discount, since what it
+ * asks is answered next to it.
  */
 export function spreadToNeighbors(view: IndexView, cands: Map<number, Candidate>, rel: RelevanceOf, accept: Accept): void {
 	for (const src of strongest(cands, rel, EXPANSION.neighborSources, false)) {
-		const r = rel(src);
+		const r = rel(src) / askDiscount(view, src);
 		const id = view.metas[src.slot].id;
 		for (const dir of ['out', 'in'] as const) {
 			let cur: number | undefined = src.slot;

@@ -27,6 +27,8 @@ export interface DocMeta {
 	last_accessed?: number;
 	/** Entity ids (`type:normalised-name`). */
 	entities: string[];
+	/** Set by the index: the content ends with a question ("How are the twins?"). */
+	asks?: boolean;
 }
 
 /** The text the lexical index sees. */

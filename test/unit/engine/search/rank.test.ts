@@ -37,7 +37,7 @@ const rank = (idx: SearchIndex, input: Parameters<SearchIndex['rank']>[0], text?
 describe('SearchIndex.rank', () => {
 	// The turn-length prior is tested on its own below; the other mechanisms are tested without it.
 	const savedTurns = { ...TURNS };
-	beforeEach(() => Object.assign(TURNS, { fullWords: 0 }));
+	beforeEach(() => Object.assign(TURNS, { fullWords: 0, question: 1 }));
 	afterEach(() => Object.assign(TURNS, savedTurns));
 
 	it('puts the memory matching both lexically and semantically first, with its components', () => {
@@ -153,11 +153,12 @@ describe('SearchIndex.rank: turn-length prior', () => {
 		const hits = rank(idx, { query: 'laptop stolen', scope: 'chat', weights: { semantic: 0 } }).hits;
 		const share = (id: string) => hits.find((h) => h.id === id)!.components.neighbor;
 		// The hit (9 distinct words) carries 9/16 of its relevance; b, one step away (decay 1) with 3
-		// words, takes 3/16 of that; c, two steps away (decay 0.6) and long, takes 0.6 of it.
+		// words and a question, takes 3/16 × TURNS.question of that; c, two steps away (decay 0.6)
+		// and long, takes 0.6 of it.
 		const r = 9 / TURNS.fullWords;
 		expect(hits[0].id).toBe('a');
 		expect(hits[0].components.lexical).toBeCloseTo(r, 5);
-		expect(share('b')).toBeCloseTo((r * 3) / TURNS.fullWords, 5);
+		expect(share('b')).toBeCloseTo(((r * 3) / TURNS.fullWords) * TURNS.question, 5);
 		expect(share('c')).toBeCloseTo(r * EXPANSION.neighborDecay[1], 5);
 	});
 
@@ -170,5 +171,21 @@ describe('SearchIndex.rank: turn-length prior', () => {
 		// The turn is shorter, so its raw BM25 is the higher one; the note is not scaled down.
 		expect(hits[0].components.lexical).toBeGreaterThan(0.9);
 		expect(hits[1].components.lexical).toBeCloseTo(2 / TURNS.fullWords, 5);
+	});
+
+	it('discounts a turn that asks a question, and passes its whole relevance to the reply', () => {
+		const idx = createSearchIndex({ modelId: 'toy', dims: DIMS });
+		const turns: [string, string][] = [
+			['q', 'Priya: So how are the twins handling the move to the new bungalow in Land Park, are they sleeping okay at night?'],
+			['a', 'Tom: Ollie loves it but June keeps asking when we are going home, every night is a small crisis'],
+		];
+		turns.forEach(([id, content]) => idx.upsert(meta(id, { scope: 'chat', session: 's1' }), { content }, toyEmbed(content, DIMS)));
+		idx.addEdge({ from: 'a', to: 'q', type: 'PRECEDED_BY', strength: 1 });
+		const hits = rank(idx, { query: 'twins move', scope: 'chat', weights: { semantic: 0 } }).hits;
+		const q = hits.find((h) => h.id === 'q')!;
+		const a = hits.find((h) => h.id === 'a')!;
+		// q is long (16+ distinct words: substance 1 before the discount) and the only lexical hit.
+		expect(q.components.lexical).toBeCloseTo(TURNS.question, 5);
+		expect(a.components.neighbor).toBeCloseTo(1, 5);
 	});
 });
