@@ -11,7 +11,7 @@
  */
 import type { AssociationType, RecallInput } from '../../core/schemas';
 import { Adjacency } from './adjacency';
-import { IVF, Ivf, listCount, trainCentroids } from './ivf';
+import { IVF, Ivf, listCount, SlotLists, trainCentroids } from './ivf';
 import { dateWords } from './date-words';
 import { LexicalIndex, type LexicalDoc } from './lexical';
 import { ivfScan, nearestScan } from './nearest';
@@ -35,6 +35,9 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	adj = new Adjacency();
 	entityDocs = new Map<string, Set<string>>();
 	scopeCount = new Map<string, number>();
+	/** Each scope's slots, so a scoped nearest() walks only its own scope. */
+	private scopeSlots = new SlotLists();
+	private scopeList = new Map<string, number>();
 	/** The coarse quantiser for nearest(), once the index is large enough (see ivf.ts). */
 	ivf: Ivf | null = null;
 
@@ -63,6 +66,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		else delete m.asks;
 		this.metas[slot] = m;
 		this.linkMeta(m);
+		this.placeScope(slot, m.scope);
 		this.vectors.set(slot, vector);
 		this.placeVector(slot, vector);
 		this.lexical.upsert(lexicalDoc(m, text));
@@ -73,6 +77,19 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		if (slot === undefined) return;
 		this.vectors.set(slot, vector);
 		this.placeVector(slot, vector);
+	}
+
+	/** Puts `slot` in its scope's list. */
+	placeScope(slot: number, scope: string): void {
+		let list = this.scopeList.get(scope);
+		if (list === undefined) this.scopeList.set(scope, (list = this.scopeSlots.addList()));
+		this.scopeSlots.assign(slot, list);
+	}
+
+	/** The slots of `scope` (empty when unknown): a live view, valid until the next change. */
+	slotsInScope(scope: string): Int32Array {
+		const list = this.scopeList.get(scope);
+		return list === undefined ? EMPTY_SLOTS : this.scopeSlots.slotsOf(list);
 	}
 
 	/** Keeps the quantiser in step with a slot's vector, training it when the index is large enough. */
@@ -105,6 +122,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.lexical.remove(id);
 		this.adj.removeNode(id);
 		this.ivf?.unassign(slot);
+		this.scopeSlots.unassign(slot);
 		// Swap-remove: the last slot moves into the hole so slots stay dense for scans.
 		const last = --this.count;
 		if (slot !== last) {
@@ -114,6 +132,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 			this.slotOf.set(movedId, slot);
 			this.vectors.move(last, slot);
 			this.ivf?.move(last, slot);
+			this.scopeSlots.move(last, slot);
 		} else {
 			this.vectors.set(slot, null);
 		}
@@ -224,6 +243,8 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.adj.clear();
 		this.entityDocs.clear();
 		this.scopeCount.clear();
+		this.scopeSlots = new SlotLists();
+		this.scopeList.clear();
 		this.ivf = null;
 	}
 
@@ -253,6 +274,8 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 }
 
 /** A defensive copy, so later mutation by the caller cannot desynchronise the index. */
+const EMPTY_SLOTS = new Int32Array(0);
+
 function copyMeta(m: DocMeta): DocMeta {
 	return { ...m, tags: [...m.tags], entities: [...m.entities] };
 }
@@ -300,6 +323,7 @@ export function restoreSearchIndex(bytes: Uint8Array): SearchIndex {
 	for (let i = 0; i < n; i++) {
 		idx.slotOf.set(idx.ids[i], i);
 		idx.linkMeta(s.metas[i]);
+		idx.placeScope(i, s.metas[i].scope);
 	}
 	const { from, to, strength, type, types, loose } = s.edges;
 	for (let i = 0; i < from.length; i++) idx.adj.add({ from: idx.ids[from[i]], to: idx.ids[to[i]], type: types[type[i]], strength: strength[i] });

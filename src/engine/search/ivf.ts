@@ -29,58 +29,33 @@ export function listCount(n: number): number {
 	return Math.max(16, Math.min(1024, Math.round(2 * Math.sqrt(n))));
 }
 
-/** Slot-addressed membership of vectors in the lists of trained centroids. */
-export class Ivf {
-	readonly dims: number;
-	readonly nlist: number;
-	readonly centroids: Float32Array;
-	/** The vector count when trained (for the retrain policy). */
-	readonly trainedAt: number;
+/**
+ * Slot-addressed membership in numbered lists: each slot is in at most one list, and a list's
+ * slots can be walked without touching any other slot. The quantiser's lists are one use; the
+ * index's per-scope lists (so a scoped nearest() scans only its scope) are another.
+ */
+export class SlotLists {
 	/** List of each slot (−1: none). */
-	private listOf: Int32Array;
+	private listOf = new Int32Array(1024).fill(-1);
 	/** Position of each slot inside its list. */
-	private posOf: Int32Array;
-	private lists: Int32Array[];
-	private sizes: Int32Array;
+	private posOf = new Int32Array(1024);
+	private lists: Int32Array[] = [];
+	private sizes: number[] = [];
 
-	constructor(dims: number, centroids: Float32Array, trainedAt: number) {
-		this.dims = dims;
-		this.nlist = centroids.length / dims;
-		this.centroids = centroids;
-		this.trainedAt = trainedAt;
-		this.listOf = new Int32Array(1024).fill(-1);
-		this.posOf = new Int32Array(1024);
-		this.lists = Array.from({ length: this.nlist }, () => new Int32Array(16));
-		this.sizes = new Int32Array(this.nlist);
+	constructor(nlist = 0) {
+		for (let l = 0; l < nlist; l++) this.addList();
 	}
 
-	/** The closest centroid of a unit vector. */
-	nearestList(v: ArrayLike<number>): number {
-		const d = this.dims;
-		let best = 0;
-		let bestScore = -Infinity;
-		for (let c = 0; c < this.nlist; c++) {
-			let s = 0;
-			for (let i = 0, base = c * d; i < d; i++) s += this.centroids[base + i] * v[i];
-			if (s > bestScore) {
-				bestScore = s;
-				best = c;
-			}
-		}
-		return best;
+	/** Opens a new, empty list and returns its number. */
+	addList(): number {
+		this.lists.push(new Int32Array(16));
+		this.sizes.push(0);
+		return this.lists.length - 1;
 	}
 
-	/** The `nprobe` closest lists of a unit query, best first. */
-	probe(q: Float32Array): number[] {
-		const nprobe = Math.min(this.nlist, Math.max(IVF.minProbe, Math.round(this.nlist * IVF.probeShare)));
-		const top = new TopK(nprobe);
-		const d = this.dims;
-		for (let c = 0; c < this.nlist; c++) {
-			let s = 0;
-			for (let i = 0, base = c * d; i < d; i++) s += this.centroids[base + i] * q[i];
-			top.push(c, s);
-		}
-		return top.sorted().map((h) => h.slot);
+	/** Number of slots in `list`. */
+	sizeOf(list: number): number {
+		return this.sizes[list] ?? 0;
 	}
 
 	/** Puts `slot` in list `list` (removing it from any previous one). */
@@ -129,6 +104,11 @@ export class Ivf {
 		}
 	}
 
+	/** The slots of `list` (a live view: valid until the next change). */
+	slotsOf(list: number): Int32Array {
+		return this.lists[list].subarray(0, this.sizes[list]);
+	}
+
 	/** Each slot's list for the first `n` slots (−1: none), for snapshots. */
 	assignments(n: number): Int32Array {
 		const out = new Int32Array(n).fill(-1);
@@ -146,6 +126,52 @@ export class Ivf {
 		posOf.set(this.posOf);
 		this.listOf = listOf;
 		this.posOf = posOf;
+	}
+}
+
+/** The coarse quantiser: trained centroids, and each vector's slot in its closest centroid's list. */
+export class Ivf extends SlotLists {
+	readonly dims: number;
+	readonly nlist: number;
+	readonly centroids: Float32Array;
+	/** The vector count when trained (for the retrain policy). */
+	readonly trainedAt: number;
+
+	constructor(dims: number, centroids: Float32Array, trainedAt: number) {
+		super(centroids.length / dims);
+		this.dims = dims;
+		this.nlist = centroids.length / dims;
+		this.centroids = centroids;
+		this.trainedAt = trainedAt;
+	}
+
+	/** The closest centroid of a unit vector. */
+	nearestList(v: ArrayLike<number>): number {
+		const d = this.dims;
+		let best = 0;
+		let bestScore = -Infinity;
+		for (let c = 0; c < this.nlist; c++) {
+			let s = 0;
+			for (let i = 0, base = c * d; i < d; i++) s += this.centroids[base + i] * v[i];
+			if (s > bestScore) {
+				bestScore = s;
+				best = c;
+			}
+		}
+		return best;
+	}
+
+	/** The `nprobe` closest lists of a unit query, best first. */
+	probe(q: Float32Array): number[] {
+		const nprobe = Math.min(this.nlist, Math.max(IVF.minProbe, Math.round(this.nlist * IVF.probeShare)));
+		const top = new TopK(nprobe);
+		const d = this.dims;
+		for (let c = 0; c < this.nlist; c++) {
+			let s = 0;
+			for (let i = 0, base = c * d; i < d; i++) s += this.centroids[base + i] * q[i];
+			top.push(c, s);
+		}
+		return top.sorted().map((h) => h.slot);
 	}
 }
 

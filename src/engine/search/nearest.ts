@@ -57,23 +57,28 @@ export function scanSlots(
 	return { hits: top.sorted(), mean: scanned > 0 ? sum / scanned : 0, scanned };
 }
 
-/** SearchIndex.nearest over a view: optional scope and excluded ids. */
+/** SearchIndex.nearest over a view: optional scope (only its slots are visited) and excluded ids. */
 export function nearestScan(
 	view: IndexView,
 	q: Float32Array,
 	k: number,
 	filter?: { scope?: string; exclude?: string[] },
 ): { id: string; cosine: number }[] {
-	const scope = filter?.scope;
 	const exclude = filter?.exclude && filter.exclude.length > 0 ? new Set(filter.exclude) : null;
-	const accept =
-		scope === undefined && exclude === null
-			? undefined
-			: (slot: number) => {
-					const m = view.metas[slot];
-					return (scope === undefined || m.scope === scope) && (exclude === null || !exclude.has(m.id));
-				};
-	return scanSlots(view, q, k, accept).hits.map((h) => ({ id: view.metas[h.slot].id, cosine: h.score }));
+	const toHits = (hits: { slot: number; score: number }[]) => hits.map((h) => ({ id: view.metas[h.slot].id, cosine: h.score }));
+	if (filter?.scope === undefined) {
+		const accept = exclude === null ? undefined : (slot: number) => !exclude.has(view.metas[slot].id);
+		return toHits(scanSlots(view, q, k, accept).hits);
+	}
+	const top = new TopK(k);
+	const { codes, scales } = view.vectors;
+	const d = view.dims;
+	for (const slot of view.slotsInScope(filter.scope)) {
+		const sc = scales[slot];
+		if (sc === 0 || (exclude !== null && exclude.has(view.metas[slot].id))) continue;
+		top.push(slot, dotAt(codes, slot * d, q, d) * sc);
+	}
+	return toHits(top.sorted());
 }
 
 /**
@@ -89,7 +94,7 @@ export function ivfScan(
 	filter?: { scope?: string; exclude?: string[] },
 ): { id: string; cosine: number }[] {
 	const scope = filter?.scope;
-	// A small scope is cheaper to scan exactly: one string compare per memory, few dot products.
+	// A scope no larger than the probed lists is cheaper to scan exactly: only its own slots are visited.
 	if (scope !== undefined && (view.scopeCount.get(scope) ?? 0) <= view.count * IVF.probeShare) return nearestScan(view, q, k, filter);
 	const exclude = filter?.exclude && filter.exclude.length > 0 ? new Set(filter.exclude) : null;
 	const { codes, scales } = view.vectors;

@@ -18,6 +18,8 @@ export interface IndexView {
 	readonly vectors: VectorStore;
 	readonly lexical: LexicalIndex;
 	readonly adj: Adjacency;
+	/** The slots of a scope (empty when unknown); a live view, valid until the next change. */
+	slotsInScope(scope: string): Int32Array;
 	/** Number of memories per scope (the collection size for scoped BM25 statistics). */
 	readonly scopeCount: ReadonlyMap<string, number>;
 	/** Entity id → ids of the memories mentioning it. */

@@ -88,6 +88,44 @@ describe('SearchIndex', () => {
 	});
 
 	describe('nearest', () => {
+		it('within a scope returns exactly the best of that scope, through removals, scope changes and a snapshot', () => {
+			fc.assert(
+				fc.property(fc.integer({ min: 1, max: 1e9 }), (seed) => {
+					const rnd = prng(seed);
+					const idx = createSearchIndex({ modelId: 'r', dims: 16 });
+					const live = new Map<string, { scope: string; v: Float32Array }>();
+					for (let i = 0; i < 80; i++) {
+						const id = `v${Math.floor(rnd() * 50)}`;
+						const r = rnd();
+						if (r < 0.2 && live.has(id)) {
+							idx.remove(id);
+							live.delete(id);
+							continue;
+						}
+						const scope = `s${Math.floor(rnd() * 3)}`;
+						const v = randomVector(rnd, 16);
+						idx.upsert(meta(id, { scope }), { content: 'x' }, v);
+						live.set(id, { scope, v });
+					}
+					const q = randomVector(rnd, 16);
+					const want = (scope: string) =>
+						[...live].filter(([, m]) => m.scope === scope).map(([id, m]) => ({ id, c: cosine(q, m.v) })).sort((a, b) => b.c - a.c);
+					for (const index of [idx, restoreSearchIndex(idx.snapshot())])
+						for (const scope of ['s0', 's1', 's2', 'none']) {
+							const got = index.nearest(q, 5, { scope });
+							const w = want(scope);
+							expect(got).toHaveLength(Math.min(5, w.length));
+							// Only the scope's memories, and (up to int8 error) its best ones.
+							for (const g of got) {
+								expect(live.get(g.id)?.scope).toBe(scope);
+								expect(cosine(q, live.get(g.id)!.v)).toBeGreaterThan(w[got.length - 1].c - 0.04);
+							}
+						}
+				}),
+				{ numRuns: 60 },
+			);
+		});
+
 		it('matches a naive exact cosine ranking (int8 error within 0.02)', () => {
 			fc.assert(
 				fc.property(fc.integer({ min: 1, max: 1e9 }), fc.integer({ min: 1, max: 20 }), (seed, k) => {
