@@ -8,7 +8,8 @@
  *
  *   npm run eval                         # through a fresh engine (fake-indexeddb, embedded model)
  *   npm run eval -- --through index      # the search index alone (fast; same feeding as the engine)
- *   npm run eval -- --through mcp        # through the MCP tools (when bench/lib/mcp-target.ts exists)
+ *   npm run eval -- --through mcp        # through the MCP tools (SDK client, in-memory transport)
+ *   npm run eval -- --through app --no-ablation   # the built app in Chromium, via engram-relay, as an agent calls it
  *   npm run eval -- --no-ablation --misses --data path/to/set.json
  */
 import type { RecallInput } from '../src/core/schemas';
@@ -40,7 +41,7 @@ const VARIANTS: { name: string; opts: Partial<RecallInput> }[] = [
 ];
 
 interface Args {
-	through: 'engine' | 'index' | 'mcp';
+	through: 'engine' | 'index' | 'mcp' | 'app';
 	ablation: boolean;
 	misses: boolean;
 	data: string;
@@ -56,13 +57,14 @@ function parseArgs(argv: string[]): Args {
 		else if (k === '--data') a.data = argv[++i];
 		else throw new Error(`unknown argument ${k}`);
 	}
-	if (!['engine', 'index', 'mcp'].includes(a.through)) throw new Error('--through: must be engine, index or mcp');
+	if (!['engine', 'index', 'mcp', 'app'].includes(a.through)) throw new Error('--through: must be engine, index, mcp or app');
 	return a;
 }
 
 async function makeTarget(args: Args, embedder: Embedder): Promise<EvalTarget> {
 	if (args.through === 'index') return indexTarget(embedder);
 	if (args.through === 'mcp') return mcpTarget(embedder);
+	if (args.through === 'app') return (await import('./lib/app-target')).appTarget();
 	return engineTarget(embedder);
 }
 

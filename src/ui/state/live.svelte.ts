@@ -12,7 +12,7 @@ import type { Engine } from './context';
  * then costs the open views one refetch per window instead of one per memory (each refetch also
  * queues reads in the engine worker ahead of the agent's next call).
  */
-export const LIVE_WINDOW_MS = 150;
+export const LIVE_WINDOW_MS = 400;
 
 /** Change counters per kind; `memories` also bumps on wipe and import. */
 export class Live {
