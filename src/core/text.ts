@@ -53,7 +53,7 @@ const IRREGULAR: ReadonlyMap<string, string> = new Map(
 	(
 		'awoke:awake began:begin begun:begin bent:bend bled:bleed blew:blow blown:blow broke:break ' +
 		'broken:break brought:bring built:build burnt:burn bought:buy caught:catch chose:choose ' +
-		'chosen:choose came:come dealt:deal dug:dig drew:draw drawn:draw dreamt:dream drank:drink ' +
+		'chosen:choose came:come became:become dealt:deal dug:dig drew:draw drawn:draw dreamt:dream drank:drink ' +
 		'drunk:drink drove:drive driven:drive ate:eat eaten:eat fed:feed felt:feel fought:fight ' +
 		'found:find fled:flee flew:fly flown:fly forgot:forget forgotten:forget forgave:forgive ' +
 		'forgiven:forgive froze:freeze frozen:freeze got:get gotten:get gave:give given:give went:go ' +
@@ -75,6 +75,9 @@ const IRREGULAR: ReadonlyMap<string, string> = new Map(
 const VOWEL = /[aeiouy]/;
 /** A stem ending consonant–vowel–consonant with one vowel group ("hik", "writ", "car"). */
 const SHORT_CVC = /^[^aeiouy]*[aeiouy][^aeiouywx]$/;
+
+/** A stem of at least two vowel–consonant groups ("retir", "decid", "practic"; not "car", "hik"). */
+const LONG_STEM = /^[^aeiouy]*[aeiouy]+[^aeiouy]+[aeiouy]+[^aeiouy]+/;
 
 /** True when `s` has a vowel (the stem must keep one to stay a word). */
 function hasVowel(s: string): boolean {
@@ -115,6 +118,9 @@ export function stem(word: string): string {
 	}
 	if (w.length >= 7 && w.endsWith('ly')) w = w.slice(0, -2);
 	if (w.length > 3 && w.endsWith('y')) w = w.slice(0, -1) + 'i';
+	// A silent e after two syllables goes, as it does when -ed/-ing is stripped ("retire",
+	// "retired" → "retir"); short stems keep it, so "care" and "car" stay apart.
+	if (w.endsWith('e') && !w.endsWith('ee') && LONG_STEM.test(w.slice(0, -1))) w = w.slice(0, -1);
 	return w;
 }
 

@@ -26,6 +26,9 @@ describe('core/text', () => {
 				['box', 'boxes'],
 				['meet', 'meeting', 'meetings'],
 				['paint', 'painting', 'paintings', 'painted'],
+				['retire', 'retired', 'retiring', 'retires'],
+				['decide', 'decided', 'deciding'],
+				['practice', 'practiced', 'practices'],
 			];
 			for (const g of groups) expect(new Set(g.map(stem)), g.join(',')).toHaveProperty('size', 1);
 		});
