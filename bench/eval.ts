@@ -11,19 +11,27 @@
  *   npm run eval -- --through mcp        # through the MCP tools (SDK client, in-memory transport)
  *   npm run eval -- --through app --no-ablation   # the built app in Chromium, via engram-relay, as an agent calls it
  *   npm run eval -- --no-ablation --misses --data path/to/set.json
+ *   npm run eval -- --turns no-session   # or plain: turns stored without the session / the speaker prefix
  */
 import type { RecallInput } from '../src/core/schemas';
 import { createEmbedder, type Embedder } from '../src/engine/embedder';
 import { nodeModelPath } from '../src/engine/node-model-path';
-import { DEV_SET, loadDataset, type Dataset } from './lib/dataset';
+import { DEV_SET, loadDataset, setTurnFormat, TURN_FORMATS, type Dataset, type TurnFormat } from './lib/dataset';
 import { engineTarget, mcpTarget, type EvalTarget } from './lib/eval-targets';
 import { indexTarget } from './lib/index-target';
 import { type Outcome, recallAtK, summarise, table } from './lib/metrics';
+import { TURNS } from '../src/engine/search/candidates';
 
-/** Each ablation: a name and the recall options it changes. */
-const VARIANTS: { name: string; opts: Partial<RecallInput> }[] = [
+/**
+ * Each ablation: a name, the recall options it changes and, for the conversation-turn priors
+ * (tunables, not weights), the TURNS values it runs with — in-process targets only. "BM25 only"
+ * and "dense only" are the plain retrievers: no expansion, no priors, no turn priors.
+ */
+const VARIANTS: { name: string; opts: Partial<RecallInput>; turns?: Partial<typeof TURNS> }[] = [
 	{ name: 'full (defaults)', opts: {} },
 	{ name: 'fusion = rrf', opts: { fusion: 'rrf' } },
+	{ name: '− turn-length prior', opts: {}, turns: { fullWords: 0 } },
+	{ name: '− question-turn discount', opts: {}, turns: { question: 1 } },
 	{ name: '− lexical', opts: { weights: { lexical: 0 } } },
 	{ name: '− semantic', opts: { weights: { semantic: 0 } } },
 	{ name: '− neighbor', opts: { weights: { neighbor: 0 } } },
@@ -33,10 +41,12 @@ const VARIANTS: { name: string; opts: Partial<RecallInput> }[] = [
 	{
 		name: 'BM25 only',
 		opts: { weights: { semantic: 0, neighbor: 0, graph: 0, recency: 0, importance: 0, confidence: 0, access: 0 } },
+		turns: { fullWords: 0, question: 1 },
 	},
 	{
 		name: 'dense only',
 		opts: { weights: { lexical: 0, neighbor: 0, graph: 0, recency: 0, importance: 0, confidence: 0, access: 0 } },
+		turns: { fullWords: 0, question: 1 },
 	},
 ];
 
@@ -45,18 +55,21 @@ interface Args {
 	ablation: boolean;
 	misses: boolean;
 	data: string;
+	turns: TurnFormat;
 }
 
 function parseArgs(argv: string[]): Args {
-	const a: Args = { through: 'engine', ablation: true, misses: false, data: DEV_SET };
+	const a: Args = { through: 'engine', ablation: true, misses: false, data: DEV_SET, turns: 'full' };
 	for (let i = 0; i < argv.length; i++) {
 		const k = argv[i];
 		if (k === '--through') a.through = argv[++i] as Args['through'];
 		else if (k === '--no-ablation') a.ablation = false;
 		else if (k === '--misses') a.misses = true;
 		else if (k === '--data') a.data = argv[++i];
+		else if (k === '--turns') a.turns = argv[++i] as TurnFormat;
 		else throw new Error(`unknown argument ${k}`);
 	}
+	if (!TURN_FORMATS.includes(a.turns)) throw new Error(`--turns: must be one of ${TURN_FORMATS.join(', ')}`);
 	if (!['engine', 'index', 'mcp', 'app'].includes(a.through)) throw new Error('--through: must be engine, index, mcp or app');
 	return a;
 }
@@ -84,12 +97,13 @@ async function runQuestions(target: EvalTarget, data: Dataset, opts: Partial<Rec
 async function main(): Promise<void> {
 	const args = parseArgs(process.argv.slice(2));
 	const data = loadDataset(args.data);
+	setTurnFormat(args.turns);
 	const embedder = await createEmbedder({ localModelPath: nodeModelPath() });
 	const target = await makeTarget(args, embedder);
 	const t0 = performance.now();
 	for (const conv of data.conversations) await target.storeConversation(conv);
 	const turns = data.conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
-	console.log(`eval: ${args.data}, through ${target.name}, model ${embedder.modelId}`);
+	console.log(`eval: ${args.data}, through ${target.name}, model ${embedder.modelId}, turns ${args.turns}`);
 	console.log(`stored ${turns} turns of ${data.conversations.length} conversations in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${data.questions.length} questions\n`);
 	const full = await runQuestions(target, data, {});
 	const cats = [...full.summary.keys()];
@@ -99,7 +113,12 @@ async function main(): Promise<void> {
 		const rows: (string | number)[][] = [];
 		const base = full.summary.get('overall')!;
 		for (const v of VARIANTS) {
-			const s = v.opts && Object.keys(v.opts).length === 0 ? full.summary : (await runQuestions(target, data, v.opts)).summary;
+			if (v.turns && target.name !== 'engine' && target.name !== 'index') continue;
+			const saved = { ...TURNS };
+			Object.assign(TURNS, v.turns ?? {});
+			const same = Object.keys(v.opts).length === 0 && !v.turns;
+			const s = same ? full.summary : (await runQuestions(target, data, v.opts)).summary;
+			Object.assign(TURNS, saved);
 			const o = s.get('overall')!;
 			rows.push([v.name, o.r5, o.r10, signed(o.r5 - base.r5), signed(o.r10 - base.r10)]);
 		}
