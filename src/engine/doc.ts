@@ -44,6 +44,7 @@ export function toDocMeta(row: MemoryRow): DocMeta {
 		tags: row.tags,
 		source: row.source,
 		session: row.session,
+		group: row.session === undefined ? `${row.scope}\u0000${row.timestamp}` : undefined,
 		timestamp: Date.parse(row.timestamp),
 		updated_at: Date.parse(row.updated_at),
 		t_valid: ms(row.t_valid),

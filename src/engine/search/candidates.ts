@@ -84,7 +84,7 @@ export function substance(view: IndexView, c: Candidate): number {
 		const m = view.metas[c.slot];
 		const full = TURNS.fullWords;
 		let s = 1;
-		if (m.session !== undefined) {
+		if (view.sessionOf(c.slot) !== undefined) {
 			if (full > 0) s = Math.min(1, view.lexical.contentLength(m.id) / full);
 			s *= askDiscount(view, c);
 		}
@@ -96,7 +96,7 @@ export function substance(view: IndexView, c: Candidate): number {
 /** TURNS.question for a conversation turn ending with a question, else 1. */
 export function askDiscount(view: IndexView, c: Candidate): number {
 	const m = view.metas[c.slot];
-	return m.asks && m.session !== undefined ? Math.min(1, Math.max(0.01, TURNS.question)) : 1;
+	return m.asks && view.sessionOf(c.slot) !== undefined ? Math.min(1, Math.max(0.01, TURNS.question)) : 1;
 }
 
 /** Gets or creates the candidate for `slot`. */

@@ -45,8 +45,8 @@ function strongest(cands: Map<number, Candidate>, rel: RelevanceOf, n: number, d
 
 /** True when two memories may count as adjacent turns (same session when both have one). */
 function sameSession(view: IndexView, a: number, b: number): boolean {
-	const sa = view.metas[a].session;
-	const sb = view.metas[b].session;
+	const sa = view.sessionOf(a);
+	const sb = view.sessionOf(b);
 	return sa === undefined || sb === undefined || sa === sb;
 }
 

@@ -35,6 +35,8 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	adj = new Adjacency();
 	entityDocs = new Map<string, Set<string>>();
 	scopeCount = new Map<string, number>();
+	/** Memories per DocMeta.group (an implied session needs two). */
+	private groupCount = new Map<string, number>();
 	/** Each scope's slots, so a scoped nearest() walks only its own scope. */
 	private scopeSlots = new SlotLists();
 	private scopeList = new Map<string, number>();
@@ -77,6 +79,12 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		if (slot === undefined) return;
 		this.vectors.set(slot, vector);
 		this.placeVector(slot, vector);
+	}
+
+	sessionOf(slot: number): string | undefined {
+		const m = this.metas[slot];
+		if (m.session !== undefined) return m.session;
+		return m.group !== undefined && (this.groupCount.get(m.group) ?? 0) >= 2 ? m.group : undefined;
 	}
 
 	/** Puts `slot` in its scope's list. */
@@ -243,6 +251,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.adj.clear();
 		this.entityDocs.clear();
 		this.scopeCount.clear();
+		this.groupCount.clear();
 		this.scopeSlots = new SlotLists();
 		this.scopeList.clear();
 		this.ivf = null;
@@ -252,6 +261,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	linkMeta(m: DocMeta): void {
 		this.seqToId.set(m.seq, m.id);
 		this.scopeCount.set(m.scope, (this.scopeCount.get(m.scope) ?? 0) + 1);
+		if (m.group !== undefined) this.groupCount.set(m.group, (this.groupCount.get(m.group) ?? 0) + 1);
 		for (const e of m.entities) {
 			let set = this.entityDocs.get(e);
 			if (!set) this.entityDocs.set(e, (set = new Set()));
@@ -264,6 +274,11 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		const n = (this.scopeCount.get(m.scope) ?? 1) - 1;
 		if (n > 0) this.scopeCount.set(m.scope, n);
 		else this.scopeCount.delete(m.scope);
+		if (m.group !== undefined) {
+			const g = (this.groupCount.get(m.group) ?? 1) - 1;
+			if (g > 0) this.groupCount.set(m.group, g);
+			else this.groupCount.delete(m.group);
+		}
 		for (const e of m.entities) {
 			const set = this.entityDocs.get(e);
 			if (!set) continue;

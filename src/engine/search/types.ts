@@ -17,6 +17,12 @@ export interface DocMeta {
 	source?: string;
 	/** metadata.session_id / conversation_id / session, when given: neighbour turns share it. */
 	session?: string;
+	/**
+	 * When no session is given: scope and timestamp together. Memories sharing it (a conversation
+	 * session stored with its session date, one batch stored at one time) imply a session; see
+	 * IndexView.sessionOf.
+	 */
+	group?: string;
 	timestamp: number;
 	updated_at: number;
 	t_valid?: number;

@@ -20,6 +20,11 @@ export interface IndexView {
 	readonly adj: Adjacency;
 	/** The slots of a scope (empty when unknown); a live view, valid until the next change. */
 	slotsInScope(scope: string): Int32Array;
+	/**
+	 * The session of a slot's memory: the one its metadata names, else the one implied by other
+	 * memories sharing its scope and timestamp (DocMeta.group), else undefined (a note on its own).
+	 */
+	sessionOf(slot: number): string | undefined;
 	/** Number of memories per scope (the collection size for scoped BM25 statistics). */
 	readonly scopeCount: ReadonlyMap<string, number>;
 	/** Entity id → ids of the memories mentioning it. */

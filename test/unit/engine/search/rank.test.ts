@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_WEIGHTS, combine } from '../../../../src/core/scoring';
+import type { IndexView } from '../../../../src/engine/search/view';
 import { TURNS } from '../../../../src/engine/search/candidates';
 import { EXPANSION } from '../../../../src/engine/search/expand';
 import { createSearchIndex } from '../../../../src/engine/search/index';
@@ -171,6 +172,24 @@ describe('SearchIndex.rank: turn-length prior', () => {
 		// The turn is shorter, so its raw BM25 is the higher one; the note is not scaled down.
 		expect(hits[0].components.lexical).toBeGreaterThan(0.9);
 		expect(hits[1].components.lexical).toBeCloseTo(2 / TURNS.fullWords, 5);
+	});
+
+	it('treats memories sharing scope and timestamp as one session when metadata names none, and a lone note as a note', () => {
+		const idx = createSearchIndex({ modelId: 'toy', dims: DIMS });
+		const put = (id: string, content: string, group: string) => idx.upsert(meta(id, { scope: 'x', group }), { content }, toyEmbed(content, DIMS));
+		put('t1', 'Ana: Postgres!', 'x@2023-05-08');
+		put('t2', 'Ben: Since when do you like databases', 'x@2023-05-08');
+		put('note', 'Atlas uses Postgres', 'x@2024-01-01T10:00:00.123Z');
+		const view = idx as unknown as IndexView;
+		const slot = (id: string) => view.slotOf.get(id)!;
+		expect(view.sessionOf(slot('t1'))).toBe('x@2023-05-08');
+		expect(view.sessionOf(slot('note'))).toBeUndefined();
+		const hits = rank(idx, { query: 'postgres', scope: 'x', weights: { neighbor: 0, graph: 0 } }, 'postgres').hits;
+		expect(hits.find((h) => h.id === 'note')!.components.lexical).toBeGreaterThan(0.9);
+		expect(hits.find((h) => h.id === 't1')!.components.lexical).toBeCloseTo(2 / TURNS.fullWords, 5);
+		// Once its only partner is gone, the remaining turn is a note again.
+		idx.remove('t2');
+		expect(view.sessionOf(slot('t1'))).toBeUndefined();
 	});
 
 	it('discounts a turn that asks a question, and passes its whole relevance to the reply', () => {
