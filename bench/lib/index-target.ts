@@ -6,6 +6,7 @@
  */
 import { entityId, extractEntities } from '../../src/core/entities';
 import type { Embedder } from '../../src/engine/embedder';
+import { metadataText } from '../../src/engine/doc';
 import { createSearchIndex } from '../../src/engine/search/index';
 import { resolveThresholds } from '../../src/engine/thresholds';
 import { turnMemory } from './dataset';
@@ -36,7 +37,7 @@ export function indexTarget(embedder: Embedder): EvalTarget {
 					index.upsert(
 						{ id, seq: ++seq, scope: conv.id, type: 'Context', tags: [], session: m.metadata.session, group: m.metadata.session === undefined ? `${conv.id}\u0000${m.timestamp}` : undefined, timestamp: ts, updated_at: ts,
 							importance: 0.5, confidence: 1, access_count: 0, entities: [...new Set(ents.map(entityId))] },
-						{ content: m.content, entityNames: ents.map((e) => e.name) },
+						{ content: m.content, entityNames: ents.map((e) => e.name), metadata: metadataText(m.metadata, m.content) },
 						v,
 					);
 					dia.set(id, t.dia_id);

@@ -3,6 +3,7 @@
  */
 import type { Memory, MemoryBrief } from '../core/schemas';
 import { entityId } from '../core/entities';
+import { SESSION_KEYS } from '../store/derived';
 import type { MemoryRow } from '../store/rows';
 import type { DocMeta, DocText } from './search/types';
 
@@ -44,7 +45,9 @@ export function toDocMeta(row: MemoryRow): DocMeta {
 		tags: row.tags,
 		source: row.source,
 		session: row.session,
-		group: row.session === undefined ? `${row.scope}\u0000${row.timestamp}` : undefined,
+		// Only caller-dated memories (timestamp ≠ write time) imply a session: a batch of notes
+		// stored without dates shares the write time and is not a conversation.
+		group: row.session === undefined && row.timestamp !== row.updated_at ? `${row.scope}\u0000${row.timestamp}` : undefined,
 		timestamp: Date.parse(row.timestamp),
 		updated_at: Date.parse(row.updated_at),
 		t_valid: ms(row.t_valid),
@@ -59,7 +62,30 @@ export function toDocMeta(row: MemoryRow): DocMeta {
 
 /** The text the lexical index sees of a row. */
 export function toDocText(row: MemoryRow): DocText {
-	return { content: row.content, summary: row.summary, entityNames: row.entities.map((e) => e.name) };
+	return { content: row.content, summary: row.summary, entityNames: row.entities.map((e) => e.name), metadata: metadataText(row.metadata, row.content) };
+}
+
+/** Longest metadata value that is indexed: labels and names, not stored documents. */
+const MAX_METADATA_VALUE = 200;
+
+/**
+ * The words of a memory's metadata worth finding it by: top-level string values (a speaker, a
+ * channel, a source file), except identifiers (keys `id`, `*_id`, `*Id`, and the session keys,
+ * whose values are opaque), long values, and values the content already says (counting a
+ * speaker twice would outweigh what was said). A harness that keeps the speaker in metadata
+ * instead of the content still has the memory found by the person's name.
+ */
+export function metadataText(metadata: Record<string, unknown> | undefined, content: string): string {
+	if (!metadata) return '';
+	const said = content.toLowerCase();
+	const words: string[] = [];
+	for (const [key, value] of Object.entries(metadata)) {
+		if (typeof value !== 'string' || value.length > MAX_METADATA_VALUE) continue;
+		if (/^id$|_id$|[a-z]Id$/.test(key) || (SESSION_KEYS as readonly string[]).includes(key)) continue;
+		if (said.includes(value.toLowerCase())) continue;
+		words.push(value);
+	}
+	return words.join(' ');
 }
 
 /** `text` cut to `max` characters (at a word boundary when one is near), and whether it was cut. */

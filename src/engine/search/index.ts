@@ -309,6 +309,7 @@ function lexicalDoc(m: DocMeta, text: DocText): LexicalDoc {
 		tags: m.tags.join(' '),
 		entities: (text.entityNames ?? []).join(' '),
 		dates: dateWords(m.timestamp),
+		metadata: text.metadata ?? '',
 	};
 }
 

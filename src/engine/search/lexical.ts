@@ -1,6 +1,6 @@
 /**
  * The lexical side of the index: minisearch (BM25+) over a memory's content, summary, tags,
- * entity names and date words, with Engram's own tokeniser, stop words and stemmer
+ * entity names, date words and metadata values, with Engram's own tokeniser, stop words and stemmer
  * (core/text.ts). Summary, tags and entities are boosted because they are short, deliberate
  * descriptions of the memory; date words let "when…" and "in May 2023" queries match.
  */
@@ -16,9 +16,10 @@ export interface LexicalDoc {
 	tags: string;
 	entities: string;
 	dates: string;
+	metadata: string;
 }
 
-const FIELDS = ['content', 'summary', 'tags', 'entities', 'dates'] as const;
+const FIELDS = ['content', 'summary', 'tags', 'entities', 'dates', 'metadata'] as const;
 
 /** Field boosts: short, deliberate descriptions weigh more than running text. */
 export const FIELD_BOOSTS: Readonly<Record<(typeof FIELDS)[number], number>> = {
@@ -27,6 +28,7 @@ export const FIELD_BOOSTS: Readonly<Record<(typeof FIELDS)[number], number>> = {
 	tags: 1.5,
 	entities: 1.5,
 	dates: 1,
+	metadata: 1,
 };
 
 /**

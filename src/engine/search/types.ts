@@ -43,6 +43,8 @@ export interface DocText {
 	summary?: string;
 	/** Entity display names, indexed as their own field. */
 	entityNames?: string[];
+	/** Searchable metadata values (who said it, where it came from), indexed as their own field. */
+	metadata?: string;
 }
 
 /** One edge in the index's adjacency (both directions are recorded by the index). */

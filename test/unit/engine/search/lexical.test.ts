@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LEXICAL_TUNING, LexicalIndex } from '../../../../src/engine/search/lexical';
 
 const saved = { ...LEXICAL_TUNING };
-const doc = (id: string, content: string) => ({ id, content, summary: '', tags: '', entities: '', dates: '' });
+const doc = (id: string, content: string) => ({ id, content, summary: '', tags: '', entities: '', dates: '', metadata: '' });
 
 /** 20 memories about meetings, one of which mentions the budget; one about lunch. */
 function corpus(): LexicalIndex {
