@@ -8,11 +8,13 @@ import type { ChangeEvent } from '../../engine/types';
 import type { Engine } from './context';
 
 /**
- * Engine events within this window are applied together: an agent storing memories one by one
- * then costs the open views one refetch per window instead of one per memory (each refetch also
- * queues reads in the engine worker ahead of the agent's next call).
+ * Engine events within a window are applied together: an agent storing memories one by one then
+ * costs the open views one refetch per window instead of one per memory (each refetch also queues
+ * reads in the engine worker ahead of the agent's next call). The window starts at `baseMs` and
+ * doubles, up to `maxMs`, while events keep coming (a bulk import of 100k memories would otherwise
+ * spend a large share of the worker on refetching counts), and falls back once a window is quiet.
  */
-export const LIVE_WINDOW_MS = 400;
+export const LIVE_WINDOW = { baseMs: 400, maxMs: 3_200 };
 
 /** Change counters per kind; `memories` also bumps on wipe and import. */
 export class Live {
@@ -25,6 +27,7 @@ export class Live {
 	#unsubscribe: (() => unknown) | undefined;
 	#pending: ChangeEvent[] = [];
 	#window: ReturnType<typeof setTimeout> | undefined;
+	#windowMs = LIVE_WINDOW.baseMs;
 
 	/** Subscribes to the engine's change events. */
 	async start(engine: Engine): Promise<void> {
@@ -53,13 +56,16 @@ export class Live {
 		this.#pending = [];
 		if (events.length === 0) {
 			this.#window = undefined;
+			this.#windowMs = LIVE_WINDOW.baseMs;
 			return;
 		}
 		const touched = events.filter((e) => e.kind === 'memories' || e.kind === 'entities');
 		// An event without ids means "any memory may have changed".
 		if (touched.length) this.lastIds = touched.every((e) => e.ids) ? [...new Set(touched.flatMap((e) => e.ids!))] : undefined;
 		for (const kind of new Set(events.map((e) => e.kind))) this.#apply(kind);
-		this.#window = setTimeout(() => this.#flush(), LIVE_WINDOW_MS);
+		// A window that ended with events pending means a burst: the next one is longer.
+		if (this.#window !== undefined) this.#windowMs = Math.min(LIVE_WINDOW.maxMs, this.#windowMs * 2);
+		this.#window = setTimeout(() => this.#flush(), this.#windowMs);
 	}
 
 	#apply(kind: ChangeEvent['kind']): void {
