@@ -96,14 +96,6 @@ export class SlotLists {
 		this.listOf[from] = -1;
 	}
 
-	/** Calls `visit` for every slot in the given lists. */
-	forEachIn(lists: number[], visit: (slot: number) => void): void {
-		for (const l of lists) {
-			const arr = this.lists[l];
-			for (let i = 0, n = this.sizes[l]; i < n; i++) visit(arr[i]);
-		}
-	}
-
 	/** The slots of `list` (a live view: valid until the next change). */
 	slotsOf(list: number): Int32Array {
 		return this.lists[list].subarray(0, this.sizes[list]);

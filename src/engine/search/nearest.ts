@@ -100,13 +100,14 @@ export function ivfScan(
 	const { codes, scales } = view.vectors;
 	const d = view.dims;
 	const top = new TopK(k);
-	ivf.forEachIn(ivf.probe(q), (slot) => {
-		const sc = scales[slot];
-		if (sc === 0) return;
-		const m = view.metas[slot];
-		if ((scope !== undefined && m.scope !== scope) || (exclude !== null && exclude.has(m.id))) return;
-		top.push(slot, dotAt(codes, slot * d, q, d) * sc);
-	});
+	for (const list of ivf.probe(q))
+		for (const slot of ivf.slotsOf(list)) {
+			const sc = scales[slot];
+			if (sc === 0) continue;
+			const m = view.metas[slot];
+			if ((scope !== undefined && m.scope !== scope) || (exclude !== null && exclude.has(m.id))) continue;
+			top.push(slot, dotAt(codes, slot * d, q, d) * sc);
+		}
 	if (top.size < k) return nearestScan(view, q, k, filter);
 	return top.sorted().map((h) => ({ id: view.metas[h.slot].id, cosine: h.score }));
 }

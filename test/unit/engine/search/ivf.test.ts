@@ -58,7 +58,7 @@ describe('IVF coarse quantiser', () => {
 		const ivf = (idx as unknown as { ivf: Ivf }).ivf;
 		const seen = new Map<number, number>();
 		const all = Array.from({ length: ivf.nlist }, (_, l) => l);
-		for (const l of all) ivf.forEachIn([l], (slot) => seen.set(slot, (seen.get(slot) ?? 0) + 1));
+		for (const l of all) for (const slot of ivf.slotsOf(l)) seen.set(slot, (seen.get(slot) ?? 0) + 1);
 		expect(seen.size).toBe(live.length);
 		expect([...seen.values()].every((c) => c === 1)).toBe(true);
 		expect([...seen.keys()].every((slot) => slot < live.length)).toBe(true);
