@@ -52,6 +52,28 @@ export class Adjacency {
 		this.put(e.to, { other: e.from, type: e.type, strength: e.strength, dir: 'in' });
 	}
 
+	/**
+	 * Adds edges known to be distinct and absent (a snapshot's), skipping the duplicate check
+	 * that `add` makes per end: restoring a million links is then allocation, not search.
+	 */
+	addFresh(from: readonly string[], to: readonly string[], type: readonly AssociationType[], strength: ArrayLike<number>): void {
+		for (let i = 0; i < from.length; i++) {
+			const a = from[i];
+			const b = to[i];
+			if (a === b) continue;
+			this.push(a, { other: b, type: type[i], strength: strength[i], dir: 'out' });
+			this.push(b, { other: a, type: type[i], strength: strength[i], dir: 'in' });
+			this.edges++;
+			this.tally(type[i], 1);
+		}
+	}
+
+	private push(id: string, entry: AdjEntry): void {
+		const list = this.lists.get(id);
+		if (list) list.push(entry);
+		else this.lists.set(id, [entry]);
+	}
+
 	remove(from: string, to: string, type: AssociationType): void {
 		if (this.drop(from, to, type, 'out')) {
 			this.edges--;

@@ -342,7 +342,13 @@ export function restoreSearchIndex(bytes: Uint8Array): SearchIndex {
 		idx.placeScope(i, s.metas[i].scope);
 	}
 	const { from, to, strength, type, types, loose } = s.edges;
-	for (let i = 0; i < from.length; i++) idx.adj.add({ from: idx.ids[from[i]], to: idx.ids[to[i]], type: types[type[i]], strength: strength[i] });
+	const ids = idx.ids;
+	idx.adj.addFresh(
+		Array.from(from, (slot) => ids[slot]),
+		Array.from(to, (slot) => ids[slot]),
+		Array.from(type, (t) => types[t]),
+		strength,
+	);
 	for (const e of loose) idx.adj.add(e);
 	if (s.ivf) {
 		const ivf = new Ivf(s.dims, s.ivf.centroids, s.ivf.trainedAt);
