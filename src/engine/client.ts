@@ -12,8 +12,11 @@ import { wrap, type Remote } from 'comlink';
 import { registerMemoryErrorTransfer } from './transfer';
 import type { EngineApi } from './types';
 
+/** The page's engine handle. */
+export type EngineClient = Remote<EngineApi>;
+
 /** Starts the engine worker and returns its comlink proxy. */
-export function createEngineClient(): Remote<EngineApi> {
+export function createEngineClient(): EngineClient {
 	registerMemoryErrorTransfer();
 	const worker = new Worker(new URL('../../workers/engine.worker.ts', import.meta.url), { type: 'module', name: 'engram-engine' });
 	const remote = wrap<EngineApi>(worker);
