@@ -111,7 +111,11 @@ async function loadPage(ctx: EngineContext, page: RankedPage, p: RecallInput): P
 	const ids = page.hits.map((h) => h.id);
 	// One read transaction: separate requests would each open one, and every queued transaction
 	// delays the next write's (measured: 20–80 ms per store in Chromium while the UI refreshed).
-	const [rows, tables] = await ctx.db.read(() => Promise.all([ctx.db.memories.bulkGet(ids), embeddingTables(ctx.db, ids)]));
+	// Over the two tables it reads, so it never waits for the previous recall's activity entry.
+	const [rows, tables] = await ctx.db.read(
+		() => Promise.all([ctx.db.memories.bulkGet(ids), embeddingTables(ctx.db, ids)]),
+		[ctx.db.memories, ctx.db.vectors],
+	);
 	const max = p.max_content_chars ?? DEFAULT_MAX_CONTENT_CHARS;
 	const results: RecallOutput['results'] = [];
 	page.hits.forEach((h, i) => {

@@ -114,10 +114,14 @@ export class EngramDB extends Dexie {
 		}
 	}
 
-	/** Runs `fn` in one read-only transaction over all tables (a consistent view). */
-	async read<T>(fn: () => Promise<T>): Promise<T> {
+	/**
+	 * Runs `fn` in one read-only transaction (a consistent view) over all tables, or over `tables`
+	 * only: a read that names its tables does not wait for writes to the others (a recall's page
+	 * read need not queue behind the previous recall's activity entry).
+	 */
+	async read<T>(fn: () => Promise<T>, tables: Table[] = this.tables): Promise<T> {
 		try {
-			return await this.transaction('r', this.tables, async () => fn());
+			return await this.transaction('r', tables, async () => fn());
 		} catch (e) {
 			throw mapStoreError(e);
 		}
