@@ -221,21 +221,29 @@ function hitOf(ctx: RankContext, c: Candidate): RankedHit {
 		score: combine(comps, ctx.w),
 		components: comps,
 		match: c.direct ? 'direct' : 'expanded',
-		matched_terms: matchedTerms(ctx.phrasings, c.terms),
+		// Filled in for the returned page only (pageOf): most candidates are never shown.
+		matched_terms: [],
 	};
 	if (!c.direct && c.via !== undefined) hit.via = c.via;
 	return hit;
 }
 
-/** The caller's own words whose processed form a hit matched, in query order, unique. */
-function matchedTerms(phrasings: string[], terms: Set<string>): string[] {
-	if (terms.size === 0) return [];
-	const out = new Set<string>();
+/** The caller's words with their processed forms, in query order (once per recall). */
+function queryWords(phrasings: string[]): [word: string, processed: string][] {
+	const out: [string, string][] = [];
 	for (const q of phrasings)
 		for (const t of tokenize(q)) {
 			const p = processTerm(t);
-			if (p !== null && terms.has(p)) out.add(t);
+			if (p !== null) out.push([t, p]);
 		}
+	return out;
+}
+
+/** The caller's own words whose processed form a hit matched, in query order, unique. */
+function matchedTerms(words: [string, string][], terms: Set<string>): string[] {
+	if (terms.size === 0) return [];
+	const out = new Set<string>();
+	for (const [t, p] of words) if (terms.has(p)) out.add(t);
 	return [...out];
 }
 
@@ -243,15 +251,21 @@ function matchedTerms(phrasings: string[], terms: Set<string>): string[] {
 function pageOf(ctx: RankContext, cands: Map<number, Candidate>): Omit<RankedPage, 'lexical_only'> {
 	const minScore = ctx.input.min_score ?? 0;
 	const hits: RankedHit[] = [];
+	const candOf = new Map<RankedHit, Candidate>();
 	for (const c of cands.values()) {
 		if (c.slot === ctx.seedSlot) continue;
 		const h = hitOf(ctx, c);
-		if (h.score >= minScore) hits.push(h);
+		if (h.score < minScore) continue;
+		hits.push(h);
+		candOf.set(h, c);
 	}
 	hits.sort(comparator(ctx));
 	const offset = ctx.input.offset ?? 0;
 	const limit = ctx.input.limit ?? DEFAULT_LIMIT;
-	return { hits: hits.slice(offset, offset + limit), total: hits.length };
+	const page = hits.slice(offset, offset + limit);
+	const words = queryWords(ctx.phrasings);
+	for (const h of page) h.matched_terms = matchedTerms(words, candOf.get(h)!.terms);
+	return { hits: page, total: hits.length };
 }
 
 /** The order of `sort` (score by default; ties newest first, then by seq). */
