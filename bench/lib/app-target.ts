@@ -9,15 +9,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RecallOutput } from '../../src/core/schemas';
-import { launchBrowser, ROOT, startPreview } from '../../test/e2e/helpers';
+import { freePort, launchBrowser, ROOT, startPreview } from '../../test/e2e/helpers';
 import { newToken, relayHome, spawnRelayClient } from '../../test/unit/relay/helpers';
 import { type Conversation, turnMemory } from './dataset';
 import type { EvalTarget } from './eval-targets';
-import { freePort } from '../../test/e2e/helpers';
 
 /** The app in Chromium behind the relay, with a connected desktop client. */
 export async function appTarget(): Promise<EvalTarget> {
-	if (!existsSync(join(ROOT, 'dist', 'index.html'))) throw new Error('--through app: build the app first (npx vite build)');
+	if (!existsSync(join(ROOT, 'dist', 'index.html'))) throw new Error('--through app: build the app first (npm run build)');
 	const server = await startPreview();
 	const browser = await launchBrowser();
 	const home = relayHome();
