@@ -152,7 +152,7 @@ export interface SemanticQuery {
 /** The memories of one scope as a BM25 collection. */
 function scopeCollection(view: IndexView, scope: string): Collection {
 	return {
-		size: view.scopeCount.get(scope) ?? 0,
+		size: view.scopeSize(scope),
 		has: (id) => {
 			const s = view.slotOf.get(id);
 			return s !== undefined && view.metas[s].scope === scope;

@@ -34,7 +34,6 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	lexical: LexicalIndex;
 	adj = new Adjacency();
 	entityDocs = new Map<string, Set<string>>();
-	scopeCount = new Map<string, number>();
 	/** Memories per DocMeta.group (an implied session needs two). */
 	private groupCount = new Map<string, number>();
 	/** Each scope's slots, so a scoped nearest() walks only its own scope. */
@@ -92,6 +91,11 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		let list = this.scopeList.get(scope);
 		if (list === undefined) this.scopeList.set(scope, (list = this.scopeSlots.addList()));
 		this.scopeSlots.assign(slot, list);
+	}
+
+	scopeSize(scope: string): number {
+		const list = this.scopeList.get(scope);
+		return list === undefined ? 0 : this.scopeSlots.sizeOf(list);
 	}
 
 	/** The slots of `scope` (empty when unknown): a live view, valid until the next change. */
@@ -250,7 +254,6 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.lexical.clear();
 		this.adj.clear();
 		this.entityDocs.clear();
-		this.scopeCount.clear();
 		this.groupCount.clear();
 		this.scopeSlots = new SlotLists();
 		this.scopeList.clear();
@@ -260,7 +263,6 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	/** Registers a memory's seq and entities in the lookup maps. */
 	linkMeta(m: DocMeta): void {
 		this.seqToId.set(m.seq, m.id);
-		this.scopeCount.set(m.scope, (this.scopeCount.get(m.scope) ?? 0) + 1);
 		if (m.group !== undefined) this.groupCount.set(m.group, (this.groupCount.get(m.group) ?? 0) + 1);
 		for (const e of m.entities) {
 			let set = this.entityDocs.get(e);
@@ -271,9 +273,6 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 
 	private unlinkMeta(m: DocMeta): void {
 		if (this.seqToId.get(m.seq) === m.id) this.seqToId.delete(m.seq);
-		const n = (this.scopeCount.get(m.scope) ?? 1) - 1;
-		if (n > 0) this.scopeCount.set(m.scope, n);
-		else this.scopeCount.delete(m.scope);
 		if (m.group !== undefined) {
 			const g = (this.groupCount.get(m.group) ?? 1) - 1;
 			if (g > 0) this.groupCount.set(m.group, g);
@@ -288,9 +287,9 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	}
 }
 
-/** A defensive copy, so later mutation by the caller cannot desynchronise the index. */
 const EMPTY_SLOTS = new Int32Array(0);
 
+/** A defensive copy, so later mutation by the caller cannot desynchronise the index. */
 function copyMeta(m: DocMeta): DocMeta {
 	return { ...m, tags: [...m.tags], entities: [...m.entities] };
 }

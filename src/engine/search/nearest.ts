@@ -95,7 +95,7 @@ export function ivfScan(
 ): { id: string; cosine: number }[] {
 	const scope = filter?.scope;
 	// A scope no larger than the probed lists is cheaper to scan exactly: only its own slots are visited.
-	if (scope !== undefined && (view.scopeCount.get(scope) ?? 0) <= view.count * IVF.probeShare) return nearestScan(view, q, k, filter);
+	if (scope !== undefined && view.scopeSize(scope) <= view.count * IVF.probeShare) return nearestScan(view, q, k, filter);
 	const exclude = filter?.exclude && filter.exclude.length > 0 ? new Set(filter.exclude) : null;
 	const { codes, scales } = view.vectors;
 	const d = view.dims;

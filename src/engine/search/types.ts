@@ -18,9 +18,9 @@ export interface DocMeta {
 	/** metadata.session_id / conversation_id / session, when given: neighbour turns share it. */
 	session?: string;
 	/**
-	 * When no session is given: scope and timestamp together. Memories sharing it (a conversation
-	 * session stored with its session date, one batch stored at one time) imply a session; see
-	 * IndexView.sessionOf.
+	 * When no session is given and the caller dated the memory: scope and timestamp together.
+	 * Memories sharing it (a conversation session stored with its session date) imply a session;
+	 * see IndexView.sessionOf and engine/doc.ts.
 	 */
 	group?: string;
 	timestamp: number;

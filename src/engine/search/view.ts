@@ -25,8 +25,8 @@ export interface IndexView {
 	 * memories sharing its scope and timestamp (DocMeta.group), else undefined (a note on its own).
 	 */
 	sessionOf(slot: number): string | undefined;
-	/** Number of memories per scope (the collection size for scoped BM25 statistics). */
-	readonly scopeCount: ReadonlyMap<string, number>;
+	/** Number of memories in a scope (the collection size for scoped BM25 statistics). */
+	scopeSize(scope: string): number;
 	/** Entity id → ids of the memories mentioning it. */
 	readonly entityDocs: ReadonlyMap<string, ReadonlySet<string>>;
 }
