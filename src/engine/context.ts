@@ -6,9 +6,11 @@ import { MemoryError } from '../core/errors';
 import type { EngramDB } from '../store/db';
 import type { Embedder } from './embedder';
 import type { ChangeNotice } from './cross-tab';
+import type { DeferredLog } from './deferred-log';
 import type { ChangeHub } from './events';
 import type { SearchIndex } from './search/types';
 import type { Thresholds } from './thresholds';
+import type { VectorModels } from './vector-models';
 import type { WriteLock } from './write-lock';
 
 /** Shared engine state; `embedder`, `index` and `thresholds` change together on a model switch. */
@@ -20,6 +22,10 @@ export interface EngineContext {
 	now: () => number;
 	lock: WriteLock;
 	hub: ChangeHub;
+	/** Which models hold vectors in IndexedDB (writers of other models' vectors call `add`). */
+	models: VectorModels;
+	/** Activity entries written in batches, outside any other write (recall's entries). */
+	log: DeferredLog;
 	/**
 	 * Called after every committed write that changed indexed data, with what it touched: the
 	 * engine schedules a snapshot and tells engines in other tabs (see cross-tab.ts).

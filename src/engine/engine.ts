@@ -60,10 +60,12 @@ import { ModelSwitcher, ACTIVE_MODEL_KEY, type EmbedderFactory } from './model-s
 import * as reads from './reads';
 import { recallMemories } from './recall-ops';
 import { health, stats, trendingLabels } from './stats-ops';
+import { DeferredLog } from './deferred-log';
 import { storeMemories } from './store-ops';
 import { resolveThresholds, thresholdsKey, type Thresholds } from './thresholds';
 import type { ActivityEntry, ChangeEvent, EngineApi, Progress } from './types';
 import { updateMemory } from './update-ops';
+import { VectorModels } from './vector-models';
 import { WriteLock } from './write-lock';
 
 /** Options of {@link createEngine}. */
@@ -128,6 +130,8 @@ export class Engine implements EngineApi {
 	/** Another tab's engine committed a write: mirror it, then tell our own subscribers. */
 	async #onNotice(n: ChangeNotice): Promise<void> {
 		if (this.#closed) return;
+		// The other tab may have stored vectors of a model this one has not seen.
+		this.ctx.models.reset();
 		const event = await this.ctx.lock.run(() => applyNotice(this.ctx, n)).catch(() => undefined);
 		this.#stamps.see(n.stamp);
 		this.#snapshots.schedule();
@@ -252,10 +256,12 @@ export class Engine implements EngineApi {
 		return this.#models.idle();
 	}
 
-	history(memoryId: string, limit = 50): Promise<ActivityEntry[]> {
+	async history(memoryId: string, limit = 50): Promise<ActivityEntry[]> {
+		await this.ctx.log.flush();
 		return recentActivity(this.ctx.db, limit, memoryId);
 	}
-	activity(limit = 100): Promise<ActivityEntry[]> {
+	async activity(limit = 100): Promise<ActivityEntry[]> {
+		await this.ctx.log.flush();
 		return recentActivity(this.ctx.db, limit);
 	}
 	subscribe(listener: (e: ChangeEvent) => void): () => void {
@@ -265,6 +271,7 @@ export class Engine implements EngineApi {
 	/** Deletes every memory, link, entity, vector, snapshot and history entry; settings stay. */
 	async wipe(): Promise<void> {
 		await this.#models.cancel();
+		await this.ctx.log.flush();
 		await this.ctx.lock.run(async () => {
 			const db = this.ctx.db;
 			const stamp = await db.write(async () => {
@@ -273,6 +280,7 @@ export class Engine implements EngineApi {
 			});
 			this.#snapshots.cancel();
 			this.ctx.index.clear();
+			this.ctx.models.reset();
 			this.#committed(stamp, { upserts: [], removed: [], edges: [], wipe: true });
 		});
 		this.ctx.hub.emit({ kind: 'wipe' });
@@ -283,6 +291,7 @@ export class Engine implements EngineApi {
 		if (this.#closed) return;
 		await this.#models.cancel();
 		await this.#snapshots.flush();
+		await this.ctx.log.flush();
 		this.#closed = true;
 		this.#cross.close();
 		await this.ctx.lock.run(async () => this.ctx.db.close());
@@ -326,6 +335,8 @@ export async function createEngine(opts: CreateEngineOptions): Promise<Engine> {
 			now: opts.now ?? Date.now,
 			lock: new WriteLock(),
 			hub: new ChangeHub(),
+			models: new VectorModels(db),
+			log: new DeferredLog(db),
 		},
 		origin,
 		stamp,

@@ -200,7 +200,9 @@ async function writeImported(
 	}
 	await db.memories.bulkPut(write);
 	await linkEntitiesMany(db, write.map((r) => ({ memoryId: r.id, keys: entityKeys(r.entities), at: r.timestamp })));
-	await db.vectors.bulkPut(write.flatMap((r) => [...(vectors.get(r.id) ?? [])].map(([model, v]) => vectorRow(model, r.id, v))));
+	const vectorRows = write.flatMap((r) => [...(vectors.get(r.id) ?? [])].map(([model, v]) => vectorRow(model, r.id, v)));
+	await db.vectors.bulkPut(vectorRows);
+	for (const model of new Set(vectorRows.map((r) => r.model))) ctx.models.add(model);
 	for (const r of write) change.upserts.push({ row: r, vector: vectors.get(r.id)?.get(ctx.embedder.modelId) ?? null });
 	counts.replaced += replaced.length;
 	counts.imported += write.length - replaced.length;

@@ -59,6 +59,7 @@ export class ModelSwitcher {
 			await this.ctx.db.write(() => setSetting(this.ctx.db, ACTIVE_MODEL_KEY, embedder.modelId));
 			this.ctx.embedder = embedder;
 			this.ctx.index = index;
+			this.ctx.models.reset();
 			this.ctx.thresholds = resolveThresholds(embedder.modelId, override);
 			this.#noVector.clear();
 		});

@@ -5,11 +5,11 @@ import type { Association, Entity, Memory } from '../core/schemas';
 import { normaliseEntityName } from '../core/entities';
 import { linksOf } from '../store/associations';
 import { entitiesByPrefix, entityIdsOf } from '../store/entities';
-import { embeddingTables } from '../store/memories';
 import type { EntityRow } from '../store/rows';
 import { getVector } from '../store/vectors';
 import { embedTexts, type EngineContext } from './context';
 import { toMemory } from './doc';
+import { tablesOf } from './vector-models';
 
 /** The public Entity of a row (without the internal normalised name). */
 export function toEntity(row: EntityRow): Entity {
@@ -19,9 +19,10 @@ export function toEntity(row: EntityRow): Entity {
 
 /** Memories by id, in order; undefined for unknown ids. Counts no access. */
 export async function getMemories(ctx: EngineContext, ids: string[]): Promise<(Memory | undefined)[]> {
+	const models = await ctx.models.list();
 	const { rows, tables } = await ctx.db.read(async () => {
 		const rows = await ctx.db.memories.bulkGet(ids);
-		return { rows, tables: await embeddingTables(ctx.db, rows.flatMap((r) => (r ? [r.id] : []))) };
+		return { rows, tables: await tablesOf(ctx.db, ctx.index, models, rows.flatMap((r) => (r ? [r.id] : []))) };
 	});
 	return rows.map((r) => (r ? toMemory(r, tables.get(r.id) ?? []) : undefined));
 }

@@ -10,12 +10,11 @@ import { RecallInputSchema, toIso, type RecallInput, type RecallOutput } from '.
 import { combine, resolveWeights } from '../core/scoring';
 import { parseTimeQuery } from '../core/time';
 import { cosine, normalize } from '../core/vector';
-import { appendActivity } from '../store/activity';
-import { embeddingTables } from '../store/memories';
 import { callerModel, embedTexts, type EngineContext } from './context';
 import { toMemory, truncate } from './doc';
 import type { RankedHit, RankedPage } from './search/types';
 import { parseInput } from './validate';
+import { tablesOf } from './vector-models';
 
 /** Default cap on each result's content, so a recall never floods an agent's context. */
 export const DEFAULT_MAX_CONTENT_CHARS = 2000;
@@ -35,7 +34,7 @@ export async function recallMemories(ctx: EngineContext, input: RecallInput, act
 	const page = caller ? rankWithCaller(ctx, rankInput, vectors, now, caller) : ctx.index.rank(rankInput, { vectors }, now);
 	const out = await loadPage(ctx, page, p);
 	if (window) out.time_window = window;
-	if (phrasings.length || p.memory_id !== undefined) void logRecall(ctx, actor, p, out.count).catch(() => undefined);
+	if (phrasings.length || p.memory_id !== undefined) logRecall(ctx, actor, p, out.count);
 	return out;
 }
 
@@ -109,11 +108,12 @@ function hasContextBoost(p: RecallInput): boolean {
 /** Loads the page's memories (one bulk read) and bounds each content. */
 async function loadPage(ctx: EngineContext, page: RankedPage, p: RecallInput): Promise<RecallOutput> {
 	const ids = page.hits.map((h) => h.id);
+	const models = await ctx.models.list();
 	// One read transaction: separate requests would each open one, and every queued transaction
 	// delays the next write's (measured: 20–80 ms per store in Chromium while the UI refreshed).
 	// Over the two tables it reads, so it never waits for the previous recall's activity entry.
 	const [rows, tables] = await ctx.db.read(
-		() => Promise.all([ctx.db.memories.bulkGet(ids), embeddingTables(ctx.db, ids)]),
+		() => Promise.all([ctx.db.memories.bulkGet(ids), tablesOf(ctx.db, ctx.index, models, ids)]),
 		[ctx.db.memories, ctx.db.vectors],
 	);
 	const max = p.max_content_chars ?? DEFAULT_MAX_CONTENT_CHARS;
@@ -138,8 +138,8 @@ async function loadPage(ctx: EngineContext, page: RankedPage, p: RecallInput): P
 	return out;
 }
 
-/** One 'recalled' activity entry per call (not per memory), outside any write transaction. */
-async function logRecall(ctx: EngineContext, actor: string, p: RecallInput, count: number): Promise<void> {
+/** One 'recalled' activity entry per call (not per memory), written later with others (deferred-log.ts). */
+function logRecall(ctx: EngineContext, actor: string, p: RecallInput, count: number): void {
 	const what = p.query ?? p.queries?.join(' | ') ?? `like ${String(p.memory_id)}`;
-	await appendActivity(ctx.db, [{ at: new Date(ctx.now()).toISOString(), actor, action: 'recalled', detail: `${truncate(what, 200).text} → ${count} result(s)` }]);
+	ctx.log.add({ at: new Date(ctx.now()).toISOString(), actor, action: 'recalled', detail: `${truncate(what, 200).text} → ${count} result(s)` });
 }

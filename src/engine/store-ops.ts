@@ -229,7 +229,10 @@ async function exactCandidates(ctx: EngineContext, drafts: Draft[]): Promise<Map
 function planExtras(ctx: EngineContext, d: Draft, row: MemoryRow, plan: Plan, stored: Neighbour[], key: string): void {
 	plan.mentions.push({ memoryId: row.id, keys: d.keys, at: row.timestamp });
 	if (d.vector) plan.vectors.push(vectorRow(ctx.embedder.modelId, row.id, d.vector));
-	if (d.caller) plan.vectors.push(vectorRow(callerModel(d.caller.length), row.id, d.caller));
+	if (d.caller) {
+		plan.vectors.push(vectorRow(callerModel(d.caller.length), row.id, d.caller));
+		ctx.models.add(callerModel(d.caller.length));
+	}
 	for (const n of similarNeighbours(ctx, d, plan.written, stored)) {
 		const strength = round(n.cosine);
 		plan.links.push(systemLink(row.id, n.id, 'SIMILAR_TO', strength, row.timestamp));

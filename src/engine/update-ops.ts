@@ -48,7 +48,10 @@ export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor
 			if (changed.includes('entities')) await relinkEntities(ctx, next);
 			const contentChanged = changed.includes('content');
 			const vec = contentChanged ? await replaceVectors(ctx, next, vector ?? null, change) : await getVector(ctx.db, ctx.embedder.modelId, next.id);
-			if (caller) await ctx.db.vectors.put(vectorRow(callerModel(caller.length), next.id, caller));
+			if (caller) {
+				await ctx.db.vectors.put(vectorRow(callerModel(caller.length), next.id, caller));
+				ctx.models.add(callerModel(caller.length));
+			}
 			await appendActivity(ctx.db, [{ at: next.updated_at, actor, action: 'updated', memory_id: next.id, detail: changed.join(', ') }]);
 			change.upserts.push({ row: next, vector: vec ?? null });
 			change.stamp = await bumpStamp(ctx.db);

@@ -190,6 +190,11 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		return this.ivf ? ivfScan(this, this.ivf, q, k, filter) : nearestScan(this, q, k, filter);
 	}
 
+	hasVector(id: string): boolean {
+		const slot = this.slotOf.get(id);
+		return slot !== undefined && this.vectors.has(slot);
+	}
+
 	cosineTo(id: string, vector: Float32Array): number | undefined {
 		const slot = this.slotOf.get(id);
 		if (slot === undefined || !this.vectors.has(slot)) return undefined;

@@ -99,6 +99,8 @@ export interface SearchIndex {
 		k: number,
 		filter?: { scope?: string; exclude?: string[] },
 	): { id: string; cosine: number }[];
+	/** Whether the index holds an active-model vector for the memory. */
+	hasVector(id: string): boolean;
 	/** Cosine between a stored memory and a vector (undefined without a stored vector). */
 	cosineTo(id: string, vector: Float32Array): number | undefined;
 	/** Ranks for recall_memory; `now` is epoch ms (passed in so tests can fix it). */

@@ -44,6 +44,16 @@ describe('Engine across tabs', () => {
 		expect(r.results.map((x) => x.memory.id)).toEqual([out.memory_id]);
 	});
 
+	it('a caller embedding stored in one tab shows in the other tab’s recall results', async () => {
+		const [a, b] = await twoTabs();
+		await b.recall({ query: 'backups' }); // b has now read which models hold vectors
+		const seen = nextEvent(b, 'memories');
+		const out = await a.store({ content: 'Backups of the database run nightly', embedding: [1, 0, 0, 0] });
+		await seen;
+		const r = await b.recall({ query: 'database backups' });
+		expect(r.results.map((x) => [x.memory.id, x.memory.embedding_tables])).toEqual([[out.memory_id, ['caller:4', 'engram/glove-sif-100d']]]);
+	});
+
 	it('a delete in one tab removes the memory and its links from the other tab’s index', async () => {
 		const [a, b] = await twoTabs();
 		const x = await a.store({ content: 'The daily standup meeting starts at 9 am' });

@@ -158,9 +158,22 @@ describe('Engine', () => {
 			const engine = await fresh();
 			await engine.store({ memories: NOTES.map((content) => ({ content })) });
 			await engine.recall({ query: 'standup time' });
-			await new Promise((r) => setTimeout(r, 20));
 			const [last] = await engine.activity(1);
 			expect(last).toMatchObject({ action: 'recalled', detail: expect.stringMatching(/^standup time → \d+ result/) });
+		});
+
+		it('writes recall entries together, later, and keeps them across a reopen', async () => {
+			const dbName = freshName();
+			const engine = await makeEngine({ dbName });
+			await engine.store({ memories: NOTES.map((content) => ({ content })) });
+			const before = await engine.db.activity.count();
+			await engine.recall({ query: 'standup' });
+			await engine.recall({ query: 'backups' });
+			// Not yet written: the recall did not wait for an activity write.
+			expect(await engine.db.activity.count()).toBe(before);
+			await engine.close();
+			const again = await fresh({ dbName });
+			expect((await again.activity(2)).map((e) => e.detail)).toEqual([expect.stringMatching(/^backups → /), expect.stringMatching(/^standup → /)]);
 		});
 
 		it('keeps the log bounded to the newest entries', async () => {

@@ -231,6 +231,23 @@ describe('Engine', () => {
 			const r = await engine.recall({ query: 'zxqvbl' });
 			expect(r.lexical_only).toBe(true);
 			expect(r.results[0]?.memory.id).toBe(out.memory_id);
+			expect(r.results[0]?.memory.embedding_tables).toEqual([]);
+		});
+
+		it('recall names each result\'s embedding tables, with and without other models about', async () => {
+			engine = await fresh();
+			await engine.store({ content: 'Nightly backups of the billing database' });
+			await engine.store({ content: 'zxqvbl kwrtyp' });
+			const tables = async () =>
+				Object.fromEntries((await engine.recall({ query: 'backups zxqvbl' })).results.map((x) => [x.memory.content, x.memory.embedding_tables]));
+			expect(await tables()).toEqual({ 'Nightly backups of the billing database': ['engram/glove-sif-100d'], 'zxqvbl kwrtyp': [] });
+			// A caller vector brings a second model: every id is then looked up in the store.
+			await engine.store({ content: 'Offsite backups every Sunday', embedding: [1, 0, 0, 0] });
+			expect(await tables()).toEqual({
+				'Nightly backups of the billing database': ['engram/glove-sif-100d'],
+				'zxqvbl kwrtyp': [],
+				'Offsite backups every Sunday': ['caller:4', 'engram/glove-sif-100d'],
+			});
 		});
 
 		it('stores a caller embedding under caller:<dims> and recalls by it', async () => {
