@@ -1,7 +1,7 @@
 /**
  * store_memory: single or batch (≤ 500). Embeds every text in one call, then in one IndexedDB
  * transaction detects duplicates, writes the memories, their entities, vectors, SIMILAR_TO links
- * (both ways, also between items of the batch), PRECEDED_BY links and supersede marks; after the
+ * (also between items of the batch), PRECEDED_BY links and supersede marks; after the
  * commit the search index is updated before the call returns, so the next recall finds them.
  */
 import { MemoryError } from '../core/errors';
@@ -15,8 +15,8 @@ import {
 	type StoreOutput,
 } from '../core/schemas';
 import { normalize } from '../core/vector';
-import { appendActivity } from '../store/activity';
 import { contentKey, normaliseContent, sessionOf } from '../store/derived';
+import { appendActivity } from '../store/activity';
 import { readEntities, writeEntityLinks, type EntityKey } from '../store/entities';
 import { getByRef, previousInScope } from '../store/memories';
 import type { AssociationRow, EntityRow, MemoryRow, VectorRow } from '../store/rows';
@@ -225,7 +225,11 @@ async function exactCandidates(ctx: EngineContext, drafts: Draft[]): Promise<Map
 	return out;
 }
 
-/** Vectors, entity mentions, SIMILAR_TO (both ways) and PRECEDED_BY of a new row. */
+/**
+ * Vectors, entity mentions, SIMILAR_TO and PRECEDED_BY of a new row. SIMILAR_TO is symmetric,
+ * so one row (new → older) records it; every reader of links reads both directions. Two rows
+ * per pair would cost a store five more IndexedDB puts for nothing.
+ */
 function planExtras(ctx: EngineContext, d: Draft, row: MemoryRow, plan: Plan, stored: Neighbour[], key: string): void {
 	plan.mentions.push({ memoryId: row.id, keys: d.keys, at: row.timestamp });
 	if (d.vector) plan.vectors.push(vectorRow(ctx.embedder.modelId, row.id, d.vector));
@@ -236,7 +240,6 @@ function planExtras(ctx: EngineContext, d: Draft, row: MemoryRow, plan: Plan, st
 	for (const n of similarNeighbours(ctx, d, plan.written, stored)) {
 		const strength = round(n.cosine);
 		plan.links.push(systemLink(row.id, n.id, 'SIMILAR_TO', strength, row.timestamp));
-		plan.links.push(systemLink(n.id, row.id, 'SIMILAR_TO', strength, row.timestamp));
 	}
 	const prev = plan.previous.get(key);
 	if (prev) plan.links.push(systemLink(row.id, prev, 'PRECEDED_BY', 1, row.timestamp));

@@ -131,8 +131,8 @@ async function replaceVectors(ctx: EngineContext, row: MemoryRow, vector: Float3
 	const near = ctx.index.nearest(vector, MAX_SIMILAR, { scope: row.scope, exclude: [row.id] });
 	for (const n of near.filter((x) => x.cosine >= ctx.thresholds.similar)) {
 		const strength = Math.round(n.cosine * 1e6) / 1e6;
+		// One row per pair, as store-ops writes it (SIMILAR_TO is symmetric).
 		links.push({ from: row.id, to: n.id, type: 'SIMILAR_TO', strength, created_at: row.updated_at });
-		links.push({ from: n.id, to: row.id, type: 'SIMILAR_TO', strength, created_at: row.updated_at });
 	}
 	await ctx.db.associations.bulkPut(links);
 	change.edges.push(...links);

@@ -19,6 +19,7 @@ import type {
 } from './rows';
 import { contentKey, sessionOf } from './derived';
 import { mapStoreError } from './errors';
+import { COUNTERS_KEY } from './settings';
 
 /** The default database name in the browser. */
 export const DEFAULT_DB_NAME = 'engram';
@@ -67,8 +68,8 @@ export const SCHEMA_V3 = {
 	activity: '++id, memory_id',
 } as const;
 
-/** The current schema version. */
-export const DB_VERSION = 3;
+/** The current schema version. Version 4 changed no index: it merged the two counter rows. */
+export const DB_VERSION = 4;
 
 /** Options for opening a database; Node tests pass fake-indexeddb's factory and key range. */
 export interface EngramDBOptions {
@@ -98,6 +99,7 @@ export class EngramDB extends Dexie {
 		this.version(1).stores(SCHEMA_V1);
 		this.version(2).stores(SCHEMA_V2).upgrade(upgradeToV2);
 		this.version(3).stores(SCHEMA_V3);
+		this.version(4).stores(SCHEMA_V3).upgrade(upgradeToV4);
 	}
 
 	/**
@@ -156,6 +158,15 @@ async function upgradeToV2(tx: Transaction): Promise<void> {
 		.modify((e: EntityRow) => {
 			e.norm ??= e.id.slice(e.id.indexOf(':') + 1);
 		});
+}
+
+/** v3 → v4: the seq and write-stamp rows become one counters row (one request per write, not two). */
+async function upgradeToV4(tx: Transaction): Promise<void> {
+	const settings = tx.table('settings');
+	const [seq, stamp] = await settings.bulkGet(['sys:seq', 'sys:write_stamp']);
+	if (!seq && !stamp) return;
+	await settings.put({ key: COUNTERS_KEY, value: { seq: seq?.value ?? 0, stamp: stamp?.value ?? 0 } });
+	await settings.bulkDelete(['sys:seq', 'sys:write_stamp']);
 }
 
 /**

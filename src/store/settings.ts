@@ -4,8 +4,8 @@
  */
 import type { EngramDB } from './db';
 
-const SEQ_KEY = 'sys:seq';
-const STAMP_KEY = 'sys:write_stamp';
+/** Both counters live in one row: a write reads and bumps them with one request each. */
+export const COUNTERS_KEY = 'sys:counters';
 
 /** Reads one setting (undefined when unset). */
 export async function getSetting<T>(db: EngramDB, key: string): Promise<T | undefined> {
@@ -20,52 +20,47 @@ export async function setSetting(db: EngramDB, key: string, value: unknown): Pro
 }
 
 /**
- * Reserves `n` consecutive seq numbers and returns the first. Never reuses a number, even after
+ * The engine's counters. `seq` is the last integer id handed out: never reused, even after
  * deletes, so an integer id an agent noted down can never point at a different memory later.
+ * `stamp` is bumped by every write that changes what the search index mirrors.
  */
-export async function reserveSeqs(db: EngramDB, n: number): Promise<number> {
-	const last = (await getSetting<number>(db, SEQ_KEY)) ?? 0;
-	await setSetting(db, SEQ_KEY, last + n);
-	return last + 1;
-}
-
-/** Makes sure future seqs come after `seq` (imports keep their original numbers). */
-export async function ensureSeqAbove(db: EngramDB, seq: number): Promise<void> {
-	const last = (await getSetting<number>(db, SEQ_KEY)) ?? 0;
-	if (seq > last) await setSetting(db, SEQ_KEY, seq);
-}
-
-/** The write stamp: bumped by every write that changes what the search index mirrors. */
-export async function readStamp(db: EngramDB): Promise<number> {
-	return (await getSetting<number>(db, STAMP_KEY)) ?? 0;
-}
-
-/** The seq and stamp counters as they stand, read in one request (see `writeCounters`). */
 export interface Counters {
 	seq: number;
 	stamp: number;
 }
 
-/**
- * Reads both counters at once, so a write can plan with them and write them back beside its
- * other requests (`writeCounters`) instead of spending two round trips on each.
- */
+/** Reads both counters in one request, so a write can plan with them (see `writeCounters`). */
 export async function readCounters(db: EngramDB): Promise<Counters> {
-	const [seq, stamp] = await db.settings.bulkGet([SEQ_KEY, STAMP_KEY]);
-	return { seq: (seq?.value as number | undefined) ?? 0, stamp: (stamp?.value as number | undefined) ?? 0 };
+	const c = await getSetting<Partial<Counters>>(db, COUNTERS_KEY);
+	return { seq: c?.seq ?? 0, stamp: c?.stamp ?? 0 };
 }
 
 /** Writes both counters in one request; the caller's transaction read them with `readCounters`. */
 export async function writeCounters(db: EngramDB, c: Counters): Promise<void> {
-	await db.settings.bulkPut([
-		{ key: SEQ_KEY, value: c.seq },
-		{ key: STAMP_KEY, value: c.stamp },
-	]);
+	await setSetting(db, COUNTERS_KEY, { seq: c.seq, stamp: c.stamp });
+}
+
+/** Reserves `n` consecutive seq numbers and returns the first. */
+export async function reserveSeqs(db: EngramDB, n: number): Promise<number> {
+	const c = await readCounters(db);
+	await writeCounters(db, { ...c, seq: c.seq + n });
+	return c.seq + 1;
+}
+
+/** Makes sure future seqs come after `seq` (imports keep their original numbers). */
+export async function ensureSeqAbove(db: EngramDB, seq: number): Promise<void> {
+	const c = await readCounters(db);
+	if (seq > c.seq) await writeCounters(db, { ...c, seq });
+}
+
+/** The write stamp. */
+export async function readStamp(db: EngramDB): Promise<number> {
+	return (await readCounters(db)).stamp;
 }
 
 /** Bumps the write stamp inside the current transaction and returns the new value. */
 export async function bumpStamp(db: EngramDB): Promise<number> {
-	const next = (await readStamp(db)) + 1;
-	await setSetting(db, STAMP_KEY, next);
-	return next;
+	const c = await readCounters(db);
+	await writeCounters(db, { ...c, stamp: c.stamp + 1 });
+	return c.stamp + 1;
 }

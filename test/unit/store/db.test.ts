@@ -3,7 +3,8 @@ import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../../src/core/errors';
 import { contentKey } from '../../../src/store/derived';
-import { DB_VERSION, EngramDB, openEngramDB, SCHEMA_V1 } from '../../../src/store/db';
+import { DB_VERSION, EngramDB, openEngramDB, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3 } from '../../../src/store/db';
+import { bumpStamp, readCounters, reserveSeqs } from '../../../src/store/settings';
 import { mapStoreError } from '../../../src/store/errors';
 import { freshName } from '../engine/helpers';
 
@@ -15,6 +16,16 @@ class V1Only extends Dexie {
 	constructor(name: string) {
 		super(name, { indexedDB, IDBKeyRange });
 		this.version(1).stores(SCHEMA_V1);
+	}
+}
+
+/** A database class that stops at version 3 (two counter rows). */
+class V3Only extends Dexie {
+	constructor(name: string) {
+		super(name, { indexedDB, IDBKeyRange });
+		this.version(1).stores(SCHEMA_V1);
+		this.version(2).stores(SCHEMA_V2);
+		this.version(3).stores(SCHEMA_V3);
 	}
 }
 
@@ -58,6 +69,20 @@ describe('EngramDB', () => {
 			expect(await db.memories.where('[session+seq]').equals(['c-7', 1]).count()).toBe(1);
 			expect(await db.associations.count()).toBe(1);
 		});
+	});
+
+	it('schema upgrade from v3 merges the seq and write-stamp rows into one counters row', async () => {
+		const name = freshName();
+		const old = new V3Only(name);
+		await old.table('settings').bulkAdd([{ key: 'sys:seq', value: 41 }, { key: 'sys:write_stamp', value: 7 }, { key: 'theme', value: 'dark' }]);
+		old.close();
+		const db = await openEngramDB({ name, indexedDB, IDBKeyRange });
+		opened.push(db);
+		expect(await readCounters(db)).toEqual({ seq: 41, stamp: 7 });
+		expect((await db.settings.toArray()).map((r) => r.key).sort()).toEqual(['sys:counters', 'theme']);
+		expect(await reserveSeqs(db, 2)).toBe(42);
+		expect(await bumpStamp(db)).toBe(8);
+		expect(await readCounters(db)).toEqual({ seq: 43, stamp: 8 });
 	});
 
 	describe('write', () => {
