@@ -1,7 +1,7 @@
 /**
  * `npx tsx bench/index-node.ts [sizes=1000,10000,100000]`: the search index alone in Node, fed
- * like the engine feeds it (a scoped nearest() look-up per insert and its SIMILAR_TO edges both
- * ways, plus PRECEDED_BY, so the snapshot carries the links a real index has), on realistic
+ * like the engine feeds it (a scoped nearest() look-up per insert and its SIMILAR_TO edges, one
+ * per pair as the engine writes them, plus PRECEDED_BY, so the snapshot carries the links a real index has), on realistic
  * memories embedded with the embedded model. Per size: insert cost, recall ranking p50/p99
  * (unscoped and scoped), snapshot size, snapshot and restore time. This isolates retrieval from
  * IndexedDB, whose cost the end-to-end `npm run bench` includes.
@@ -25,12 +25,10 @@ for (const n of sizes) {
 		const t = performance.now();
 		mems.forEach((m, j) => {
 			const v = vecs[j];
-			// SIMILAR_TO both ways to the nearest of the scope, PRECEDED_BY to the previous memory, as on store.
+			// SIMILAR_TO to the nearest of the scope, PRECEDED_BY to the previous memory, as on store.
 			if (v)
-				for (const nb of index.nearest(v, 5, { scope: m.scope })) {
+				for (const nb of index.nearest(v, 5, { scope: m.scope }))
 					index.addEdge({ from: `m${i + j}`, to: nb.id, type: 'SIMILAR_TO', strength: nb.cosine });
-					index.addEdge({ from: nb.id, to: `m${i + j}`, type: 'SIMILAR_TO', strength: nb.cosine });
-				}
 			if (i + j > 0) index.addEdge({ from: `m${i + j}`, to: `m${i + j - 1}`, type: 'PRECEDED_BY', strength: 1 });
 			const ts = Date.parse(m.timestamp);
 			index.upsert(

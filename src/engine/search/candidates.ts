@@ -5,7 +5,7 @@
  */
 import { processTerm, tokenize } from '../../core/text';
 import type { Collection } from './lexical';
-import { scanSlots } from './nearest';
+import { probeSlots, scanSlots } from './nearest';
 import type { IndexView } from './view';
 
 /** One candidate memory during ranking (slot-addressed). */
@@ -169,13 +169,27 @@ export function addSemantic(
 	cands: Map<number, Candidate>,
 ): SemanticQuery[] {
 	return vectors.map((q) => {
-		const scan = scanSlots(view, q, k, accept);
-		scan.hits.forEach((h, rank) => {
+		const { hits, mean } = semanticScan(view, q, k, accept);
+		hits.forEach((h, rank) => {
 			const c = candidateFor(cands, h.slot, true);
 			c.semRank = Math.min(c.semRank, rank);
 		});
-		return { q, mean: scan.mean, max: scan.hits.length > 0 ? scan.hits[0].score : scan.mean };
+		return { q, mean, max: hits.length > 0 ? hits[0].score : mean };
 	});
+}
+
+/**
+ * The `k` nearest slots and the mean cosine over the accepted ones. Unfiltered over a large
+ * index, the quantiser's probed lists give the neighbours (about a twelfth of the scan; 10 of
+ * 40 ms of a 100k ranking was the exact scan) and the running vector sum gives the exact mean.
+ * Filtered recalls and smaller indexes scan exactly.
+ */
+function semanticScan(view: IndexView, q: Float32Array, k: number, accept: ((slot: number) => boolean) | undefined): { hits: { slot: number; score: number }[]; mean: number } {
+	if (accept === undefined && view.ivf) {
+		const hits = probeSlots(view, view.ivf, q, k);
+		if (hits.length >= k) return { hits, mean: view.vectors.meanDot(q) };
+	}
+	return scanSlots(view, q, k, accept);
 }
 
 /** Fills a candidate's best raw cosine and normalised semantic score over the query vectors. */

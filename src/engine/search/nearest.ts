@@ -97,17 +97,28 @@ export function ivfScan(
 	// A scope no larger than the probed lists is cheaper to scan exactly: only its own slots are visited.
 	if (scope !== undefined && view.scopeSize(scope) <= view.count * IVF.probeShare) return nearestScan(view, q, k, filter);
 	const exclude = filter?.exclude && filter.exclude.length > 0 ? new Set(filter.exclude) : null;
+	const keep =
+		scope === undefined && exclude === null
+			? undefined
+			: (slot: number) => {
+					const m = view.metas[slot];
+					return (scope === undefined || m.scope === scope) && (exclude === null || !exclude.has(m.id));
+				};
+	const hits = probeSlots(view, ivf, q, k, keep);
+	if (hits.length < k) return nearestScan(view, q, k, filter);
+	return hits.map((h) => ({ id: view.metas[h.slot].id, cosine: h.score }));
+}
+
+/** The best `k` slots (kept by `keep`, when given) in the lists the quantiser probes for `q`. */
+export function probeSlots(view: IndexView, ivf: Ivf, q: Float32Array, k: number, keep?: (slot: number) => boolean): { slot: number; score: number }[] {
 	const { codes, scales } = view.vectors;
 	const d = view.dims;
 	const top = new TopK(k);
 	for (const list of ivf.probe(q))
 		for (const slot of ivf.slotsOf(list)) {
 			const sc = scales[slot];
-			if (sc === 0) continue;
-			const m = view.metas[slot];
-			if ((scope !== undefined && m.scope !== scope) || (exclude !== null && exclude.has(m.id))) continue;
+			if (sc === 0 || (keep !== undefined && !keep(slot))) continue;
 			top.push(slot, dotAt(codes, slot * d, q, d) * sc);
 		}
-	if (top.size < k) return nearestScan(view, q, k, filter);
-	return top.sorted().map((h) => ({ id: view.metas[h.slot].id, cosine: h.score }));
+	return top.sorted();
 }

@@ -14,6 +14,12 @@ export class VectorStore {
 	codes: Int8Array;
 	/** 0 means "no vector in this slot". */
 	scales: Float32Array;
+	/**
+	 * Sum of every stored (dequantised) vector, and how many there are: the mean cosine of a
+	 * query to all vectors is then one dot product (`meanDot`), not a scan.
+	 */
+	private readonly sum: Float64Array;
+	private filled = 0;
 	private capacity: number;
 
 	constructor(dims: number, capacity = INITIAL_CAPACITY) {
@@ -21,6 +27,7 @@ export class VectorStore {
 		this.capacity = Math.max(1, capacity);
 		this.codes = new Int8Array(this.capacity * dims);
 		this.scales = new Float32Array(this.capacity);
+		this.sum = new Float64Array(dims);
 	}
 
 	/** Makes room for `slot` (doubling, so n inserts cost O(n) copies in total). */
@@ -40,10 +47,9 @@ export class VectorStore {
 	/** Stores `v` (any length-`dims` vector; normalised here) or clears the slot with null. */
 	set(slot: number, v: Float32Array | null): void {
 		this.ensure(slot);
-		if (v === null) {
-			this.scales[slot] = 0;
-			return;
-		}
+		this.account(slot, -1);
+		this.scales[slot] = 0;
+		if (v === null) return;
 		if (v.length !== this.dims) throw new RangeError(`vector has ${v.length} dims, index has ${this.dims}`);
 		let norm = 0;
 		let max = 0;
@@ -54,14 +60,30 @@ export class VectorStore {
 			if (a > max) max = a;
 		}
 		norm = Math.sqrt(norm);
-		if (!(norm > 0) || !Number.isFinite(norm)) {
-			this.scales[slot] = 0;
-			return;
-		}
+		if (!(norm > 0) || !Number.isFinite(norm)) return;
 		const base = slot * this.dims;
 		const k = 127 / max;
 		for (let i = 0; i < v.length; i++) this.codes[base + i] = Math.round(v[i] * k);
 		this.scales[slot] = max / 127 / norm;
+		this.account(slot, 1);
+	}
+
+	/** Adds (sign 1) or takes away (-1) a slot's vector from the running sum. */
+	private account(slot: number, sign: 1 | -1): void {
+		const sc = this.scales[slot];
+		if (sc === 0) return;
+		const base = slot * this.dims;
+		const f = sign * sc;
+		for (let i = 0; i < this.dims; i++) this.sum[i] += this.codes[base + i] * f;
+		this.filled += sign;
+	}
+
+	/** Mean approximate cosine of the unit query `q` to every stored vector (0 when none). */
+	meanDot(q: Float32Array): number {
+		if (this.filled === 0) return 0;
+		let s = 0;
+		for (let i = 0; i < this.dims; i++) s += this.sum[i] * q[i];
+		return s / this.filled;
 	}
 
 	has(slot: number): boolean {
@@ -88,8 +110,9 @@ export class VectorStore {
 		return normalize(out) ?? undefined;
 	}
 
-	/** Copies slot `from` into slot `to` (swap-remove's move). */
+	/** Copies slot `from` into slot `to` (swap-remove's move); `to`'s own vector is dropped. */
 	move(from: number, to: number): void {
+		this.account(to, -1);
 		const d = this.dims;
 		this.codes.copyWithin(to * d, from * d, from * d + d);
 		this.scales[to] = this.scales[from];
@@ -106,6 +129,7 @@ export class VectorStore {
 		const vs = new VectorStore(dims, Math.max(INITIAL_CAPACITY, n + (n >> 2)));
 		vs.codes.set(codes.subarray(0, n * dims));
 		vs.scales.set(scales.subarray(0, n));
+		for (let slot = 0; slot < n; slot++) vs.account(slot, 1);
 		return vs;
 	}
 }

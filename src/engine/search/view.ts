@@ -4,6 +4,7 @@
  * depends on what it reads, not on how the index maintains it.
  */
 import type { Adjacency } from './adjacency';
+import type { Ivf } from './ivf';
 import type { LexicalIndex } from './lexical';
 import type { DocMeta } from './types';
 import type { VectorStore } from './vector-store';
@@ -16,6 +17,8 @@ export interface IndexView {
 	readonly slotOf: ReadonlyMap<string, number>;
 	readonly seqToId: ReadonlyMap<number, string>;
 	readonly vectors: VectorStore;
+	/** The coarse quantiser, once the index is large enough (see ivf.ts). */
+	readonly ivf: Ivf | null;
 	readonly lexical: LexicalIndex;
 	readonly adj: Adjacency;
 	/** The slots of a scope (empty when unknown); a live view, valid until the next change. */

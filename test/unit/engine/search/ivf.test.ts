@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSearchIndex, restoreSearchIndex } from '../../../../src/engine/search/index';
 import { IVF, type Ivf } from '../../../../src/engine/search/ivf';
+import { normalize, VectorStore } from '../../../../src/engine/search/vector-store';
 import type { SearchIndex } from '../../../../src/engine/search/types';
 import { cosine, meta, prng, randomVector } from './fixtures';
 
@@ -80,4 +81,48 @@ describe('IVF coarse quantiser', () => {
 		const back = restoreSearchIndex(idx.snapshot());
 		for (const q of clustered(10, 14)) expect(back.nearest(q, 5)).toEqual(idx.nearest(q, 5));
 	});
+
+	it('an unfiltered ranking takes its semantic candidates from the probed lists, with the exact mean', () => {
+		const vs = clustered(1500, 17);
+		const idx = filled(vs);
+		const exactIdx = filled(vs);
+		(exactIdx as unknown as { ivf: Ivf | null }).ivf = null;
+		for (const q of clustered(10, 18)) {
+			const at = Date.parse('2024-06-01T00:00:00Z');
+			const got = idx.rank({ query: 'memory', limit: 5, weights: { lexical: 0 } }, { vectors: [q] }, at);
+			const want = exactIdx.rank({ query: 'memory', limit: 5, weights: { lexical: 0 } }, { vectors: [q] }, at);
+			// The best memory agrees, and so does every shared hit's normalised semantic score
+			// (its cosine placed between the mean over all memories and the best).
+			expect(got.hits[0].id).toBe(want.hits[0].id);
+			const shared = got.hits.filter((h) => want.hits.some((w) => w.id === h.id));
+			expect(shared.length).toBeGreaterThanOrEqual(4);
+			for (const h of shared) expect(h.components.semantic).toBeCloseTo(want.hits.find((w) => w.id === h.id)!.components.semantic, 6);
+		}
+	});
 });
+
+describe('VectorStore running mean', () => {
+	it('meanDot equals the mean cosine over the stored vectors through sets, replacements, removals and a restore', () => {
+		const vs = clustered(400, 21);
+		const idx = createSearchIndex({ modelId: 'mean', dims: DIMS });
+		vs.forEach((v, i) => idx.upsert(meta(`v${i}`), { content: `m ${i}` }, i % 7 === 0 ? null : v));
+		for (let i = 0; i < 400; i += 5) idx.remove(`v${i}`);
+		for (let i = 1; i < 400; i += 9) idx.setVector(`v${i}`, vs[(i * 13) % 400]);
+		const view = idx as unknown as { vectors: VectorStore; count: number };
+		const q = normalize(clustered(1, 22)[0])!;
+		const exact = () => {
+			let sum = 0;
+			let n = 0;
+			for (let slot = 0; slot < view.count; slot++)
+				if (view.vectors.has(slot)) {
+					sum += view.vectors.dot(slot, q);
+					n++;
+				}
+			return sum / n;
+		};
+		expect(view.vectors.meanDot(q)).toBeCloseTo(exact(), 9);
+		const back = restoreSearchIndex(idx.snapshot()) as unknown as { vectors: VectorStore };
+		expect(back.vectors.meanDot(q)).toBeCloseTo(exact(), 9);
+	});
+});
+
