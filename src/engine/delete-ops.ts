@@ -29,7 +29,7 @@ export async function deleteMemories(ctx: EngineContext, input: DeleteInput, act
 			const bridges = bridgeSequence(links, new Set(ids), nowIso(ctx));
 			if (bridges.length) await ctx.db.associations.bulkPut(bridges);
 			change.edges = bridges;
-			await unlinkEntities(ctx.db, ids);
+			await unlinkEntities(ctx.db, (await ctx.db.memories.bulkGet(ids)).filter((r) => r !== undefined));
 			await deleteVectorsOf(ctx.db, ids);
 			await ctx.db.memories.bulkDelete(ids);
 			const at = nowIso(ctx);

@@ -11,12 +11,13 @@ import { renderMarkdown } from './markdown-format';
 import { toEntity } from './reads';
 import { parseInput } from './validate';
 import { rowsWhere } from '../store/lookup';
+import { entityIdsOf } from '../store/derived';
 
 /** Version of the export format; import accepts this and earlier. */
 export const EXPORT_VERSION = 1;
 
 /** A memory as exported: the stored record without derived index keys. */
-export type ExportedMemory = Omit<MemoryRow, 'content_key' | 'session'>;
+export type ExportedMemory = Omit<MemoryRow, 'content_key' | 'session' | 'entity_ids'>;
 
 /** A vector as exported (numbers print exactly: float32 → double → JSON → float32 is lossless). */
 export interface ExportedVector {
@@ -72,7 +73,7 @@ async function selectPage(db: EngramDB, p: ExportInput): Promise<{ rows: MemoryR
 async function collect(db: EngramDB, rows: MemoryRow[], selected: Set<string> | undefined, vectors: boolean): Promise<ExportBundle> {
 	const ids = rows.map((r) => r.id);
 	const links = await rowsWhere(db.associations, 'from', ids);
-	const entityIds = [...new Set((await rowsWhere(db.memoryEntities, 'memory_id', ids)).map((l) => l.entity_id))];
+	const entityIds = [...new Set(rows.flatMap((r) => entityIdsOf(r.entities)))];
 	const entities = (await db.entities.bulkGet(entityIds)).filter((e): e is EntityRow => e !== undefined);
 	const bundle: ExportBundle = {
 		memories: rows.map(exportedMemory),
@@ -87,7 +88,7 @@ async function collect(db: EngramDB, rows: MemoryRow[], selected: Set<string> | 
 }
 
 function exportedMemory(row: MemoryRow): ExportedMemory {
-	const { content_key: _k, session: _s, ...rest } = row;
+	const { content_key: _k, session: _s, entity_ids: _e, ...rest } = row;
 	return rest;
 }
 

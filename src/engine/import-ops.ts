@@ -195,11 +195,11 @@ async function writeImported(
 	const replaced = write.filter((r) => old.has(r.id)).map((r) => r.id);
 	await settleSeqs(db, write, old);
 	if (replaced.length) {
-		await unlinkEntities(db, replaced);
+		await unlinkEntities(db, replaced.map((id) => old.get(id)!));
 		await deleteVectorsOf(db, replaced);
 	}
 	await db.memories.bulkPut(write);
-	await linkEntitiesMany(db, write.map((r) => ({ memoryId: r.id, keys: entityKeys(r.entities), at: r.timestamp })));
+	await linkEntitiesMany(db, write.map((r) => ({ keys: entityKeys(r.entities), at: r.timestamp })));
 	const vectorRows = write.flatMap((r) => [...(vectors.get(r.id) ?? [])].map(([model, v]) => vectorRow(model, r.id, v)));
 	await db.vectors.bulkPut(vectorRows);
 	for (const model of new Set(vectorRows.map((r) => r.model))) ctx.models.add(model);

@@ -4,7 +4,8 @@
 import type { Association, Entity, Memory } from '../core/schemas';
 import { normaliseEntityName } from '../core/entities';
 import { linksOf } from '../store/associations';
-import { entitiesByPrefix, entityIdsOf } from '../store/entities';
+import { entitiesByPrefix } from '../store/entities';
+import { entityIdsOf } from '../store/derived';
 import type { EntityRow } from '../store/rows';
 import { getVector } from '../store/vectors';
 import { embedTexts, type EngineContext } from './context';
@@ -35,7 +36,8 @@ export async function associationsOf(ctx: EngineContext, id: string): Promise<As
 
 /** The entities a memory is linked to. */
 export async function entitiesOf(ctx: EngineContext, id: string): Promise<Entity[]> {
-	return getEntities(ctx, await entityIdsOf(ctx.db, id)).then((l) => l.filter((e) => e !== undefined));
+	const row = await ctx.db.memories.get(id);
+	return getEntities(ctx, entityIdsOf(row?.entities)).then((l) => l.filter((e) => e !== undefined));
 }
 
 /** Entities by id, in order. */

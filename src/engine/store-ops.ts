@@ -17,7 +17,7 @@ import {
 import { normalize } from '../core/vector';
 import { contentKey, normaliseContent, sessionOf } from '../store/derived';
 import { appendActivity } from '../store/activity';
-import { readEntities, writeEntityLinks, type EntityKey } from '../store/entities';
+import { readEntities, writeEntityLinks, type EntityKey, type Mentions } from '../store/entities';
 import { getByRef, previousInScope } from '../store/memories';
 import type { AssociationRow, EntityRow, MemoryRow, VectorRow } from '../store/rows';
 import { readCounters, writeCounters, type Counters } from '../store/settings';
@@ -136,7 +136,7 @@ interface Plan {
 	written: Written[];
 	vectors: VectorRow[];
 	links: AssociationRow[];
-	mentions: { memoryId: string; keys: EntityKey[]; at: string }[];
+	mentions: Mentions[];
 	superseded: Map<string, MemoryRow>;
 	/** Last memory id per scope + session, so PRECEDED_BY chains through the batch. */
 	previous: Map<string, string | undefined>;
@@ -231,7 +231,7 @@ async function exactCandidates(ctx: EngineContext, drafts: Draft[]): Promise<Map
  * per pair would cost a store five more IndexedDB puts for nothing.
  */
 function planExtras(ctx: EngineContext, d: Draft, row: MemoryRow, plan: Plan, stored: Neighbour[], key: string): void {
-	plan.mentions.push({ memoryId: row.id, keys: d.keys, at: row.timestamp });
+	plan.mentions.push({ keys: d.keys, at: row.timestamp });
 	if (d.vector) plan.vectors.push(vectorRow(ctx.embedder.modelId, row.id, d.vector));
 	if (d.caller) {
 		plan.vectors.push(vectorRow(callerModel(d.caller.length), row.id, d.caller));

@@ -10,7 +10,7 @@ import { normalize } from '../core/vector';
 import { appendActivity } from '../store/activity';
 import { deleteLinks } from '../store/associations';
 import { contentKey, sessionOf } from '../store/derived';
-import { linkEntities, unlinkEntities } from '../store/entities';
+import { linkEntitiesMany, unlinkEntities } from '../store/entities';
 import { getByRef } from '../store/memories';
 import type { AssociationRow, MemoryRow } from '../store/rows';
 import { bumpStamp } from '../store/settings';
@@ -45,7 +45,7 @@ export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor
 			if (caller) changed.push('embedding');
 			if (changed.length === 0 && !caller && p.updated_at === undefined) return { row: old, changed };
 			await ctx.db.memories.put(next);
-			if (changed.includes('entities')) await relinkEntities(ctx, next);
+			if (changed.includes('entities')) await relinkEntities(ctx, old, next);
 			const contentChanged = changed.includes('content');
 			const vec = contentChanged ? await replaceVectors(ctx, next, vector ?? null, change) : await getVector(ctx.db, ctx.embedder.modelId, next.id);
 			if (caller) {
@@ -108,9 +108,9 @@ function mergeMetadata(row: MemoryRow, patch: Record<string, unknown>): void {
 	else row.session = session;
 }
 
-async function relinkEntities(ctx: EngineContext, row: MemoryRow): Promise<void> {
-	await unlinkEntities(ctx.db, [row.id]);
-	await linkEntities(ctx.db, row.id, entityKeys(row.entities), row.timestamp);
+async function relinkEntities(ctx: EngineContext, old: MemoryRow, row: MemoryRow): Promise<void> {
+	await unlinkEntities(ctx.db, [old]);
+	await linkEntitiesMany(ctx.db, [{ keys: entityKeys(row.entities), at: row.timestamp }]);
 }
 
 /**

@@ -6,18 +6,17 @@
  * const db = await openEngramDB({ name: 'engram' });
  * await db.write(async () => { await db.memories.add(row); });
  */
-import Dexie, { type Table, type Transaction } from 'dexie';
+import Dexie, { type DBCore, type Middleware, type Table, type Transaction } from 'dexie';
 import type {
 	ActivityRow,
 	AssociationRow,
 	EntityRow,
-	MemoryEntityRow,
 	MemoryRow,
 	SettingRow,
 	SnapshotRow,
 	VectorRow,
 } from './rows';
-import { contentKey, sessionOf } from './derived';
+import { contentKey, entityIdsOf, sessionOf } from './derived';
 import { mapStoreError } from './errors';
 import { COUNTERS_KEY } from './settings';
 
@@ -68,8 +67,19 @@ export const SCHEMA_V3 = {
 	activity: '++id, memory_id',
 } as const;
 
-/** The current schema version. Version 4 changed no index: it merged the two counter rows. */
-export const DB_VERSION = 4;
+/**
+ * Version 5 moves a memory's entity mentions onto its own row: `entity_ids` (multi-entry,
+ * derived from `entities` on every write, see `entityIdsMiddleware`) replaces the memoryEntities
+ * table. A store then writes one index entry per mention instead of one row with two indexes.
+ */
+export const SCHEMA_V5 = {
+	...SCHEMA_V3,
+	memories: 'id, &seq, *tags, [scope+seq], [scope+content_key], [session+seq], *entity_ids',
+	memoryEntities: null,
+} as const;
+
+/** The current schema version. */
+export const DB_VERSION = 5;
 
 /** Options for opening a database; Node tests pass fake-indexeddb's factory and key range. */
 export interface EngramDBOptions {
@@ -83,7 +93,6 @@ export class EngramDB extends Dexie {
 	memories!: Table<MemoryRow, string>;
 	associations!: Table<AssociationRow, [string, string, string]>;
 	entities!: Table<EntityRow, string>;
-	memoryEntities!: Table<MemoryEntityRow, [string, string]>;
 	vectors!: Table<VectorRow, [string, string]>;
 	activity!: Table<ActivityRow, number>;
 	settings!: Table<SettingRow, string>;
@@ -100,6 +109,8 @@ export class EngramDB extends Dexie {
 		this.version(2).stores(SCHEMA_V2).upgrade(upgradeToV2);
 		this.version(3).stores(SCHEMA_V3);
 		this.version(4).stores(SCHEMA_V3).upgrade(upgradeToV4);
+		this.version(5).stores(SCHEMA_V5).upgrade(upgradeToV5);
+		this.use(entityIdsMiddleware);
 	}
 
 	/**
@@ -168,6 +179,40 @@ async function upgradeToV4(tx: Transaction): Promise<void> {
 	await settings.put({ key: COUNTERS_KEY, value: { seq: seq?.value ?? 0, stamp: stamp?.value ?? 0 } });
 	await settings.bulkDelete(['sys:seq', 'sys:write_stamp']);
 }
+
+/** v4 → v5: every memory gets its `entity_ids` (the middleware derives them as the row is rewritten). */
+async function upgradeToV5(tx: Transaction): Promise<void> {
+	await tx
+		.table('memories')
+		.toCollection()
+		.modify((m: MemoryRow) => {
+			m.entity_ids = entityIdsOf(m.entities);
+		});
+}
+
+/**
+ * Derives `entity_ids` from `entities` on every memory the store adds or puts, whichever
+ * engine path wrote it: the index can never disagree with the row it indexes.
+ */
+const entityIdsMiddleware: Middleware<DBCore> = {
+	stack: 'dbcore',
+	name: 'memory-entity-ids',
+	create: (down) => ({
+		...down,
+		table(name) {
+			const table = down.table(name);
+			if (name !== 'memories') return table;
+			return {
+				...table,
+				mutate(req) {
+					if (req.type !== 'add' && req.type !== 'put') return table.mutate(req);
+					const values = req.values.map((m: MemoryRow) => ({ ...m, entity_ids: entityIdsOf(m.entities) }));
+					return table.mutate({ ...req, values });
+				},
+			};
+		},
+	}),
+};
 
 /**
  * Opens (creating or upgrading as needed) an Engram database.

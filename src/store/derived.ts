@@ -1,7 +1,10 @@
 /**
- * Fields derived from a memory's public data for indexing: the session key and the
- * duplicate-detection key. Pure; used by the engine on write and by schema upgrades.
+ * Fields derived from a memory's public data for indexing: the session key, the
+ * duplicate-detection key and the ids of the entities it mentions. Pure; used by the engine on
+ * write, by the store on every memory write and by schema upgrades.
  */
+import type { EntityRef } from '../core/schemas';
+import { entityId } from '../core/entities';
 
 /** Metadata keys that name a conversation/session, in order of preference. */
 export const SESSION_KEYS = ['session_id', 'conversation_id', 'session'] as const;
@@ -43,4 +46,9 @@ export function contentKey(content: string): string {
 		h2 = Math.imul(h2 ^ c, 0x01000193) ^ (h1 >>> 15);
 	}
 	return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
+}
+
+/** The distinct entity ids a memory mentions (what the memories table indexes as `entity_ids`). */
+export function entityIdsOf(entities: readonly EntityRef[] | undefined): string[] {
+	return [...new Set((entities ?? []).map(entityId))];
 }

@@ -1,10 +1,11 @@
 /**
- * Entity rows and memory ↔ entity links. Counts are kept exact inside the caller's write
- * transaction; an entity no memory mentions any more is deleted.
+ * Entity rows and their mention counts. Which memories mention an entity is the memory row's
+ * own `entity_ids` (indexed); the counts here are kept exact inside the caller's write
+ * transaction, and an entity no memory mentions any more is deleted.
  */
 import type { EngramDB } from './db';
-import type { EntityRow } from './rows';
-import { rowsWhere } from './lookup';
+import { entityIdsOf } from './derived';
+import type { EntityRow, MemoryRow } from './rows';
 
 /** An entity as the engine resolved it: stable id, normalised name, display name, type. */
 export interface EntityKey {
@@ -14,19 +15,16 @@ export interface EntityKey {
 	type: string;
 }
 
-/** Links `memoryId` to each entity (creating or counting it); `at` is the memory's timestamp. */
-export async function linkEntities(db: EngramDB, memoryId: string, keys: EntityKey[], at: string): Promise<void> {
-	await linkEntitiesMany(db, [{ memoryId, keys, at }]);
-}
-
-/** A memory's entity mentions, as linkEntitiesMany takes them. */
+/** A memory's entity mentions: its entity keys and its timestamp. */
 export interface Mentions {
-	memoryId: string;
 	keys: EntityKey[];
 	at: string;
 }
 
-/** The same for many memories in three requests, whatever their number (batch store, import). */
+/**
+ * Counts the mentions of many memories (creating entities as needed) in two requests, whatever
+ * their number (single and batch store, update, import).
+ */
 export async function linkEntitiesMany(db: EngramDB, items: Mentions[]): Promise<void> {
 	const ids = [...new Set(items.flatMap((it) => it.keys.map((k) => k.id)))];
 	if (ids.length === 0) return;
@@ -42,17 +40,12 @@ export async function readEntities(db: EngramDB, ids: string[]): Promise<Map<str
 
 /**
  * Counts the mentions into `known` (every mentioned entity's stored row, as `readEntities`
- * returned it) and writes entities and links: two requests, issued together.
+ * returned it) and writes the entities: one request.
  */
 export async function writeEntityLinks(db: EngramDB, items: Mentions[], known: Map<string, EntityRow>): Promise<void> {
-	const mentions = items.flatMap((it) => it.keys.map((k) => ({ k, at: it.at, memoryId: it.memoryId })));
-	if (mentions.length === 0) return;
 	const rows = new Map<string, EntityRow>();
-	for (const m of mentions) rows.set(m.k.id, countIn(rows.get(m.k.id) ?? known.get(m.k.id), m.k, m.at));
-	await Promise.all([
-		db.entities.bulkPut([...rows.values()]),
-		db.memoryEntities.bulkPut(mentions.map((m) => ({ memory_id: m.memoryId, entity_id: m.k.id }))),
-	]);
+	for (const it of items) for (const k of it.keys) rows.set(k.id, countIn(rows.get(k.id) ?? known.get(k.id), k, it.at));
+	if (rows.size) await db.entities.bulkPut([...rows.values()]);
 }
 
 /** One more mention of `k` at `at`: a new row, or the existing one counted and widened. */
@@ -68,14 +61,14 @@ function countIn(row: EntityRow | undefined, k: EntityKey, at: string): EntityRo
 	};
 }
 
-/** Removes every entity link of the given memories; returns the ids of entities deleted as orphans. */
-export async function unlinkEntities(db: EngramDB, memoryIds: string[]): Promise<string[]> {
-	if (memoryIds.length === 0) return [];
-	const links = await rowsWhere(db.memoryEntities, 'memory_id', memoryIds);
-	if (links.length === 0) return [];
-	await db.memoryEntities.bulkDelete(links.map((l) => [l.memory_id, l.entity_id] as [string, string]));
+/**
+ * Uncounts the mentions of memories as they were stored (before a delete, or before their
+ * entities change); returns the ids of entities deleted as orphans.
+ */
+export async function unlinkEntities(db: EngramDB, memories: Pick<MemoryRow, 'entities'>[]): Promise<string[]> {
 	const drop = new Map<string, number>();
-	for (const l of links) drop.set(l.entity_id, (drop.get(l.entity_id) ?? 0) + 1);
+	for (const m of memories) for (const id of entityIdsOf(m.entities)) drop.set(id, (drop.get(id) ?? 0) + 1);
+	if (drop.size === 0) return [];
 	const ids = [...drop.keys()];
 	const rows = await db.entities.bulkGet(ids);
 	const orphans: string[] = [];
@@ -91,14 +84,9 @@ export async function unlinkEntities(db: EngramDB, memoryIds: string[]): Promise
 	return orphans;
 }
 
-/** Entity ids linked to a memory. */
-export async function entityIdsOf(db: EngramDB, memoryId: string): Promise<string[]> {
-	return (await db.memoryEntities.where('memory_id').equals(memoryId).toArray()).map((l) => l.entity_id);
-}
-
-/** Memory ids linked to an entity. */
+/** Memory ids that mention an entity. */
 export async function memoryIdsOf(db: EngramDB, entityId: string): Promise<string[]> {
-	return (await db.memoryEntities.where('entity_id').equals(entityId).toArray()).map((l) => l.memory_id);
+	return (await db.memories.where('entity_ids').equals(entityId).primaryKeys()) as string[];
 }
 
 /** Entities whose normalised name starts with `prefix`, most-mentioned first. */

@@ -32,6 +32,8 @@ export interface MemoryRow {
 	content_key: string;
 	/** True when the caller gave the entities (they are then never re-extracted). */
 	entities_given: boolean;
+	/** Ids of the entities in `entities`, indexed (multi-entry); the store derives them on write. */
+	entity_ids?: string[];
 }
 
 /** An association row: the public shape, keyed by [from+to+type]. */
@@ -40,12 +42,6 @@ export type AssociationRow = Association;
 /** An entity row: the public shape plus its normalised name, indexed for lookups by name. */
 export interface EntityRow extends Entity {
 	norm: string;
-}
-
-/** One memory ↔ entity link. */
-export interface MemoryEntityRow {
-	memory_id: string;
-	entity_id: string;
 }
 
 /** One memory's vector under one model, kept as a Float32Array (binary, 4 bytes a dimension). */

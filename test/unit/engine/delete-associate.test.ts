@@ -23,7 +23,7 @@ describe('Engine', () => {
 			const before = engine.ctx.index.size;
 			await engine.delete({ memory_id: a.seq! });
 			expect(await engine.db.vectors.where('memory_id').equals(a.memory_id!).count()).toBe(0);
-			expect(await engine.db.memoryEntities.where('memory_id').equals(a.memory_id!).count()).toBe(0);
+			expect(await engine.db.memories.where('entity_ids').equals('person:maria silva').count()).toBe(0);
 			expect(await engine.getEntities(['person:maria silva'])).toEqual([undefined]);
 			expect(engine.ctx.index.size).toBe(before - 1);
 			expect((await engine.recall({ query: 'budget review' })).results).toEqual([]);

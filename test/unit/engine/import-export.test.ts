@@ -30,7 +30,7 @@ async function snapshotOf(engine: Engine) {
 	const memories = (await engine.db.memories.orderBy('seq').toArray());
 	const associations = await engine.db.associations.toArray();
 	const entities = await engine.db.entities.orderBy('id').toArray();
-	const links = await engine.db.memoryEntities.toArray();
+	const links = await engine.db.memories.orderBy('entity_ids').keys();
 	return { memories, associations, entities, links };
 }
 

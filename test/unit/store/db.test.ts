@@ -29,6 +29,14 @@ class V3Only extends Dexie {
 	}
 }
 
+/** A database class that stops at version 4 (mentions in their own table). */
+class V4Only extends V3Only {
+	constructor(name: string) {
+		super(name);
+		this.version(4).stores(SCHEMA_V3);
+	}
+}
+
 const v1Memory = {
 	id: 'm1',
 	seq: 1,
@@ -68,7 +76,39 @@ describe('EngramDB', () => {
 			expect(await db.entities.where('norm').equals('maria').count()).toBe(1);
 			expect(await db.memories.where('[session+seq]').equals(['c-7', 1]).count()).toBe(1);
 			expect(await db.associations.count()).toBe(1);
+			expect(m!.entity_ids).toEqual(['person:maria']);
 		});
+
+		it('schema upgrade from v4 moves entity mentions onto the memory rows and drops their table', async () => {
+			const name = freshName();
+			const old = new V4Only(name);
+			const entities = [{ name: 'Maria', type: 'person' }, { name: 'Postgres', type: 'tool' }];
+			await old.table('memories').bulkAdd([
+				{ ...v1Memory, session: 'c-7', content_key: 'k1', entities_given: false, entities },
+				{ ...v1Memory, id: 'm2', seq: 2, content_key: 'k2', entities_given: true, entities: [] },
+			]);
+			await old.table('memoryEntities').bulkAdd([{ memory_id: 'm1', entity_id: 'person:maria' }, { memory_id: 'm1', entity_id: 'tool:postgresql' }]);
+			old.close();
+			const db = await openEngramDB({ name, indexedDB, IDBKeyRange });
+			opened.push(db);
+			expect(db.tables.map((t) => t.name)).not.toContain('memoryEntities');
+			expect((await db.memories.get('m1'))!.entity_ids).toEqual(['person:maria', 'tool:postgresql']);
+			expect((await db.memories.get('m2'))!.entity_ids).toEqual([]);
+			expect(await db.memories.where('entity_ids').equals('tool:postgresql').primaryKeys()).toEqual(['m1']);
+		});
+	});
+
+	it('derives entity_ids on every memory write, so the index follows a change of entities', async () => {
+		const db = await openEngramDB({ name: freshName(), indexedDB, IDBKeyRange });
+		opened.push(db);
+		const row = { ...v1Memory, content_key: 'k', entities_given: true };
+		await db.memories.add(row);
+		expect(await db.memories.where('entity_ids').equals('person:maria').primaryKeys()).toEqual(['m1']);
+		await db.memories.put({ ...row, entities: [{ name: 'Ana', type: 'person' }], entity_ids: ['person:maria'] });
+		expect(await db.memories.where('entity_ids').equals('person:maria').count()).toBe(0);
+		expect(await db.memories.where('entity_ids').equals('person:ana').primaryKeys()).toEqual(['m1']);
+		await db.memories.bulkPut([{ ...row, id: 'm2', seq: 2 }]);
+		expect(await db.memories.where('entity_ids').equals('person:maria').primaryKeys()).toEqual(['m2']);
 	});
 
 	it('schema upgrade from v3 merges the seq and write-stamp rows into one counters row', async () => {
