@@ -12,6 +12,7 @@ import {
 	type AuthorableAssociationType,
 } from '../core/schemas';
 import { appendActivity } from '../store/activity';
+import { linksOut, putLinks } from '../store/associations';
 import { getByRef } from '../store/memories';
 import type { AssociationRow } from '../store/rows';
 import { bumpStamp } from '../store/settings';
@@ -79,9 +80,9 @@ async function writeOne(
 	if (a.id === b.id)
 		return fail(new MemoryError('invalid_input', `${prefix}memory2_id: must differ from memory1_id (a memory cannot be linked to itself)`));
 	const type: AuthorableAssociationType = item.type ?? 'RELATES_TO';
-	const existing = await ctx.db.associations.get([a.id, b.id, type]);
+	const existing = linksOut(a).find((l) => l.to === b.id && l.type === type);
 	const row = buildRow(existing, a.id, b.id, type, item, at);
-	await ctx.db.associations.put(row);
+	await putLinks(ctx.db, [row], new Map([[a.id, a]]));
 	return {
 		row,
 		result: { index, memory1_id: a.id, memory2_id: b.id, type, strength: row.strength, status: existing ? 'updated' : 'created' },

@@ -7,6 +7,7 @@
  * mirror them into their index, then tell their own subscribers.
  */
 import type { AssociationType } from '../core/schemas';
+import { linksByKey } from '../store/associations';
 import type { EngineContext } from './context';
 import { toDocMeta, toDocText } from './doc';
 import type { ChangeEvent } from './types';
@@ -84,7 +85,7 @@ export async function applyNotice(ctx: EngineContext, n: ChangeNotice): Promise<
 	const { rows, vectors, links } = await ctx.db.read(async () => ({
 		rows: await ctx.db.memories.bulkGet(n.upserts),
 		vectors: await ctx.db.vectors.bulkGet(n.upserts.map((id) => [model, id] as [string, string])),
-		links: await ctx.db.associations.bulkGet(n.edges),
+		links: await linksByKey(ctx.db, n.edges),
 	}));
 	for (const id of n.removed) ctx.index.remove(id);
 	rows.forEach((r, i) => {

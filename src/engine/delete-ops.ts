@@ -5,7 +5,7 @@
  */
 import { DeleteInputSchema, LIMITS, type DeleteInput, type DeleteOutput, type MemoryRef } from '../core/schemas';
 import { appendActivity } from '../store/activity';
-import { deleteLinks, linksTouching } from '../store/associations';
+import { deleteLinks, linksTouching, putLinks } from '../store/associations';
 import { unlinkEntities } from '../store/entities';
 import { getByRef, idsByTags } from '../store/memories';
 import { bumpStamp } from '../store/settings';
@@ -24,10 +24,12 @@ export async function deleteMemories(ctx: EngineContext, input: DeleteInput, act
 		if (ids.length === 0) return output([], 0, missing, p);
 		const change: IndexChange = { upserts: [], edges: [], removedIds: ids, removedEdges: [] };
 		const removed = await ctx.db.write(async () => {
+			const deleted = new Set(ids);
 			const links = await linksTouching(ctx.db, ids);
-			await deleteLinks(ctx.db, links);
-			const bridges = bridgeSequence(links, new Set(ids), nowIso(ctx));
-			if (bridges.length) await ctx.db.associations.bulkPut(bridges);
+			// Links leaving a deleted memory go with its row; links into one leave their sources.
+			await deleteLinks(ctx.db, links.filter((a) => !deleted.has(a.from)));
+			const bridges = bridgeSequence(links, deleted, nowIso(ctx));
+			await putLinks(ctx.db, bridges);
 			change.edges = bridges;
 			await unlinkEntities(ctx.db, (await ctx.db.memories.bulkGet(ids)).filter((r) => r !== undefined));
 			await deleteVectorsOf(ctx.db, ids);

@@ -275,7 +275,7 @@ export class Engine implements EngineApi {
 		await this.ctx.lock.run(async () => {
 			const db = this.ctx.db;
 			const stamp = await db.write(async () => {
-				await Promise.all([db.memories, db.associations, db.entities, db.vectors, db.activity, db.snapshots].map((t) => t.clear()));
+				await Promise.all([db.memories, db.entities, db.vectors, db.activity, db.snapshots].map((t) => t.clear()));
 				return bumpStamp(db);
 			});
 			this.#snapshots.cancel();

@@ -12,12 +12,13 @@ import { toEntity } from './reads';
 import { parseInput } from './validate';
 import { rowsWhere } from '../store/lookup';
 import { entityIdsOf } from '../store/derived';
+import { linksOut } from '../store/associations';
 
 /** Version of the export format; import accepts this and earlier. */
 export const EXPORT_VERSION = 1;
 
 /** A memory as exported: the stored record without derived index keys. */
-export type ExportedMemory = Omit<MemoryRow, 'content_key' | 'session' | 'entity_ids'>;
+export type ExportedMemory = Omit<MemoryRow, 'content_key' | 'session' | 'entity_ids' | 'links' | 'link_keys'>;
 
 /** A vector as exported (numbers print exactly: float32 → double → JSON → float32 is lossless). */
 export interface ExportedVector {
@@ -72,7 +73,7 @@ async function selectPage(db: EngramDB, p: ExportInput): Promise<{ rows: MemoryR
 /** Associations leaving the page (into the selection), entities and vectors of the page. */
 async function collect(db: EngramDB, rows: MemoryRow[], selected: Set<string> | undefined, vectors: boolean): Promise<ExportBundle> {
 	const ids = rows.map((r) => r.id);
-	const links = await rowsWhere(db.associations, 'from', ids);
+	const links = rows.flatMap(linksOut);
 	const entityIds = [...new Set(rows.flatMap((r) => entityIdsOf(r.entities)))];
 	const entities = (await db.entities.bulkGet(entityIds)).filter((e): e is EntityRow => e !== undefined);
 	const bundle: ExportBundle = {
@@ -88,7 +89,7 @@ async function collect(db: EngramDB, rows: MemoryRow[], selected: Set<string> | 
 }
 
 function exportedMemory(row: MemoryRow): ExportedMemory {
-	const { content_key: _k, session: _s, entity_ids: _e, ...rest } = row;
+	const { content_key: _k, session: _s, entity_ids: _e, links: _l, link_keys: _lk, ...rest } = row;
 	return rest;
 }
 

@@ -9,6 +9,7 @@
  */
 import { ImportInputSchema, LIMITS, toIso, type ImportInput, type ImportOutput } from '../core/schemas';
 import { appendActivity } from '../store/activity';
+import { putLinks } from '../store/associations';
 import { contentKey, sessionOf } from '../store/derived';
 import { linkEntitiesMany, unlinkEntities } from '../store/entities';
 import { rowsWhere } from '../store/lookup';
@@ -198,7 +199,8 @@ async function writeImported(
 		await unlinkEntities(db, replaced.map((id) => old.get(id)!));
 		await deleteVectorsOf(db, replaced);
 	}
-	await db.memories.bulkPut(write);
+	// A replaced memory keeps the links it has (a bundle's links are imported after its memories).
+	await db.memories.bulkPut(write.map((r) => (old.has(r.id) ? { ...r, links: old.get(r.id)!.links } : r)));
 	await linkEntitiesMany(db, write.map((r) => ({ keys: entityKeys(r.entities), at: r.timestamp })));
 	const vectorRows = write.flatMap((r) => [...(vectors.get(r.id) ?? [])].map(([model, v]) => vectorRow(model, r.id, v)));
 	await db.vectors.bulkPut(vectorRows);
@@ -249,16 +251,17 @@ async function importAssociationBatch(ctx: EngineContext, batch: EngramBundle['a
 	return ctx.lock.run(async () => {
 		const change: IndexChange = { upserts: [], edges: [] };
 		await ctx.db.write(async () => {
+			const ends = await ctx.db.memories.bulkGet([...new Set(batch.flatMap(({ value: a }) => [a.from, a.to]))]);
+			const rows = new Map(ends.flatMap((r) => (r ? [[r.id, r] as const] : [])));
 			for (const { line, value: a } of batch) {
-				const [from, to] = await ctx.db.memories.bulkGet([a.from, a.to]);
-				if (!from || !to) {
-					errors.push({ line, error: `association: ${!from ? 'from' : 'to'} memory ${JSON.stringify(!from ? a.from : a.to)} does not exist` });
+				const missing = !rows.has(a.from) ? 'from' : !rows.has(a.to) ? 'to' : undefined;
+				if (missing) {
+					errors.push({ line, error: `association: ${missing} memory ${JSON.stringify(a[missing])} does not exist` });
 					continue;
 				}
-				const row = { ...a, created_at: a.created_at ? toIso(a.created_at) : at };
-				await ctx.db.associations.put(row);
-				change.edges.push(row);
+				change.edges.push({ ...a, created_at: a.created_at ? toIso(a.created_at) : at });
 			}
+			await putLinks(ctx.db, change.edges, rows);
 			if (change.edges.length) change.stamp = await bumpStamp(ctx.db);
 		});
 		applyToIndex(ctx, change);

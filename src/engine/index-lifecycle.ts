@@ -3,7 +3,9 @@
  * rebuilt from IndexedDB (memories + the model's stored vectors + associations, never
  * re-embedding), and persisted again, debounced, after writes.
  */
+import { linksOut } from '../store/associations';
 import type { EngramDB } from '../store/db';
+import type { AssociationRow } from '../store/rows';
 import { readSnapshot, writeSnapshot } from '../store/snapshots';
 import { readStamp } from '../store/settings';
 import { toDocMeta, toDocText } from './doc';
@@ -55,13 +57,18 @@ export async function rebuildIndex(db: EngramDB, model: string, dims: number): P
 		if (page.length < PAGE) break;
 		after = page[page.length - 1].memory_id;
 	}
+	const links: AssociationRow[] = [];
 	for (let after: string | undefined; ; ) {
 		const page = await (after === undefined ? db.memories.orderBy(':id') : db.memories.where(':id').above(after)).limit(PAGE).toArray();
-		for (const row of page) index.upsert(toDocMeta(row), toDocText(row), vectors.get(row.id) ?? null);
+		for (const row of page) {
+			index.upsert(toDocMeta(row), toDocText(row), vectors.get(row.id) ?? null);
+			links.push(...linksOut(row));
+		}
 		if (page.length < PAGE) break;
 		after = page[page.length - 1].id;
 	}
-	for (const a of await db.associations.toArray()) index.addEdge({ from: a.from, to: a.to, type: a.type, strength: a.strength });
+	// Edges after every memory, so each finds both its ends.
+	for (const a of links) index.addEdge({ from: a.from, to: a.to, type: a.type, strength: a.strength });
 	return index;
 }
 

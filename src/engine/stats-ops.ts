@@ -13,7 +13,7 @@ import {
 import { DB_VERSION } from '../store/db';
 import type { EngineContext } from './context';
 import { parseInput } from './validate';
-import { rowsWhere } from '../store/lookup';
+import { countLinks, linksFrom } from '../store/associations';
 
 const TOP = 10;
 
@@ -82,7 +82,7 @@ export async function stats(ctx: EngineContext, input: StatsInput): Promise<Stat
 /** Links leaving a filtered set of memories, by type (IndexedDB: the filter case is rare). */
 async function linksLeaving(ctx: EngineContext, ids: Set<string>): Promise<Record<string, number>> {
 	const out: Record<string, number> = {};
-	for (const a of await rowsWhere(ctx.db.associations, 'from', [...ids])) bump(out, a.type);
+	for (const a of await linksFrom(ctx.db, [...ids])) bump(out, a.type);
 	return out;
 }
 
@@ -133,7 +133,7 @@ export async function health(ctx: EngineContext, info: { indexOrigin: string; re
 	const db = ctx.db;
 	const model = ctx.embedder.modelId;
 	const [memories, associations, entities, vectors] = await db.read(() =>
-		Promise.all([db.memories.count(), db.associations.count(), db.entities.count(), db.vectors.where('model').equals(model).count()]),
+		Promise.all([db.memories.count(), countLinks(db), db.entities.count(), db.vectors.where('model').equals(model).count()]),
 	);
 	const issues: string[] = [];
 	if (vectors < memories)

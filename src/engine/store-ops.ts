@@ -17,6 +17,7 @@ import {
 import { normalize } from '../core/vector';
 import { contentKey, normaliseContent, sessionOf } from '../store/derived';
 import { appendActivity } from '../store/activity';
+import { putLinks, withLink } from '../store/associations';
 import { readEntities, writeEntityLinks, type EntityKey, type Mentions } from '../store/entities';
 import { getByRef, previousInScope } from '../store/memories';
 import type { AssociationRow, EntityRow, MemoryRow, VectorRow } from '../store/rows';
@@ -259,22 +260,28 @@ async function commitPlan(ctx: EngineContext, plan: Plan, change: IndexChange, c
 	const db = ctx.db;
 	const rows = plan.written.map((w) => w.row);
 	rows.forEach((r, i) => (r.seq = c.counters.seq + 1 + i));
-	const superseded = [...plan.superseded.values()];
 	change.stamp = c.counters.stamp + 1;
+	// Links are written on the rows they leave: new rows and superseded ones carry theirs; a
+	// superseded memory that was already invalid is the one source read and written apart.
+	const sources = new Map<string, MemoryRow>([...rows, ...plan.superseded.values()].map((r) => [r.id, r]));
+	const apart = plan.links.filter((a) => !sources.has(a.from));
+	for (const a of plan.links) if (sources.has(a.from)) sources.set(a.from, withLink(sources.get(a.from)!, a));
+	const added = rows.map((r) => sources.get(r.id)!);
+	const superseded = [...plan.superseded.keys()].map((id) => sources.get(id)!);
 	// Empty bulk calls still cost a request each; skip them.
 	const [old] = await Promise.all([
 		// The index needs each superseded memory's vector to re-index its new validity window.
 		superseded.length ? db.vectors.bulkGet(superseded.map((r) => [ctx.embedder.modelId, r.id] as [string, string])) : [],
-		rows.length && db.memories.bulkAdd(rows),
+		added.length && db.memories.bulkAdd(added),
 		superseded.length && db.memories.bulkPut(superseded),
 		plan.vectors.length && db.vectors.bulkPut(plan.vectors),
-		plan.links.length && db.associations.bulkPut(plan.links),
+		putLinks(db, apart),
 		writeEntityLinks(db, plan.mentions, c.entities),
 		appendActivity(db, rows.map((r) => ({ at: c.now, actor: c.actor, action: 'created' as const, memory_id: r.id }))),
 		writeCounters(db, { seq: c.counters.seq + rows.length, stamp: change.stamp }),
 	]);
 	superseded.forEach((r, i) => change.upserts.push({ row: r, vector: old[i]?.data ?? null }));
-	for (const w of plan.written) change.upserts.push({ row: w.row, vector: w.draft.vector });
+	plan.written.forEach((w, i) => change.upserts.push({ row: added[i], vector: w.draft.vector }));
 	change.edges.push(...plan.links);
 }
 

@@ -8,7 +8,7 @@ import { MemoryError } from '../core/errors';
 import { importanceValue, toIso, UpdateInputSchema, type UpdateInput, type UpdateOutput } from '../core/schemas';
 import { normalize } from '../core/vector';
 import { appendActivity } from '../store/activity';
-import { deleteLinks } from '../store/associations';
+import { deleteLinks, linksTouching, withLink } from '../store/associations';
 import { contentKey, sessionOf } from '../store/derived';
 import { linkEntitiesMany, unlinkEntities } from '../store/entities';
 import { getByRef } from '../store/memories';
@@ -44,10 +44,11 @@ export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor
 			const changed: string[] = FIELDS.filter((f) => JSON.stringify(old[f]) !== JSON.stringify(next[f]));
 			if (caller) changed.push('embedding');
 			if (changed.length === 0 && !caller && p.updated_at === undefined) return { row: old, changed };
+			const contentChanged = changed.includes('content');
+			// Before the put: new content changes the row's own SIMILAR_TO links.
+			const vec = contentChanged ? await replaceVectors(ctx, next, vector ?? null, change) : await getVector(ctx.db, ctx.embedder.modelId, next.id);
 			await ctx.db.memories.put(next);
 			if (changed.includes('entities')) await relinkEntities(ctx, old, next);
-			const contentChanged = changed.includes('content');
-			const vec = contentChanged ? await replaceVectors(ctx, next, vector ?? null, change) : await getVector(ctx.db, ctx.embedder.modelId, next.id);
 			if (caller) {
 				await ctx.db.vectors.put(vectorRow(callerModel(caller.length), next.id, caller));
 				ctx.models.add(callerModel(caller.length));
@@ -115,27 +116,25 @@ async function relinkEntities(ctx: EngineContext, old: MemoryRow, row: MemoryRow
 
 /**
  * New content: the active model's vector is replaced, every other model's (and the caller's)
- * vector is dropped as stale, and SIMILAR_TO links are recomputed. Returns the new vector.
+ * vector is dropped as stale, and SIMILAR_TO links are recomputed: the row's own in `row.links`
+ * (the caller puts the row), those into it on their source rows. Returns the new vector.
  */
 async function replaceVectors(ctx: EngineContext, row: MemoryRow, vector: Float32Array | null, change: IndexChange): Promise<Float32Array | null> {
 	await ctx.db.vectors.where('memory_id').equals(row.id).delete();
 	if (vector) await ctx.db.vectors.put(vectorRow(ctx.embedder.modelId, row.id, vector));
-	const similar = [
-		...(await ctx.db.associations.where('from').equals(row.id).toArray()),
-		...(await ctx.db.associations.where('to').equals(row.id).toArray()),
-	].filter((a) => a.type === 'SIMILAR_TO');
-	await deleteLinks(ctx.db, similar);
+	const similar = (await linksTouching(ctx.db, [row.id])).filter((a) => a.type === 'SIMILAR_TO');
+	await deleteLinks(ctx.db, similar.filter((a) => a.from !== row.id));
+	row.links = row.links?.filter((l) => l.type !== 'SIMILAR_TO');
 	change.removedEdges!.push(...similar);
 	if (!vector) return null;
-	const links: AssociationRow[] = [];
 	const near = ctx.index.nearest(vector, MAX_SIMILAR, { scope: row.scope, exclude: [row.id] });
 	for (const n of near.filter((x) => x.cosine >= ctx.thresholds.similar)) {
 		const strength = Math.round(n.cosine * 1e6) / 1e6;
-		// One row per pair, as store-ops writes it (SIMILAR_TO is symmetric).
-		links.push({ from: row.id, to: n.id, type: 'SIMILAR_TO', strength, created_at: row.updated_at });
+		// One link per pair, as store-ops writes it (SIMILAR_TO is symmetric).
+		const link: AssociationRow = { from: row.id, to: n.id, type: 'SIMILAR_TO', strength, created_at: row.updated_at };
+		row.links = withLink(row, link).links;
+		change.edges.push(link);
 	}
-	await ctx.db.associations.bulkPut(links);
-	change.edges.push(...links);
 	return vector;
 }
 

@@ -14,11 +14,13 @@ import type {
 	MemoryRow,
 	SettingRow,
 	SnapshotRow,
+	StoredLink,
 	VectorRow,
 } from './rows';
 import { contentKey, entityIdsOf, sessionOf } from './derived';
 import { mapStoreError } from './errors';
 import { COUNTERS_KEY } from './settings';
+import { linkKeysOf } from './associations';
 
 /** The default database name in the browser. */
 export const DEFAULT_DB_NAME = 'engram';
@@ -69,7 +71,7 @@ export const SCHEMA_V3 = {
 
 /**
  * Version 5 moves a memory's entity mentions onto its own row: `entity_ids` (multi-entry,
- * derived from `entities` on every write, see `entityIdsMiddleware`) replaces the memoryEntities
+ * derived from `entities` on every write, see `derivedFieldsMiddleware`) replaces the memoryEntities
  * table. A store then writes one index entry per mention instead of one row with two indexes.
  */
 export const SCHEMA_V5 = {
@@ -78,8 +80,19 @@ export const SCHEMA_V5 = {
 	memoryEntities: null,
 } as const;
 
+/**
+ * Version 6 moves associations onto the memory they leave (`links`, indexed backwards by
+ * `link_keys`, see store/associations.ts) and drops their table: a store writes its SIMILAR_TO
+ * and PRECEDED_BY links inside its own row instead of one row (with two indexes) each.
+ */
+export const SCHEMA_V6 = {
+	...SCHEMA_V5,
+	memories: 'id, &seq, *tags, [scope+seq], [scope+content_key], [session+seq], *entity_ids, *link_keys',
+	associations: null,
+} as const;
+
 /** The current schema version. */
-export const DB_VERSION = 5;
+export const DB_VERSION = 6;
 
 /** Options for opening a database; Node tests pass fake-indexeddb's factory and key range. */
 export interface EngramDBOptions {
@@ -91,7 +104,6 @@ export interface EngramDBOptions {
 /** Engram's IndexedDB database. `write()` runs one read-write transaction over every table. */
 export class EngramDB extends Dexie {
 	memories!: Table<MemoryRow, string>;
-	associations!: Table<AssociationRow, [string, string, string]>;
 	entities!: Table<EntityRow, string>;
 	vectors!: Table<VectorRow, [string, string]>;
 	activity!: Table<ActivityRow, number>;
@@ -110,7 +122,8 @@ export class EngramDB extends Dexie {
 		this.version(3).stores(SCHEMA_V3);
 		this.version(4).stores(SCHEMA_V3).upgrade(upgradeToV4);
 		this.version(5).stores(SCHEMA_V5).upgrade(upgradeToV5);
-		this.use(entityIdsMiddleware);
+		this.version(6).stores(SCHEMA_V6).upgrade(upgradeToV6);
+		this.use(derivedFieldsMiddleware);
 	}
 
 	/**
@@ -191,12 +204,31 @@ async function upgradeToV5(tx: Transaction): Promise<void> {
 }
 
 /**
- * Derives `entity_ids` from `entities` on every memory the store adds or puts, whichever
- * engine path wrote it: the index can never disagree with the row it indexes.
+ * v5 → v6: each association joins its source memory's `links` (the middleware derives
+ * `link_keys`); links whose source memory is gone are dropped with their table.
  */
-const entityIdsMiddleware: Middleware<DBCore> = {
+async function upgradeToV6(tx: Transaction): Promise<void> {
+	const bySource = new Map<string, StoredLink[]>();
+	await tx
+		.table('associations')
+		.each(({ from, ...link }: AssociationRow) => bySource.set(from, [...(bySource.get(from) ?? []), link]));
+	if (bySource.size === 0) return;
+	await tx
+		.table('memories')
+		.where(':id')
+		.anyOf([...bySource.keys()])
+		.modify((m: MemoryRow) => {
+			m.links = bySource.get(m.id);
+		});
+}
+
+/**
+ * Derives `entity_ids` from `entities` and `link_keys` from `links` on every memory the store
+ * adds or puts, whichever engine path wrote it: an index never disagrees with the row it indexes.
+ */
+const derivedFieldsMiddleware: Middleware<DBCore> = {
 	stack: 'dbcore',
-	name: 'memory-entity-ids',
+	name: 'memory-derived-fields',
 	create: (down) => ({
 		...down,
 		table(name) {
@@ -206,7 +238,7 @@ const entityIdsMiddleware: Middleware<DBCore> = {
 				...table,
 				mutate(req) {
 					if (req.type !== 'add' && req.type !== 'put') return table.mutate(req);
-					const values = req.values.map((m: MemoryRow) => ({ ...m, entity_ids: entityIdsOf(m.entities) }));
+					const values = req.values.map((m: MemoryRow) => ({ ...m, entity_ids: entityIdsOf(m.entities), link_keys: linkKeysOf(m.links) }));
 					return table.mutate({ ...req, values });
 				},
 			};

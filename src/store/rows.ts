@@ -34,10 +34,17 @@ export interface MemoryRow {
 	entities_given: boolean;
 	/** Ids of the entities in `entities`, indexed (multi-entry); the store derives them on write. */
 	entity_ids?: string[];
+	/** The associations leaving this memory (see store/associations.ts). */
+	links?: StoredLink[];
+	/** `[to, type]` of each link, indexed (multi-entry); the store derives them on write. */
+	link_keys?: [string, string][];
 }
 
-/** An association row: the public shape, keyed by [from+to+type]. */
+/** An association: the public shape, as the store hands it out (from its source row's links). */
 export type AssociationRow = Association;
+
+/** An association as kept in its source memory's `links`. */
+export type StoredLink = Omit<Association, 'from'>;
 
 /** An entity row: the public shape plus its normalised name, indexed for lookups by name. */
 export interface EntityRow extends Entity {

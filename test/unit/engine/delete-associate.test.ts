@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AUTHORABLE_ASSOCIATION_TYPES } from '../../../src/core/schemas';
-import { rejection, useEngines } from './helpers';
+import { rejection, storedLinks, useEngines } from './helpers';
 
 const fresh = useEngines();
 
@@ -42,7 +42,7 @@ describe('Engine', () => {
 			const out = await engine.store({ memories: ['One', 'Two', 'Three', 'Four'].map((w) => ({ content: `Step ${w} of the migration` })) });
 			const [one, two, three, four] = out.results.map((r) => r.memory_id);
 			await engine.delete({ memory_ids: [two, three] });
-			const links = (await engine.db.associations.filter((l) => l.type === 'PRECEDED_BY').toArray()).map((l) => [l.from, l.to]);
+			const links = (await storedLinks(engine)).filter((l) => l.type === 'PRECEDED_BY').map((l) => [l.from, l.to]);
 			expect(links).toEqual([[four, one]]);
 		});
 

@@ -7,6 +7,9 @@ import { afterEach, beforeAll } from 'vitest';
 import { createEmbedder, type Embedder } from '../../../src/engine/embedder';
 import { createEngine, type CreateEngineOptions, type Engine } from '../../../src/engine/engine';
 import { nodeModelPath } from '../../../src/engine/node-model-path';
+import { linksOut } from '../../../src/store/associations';
+import type { EngramDB } from '../../../src/store/db';
+import type { AssociationRow } from '../../../src/store/rows';
 
 let shared: Promise<Embedder> | undefined;
 
@@ -86,4 +89,9 @@ export async function rejection(p: Promise<unknown>): Promise<{ code: string; me
 		return e as { code: string; message: string };
 	}
 	throw new Error('expected the call to reject');
+}
+
+/** Every stored association (each lives on the memory it leaves). */
+export async function storedLinks(engine: { db: EngramDB }): Promise<AssociationRow[]> {
+	return (await engine.db.memories.toArray()).flatMap(linksOut);
 }

@@ -131,8 +131,8 @@ describe('Engine', () => {
 			await engine.store({ memories: NOTES.map((content) => ({ content })) });
 			await engine.setSetting('theme', 'dark');
 			await engine.wipe();
-			const counts = await Promise.all([engine.db.memories, engine.db.associations, engine.db.entities, engine.db.vectors, engine.db.activity].map((t) => t.count()));
-			expect(counts).toEqual([0, 0, 0, 0, 0]);
+			const counts = await Promise.all([engine.db.memories, engine.db.entities, engine.db.vectors, engine.db.activity].map((t) => t.count()));
+			expect(counts).toEqual([0, 0, 0, 0]);
 			expect(engine.ctx.index.size).toBe(0);
 			expect(await engine.getSetting('theme')).toBe('dark');
 		});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/engine/engine';
-import { Clock, rejection, useEngines } from './helpers';
+import { Clock, rejection, storedLinks, useEngines } from './helpers';
 
 let engine: Engine;
 const engines = useEngines();
@@ -105,7 +105,7 @@ describe('Engine', () => {
 			expect(fromA).toEqual([expect.objectContaining({ from: b.memory_id, to: a.memory_id })]);
 			expect(fromB).toEqual(fromA);
 			expect(fromA[0].strength).toBeGreaterThanOrEqual(0.6);
-			expect(await engine.db.associations.filter((l) => l.type === 'SIMILAR_TO').count()).toBe(1);
+			expect((await storedLinks(engine)).filter((l) => l.type === 'SIMILAR_TO').length).toBe(1);
 		});
 
 		it('links similar items of the same batch to each other', async () => {
@@ -176,7 +176,7 @@ describe('Engine', () => {
 				],
 			});
 			expect(out.results.map((r) => r.seq)).toEqual([2, 3, 4]);
-			const links = (await engine.db.associations.filter((l) => l.type === 'PRECEDED_BY').toArray()).map((l) => [l.from, l.to]);
+			const links = (await storedLinks(engine)).filter((l) => l.type === 'PRECEDED_BY').map((l) => [l.from, l.to]);
 			const v2 = out.results[2].memory_id;
 			expect(links).toEqual(expect.arrayContaining([['v1', before.memory_id], ['lunch', 'v1'], [v2, 'lunch']]));
 			expect((await engine.getMemories(['v1']))[0]!.t_invalid).toBeDefined();

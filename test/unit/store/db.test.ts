@@ -3,7 +3,8 @@ import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../../src/core/errors';
 import { contentKey } from '../../../src/store/derived';
-import { DB_VERSION, EngramDB, openEngramDB, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3 } from '../../../src/store/db';
+import { DB_VERSION, EngramDB, openEngramDB, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V5 } from '../../../src/store/db';
+import { countLinks, linksOf, linksTouching } from '../../../src/store/associations';
 import { bumpStamp, readCounters, reserveSeqs } from '../../../src/store/settings';
 import { mapStoreError } from '../../../src/store/errors';
 import { freshName } from '../engine/helpers';
@@ -37,11 +38,21 @@ class V4Only extends V3Only {
 	}
 }
 
+/** A database class that stops at version 5 (associations in their own table). */
+class V5Only extends V4Only {
+	constructor(name: string) {
+		super(name);
+		this.version(5).stores(SCHEMA_V5);
+	}
+}
+
+const v1Link = { from: 'm1', to: 'm1', type: 'RELATES_TO', strength: 0.5, created_at: 'x' };
+
 const v1Memory = {
 	id: 'm1',
 	seq: 1,
 	content: 'Standup is at nine',
-	type: 'Context',
+	type: 'Context' as const,
 	tags: ['team'],
 	scope: 'default',
 	importance: 0.5,
@@ -61,7 +72,7 @@ describe('EngramDB', () => {
 			await old.table('memories').add(v1Memory);
 			await old.table('vectors').add({ model: 'engram/glove-sif-100d', memory_id: 'm1', vector: [0.6, 0.8] });
 			await old.table('entities').add({ id: 'person:maria', name: 'Maria', type: 'person', aliases: ['Maria'], memory_count: 1, first_seen: 'x', last_seen: 'x' });
-			await old.table('associations').add({ from: 'm1', to: 'm1', type: 'RELATES_TO', strength: 0.5, created_at: 'x' });
+			await old.table('associations').add(v1Link);
 			old.close();
 
 			const db = await openEngramDB({ name, indexedDB, IDBKeyRange });
@@ -75,8 +86,8 @@ describe('EngramDB', () => {
 			expect(v).not.toHaveProperty('vector');
 			expect(await db.entities.where('norm').equals('maria').count()).toBe(1);
 			expect(await db.memories.where('[session+seq]').equals(['c-7', 1]).count()).toBe(1);
-			expect(await db.associations.count()).toBe(1);
 			expect(m!.entity_ids).toEqual(['person:maria']);
+			expect(await linksOf(db, 'm1')).toEqual({ out: [v1Link], in: [v1Link] });
 		});
 
 		it('schema upgrade from v4 moves entity mentions onto the memory rows and drops their table', async () => {
@@ -96,6 +107,29 @@ describe('EngramDB', () => {
 			expect((await db.memories.get('m2'))!.entity_ids).toEqual([]);
 			expect(await db.memories.where('entity_ids').equals('tool:postgresql').primaryKeys()).toEqual(['m1']);
 		});
+	});
+
+	it('schema upgrade from v5 moves each association onto the memory it leaves and drops the table', async () => {
+		const name = freshName();
+		const old = new V5Only(name);
+		const row = (id: string, seq: number) => ({ ...v1Memory, id, seq, content_key: id, entities_given: false, entity_ids: [] });
+		await old.table('memories').bulkAdd([row('a', 1), row('b', 2), row('c', 3)]);
+		const ab = { from: 'a', to: 'b', type: 'SIMILAR_TO', strength: 0.8, created_at: 't1' };
+		const ac = { from: 'a', to: 'c', type: 'RELATES_TO', strength: 0.5, created_at: 't2', reason: 'same project' };
+		const cb = { from: 'c', to: 'b', type: 'PRECEDED_BY', strength: 1, created_at: 't3' };
+		const gone = { from: 'deleted', to: 'b', type: 'SIMILAR_TO', strength: 0.9, created_at: 't4' };
+		await old.table('associations').bulkAdd([ab, ac, cb, gone]);
+		old.close();
+		const db = await openEngramDB({ name, indexedDB, IDBKeyRange });
+		opened.push(db);
+		expect(db.tables.map((t) => t.name)).not.toContain('associations');
+		expect(await linksOf(db, 'a')).toEqual({ out: [ab, ac], in: [] });
+		const byTime = (l: { created_at: string }[]) => [...l].sort((x, y) => x.created_at.localeCompare(y.created_at));
+		const intoB = await linksOf(db, 'b');
+		expect(intoB.out).toEqual([]);
+		expect(byTime(intoB.in)).toEqual([ab, cb]);
+		expect(byTime(await linksTouching(db, ['c']))).toEqual([ac, cb]);
+		expect(await countLinks(db)).toBe(3);
 	});
 
 	it('derives entity_ids on every memory write, so the index follows a change of entities', async () => {
