@@ -167,10 +167,12 @@ async function writeDrafts(
 	for (const d of drafts) {
 		const superseded = d.item.supersedes_memory_id === undefined ? undefined : await findSuperseded(ctx, d, plan, path);
 		let dup = d.item.force ? undefined : exactDuplicate(d, plan.written, exact, superseded?.id);
-		// One index search serves both the near-duplicate check and the SIMILAR_TO links.
+		// One index search and one pass over the batch serve both the near-duplicate check and
+		// the SIMILAR_TO links.
 		const stored = storedNeighbours(ctx, d, superseded?.id);
+		const batch = batchNeighbours(ctx, d, plan.written);
 		if (!dup && !d.item.force) {
-			const near = nearDuplicate(ctx, d, plan.written, stored);
+			const near = nearDuplicate(ctx, d, batch, stored);
 			dup = near && 'then' in near ? await near : near;
 		}
 		if (dup) {
@@ -178,7 +180,7 @@ async function writeDrafts(
 			continue;
 		}
 		const row: MemoryRow = { ...d.row, seq: 0 };
-		planExtras(ctx, d, row, plan, stored, scopeKey(row.scope, row.session ?? ''));
+		planExtras(ctx, d, row, plan, [...stored, ...batch], scopeKey(row.scope, row.session ?? ''));
 		if (superseded) planSupersede(superseded, row, d.item, plan);
 		plan.written.push({ draft: d, row });
 		results.push(d);
@@ -231,14 +233,14 @@ async function exactCandidates(ctx: EngineContext, drafts: Draft[]): Promise<Map
  * so one row (new → older) records it; every reader of links reads both directions. Two rows
  * per pair would cost a store five more IndexedDB puts for nothing.
  */
-function planExtras(ctx: EngineContext, d: Draft, row: MemoryRow, plan: Plan, stored: Neighbour[], key: string): void {
+function planExtras(ctx: EngineContext, d: Draft, row: MemoryRow, plan: Plan, near: Neighbour[], key: string): void {
 	plan.mentions.push({ keys: d.keys, at: row.timestamp });
 	if (d.vector) plan.vectors.push(vectorRow(ctx.embedder.modelId, row.id, d.vector));
 	if (d.caller) {
 		plan.vectors.push(vectorRow(callerModel(d.caller.length), row.id, d.caller));
 		ctx.models.add(callerModel(d.caller.length));
 	}
-	for (const n of similarNeighbours(ctx, d, plan.written, stored)) {
+	for (const n of similarNeighbours(ctx, near)) {
 		const strength = round(n.cosine);
 		plan.links.push(systemLink(row.id, n.id, 'SIMILAR_TO', strength, row.timestamp));
 	}
@@ -290,8 +292,8 @@ function systemLink(from: string, to: string, type: AssociationType, strength: n
 	return { from, to, type, strength, created_at: at };
 }
 
-/** A stored memory near a draft, with its cosine. */
-type Neighbour = { id: string; cosine: number };
+/** A memory near a draft, with its cosine (and its row when it is an earlier item of the batch). */
+type Neighbour = { id: string; cosine: number; row?: MemoryRow };
 
 /**
  * The MAX_SIMILAR stored memories nearest a draft in its scope (never the one it supersedes):
@@ -302,17 +304,27 @@ function storedNeighbours(ctx: EngineContext, d: Draft, skip: string | undefined
 	return ctx.index.nearest(d.vector, MAX_SIMILAR, { scope: d.row.scope, exclude: skip ? [skip] : [] });
 }
 
-/** Up to MAX_SIMILAR nearest memories in the same scope (stored ones and earlier batch items). */
-function similarNeighbours(ctx: EngineContext, d: Draft, batch: Written[], stored: Neighbour[]): Neighbour[] {
-	if (!d.vector) return [];
-	const min = ctx.thresholds.similar;
-	const found = stored.filter((n) => n.cosine >= min);
+/**
+ * Earlier items of the batch in the draft's scope close enough to matter (at or above the lower
+ * of the similarity and duplicate thresholds), in batch order: each cosine is computed once.
+ */
+function batchNeighbours(ctx: EngineContext, d: Draft, batch: Written[]): Neighbour[] {
+	const v = d.vector;
+	if (!v) return [];
+	const min = Math.min(ctx.thresholds.similar, ctx.thresholds.duplicate);
+	const out: Neighbour[] = [];
 	for (const w of batch) {
 		if (w.row.scope !== d.row.scope || !w.draft.vector) continue;
-		const c = cosine(d.vector, w.draft.vector);
-		if (c >= min) found.push({ id: w.row.id, cosine: c });
+		const c = cosine(v, w.draft.vector);
+		if (c >= min) out.push({ id: w.row.id, cosine: c, row: w.row });
 	}
-	return found.sort((a, b) => b.cosine - a.cosine).slice(0, MAX_SIMILAR);
+	return out;
+}
+
+/** Up to MAX_SIMILAR nearest memories above the similarity threshold (stored and batch ones). */
+function similarNeighbours(ctx: EngineContext, near: Neighbour[]): Neighbour[] {
+	const min = ctx.thresholds.similar;
+	return near.filter((n) => n.cosine >= min).sort((a, b) => b.cosine - a.cosine).slice(0, MAX_SIMILAR);
 }
 
 /** The memory this draft supersedes (possibly an earlier item of the batch, by its id). */
@@ -338,15 +350,10 @@ function exactDuplicate(d: Draft, batch: Written[], exact: Map<string, MemoryRow
  * A near-parallel vector in the same scope with (nearly) the same words: earlier batch items
  * first, then the index; only candidates above the threshold are read from the store.
  */
-function nearDuplicate(ctx: EngineContext, d: Draft, batch: Written[], stored: Neighbour[]): { row: MemoryRow; similarity: number } | undefined | Promise<{ row: MemoryRow; similarity: number } | undefined> {
+function nearDuplicate(ctx: EngineContext, d: Draft, batch: Neighbour[], stored: Neighbour[]): { row: MemoryRow; similarity: number } | undefined | Promise<{ row: MemoryRow; similarity: number } | undefined> {
 	if (!d.vector) return undefined;
 	const th = ctx.thresholds.duplicate;
-	const v = d.vector;
-	for (const w of batch)
-		if (w.row.scope === d.row.scope && w.draft.vector) {
-			const c = cosine(v, w.draft.vector);
-			if (isNearDuplicate(c, th, d.row.content, w.row.content)) return { row: w.row, similarity: c };
-		}
+	for (const n of batch) if (isNearDuplicate(n.cosine, th, d.row.content, n.row!.content)) return { row: n.row!, similarity: n.cosine };
 	const near = stored.filter((n) => n.cosine >= th);
 	if (near.length === 0) return undefined;
 	return ctx.db.memories.bulkGet(near.map((n) => n.id)).then((rows) => {
