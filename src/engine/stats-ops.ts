@@ -22,6 +22,23 @@ function bump(rec: Record<string, number>, key: string): void {
 }
 
 /**
+ * The `k` entries with the highest counts, ties by key, in one pass: at 100k memories there are
+ * tens of thousands of entities, and sorting them all took ~200 ms per call.
+ */
+export function topCounts(entries: Iterable<[string, number]>, k: number): [string, number][] {
+	const top: [string, number][] = [];
+	const before = (a: [string, number], b: [string, number]) => a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]);
+	for (const e of entries) {
+		if (top.length === k && !before(e, top[k - 1])) continue;
+		let i = top.length < k ? top.length : k - 1;
+		while (i > 0 && before(e, top[i - 1])) i--;
+		top.splice(i, 0, e);
+		if (top.length > k) top.pop();
+	}
+	return top;
+}
+
+/**
  * Counts by type, scope, source and tag, and links by type; filters narrow the memories. Memory
  * counts come from the search index's in-memory metadata (the UI asks after every change, and
  * a scan of IndexedDB took hundreds of ms at 1k memories in Chromium); links, entities and
@@ -48,7 +65,7 @@ export async function stats(ctx: EngineContext, input: StatsInput): Promise<Stat
 		s.newest = Math.max(s.newest, m.timestamp);
 	});
 	const counts = ctx.index.counts();
-	const topIds = [...counts.memoriesPerEntity].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, TOP);
+	const topIds = topCounts(counts.memoriesPerEntity, TOP);
 	const [byAssoc, topRows, models] = await ctx.db.read(() =>
 		Promise.all([
 			filtered ? linksLeaving(ctx, ids) : counts.edgesByType,
@@ -68,7 +85,7 @@ export async function stats(ctx: EngineContext, input: StatsInput): Promise<Stat
 		by_association_type: byAssoc,
 		total_entities: entities,
 		top_entities: top.map((e) => ({ id: e.id, name: e.name, type: e.type, count: e.memory_count })),
-		top_tags: Object.entries(s.tags).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, TOP).map(([tag, count]) => ({ tag, count })),
+		top_tags: topCounts(Object.entries(s.tags), TOP).map(([tag, count]) => ({ tag, count })),
 		embedding_models: models,
 		active_model: ctx.embedder.modelId,
 	};

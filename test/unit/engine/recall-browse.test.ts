@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { topCounts } from '../../../src/engine/stats-ops';
 import { Clock, rejection, storedLinks, useEngines } from './helpers';
 
 const DAY = 86_400_000;
@@ -106,6 +107,15 @@ describe('Engine', () => {
 	});
 
 	describe('stats and trendingLabels', () => {
+		it('topCounts keeps the k highest counts, ties by key, whatever the input order', () => {
+			const entries: [string, number][] = [['d', 1], ['b', 5], ['a', 2], ['c', 5], ['e', 2], ['f', 9]];
+			const want: [string, number][] = [['f', 9], ['b', 5], ['c', 5], ['a', 2]];
+			expect(topCounts(entries, 4)).toEqual(want);
+			expect(topCounts([...entries].reverse(), 4)).toEqual(want);
+			expect(topCounts(entries, 10)).toEqual([...want, ['e', 2], ['d', 1]]);
+			expect(topCounts([], 3)).toEqual([]);
+		});
+
 		it('counts memories by type, scope, source and tag, and links by type', async () => {
 			const engine = await fresh();
 			await engine.store({ memories: [
