@@ -151,11 +151,12 @@ export interface SemanticQuery {
 
 /** The memories of one scope as a BM25 collection. */
 function scopeCollection(view: IndexView, scope: string): Collection {
+	const member = view.inScope(scope);
 	return {
 		size: view.scopeSize(scope),
 		has: (id) => {
 			const s = view.slotOf.get(id);
-			return s !== undefined && view.metas[s].scope === scope;
+			return s !== undefined && member(s);
 		},
 	};
 }

@@ -98,6 +98,13 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		return list === undefined ? 0 : this.scopeSlots.sizeOf(list);
 	}
 
+	inScope(scope: string): (slot: number) => boolean {
+		const list = this.scopeList.get(scope);
+		if (list === undefined) return () => false;
+		const lists = this.scopeSlots;
+		return (slot) => lists.listAt(slot) === list;
+	}
+
 	/** The slots of `scope` (empty when unknown): a live view, valid until the next change. */
 	slotsInScope(scope: string): Int32Array {
 		const list = this.scopeList.get(scope);

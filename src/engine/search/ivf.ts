@@ -53,6 +53,11 @@ export class SlotLists {
 		return this.lists.length - 1;
 	}
 
+	/** The list `slot` is in (−1: none). */
+	listAt(slot: number): number {
+		return slot < this.listOf.length ? this.listOf[slot] : -1;
+	}
+
 	/** Number of slots in `list`. */
 	sizeOf(list: number): number {
 		return this.sizes[list] ?? 0;

@@ -97,13 +97,11 @@ export function ivfScan(
 	// A scope no larger than the probed lists is cheaper to scan exactly: only its own slots are visited.
 	if (scope !== undefined && view.scopeSize(scope) <= view.count * IVF.probeShare) return nearestScan(view, q, k, filter);
 	const exclude = filter?.exclude && filter.exclude.length > 0 ? new Set(filter.exclude) : null;
+	const member = scope === undefined ? undefined : view.inScope(scope);
 	const keep =
-		scope === undefined && exclude === null
-			? undefined
-			: (slot: number) => {
-					const m = view.metas[slot];
-					return (scope === undefined || m.scope === scope) && (exclude === null || !exclude.has(m.id));
-				};
+		exclude === null
+			? member
+			: (slot: number) => (member === undefined || member(slot)) && !exclude.has(view.metas[slot].id);
 	const hits = probeSlots(view, ivf, q, k, keep);
 	if (hits.length < k) return nearestScan(view, q, k, filter);
 	return hits.map((h) => ({ id: view.metas[h.slot].id, cosine: h.score }));

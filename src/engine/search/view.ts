@@ -30,6 +30,8 @@ export interface IndexView {
 	sessionOf(slot: number): string | undefined;
 	/** Number of memories in a scope (the collection size for scoped BM25 statistics). */
 	scopeSize(scope: string): number;
+	/** A membership test for a scope's slots: an integer comparison, no string per slot. */
+	inScope(scope: string): (slot: number) => boolean;
 	/** Entity id → ids of the memories mentioning it. */
 	readonly entityDocs: ReadonlyMap<string, ReadonlySet<string>>;
 }

@@ -55,6 +55,12 @@ describe('IVF coarse quantiser', () => {
 		vs.forEach((v, i) => (i % 3 === 0 ? idx.remove(`v${i}`) : live.push([`v${i}`, v])));
 		const ids = new Set(live.map(([id]) => id));
 		for (const q of clustered(20, 7)) for (const h of idx.nearest(q, 10)) expect(ids.has(h.id)).toBe(true);
+		// Scope membership follows the moved slots too.
+		for (const q of clustered(20, 8)) {
+			const hits = idx.nearest(q, 10, { scope: 'odd' });
+			expect(hits).toHaveLength(10);
+			for (const h of hits) expect(ids.has(h.id) && Number(h.id.slice(1)) % 2 === 1).toBe(true);
+		}
 		// Every live slot sits in exactly one list, at the list its assignment says.
 		const ivf = (idx as unknown as { ivf: Ivf }).ivf;
 		const seen = new Map<number, number>();
