@@ -20,7 +20,7 @@ import { appendActivity } from '../store/activity';
 import { putLinks, withLink } from '../store/associations';
 import { readEntities, writeEntityLinks, type EntityKey, type Mentions } from '../store/entities';
 import { getByRef, previousInScope } from '../store/memories';
-import type { AssociationRow, EntityRow, MemoryRow, VectorRow } from '../store/rows';
+import type { ActivityRow, AssociationRow, EntityRow, MemoryRow, VectorRow } from '../store/rows';
 import { readCounters, writeCounters, type Counters } from '../store/settings';
 import { vectorRow } from '../store/vectors';
 import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
@@ -279,12 +279,19 @@ async function commitPlan(ctx: EngineContext, plan: Plan, change: IndexChange, c
 		plan.vectors.length && db.vectors.bulkPut(plan.vectors),
 		putLinks(db, apart),
 		writeEntityLinks(db, plan.mentions, c.entities),
-		appendActivity(db, rows.map((r) => ({ at: c.now, actor: c.actor, action: 'created' as const, memory_id: r.id }))),
+		appendActivity(db, createdEntries(rows, c)),
 		writeCounters(db, { seq: c.counters.seq + rows.length, stamp: change.stamp }),
 	]);
 	superseded.forEach((r, i) => change.upserts.push({ row: r, vector: old[i]?.data ?? null }));
 	plan.written.forEach((w, i) => change.upserts.push({ row: added[i], vector: w.draft.vector }));
 	change.edges.push(...plan.links);
+}
+
+/** One `created` entry for a single memory, one naming them all for a batch (one row, not n). */
+function createdEntries(rows: MemoryRow[], c: CommitContext): ActivityRow[] {
+	if (rows.length === 0) return [];
+	if (rows.length === 1) return [{ at: c.now, actor: c.actor, action: 'created', memory_id: rows[0].id }];
+	return [{ at: c.now, actor: c.actor, action: 'created', memory_ids: rows.map((r) => r.id), detail: `${rows.length} memories` }];
 }
 
 /** An association Engram creates itself. */

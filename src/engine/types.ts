@@ -42,6 +42,8 @@ export interface ActivityEntry {
 	actor: string;
 	action: 'created' | 'updated' | 'accessed' | 'deleted' | 'associated' | 'recalled' | 'imported';
 	memory_id?: string;
+	/** The memories of an entry about several (a batch store writes one `created` entry). */
+	memory_ids?: string[];
 	detail?: string;
 }
 

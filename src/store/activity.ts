@@ -24,7 +24,12 @@ export async function trimActivity(db: EngramDB, limit = ACTIVITY_LIMIT): Promis
 
 /** The newest entries, newest first; only those about `memoryId` when given. */
 export async function recentActivity(db: EngramDB, limit: number, memoryId?: string): Promise<ActivityRow[]> {
-	if (memoryId !== undefined)
-		return (await db.activity.where('memory_id').equals(memoryId).reverse().sortBy('id')).slice(0, limit);
+	if (memoryId !== undefined) {
+		const [own, shared] = await Promise.all([
+			db.activity.where('memory_id').equals(memoryId).toArray(),
+			db.activity.where('memory_ids').equals(memoryId).toArray(),
+		]);
+		return [...own, ...shared].sort((a, b) => (b.id ?? 0) - (a.id ?? 0)).slice(0, limit);
+	}
 	return db.activity.orderBy('id').reverse().limit(limit).toArray();
 }

@@ -91,8 +91,17 @@ export const SCHEMA_V6 = {
 	associations: null,
 } as const;
 
+/**
+ * Version 7 indexes `memory_ids` of activity entries: a batch store writes one `created` entry
+ * naming its memories instead of one row per memory, and a memory's history still finds it.
+ */
+export const SCHEMA_V7 = {
+	...SCHEMA_V6,
+	activity: '++id, memory_id, *memory_ids',
+} as const;
+
 /** The current schema version. */
-export const DB_VERSION = 6;
+export const DB_VERSION = 7;
 
 /** Options for opening a database; Node tests pass fake-indexeddb's factory and key range. */
 export interface EngramDBOptions {
@@ -123,6 +132,7 @@ export class EngramDB extends Dexie {
 		this.version(4).stores(SCHEMA_V3).upgrade(upgradeToV4);
 		this.version(5).stores(SCHEMA_V5).upgrade(upgradeToV5);
 		this.version(6).stores(SCHEMA_V6).upgrade(upgradeToV6);
+		this.version(7).stores(SCHEMA_V7);
 		this.use(derivedFieldsMiddleware);
 	}
 

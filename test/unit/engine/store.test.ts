@@ -108,6 +108,20 @@ describe('Engine', () => {
 			expect((await storedLinks(engine)).filter((l) => l.type === 'SIMILAR_TO').length).toBe(1);
 		});
 
+		it('logs a batch as one created entry naming its memories, found in each memory\'s history', async () => {
+			engine = await fresh();
+			const single = await engine.store({ content: 'The release train leaves on Thursdays' });
+			const batch = await engine.store({ memories: [{ content: 'Ana owns the billing service' }, { content: 'Backups run nightly at two' }, { content: 'The office is closed on Fridays' }] });
+			const ids = batch.results.map((r) => r.memory_id);
+			const created = (await engine.activity(10)).filter((e) => e.action === 'created');
+			expect(created).toEqual([
+				expect.objectContaining({ memory_ids: ids, detail: '3 memories' }),
+				expect.objectContaining({ memory_id: single.memory_id }),
+			]);
+			for (const id of ids) expect((await engine.history(id)).map((e) => e.action)).toEqual(['created']);
+			expect((await engine.history(single.memory_id!)).map((e) => e.action)).toEqual(['created']);
+		});
+
 		it('links similar items of the same batch to each other', async () => {
 			engine = await fresh();
 			const out = await engine.store({
