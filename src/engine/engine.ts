@@ -93,6 +93,9 @@ export interface CreateEngineOptions {
 /** Writes between activity-log trims. */
 const TRIM_EVERY = 200;
 
+/** How long an unchanged database's stats answer is reused. */
+const STATS_MEMO_MS = 1_000;
+
 /** The engine; see the module comment. Construct with {@link createEngine}. */
 export class Engine implements EngineApi {
 	readonly ctx: EngineContext;
@@ -100,6 +103,9 @@ export class Engine implements EngineApi {
 	readonly indexOrigin: IndexOrigin;
 	readonly #stamps: StampTracker;
 	#writes = 0;
+	/** Bumped by every write this engine sees (its own or another tab's): what memos key on. */
+	#changes = 0;
+	#statsMemo: { key: string; at: number; out: Promise<StatsOutput> } | undefined;
 	#closed = false;
 	readonly #snapshots: SnapshotScheduler;
 	readonly #models: ModelSwitcher;
@@ -121,6 +127,7 @@ export class Engine implements EngineApi {
 	}
 
 	#committed(stamp: number, notice: Omit<ChangeNotice, 'stamp'>): void {
+		this.#changes++;
 		this.#stamps.see(stamp);
 		this.#cross.post({ ...notice, stamp });
 		this.#snapshots.schedule();
@@ -130,6 +137,7 @@ export class Engine implements EngineApi {
 	/** Another tab's engine committed a write: mirror it, then tell our own subscribers. */
 	async #onNotice(n: ChangeNotice): Promise<void> {
 		if (this.#closed) return;
+		this.#changes++;
 		// The other tab may have stored vectors of a model this one has not seen.
 		this.ctx.models.reset();
 		const event = await this.ctx.lock.run(() => applyNotice(this.ctx, n)).catch(() => undefined);
@@ -176,8 +184,21 @@ export class Engine implements EngineApi {
 	findByEntity(input: FindByEntityInput): Promise<FindByEntityOutput> {
 		return findByEntity(this.ctx, input);
 	}
+	/**
+	 * Memoised while nothing changes, for at most STATS_MEMO_MS (current_memories depends on the
+	 * clock): the open app asks from several views after every change, and at 100k memories each
+	 * answer walks every memory's metadata.
+	 */
 	stats(input: StatsInput): Promise<StatsOutput> {
-		return stats(this.ctx, input);
+		// A model switch replaces the embedder and the index without a write of its own.
+		const key = `${this.#changes}\u0000${this.ctx.embedder.modelId}\u0000${this.ctx.index.size}\u0000${JSON.stringify(input)}`;
+		const now = Date.now();
+		const memo = this.#statsMemo;
+		if (memo && memo.key === key && now - memo.at < STATS_MEMO_MS) return memo.out;
+		const out = stats(this.ctx, input);
+		this.#statsMemo = { key, at: now, out };
+		out.catch(() => (this.#statsMemo = undefined));
+		return out;
 	}
 	trendingLabels(input: TrendingInput): Promise<TrendingOutput> {
 		return trendingLabels(this.ctx, input);

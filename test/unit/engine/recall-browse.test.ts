@@ -107,6 +107,18 @@ describe('Engine', () => {
 	});
 
 	describe('stats and trendingLabels', () => {
+		it('reuses an answer only while nothing changed', async () => {
+			const engine = await fresh();
+			await engine.store({ content: 'Use Postgres for billing', tags: ['db'] });
+			const first = engine.stats({});
+			expect(engine.stats({})).toBe(first);
+			expect(engine.stats({ tags: ['db'] })).not.toBe(first);
+			await engine.store({ content: 'Deploys happen on Tuesdays', tags: ['ops'] });
+			expect((await engine.stats({})).total_memories).toBe((await first).total_memories + 1);
+			await engine.delete({ tags: ['ops'] });
+			expect((await engine.stats({})).total_memories).toBe((await first).total_memories);
+		});
+
 		it('topCounts keeps the k highest counts, ties by key, whatever the input order', () => {
 			const entries: [string, number][] = [['d', 1], ['b', 5], ['a', 2], ['c', 5], ['e', 2], ['f', 9]];
 			const want: [string, number][] = [['f', 9], ['b', 5], ['c', 5], ['a', 2]];
