@@ -208,6 +208,24 @@ describe('Engine', () => {
 			expect(await engine.getSetting('active_model')).toBe('engram/glove-sif-100d');
 		});
 
+		it('embeds, when it opens, the memories an interrupted job left without a vector', async () => {
+			const dbName = freshName();
+			const first = await makeEngine({ dbName });
+			const out = await first.store({ memories: NOTES.map((content) => ({ content })) });
+			const id = out.results[1].memory_id;
+			const model = first.ctx.embedder.modelId;
+			// As a model switch stopped midway leaves it: the row has no vector, and the snapshot is stale.
+			await first.db.write(async () => {
+				await first.db.vectors.delete([model, id]);
+				await bumpStamp(first.db);
+			});
+			await first.close();
+			const again = await fresh({ dbName });
+			await again.whenIdle();
+			expect(await again.db.vectors.get([model, id])).toBeDefined();
+			expect(again.ctx.index.hasVector(id)).toBe(true);
+		});
+
 		it('reopens with the stored active model', async () => {
 			const base = await embedder();
 			const other = truncatedModel(base);
