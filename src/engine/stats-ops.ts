@@ -14,6 +14,7 @@ import { DB_VERSION } from '../store/db';
 import type { EngineContext } from './context';
 import { parseInput } from './validate';
 import { countLinks, linksFrom } from '../store/associations';
+import { vectorModels } from '../store/vectors';
 
 const TOP = 10;
 
@@ -112,7 +113,7 @@ async function embeddingModels(ctx: EngineContext, active: number): Promise<{ mo
 	const model = ctx.embedder.modelId;
 	let cached = otherModels.get(ctx);
 	if (!cached || cached.active !== model || Date.now() - cached.at > OTHER_MODELS_TTL_MS) {
-		const names = ((await ctx.db.vectors.orderBy('model').uniqueKeys()) as string[]).filter((m) => m !== model);
+		const names = (await vectorModels(ctx.db)).filter((m) => m !== model);
 		const counts = await Promise.all(names.map(async (m) => ({ model: m, count: await ctx.db.vectors.where('model').equals(m).count() })));
 		otherModels.set(ctx, (cached = { at: Date.now(), active: model, counts }));
 	}

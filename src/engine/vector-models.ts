@@ -6,6 +6,7 @@
  */
 import type { EngramDB } from '../store/db';
 import { embeddingTables } from '../store/memories';
+import { vectorModels } from '../store/vectors';
 import type { SearchIndex } from './search/types';
 
 /** The distinct models of the vectors table, read once and kept in step by the writers. */
@@ -20,7 +21,7 @@ export class VectorModels {
 	/** The models holding at least one vector (possibly a model whose last vector was deleted). */
 	list(): Promise<string[]> {
 		if (!this.#list) {
-			const read = this.#db.vectors.orderBy('model').uniqueKeys().then((keys) => keys.map(String));
+			const read = vectorModels(this.#db);
 			this.#list = read;
 			read.catch(() => {
 				if (this.#list === read) this.#list = undefined;

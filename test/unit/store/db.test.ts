@@ -5,6 +5,7 @@ import { MemoryError } from '../../../src/core/errors';
 import { contentKey } from '../../../src/store/derived';
 import { DB_VERSION, EngramDB, openEngramDB, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V5 } from '../../../src/store/db';
 import { countLinks, linksOf, linksTouching } from '../../../src/store/associations';
+import { vectorModels, vectorRow } from '../../../src/store/vectors';
 import { bumpStamp, readCounters, reserveSeqs } from '../../../src/store/settings';
 import { mapStoreError } from '../../../src/store/errors';
 import { freshName } from '../engine/helpers';
@@ -130,6 +131,17 @@ describe('EngramDB', () => {
 		expect(byTime(intoB.in)).toEqual([ab, cb]);
 		expect(byTime(await linksTouching(db, ['c']))).toEqual([ac, cb]);
 		expect(await countLinks(db)).toBe(3);
+	});
+
+	it('lists the models holding vectors, each once, in key order', async () => {
+		const db = await openEngramDB({ name: freshName(), indexedDB, IDBKeyRange });
+		opened.push(db);
+		expect(await vectorModels(db)).toEqual([]);
+		const rows = ['m1', 'm2', 'm3'].flatMap((id) => ['engram/glove', 'caller:2', 'Xenova/minilm'].map((model) => vectorRow(model, id, [0.6, 0.8])));
+		await db.vectors.bulkAdd(rows);
+		expect(await vectorModels(db)).toEqual(['Xenova/minilm', 'caller:2', 'engram/glove']);
+		await db.vectors.where('model').equals('caller:2').delete();
+		expect(await vectorModels(db)).toEqual(['Xenova/minilm', 'engram/glove']);
 	});
 
 	it('derives entity_ids on every memory write, so the index follows a change of entities', async () => {
