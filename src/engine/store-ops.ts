@@ -230,8 +230,8 @@ async function exactCandidates(ctx: EngineContext, drafts: Draft[]): Promise<Map
 
 /**
  * Vectors, entity mentions, SIMILAR_TO and PRECEDED_BY of a new row. SIMILAR_TO is symmetric,
- * so one row (new → older) records it; every reader of links reads both directions. Two rows
- * per pair would cost a store five more IndexedDB puts for nothing.
+ * so one link (new → older, kept in the new row) records it; every reader of links reads both
+ * directions. Two per pair would rewrite each older neighbour's row for nothing.
  */
 function planExtras(ctx: EngineContext, d: Draft, row: MemoryRow, plan: Plan, near: Neighbour[], key: string): void {
 	plan.mentions.push({ keys: d.keys, at: row.timestamp });

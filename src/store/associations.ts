@@ -23,7 +23,7 @@ export function linksOut(row: Pick<MemoryRow, 'id' | 'links'> | undefined): Asso
 	return row?.links?.map((l) => ({ from: row.id, ...l })) ?? [];
 }
 
-/** The `[to, type]` keys a row's links are indexed by (distinct; the middleware stores them). */
+/** The `[to, type]` key of each of a row's links (unique per row: `withLink` replaces a repeat); the middleware stores them. */
 export function linkKeysOf(links: readonly StoredLink[] | undefined): [string, string][] {
 	return (links ?? []).map((l) => [l.to, l.type]);
 }
