@@ -291,7 +291,7 @@ async function commitPlan(ctx: EngineContext, plan: Plan, change: IndexChange, c
 function createdEntries(rows: MemoryRow[], c: CommitContext): ActivityRow[] {
 	if (rows.length === 0) return [];
 	if (rows.length === 1) return [{ at: c.now, actor: c.actor, action: 'created', memory_id: rows[0].id }];
-	return [{ at: c.now, actor: c.actor, action: 'created', memory_ids: rows.map((r) => r.id), detail: `${rows.length} memories` }];
+	return [{ at: c.now, actor: c.actor, action: 'created', memory_ids: rows.map((r) => r.id), detail: `batch of ${rows.length}` }];
 }
 
 /** An association Engram creates itself. */

@@ -115,7 +115,7 @@ describe('Engine', () => {
 			const ids = batch.results.map((r) => r.memory_id);
 			const created = (await engine.activity(10)).filter((e) => e.action === 'created');
 			expect(created).toEqual([
-				expect.objectContaining({ memory_ids: ids, detail: '3 memories' }),
+				expect.objectContaining({ memory_ids: ids, detail: 'batch of 3' }),
 				expect.objectContaining({ memory_id: single.memory_id }),
 			]);
 			for (const id of ids) expect((await engine.history(id)).map((e) => e.action)).toEqual(['created']);
