@@ -41,12 +41,6 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	private scopeList = new Map<string, number>();
 	/** The coarse quantiser for nearest(), once the index is large enough (see ivf.ts). */
 	ivf: Ivf | null = null;
-	/**
-	 * Slots by (quantiser list, scope), once there is a quantiser: a scoped nearest() probes only
-	 * its scope's share of each list instead of every slot of the list.
-	 */
-	private cells = new SlotLists();
-	private cellOf = new Map<number, number>();
 
 	constructor(modelId: string, dims: number, vectors?: VectorStore, lexical?: LexicalIndex) {
 		this.modelId = modelId;
@@ -76,7 +70,6 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.placeScope(slot, m.scope);
 		this.vectors.set(slot, vector);
 		this.placeVector(slot, vector);
-		this.placeCell(slot);
 		this.lexical.upsert(lexicalDoc(m, text));
 	}
 
@@ -85,7 +78,6 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		if (slot === undefined) return;
 		this.vectors.set(slot, vector);
 		this.placeVector(slot, vector);
-		this.placeCell(slot);
 	}
 
 	sessionOf(slot: number): string | undefined {
@@ -111,30 +103,6 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		if (list === undefined) return () => false;
 		const lists = this.scopeSlots;
 		return (slot) => lists.listAt(slot) === list;
-	}
-
-	cellSlots(scope: string, list: number): Int32Array {
-		const s = this.scopeList.get(scope);
-		const cell = s === undefined || !this.ivf ? undefined : this.cellOf.get(s * this.ivf.nlist + list);
-		return cell === undefined ? EMPTY_SLOTS : this.cells.slotsOf(cell);
-	}
-
-	/** Puts `slot` in the cell of its quantiser list and scope (none without a list). */
-	private placeCell(slot: number): void {
-		const list = this.ivf ? this.ivf.listAt(slot) : -1;
-		const scope = this.scopeSlots.listAt(slot);
-		if (list < 0 || scope < 0) return this.cells.unassign(slot);
-		const key = scope * this.ivf!.nlist + list;
-		let cell = this.cellOf.get(key);
-		if (cell === undefined) this.cellOf.set(key, (cell = this.cells.addList()));
-		this.cells.assign(slot, cell);
-	}
-
-	/** Re-files every slot into cells (after the quantiser was trained or restored). */
-	placeCells(): void {
-		this.cells = new SlotLists();
-		this.cellOf.clear();
-		for (let slot = 0; slot < this.count; slot++) this.placeCell(slot);
 	}
 
 	/** The slots of `scope` (empty when unknown): a live view, valid until the next change. */
@@ -164,7 +132,6 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 			if (v) ivf.assign(slot, ivf.nearestList(v));
 		}
 		this.ivf = ivf;
-		this.placeCells();
 	}
 
 	remove(id: string): void {
@@ -175,7 +142,6 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.adj.removeNode(id);
 		this.ivf?.unassign(slot);
 		this.scopeSlots.unassign(slot);
-		this.cells.unassign(slot);
 		// Swap-remove: the last slot moves into the hole so slots stay dense for scans.
 		const last = --this.count;
 		if (slot !== last) {
@@ -186,7 +152,6 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 			this.vectors.move(last, slot);
 			this.ivf?.move(last, slot);
 			this.scopeSlots.move(last, slot);
-			this.cells.move(last, slot);
 		} else {
 			this.vectors.set(slot, null);
 		}
@@ -305,8 +270,6 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.scopeSlots = new SlotLists();
 		this.scopeList.clear();
 		this.ivf = null;
-		this.cells = new SlotLists();
-		this.cellOf.clear();
 	}
 
 	/** Registers a memory's seq and entities in the lookup maps. */
@@ -402,7 +365,6 @@ export function restoreSearchIndex(bytes: Uint8Array): SearchIndex {
 		const ivf = new Ivf(s.dims, s.ivf.centroids, s.ivf.trainedAt);
 		s.ivf.lists.forEach((list, slot) => list >= 0 && ivf.assign(slot, list));
 		idx.ivf = ivf;
-		idx.placeCells();
 	}
 	return idx;
 }

@@ -22,8 +22,6 @@ export const IVF = {
 	/** Lists scanned per query, as a share of all lists (at least `minProbe`). */
 	probeShare: 1 / 12,
 	minProbe: 8,
-	/** A scope of at most this many memories is scanned exactly by nearest() (about 0.2 ms). */
-	exactScope: 2_000,
 };
 
 /** The number of lists for `n` vectors: about 2·√n, a power-of-two-free round number. */

@@ -83,9 +83,8 @@ export function nearestScan(
 
 /**
  * nearest() through the coarse quantiser: only the lists of the query's closest centroids are
- * scanned, and with a scope only that scope's share of each list (the index keeps slots by list
- * and scope). A scope of at most `IVF.exactScope` memories is scanned exactly, and the exact scan
- * is also the fallback when the probed lists hold fewer than `k` hits.
+ * scanned. Falls back to the exact scan when the filter leaves fewer than `k` hits there (a
+ * small scope spread thin over the lists).
  */
 export function ivfScan(
 	view: IndexView,
@@ -95,32 +94,26 @@ export function ivfScan(
 	filter?: { scope?: string; exclude?: string[] },
 ): { id: string; cosine: number }[] {
 	const scope = filter?.scope;
-	if (scope !== undefined && view.scopeSize(scope) <= IVF.exactScope) return nearestScan(view, q, k, filter);
+	// A scope no larger than the probed lists is cheaper to scan exactly: only its own slots are visited.
+	if (scope !== undefined && view.scopeSize(scope) <= view.count * IVF.probeShare) return nearestScan(view, q, k, filter);
 	const exclude = filter?.exclude && filter.exclude.length > 0 ? new Set(filter.exclude) : null;
-	const keep = exclude === null ? undefined : (slot: number) => !exclude.has(view.metas[slot].id);
-	const hits = probeSlots(view, ivf, q, k, keep, scope === undefined ? undefined : (list) => view.cellSlots(scope, list));
+	const member = scope === undefined ? undefined : view.inScope(scope);
+	const keep =
+		exclude === null
+			? member
+			: (slot: number) => (member === undefined || member(slot)) && !exclude.has(view.metas[slot].id);
+	const hits = probeSlots(view, ivf, q, k, keep);
 	if (hits.length < k) return nearestScan(view, q, k, filter);
 	return hits.map((h) => ({ id: view.metas[h.slot].id, cosine: h.score }));
 }
 
-
-/**
- * The best `k` slots (kept by `keep`, when given) in the lists the quantiser probes for `q`;
- * `slotsOf` narrows each list (a scope's cell), else the whole list is scanned.
- */
-export function probeSlots(
-	view: IndexView,
-	ivf: Ivf,
-	q: Float32Array,
-	k: number,
-	keep?: (slot: number) => boolean,
-	slotsOf: (list: number) => Int32Array = (list) => ivf.slotsOf(list),
-): { slot: number; score: number }[] {
+/** The best `k` slots (kept by `keep`, when given) in the lists the quantiser probes for `q`. */
+export function probeSlots(view: IndexView, ivf: Ivf, q: Float32Array, k: number, keep?: (slot: number) => boolean): { slot: number; score: number }[] {
 	const { codes, scales } = view.vectors;
 	const d = view.dims;
 	const top = new TopK(k);
 	for (const list of ivf.probe(q))
-		for (const slot of slotsOf(list)) {
+		for (const slot of ivf.slotsOf(list)) {
 			const sc = scales[slot];
 			if (sc === 0 || (keep !== undefined && !keep(slot))) continue;
 			top.push(slot, dotAt(codes, slot * d, q, d) * sc);

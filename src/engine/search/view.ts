@@ -32,8 +32,6 @@ export interface IndexView {
 	scopeSize(scope: string): number;
 	/** A membership test for a scope's slots: an integer comparison, no string per slot. */
 	inScope(scope: string): (slot: number) => boolean;
-	/** The slots of `scope` in the quantiser's list `list` (empty without a quantiser); a live view. */
-	cellSlots(scope: string, list: number): Int32Array;
 	/** Entity id → ids of the memories mentioning it. */
 	readonly entityDocs: ReadonlyMap<string, ReadonlySet<string>>;
 }
