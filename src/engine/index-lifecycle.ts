@@ -58,14 +58,16 @@ export async function rebuildIndex(db: EngramDB, model: string, dims: number): P
 		after = page[page.length - 1].memory_id;
 	}
 	const links: AssociationRow[] = [];
-	for (let after: string | undefined; ; ) {
-		const page = await (after === undefined ? db.memories.orderBy(':id') : db.memories.where(':id').above(after)).limit(PAGE).toArray();
+	// In seq order, as memories were stored: a rebuilt index lists ties (a batch shares one
+	// timestamp) in the same order as the index that saw them arrive.
+	for (let after = -Infinity; ; ) {
+		const page = await db.memories.where('seq').above(after).limit(PAGE).toArray();
 		for (const row of page) {
 			index.upsert(toDocMeta(row), toDocText(row), vectors.get(row.id) ?? null);
 			links.push(...linksOut(row));
 		}
 		if (page.length < PAGE) break;
-		after = page[page.length - 1].id;
+		after = page[page.length - 1].seq;
 	}
 	// Edges after every memory, so each finds both its ends.
 	for (const a of links) index.addEdge({ from: a.from, to: a.to, type: a.type, strength: a.strength });

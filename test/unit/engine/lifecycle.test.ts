@@ -87,6 +87,24 @@ describe('Engine', () => {
 			expect(hit[0].id).toBe((await again.db.memories.where('seq').equals(3).first())!.id);
 		});
 
+		it('lists a rebuilt index\'s ties in the order the memories were stored', async () => {
+			const dbName = freshName();
+			const first = await makeEngine({ dbName });
+			// One batch: one timestamp for all, and ids whose order is not the store order.
+			const ids = ['m-c', 'm-a', 'm-d', 'm-b'];
+			await first.store({ memories: ids.map((id, i) => ({ id, content: `Note ${i} about the ${['budget', 'roadmap', 'hiring', 'offsite'][i]}` })) });
+			const live = (await first.timeline({ limit: 10 })).memories.map((m) => m.id);
+			const liveAsc = (await first.timeline({ limit: 10, order: 'asc' })).memories.map((m) => m.id);
+			await first.close();
+			const db = await openEngramDB({ name: dbName, indexedDB, IDBKeyRange });
+			await db.write(() => bumpStamp(db));
+			db.close();
+			const again = await fresh({ dbName });
+			expect(again.indexOrigin).toBe('rebuilt');
+			expect((await again.timeline({ limit: 10 })).memories.map((m) => m.id)).toEqual(live);
+			expect((await again.timeline({ limit: 10, order: 'asc' })).memories.map((m) => m.id)).toEqual(liveAsc);
+		});
+
 		it('persists snapshots debounced, not on every write', async () => {
 			const engine = await fresh();
 			const stampOf = async () => (await engine.db.snapshots.get('engram/glove-sif-100d'))!.stamp;
