@@ -31,7 +31,7 @@ import {
 import { queryDateWords } from './date-words';
 import { redirectToCurrent, spreadOverGraph, spreadToNeighbors } from './expand';
 import { compileFilter } from './filters';
-import { TopK } from './top-k';
+import { TopKBy } from './top-k';
 import type { QueryVectors, RankedHit, RankedPage } from './types';
 import { normalize } from './vector-store';
 import type { IndexView } from './view';
@@ -311,19 +311,25 @@ function listPage(ctx: RankContext): Omit<RankedPage, 'lexical_only'> {
 	const offset = ctx.input.offset ?? 0;
 	const limit = ctx.input.limit ?? DEFAULT_LIMIT;
 	const minScore = ctx.input.min_score ?? 0;
-	const top = new TopK(offset + limit);
+	const keys = new Float64Array(ctx.view.count);
+	const metas = ctx.view.metas;
+	// Equal keys (a batch shares one timestamp) rank by seq: newest first, or oldest first for an
+	// ascending sort, as the comparator orders ranked hits.
+	const asc = ctx.input.sort === 'time_asc' || ctx.input.sort === 'updated_asc';
+	const top = new TopKBy(offset + limit, (a, b) => keys[a] > keys[b] || (keys[a] === keys[b] && (asc ? metas[a].seq < metas[b].seq : metas[a].seq > metas[b].seq)));
 	let total = 0;
 	for (let slot = 0; slot < ctx.view.count; slot++) {
 		if (!ctx.accept(slot) || (ctx.input.current_only && !ctx.valid(slot))) continue;
 		const score = combine(components(ctx, slot), ctx.w);
 		if (score < minScore) continue;
 		total++;
-		top.push(slot, listKey(ctx, slot, score));
+		keys[slot] = listKey(ctx, slot, score);
+		top.push(slot);
 	}
 	const hits = top
 		.sorted()
 		.slice(offset)
-		.map(({ slot }) => {
+		.map((slot) => {
 			const comps = components(ctx, slot);
 			return {
 				id: ctx.view.metas[slot].id,

@@ -68,3 +68,52 @@ export class TopK {
 		return out.sort((a, b) => b.score - a.score);
 	}
 }
+
+/**
+ * The best `k` slots under a comparison (`before(a, b)`: a ranks above b), for orders a single
+ * number cannot carry, such as a time with the seq as tie-break. A min-heap whose root is the
+ * worst kept slot; most slots are refused after one comparison with it.
+ */
+export class TopKBy {
+	private readonly k: number;
+	private readonly heap: number[] = [];
+
+	constructor(
+		k: number,
+		private readonly before: (a: number, b: number) => boolean,
+	) {
+		this.k = Math.max(0, Math.floor(k));
+	}
+
+	push(slot: number): void {
+		const h = this.heap;
+		if (this.k === 0) return;
+		if (h.length < this.k) {
+			h.push(slot);
+			for (let i = h.length - 1; i > 0; ) {
+				const p = (i - 1) >> 1;
+				if (!this.before(h[p], h[i])) break;
+				[h[p], h[i]] = [h[i], h[p]];
+				i = p;
+			}
+			return;
+		}
+		if (!this.before(slot, h[0])) return;
+		h[0] = slot;
+		for (let i = 0; ; ) {
+			const l = 2 * i + 1;
+			if (l >= h.length) break;
+			const r = l + 1;
+			// The child that ranks lower takes the root's place.
+			const c = r < h.length && this.before(h[l], h[r]) ? r : l;
+			if (!this.before(h[i], h[c])) break;
+			[h[i], h[c]] = [h[c], h[i]];
+			i = c;
+		}
+	}
+
+	/** The kept slots, best first. */
+	sorted(): number[] {
+		return [...this.heap].sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
+	}
+}

@@ -87,7 +87,7 @@ describe('Engine', () => {
 			expect(hit[0].id).toBe((await again.db.memories.where('seq').equals(3).first())!.id);
 		});
 
-		it('lists a rebuilt index\'s ties in the order the memories were stored', async () => {
+		it('lists memories sharing a timestamp by seq (newest first), the same after a rebuild', async () => {
 			const dbName = freshName();
 			const first = await makeEngine({ dbName });
 			// One batch: one timestamp for all, and ids whose order is not the store order.
@@ -95,6 +95,11 @@ describe('Engine', () => {
 			await first.store({ memories: ids.map((id, i) => ({ id, content: `Note ${i} about the ${['budget', 'roadmap', 'hiring', 'offsite'][i]}` })) });
 			const live = (await first.timeline({ limit: 10 })).memories.map((m) => m.id);
 			const liveAsc = (await first.timeline({ limit: 10, order: 'asc' })).memories.map((m) => m.id);
+			// Ties go by seq: newest first, or in store order ascending; a page takes the right end.
+			expect(live).toEqual([...ids].reverse());
+			expect(liveAsc).toEqual(ids);
+			expect((await first.timeline({ limit: 2 })).memories.map((m) => m.id)).toEqual(['m-b', 'm-d']);
+			expect((await first.timeline({ limit: 2, offset: 2 })).memories.map((m) => m.id)).toEqual(['m-a', 'm-c']);
 			await first.close();
 			const db = await openEngramDB({ name: dbName, indexedDB, IDBKeyRange });
 			await db.write(() => bumpStamp(db));
