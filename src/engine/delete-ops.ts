@@ -25,13 +25,14 @@ export async function deleteMemories(ctx: EngineContext, input: DeleteInput, act
 		const change: IndexChange = { upserts: [], edges: [], removedIds: ids, removedEdges: [] };
 		const removed = await ctx.db.write(async () => {
 			const deleted = new Set(ids);
-			const links = await linksTouching(ctx.db, ids);
+			const rows = await ctx.db.memories.bulkGet(ids);
+			const links = await linksTouching(ctx.db, ids, rows);
 			// Links leaving a deleted memory go with its row; links into one leave their sources.
 			await deleteLinks(ctx.db, links.filter((a) => !deleted.has(a.from)));
 			const bridges = bridgeSequence(links, deleted, nowIso(ctx));
 			await putLinks(ctx.db, bridges);
 			change.edges = bridges;
-			await unlinkEntities(ctx.db, (await ctx.db.memories.bulkGet(ids)).filter((r) => r !== undefined));
+			await unlinkEntities(ctx.db, rows.filter((r) => r !== undefined));
 			await deleteVectorsOf(ctx.db, ids);
 			await ctx.db.memories.bulkDelete(ids);
 			const at = nowIso(ctx);

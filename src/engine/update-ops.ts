@@ -122,7 +122,7 @@ async function relinkEntities(ctx: EngineContext, old: MemoryRow, row: MemoryRow
 async function replaceVectors(ctx: EngineContext, row: MemoryRow, vector: Float32Array | null, change: IndexChange): Promise<Float32Array | null> {
 	await ctx.db.vectors.where('memory_id').equals(row.id).delete();
 	if (vector) await ctx.db.vectors.put(vectorRow(ctx.embedder.modelId, row.id, vector));
-	const similar = (await linksTouching(ctx.db, [row.id])).filter((a) => a.type === 'SIMILAR_TO');
+	const similar = (await linksTouching(ctx.db, [row.id], [row])).filter((a) => a.type === 'SIMILAR_TO');
 	await deleteLinks(ctx.db, similar.filter((a) => a.from !== row.id));
 	row.links = row.links?.filter((l) => l.type !== 'SIMILAR_TO');
 	change.removedEdges!.push(...similar);

@@ -34,17 +34,23 @@ async function rowsLinkingTo(db: EngramDB, ids: string[]): Promise<MemoryRow[]> 
 	return [...new Map(found.flat().map((r) => [r.id, r])).values()];
 }
 
-/** Every association out of and into `id` (both directions), out-links first. */
-export async function linksOf(db: EngramDB, id: string): Promise<{ out: AssociationRow[]; in: AssociationRow[] }> {
-	const [row, sources] = await Promise.all([db.memories.get(id), rowsLinkingTo(db, [id])]);
-	return { out: linksOut(row), in: sources.flatMap(linksOut).filter((a) => a.to === id) };
+/**
+ * Every association out of and into `id` (both directions), out-links first. A caller that
+ * already read the memory's row passes it, and only the links into it are looked up.
+ */
+export async function linksOf(db: EngramDB, id: string, row?: MemoryRow): Promise<{ out: AssociationRow[]; in: AssociationRow[] }> {
+	const [own, sources] = await Promise.all([row ?? db.memories.get(id), rowsLinkingTo(db, [id])]);
+	return { out: linksOut(own), in: sources.flatMap(linksOut).filter((a) => a.to === id) };
 }
 
-/** Every association touching any of `ids`; each once. */
-export async function linksTouching(db: EngramDB, ids: string[]): Promise<AssociationRow[]> {
+/**
+ * Every association touching any of the memories `rows` (as read in this transaction, or
+ * undefined for a missing one); each once.
+ */
+export async function linksTouching(db: EngramDB, ids: string[], rows?: (MemoryRow | undefined)[]): Promise<AssociationRow[]> {
 	if (ids.length === 0) return [];
 	const wanted = new Set(ids);
-	const [own, sources] = await Promise.all([db.memories.bulkGet(ids), rowsLinkingTo(db, ids)]);
+	const [own, sources] = await Promise.all([rows ?? db.memories.bulkGet(ids), rowsLinkingTo(db, ids)]);
 	const seen = new Map<string, AssociationRow>();
 	for (const row of own) for (const a of linksOut(row)) seen.set(linkId(a), a);
 	for (const row of sources) for (const a of linksOut(row)) if (wanted.has(a.to)) seen.set(linkId(a), a);

@@ -203,7 +203,7 @@ async function upgradeToV4(tx: Transaction): Promise<void> {
 	await settings.bulkDelete(['sys:seq', 'sys:write_stamp']);
 }
 
-/** v4 → v5: every memory gets its `entity_ids` (the middleware derives them as the row is rewritten). */
+/** v4 → v5: every memory gets its `entity_ids` (the ids of its entities, as the middleware derives them on later writes). */
 async function upgradeToV5(tx: Transaction): Promise<void> {
 	await tx
 		.table('memories')
