@@ -5,15 +5,17 @@
  *
  * The embedded model is a static word-vector table (see scripts/build-model.ts). For it, and any model whose
  * config.json carries an `engram_static` block, there is a fast path that never loads onnxruntime: it tokenises
- * with the transformers.js tokenizer, reads the table straight out of the served `onnx/model.onnx` and mean-pools
+ * with a word-level tokenizer that gives transformers.js's ids (word-tokenizer.ts; transformers.js's own for a
+ * tokenizer.json it does not reproduce), reads the table straight out of the served `onnx/model.onnx` and mean-pools
  * the rows itself. It computes the same vectors as the ONNX graph run by `pipeline('feature-extraction')` with
  * mean pooling and normalisation, 7–10× faster and without compiling the 27 MB ORT wasm at page load.
  *
  * Pure TypeScript: runs in Node, in a web worker and in the page. In Node, pass `localModelPath` (see
  * `nodeModelPath()` in ./node-model-path.ts); in the browser it is a URL path such as '/models/'.
  */
-import { AutoConfig, AutoTokenizer, env, pipeline, type FeatureExtractionPipeline, type PreTrainedTokenizer, type ProgressInfo } from '@huggingface/transformers';
+import type { FeatureExtractionPipeline, ProgressInfo } from '@huggingface/transformers';
 import { MemoryError } from '../core/errors';
+import { wordLevelTokenizer } from './word-tokenizer';
 
 /** The embedded model's id: served from `<localModelPath>/engram/glove-sif-100d/`. */
 export const DEFAULT_MODEL_ID = 'engram/glove-sif-100d';
@@ -83,14 +85,20 @@ const IS_NODE = typeof process !== 'undefined' && process.release?.name === 'nod
 const fail = (modelId: string, message: string, cause?: unknown): MemoryError =>
 	new MemoryError('embedding_failed', cause === undefined ? message : `${message}: ${cause instanceof Error ? cause.message : String(cause)}`, { modelId });
 
+/** transformers.js, imported on first need: a local static model loads without it (a quarter of a second in Node). */
+type Transformers = typeof import('@huggingface/transformers');
+let transformersModule: Promise<Transformers> | undefined;
+const transformers = (): Promise<Transformers> => (transformersModule ??= import('@huggingface/transformers'));
+
 /** Loads run one after another: each sets the global transformers.js `env` for the files it fetches. */
 let loadQueue: Promise<unknown> = Promise.resolve();
 
 /**
- * Loads a model and returns an {@link Embedder} for it. Configures the shared transformers.js `env`
- * (localModelPath, allowLocalModels, allowRemoteModels, wasmPaths) as a side effect, since transformers.js has no
- * per-model settings; concurrent calls are queued so one load's settings never leak into another's.
- * Rejects with MemoryError('embedding_failed') when the model cannot be loaded.
+ * Loads a model and returns an {@link Embedder} for it. Whenever the load goes through transformers.js (any model
+ * but a local static one), configures its shared `env` (localModelPath, allowLocalModels, allowRemoteModels,
+ * wasmPaths) as a side effect, since transformers.js has no per-model settings; concurrent calls are queued so one
+ * load's settings never leak into another's. Rejects with MemoryError('embedding_failed') when the model cannot be
+ * loaded.
  */
 export function createEmbedder(opts: CreateEmbedderOptions = {}): Promise<Embedder> {
 	const run = loadQueue.then(() => loadEmbedder(opts));
@@ -100,10 +108,9 @@ export function createEmbedder(opts: CreateEmbedderOptions = {}): Promise<Embedd
 
 async function loadEmbedder(opts: CreateEmbedderOptions): Promise<Embedder> {
 	const modelId = opts.modelId ?? DEFAULT_MODEL_ID;
-	if (opts.localModelPath !== undefined) env.localModelPath = opts.localModelPath;
+	const base = opts.localModelPath ?? (await transformers()).env.localModelPath;
 	// The embedded model never lives on the hub: asking it for one only turns "file missing" into a network error.
-	env.allowRemoteModels = opts.allowRemoteModels ?? modelId !== DEFAULT_MODEL_ID;
-	if (opts.wasmPaths !== undefined && env.backends.onnx.wasm) env.backends.onnx.wasm.wasmPaths = opts.wasmPaths;
+	const allowRemote = opts.allowRemoteModels ?? modelId !== DEFAULT_MODEL_ID;
 	const progress = (p: ProgressInfo | EmbedderProgress) => {
 		if (!opts.onProgress) return;
 		// Pass on only the documented fields, and only those present.
@@ -119,36 +126,48 @@ async function loadEmbedder(opts: CreateEmbedderOptions): Promise<Embedder> {
 	// transformers.js only falls back to the hub on a 404, but SPA servers (vite preview included) answer a missing
 	// /models/... file with index.html and status 200. So decide up front whether the model is local, and if it is
 	// not, keep transformers.js away from the local folder (cached hub files are still found, so offline works).
-	const local = await localModelExists(env.localModelPath, modelId);
+	const localConfig = await readLocalConfig(base, modelId);
+	const local = localConfig !== undefined;
 	const hint = IS_NODE && opts.localModelPath === undefined ? ' (in Node pass localModelPath, e.g. nodeModelPath())' : '';
-	if (!local && !env.allowRemoteModels) throw fail(modelId, `model "${modelId}" is not under ${env.localModelPath} and remote models are disabled${hint}`);
-	env.allowLocalModels = local;
+	if (!local && !allowRemote) throw fail(modelId, `model "${modelId}" is not under ${base} and remote models are disabled${hint}`);
+	const configure = async (): Promise<Transformers> => {
+		const tf = await transformers();
+		tf.env.localModelPath = base;
+		tf.env.allowRemoteModels = allowRemote;
+		tf.env.allowLocalModels = local;
+		if (opts.wasmPaths !== undefined && tf.env.backends.onnx.wasm) tf.env.backends.onnx.wasm.wasmPaths = opts.wasmPaths;
+		return tf;
+	};
 
+	// The fast path reads the table from the local folder itself; a static model from the hub goes through the pipeline.
+	const localInfo = localConfig?.engram_static as StaticModelInfo | undefined;
+	if (localInfo && opts.fast !== false) return createStaticEmbedder(modelId, localInfo, base, progress, configure);
+	const tf = await configure();
 	let config: Record<string, unknown>;
 	try {
-		config = (await AutoConfig.from_pretrained(modelId, { progress_callback: progress })) as unknown as Record<string, unknown>;
+		config = localConfig ?? ((await tf.AutoConfig.from_pretrained(modelId, { progress_callback: progress })) as unknown as Record<string, unknown>);
 	} catch (e) {
-		throw fail(modelId, `cannot load config.json of model "${modelId}" from ${local ? env.localModelPath : 'the hub or the browser cache'}${hint}`, e);
+		throw fail(modelId, `cannot load config.json of model "${modelId}" from the hub or the browser cache${hint}`, e);
 	}
-	const info = config.engram_static as StaticModelInfo | undefined;
-	// The fast path reads the table from the local folder itself; a static model from the hub goes through the pipeline.
-	if (info && local && opts.fast !== false) return createStaticEmbedder(modelId, info, env.localModelPath, progress);
-	return createPipelineEmbedder(modelId, info ? 'fp32' : opts.dtype, progress);
+	return createPipelineEmbedder(tf, modelId, config.engram_static ? 'fp32' : opts.dtype, progress);
 }
 
 /** The onnxruntime-free path: tokenizer + int8 row table read from the served ONNX file. */
-async function createStaticEmbedder(modelId: string, info: StaticModelInfo, base: string, progress: (p: EmbedderProgress) => void): Promise<Embedder> {
+async function createStaticEmbedder(
+	modelId: string,
+	info: StaticModelInfo,
+	base: string,
+	progress: (p: EmbedderProgress) => void,
+	configure: () => Promise<Transformers>,
+): Promise<Embedder> {
 	if (info.format !== 'int8-rows') throw fail(modelId, `unsupported static model format "${info.format}"`);
-	let tokenizer: PreTrainedTokenizer;
+	let tokenizer: StaticTokenizer;
 	let bytes: Uint8Array;
 	try {
-		// The digest runs off the main thread (Node's thread pool, the browser's crypto), overlapping tokenizer parsing.
+		// The digests run off the main thread (Node's thread pool, the browser's crypto), overlapping JSON parsing.
 		[tokenizer, bytes] = await Promise.all([
-			AutoTokenizer.from_pretrained(modelId, { progress_callback: progress }),
-			readModelFile(base, modelId, info.onnx_file, progress).then(async (data) => {
-				await verifySha256(modelId, info.onnx_file, data, info.sha256?.[info.onnx_file]);
-				return data;
-			}),
+			loadTokenizer(modelId, info, base, progress, configure),
+			readVerified(base, modelId, info.onnx_file, info, progress),
 		]);
 	} catch (e) {
 		throw e instanceof MemoryError ? e : fail(modelId, `cannot load static model "${modelId}"`, e);
@@ -161,13 +180,11 @@ async function createStaticEmbedder(modelId: string, info: StaticModelInfo, base
 	if (table.dataType !== ONNX_INT8 || scaleTensor.dataType !== ONNX_FLOAT || table.dims.length !== 2 || dims !== info.dims || scaleTensor.dims[0] !== rows) {
 		throw fail(modelId, `${info.onnx_file}: table must be int8 [vocab, ${info.dims}] with float [vocab] scales, found types ${table.dataType}/${scaleTensor.dataType} and shapes [${table.dims}]/[${scaleTensor.dims}]`);
 	}
-	// get_vocab() would build a 150k-entry Map just to count it; the model's id → token array has the same length.
-	const vocabSize = tokenizer._tokenizer.model?.vocab.length ?? tokenizer.get_vocab().size;
-	if (vocabSize !== rows) throw fail(modelId, `tokenizer has ${vocabSize} tokens but the table has ${rows} rows; the model files come from different builds`);
+	if (tokenizer.vocabSize !== rows) throw fail(modelId, `tokenizer has ${tokenizer.vocabSize} tokens but the table has ${rows} rows; the model files come from different builds`);
 	const q = new Int8Array(table.raw.buffer, table.raw.byteOffset, table.raw.byteLength);
 	// Copy into a fresh buffer: raw_data sits at an arbitrary byte offset and Float32Array views need 4-byte alignment.
 	const scales = new Float32Array(new Uint8Array(scaleTensor.raw).buffer);
-	const maxTokens = Number.isFinite(tokenizer.model_max_length) ? tokenizer.model_max_length : Infinity;
+	const maxTokens = tokenizer.maxTokens;
 	const unk = info.unk_token_id;
 	progress({ status: 'ready' });
 
@@ -213,11 +230,11 @@ async function createStaticEmbedder(modelId: string, info: StaticModelInfo, base
 }
 
 /** The generic path: transformers.js feature-extraction pipeline with mean pooling and L2 normalisation. */
-async function createPipelineEmbedder(modelId: string, dtype: CreateEmbedderOptions['dtype'], progress: (p: EmbedderProgress) => void): Promise<Embedder> {
+async function createPipelineEmbedder(tf: Transformers, modelId: string, dtype: CreateEmbedderOptions['dtype'], progress: (p: EmbedderProgress) => void): Promise<Embedder> {
 	let extractor: FeatureExtractionPipeline;
 	let dims: number;
 	try {
-		extractor = await pipeline('feature-extraction', modelId, { dtype, progress_callback: progress });
+		extractor = await tf.pipeline('feature-extraction', modelId, { dtype, progress_callback: progress });
 		// One probe both finds the width (configs name it hidden_size, d_model, dim…) and warms the session up.
 		const probe = await extractor('hello', { pooling: 'mean', normalize: true });
 		dims = probe.dims[probe.dims.length - 1];
@@ -258,6 +275,44 @@ async function createPipelineEmbedder(modelId: string, dtype: CreateEmbedderOpti
 	};
 }
 
+/** What the static path needs of a tokenizer. */
+interface StaticTokenizer {
+	encode(text: string): number[];
+	vocabSize: number;
+	/** Tokens embedded per text (tokenizer_config.json's model_max_length). */
+	maxTokens: number;
+}
+
+/**
+ * The static model's tokenizer: the word-level fast path (word-tokenizer.ts) when its
+ * tokenizer.json is one that path reproduces, else transformers.js's own.
+ */
+async function loadTokenizer(
+	modelId: string,
+	info: StaticModelInfo,
+	base: string,
+	progress: (p: EmbedderProgress) => void,
+	configure: () => Promise<Transformers>,
+): Promise<StaticTokenizer> {
+	const text = async (file: string) => new TextDecoder().decode(await readVerified(base, modelId, file, info, progress));
+	const [json, configText] = await Promise.all([text('tokenizer.json'), text('tokenizer_config.json')]);
+	const config = JSON.parse(configText) as { model_max_length?: unknown };
+	const maxTokens = typeof config.model_max_length === 'number' && Number.isFinite(config.model_max_length) ? config.model_max_length : Infinity;
+	const fast = wordLevelTokenizer(JSON.parse(json), config);
+	if (fast) return { encode: (t) => fast.encode(t), vocabSize: fast.vocabSize, maxTokens };
+	const slow = await (await configure()).AutoTokenizer.from_pretrained(modelId, { progress_callback: progress });
+	// get_vocab() would build a 150k-entry Map just to count it; the model's id → token array has the same length.
+	const vocabSize = slow._tokenizer.model?.vocab.length ?? slow.get_vocab().size;
+	return { encode: (t) => slow.encode(t), vocabSize, maxTokens: Number.isFinite(slow.model_max_length) ? slow.model_max_length : Infinity };
+}
+
+/** A model file, checked against the sha256 config.json records for it (when it records one). */
+async function readVerified(base: string, modelId: string, file: string, info: StaticModelInfo, progress: (p: EmbedderProgress) => void): Promise<Uint8Array> {
+	const data = await readModelFile(base, modelId, file, progress);
+	await verifySha256(modelId, file, data, info.sha256?.[file]);
+	return data;
+}
+
 /**
  * Checks a model file against the sha256 its config.json records, because a service worker or HTTP cache that
  * mixes two builds would otherwise pair a tokenizer with the wrong table and silently return wrong vectors.
@@ -288,21 +343,37 @@ function modelUrl(base: string, rel: string): URL {
 }
 
 /**
- * Whether `<base>/<modelId>/config.json` exists: on disk in Node, else fetched and checked to be JSON rather than an
- * SPA's index.html. Any failure (network, 404, HTML) means "not local".
+ * `<base>/<modelId>/config.json`, parsed: read from disk in Node, else fetched and checked to be JSON rather than an
+ * SPA's index.html. Undefined when it is missing (any failure to fetch, a 404, HTML) and the model is not local; a
+ * file on disk that is not a JSON object is an error.
  */
-async function localModelExists(base: string, modelId: string): Promise<boolean> {
-	try {
-		if (onDisk(base)) {
-			const { fs, path } = await nodeFs();
-			return (await fs.stat(path.join(base, modelId, 'config.json'))).isFile();
+async function readLocalConfig(base: string, modelId: string): Promise<Record<string, unknown> | undefined> {
+	const isObject = (json: unknown): json is Record<string, unknown> => typeof json === 'object' && json !== null && !Array.isArray(json);
+	if (onDisk(base)) {
+		const { fs, path } = await nodeFs();
+		const file = path.join(base, modelId, 'config.json');
+		let text: string;
+		try {
+			text = await fs.readFile(file, 'utf8');
+		} catch {
+			return undefined;
 		}
+		let json: unknown;
+		try {
+			json = JSON.parse(text);
+		} catch (e) {
+			throw fail(modelId, `cannot load config.json of model "${modelId}" from ${file}`, e);
+		}
+		if (!isObject(json)) throw fail(modelId, `cannot load config.json of model "${modelId}" from ${file}: not a JSON object`);
+		return json;
+	}
+	try {
 		const res = await fetch(modelUrl(base, `${modelId}/config.json`));
-		if (!res.ok || (res.headers.get('content-type') ?? '').includes('text/html')) return false;
+		if (!res.ok || (res.headers.get('content-type') ?? '').includes('text/html')) return undefined;
 		const json: unknown = await res.json();
-		return typeof json === 'object' && json !== null;
+		return isObject(json) ? json : undefined;
 	} catch {
-		return false;
+		return undefined;
 	}
 }
 

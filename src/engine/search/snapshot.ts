@@ -7,15 +7,18 @@
  *   · [float32 IVF centroids (nlist × dims) · int32 list of each slot (count)]
  *   · int32 lexical postings (see lexical-codec.ts)
  *   · int32 edge sources (slots) · int32 edge targets (slots) · float64 strengths · uint8 types · pad to 4
+ *   · memory metadata as columns (see meta-codec.ts)
  *
- * The header holds the model, metadata, the lexical index's shape and the edge types; vectors
- * and edges stay raw bytes, so restoring 100k memories and their million links is a copy, not a
- * parse (as JSON, the edges alone were ~80% of a 100k header). Edges whose ends are not both in
- * the index (rare) stay in the header as JSON.
+ * The header holds the model, the lexical index's shape and the edge types; vectors, edges and
+ * metadata stay binary, so restoring 100k memories and their million links is mostly copies,
+ * not parsing (as JSON, the edges were ~80% of a 100k header, and later the metadata was half
+ * the snapshot and most of its decoding time). Edges whose ends are not both in the index
+ * (rare) stay in the header as JSON.
  */
 import { MemoryError } from '../../core/errors';
 import type { AssociationType } from '../../core/schemas';
 import type { PackedLexical } from './lexical-codec';
+import { decodeMetas, encodeMetas } from './meta-codec';
 import type { DocMeta, Edge } from './types';
 
 const MAGIC = 0x58474e45; // "ENGX" read as a little-endian u32
@@ -24,7 +27,7 @@ const MAGIC = 0x58474e45; // "ENGX" read as a little-endian u32
  * what terms are indexed (a restored index must analyse text as queries will); older snapshots
  * are then refused and the engine rebuilds from IndexedDB.
  */
-export const SNAPSHOT_VERSION = 9;
+export const SNAPSHOT_VERSION = 10;
 
 /** Everything a snapshot carries. */
 export interface SnapshotData {
@@ -61,8 +64,17 @@ export function encodeSnapshot(s: SnapshotData): Uint8Array {
 	const { ints, ...lexical } = s.lexical;
 	const e = s.edges;
 	const edges = { count: e.from.length, types: e.types, loose: e.loose };
+	const metas = encodeMetas(s.metas);
 	const header = new TextEncoder().encode(
-		JSON.stringify({ modelId: s.modelId, dims: s.dims, metas: s.metas, edges, lexical: { ...lexical, ints: ints.length }, ivf }),
+		JSON.stringify({
+			modelId: s.modelId,
+			dims: s.dims,
+			count: s.metas.length,
+			metas: { bytes: metas.bytes.length, odd: metas.odd },
+			edges,
+			lexical: { ...lexical, ints: ints.length },
+			ivf,
+		}),
 	);
 	const codesAt = pad4(12 + header.length);
 	const scalesAt = pad4(codesAt + s.vectors.codes.length);
@@ -70,7 +82,9 @@ export function encodeSnapshot(s: SnapshotData): Uint8Array {
 	const ivfBytes = s.ivf ? s.ivf.centroids.byteLength + s.ivf.lists.byteLength : 0;
 	const lexAt = ivfAt + ivfBytes;
 	const edgesAt = lexAt + ints.byteLength;
-	const out = new Uint8Array(edgesAt + pad4(edges.count * 17));
+	const metasAt = edgesAt + pad4(edges.count * 17);
+	const out = new Uint8Array(metasAt + metas.bytes.length);
+	out.set(metas.bytes, metasAt);
 	out.set(bytesOf(ints), lexAt);
 	out.set(bytesOf(e.from), edgesAt);
 	out.set(bytesOf(e.to), edgesAt + edges.count * 4);
@@ -100,19 +114,21 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
 	if (version !== SNAPSHOT_VERSION) throw bad(`version ${version} is not supported (expected ${SNAPSHOT_VERSION})`);
 	const hlen = dv.getUint32(8, true);
 	if (12 + hlen > bytes.length) throw bad('header runs past the end');
-	const h = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + hlen))) as Omit<SnapshotData, 'vectors' | 'ivf' | 'lexical' | 'edges'> & {
+	const h = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + hlen))) as Omit<SnapshotData, 'vectors' | 'ivf' | 'lexical' | 'edges' | 'metas'> & {
+		count: number;
+		metas: { bytes: number; odd: [number, string][] };
 		ivf: { nlist: number; trainedAt: number } | null;
 		lexical: Omit<PackedLexical, 'ints'> & { ints: number };
 		edges: { count: number; types: AssociationType[]; loose: Edge[] };
 	};
-	const n = h.metas.length;
+	const n = h.count;
 	const codesAt = pad4(12 + hlen);
 	const scalesAt = pad4(codesAt + n * h.dims);
 	if (scalesAt + n * 4 > bytes.length) throw bad(`vector section is truncated (${n} vectors of ${h.dims} dims)`);
 	// Copies, so the views are aligned and independent of the caller's buffer.
 	const codes = new Int8Array(bytes.slice(codesAt, codesAt + n * h.dims).buffer);
 	const scales = new Float32Array(bytes.slice(scalesAt, scalesAt + n * 4).buffer);
-	const { ivf: ivfHead, lexical: lexHead, edges: edgeHead, ...rest } = h;
+	const { ivf: ivfHead, lexical: lexHead, edges: edgeHead, metas: metaHead, count: _count, ...rest } = h;
 	let at = scalesAt + n * 4;
 	let ivf: SnapshotData['ivf'];
 	if (ivfHead) {
@@ -138,5 +154,14 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
 		types: edgeHead.types,
 		loose: edgeHead.loose,
 	};
-	return { ...rest, vectors: { codes, scales }, ivf, lexical, edges };
+	at += pad4(m * 17);
+	if (at + metaHead.bytes > bytes.length) throw bad('metadata section is truncated');
+	let metas: DocMeta[];
+	try {
+		metas = decodeMetas(bytes.subarray(at, at + metaHead.bytes), metaHead.odd);
+	} catch (e) {
+		throw bad((e as Error).message);
+	}
+	if (metas.length !== n) throw bad(`metadata holds ${metas.length} memories, the header ${n}`);
+	return { ...rest, metas, vectors: { codes, scales }, ivf, lexical, edges };
 }
