@@ -2,6 +2,11 @@
  * The index's copy of the association graph: for each memory, its edges in both directions.
  * Used for graph expansion, neighbouring turns and current-only chains, so recall never reads
  * associations from IndexedDB. Adding the same (from, to, type) twice updates its strength.
+ *
+ * A restored index starts from its snapshot's edges as packed arrays (`loadPacked`): a 100k
+ * index has about a million edge ends, and making an object for each at page load took longer
+ * than everything else in restoring the graph. A memory's list is made from the packed form the
+ * first time it is read or changed, and kept from then on.
  */
 import type { AssociationType } from '../../core/schemas';
 import type { Edge } from './types';
@@ -15,9 +20,25 @@ export interface AdjEntry {
 	dir: 'out' | 'in';
 }
 
+/** A snapshot's edges, by end: the edges of base slot s are `edge[start[s]..start[s+1])`. */
+interface PackedBase {
+	ids: readonly string[];
+	slotOf: Map<string, number>;
+	start: Int32Array;
+	edge: Int32Array;
+	from: Int32Array;
+	to: Int32Array;
+	type: Uint8Array;
+	types: readonly AssociationType[];
+	strength: ArrayLike<number>;
+	/** 1 once a slot's list has been made (it lives in `lists` from then on, even when emptied). */
+	made: Uint8Array;
+}
+
 /** Both-direction adjacency lists keyed by memory id. */
 export class Adjacency {
 	private readonly lists = new Map<string, AdjEntry[]>();
+	private base: PackedBase | undefined;
 	private edges = 0;
 	/** Distinct edges per type, kept in step so stats never count IndexedDB (O(rows) there). */
 	private readonly byType = new Map<AssociationType, number>();
@@ -40,7 +61,23 @@ export class Adjacency {
 
 	/** Edges of `id` (empty when none). The array is live: don't mutate it. */
 	of(id: string): readonly AdjEntry[] {
-		return this.lists.get(id) ?? EMPTY;
+		return this.lists.get(id) ?? this.make(id) ?? EMPTY;
+	}
+
+	/** Makes `id`'s list from the packed base if it has one there not yet made. */
+	private make(id: string): AdjEntry[] | undefined {
+		const b = this.base;
+		const s = b?.slotOf.get(id);
+		if (b === undefined || s === undefined || b.made[s]) return undefined;
+		b.made[s] = 1;
+		const list: AdjEntry[] = [];
+		for (let k = b.start[s]; k < b.start[s + 1]; k++) {
+			const e = b.edge[k];
+			const out = b.from[e] === s;
+			list.push({ other: b.ids[out ? b.to[e] : b.from[e]], type: b.types[b.type[e]], strength: b.strength[e], dir: out ? 'out' : 'in' });
+		}
+		if (list.length) this.lists.set(id, list);
+		return list;
 	}
 
 	add(e: Edge): void {
@@ -53,25 +90,35 @@ export class Adjacency {
 	}
 
 	/**
-	 * Adds edges known to be distinct and absent (a snapshot's), skipping the duplicate check
-	 * that `add` makes per end: restoring a million links is then allocation, not search.
+	 * Starts from a snapshot's edges, given by slot (`ids[from[i]]` → `ids[to[i]]`, type
+	 * `types[type[i]]`), known distinct; the adjacency must be empty. Only the packed form is built
+	 * here; lists are made when first needed.
 	 */
-	addFresh(from: readonly string[], to: readonly string[], type: readonly AssociationType[], strength: ArrayLike<number>): void {
+	loadPacked(ids: readonly string[], from: Int32Array, to: Int32Array, type: Uint8Array, types: readonly AssociationType[], strength: ArrayLike<number>): void {
+		const n = ids.length;
+		const start = new Int32Array(n + 1);
+		const perType = new Array<number>(types.length).fill(0);
 		for (let i = 0; i < from.length; i++) {
-			const a = from[i];
-			const b = to[i];
-			if (a === b) continue;
-			this.push(a, { other: b, type: type[i], strength: strength[i], dir: 'out' });
-			this.push(b, { other: a, type: type[i], strength: strength[i], dir: 'in' });
-			this.edges++;
-			this.tally(type[i], 1);
+			if (from[i] === to[i]) continue;
+			start[from[i] + 1]++;
+			start[to[i] + 1]++;
+			perType[type[i]]++;
 		}
-	}
-
-	private push(id: string, entry: AdjEntry): void {
-		const list = this.lists.get(id);
-		if (list) list.push(entry);
-		else this.lists.set(id, [entry]);
+		perType.forEach((count, t) => {
+			this.edges += count;
+			if (count) this.tally(types[t], count);
+		});
+		for (let s = 0; s < n; s++) start[s + 1] += start[s];
+		const fill = start.slice(0, n);
+		const edge = new Int32Array(start[n]);
+		for (let i = 0; i < from.length; i++) {
+			if (from[i] === to[i]) continue;
+			edge[fill[from[i]]++] = i;
+			edge[fill[to[i]]++] = i;
+		}
+		const slotOf = new Map<string, number>();
+		for (let s = 0; s < n; s++) slotOf.set(ids[s], s);
+		this.base = { ids: [...ids], slotOf, start, edge, from, to, type, types, strength, made: new Uint8Array(n) };
 	}
 
 	remove(from: string, to: string, type: AssociationType): void {
@@ -84,7 +131,7 @@ export class Adjacency {
 
 	/** Removes every edge touching `id`, on both ends. */
 	removeNode(id: string): void {
-		const list = this.lists.get(id);
+		const list = this.lists.get(id) ?? this.make(id);
 		if (!list) return;
 		// Each entry is a distinct edge (self-loops are never stored), counted once.
 		this.edges -= list.length;
@@ -97,6 +144,7 @@ export class Adjacency {
 
 	clear(): void {
 		this.lists.clear();
+		this.base = undefined;
 		this.edges = 0;
 		this.byType.clear();
 	}
@@ -105,12 +153,21 @@ export class Adjacency {
 	*all(): Iterable<Edge> {
 		for (const [id, list] of this.lists)
 			for (const a of list) if (a.dir === 'out') yield { from: id, to: a.other, type: a.type, strength: a.strength };
+		const b = this.base;
+		if (!b) return;
+		for (let s = 0; s < b.ids.length; s++) {
+			if (b.made[s]) continue;
+			for (let k = b.start[s]; k < b.start[s + 1]; k++) {
+				const e = b.edge[k];
+				if (b.from[e] === s) yield { from: b.ids[s], to: b.ids[b.to[e]], type: b.types[b.type[e]], strength: b.strength[e] };
+			}
+		}
 	}
 
 	/** Inserts or updates; true when inserted. */
 	private put(id: string, entry: AdjEntry): boolean {
 		let list = this.lists.get(id);
-		if (!list) this.lists.set(id, (list = []));
+		if (!list) this.lists.set(id, (list = this.make(id) ?? []));
 		const i = list.findIndex((a) => a.other === entry.other && a.type === entry.type && a.dir === entry.dir);
 		if (i >= 0) {
 			list[i] = entry;
@@ -121,7 +178,7 @@ export class Adjacency {
 	}
 
 	private drop(id: string, other: string, type: AssociationType, dir: 'out' | 'in'): boolean {
-		const list = this.lists.get(id);
+		const list = this.lists.get(id) ?? this.make(id);
 		if (!list) return false;
 		const i = list.findIndex((a) => a.other === other && a.type === type && a.dir === dir);
 		if (i < 0) return false;

@@ -353,13 +353,7 @@ export function restoreSearchIndex(bytes: Uint8Array): SearchIndex {
 		idx.placeScope(i, s.metas[i].scope);
 	}
 	const { from, to, strength, type, types, loose } = s.edges;
-	const ids = idx.ids;
-	idx.adj.addFresh(
-		Array.from(from, (slot) => ids[slot]),
-		Array.from(to, (slot) => ids[slot]),
-		Array.from(type, (t) => types[t]),
-		strength,
-	);
+	idx.adj.loadPacked(idx.ids, from, to, type, types, strength);
 	for (const e of loose) idx.adj.add(e);
 	if (s.ivf) {
 		const ivf = new Ivf(s.dims, s.ivf.centroids, s.ivf.trainedAt);
