@@ -3,7 +3,9 @@
  * turns every posting into an object key and back (measured: ~3 s each way at 30k memories, a
  * 20 MB string), which would blow the 1.5 s cold-start budget at 100k. Here postings are packed
  * into one Int32Array and the strings (terms, ids) into one NUL-joined string each, so encoding
- * is a walk and decoding fills minisearch's maps directly.
+ * is a walk and decoding fills minisearch's maps directly. A term's postings stay packed until
+ * something reads them (`PackedTermData`): a query touches a handful of terms, and making the
+ * maps of all of them (millions of entries at 100k memories) was most of restoring the index.
  *
  * It reads and writes minisearch v7's internal fields (`_index`, `_documentIds`, …), the same
  * ones its loadJS fills; `FORMAT` guards the layout, and index.test.ts checks that a restored
@@ -61,6 +63,85 @@ class IntWriter {
 	}
 }
 
+/**
+ * One term's entry in minisearch's index (field id → short id → term frequency), made from the
+ * packed ints the first time any Map method is called on it; until then it only points into them.
+ */
+export class PackedTermData extends Map<number, Map<number, number>> {
+	#ints: Int32Array | undefined;
+	readonly #from: number;
+	readonly #to: number;
+
+	constructor(ints: Int32Array, from: number, to: number) {
+		super();
+		this.#ints = ints;
+		this.#from = from;
+		this.#to = to;
+	}
+
+	/** The packed range while not yet made (packLexical copies it as is). */
+	packed(): Int32Array | undefined {
+		return this.#ints?.subarray(this.#from, this.#to);
+	}
+
+	#make(): void {
+		const ints = this.#ints;
+		if (!ints) return;
+		this.#ints = undefined;
+		let at = this.#from;
+		for (let nf = ints[at++]; nf > 0; nf--) {
+			const fieldId = ints[at++];
+			const postings = new Map<number, number>();
+			for (let np = ints[at++]; np > 0; np--) postings.set(ints[at++], ints[at++]);
+			super.set(fieldId, postings);
+		}
+	}
+
+	override get(key: number): Map<number, number> | undefined {
+		this.#make();
+		return super.get(key);
+	}
+	override set(key: number, value: Map<number, number>): this {
+		this.#make();
+		return super.set(key, value);
+	}
+	override has(key: number): boolean {
+		this.#make();
+		return super.has(key);
+	}
+	override delete(key: number): boolean {
+		this.#make();
+		return super.delete(key);
+	}
+	override clear(): void {
+		this.#ints = undefined;
+		super.clear();
+	}
+	override get size(): number {
+		this.#make();
+		return super.size;
+	}
+	override forEach(fn: (value: Map<number, number>, key: number, map: Map<number, Map<number, number>>) => void, thisArg?: unknown): void {
+		this.#make();
+		super.forEach(fn, thisArg);
+	}
+	override entries(): MapIterator<[number, Map<number, number>]> {
+		this.#make();
+		return super.entries();
+	}
+	override keys(): MapIterator<number> {
+		this.#make();
+		return super.keys();
+	}
+	override values(): MapIterator<Map<number, number>> {
+		this.#make();
+		return super.values();
+	}
+	override [Symbol.iterator](): MapIterator<[number, Map<number, number>]> {
+		return this.entries();
+	}
+}
+
 /** Packs a minisearch index. */
 export function packLexical(ms: MiniSearch<unknown>): PackedLexical {
 	const s = ms as unknown as Internals;
@@ -76,6 +157,11 @@ export function packLexical(ms: MiniSearch<unknown>): PackedLexical {
 	const terms: string[] = [];
 	for (const [term, fields] of s._index) {
 		terms.push(term);
+		const packed = fields instanceof PackedTermData ? fields.packed() : undefined;
+		if (packed) {
+			for (const x of packed) w.push(x);
+			continue;
+		}
 		w.push(fields.size);
 		for (const [fieldId, postings] of fields) {
 			w.push(fieldId);
@@ -120,14 +206,10 @@ export function unpackLexical(p: PackedLexical, ms: MiniSearch<unknown>): void {
 	}
 	const terms = p.terms.length > 0 ? p.terms.split(SEP) : [];
 	for (const term of terms) {
-		const fields = new Map<number, Map<number, number>>();
-		for (let nf = ints[at++]; nf > 0; nf--) {
-			const fieldId = ints[at++];
-			const postings = new Map<number, number>();
-			for (let np = ints[at++]; np > 0; np--) postings.set(ints[at++], ints[at++]);
-			fields.set(fieldId, postings);
-		}
-		s._index.set(term, fields);
+		const from = at;
+		// Skip each field: its id, its posting count, then (short id, frequency) pairs.
+		for (let nf = ints[at++]; nf > 0; nf--) at += 2 + 2 * ints[at + 1];
+		s._index.set(term, new PackedTermData(ints, from, at));
 	}
 	s._documentCount = p.documentCount;
 	s._nextId = p.nextId;

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LEXICAL_TUNING, LexicalIndex } from '../../../../src/engine/search/lexical';
+import { PackedTermData, type PackedLexical } from '../../../../src/engine/search/lexical-codec';
 
 const saved = { ...LEXICAL_TUNING };
 const doc = (id: string, content: string) => ({ id, content, summary: '', tags: '', entities: '', dates: '', metadata: '' });
@@ -10,6 +11,30 @@ function corpus(): LexicalIndex {
 	for (let i = 0; i < 20; i++) l.upsert(doc(`m${i}`, `weekly meeting number ${i}${i === 7 ? ' about the budget' : ''}`));
 	l.upsert(doc('x', 'lunch with Ana'));
 	return l;
+}
+
+/** A packed index's content, independent of term order (a rebuilt radix tree may list terms differently). */
+function canonical(p: PackedLexical) {
+	const nFields = Object.keys(p.fieldIds).length;
+	const ids = p.ids.split('\u0000');
+	let at = 0;
+	const docs: Record<string, number[]> = {};
+	const short = new Map<number, string>();
+	for (const id of ids) {
+		short.set(p.ints[at], id);
+		docs[id] = Array.from(p.ints.subarray(at + 1, at + 1 + nFields));
+		at += 1 + nFields;
+	}
+	const terms: Record<string, string[]> = {};
+	for (const term of p.terms.split('\u0000')) {
+		const postings: string[] = [];
+		for (let nf = p.ints[at++]; nf > 0; nf--) {
+			const field = p.ints[at++];
+			for (let np = p.ints[at++]; np > 0; np--) postings.push(`${field}:${short.get(p.ints[at++])}:${p.ints[at++]}`);
+		}
+		terms[term] = postings.sort();
+	}
+	return { ...p, ids: undefined, terms, ints: undefined, docs };
 }
 
 describe('LexicalIndex', () => {
@@ -63,6 +88,32 @@ describe('LexicalIndex', () => {
 			expect(back.size).toBe(l.size);
 			back.upsert(doc('n', 'budget review'));
 			expect(back.search('budget', undefined, 50).map((h) => h.id).sort()).toEqual(['m7', 'n']);
+		});
+
+		it('keeps unread postings packed and answers like the original through reads, changes and packs', () => {
+			const l = corpus();
+			const back = LexicalIndex.unpack(l.pack());
+			// Packing before anything was read copies the packed postings as they are.
+			expect(canonical(back.pack())).toEqual(canonical(l.pack()));
+			const terms = (x: LexicalIndex) => (x as unknown as { ms: { _index: Map<string, unknown> } }).ms._index;
+			const packedCount = () => [...terms(back).values()].filter((d) => d instanceof PackedTermData && d.packed()).length;
+			expect(packedCount()).toBe(terms(back).size);
+			const same = () => {
+				for (const q of ['meeting budget', 'lunch ana', 'number 12', 'weekly', 'review', 'meet'])
+					expect(back.search(q, undefined, 50), q).toEqual(l.search(q, undefined, 50));
+				expect(canonical(back.pack())).toEqual(canonical(l.pack()));
+			};
+			same();
+			// A query makes only the postings it reads ('meet' also reads 'meeting' by prefix).
+			const left = packedCount();
+			expect(left).toBeGreaterThan(0);
+			expect(left).toBeLessThan(terms(back).size);
+			for (const x of [l, back]) {
+				x.remove('m3');
+				x.upsert(doc('m5', 'weekly budget review with Ana'));
+				x.upsert(doc('n', 'number 12 meeting moved'));
+			}
+			same();
 		});
 	});
 });
