@@ -77,6 +77,9 @@ interface StaticModelInfo {
 	sha256?: Record<string, string>;
 }
 
+/** A load's progress listener, as transformers.js calls it. */
+type Progress = (p: ProgressInfo | EmbedderProgress) => void;
+
 /** Texts per pipeline call: bounds the padded [batch, seq, dims] tensor for long inputs. */
 const PIPELINE_BATCH = 32;
 
@@ -111,17 +114,20 @@ async function loadEmbedder(opts: CreateEmbedderOptions): Promise<Embedder> {
 	const base = opts.localModelPath ?? (await transformers()).env.localModelPath;
 	// The embedded model never lives on the hub: asking it for one only turns "file missing" into a network error.
 	const allowRemote = opts.allowRemoteModels ?? modelId !== DEFAULT_MODEL_ID;
-	const progress = (p: ProgressInfo | EmbedderProgress) => {
-		if (!opts.onProgress) return;
-		// Pass on only the documented fields, and only those present.
-		const src = p as EmbedderProgress;
-		const out: EmbedderProgress = { status: src.status };
-		if (src.file !== undefined) out.file = src.file;
-		if (src.progress !== undefined) out.progress = src.progress;
-		if (src.loaded !== undefined) out.loaded = src.loaded;
-		if (src.total !== undefined) out.total = src.total;
-		opts.onProgress(out);
-	};
+	// Undefined without a listener: files are then read whole rather than streamed chunk by chunk.
+	const onProgress = opts.onProgress;
+	const progress: Progress | undefined = onProgress
+		? (p: ProgressInfo | EmbedderProgress) => {
+				// Pass on only the documented fields, and only those present.
+				const src = p as EmbedderProgress;
+				const out: EmbedderProgress = { status: src.status };
+				if (src.file !== undefined) out.file = src.file;
+				if (src.progress !== undefined) out.progress = src.progress;
+				if (src.loaded !== undefined) out.loaded = src.loaded;
+				if (src.total !== undefined) out.total = src.total;
+				onProgress(out);
+			}
+		: undefined;
 
 	// transformers.js only falls back to the hub on a 404, but SPA servers (vite preview included) answer a missing
 	// /models/... file with index.html and status 200. So decide up front whether the model is local, and if it is
@@ -157,7 +163,7 @@ async function createStaticEmbedder(
 	modelId: string,
 	info: StaticModelInfo,
 	base: string,
-	progress: (p: EmbedderProgress) => void,
+	progress: Progress | undefined,
 	configure: () => Promise<Transformers>,
 ): Promise<Embedder> {
 	if (info.format !== 'int8-rows') throw fail(modelId, `unsupported static model format "${info.format}"`);
@@ -186,7 +192,7 @@ async function createStaticEmbedder(
 	const scales = new Float32Array(new Uint8Array(scaleTensor.raw).buffer);
 	const maxTokens = tokenizer.maxTokens;
 	const unk = info.unk_token_id;
-	progress({ status: 'ready' });
+	progress?.({ status: 'ready' });
 
 	const embedOne = (text: string, acc: Float64Array): Float32Array | null => {
 		if (!text || !text.trim()) return null;
@@ -230,7 +236,7 @@ async function createStaticEmbedder(
 }
 
 /** The generic path: transformers.js feature-extraction pipeline with mean pooling and L2 normalisation. */
-async function createPipelineEmbedder(tf: Transformers, modelId: string, dtype: CreateEmbedderOptions['dtype'], progress: (p: EmbedderProgress) => void): Promise<Embedder> {
+async function createPipelineEmbedder(tf: Transformers, modelId: string, dtype: CreateEmbedderOptions['dtype'], progress: Progress | undefined): Promise<Embedder> {
 	let extractor: FeatureExtractionPipeline;
 	let dims: number;
 	try {
@@ -291,7 +297,7 @@ async function loadTokenizer(
 	modelId: string,
 	info: StaticModelInfo,
 	base: string,
-	progress: (p: EmbedderProgress) => void,
+	progress: Progress | undefined,
 	configure: () => Promise<Transformers>,
 ): Promise<StaticTokenizer> {
 	const text = async (file: string) => new TextDecoder().decode(await readVerified(base, modelId, file, info, progress));
@@ -307,7 +313,7 @@ async function loadTokenizer(
 }
 
 /** A model file, checked against the sha256 config.json records for it (when it records one). */
-async function readVerified(base: string, modelId: string, file: string, info: StaticModelInfo, progress: (p: EmbedderProgress) => void): Promise<Uint8Array> {
+async function readVerified(base: string, modelId: string, file: string, info: StaticModelInfo, progress: Progress | undefined): Promise<Uint8Array> {
 	const data = await readModelFile(base, modelId, file, progress);
 	await verifySha256(modelId, file, data, info.sha256?.[file]);
 	return data;
@@ -381,8 +387,8 @@ async function readLocalConfig(base: string, modelId: string): Promise<Record<st
  * Reads `<base>/<modelId>/<file>`: from disk in Node when base is a filesystem path, otherwise with fetch
  * (relative to the page or worker location), reporting byte progress.
  */
-async function readModelFile(base: string, modelId: string, file: string, progress: (p: EmbedderProgress) => void): Promise<Uint8Array> {
-	progress({ status: 'initiate', file });
+async function readModelFile(base: string, modelId: string, file: string, progress: Progress | undefined): Promise<Uint8Array> {
+	progress?.({ status: 'initiate', file });
 	if (onDisk(base)) {
 		const { fs, path } = await nodeFs();
 		const full = path.join(base, modelId, file);
@@ -393,8 +399,8 @@ async function readModelFile(base: string, modelId: string, file: string, progre
 		} catch (e) {
 			throw fail(modelId, `cannot read ${full} (build it with \`node scripts/ensure-model.mjs\`)`, e);
 		}
-		progress({ status: 'progress', file, progress: 100, loaded: data.byteLength, total: data.byteLength });
-		progress({ status: 'done', file });
+		progress?.({ status: 'progress', file, progress: 100, loaded: data.byteLength, total: data.byteLength });
+		progress?.({ status: 'done', file });
 		return data;
 	}
 	const url = modelUrl(base, `${modelId}/${file}`);
@@ -406,12 +412,14 @@ async function readModelFile(base: string, modelId: string, file: string, progre
 	}
 	if (!res.ok) throw fail(modelId, `cannot fetch ${url.href}: HTTP ${res.status}`);
 	const total = Number(res.headers.get('content-length')) || 0;
-	if (!res.body) {
+	// Streamed only for a listener: each chunk is a task of this thread, which a busy engine
+	// (restoring its index at startup) may not get to for a while.
+	if (!res.body || !progress) {
 		const data = new Uint8Array(await res.arrayBuffer());
-		progress({ status: 'done', file });
+		progress?.({ status: 'done', file });
 		return data;
 	}
-	progress({ status: 'download', file });
+	progress?.({ status: 'download', file });
 	const reader = res.body.getReader();
 	const chunks: Uint8Array[] = [];
 	let loaded = 0;
@@ -420,7 +428,7 @@ async function readModelFile(base: string, modelId: string, file: string, progre
 		if (done) break;
 		chunks.push(value);
 		loaded += value.byteLength;
-		progress({ status: 'progress', file, progress: total ? Math.min(100, (loaded / total) * 100) : undefined, loaded, total: total || undefined });
+		progress?.({ status: 'progress', file, progress: total ? Math.min(100, (loaded / total) * 100) : undefined, loaded, total: total || undefined });
 	}
 	const data = new Uint8Array(loaded);
 	let at = 0;
@@ -428,7 +436,7 @@ async function readModelFile(base: string, modelId: string, file: string, progre
 		data.set(c, at);
 		at += c.byteLength;
 	}
-	progress({ status: 'done', file });
+	progress?.({ status: 'done', file });
 	return data;
 }
 

@@ -9,7 +9,7 @@ import type { AssociationRow } from '../store/rows';
 import { readSnapshot, writeSnapshot } from '../store/snapshots';
 import { readStamp } from '../store/settings';
 import { toDocMeta, toDocText } from './doc';
-import { createSearchIndex, restoreSearchIndex } from './search/index';
+import { createSearchIndex, restoreSearchIndexInSteps } from './search/index';
 import type { SearchIndex } from './search/types';
 
 /** How the index came to be, for health and the tests. */
@@ -36,13 +36,16 @@ export async function restoreIndex(db: EngramDB, model: string): Promise<SearchI
 	const [stamp, snap] = await Promise.all([readStamp(db), readSnapshot(db, model)]);
 	if (!snap || snap.stamp !== stamp) return undefined;
 	try {
-		const index = restoreSearchIndex(snap.bytes);
+		const index = await restoreSearchIndexInSteps(snap.bytes, nextTask);
 		return index.modelId === model ? index : undefined;
 	} catch {
 		// A snapshot from an older index format: rebuilding is always correct, just slower.
 		return undefined;
 	}
 }
+
+/** Resolves in a later task, after whatever else is queued (a setTimeout of 0). */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** Rows read per request while rebuilding: getAll pages, far faster than a cursor per row. */
 const PAGE = 2_000;

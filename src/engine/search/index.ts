@@ -336,7 +336,31 @@ export function createSearchIndex(opts: { modelId: string; dims: number }): Sear
  * bytes are not a snapshot of a supported version, so the caller can fall back to a rebuild.
  */
 export function restoreSearchIndex(bytes: Uint8Array): SearchIndex {
+	const steps = restoreSteps(bytes);
+	for (;;) {
+		const r = steps.next();
+		if (r.done) return r.value;
+	}
+}
+
+/**
+ * `restoreSearchIndex`, awaiting `pause()` between its steps (decoding, lexical and vectors,
+ * metadata, graph) so other work of a starting engine (the model's files arriving) runs between
+ * them instead of waiting for the whole restore.
+ */
+export async function restoreSearchIndexInSteps(bytes: Uint8Array, pause: () => Promise<void>): Promise<SearchIndex> {
+	const steps = restoreSteps(bytes);
+	for (;;) {
+		const r = steps.next();
+		if (r.done) return r.value;
+		await pause();
+	}
+}
+
+/** The restore, yielding between steps. */
+function* restoreSteps(bytes: Uint8Array): Generator<void, SearchIndex> {
 	const s = decodeSnapshot(bytes);
+	yield;
 	const n = s.metas.length;
 	const idx = new MemorySearchIndex(
 		s.modelId,
@@ -344,6 +368,7 @@ export function restoreSearchIndex(bytes: Uint8Array): SearchIndex {
 		VectorStore.from(s.dims, n, s.vectors.codes, s.vectors.scales),
 		LexicalIndex.unpack(s.lexical),
 	);
+	yield;
 	idx.count = n;
 	idx.metas = s.metas;
 	idx.ids = s.metas.map((m) => m.id);
@@ -352,6 +377,7 @@ export function restoreSearchIndex(bytes: Uint8Array): SearchIndex {
 		idx.linkMeta(s.metas[i]);
 		idx.placeScope(i, s.metas[i].scope);
 	}
+	yield;
 	const { from, to, strength, type, types, loose } = s.edges;
 	idx.adj.loadPacked(idx.ids, from, to, type, types, strength);
 	for (const e of loose) idx.adj.add(e);
