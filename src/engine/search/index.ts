@@ -220,7 +220,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 			dims: this.dims,
 			metas: this.metas.slice(0, this.count),
 			edges: this.packEdges(),
-			lexical: this.lexical.pack(),
+			lexical: this.lexical.pack(this.slotOf),
 			vectors: this.vectors.view(this.count),
 			ivf: this.ivf
 				? { centroids: this.ivf.centroids, trainedAt: this.ivf.trainedAt, lists: this.ivf.assignments(this.count) }
@@ -366,7 +366,7 @@ function* restoreSteps(bytes: Uint8Array): Generator<void, SearchIndex> {
 		s.modelId,
 		s.dims,
 		VectorStore.from(s.dims, n, s.vectors.codes, s.vectors.scales),
-		LexicalIndex.unpack(s.lexical),
+		LexicalIndex.unpack(s.lexical, s.metas.map((m) => m.id)),
 	);
 	yield;
 	idx.count = n;

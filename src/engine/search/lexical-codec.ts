@@ -1,11 +1,13 @@
 /**
  * A compact binary form of a minisearch index for snapshots. minisearch's own toJSON/loadJSON
  * turns every posting into an object key and back (measured: ~3 s each way at 30k memories, a
- * 20 MB string), which would blow the 1.5 s cold-start budget at 100k. Here postings are packed
- * into one Int32Array and the strings (terms, ids) into one NUL-joined string each, so encoding
- * is a walk and decoding fills minisearch's maps directly. A term's postings stay packed until
- * something reads them (`PackedTermData`): a query touches a handful of terms, and making the
- * maps of all of them (millions of entries at 100k memories) was most of restoring the index.
+ * 20 MB string), which would blow the 1.5 s cold-start budget at 100k. Here everything numeric
+ * is one byte string of varints (short ids as deltas, so a posting is usually 2–3 bytes, not the
+ * 8 of two int32s: postings were 40% of a 100k snapshot), terms are one NUL-joined string, and
+ * document ids are the index's slot numbers when the caller gives them (the snapshot already
+ * holds every id once). A term's postings stay packed until something reads them
+ * (`PackedTermData`): a query touches a handful of terms, and making the maps of all of them
+ * (millions of entries at 100k memories) was most of restoring the index.
  *
  * It reads and writes minisearch v7's internal fields (`_index`, `_documentIds`, …), the same
  * ones its loadJS fills; `FORMAT` guards the layout, and index.test.ts checks that a restored
@@ -27,10 +29,10 @@ interface Internals {
 }
 
 /** Layout version of the packed form. */
-const FORMAT = 1;
+const FORMAT = 2;
 const SEP = '\u0000';
 
-/** The packed index: small scalars, two strings and one Int32Array. */
+/** The packed index: small scalars, the terms and one byte string. */
 export interface PackedLexical {
 	format: number;
 	documentCount: number;
@@ -38,61 +40,109 @@ export interface PackedLexical {
 	dirtCount: number;
 	fieldIds: Record<string, number>;
 	avgFieldLength: number[];
-	/** Document ids in shortId order of `ints`' document section, NUL-joined. */
+	/** Documents in the document section. */
+	docs: number;
+	/** Document ids, NUL-joined, in the document section's order; empty when documents are given by slot. */
 	ids: string;
-	/** Terms in the order of `ints`' posting section, NUL-joined. */
+	/** Whether the document section names each document by the caller's slot number instead of `ids`. */
+	bySlot: boolean;
+	/** Terms in the order of the posting section, NUL-joined. */
 	terms: string;
 	/**
-	 * [n docs × (shortId, field lengths…)] then per term: field count, then per field:
-	 * fieldId, posting count, (shortId, term frequency) pairs.
+	 * Varints. Per document: short id (zigzag delta from the previous), slot (when `bySlot`),
+	 * each field's length + 1 (0: none). Then per term: its byte length, field count, and per
+	 * field: field id, posting count, then (short id as zigzag delta, term frequency) pairs.
 	 */
-	ints: Int32Array;
+	bytes: Uint8Array;
 }
 
-/** A growable Int32Array writer. */
-class IntWriter {
-	buf = new Int32Array(1 << 16);
+/** A growable varint writer. */
+class VarintWriter {
+	buf = new Uint8Array(1 << 16);
 	n = 0;
-	push(x: number): void {
-		if (this.n === this.buf.length) {
-			const bigger = new Int32Array(this.buf.length * 2);
-			bigger.set(this.buf);
-			this.buf = bigger;
+	#room(k: number): void {
+		if (this.n + k <= this.buf.length) return;
+		const bigger = new Uint8Array(Math.max(this.buf.length * 2, this.n + k));
+		bigger.set(this.buf.subarray(0, this.n));
+		this.buf = bigger;
+	}
+	/** A non-negative integer below 2^32, 7 bits per byte. */
+	uint(x: number): void {
+		this.#room(5);
+		while (x >= 0x80) {
+			this.buf[this.n++] = (x & 0x7f) | 0x80;
+			x >>>= 7;
 		}
 		this.buf[this.n++] = x;
+	}
+	/** A 32-bit signed integer, zigzag-encoded. */
+	int(x: number): void {
+		this.uint(((x << 1) ^ (x >> 31)) >>> 0);
+	}
+	bytes(b: Uint8Array): void {
+		this.#room(b.length);
+		this.buf.set(b, this.n);
+		this.n += b.length;
+	}
+}
+
+/** Reads varints from `bytes` starting at `at`. */
+class VarintReader {
+	constructor(
+		readonly bytes: Uint8Array,
+		public at: number,
+	) {}
+	uint(): number {
+		let x = 0;
+		let shift = 0;
+		for (;;) {
+			const b = this.bytes[this.at++];
+			x += (b & 0x7f) * 2 ** shift;
+			if (b < 0x80) return x;
+			shift += 7;
+		}
+	}
+	int(): number {
+		const z = this.uint();
+		return z % 2 === 1 ? -(z + 1) / 2 : z / 2;
 	}
 }
 
 /**
  * One term's entry in minisearch's index (field id → short id → term frequency), made from the
- * packed ints the first time any Map method is called on it; until then it only points into them.
+ * packed bytes the first time any Map method is called on it; until then it only points into them.
  */
 export class PackedTermData extends Map<number, Map<number, number>> {
-	#ints: Int32Array | undefined;
+	#bytes: Uint8Array | undefined;
 	readonly #from: number;
 	readonly #to: number;
 
-	constructor(ints: Int32Array, from: number, to: number) {
+	/** `bytes[from..to)`: the field count, then each field's id, posting count and postings. */
+	constructor(bytes: Uint8Array, from: number, to: number) {
 		super();
-		this.#ints = ints;
+		this.#bytes = bytes;
 		this.#from = from;
 		this.#to = to;
 	}
 
 	/** The packed range while not yet made (packLexical copies it as is). */
-	packed(): Int32Array | undefined {
-		return this.#ints?.subarray(this.#from, this.#to);
+	packed(): Uint8Array | undefined {
+		return this.#bytes?.subarray(this.#from, this.#to);
 	}
 
 	#make(): void {
-		const ints = this.#ints;
-		if (!ints) return;
-		this.#ints = undefined;
-		let at = this.#from;
-		for (let nf = ints[at++]; nf > 0; nf--) {
-			const fieldId = ints[at++];
+		const bytes = this.#bytes;
+		if (!bytes) return;
+		this.#bytes = undefined;
+		const r = new VarintReader(bytes, this.#from);
+		for (let nf = r.uint(); nf > 0; nf--) {
+			const fieldId = r.uint();
 			const postings = new Map<number, number>();
-			for (let np = ints[at++]; np > 0; np--) postings.set(ints[at++], ints[at++]);
+			let shortId = 0;
+			for (let np = r.uint(); np > 0; np--) {
+				shortId += r.int();
+				postings.set(shortId, r.uint());
+			}
 			super.set(fieldId, postings);
 		}
 	}
@@ -114,7 +164,7 @@ export class PackedTermData extends Map<number, Map<number, number>> {
 		return super.delete(key);
 	}
 	override clear(): void {
-		this.#ints = undefined;
+		this.#bytes = undefined;
 		super.clear();
 	}
 	override get size(): number {
@@ -142,35 +192,50 @@ export class PackedTermData extends Map<number, Map<number, number>> {
 	}
 }
 
-/** Packs a minisearch index. */
-export function packLexical(ms: MiniSearch<unknown>): PackedLexical {
+/**
+ * Packs a minisearch index. With `slotOf`, documents are named by slot number (every document's
+ * id must be in it, else ids are written out after all).
+ */
+export function packLexical(ms: MiniSearch<unknown>, slotOf?: ReadonlyMap<string, number>): PackedLexical {
 	const s = ms as unknown as Internals;
 	const nFields = Object.keys(s._fieldIds).length;
-	const w = new IntWriter();
+	const w = new VarintWriter();
+	let bySlot = slotOf !== undefined;
+	if (slotOf) for (const id of s._documentIds.values()) if (!slotOf.has(id)) bySlot = false;
 	const ids: string[] = [];
+	let previous = 0;
 	for (const [shortId, id] of s._documentIds) {
-		ids.push(id);
-		w.push(shortId);
+		w.int(shortId - previous);
+		previous = shortId;
+		if (bySlot) w.uint(slotOf!.get(id)!);
+		else ids.push(id);
 		const lengths = s._fieldLength.get(shortId) ?? [];
-		for (let f = 0; f < nFields; f++) w.push(lengths[f] ?? -1);
+		for (let f = 0; f < nFields; f++) w.uint(lengths[f] === undefined ? 0 : lengths[f] + 1);
 	}
 	const terms: string[] = [];
-	for (const [term, fields] of s._index) {
-		terms.push(term);
+	const term = new VarintWriter();
+	for (const [t, fields] of s._index) {
+		terms.push(t);
 		const packed = fields instanceof PackedTermData ? fields.packed() : undefined;
 		if (packed) {
-			for (const x of packed) w.push(x);
+			w.uint(packed.length);
+			w.bytes(packed);
 			continue;
 		}
-		w.push(fields.size);
+		term.n = 0;
+		term.uint(fields.size);
 		for (const [fieldId, postings] of fields) {
-			w.push(fieldId);
-			w.push(postings.size);
+			term.uint(fieldId);
+			term.uint(postings.size);
+			let last = 0;
 			for (const [shortId, tf] of postings) {
-				w.push(shortId);
-				w.push(tf);
+				term.int(shortId - last);
+				last = shortId;
+				term.uint(tf);
 			}
 		}
+		w.uint(term.n);
+		w.bytes(term.buf.subarray(0, term.n));
 	}
 	return {
 		format: FORMAT,
@@ -179,26 +244,34 @@ export function packLexical(ms: MiniSearch<unknown>): PackedLexical {
 		dirtCount: s._dirtCount,
 		fieldIds: { ...s._fieldIds },
 		avgFieldLength: [...s._avgFieldLength],
+		docs: s._documentIds.size,
 		ids: ids.join(SEP),
+		bySlot,
 		terms: terms.join(SEP),
-		ints: w.buf.slice(0, w.n),
+		bytes: w.buf.slice(0, w.n),
 	};
 }
 
-/** Fills a fresh minisearch (built with the index's options) from a packed form. */
-export function unpackLexical(p: PackedLexical, ms: MiniSearch<unknown>): void {
+/**
+ * Fills a fresh minisearch (built with the index's options) from a packed form; `slotIds` names
+ * the slots of a form packed by slot.
+ */
+export function unpackLexical(p: PackedLexical, ms: MiniSearch<unknown>, slotIds?: readonly string[]): void {
 	if (p.format !== FORMAT) throw new Error(`lexical snapshot format ${p.format} is not supported`);
+	if (p.bySlot && !slotIds) throw new Error('lexical snapshot names documents by slot, and no slots were given');
 	const s = ms as unknown as Internals;
 	const nFields = Object.keys(p.fieldIds).length;
-	const ints = p.ints;
-	const ids = p.ids.length > 0 ? p.ids.split(SEP) : [];
-	let at = 0;
-	for (const id of ids) {
-		const shortId = ints[at++];
+	const r = new VarintReader(p.bytes, 0);
+	const ids = p.bySlot ? undefined : p.ids.length > 0 ? p.ids.split(SEP) : [];
+	let shortId = 0;
+	for (let d = 0; d < p.docs; d++) {
+		shortId += r.int();
+		const id = ids ? ids[d] : slotIds![r.uint()];
+		if (id === undefined) throw new Error('lexical snapshot names a document that does not exist');
 		const lengths: number[] = new Array(nFields);
 		for (let f = 0; f < nFields; f++) {
-			const l = ints[at++];
-			if (l >= 0) lengths[f] = l;
+			const l = r.uint();
+			if (l > 0) lengths[f] = l - 1;
 		}
 		s._documentIds.set(shortId, id);
 		s._idToShortId.set(id, shortId);
@@ -206,11 +279,11 @@ export function unpackLexical(p: PackedLexical, ms: MiniSearch<unknown>): void {
 	}
 	const terms = p.terms.length > 0 ? p.terms.split(SEP) : [];
 	for (const term of terms) {
-		const from = at;
-		// Skip each field: its id, its posting count, then (short id, frequency) pairs.
-		for (let nf = ints[at++]; nf > 0; nf--) at += 2 + 2 * ints[at + 1];
-		s._index.set(term, new PackedTermData(ints, from, at));
+		const length = r.uint();
+		s._index.set(term, new PackedTermData(p.bytes, r.at, r.at + length));
+		r.at += length;
 	}
+	if (r.at !== p.bytes.length) throw new Error('lexical snapshot has bytes left over');
 	s._documentCount = p.documentCount;
 	s._nextId = p.nextId;
 	s._dirtCount = p.dirtCount;

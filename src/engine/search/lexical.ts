@@ -197,15 +197,15 @@ export class LexicalIndex {
 		return out;
 	}
 
-	/** The index in packed binary form, for snapshots (see lexical-codec.ts). */
-	pack(): PackedLexical {
-		return packLexical(this.ms as MiniSearch<unknown>);
+	/** The index in packed binary form, for snapshots (see lexical-codec.ts); with `slotOf`, documents are named by slot. */
+	pack(slotOf?: ReadonlyMap<string, number>): PackedLexical {
+		return packLexical(this.ms as MiniSearch<unknown>, slotOf);
 	}
 
-	/** Rebuilds from `pack()` output. */
-	static unpack(p: PackedLexical): LexicalIndex {
+	/** Rebuilds from `pack()` output (`slotIds`: the id of each slot, for a form packed by slot). */
+	static unpack(p: PackedLexical, slotIds?: readonly string[]): LexicalIndex {
 		const ms = new MiniSearch<LexicalDoc>(OPTIONS);
-		unpackLexical(p, ms as MiniSearch<unknown>);
+		unpackLexical(p, ms as MiniSearch<unknown>, slotIds);
 		return new LexicalIndex(ms);
 	}
 }

@@ -5,7 +5,7 @@
  *   magic "ENGX" · u32 version · u32 header length · header JSON (UTF-8) · pad to 4
  *   · int8 codes (count × dims) · pad to 4 · float32 scales (count)
  *   · [float32 IVF centroids (nlist × dims) · int32 list of each slot (count)]
- *   · int32 lexical postings (see lexical-codec.ts)
+ *   · lexical varints (see lexical-codec.ts) · pad to 4
  *   · int32 edge sources (slots) · int32 edge targets (slots) · float64 strengths · uint8 types · pad to 4
  *   · memory metadata as columns (see meta-codec.ts)
  *
@@ -27,7 +27,7 @@ const MAGIC = 0x58474e45; // "ENGX" read as a little-endian u32
  * what terms are indexed (a restored index must analyse text as queries will); older snapshots
  * are then refused and the engine rebuilds from IndexedDB.
  */
-export const SNAPSHOT_VERSION = 10;
+export const SNAPSHOT_VERSION = 11;
 
 /** Everything a snapshot carries. */
 export interface SnapshotData {
@@ -61,7 +61,7 @@ const pad4 = (n: number) => (n + 3) & ~3;
 /** Serialises an index's parts into one buffer. */
 export function encodeSnapshot(s: SnapshotData): Uint8Array {
 	const ivf = s.ivf ? { nlist: s.ivf.centroids.length / s.dims, trainedAt: s.ivf.trainedAt } : null;
-	const { ints, ...lexical } = s.lexical;
+	const { bytes: lexBytes, ...lexical } = s.lexical;
 	const e = s.edges;
 	const edges = { count: e.from.length, types: e.types, loose: e.loose };
 	const metas = encodeMetas(s.metas);
@@ -72,7 +72,7 @@ export function encodeSnapshot(s: SnapshotData): Uint8Array {
 			count: s.metas.length,
 			metas: { bytes: metas.bytes.length, odd: metas.odd },
 			edges,
-			lexical: { ...lexical, ints: ints.length },
+			lexical: { ...lexical, bytes: lexBytes.length },
 			ivf,
 		}),
 	);
@@ -81,11 +81,11 @@ export function encodeSnapshot(s: SnapshotData): Uint8Array {
 	const ivfAt = scalesAt + s.vectors.scales.length * 4;
 	const ivfBytes = s.ivf ? s.ivf.centroids.byteLength + s.ivf.lists.byteLength : 0;
 	const lexAt = ivfAt + ivfBytes;
-	const edgesAt = lexAt + ints.byteLength;
+	const edgesAt = pad4(lexAt + lexBytes.length);
 	const metasAt = edgesAt + pad4(edges.count * 17);
 	const out = new Uint8Array(metasAt + metas.bytes.length);
 	out.set(metas.bytes, metasAt);
-	out.set(bytesOf(ints), lexAt);
+	out.set(lexBytes, lexAt);
 	out.set(bytesOf(e.from), edgesAt);
 	out.set(bytesOf(e.to), edgesAt + edges.count * 4);
 	out.set(bytesOf(e.strength), edgesAt + edges.count * 8);
@@ -118,7 +118,7 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
 		count: number;
 		metas: { bytes: number; odd: [number, string][] };
 		ivf: { nlist: number; trainedAt: number } | null;
-		lexical: Omit<PackedLexical, 'ints'> & { ints: number };
+		lexical: Omit<PackedLexical, 'bytes'> & { bytes: number };
 		edges: { count: number; types: AssociationType[]; loose: Edge[] };
 	};
 	const n = h.count;
@@ -141,9 +141,9 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
 		};
 		at = listsAt + n * 4;
 	}
-	if (at + lexHead.ints * 4 > bytes.length) throw bad('lexical section is truncated');
-	const lexical = { ...lexHead, ints: new Int32Array(bytes.slice(at, at + lexHead.ints * 4).buffer) };
-	at += lexHead.ints * 4;
+	if (at + lexHead.bytes > bytes.length) throw bad('lexical section is truncated');
+	const lexical = { ...lexHead, bytes: bytes.slice(at, at + lexHead.bytes) };
+	at = pad4(at + lexHead.bytes);
 	const m = edgeHead.count;
 	if (at + m * 17 > bytes.length) throw bad('edge section is truncated');
 	const edges: PackedEdges = {

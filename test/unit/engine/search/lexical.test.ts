@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LEXICAL_TUNING, LexicalIndex } from '../../../../src/engine/search/lexical';
-import { PackedTermData, type PackedLexical } from '../../../../src/engine/search/lexical-codec';
+import { PackedTermData } from '../../../../src/engine/search/lexical-codec';
 
 const saved = { ...LEXICAL_TUNING };
 const doc = (id: string, content: string) => ({ id, content, summary: '', tags: '', entities: '', dates: '', metadata: '' });
@@ -13,28 +13,21 @@ function corpus(): LexicalIndex {
 	return l;
 }
 
-/** A packed index's content, independent of term order (a rebuilt radix tree may list terms differently). */
-function canonical(p: PackedLexical) {
-	const nFields = Object.keys(p.fieldIds).length;
-	const ids = p.ids.split('\u0000');
-	let at = 0;
+/** minisearch's internal state, as lexical-codec.ts reads it. */
+type Internals = { _index: Iterable<[string, Map<number, Map<number, number>>]>; _documentIds: Map<number, string>; _fieldLength: Map<number, number[]> };
+
+/** What an index holds, independent of term order and short ids (a rebuilt radix tree may list terms differently). */
+function canonical(l: LexicalIndex) {
+	const ms = (l as unknown as { ms: Internals }).ms;
 	const docs: Record<string, number[]> = {};
-	const short = new Map<number, string>();
-	for (const id of ids) {
-		short.set(p.ints[at], id);
-		docs[id] = Array.from(p.ints.subarray(at + 1, at + 1 + nFields));
-		at += 1 + nFields;
-	}
+	for (const [short, id] of ms._documentIds) docs[id] = ms._fieldLength.get(short)!;
 	const terms: Record<string, string[]> = {};
-	for (const term of p.terms.split('\u0000')) {
+	for (const [term, fields] of ms._index) {
 		const postings: string[] = [];
-		for (let nf = p.ints[at++]; nf > 0; nf--) {
-			const field = p.ints[at++];
-			for (let np = p.ints[at++]; np > 0; np--) postings.push(`${field}:${short.get(p.ints[at++])}:${p.ints[at++]}`);
-		}
-		terms[term] = postings.sort();
+		for (const [field, docsOf] of fields) for (const [short, tf] of docsOf) postings.push(`${field}:${ms._documentIds.get(short)}:${tf}`);
+		if (postings.length) terms[term] = postings.sort();
 	}
-	return { ...p, ids: undefined, terms, ints: undefined, docs };
+	return { docs, terms };
 }
 
 describe('LexicalIndex', () => {
@@ -90,18 +83,39 @@ describe('LexicalIndex', () => {
 			expect(back.search('budget', undefined, 50).map((h) => h.id).sort()).toEqual(['m7', 'n']);
 		});
 
+		it('round-trips postings in any order and documents named by slot', () => {
+			const l = corpus();
+			// Postings in descending short-id order somewhere (negative deltas in the packed form).
+			const ms = (l as unknown as { ms: Internals }).ms;
+			for (const [, fields] of ms._index)
+				for (const [, postings] of fields) {
+					const entries = [...postings].reverse();
+					postings.clear();
+					for (const [k, v] of entries) postings.set(k, v);
+				}
+			expect(canonical(LexicalIndex.unpack(l.pack()))).toEqual(canonical(l));
+			const ids = [...ms._documentIds.values()].reverse();
+			const bySlot = l.pack(new Map(ids.map((id, slot) => [id, slot])));
+			expect(bySlot.bySlot).toBe(true);
+			expect(bySlot.ids).toBe('');
+			expect(canonical(LexicalIndex.unpack(bySlot, ids))).toEqual(canonical(l));
+			expect(() => LexicalIndex.unpack(bySlot)).toThrow('names documents by slot');
+			// A slot map missing a document falls back to writing ids.
+			expect(l.pack(new Map([[ids[0], 0]])).bySlot).toBe(false);
+		});
+
 		it('keeps unread postings packed and answers like the original through reads, changes and packs', () => {
 			const l = corpus();
 			const back = LexicalIndex.unpack(l.pack());
 			// Packing before anything was read copies the packed postings as they are.
-			expect(canonical(back.pack())).toEqual(canonical(l.pack()));
+			expect(canonical(LexicalIndex.unpack(back.pack()))).toEqual(canonical(l));
 			const terms = (x: LexicalIndex) => (x as unknown as { ms: { _index: Map<string, unknown> } }).ms._index;
 			const packedCount = () => [...terms(back).values()].filter((d) => d instanceof PackedTermData && d.packed()).length;
 			expect(packedCount()).toBe(terms(back).size);
 			const same = () => {
 				for (const q of ['meeting budget', 'lunch ana', 'number 12', 'weekly', 'review', 'meet'])
 					expect(back.search(q, undefined, 50), q).toEqual(l.search(q, undefined, 50));
-				expect(canonical(back.pack())).toEqual(canonical(l.pack()));
+				expect(canonical(LexicalIndex.unpack(back.pack()))).toEqual(canonical(l));
 			};
 			same();
 			// A query makes only the postings it reads ('meet' also reads 'meeting' by prefix).
