@@ -91,7 +91,12 @@ const fail = (modelId: string, message: string, cause?: unknown): MemoryError =>
 /** transformers.js, imported on first need: a local static model loads without it (a quarter of a second in Node). */
 type Transformers = typeof import('@huggingface/transformers');
 let transformersModule: Promise<Transformers> | undefined;
-const transformers = (): Promise<Transformers> => (transformersModule ??= import('@huggingface/transformers'));
+const transformers = (): Promise<Transformers> =>
+	(transformersModule ??= import('@huggingface/transformers').catch((e: unknown) => {
+		// Offline before the app's files were cached: let a later load try again.
+		transformersModule = undefined;
+		throw e;
+	}));
 
 /** Loads run one after another: each sets the global transformers.js `env` for the files it fetches. */
 let loadQueue: Promise<unknown> = Promise.resolve();
@@ -137,7 +142,12 @@ async function loadEmbedder(opts: CreateEmbedderOptions): Promise<Embedder> {
 	const hint = IS_NODE && opts.localModelPath === undefined ? ' (in Node pass localModelPath, e.g. nodeModelPath())' : '';
 	if (!local && !allowRemote) throw fail(modelId, `model "${modelId}" is not under ${base} and remote models are disabled${hint}`);
 	const configure = async (): Promise<Transformers> => {
-		const tf = await transformers();
+		let tf: Transformers;
+		try {
+			tf = await transformers();
+		} catch (e) {
+			throw fail(modelId, `cannot load model "${modelId}": transformers.js, which loads it, is unavailable`, e);
+		}
 		tf.env.localModelPath = base;
 		tf.env.allowRemoteModels = allowRemote;
 		tf.env.allowLocalModels = local;
