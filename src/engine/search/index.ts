@@ -13,6 +13,7 @@ import type { AssociationType, RecallInput } from '../../core/schemas';
 import { Adjacency } from './adjacency';
 import { IVF, Ivf, listCount, SlotLists, trainCentroids } from './ivf';
 import { dateWords } from './date-words';
+import { EntityDocs } from './entity-docs';
 import { LexicalIndex, type LexicalDoc } from './lexical';
 import { ivfScan, nearestScan } from './nearest';
 import { rankIndex } from './rank';
@@ -33,7 +34,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	vectors: VectorStore;
 	lexical: LexicalIndex;
 	adj = new Adjacency();
-	entityDocs = new Map<string, Set<string>>();
+	entityDocs = new EntityDocs();
 	/** Memories per DocMeta.group (an implied session needs two). */
 	private groupCount = new Map<string, number>();
 	/** Each scope's slots, so a scoped nearest() walks only its own scope. */
@@ -161,8 +162,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	}
 
 	counts(): { edgesByType: Record<string, number>; memoriesPerEntity: Map<string, number>; vectors: number } {
-		const memoriesPerEntity = new Map<string, number>();
-		for (const [id, docs] of this.entityDocs) memoriesPerEntity.set(id, docs.size);
+		const memoriesPerEntity = this.entityDocs.counts();
 		let vectors = 0;
 		for (let slot = 0; slot < this.count; slot++) if (this.vectors.has(slot)) vectors++;
 		return { edgesByType: Object.fromEntries(this.adj.countsByType()), memoriesPerEntity, vectors };
@@ -272,15 +272,11 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.ivf = null;
 	}
 
-	/** Registers a memory's seq and entities in the lookup maps. */
-	linkMeta(m: DocMeta): void {
+	/** Registers a memory's seq and (unless a restore loads them packed) entities in the lookup maps. */
+	linkMeta(m: DocMeta, entities = true): void {
 		this.seqToId.set(m.seq, m.id);
 		if (m.group !== undefined) this.groupCount.set(m.group, (this.groupCount.get(m.group) ?? 0) + 1);
-		for (const e of m.entities) {
-			let set = this.entityDocs.get(e);
-			if (!set) this.entityDocs.set(e, (set = new Set()));
-			set.add(m.id);
-		}
+		if (entities) for (const e of m.entities) this.entityDocs.add(e, m.id);
 	}
 
 	private unlinkMeta(m: DocMeta): void {
@@ -290,12 +286,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 			if (g > 0) this.groupCount.set(m.group, g);
 			else this.groupCount.delete(m.group);
 		}
-		for (const e of m.entities) {
-			const set = this.entityDocs.get(e);
-			if (!set) continue;
-			set.delete(m.id);
-			if (set.size === 0) this.entityDocs.delete(e);
-		}
+		for (const e of m.entities) this.entityDocs.delete(e, m.id);
 	}
 }
 
@@ -372,11 +363,13 @@ function* restoreSteps(bytes: Uint8Array): Generator<void, SearchIndex> {
 	idx.count = n;
 	idx.metas = s.metas;
 	idx.ids = s.metas.map((m) => m.id);
+	const mentions = s.mentions;
 	for (let i = 0; i < n; i++) {
 		idx.slotOf.set(idx.ids[i], i);
-		idx.linkMeta(s.metas[i]);
+		idx.linkMeta(s.metas[i], !mentions);
 		idx.placeScope(i, s.metas[i].scope);
 	}
+	if (mentions) idx.entityDocs.loadPacked(idx.ids, mentions.strings, mentions.offsets, mentions.values);
 	yield;
 	const { from, to, strength, type, types, loose } = s.edges;
 	idx.adj.loadPacked(idx.ids, from, to, type, types, strength);

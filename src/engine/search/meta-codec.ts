@@ -126,8 +126,15 @@ export function encodeMetas(metas: readonly DocMeta[]): PackedMetas {
 	return { bytes: out, odd };
 }
 
+/** Decoded metadata, with the entity column as it was stored (for an index to invert in place). */
+export interface DecodedMetas {
+	metas: DocMeta[];
+	/** Memory i mentions `strings[values[k]]` for k in `offsets[i]..offsets[i+1]`. */
+	mentions: { strings: string[]; offsets: Int32Array; values: Int32Array };
+}
+
 /** Decodes `encodeMetas` output; throws an Error naming the section that does not fit. */
-export function decodeMetas(block: Uint8Array, odd: readonly [number, string][]): DocMeta[] {
+export function decodeMetas(block: Uint8Array, odd: readonly [number, string][]): DecodedMetas {
 	// A copy at offset 0, so every typed view below is aligned.
 	const buf = block.slice().buffer;
 	let at = 0;
@@ -186,5 +193,5 @@ export function decodeMetas(block: Uint8Array, odd: readonly [number, string][])
 		if (asks[i]) m.asks = true;
 		metas[i] = m;
 	}
-	return metas;
+	return { metas, mentions: { strings, offsets: entOff, values: ents } };
 }

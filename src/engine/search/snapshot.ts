@@ -18,7 +18,7 @@
 import { MemoryError } from '../../core/errors';
 import type { AssociationType } from '../../core/schemas';
 import type { PackedLexical } from './lexical-codec';
-import { decodeMetas, encodeMetas } from './meta-codec';
+import { decodeMetas, encodeMetas, type DecodedMetas } from './meta-codec';
 import type { DocMeta, Edge } from './types';
 
 const MAGIC = 0x58474e45; // "ENGX" read as a little-endian u32
@@ -37,6 +37,8 @@ export interface SnapshotData {
 	edges: PackedEdges;
 	lexical: PackedLexical;
 	vectors: { codes: Int8Array; scales: Float32Array };
+	/** Decoded snapshots only: the metadata's entity column as stored (see meta-codec.ts). */
+	mentions?: DecodedMetas['mentions'];
 	/** The trained coarse quantiser, when there is one. */
 	ivf?: { centroids: Float32Array; trainedAt: number; lists: Int32Array };
 }
@@ -156,12 +158,13 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
 	};
 	at += pad4(m * 17);
 	if (at + metaHead.bytes > bytes.length) throw bad('metadata section is truncated');
-	let metas: DocMeta[];
+	let decoded: DecodedMetas;
 	try {
-		metas = decodeMetas(bytes.subarray(at, at + metaHead.bytes), metaHead.odd);
+		decoded = decodeMetas(bytes.subarray(at, at + metaHead.bytes), metaHead.odd);
 	} catch (e) {
 		throw bad((e as Error).message);
 	}
+	const { metas, mentions } = decoded;
 	if (metas.length !== n) throw bad(`metadata holds ${metas.length} memories, the header ${n}`);
-	return { ...rest, metas, vectors: { codes, scales }, ivf, lexical, edges };
+	return { ...rest, metas, mentions, vectors: { codes, scales }, ivf, lexical, edges };
 }

@@ -33,5 +33,5 @@ export interface IndexView {
 	/** A membership test for a scope's slots: an integer comparison, no string per slot. */
 	inScope(scope: string): (slot: number) => boolean;
 	/** Entity id → ids of the memories mentioning it. */
-	readonly entityDocs: ReadonlyMap<string, ReadonlySet<string>>;
+	readonly entityDocs: { get(entity: string): ReadonlySet<string> | undefined };
 }

@@ -28,25 +28,25 @@ describe('encodeMetas / decodeMetas', () => {
 		];
 		const packed = encodeMetas(metas);
 		expect(new Set(packed.odd.map(([, s]) => s))).toEqual(new Set(['\udfff', 'odd-\ud800-id']));
-		expect(decodeMetas(packed.bytes, packed.odd)).toEqual(metas);
+		expect(decodeMetas(packed.bytes, packed.odd).metas).toEqual(metas);
 	});
 
 	it('writes optional columns only when some memory has them', () => {
 		const plain = Array.from({ length: 100 }, (_, i) => base(i));
 		const withAll = plain.map((m) => ({ ...m, source: 's', session: 'x', group: 'g', t_valid: 1, t_invalid: 2, last_accessed: 3 }));
-		expect(decodeMetas(encodeMetas(plain).bytes, [])).toEqual(plain);
-		expect(decodeMetas(encodeMetas(withAll).bytes, [])).toEqual(withAll);
+		expect(decodeMetas(encodeMetas(plain).bytes, []).metas).toEqual(plain);
+		expect(decodeMetas(encodeMetas(withAll).bytes, []).metas).toEqual(withAll);
 		// Three string columns (4 bytes each) and three number columns (8 bytes each) per memory.
 		expect(encodeMetas(withAll).bytes.length - encodeMetas(plain).bytes.length).toBeGreaterThanOrEqual(100 * 36);
 	});
 
 	it('round-trips an empty list', () => {
-		expect(decodeMetas(encodeMetas([]).bytes, [])).toEqual([]);
+		expect(decodeMetas(encodeMetas([]).bytes, []).metas).toEqual([]);
 	});
 
 	it('refuses a truncated block, naming the section', () => {
 		const bytes = encodeMetas(Array.from({ length: 50 }, (_, i) => base(i))).bytes;
-		expect(() => decodeMetas(bytes.subarray(0, 8), [])).toThrow('metadata head section is truncated');
-		expect(() => decodeMetas(bytes.subarray(0, bytes.length - 16), [])).toThrow(/metadata \w+ section is truncated/);
+		expect(() => decodeMetas(bytes.subarray(0, 8), []).metas).toThrow('metadata head section is truncated');
+		expect(() => decodeMetas(bytes.subarray(0, bytes.length - 16), []).metas).toThrow(/metadata \w+ section is truncated/);
 	});
 });

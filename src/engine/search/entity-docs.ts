@@ -1,0 +1,93 @@
+/**
+ * Which memories mention each entity, for graph expansion through shared entities and the
+ * per-entity counts of stats. A restored index starts from the snapshot's entity columns as a
+ * packed inverted list (`loadPacked`): at 100k memories that is about 400k mentions, and making a
+ * Set for every entity at page load cost more than the rest of the metadata. An entity's Set is
+ * made the first time it is read or changed, and kept from then on.
+ */
+
+/** The snapshot's mentions inverted: the memories of entity e are `slots[start[e]..start[e+1])`. */
+interface PackedBase {
+	names: readonly string[];
+	ids: readonly string[];
+	start: Int32Array;
+	slots: Int32Array;
+	/** Entity name → index into `names`, built on first lookup. */
+	index?: Map<string, number>;
+	/** 1 once an entity's Set has been made (it lives in `sets` from then on, and is dropped when emptied). */
+	done: Uint8Array;
+}
+
+/** Entity id → ids of the memories that mention it. */
+export class EntityDocs {
+	private readonly sets = new Map<string, Set<string>>();
+	private base: PackedBase | undefined;
+
+	/** The memories mentioning `entity`, or undefined when none. The set is live: don't mutate it. */
+	get(entity: string): ReadonlySet<string> | undefined {
+		return this.sets.get(entity) ?? this.make(entity);
+	}
+
+	add(entity: string, id: string): void {
+		let set = this.sets.get(entity) ?? this.make(entity);
+		if (!set) this.sets.set(entity, (set = new Set()));
+		set.add(id);
+	}
+
+	delete(entity: string, id: string): void {
+		const set = this.sets.get(entity) ?? this.make(entity);
+		if (!set) return;
+		set.delete(id);
+		if (set.size === 0) this.sets.delete(entity);
+	}
+
+	/** Memories per entity, for every entity mentioned at least once. */
+	counts(): Map<string, number> {
+		const out = new Map<string, number>();
+		for (const [e, set] of this.sets) out.set(e, set.size);
+		const b = this.base;
+		if (b)
+			for (let e = 0; e < b.names.length; e++) {
+				const n = b.start[e + 1] - b.start[e];
+				if (n > 0 && !b.done[e]) out.set(b.names[e], n);
+			}
+		return out;
+	}
+
+	clear(): void {
+		this.sets.clear();
+		this.base = undefined;
+	}
+
+	/**
+	 * Starts from a snapshot's mentions: memory slot s mentions `names[values[k]]` for k in
+	 * `offsets[s]..offsets[s+1]`, and is `ids[s]`. Must be empty. The slot lists are inverted here
+	 * with two passes over typed arrays; Sets are made when first needed.
+	 */
+	loadPacked(ids: readonly string[], names: readonly string[], offsets: Int32Array, values: Int32Array): void {
+		const start = new Int32Array(names.length + 1);
+		for (let k = 0; k < values.length; k++) start[values[k] + 1]++;
+		for (let e = 0; e < names.length; e++) start[e + 1] += start[e];
+		const fill = start.slice(0, names.length);
+		const slots = new Int32Array(values.length);
+		for (let s = 0; s < ids.length; s++) for (let k = offsets[s]; k < offsets[s + 1]; k++) slots[fill[values[k]]++] = s;
+		this.base = { names, ids: [...ids], start, slots, done: new Uint8Array(names.length) };
+	}
+
+	/** Makes `entity`'s Set from the packed base, when it has mentions there not yet made. */
+	private make(entity: string): Set<string> | undefined {
+		const b = this.base;
+		if (!b) return undefined;
+		if (!b.index) {
+			b.index = new Map();
+			b.names.forEach((name, e) => b.start[e + 1] > b.start[e] && b.index!.set(name, e));
+		}
+		const e = b.index.get(entity);
+		if (e === undefined || b.done[e]) return undefined;
+		b.done[e] = 1;
+		const set = new Set<string>();
+		for (let k = b.start[e]; k < b.start[e + 1]; k++) set.add(b.ids[b.slots[k]]);
+		if (set.size) this.sets.set(entity, set);
+		return set.size ? set : undefined;
+	}
+}
