@@ -423,9 +423,10 @@ async function readModelFile(base: string, modelId: string, file: string, progre
 	if (!res.ok) throw fail(modelId, `cannot fetch ${url.href}: HTTP ${res.status}`);
 	const total = Number(res.headers.get('content-length')) || 0;
 	// Streamed only for a listener: each chunk is a task of this thread, which a busy engine
-	// (restoring its index at startup) may not get to for a while.
+	// (restoring its index at startup) may not get to for a while. As a Blob the body is
+	// gathered outside this thread, and read in one go once it is complete.
 	if (!res.body || !progress) {
-		const data = new Uint8Array(await res.arrayBuffer());
+		const data = new Uint8Array(await (await res.blob()).arrayBuffer());
 		progress?.({ status: 'done', file });
 		return data;
 	}
