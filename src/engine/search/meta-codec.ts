@@ -135,11 +135,13 @@ export interface DecodedMetas {
 
 /** Decodes `encodeMetas` output; throws an Error naming the section that does not fit. */
 export function decodeMetas(block: Uint8Array, odd: readonly [number, string][]): DecodedMetas {
-	// A copy at offset 0, so every typed view below is aligned.
-	const buf = block.slice().buffer;
-	let at = 0;
-	const take = <T>(make: (b: ArrayBuffer, at: number, len: number) => T, len: number, width: number, what: string): T => {
-		if (at + len * width > buf.byteLength) throw new Error(`metadata ${what} section is truncated`);
+	// Every section is 8-byte aligned within the block: view it in place when the block is too, else copy it.
+	const aligned = block.byteOffset % 8 === 0;
+	const buf = aligned ? block.buffer : block.slice().buffer;
+	let at = aligned ? block.byteOffset : 0;
+	const end = at + block.byteLength;
+	const take = <T>(make: (b: ArrayBufferLike, at: number, len: number) => T, len: number, width: number, what: string): T => {
+		if (at + len * width > end) throw new Error(`metadata ${what} section is truncated`);
 		const v = make(buf, at, len);
 		at = pad8(at + len * width);
 		return v;

@@ -7,7 +7,7 @@
  *   · [float32 IVF centroids (nlist × dims) · int32 list of each slot (count)]
  *   · lexical varints (see lexical-codec.ts) · pad to 4
  *   · int32 edge sources (slots) · int32 edge targets (slots) · float64 strengths · uint8 types · pad to 4
- *   · memory metadata as columns (see meta-codec.ts)
+ *   · pad to 8 · memory metadata as columns (see meta-codec.ts)
  *
  * The header holds the model, the lexical index's shape and the edge types; vectors, edges and
  * metadata stay binary, so restoring 100k memories and their million links is mostly copies,
@@ -27,7 +27,7 @@ const MAGIC = 0x58474e45; // "ENGX" read as a little-endian u32
  * what terms are indexed (a restored index must analyse text as queries will); older snapshots
  * are then refused and the engine rebuilds from IndexedDB.
  */
-export const SNAPSHOT_VERSION = 11;
+export const SNAPSHOT_VERSION = 12;
 
 /** Everything a snapshot carries. */
 export interface SnapshotData {
@@ -59,6 +59,7 @@ export interface PackedEdges {
 const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 const pad4 = (n: number) => (n + 3) & ~3;
+const pad8 = (n: number) => (n + 7) & ~7;
 
 /** Serialises an index's parts into one buffer. */
 export function encodeSnapshot(s: SnapshotData): Uint8Array {
@@ -84,7 +85,7 @@ export function encodeSnapshot(s: SnapshotData): Uint8Array {
 	const ivfBytes = s.ivf ? s.ivf.centroids.byteLength + s.ivf.lists.byteLength : 0;
 	const lexAt = ivfAt + ivfBytes;
 	const edgesAt = pad4(lexAt + lexBytes.length);
-	const metasAt = edgesAt + pad4(edges.count * 17);
+	const metasAt = pad8(edgesAt + edges.count * 17);
 	const out = new Uint8Array(metasAt + metas.bytes.length);
 	out.set(metas.bytes, metasAt);
 	out.set(lexBytes, lexAt);
@@ -104,6 +105,12 @@ export function encodeSnapshot(s: SnapshotData): Uint8Array {
 		out.set(bytesOf(s.ivf.lists), ivfAt + s.ivf.centroids.byteLength);
 	}
 	return out;
+}
+
+/** `n` float32s at `at`: a view when aligned, else a copy. */
+function floats(bytes: Uint8Array, at: number, n: number): Float32Array {
+	const offset = bytes.byteOffset + at;
+	return offset % 4 === 0 ? new Float32Array(bytes.buffer, offset, n) : new Float32Array(bytes.slice(at, at + n * 4).buffer);
 }
 
 /** Parses `encodeSnapshot` output; a MemoryError('invalid_input') for anything else. */
@@ -127,9 +134,10 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
 	const codesAt = pad4(12 + hlen);
 	const scalesAt = pad4(codesAt + n * h.dims);
 	if (scalesAt + n * 4 > bytes.length) throw bad(`vector section is truncated (${n} vectors of ${h.dims} dims)`);
-	// Copies, so the views are aligned and independent of the caller's buffer.
-	const codes = new Int8Array(bytes.slice(codesAt, codesAt + n * h.dims).buffer);
-	const scales = new Float32Array(bytes.slice(scalesAt, scalesAt + n * 4).buffer);
+	// Views where the reader copies anyway (the vector store, the metadata decoder); copies of
+	// what the index keeps, so it holds only those bytes and not the whole snapshot.
+	const codes = new Int8Array(bytes.buffer, bytes.byteOffset + codesAt, n * h.dims);
+	const scales = floats(bytes, scalesAt, n);
 	const { ivf: ivfHead, lexical: lexHead, edges: edgeHead, metas: metaHead, count: _count, ...rest } = h;
 	let at = scalesAt + n * 4;
 	let ivf: SnapshotData['ivf'];
@@ -156,7 +164,7 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
 		types: edgeHead.types,
 		loose: edgeHead.loose,
 	};
-	at += pad4(m * 17);
+	at = pad8(at + m * 17);
 	if (at + metaHead.bytes > bytes.length) throw bad('metadata section is truncated');
 	let decoded: DecodedMetas;
 	try {

@@ -40,6 +40,16 @@ describe('encodeMetas / decodeMetas', () => {
 		expect(encodeMetas(withAll).bytes.length - encodeMetas(plain).bytes.length).toBeGreaterThanOrEqual(100 * 36);
 	});
 
+	it('decodes a block wherever it lies in its buffer (viewed in place when 8-byte aligned, else copied)', () => {
+		const metas = Array.from({ length: 20 }, (_, i) => ({ ...base(i), tags: ['a', 'b'].slice(0, i % 3), entities: [`person:p${i % 4}`] }));
+		const { bytes } = encodeMetas(metas);
+		for (const offset of [0, 4, 8, 3]) {
+			const buf = new Uint8Array(bytes.length + 16);
+			buf.set(bytes, offset);
+			expect(decodeMetas(buf.subarray(offset, offset + bytes.length), []).metas, `offset ${offset}`).toEqual(metas);
+		}
+	});
+
 	it('round-trips an empty list', () => {
 		expect(decodeMetas(encodeMetas([]).bytes, []).metas).toEqual([]);
 	});
