@@ -8,6 +8,8 @@ import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import { createEmbedder, DEFAULT_MODEL_ID, type EmbedderProgress } from '../src/engine/embedder';
 import { createEngine, type Engine } from '../src/engine/engine';
+import { DEFAULT_DB_NAME } from '../src/store/db';
+import type { StampedSnapshot } from '../src/store/snapshot-reader';
 import { remoteFacade } from '../src/engine/remote-facade';
 import { registerMemoryErrorTransfer } from '../src/engine/transfer';
 
@@ -18,6 +20,19 @@ registerMemoryErrorTransfer();
 const localModelPath = '/models/';
 const wasmPaths = { wasm: new URL(ortWasmUrl, self.location.origin).href, mjs: new URL(ortMjsUrl, self.location.origin).href };
 
+/**
+ * Reads the index snapshot in a helper thread: this one is busy loading the model meanwhile, and
+ * a large IndexedDB value arrives only as fast as its reading thread has turns to spare.
+ */
+function readSnapshotInHelper(model: string): Promise<StampedSnapshot> {
+	const helper = new Worker(new URL('./snapshot.worker.ts', import.meta.url), { type: 'module', name: 'engram-snapshot' });
+	return new Promise<StampedSnapshot>((resolve, reject) => {
+		helper.onmessage = (e: MessageEvent<{ ok?: StampedSnapshot; error?: string }>) => (e.data.ok ? resolve(e.data.ok) : reject(new Error(e.data.error)));
+		helper.onerror = (e) => reject(new Error(e.message || 'snapshot helper failed'));
+		helper.postMessage({ name: DEFAULT_DB_NAME, model });
+	}).finally(() => helper.terminate());
+}
+
 /** Loads any model from the app's origin (the embedded one) or the hub (a user's choice). */
 function loadModel(modelId: string, onProgress?: (p: EmbedderProgress) => void) {
 	return createEmbedder({ modelId, localModelPath, wasmPaths, onProgress });
@@ -27,6 +42,7 @@ const ready: Promise<Engine> = createEngine({
 	embedder: loadModel(DEFAULT_MODEL_ID),
 	modelId: DEFAULT_MODEL_ID,
 	embedderFactory: loadModel,
+	snapshotSource: readSnapshotInHelper,
 });
 
 expose(remoteFacade(ready));

@@ -55,7 +55,7 @@ import { ChangeHub } from './events';
 import { exportMemories } from './export-ops';
 import { getMemory } from './get-ops';
 import { importMemories } from './import-ops';
-import { loadIndex, persistSnapshot, restoreIndex, SnapshotScheduler, type IndexOrigin } from './index-lifecycle';
+import { loadIndex, persistSnapshot, restoreIndex, SnapshotScheduler, type IndexOrigin, type SnapshotSource } from './index-lifecycle';
 import { ModelSwitcher, ACTIVE_MODEL_KEY, type EmbedderFactory } from './model-switch';
 import * as reads from './reads';
 import { recallMemories } from './recall-ops';
@@ -88,6 +88,8 @@ export interface CreateEngineOptions {
 	now?: () => number;
 	/** Base quiet spell before a snapshot is persisted after writes (default 2 s). */
 	snapshotDelayMs?: number;
+	/** Reads the index snapshot at open instead of this engine's connection (the worker's helper thread). */
+	snapshotSource?: SnapshotSource;
 }
 
 /** Writes between activity-log trims. */
@@ -339,7 +341,7 @@ export async function createEngine(opts: CreateEngineOptions): Promise<Engine> {
 	const stored = await getSetting<string>(db, ACTIVE_MODEL_KEY);
 	// Restoring needs no embedder: start it now, for the model that will most likely be active.
 	const expected = stored ?? opts.modelId;
-	const early = expected === undefined ? undefined : restoreIndex(db, expected).catch(() => undefined);
+	const early = expected === undefined ? undefined : restoreIndex(db, expected, opts.snapshotSource).catch(() => undefined);
 	const embedder = await activeEmbedder(stored, await given, opts.embedderFactory);
 	const restored = await early;
 	const [{ index, origin }, override, stamp] = await Promise.all([

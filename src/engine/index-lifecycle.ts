@@ -6,6 +6,7 @@
 import { linksOut } from '../store/associations';
 import type { EngramDB } from '../store/db';
 import type { AssociationRow } from '../store/rows';
+import type { StampedSnapshot } from '../store/snapshot-reader';
 import { readSnapshot, writeSnapshot } from '../store/snapshots';
 import { readStamp } from '../store/settings';
 import { toDocMeta, toDocText } from './doc';
@@ -29,11 +30,22 @@ export async function loadIndex(db: EngramDB, model: string, dims: number): Prom
 }
 
 /**
- * The index restored from `model`'s snapshot when that snapshot is current, else undefined.
- * Needs no embedder, so the engine starts it while the model is still loading.
+ * Where a restore reads the write stamp and a model's snapshot: by default this engine's own
+ * connection; the engine worker passes a helper thread (store/snapshot-reader.ts).
  */
-export async function restoreIndex(db: EngramDB, model: string): Promise<SearchIndex | undefined> {
-	const [stamp, snap] = await Promise.all([readStamp(db), readSnapshot(db, model)]);
+export type SnapshotSource = (model: string) => Promise<StampedSnapshot>;
+
+/**
+ * The index restored from `model`'s snapshot when that snapshot is current, else undefined.
+ * Needs no embedder, so the engine starts it while the model is still loading. A `source` that
+ * fails falls back to reading here.
+ */
+export async function restoreIndex(db: EngramDB, model: string, source?: SnapshotSource): Promise<SearchIndex | undefined> {
+	const here = async (): Promise<StampedSnapshot> => {
+		const [stamp, snapshot] = await Promise.all([readStamp(db), readSnapshot(db, model)]);
+		return { stamp, snapshot };
+	};
+	const { stamp, snapshot: snap } = source ? await source(model).catch(here) : await here();
 	if (!snap || snap.stamp !== stamp) return undefined;
 	try {
 		const index = await restoreSearchIndexInSteps(snap.bytes, nextTask);

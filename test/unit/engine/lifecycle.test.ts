@@ -5,6 +5,7 @@ import type { ChangeEvent, Progress } from '../../../src/engine/types';
 import { DB_VERSION, openEngramDB } from '../../../src/store/db';
 import { trimActivity } from '../../../src/store/activity';
 import { bumpStamp } from '../../../src/store/settings';
+import { readStampedSnapshot } from '../../../src/store/snapshot-reader';
 import { countingEmbedder, embedder, freshName, makeEngine, rejection, useEngines } from './helpers';
 
 const fresh = useEngines();
@@ -41,6 +42,41 @@ describe('Engine', () => {
 			expect(again.indexOrigin).toBe('snapshot');
 			expect(again.ctx.index.size).toBe(3);
 			expect((await again.recall({ query: 'when are backups taken' })).results[0].memory.content).toBe(NOTES[1]);
+		});
+
+		it('restores from a snapshot another connection reads (the worker\'s helper thread), and reads it here when that fails', async () => {
+			const dbName = freshName();
+			const first = await makeEngine({ dbName });
+			await first.store({ memories: NOTES.map((content) => ({ content })) });
+			await first.close();
+			const asked: string[] = [];
+			const viaHelper = await fresh({
+				dbName,
+				modelId: (await embedder()).modelId,
+				snapshotSource: (model) => (asked.push(model), readStampedSnapshot(indexedDB, dbName, model)),
+			});
+			expect(asked).toEqual([(await embedder()).modelId]);
+			expect(viaHelper.indexOrigin).toBe('snapshot');
+			expect((await viaHelper.recall({ query: 'when are backups taken' })).results[0].memory.content).toBe(NOTES[1]);
+			await viaHelper.close();
+			const failing = await fresh({ dbName, modelId: (await embedder()).modelId, snapshotSource: () => Promise.reject(new Error('no helper')) });
+			expect(failing.indexOrigin).toBe('snapshot');
+			expect(failing.ctx.index.size).toBe(3);
+		});
+
+		it('reads a snapshot with the bare API without ever creating a database', async () => {
+			const dbName = freshName();
+			const first = await makeEngine({ dbName });
+			await first.store({ content: NOTES[0] });
+			await first.close();
+			const read = await readStampedSnapshot(indexedDB, dbName, (await embedder()).modelId);
+			expect(read.stamp).toBeGreaterThan(0);
+			expect(read.snapshot?.stamp).toBe(read.stamp);
+			expect(read.snapshot?.bytes).toBeInstanceOf(Uint8Array);
+			expect((await readStampedSnapshot(indexedDB, dbName, 'no/such-model')).snapshot).toBeUndefined();
+			const missing = freshName();
+			await expect(readStampedSnapshot(indexedDB, missing, 'm')).rejects.toThrow(/does not exist|abort/i);
+			expect((await indexedDB.databases()).map((d) => d.name)).not.toContain(missing);
 		});
 
 		it('restores the snapshot while the model loads when told which model to expect, and ignores a wrong guess', async () => {

@@ -1,0 +1,51 @@
+/**
+ * Reads the write stamp and one model's index snapshot with the bare IndexedDB API, for a helper
+ * thread. Reading a large value needs its thread's turns (in Chromium a 47 MB snapshot arrives in
+ * chunks, and a busy thread holds them up), so the engine worker has a helper read it while it
+ * loads the model, and takes the bytes as a transfer. The helper opens the database only after
+ * the engine has opened (and so created or upgraded) it, and closes it at once.
+ */
+import { COUNTERS_KEY } from './settings';
+import type { SnapshotRow } from './rows';
+
+/** The database's write stamp and the model's stored snapshot, read in one transaction. */
+export interface StampedSnapshot {
+	stamp: number;
+	snapshot: SnapshotRow | undefined;
+}
+
+/** Reads `model`'s snapshot and the write stamp from the existing database `name`. */
+export function readStampedSnapshot(factory: IDBFactory, name: string, model: string): Promise<StampedSnapshot> {
+	return new Promise((resolve, reject) => {
+		const open = factory.open(name);
+		open.onerror = () => reject(open.error);
+		// The engine creates the database first; a helper must never create an empty one.
+		open.onupgradeneeded = () => {
+			open.transaction?.abort();
+			reject(new Error(`database ${name} does not exist`));
+		};
+		open.onsuccess = () => {
+			const db = open.result;
+			db.onversionchange = () => db.close();
+			let tx: IDBTransaction;
+			try {
+				tx = db.transaction(['settings', 'snapshots'], 'readonly');
+			} catch (e) {
+				db.close();
+				reject(e);
+				return;
+			}
+			const counters = tx.objectStore('settings').get(COUNTERS_KEY);
+			const snapshot = tx.objectStore('snapshots').get(model);
+			tx.oncomplete = () => {
+				db.close();
+				const stamp = (counters.result as { value?: { stamp?: number } } | undefined)?.value?.stamp ?? 0;
+				resolve({ stamp, snapshot: snapshot.result as SnapshotRow | undefined });
+			};
+			tx.onerror = tx.onabort = () => {
+				db.close();
+				reject(tx.error ?? new Error('snapshot read aborted'));
+			};
+		};
+	});
+}
