@@ -20,17 +20,27 @@ registerMemoryErrorTransfer();
 const localModelPath = '/models/';
 const wasmPaths = { wasm: new URL(ortWasmUrl, self.location.origin).href, mjs: new URL(ortMjsUrl, self.location.origin).href };
 
+/** How long the snapshot helper may take before the engine reads the snapshot itself. */
+const HELPER_TIMEOUT_MS = 10_000;
+
 /**
  * Reads the index snapshot in a helper thread: this one is busy loading the model meanwhile, and
  * a large IndexedDB value arrives only as fast as its reading thread has turns to spare.
  */
 function readSnapshotInHelper(model: string): Promise<StampedSnapshot> {
 	const helper = new Worker(new URL('./snapshot.worker.ts', import.meta.url), { type: 'module', name: 'engram-snapshot' });
+	let timer: ReturnType<typeof setTimeout> | undefined;
 	return new Promise<StampedSnapshot>((resolve, reject) => {
 		helper.onmessage = (e: MessageEvent<{ ok?: StampedSnapshot; error?: string }>) => (e.data.ok ? resolve(e.data.ok) : reject(new Error(e.data.error)));
 		helper.onerror = (e) => reject(new Error(e.message || 'snapshot helper failed'));
 		helper.postMessage({ name: DEFAULT_DB_NAME, model });
-	}).finally(() => helper.terminate());
+		// Never wait on it for long (another tab upgrading the database could hold its open): the
+		// engine then reads the snapshot itself.
+		timer = setTimeout(() => reject(new Error('snapshot helper timed out')), HELPER_TIMEOUT_MS);
+	}).finally(() => {
+		clearTimeout(timer);
+		helper.terminate();
+	});
 }
 
 /** Loads any model from the app's origin (the embedded one) or the hub (a user's choice). */
