@@ -92,7 +92,8 @@ export class Adjacency {
 	/**
 	 * Starts from a snapshot's edges, given by slot (`ids[from[i]]` → `ids[to[i]]`, type
 	 * `types[type[i]]`), known distinct; the adjacency must be empty. Only the packed form is built
-	 * here; lists are made when first needed.
+	 * here; lists are made when first needed. Keeps `ids` and the arrays: the caller must not
+	 * change them afterwards.
 	 */
 	loadPacked(ids: readonly string[], from: Int32Array, to: Int32Array, type: Uint8Array, types: readonly AssociationType[], strength: ArrayLike<number>): void {
 		const n = ids.length;
@@ -118,7 +119,7 @@ export class Adjacency {
 		}
 		const slotOf = new Map<string, number>();
 		for (let s = 0; s < n; s++) slotOf.set(ids[s], s);
-		this.base = { ids: [...ids], slotOf, start, edge, from, to, type, types, strength, made: new Uint8Array(n) };
+		this.base = { ids, slotOf, start, edge, from, to, type, types, strength, made: new Uint8Array(n) };
 	}
 
 	remove(from: string, to: string, type: AssociationType): void {

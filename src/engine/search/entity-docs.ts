@@ -62,7 +62,8 @@ export class EntityDocs {
 	/**
 	 * Starts from a snapshot's mentions: memory slot s mentions `names[values[k]]` for k in
 	 * `offsets[s]..offsets[s+1]`, and is `ids[s]`. Must be empty. The slot lists are inverted here
-	 * with two passes over typed arrays; Sets are made when first needed.
+	 * with two passes over typed arrays; Sets are made when first needed. Keeps `ids` and `names`:
+	 * the caller must not change them afterwards.
 	 */
 	loadPacked(ids: readonly string[], names: readonly string[], offsets: Int32Array, values: Int32Array): void {
 		const start = new Int32Array(names.length + 1);
@@ -71,7 +72,7 @@ export class EntityDocs {
 		const fill = start.slice(0, names.length);
 		const slots = new Int32Array(values.length);
 		for (let s = 0; s < ids.length; s++) for (let k = offsets[s]; k < offsets[s + 1]; k++) slots[fill[values[k]]++] = s;
-		this.base = { names, ids: [...ids], start, slots, done: new Uint8Array(names.length) };
+		this.base = { names, ids, start, slots, done: new Uint8Array(names.length) };
 	}
 
 	/** Makes `entity`'s Set from the packed base, when it has mentions there not yet made. */

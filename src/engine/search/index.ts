@@ -353,26 +353,28 @@ function* restoreSteps(bytes: Uint8Array): Generator<void, SearchIndex> {
 	const s = decodeSnapshot(bytes);
 	yield;
 	const n = s.metas.length;
+	// The ids by snapshot slot, never changed: the packed graph and entity sets keep them.
+	const slotIds: readonly string[] = Object.freeze(s.metas.map((m) => m.id));
 	const idx = new MemorySearchIndex(
 		s.modelId,
 		s.dims,
 		VectorStore.from(s.dims, n, s.vectors.codes, s.vectors.scales),
-		LexicalIndex.unpack(s.lexical, s.metas.map((m) => m.id)),
+		LexicalIndex.unpack(s.lexical, slotIds),
 	);
 	yield;
 	idx.count = n;
 	idx.metas = s.metas;
-	idx.ids = s.metas.map((m) => m.id);
+	idx.ids = [...slotIds];
 	const mentions = s.mentions;
 	for (let i = 0; i < n; i++) {
 		idx.slotOf.set(idx.ids[i], i);
 		idx.linkMeta(s.metas[i], !mentions);
 		idx.placeScope(i, s.metas[i].scope);
 	}
-	if (mentions) idx.entityDocs.loadPacked(idx.ids, mentions.strings, mentions.offsets, mentions.values);
+	if (mentions) idx.entityDocs.loadPacked(slotIds, mentions.strings, mentions.offsets, mentions.values);
 	yield;
 	const { from, to, strength, type, types, loose } = s.edges;
-	idx.adj.loadPacked(idx.ids, from, to, type, types, strength);
+	idx.adj.loadPacked(slotIds, from, to, type, types, strength);
 	for (const e of loose) idx.adj.add(e);
 	if (s.ivf) {
 		const ivf = new Ivf(s.dims, s.ivf.centroids, s.ivf.trainedAt);
