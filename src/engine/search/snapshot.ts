@@ -6,8 +6,8 @@
  *   · int8 codes (count × dims) · pad to 4 · float32 scales (count)
  *   · [float32 IVF centroids (nlist × dims) · int32 list of each slot (count)]
  *   · lexical varints (see lexical-codec.ts) · pad to 4
- *   · int32 edge sources (slots) · int32 edge targets (slots) · float64 strengths · uint8 types · pad to 4
- *   · pad to 8 · memory metadata as columns (see meta-codec.ts)
+ *   · int32 edge sources (slots) · int32 edge targets (slots) · float64 strengths · uint8 types · pad to 8
+ *   · memory metadata as columns (see meta-codec.ts)
  *
  * The header holds the model, the lexical index's shape and the edge types; vectors, edges and
  * metadata stay binary, so restoring 100k memories and their million links is mostly copies,
