@@ -9,7 +9,7 @@
  * first time it is read or changed, and kept from then on.
  */
 import type { AssociationType } from '../../core/schemas';
-import type { Edge } from './types';
+import type { Edge, SlotNames } from './types';
 
 /** One end's view of an edge: the other memory, the type, strength and direction. */
 export interface AdjEntry {
@@ -23,7 +23,7 @@ export interface AdjEntry {
 /** A snapshot's edges, by end: the edges of base slot s are `edge[start[s]..start[s+1])`. */
 interface PackedBase {
 	ids: readonly string[];
-	slotOf: Map<string, number>;
+	slotOf: ReadonlyMap<string, number>;
 	start: Int32Array;
 	edge: Int32Array;
 	from: Int32Array;
@@ -95,7 +95,7 @@ export class Adjacency {
 	 * here; lists are made when first needed. Keeps `ids` and the arrays: the caller must not
 	 * change them afterwards.
 	 */
-	loadPacked(ids: readonly string[], from: Int32Array, to: Int32Array, type: Uint8Array, types: readonly AssociationType[], strength: ArrayLike<number>): void {
+	loadPacked({ ids, slotOf }: SlotNames, from: Int32Array, to: Int32Array, type: Uint8Array, types: readonly AssociationType[], strength: ArrayLike<number>): void {
 		const n = ids.length;
 		const start = new Int32Array(n + 1);
 		const perType = new Array<number>(types.length).fill(0);
@@ -117,8 +117,6 @@ export class Adjacency {
 			edge[fill[from[i]]++] = i;
 			edge[fill[to[i]]++] = i;
 		}
-		const slotOf = new Map<string, number>();
-		for (let s = 0; s < n; s++) slotOf.set(ids[s], s);
 		this.base = { ids, slotOf, start, edge, from, to, type, types, strength, made: new Uint8Array(n) };
 	}
 

@@ -18,7 +18,8 @@ import { LexicalIndex, type LexicalDoc } from './lexical';
 import { ivfScan, nearestScan } from './nearest';
 import { rankIndex } from './rank';
 import { decodeSnapshot, encodeSnapshot, type PackedEdges } from './snapshot';
-import type { DocMeta, DocText, Edge, QueryVectors, RankedPage, SearchIndex } from './types';
+import type { DocMeta, DocText, Edge, QueryVectors, RankedPage, SearchIndex, SlotNames } from './types';
+import { OverlayMap } from './overlay-map';
 import { normalize, VectorStore } from './vector-store';
 import type { IndexView } from './view';
 
@@ -29,7 +30,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	count = 0;
 	metas: DocMeta[] = [];
 	ids: string[] = [];
-	slotOf = new Map<string, number>();
+	slotOf: Map<string, number> = new Map();
 	seqToId = new Map<number, string>();
 	vectors: VectorStore;
 	lexical: LexicalIndex;
@@ -353,28 +354,32 @@ function* restoreSteps(bytes: Uint8Array): Generator<void, SearchIndex> {
 	const s = decodeSnapshot(bytes);
 	yield;
 	const n = s.metas.length;
-	// The ids by snapshot slot, never changed: the packed graph and entity sets keep them.
+	// The ids by snapshot slot and their slots, never changed: the index's own id → slot map,
+	// the lexical document tables, the packed graph and the entity sets all read through them.
 	const slotIds: readonly string[] = Object.freeze(s.metas.map((m) => m.id));
+	const baseSlotOf = new Map<string, number>();
+	for (let i = 0; i < n; i++) baseSlotOf.set(slotIds[i], i);
+	const slots: SlotNames = { ids: slotIds, slotOf: baseSlotOf };
 	const idx = new MemorySearchIndex(
 		s.modelId,
 		s.dims,
 		VectorStore.from(s.dims, n, s.vectors.codes, s.vectors.scales),
-		LexicalIndex.unpack(s.lexical, slotIds),
+		LexicalIndex.unpack(s.lexical, slots),
 	);
 	yield;
 	idx.count = n;
 	idx.metas = s.metas;
 	idx.ids = [...slotIds];
+	idx.slotOf = new OverlayMap({ size: n, get: (id) => baseSlotOf.get(id), keys: () => baseSlotOf.keys() });
 	const mentions = s.mentions;
 	for (let i = 0; i < n; i++) {
-		idx.slotOf.set(idx.ids[i], i);
 		idx.linkMeta(s.metas[i], !mentions);
 		idx.placeScope(i, s.metas[i].scope);
 	}
 	if (mentions) idx.entityDocs.loadPacked(slotIds, mentions.strings, mentions.offsets, mentions.values);
 	yield;
 	const { from, to, strength, type, types, loose } = s.edges;
-	idx.adj.loadPacked(slotIds, from, to, type, types, strength);
+	idx.adj.loadPacked(slots, from, to, type, types, strength);
 	for (const e of loose) idx.adj.add(e);
 	if (s.ivf) {
 		const ivf = new Ivf(s.dims, s.ivf.centroids, s.ivf.trainedAt);

@@ -7,6 +7,7 @@
 import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import { processTerm, tokenize } from '../../core/text';
 import { packLexical, unpackLexical, type PackedLexical } from './lexical-codec';
+import type { SlotNames } from './types';
 
 /** The fields of one indexed document. */
 export interface LexicalDoc {
@@ -202,10 +203,10 @@ export class LexicalIndex {
 		return packLexical(this.ms as MiniSearch<unknown>, slotOf);
 	}
 
-	/** Rebuilds from `pack()` output (`slotIds`: the id of each slot, for a form packed by slot). */
-	static unpack(p: PackedLexical, slotIds?: readonly string[]): LexicalIndex {
+	/** Rebuilds from `pack()` output (`slots`: the slots' ids and the id → slot map, for a form packed by slot). */
+	static unpack(p: PackedLexical, slots?: SlotNames): LexicalIndex {
 		const ms = new MiniSearch<LexicalDoc>(OPTIONS);
-		unpackLexical(p, ms as MiniSearch<unknown>, slotIds);
+		unpackLexical(p, ms as MiniSearch<unknown>, slots);
 		return new LexicalIndex(ms);
 	}
 }

@@ -119,3 +119,12 @@ export interface SearchIndex {
 	snapshot(): Uint8Array;
 	clear(): void;
 }
+
+/**
+ * A restored snapshot's slots: each slot's id, and each id's slot (one frozen map, built once
+ * at restore and shared by everything that reads the snapshot's packed arrays).
+ */
+export interface SlotNames {
+	ids: readonly string[];
+	slotOf: ReadonlyMap<string, number>;
+}

@@ -35,7 +35,7 @@ describe('Adjacency loaded from packed edges', () => {
 		for (const e of edges) ref.add({ from: ids[e.from], to: ids[e.to], type: TYPES[e.type], strength: e.strength });
 		const lazy = new Adjacency();
 		lazy.loadPacked(
-			ids,
+			{ ids, slotOf: new Map(ids.map((id, slot) => [id, slot])) },
 			Int32Array.from(edges, (e) => e.from),
 			Int32Array.from(edges, (e) => e.to),
 			Uint8Array.from(edges, (e) => e.type),
