@@ -19,7 +19,7 @@ import { ivfScan, nearestScan } from './nearest';
 import { rankIndex } from './rank';
 import { decodeSnapshot, encodeSnapshot, type PackedEdges } from './snapshot';
 import type { DocMeta, DocText, Edge, QueryVectors, RankedPage, SearchIndex, SlotNames } from './types';
-import { OverlayMap } from './overlay-map';
+import { OverlayMap, type MapBase } from './overlay-map';
 import { normalize, VectorStore } from './vector-store';
 import type { IndexView } from './view';
 
@@ -31,7 +31,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	metas: DocMeta[] = [];
 	ids: string[] = [];
 	slotOf: Map<string, number> = new Map();
-	seqToId = new Map<number, string>();
+	seqToId: Map<number, string> = new Map();
 	vectors: VectorStore;
 	lexical: LexicalIndex;
 	adj = new Adjacency();
@@ -273,11 +273,11 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.ivf = null;
 	}
 
-	/** Registers a memory's seq and (unless a restore loads them packed) entities in the lookup maps. */
-	linkMeta(m: DocMeta, entities = true): void {
-		this.seqToId.set(m.seq, m.id);
+	/** Registers a memory's seq and entities in the lookup maps (unless a restore loads them packed). */
+	linkMeta(m: DocMeta, packed?: { seqs: boolean; entities: boolean }): void {
+		if (!packed?.seqs) this.seqToId.set(m.seq, m.id);
 		if (m.group !== undefined) this.groupCount.set(m.group, (this.groupCount.get(m.group) ?? 0) + 1);
-		if (entities) for (const e of m.entities) this.entityDocs.add(e, m.id);
+		if (!packed?.entities) for (const e of m.entities) this.entityDocs.add(e, m.id);
 	}
 
 	private unlinkMeta(m: DocMeta): void {
@@ -313,6 +313,29 @@ function lexicalDoc(m: DocMeta, text: DocText): LexicalDoc {
 		entities: (text.entityNames ?? []).join(' '),
 		dates: dateWords(m.timestamp),
 		metadata: text.metadata ?? '',
+	};
+}
+
+/**
+ * seq → id by binary search over a snapshot's seqs (`seqs[slot]`, id `ids[slot]`), when they
+ * rise with the slot as memories stored in order have them; undefined when they do not.
+ */
+function seqsBySlot(seqs: Float64Array, ids: readonly string[]): MapBase<number, string> | undefined {
+	for (let i = 1; i < seqs.length; i++) if (!(seqs[i] > seqs[i - 1])) return undefined;
+	return {
+		size: seqs.length,
+		get(seq) {
+			let lo = 0;
+			let hi = seqs.length - 1;
+			while (lo <= hi) {
+				const mid = (lo + hi) >> 1;
+				if (seqs[mid] === seq) return ids[mid];
+				if (seqs[mid] < seq) lo = mid + 1;
+				else hi = mid - 1;
+			}
+			return undefined;
+		},
+		keys: () => seqs,
 	};
 }
 
@@ -372,8 +395,11 @@ function* restoreSteps(bytes: Uint8Array): Generator<void, SearchIndex> {
 	idx.ids = [...slotIds];
 	idx.slotOf = new OverlayMap({ size: n, get: (id) => baseSlotOf.get(id), keys: () => baseSlotOf.keys() });
 	const mentions = s.mentions;
+	const bySeq = seqsBySlot(Float64Array.from(s.metas, (m) => m.seq), slotIds);
+	if (bySeq) idx.seqToId = new OverlayMap(bySeq);
+	const packed = { seqs: bySeq !== undefined, entities: mentions !== undefined };
 	for (let i = 0; i < n; i++) {
-		idx.linkMeta(s.metas[i], !mentions);
+		idx.linkMeta(s.metas[i], packed);
 		idx.placeScope(i, s.metas[i].scope);
 	}
 	if (mentions) idx.entityDocs.loadPacked(slotIds, mentions.strings, mentions.offsets, mentions.values);

@@ -222,6 +222,27 @@ describe('SearchIndex', () => {
 			expect(graph.hits.map((h) => h.id)).not.toContain('a');
 		});
 
+		it.each([
+			['rising with the slot', [1, 2, 3, 4, 5]],
+			['out of order', [4, 2, 9, 1, 7]],
+		])('resolves a seq memory_id after a restore and through later changes (seqs %s)', (_, seqs) => {
+			const idx = createSearchIndex({ modelId: 'toy', dims: DIMS });
+			const ids = ['a', 'b', 'c', 'd', 'e'];
+			ids.forEach((id, i) => idx.upsert(meta(id, { seq: seqs[i] }), { content: `note ${id}` }, toyEmbed(`note ${id}`, DIMS)));
+			const back = restoreSearchIndex(idx.snapshot());
+			const seed = (ref: number) => (back as unknown as IndexView).seqToId.get(ref);
+			expect(ids.map((_, i) => seed(seqs[i]))).toEqual(ids);
+			expect(seed(100)).toBeUndefined();
+			// A removal moves the last slot into the hole; an upsert gives a memory a new seq.
+			back.remove('b');
+			back.upsert(meta('f', { seq: 100 }), { content: 'note f' }, toyEmbed('note f', DIMS));
+			back.upsert(meta('c', { seq: 101 }), { content: 'note c again' }, toyEmbed('note c', DIMS));
+			expect([seed(seqs[1]), seed(seqs[2]), seed(101), seed(100), seed(seqs[4]), seed(seqs[0])]).toEqual([undefined, undefined, 'c', 'f', 'e', 'a']);
+			expect(back.rank({ memory_id: 100, limit: 5 }, { vectors: [] }, Date.now()).hits.map((h) => h.id)).not.toContain('f');
+			expect(() => back.rank({ memory_id: seqs[1], limit: 5 }, { vectors: [] }, Date.now())).toThrow(`no memory with id ${seqs[1]}`);
+			expect([...(back as unknown as IndexView).seqToId.keys()].sort((x, y) => x - y)).toEqual([seqs[0], seqs[3], seqs[4], 100, 101].sort((x, y) => x - y));
+		});
+
 		it('rejects bytes that are not a snapshot', () => {
 			expect(() => restoreSearchIndex(new Uint8Array([1, 2, 3]))).toThrow('snapshot: too short to be an index snapshot');
 			expect(() => restoreSearchIndex(new Uint8Array(64))).toThrow('snapshot: not an index snapshot (bad magic)');
