@@ -10,7 +10,7 @@ import type { EngineContext } from './context';
 import { renderMarkdown } from './markdown-format';
 import { toEntity } from './reads';
 import { parseInput } from './validate';
-import { rowsWhere } from '../store/lookup';
+import { vectorsOf } from '../store/vectors';
 import { entityIdsOf } from '../store/derived';
 import { linksOut } from '../store/associations';
 
@@ -82,7 +82,7 @@ async function collect(db: EngramDB, rows: MemoryRow[], selected: Set<string> | 
 		entities: entities.sort((a, b) => a.id.localeCompare(b.id)).map(toEntity),
 	};
 	if (vectors && ids.length) {
-		const vs = await rowsWhere(db.vectors, 'memory_id', ids);
+		const vs = await vectorsOf(db, ids);
 		bundle.vectors = vs.map((v) => ({ model: v.model, memory_id: v.memory_id, vector: Array.from(v.data) }));
 	}
 	return bundle;

@@ -15,6 +15,7 @@ import { toMemory, truncate } from './doc';
 import type { RankedHit, RankedPage } from './search/types';
 import { parseInput } from './validate';
 import { tablesOf } from './vector-models';
+import { vectorsOfModel } from '../store/vectors';
 
 /** Default cap on each result's content, so a recall never floods an agent's context. */
 export const DEFAULT_MAX_CONTENT_CHARS = 2000;
@@ -65,7 +66,7 @@ async function callerMatches(ctx: EngineContext, embedding: number[]): Promise<M
 	const q = normalize(embedding);
 	if (!q) throw new MemoryError('invalid_input', 'embedding: must not be all zeros');
 	const model = callerModel(q.length);
-	const rows = await ctx.db.vectors.where('model').equals(model).toArray();
+	const rows = await vectorsOfModel(ctx.db, model).toArray();
 	if (rows.length === 0) {
 		if (q.length === ctx.embedder.dims) return undefined;
 		throw new MemoryError(

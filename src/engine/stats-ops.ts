@@ -14,7 +14,7 @@ import { DB_VERSION } from '../store/db';
 import type { EngineContext } from './context';
 import { parseInput } from './validate';
 import { countLinks, linksFrom } from '../store/associations';
-import { vectorModels } from '../store/vectors';
+import { vectorModels, vectorsOfModel } from '../store/vectors';
 
 const TOP = 10;
 
@@ -114,7 +114,7 @@ async function embeddingModels(ctx: EngineContext, active: number): Promise<{ mo
 	let cached = otherModels.get(ctx);
 	if (!cached || cached.active !== model || Date.now() - cached.at > OTHER_MODELS_TTL_MS) {
 		const names = (await vectorModels(ctx.db)).filter((m) => m !== model);
-		const counts = await Promise.all(names.map(async (m) => ({ model: m, count: await ctx.db.vectors.where('model').equals(m).count() })));
+		const counts = await Promise.all(names.map(async (m) => ({ model: m, count: await vectorsOfModel(ctx.db, m).count() })));
 		otherModels.set(ctx, (cached = { at: Date.now(), active: model, counts }));
 	}
 	const all = [...(active ? [{ model, count: active }] : []), ...cached.counts.filter((c) => c.count > 0)];
@@ -151,7 +151,7 @@ export async function health(ctx: EngineContext, info: { indexOrigin: string; re
 	const db = ctx.db;
 	const model = ctx.embedder.modelId;
 	const [memories, associations, entities, vectors] = await db.read(() =>
-		Promise.all([db.memories.count(), countLinks(db), db.entities.count(), db.vectors.where('model').equals(model).count()]),
+		Promise.all([db.memories.count(), countLinks(db), db.entities.count(), vectorsOfModel(db, model).count()]),
 	);
 	const issues: string[] = [];
 	if (vectors < memories)

@@ -14,7 +14,7 @@ import { linkEntitiesMany, unlinkEntities } from '../store/entities';
 import { getByRef } from '../store/memories';
 import type { AssociationRow, MemoryRow } from '../store/rows';
 import { bumpStamp } from '../store/settings';
-import { getVector, vectorRow } from '../store/vectors';
+import { deleteVectorsOf, getVector, vectorRow } from '../store/vectors';
 import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
 import { entityKeys, resolveEntities } from './entity-keys';
 import { notFound } from './get-ops';
@@ -120,7 +120,7 @@ async function relinkEntities(ctx: EngineContext, old: MemoryRow, row: MemoryRow
  * (the caller puts the row), those into it on their source rows. Returns the new vector.
  */
 async function replaceVectors(ctx: EngineContext, row: MemoryRow, vector: Float32Array | null, change: IndexChange): Promise<Float32Array | null> {
-	await ctx.db.vectors.where('memory_id').equals(row.id).delete();
+	await deleteVectorsOf(ctx.db, [row.id]);
 	if (vector) await ctx.db.vectors.put(vectorRow(ctx.embedder.modelId, row.id, vector));
 	const similar = (await linksTouching(ctx.db, [row.id], [row])).filter((a) => a.type === 'SIMILAR_TO');
 	await deleteLinks(ctx.db, similar.filter((a) => a.from !== row.id));

@@ -100,8 +100,19 @@ export const SCHEMA_V7 = {
 	activity: '++id, memory_id, *memory_ids',
 } as const;
 
+/**
+ * Version 8 drops the vectors table's `model` and `memory_id` indexes: its primary key
+ * [model+memory_id] already orders the rows by model (a model's vectors are one key range), and
+ * a memory's vectors are one key per model (store/vectors.ts). A store writes two index entries
+ * fewer per vector.
+ */
+export const SCHEMA_V8 = {
+	...SCHEMA_V7,
+	vectors: '[model+memory_id]',
+} as const;
+
 /** The current schema version. */
-export const DB_VERSION = 7;
+export const DB_VERSION = 8;
 
 /** Options for opening a database; Node tests pass fake-indexeddb's factory and key range. */
 export interface EngramDBOptions {
@@ -133,6 +144,7 @@ export class EngramDB extends Dexie {
 		this.version(5).stores(SCHEMA_V5).upgrade(upgradeToV5);
 		this.version(6).stores(SCHEMA_V6).upgrade(upgradeToV6);
 		this.version(7).stores(SCHEMA_V7);
+		this.version(8).stores(SCHEMA_V8);
 		this.use(derivedFieldsMiddleware);
 	}
 

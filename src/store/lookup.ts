@@ -12,8 +12,3 @@ export async function rowsWhere<T, K>(table: Table<T, K>, index: string, keys: r
 	return (await Promise.all(unique.map((k) => table.where(index).equals(k).toArray()))).flat();
 }
 
-/** The primary keys of every row whose `index` equals one of `keys`. */
-export async function primaryKeysWhere<T, K>(table: Table<T, K>, index: string, keys: readonly IndexableType[]): Promise<K[]> {
-	const unique = [...new Set(keys)];
-	return (await Promise.all(unique.map((k) => table.where(index).equals(k).primaryKeys()))).flat() as K[];
-}

@@ -4,7 +4,7 @@
 import type { MemoryRef } from '../core/schemas';
 import type { EngramDB } from './db';
 import type { MemoryRow } from './rows';
-import { primaryKeysWhere } from './lookup';
+import { vectorsOf } from './vectors';
 
 /** The row a reference points at: a string id, or an integer seq. */
 export async function getByRef(db: EngramDB, ref: MemoryRef): Promise<MemoryRow | undefined> {
@@ -20,8 +20,7 @@ export async function getByRef(db: EngramDB, ref: MemoryRef): Promise<MemoryRow 
 export async function embeddingTables(db: EngramDB, ids: string[]): Promise<Map<string, string[]>> {
 	const out = new Map<string, string[]>(ids.map((id) => [id, []]));
 	if (ids.length === 0) return out;
-	const keys = await primaryKeysWhere(db.vectors, 'memory_id', ids);
-	for (const [model, id] of keys) out.get(id)?.push(model);
+	for (const { model, memory_id } of await vectorsOf(db, ids)) out.get(memory_id)?.push(model);
 	for (const list of out.values()) list.sort();
 	return out;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AUTHORABLE_ASSOCIATION_TYPES } from '../../../src/core/schemas';
 import { rejection, storedLinks, useEngines } from './helpers';
+import { vectorsOf } from '../../../src/store/vectors';
 
 const fresh = useEngines();
 
@@ -21,8 +22,9 @@ describe('Engine', () => {
 			const engine = await fresh();
 			const a = await engine.store({ content: 'Maria Silva reviewed the budget', embedding: [1, 0] });
 			const before = engine.ctx.index.size;
+			expect((await vectorsOf(engine.db, [a.memory_id!])).map((v) => v.model).sort()).toEqual(['caller:2', engine.ctx.embedder.modelId].sort());
 			await engine.delete({ memory_id: a.seq! });
-			expect(await engine.db.vectors.where('memory_id').equals(a.memory_id!).count()).toBe(0);
+			expect(await vectorsOf(engine.db, [a.memory_id!])).toEqual([]);
 			expect(await engine.db.memories.where('entity_ids').equals('person:maria silva').count()).toBe(0);
 			expect(await engine.getEntities(['person:maria silva'])).toEqual([undefined]);
 			expect(engine.ctx.index.size).toBe(before - 1);

@@ -3,9 +3,9 @@ import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../../src/core/errors';
 import { contentKey } from '../../../src/store/derived';
-import { DB_VERSION, EngramDB, openEngramDB, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V5 } from '../../../src/store/db';
+import { DB_VERSION, EngramDB, openEngramDB, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V5, SCHEMA_V7 } from '../../../src/store/db';
 import { countLinks, linksOf, linksTouching } from '../../../src/store/associations';
-import { vectorModels, vectorRow } from '../../../src/store/vectors';
+import { deleteVectorsOf, modelCounts, vectorModels, vectorRow, vectorsOf, vectorsOfModel } from '../../../src/store/vectors';
 import { bumpStamp, readCounters, reserveSeqs } from '../../../src/store/settings';
 import { mapStoreError } from '../../../src/store/errors';
 import { freshName } from '../engine/helpers';
@@ -44,6 +44,14 @@ class V5Only extends V4Only {
 	constructor(name: string) {
 		super(name);
 		this.version(5).stores(SCHEMA_V5);
+	}
+}
+
+/** A database created at version 7 (vectors indexed by model and by memory). */
+class V7Only extends Dexie {
+	constructor(name: string) {
+		super(name, { indexedDB, IDBKeyRange });
+		this.version(7).stores(SCHEMA_V7);
 	}
 }
 
@@ -140,8 +148,40 @@ describe('EngramDB', () => {
 		const rows = ['m1', 'm2', 'm3'].flatMap((id) => ['engram/glove', 'caller:2', 'Xenova/minilm'].map((model) => vectorRow(model, id, [0.6, 0.8])));
 		await db.vectors.bulkAdd(rows);
 		expect(await vectorModels(db)).toEqual(['Xenova/minilm', 'caller:2', 'engram/glove']);
-		await db.vectors.where('model').equals('caller:2').delete();
+		await vectorsOfModel(db, 'caller:2').delete();
 		expect(await vectorModels(db)).toEqual(['Xenova/minilm', 'engram/glove']);
+	});
+
+	it('finds, counts and deletes vectors by model and by memory through the primary key alone', async () => {
+		const db = await openEngramDB({ name: freshName(), indexedDB, IDBKeyRange });
+		opened.push(db);
+		expect(db.vectors.schema.indexes).toEqual([]);
+		// Models whose names sort next to each other and prefix one another stay apart.
+		const models = ['a', 'a/b', 'ab'];
+		await db.vectors.bulkAdd(['m1', 'm2', 'm3'].flatMap((id, i) => models.slice(i).map((model) => vectorRow(model, id, [i, 1]))));
+		expect(await modelCounts(db)).toEqual([{ model: 'a', count: 1 }, { model: 'a/b', count: 2 }, { model: 'ab', count: 3 }]);
+		expect((await vectorsOfModel(db, 'a/b').toArray()).map((v) => v.memory_id)).toEqual(['m1', 'm2']);
+		const of = async (ids: string[]) => (await vectorsOf(db, ids)).map((v) => `${v.model}:${v.memory_id}`).sort();
+		expect(await of(['m2', 'm3', 'missing'])).toEqual(['a/b:m2', 'ab:m2', 'ab:m3']);
+		expect(await of([])).toEqual([]);
+		await deleteVectorsOf(db, ['m2', 'missing']);
+		expect(await of(['m1', 'm2', 'm3'])).toEqual(['a/b:m1', 'a:m1', 'ab:m1', 'ab:m3']);
+		expect(await modelCounts(db)).toEqual([{ model: 'a', count: 1 }, { model: 'a/b', count: 1 }, { model: 'ab', count: 2 }]);
+	});
+
+	it('schema upgrade from v7 drops the vector indexes and keeps every vector', async () => {
+		const name = freshName();
+		const old = new V7Only(name);
+		await old.open();
+		const rows = ['m1', 'm2'].flatMap((id) => ['engram/glove', 'caller:2'].map((model) => vectorRow(model, id, [0.6, 0.8])));
+		await old.table('vectors').bulkAdd(rows);
+		old.close();
+		const db = await openEngramDB({ name, indexedDB, IDBKeyRange });
+		opened.push(db);
+		expect(db.verno).toBe(DB_VERSION);
+		expect(db.vectors.schema.indexes).toEqual([]);
+		expect(await db.vectors.orderBy('[model+memory_id]').toArray()).toEqual(rows.sort((x, y) => x.model.localeCompare(y.model) || x.memory_id.localeCompare(y.memory_id)));
+		expect(await modelCounts(db)).toEqual([{ model: 'caller:2', count: 2 }, { model: 'engram/glove', count: 2 }]);
 	});
 
 	it('derives entity_ids on every memory write, so the index follows a change of entities', async () => {
