@@ -18,7 +18,7 @@ import type { AssociationRow } from '../store/rows';
 import { bumpStamp } from '../store/settings';
 import { nowIso, type EngineContext } from './context';
 import { notFound } from './get-ops';
-import { applyToIndex, type IndexChange } from './index-sync';
+import { writeIndexed, type IndexChange } from './index-sync';
 import { parseInput } from './validate';
 
 /** Strength when the caller gives none (seed 000: 0.5–0.7 is "moderate"). */
@@ -37,7 +37,7 @@ export async function associateMemories(ctx: EngineContext, input: AssociateInpu
 	const items: AssociateItem[] = p.associations ?? [p as AssociateItem];
 	return ctx.lock.run(async () => {
 		const change: IndexChange = { upserts: [], edges: [] };
-		const res = await ctx.db.write(async () => {
+		const res = await writeIndexed(ctx, change, async () => {
 			const ok: Succeeded[] = [];
 			const failed: Failed[] = [];
 			const at = nowIso(ctx);
@@ -55,7 +55,6 @@ export async function associateMemories(ctx: EngineContext, input: AssociateInpu
 			}
 			return { ok, failed };
 		});
-		applyToIndex(ctx, change);
 		if (res.ok.length) ctx.hub.emit({ kind: 'associations', ids: [...new Set(res.ok.flatMap((s) => [s.memory1_id, s.memory2_id]))] });
 		return output(res.ok, res.failed);
 	});

@@ -13,7 +13,7 @@ import { deleteVectorsOf } from '../store/vectors';
 import type { AssociationRow } from '../store/rows';
 import { nowIso, type EngineContext } from './context';
 import { notFound } from './get-ops';
-import { applyToIndex, type IndexChange } from './index-sync';
+import { writeIndexed, type IndexChange } from './index-sync';
 import { parseInput } from './validate';
 
 /** Deletes memories; see the module comment. */
@@ -23,7 +23,7 @@ export async function deleteMemories(ctx: EngineContext, input: DeleteInput, act
 		const { ids, missing } = await targets(ctx, p);
 		if (ids.length === 0) return output([], 0, missing, p);
 		const change: IndexChange = { upserts: [], edges: [], removedIds: ids, removedEdges: [] };
-		const removed = await ctx.db.write(async () => {
+		const removed = await writeIndexed(ctx, change, async () => {
 			const deleted = new Set(ids);
 			const rows = await ctx.db.memories.bulkGet(ids);
 			const links = await linksTouching(ctx.db, ids, rows);
@@ -41,7 +41,6 @@ export async function deleteMemories(ctx: EngineContext, input: DeleteInput, act
 			change.stamp = await bumpStamp(ctx.db);
 			return links.length;
 		});
-		applyToIndex(ctx, change);
 		ctx.hub.emit({ kind: 'memories', ids });
 		return output(ids, removed, missing, p);
 	});

@@ -31,7 +31,7 @@ import {
 	type ImportedMemory,
 	type Located,
 } from './import-formats';
-import { applyToIndex, type IndexChange } from './index-sync';
+import { writeIndexed, type IndexChange } from './index-sync';
 import { STORE_DEFAULTS, storeMemories } from './store-ops';
 import type { Progress } from './types';
 import { parseInput } from './validate';
@@ -134,12 +134,11 @@ async function importMemoryBatch(
 	});
 	await ctx.lock.run(async () => {
 		const change: IndexChange = { upserts: [], edges: [] };
-		await ctx.db.write(async () => {
+		await writeIndexed(ctx, change, async () => {
 			await writeImported(ctx, rows, vectors, onConflict, counts, change);
 			await appendActivity(ctx.db, [{ at: now, actor, action: 'imported', detail: `${change.upserts.length} memories` }]);
 			if (change.upserts.length) change.stamp = await bumpStamp(ctx.db);
 		});
-		applyToIndex(ctx, change);
 	});
 }
 
@@ -250,7 +249,7 @@ async function importAssociationBatch(ctx: EngineContext, batch: EngramBundle['a
 	const at = nowIso(ctx);
 	return ctx.lock.run(async () => {
 		const change: IndexChange = { upserts: [], edges: [] };
-		await ctx.db.write(async () => {
+		await writeIndexed(ctx, change, async () => {
 			const ends = await ctx.db.memories.bulkGet([...new Set(batch.flatMap(({ value: a }) => [a.from, a.to]))]);
 			const rows = new Map(ends.flatMap((r) => (r ? [[r.id, r] as const] : [])));
 			for (const { line, value: a } of batch) {
@@ -264,7 +263,6 @@ async function importAssociationBatch(ctx: EngineContext, batch: EngramBundle['a
 			await putLinks(ctx.db, change.edges, rows);
 			if (change.edges.length) change.stamp = await bumpStamp(ctx.db);
 		});
-		applyToIndex(ctx, change);
 		return change.edges.length;
 	});
 }

@@ -1,11 +1,16 @@
 /**
- * Applies a committed write to the in-memory search index. Called right after the IndexedDB
- * transaction commits (never before: a rolled-back write must leave the index untouched).
+ * Keeps the in-memory search index in step with IndexedDB writes. `writeIndexed` runs a write
+ * transaction and, once its last request has succeeded, asks IndexedDB to commit and mirrors the
+ * change into the index while the commit is under way (the index no longer waits for the
+ * commit's round trip: about 0.4 ms of a single store at 10k memories). Only a successful commit
+ * is announced (cross-tab notice, snapshot scheduling); a commit that fails after all puts the
+ * touched records back in the index as the database still has them.
  */
 import type { AssociationType } from '../core/schemas';
 import type { MemoryRow } from '../store/rows';
 import type { AssociationRow } from '../store/rows';
 import type { EngineContext } from './context';
+import { applyNotice } from './cross-tab';
 import { toDocMeta, toDocText } from './doc';
 
 /** What one committed write changed, in the order it is applied: removals, upserts, edges. */
@@ -19,13 +24,49 @@ export interface IndexChange {
 	stamp?: number;
 }
 
-/** Mirrors a committed change into the index, then tells the engine (snapshot scheduling). */
-export function applyToIndex(ctx: EngineContext, change: IndexChange): void {
+/**
+ * Runs `fn` in one write transaction (see EngramDB.write) that fills `change`, and keeps the
+ * index in step: mirrored while IndexedDB commits, announced once it has. Callers hold the
+ * engine's write lock.
+ */
+export async function writeIndexed<T>(ctx: EngineContext, change: IndexChange, fn: () => Promise<T>): Promise<T> {
+	let mirrored = false;
+	try {
+		const out = await ctx.db.write(async () => {
+			const result = await fn();
+			ctx.db.commitNow();
+			mirror(ctx, change);
+			mirrored = true;
+			return result;
+		});
+		announce(ctx, change);
+		return out;
+	} catch (e) {
+		// Best effort: should the database be unreadable too, the next open rebuilds the index.
+		if (mirrored) await applyNotice(ctx, touched(change)).catch(() => undefined);
+		throw e;
+	}
+}
+
+/** Applies a change to the index: removals, upserts, then edges. */
+function mirror(ctx: EngineContext, change: IndexChange): void {
 	for (const e of change.removedEdges ?? []) ctx.index.removeEdge(e.from, e.to, e.type);
 	for (const id of change.removedIds ?? []) ctx.index.remove(id);
 	for (const u of change.upserts) ctx.index.upsert(toDocMeta(u.row), toDocText(u.row), u.vector);
 	for (const e of change.edges) ctx.index.addEdge({ from: e.from, to: e.to, type: e.type, strength: e.strength });
+}
+
+/** Tells the engine about a committed change (cross-tab notice, snapshot scheduling). */
+function announce(ctx: EngineContext, change: IndexChange): void {
 	if (change.stamp === undefined) return;
-	const edges = [...change.edges, ...(change.removedEdges ?? [])].map((e) => [e.from, e.to, e.type] as [string, string, AssociationType]);
-	ctx.committed(change.stamp, { upserts: change.upserts.map((u) => u.row.id), removed: change.removedIds ?? [], edges });
+	ctx.committed(change.stamp, { upserts: change.upserts.map((u) => u.row.id), removed: change.removedIds ?? [], edges: edgeKeys(change) });
+}
+
+/** Every record a change touched, as a notice that re-reads each of them (none is assumed gone). */
+function touched(change: IndexChange) {
+	return { stamp: change.stamp ?? 0, upserts: [...change.upserts.map((u) => u.row.id), ...(change.removedIds ?? [])], removed: [], edges: edgeKeys(change) };
+}
+
+function edgeKeys(change: IndexChange): [string, string, AssociationType][] {
+	return [...change.edges, ...(change.removedEdges ?? [])].map((e) => [e.from, e.to, e.type]);
 }

@@ -26,7 +26,7 @@ import { vectorRow } from '../store/vectors';
 import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
 import { isNearDuplicate } from './duplicates';
 import { entityKeys, resolveEntities } from './entity-keys';
-import { applyToIndex, type IndexChange } from './index-sync';
+import { writeIndexed, type IndexChange } from './index-sync';
 import { parseInput } from './validate';
 import { cosine } from '../core/vector';
 import { rowsWhere } from '../store/lookup';
@@ -70,8 +70,7 @@ export async function storeMemories(ctx: EngineContext, input: StoreInput, actor
 	const drafts = items.map((item, i) => draftOf(item, i, now, vectors[i], path));
 	return ctx.lock.run(async () => {
 		const change: IndexChange = { upserts: [], edges: [] };
-		const results = await ctx.db.write(() => writeDrafts(ctx, drafts, change, path, actor, now));
-		applyToIndex(ctx, change);
+		const results = await writeIndexed(ctx, change, () => writeDrafts(ctx, drafts, change, path, actor, now));
 		ctx.hub.emit({ kind: 'memories', ids: change.upserts.map((u) => u.row.id) });
 		return output(results, parsed.memories === undefined);
 	});

@@ -18,7 +18,7 @@ import { deleteVectorsOf, getVector, vectorRow } from '../store/vectors';
 import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
 import { entityKeys, resolveEntities } from './entity-keys';
 import { notFound } from './get-ops';
-import { applyToIndex, type IndexChange } from './index-sync';
+import { writeIndexed, type IndexChange } from './index-sync';
 import { checkValidity, MAX_SIMILAR } from './store-ops';
 import { parseInput } from './validate';
 
@@ -36,7 +36,7 @@ export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor
 	if (p.embedding && !caller) throw new MemoryError('invalid_input', 'embedding: must not be all zeros');
 	return ctx.lock.run(async () => {
 		const change: IndexChange = { upserts: [], edges: [], removedEdges: [] };
-		const res = await ctx.db.write(async () => {
+		const res = await writeIndexed(ctx, change, async () => {
 			const old = await ctx.db.memories.get(current.id);
 			if (!old) throw notFound('memory_id', p.memory_id);
 			const next = applyFields(old, p, nowIso(ctx));
@@ -58,7 +58,6 @@ export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor
 			change.stamp = await bumpStamp(ctx.db);
 			return { row: next, changed };
 		});
-		applyToIndex(ctx, change);
 		if (change.stamp !== undefined) ctx.hub.emit({ kind: 'memories', ids: [res.row.id] });
 		return output(res.row, res.changed, reembed);
 	});

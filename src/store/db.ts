@@ -163,6 +163,19 @@ export class EngramDB extends Dexie {
 	}
 
 	/**
+	 * Inside `write()`, once every request has succeeded: asks IndexedDB to commit now rather
+	 * than when the task ends, so work done meanwhile overlaps the commit. Issuing a request
+	 * afterwards fails. A no-op outside a transaction or where `commit()` is missing.
+	 */
+	commitNow(): void {
+		try {
+			(Dexie.currentTransaction?.idbtrans as IDBTransaction | undefined)?.commit?.();
+		} catch {
+			// Already committing or finished: nothing to hurry.
+		}
+	}
+
+	/**
 	 * Runs `fn` in one read-only transaction (a consistent view) over all tables, or over `tables`
 	 * only: a read that names its tables does not wait for writes to the others (a recall's page
 	 * read need not queue behind the previous recall's activity entry).
