@@ -3,7 +3,7 @@
  */
 import type { Memory, MemoryBrief } from '../core/schemas';
 import { entityId } from '../core/entities';
-import { SESSION_KEYS } from '../store/derived';
+import { contentHash, SESSION_KEYS } from '../store/derived';
 import type { MemoryRow } from '../store/rows';
 import type { DocMeta, DocText } from './search/types';
 
@@ -57,6 +57,7 @@ export function toDocMeta(row: MemoryRow): DocMeta {
 		access_count: row.access_count,
 		last_accessed: ms(row.last_accessed),
 		entities: [...new Set(row.entities.map(entityId))],
+		content_hash: contentHash(row.content_key),
 	};
 }
 

@@ -15,7 +15,7 @@ import {
 	type StoreOutput,
 } from '../core/schemas';
 import { normalize } from '../core/vector';
-import { contentKey, normaliseContent, sessionOf } from '../store/derived';
+import { contentHash, contentKey, normaliseContent, sessionOf } from '../store/derived';
 import { appendActivity } from '../store/activity';
 import { putLinks, withLink } from '../store/associations';
 import { readEntities, writeEntityLinks, type EntityKey, type Mentions } from '../store/entities';
@@ -29,7 +29,6 @@ import { entityKeys, resolveEntities } from './entity-keys';
 import { writeIndexed, type IndexChange } from './index-sync';
 import { parseInput } from './validate';
 import { cosine } from '../core/vector';
-import { rowsWhere } from '../store/lookup';
 
 /** Defaults for fields a caller leaves out (documented in docs/DESIGN.md). */
 export const STORE_DEFAULTS = {
@@ -215,12 +214,18 @@ async function previousInScopes(ctx: EngineContext, drafts: Draft[]): Promise<Ma
 	return new Map([...keys.keys()].map((k, i) => [k, found[i]?.id]));
 }
 
-/** Stored memories sharing a draft's scope and content key, fetched in one request. */
+/**
+ * Stored memories sharing a draft's scope and content key. The index names the candidates (its
+ * content hash is 32 bits of the key), so a batch costs one request only when some draft has
+ * one, instead of an IndexedDB look-up per draft.
+ */
 async function exactCandidates(ctx: EngineContext, drafts: Draft[]): Promise<Map<string, MemoryRow[]>> {
-	const keys = drafts.filter((d) => !d.item.force).map((d) => [d.row.scope, d.row.content_key] as [string, string]);
+	const ids = new Set<string>();
+	for (const d of drafts) if (!d.item.force) for (const id of ctx.index.withContentHash(d.row.scope, contentHash(d.row.content_key))) ids.add(id);
 	const out = new Map<string, MemoryRow[]>();
-	if (keys.length === 0) return out;
-	for (const r of await rowsWhere(ctx.db.memories, '[scope+content_key]', keys)) {
+	if (ids.size === 0) return out;
+	for (const r of await ctx.db.memories.bulkGet([...ids])) {
+		if (!r) continue;
 		const k = scopeKey(r.scope, r.content_key);
 		out.set(k, [...(out.get(k) ?? []), r]);
 	}

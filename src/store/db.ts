@@ -101,13 +101,15 @@ export const SCHEMA_V7 = {
 } as const;
 
 /**
- * Version 8 drops the vectors table's `model` and `memory_id` indexes: its primary key
- * [model+memory_id] already orders the rows by model (a model's vectors are one key range), and
- * a memory's vectors are one key per model (store/vectors.ts). A store writes two index entries
- * fewer per vector.
+ * Version 8 drops three indexes a store paid for on every memory. The vectors table's `model`
+ * and `memory_id`: its primary key [model+memory_id] already orders the rows by model (a model's
+ * vectors are one key range), and a memory's vectors are one key per model (store/vectors.ts).
+ * And memories' [scope+content_key]: the search index names exact-duplicate candidates by their
+ * content hash (engine/store-ops.ts), and the rows keep `content_key` to confirm them.
  */
 export const SCHEMA_V8 = {
 	...SCHEMA_V7,
+	memories: 'id, &seq, *tags, [scope+seq], [session+seq], *entity_ids, *link_keys',
 	vectors: '[model+memory_id]',
 } as const;
 

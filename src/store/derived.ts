@@ -48,6 +48,11 @@ export function contentKey(content: string): string {
 	return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
 }
 
+/** The first 32 bits of a content key, as a number (the search index's exact-duplicate key). */
+export function contentHash(key: string): number {
+	return parseInt(key.slice(0, 8), 16) >>> 0;
+}
+
 /** The distinct entity ids a memory mentions (what the memories table indexes as `entity_ids`). */
 export function entityIdsOf(entities: readonly EntityRef[] | undefined): string[] {
 	return [...new Set((entities ?? []).map(entityId))];

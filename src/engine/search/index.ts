@@ -43,6 +43,8 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	private scopeList = new Map<string, number>();
 	/** The coarse quantiser for nearest(), once the index is large enough (see ivf.ts). */
 	ivf: Ivf | null = null;
+	/** content_hash → ids, made by the first look-up (a restore need not build it) and kept from then on. */
+	private byContent: Map<number, string[]> | undefined;
 
 	constructor(modelId: string, dims: number, vectors?: VectorStore, lexical?: LexicalIndex) {
 		this.modelId = modelId;
@@ -271,16 +273,39 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.scopeSlots = new SlotLists();
 		this.scopeList.clear();
 		this.ivf = null;
+		this.byContent = undefined;
+	}
+
+	withContentHash(scope: string, hash: number): string[] {
+		if (!this.byContent) {
+			this.byContent = new Map();
+			for (let slot = 0; slot < this.count; slot++) this.fileContent(this.metas[slot]);
+		}
+		return (this.byContent.get(hash) ?? []).filter((id) => this.metas[this.slotOf.get(id)!].scope === scope);
+	}
+
+	private fileContent(m: DocMeta): void {
+		if (m.content_hash === undefined) return;
+		const ids = this.byContent!.get(m.content_hash);
+		if (ids) ids.push(m.id);
+		else this.byContent!.set(m.content_hash, [m.id]);
 	}
 
 	/** Registers a memory's seq and entities in the lookup maps (unless a restore loads them packed). */
 	linkMeta(m: DocMeta, packed?: { seqs: boolean; entities: boolean }): void {
+		if (this.byContent) this.fileContent(m);
 		if (!packed?.seqs) this.seqToId.set(m.seq, m.id);
 		if (m.group !== undefined) this.groupCount.set(m.group, (this.groupCount.get(m.group) ?? 0) + 1);
 		if (!packed?.entities) for (const e of m.entities) this.entityDocs.add(e, m.id);
 	}
 
 	private unlinkMeta(m: DocMeta): void {
+		const same = m.content_hash === undefined ? undefined : this.byContent?.get(m.content_hash);
+		const at = same ? same.indexOf(m.id) : -1;
+		if (at >= 0) {
+			same!.splice(at, 1);
+			if (same!.length === 0) this.byContent!.delete(m.content_hash!);
+		}
 		if (this.seqToId.get(m.seq) === m.id) this.seqToId.delete(m.seq);
 		if (m.group !== undefined) {
 			const g = (this.groupCount.get(m.group) ?? 1) - 1;

@@ -10,7 +10,7 @@
  *   · i32 string lengths (UTF-16 units) · i32 scope, type · [i32 source, session, group]
  *   · i32 tag offsets (count + 1), tag strings · i32 entity offsets (count + 1), entity strings
  *   · u8 asks · f64 seq, timestamp, updated_at, importance, confidence, access_count
- *   · [f64 t_valid, t_invalid, last_accessed] · UTF-8 of every string, back to back
+ *   · [f64 t_valid, t_invalid, last_accessed, content_hash] · UTF-8 of every string, back to back
  *
  * Bracketed columns are written only when some memory has the field (flags); an absent
  * string is -1, an absent number NaN. The first `count` strings are the ids, in slot order.
@@ -29,6 +29,7 @@ const OPTIONAL_NUMBERS = [
 	['t_valid', 8],
 	['t_invalid', 16],
 	['last_accessed', 32],
+	['content_hash', 64],
 ] as const;
 const NUMBERS = ['seq', 'timestamp', 'updated_at', 'importance', 'confidence', 'access_count'] as const;
 
@@ -159,7 +160,7 @@ export function decodeMetas(block: Uint8Array, odd: readonly [number, string][])
 	const ents = i32(entOff[n], 'entity');
 	const asks = take((b, o, l) => new Uint8Array(b, o, l), n, 1, 'asks');
 	const [seq, timestamp, updated, importance, confidence, accessCount] = NUMBERS.map((k) => f64(n, k));
-	const [tValid, tInvalid, lastAccessed] = OPTIONAL_NUMBERS.map(([k, bit]) => (flags & bit ? f64(n, k) : undefined));
+	const [tValid, tInvalid, lastAccessed, contentHash] = OPTIONAL_NUMBERS.map(([k, bit]) => (flags & bit ? f64(n, k) : undefined));
 	const all = new TextDecoder().decode(take((b, o, l) => new Uint8Array(b, o, l), utf8Length, 1, 'string'));
 	const strings: string[] = new Array(count);
 	for (let i = 0, from = 0; i < count; i++) strings[i] = all.slice(from, (from += lengths[i]));
@@ -193,6 +194,7 @@ export function decodeMetas(block: Uint8Array, odd: readonly [number, string][])
 		if (tInvalid && !Number.isNaN(tInvalid[i])) m.t_invalid = tInvalid[i];
 		if (lastAccessed && !Number.isNaN(lastAccessed[i])) m.last_accessed = lastAccessed[i];
 		if (asks[i]) m.asks = true;
+		if (contentHash && !Number.isNaN(contentHash[i])) m.content_hash = contentHash[i];
 		metas[i] = m;
 	}
 	return { metas, mentions: { strings, offsets: entOff, values: ents } };

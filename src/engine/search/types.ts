@@ -35,6 +35,11 @@ export interface DocMeta {
 	entities: string[];
 	/** Set by the index: the content ends with a question ("How are the twins?"). */
 	asks?: boolean;
+	/**
+	 * The first 32 bits of the row's content key (store/derived.ts): memories whose normalised
+	 * content is equal share it, so it names the candidates of an exact-duplicate check.
+	 */
+	content_hash?: number;
 }
 
 /** The text the lexical index sees. */
@@ -99,6 +104,8 @@ export interface SearchIndex {
 		k: number,
 		filter?: { scope?: string; exclude?: string[] },
 	): { id: string; cosine: number }[];
+	/** Ids of the memories of `scope` whose `content_hash` is `hash` (exact-duplicate candidates). */
+	withContentHash(scope: string, hash: number): string[];
 	/** Whether the index holds an active-model vector for the memory. */
 	hasVector(id: string): boolean;
 	/** Cosine between a stored memory and a vector (undefined without a stored vector). */

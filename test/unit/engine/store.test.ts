@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/engine/engine';
-import { Clock, rejection, storedLinks, useEngines } from './helpers';
+import { Clock, freshName, rejection, storedLinks, useEngines } from './helpers';
 
 let engine: Engine;
 const engines = useEngines();
@@ -87,6 +87,25 @@ describe('Engine', () => {
 			const b = await engine.store({ content: 'Use tabs for indentation', force: true });
 			expect(b.results[0].status).toBe('stored');
 			expect(b.memory_id).not.toBe(a.memory_id);
+		});
+
+		it('finds exact duplicates by content without any vector, through a reopen, an update and a delete', async () => {
+			// Words the model does not know: no vector, so only the exact check can see the duplicate.
+			const dbName = freshName();
+			engine = await engines({ dbName });
+			const a = await engine.store({ content: 'Qzxv Wvbn Plokk.' });
+			expect(engine.ctx.index.hasVector(a.memory_id!)).toBe(false);
+			expect((await engine.store({ content: 'qzxv  wvbn plokk' })).results[0]).toMatchObject({ status: 'duplicate', duplicate_of: a.memory_id, similarity: 1 });
+			await engine.close();
+			// Reopened from the snapshot: the restored index names the candidates.
+			engine = await engines({ dbName });
+			expect(engine.indexOrigin).toBe('snapshot');
+			expect((await engine.store({ content: 'QZXV wvbn plokk' })).duplicate_of).toBe(a.memory_id);
+			await engine.update({ memory_id: a.memory_id!, content: 'Mmrrg Tthv' });
+			expect((await engine.store({ content: 'qzxv wvbn plokk' })).results[0].status).toBe('stored');
+			expect((await engine.store({ content: 'mmrrg tthv' })).duplicate_of).toBe(a.memory_id);
+			await engine.delete({ memory_id: a.memory_id! });
+			expect((await engine.store({ content: 'mmrrg tthv' })).results[0].status).toBe('stored');
 		});
 
 		it('detects duplicates inside one batch', async () => {

@@ -169,7 +169,7 @@ describe('EngramDB', () => {
 		expect(await modelCounts(db)).toEqual([{ model: 'a', count: 1 }, { model: 'a/b', count: 1 }, { model: 'ab', count: 2 }]);
 	});
 
-	it('schema upgrade from v7 drops the vector indexes and keeps every vector', async () => {
+	it('schema upgrade from v7 drops the vector indexes and the content-key index, and keeps every vector', async () => {
 		const name = freshName();
 		const old = new V7Only(name);
 		await old.open();
@@ -180,6 +180,7 @@ describe('EngramDB', () => {
 		opened.push(db);
 		expect(db.verno).toBe(DB_VERSION);
 		expect(db.vectors.schema.indexes).toEqual([]);
+		expect(db.memories.schema.indexes.map((i) => i.name)).not.toContain('[scope+content_key]');
 		expect(await db.vectors.orderBy('[model+memory_id]').toArray()).toEqual(rows.sort((x, y) => x.model.localeCompare(y.model) || x.memory_id.localeCompare(y.memory_id)));
 		expect(await modelCounts(db)).toEqual([{ model: 'caller:2', count: 2 }, { model: 'engram/glove', count: 2 }]);
 	});

@@ -24,7 +24,8 @@ describe('encodeMetas / decodeMetas', () => {
 			{ ...base(2), group: 'work\u00002024-07-10T23:04:28.723Z', t_valid: 1_600_000_000_000, t_invalid: 1_800_000_000_000, last_accessed: 1_750_000_000_001, access_count: 12 },
 			// Strings UTF-8 cannot carry (lone surrogates), emoji, an empty scope and a seq past 2^31.
 			{ ...base(3), id: 'odd-\ud800-id', scope: '', tags: ['\udfff', '👍🏽'], seq: 2 ** 40, importance: 1 / 3, confidence: 0 },
-			{ ...base(4), tags: ['ops'], entities: ['person:maya'], session: 's-1' },
+			{ ...base(4), tags: ['ops'], entities: ['person:maya'], session: 's-1', content_hash: 0xffffffff },
+			{ ...base(5), content_hash: 0 },
 		];
 		const packed = encodeMetas(metas);
 		expect(new Set(packed.odd.map(([, s]) => s))).toEqual(new Set(['\udfff', 'odd-\ud800-id']));
@@ -33,11 +34,11 @@ describe('encodeMetas / decodeMetas', () => {
 
 	it('writes optional columns only when some memory has them', () => {
 		const plain = Array.from({ length: 100 }, (_, i) => base(i));
-		const withAll = plain.map((m) => ({ ...m, source: 's', session: 'x', group: 'g', t_valid: 1, t_invalid: 2, last_accessed: 3 }));
+		const withAll = plain.map((m) => ({ ...m, source: 's', session: 'x', group: 'g', t_valid: 1, t_invalid: 2, last_accessed: 3, content_hash: 4 }));
 		expect(decodeMetas(encodeMetas(plain).bytes, []).metas).toEqual(plain);
 		expect(decodeMetas(encodeMetas(withAll).bytes, []).metas).toEqual(withAll);
-		// Three string columns (4 bytes each) and three number columns (8 bytes each) per memory.
-		expect(encodeMetas(withAll).bytes.length - encodeMetas(plain).bytes.length).toBeGreaterThanOrEqual(100 * 36);
+		// Three string columns (4 bytes each) and four number columns (8 bytes each) per memory.
+		expect(encodeMetas(withAll).bytes.length - encodeMetas(plain).bytes.length).toBeGreaterThanOrEqual(100 * 44);
 	});
 
 	it('decodes a block wherever it lies in its buffer (viewed in place when 8-byte aligned, else copied)', () => {
