@@ -1,8 +1,8 @@
 /**
  * store_memory: single or batch (≤ 500). Embeds every text in one call, then in one IndexedDB
  * transaction detects duplicates, writes the memories, their entities, vectors, SIMILAR_TO links
- * (also between items of the batch), PRECEDED_BY links and supersede marks; after the
- * commit the search index is updated before the call returns, so the next recall finds them.
+ * (also between items of the batch), PRECEDED_BY links and supersede marks; the search index
+ * is updated while the transaction commits (writeIndexed), so the next recall finds them.
  */
 import { MemoryError } from '../core/errors';
 import {
