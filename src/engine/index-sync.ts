@@ -1,8 +1,8 @@
 /**
  * Keeps the in-memory search index in step with IndexedDB writes. `writeIndexed` runs a write
  * transaction and, once its last request has succeeded, asks IndexedDB to commit and mirrors the
- * change into the index while the commit is under way (the index no longer waits for the
- * commit's round trip: about 0.4 ms of a single store at 10k memories). Only a successful commit
+ * change into the index while the commit is under way (the index update, about 0.4 ms of a
+ * single store at 10k memories, no longer waits for the commit's round trip). Only a successful commit
  * is announced (cross-tab notice, snapshot scheduling); a commit that fails after all puts the
  * touched records back in the index as the database still has them.
  */

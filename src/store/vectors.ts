@@ -32,7 +32,10 @@ export async function vectorsOf(db: EngramDB, ids: string[]): Promise<VectorRow[
 	return rows.filter((r): r is VectorRow => r !== undefined);
 }
 
-/** Deletes the vectors of every model for the given memories. */
+/**
+ * Deletes the vectors of every model for the given memories. Listing the models costs one
+ * request per model plus one, in sequence (the price of not indexing `memory_id`).
+ */
 export async function deleteVectorsOf(db: EngramDB, ids: string[]): Promise<void> {
 	if (ids.length === 0) return;
 	const models = await vectorModels(db);

@@ -418,7 +418,7 @@ function* restoreSteps(bytes: Uint8Array): Generator<void, SearchIndex> {
 	idx.count = n;
 	idx.metas = s.metas;
 	idx.ids = [...slotIds];
-	idx.slotOf = new OverlayMap({ size: n, get: (id) => baseSlotOf.get(id), keys: () => baseSlotOf.keys() });
+	idx.slotOf = new OverlayMap(baseSlotOf);
 	const mentions = s.mentions;
 	const bySeq = seqsBySlot(Float64Array.from(s.metas, (m) => m.seq), slotIds);
 	if (bySeq) idx.seqToId = new OverlayMap(bySeq);
