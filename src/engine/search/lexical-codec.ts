@@ -293,8 +293,7 @@ interface DocumentTables {
 /**
  * Reads the document section into typed arrays and serves minisearch's document tables from
  * them (OverlayMaps: later adds and removals are kept on top). Making the three Maps and 100k
- * field-length arrays took about a quarter of restoring a 100k index, plus the garbage
- * collection they caused.
+ * field-length arrays took about a fifth of restoring a 100k index (0.18–0.28 s in Node).
  */
 function readDocuments(p: PackedLexical, r: VarintReader, nFields: number, slots: SlotNames | undefined): DocumentTables {
 	const n = p.docs;
