@@ -2,7 +2,7 @@
  * Lookups of many keys on one index. Dexie's `anyOf` walks a cursor and seeks between keys;
  * on a non-unique index that is O(rows × keys) in fake-indexeddb (50 ids over 5k associations
  * took 19 s) and gains nothing in browsers over one indexed `getAll` per key issued in
- * parallel, which is what these helpers do.
+ * parallel, which is what `rowsWhere` does.
  */
 import type { IndexableType, Table } from 'dexie';
 

@@ -257,7 +257,7 @@ export function packLexical(ms: MiniSearch<unknown>, slotOf?: ReadonlyMap<string
 /**
  * Fills a fresh minisearch (built with the index's options) from a packed form. A form packed
  * by slot names documents through `slots`: each slot's id (`ids`) and, as the snapshot's one
- * shared id → slot map, `slotOf`. Its document tables then stay packed too (`packedDocuments`).
+ * shared id → slot map, `slotOf`. Its document tables then stay packed too (`readDocuments`).
  */
 export function unpackLexical(p: PackedLexical, ms: MiniSearch<unknown>, slots?: SlotNames): void {
 	if (p.format !== FORMAT) throw new Error(`lexical snapshot format ${p.format} is not supported`);
