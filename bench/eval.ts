@@ -12,11 +12,12 @@
  *   npm run eval -- --through app --no-ablation   # the built app in Chromium, via engram-relay, as an agent calls it
  *   npm run eval -- --no-ablation --misses --data path/to/set.json
  *   npm run eval -- --turns no-session   # or plain: turns stored without the session / the speaker prefix
+ *   npm run eval -- --pool 2             # every 2 conversations share one scope: a haystack twice as large
  */
 import type { RecallInput } from '../src/core/schemas';
 import { createEmbedder, type Embedder } from '../src/engine/embedder';
 import { nodeModelPath } from '../src/engine/node-model-path';
-import { DEV_SET, loadDataset, setTurnFormat, TURN_FORMATS, type Dataset, type TurnFormat } from './lib/dataset';
+import { DEV_SET, loadDataset, poolConversations, setTurnFormat, TURN_FORMATS, type Dataset, type TurnFormat } from './lib/dataset';
 import { engineTarget, mcpTarget, type EvalTarget } from './lib/eval-targets';
 import { indexTarget } from './lib/index-target';
 import { type Outcome, recallAtK, summarise, table } from './lib/metrics';
@@ -56,10 +57,11 @@ interface Args {
 	misses: boolean;
 	data: string;
 	turns: TurnFormat;
+	pool: number;
 }
 
 function parseArgs(argv: string[]): Args {
-	const a: Args = { through: 'engine', ablation: true, misses: false, data: DEV_SET, turns: 'full' };
+	const a: Args = { through: 'engine', ablation: true, misses: false, data: DEV_SET, turns: 'full', pool: 1 };
 	for (let i = 0; i < argv.length; i++) {
 		const k = argv[i];
 		if (k === '--through') a.through = argv[++i] as Args['through'];
@@ -67,6 +69,7 @@ function parseArgs(argv: string[]): Args {
 		else if (k === '--misses') a.misses = true;
 		else if (k === '--data') a.data = argv[++i];
 		else if (k === '--turns') a.turns = argv[++i] as TurnFormat;
+		else if (k === '--pool') a.pool = Number(argv[++i]);
 		else throw new Error(`unknown argument ${k}`);
 	}
 	if (!TURN_FORMATS.includes(a.turns)) throw new Error(`--turns: must be one of ${TURN_FORMATS.join(', ')}`);
@@ -96,14 +99,14 @@ async function runQuestions(target: EvalTarget, data: Dataset, opts: Partial<Rec
 
 async function main(): Promise<void> {
 	const args = parseArgs(process.argv.slice(2));
-	const data = loadDataset(args.data);
+	const data = poolConversations(loadDataset(args.data), args.pool);
 	setTurnFormat(args.turns);
 	const embedder = await createEmbedder({ localModelPath: nodeModelPath() });
 	const target = await makeTarget(args, embedder);
 	const t0 = performance.now();
 	for (const conv of data.conversations) await target.storeConversation(conv);
 	const turns = data.conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
-	console.log(`eval: ${args.data}, through ${target.name}, model ${embedder.modelId}, turns ${args.turns}`);
+	console.log(`eval: ${args.data}, through ${target.name}, model ${embedder.modelId}, turns ${args.turns}${args.pool > 1 ? `, ${args.pool} conversations per scope` : ''}`);
 	console.log(`stored ${turns} turns of ${data.conversations.length} conversations in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${data.questions.length} questions\n`);
 	const full = await runQuestions(target, data, {});
 	const cats = [...full.summary.keys()];

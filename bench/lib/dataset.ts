@@ -72,3 +72,28 @@ export function turnMemory(conv: Conversation, s: Session, t: Turn) {
 		metadata,
 	};
 }
+
+/**
+ * The dataset with every `n` conversations merged into one, in order: one scope then holds n
+ * conversations' turns, a haystack n times larger per question (the held-out conversations are
+ * longer than the dev set's). Turn ids and evidence are prefixed with their conversation's id
+ * and sessions renumbered, so nothing collides; each question keeps its own gold turns.
+ */
+export function poolConversations(data: Dataset, n: number): Dataset {
+	if (!Number.isInteger(n) || n < 1) throw new Error(`--pool: must be a whole number ≥ 1, got ${n}`);
+	if (n === 1) return data;
+	const poolOf = new Map(data.conversations.map((c, i) => [c.id, `pool-${Math.floor(i / n) + 1}`]));
+	const pools = new Map<string, Conversation>();
+	for (const c of data.conversations) {
+		const id = poolOf.get(c.id)!;
+		const pool = pools.get(id) ?? { id, speakers: [], sessions: [] };
+		pools.set(id, pool);
+		pool.speakers.push(...c.speakers.filter((s) => !pool.speakers.includes(s)));
+		for (const s of c.sessions)
+			pool.sessions.push({ ...s, session: pool.sessions.length + 1, turns: s.turns.map((t) => ({ ...t, dia_id: `${c.id}/${t.dia_id}` })) });
+	}
+	return {
+		conversations: [...pools.values()],
+		questions: data.questions.map((q) => ({ ...q, conversation: poolOf.get(q.conversation)!, evidence: q.evidence.map((e) => `${q.conversation}/${e}`) })),
+	};
+}

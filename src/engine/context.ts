@@ -11,6 +11,7 @@ import type { ChangeHub } from './events';
 import type { SearchIndex } from './search/types';
 import type { Thresholds } from './thresholds';
 import type { VectorModels } from './vector-models';
+import type { WriteGuesses } from './write-guess';
 import type { WriteLock } from './write-lock';
 
 /** Shared engine state; `embedder`, `index` and `thresholds` change together on a model switch. */
@@ -24,6 +25,8 @@ export interface EngineContext {
 	hub: ChangeHub;
 	/** Which models hold vectors in IndexedDB (writers of other models' vectors call `add`). */
 	models: VectorModels;
+	/** What this engine's last writes left in IndexedDB, so a store may skip its read wave. */
+	guesses: WriteGuesses;
 	/** Activity entries written in batches, outside any other write (recall's entries). */
 	log: DeferredLog;
 	/**

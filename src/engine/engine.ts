@@ -66,6 +66,7 @@ import { resolveThresholds, thresholdsKey, type Thresholds } from './thresholds'
 import type { ActivityEntry, ChangeEvent, EngineApi, Progress } from './types';
 import { updateMemory } from './update-ops';
 import { VectorModels } from './vector-models';
+import { WriteGuesses } from './write-guess';
 import { WriteLock } from './write-lock';
 
 /** Options of {@link createEngine}. */
@@ -357,6 +358,7 @@ export async function createEngine(opts: CreateEngineOptions): Promise<Engine> {
 			thresholds: resolveThresholds(embedder.modelId, override),
 			now: opts.now ?? Date.now,
 			lock: new WriteLock(),
+			guesses: new WriteGuesses(),
 			hub: new ChangeHub(),
 			models: new VectorModels(db),
 			log: new DeferredLog(db),

@@ -20,13 +20,14 @@ import { appendActivity } from '../store/activity';
 import { putLinks, withLink } from '../store/associations';
 import { readEntities, writeEntityLinks, type EntityKey, type Mentions } from '../store/entities';
 import { getByRef, previousInScope } from '../store/memories';
-import type { ActivityRow, AssociationRow, EntityRow, MemoryRow, VectorRow } from '../store/rows';
-import { readCounters, writeCounters, type Counters } from '../store/settings';
+import type { ActivityRow, AssociationRow, MemoryRow, VectorRow } from '../store/rows';
+import { readCounters, writeCounters } from '../store/settings';
 import { vectorRow } from '../store/vectors';
 import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
 import { isNearDuplicate } from './duplicates';
 import { entityKeys, resolveEntities } from './entity-keys';
 import { writeIndexed, type IndexChange } from './index-sync';
+import { sameState, StaleGuess, type WriteState } from './write-guess';
 import { parseInput } from './validate';
 import { cosine } from '../core/vector';
 
@@ -68,8 +69,16 @@ export async function storeMemories(ctx: EngineContext, input: StoreInput, actor
 	const vectors = await embedTexts(ctx, items.map((i) => i.content));
 	const drafts = items.map((item, i) => draftOf(item, i, now, vectors[i], path));
 	return ctx.lock.run(async () => {
-		const change: IndexChange = { upserts: [], edges: [] };
-		const results = await writeIndexed(ctx, change, () => writeDrafts(ctx, drafts, change, path, actor, now));
+		const attempt = async (guess: boolean) => {
+			const change: IndexChange = { upserts: [], edges: [] };
+			return { change, results: await writeIndexed(ctx, change, () => writeDrafts(ctx, drafts, change, path, actor, now, guess)) };
+		};
+		const { change, results } = await attempt(true).catch((e: unknown) => {
+			if (!(e instanceof StaleGuess)) throw e;
+			ctx.guesses.stale++;
+			ctx.guesses.forget();
+			return attempt(false);
+		});
 		ctx.hub.emit({ kind: 'memories', ids: change.upserts.map((u) => u.row.id) });
 		return output(results, parsed.memories === undefined);
 	});
@@ -149,15 +158,15 @@ async function writeDrafts(
 	path: (i: number, f: string) => string,
 	actor: string,
 	now: string,
+	guess: boolean,
 ): Promise<StoreResult[]> {
-	const [, exact, previous, counters, entities] = await Promise.all([
-		refuseTakenIds(ctx, drafts, path),
-		exactCandidates(ctx, drafts),
-		previousInScopes(ctx, drafts),
-		readCounters(ctx.db),
-		readEntities(ctx.db, [...new Set(drafts.flatMap((d) => d.keys.map((k) => k.id)))]),
-	]);
-	const plan: Plan = { written: [], vectors: [], links: [], mentions: [], superseded: new Map(), previous };
+	const keys = new Map(drafts.map((d) => [scopeKey(d.row.scope, d.row.session ?? ''), d.row]));
+	const entityIds = [...new Set(drafts.flatMap((d) => d.keys.map((k) => k.id)))];
+	const read = () => readState(ctx, keys, entityIds);
+	const guessed = guess ? ctx.guesses.guess(keys.keys(), entityIds, (id) => ctx.index.mentions(id) === 0) : undefined;
+	const [, exact, state] = await Promise.all([refuseTakenIds(ctx, drafts, path), exactCandidates(ctx, drafts), guessed ?? read()]);
+	if (!guessed) ctx.guesses.learn({ ...state, entities: state.entities.values() });
+	const plan: Plan = { written: [], vectors: [], links: [], mentions: [], superseded: new Map(), previous: new Map(state.previous) };
 	const results: (StoreResult | Draft)[] = [];
 	// Inside a Dexie transaction every `await` must be an IndexedDB request or soon reach one:
 	// Dexie follows native awaits for only ~100 microtasks (ZONE_ECHO_LIMIT), so pure planning
@@ -183,7 +192,7 @@ async function writeDrafts(
 		plan.written.push({ draft: d, row });
 		results.push(d);
 	}
-	await commitPlan(ctx, plan, change, { actor, now, counters, entities });
+	await commitPlan(ctx, plan, change, { actor, now, state, verify: guessed && read });
 	const byIndex = new Map(plan.written.map((w) => [w.draft.index, w.row]));
 	return results.map((r) => {
 		if (!('item' in r)) return r;
@@ -207,11 +216,19 @@ async function refuseTakenIds(ctx: EngineContext, drafts: Draft[], path: (i: num
 
 const scopeKey = (scope: string, key: string) => `${scope}\u0000${key}`;
 
-/** The newest stored memory of each scope + session the drafts write to (PRECEDED_BY's target). */
-async function previousInScopes(ctx: EngineContext, drafts: Draft[]): Promise<Map<string, string | undefined>> {
-	const keys = new Map(drafts.map((d) => [scopeKey(d.row.scope, d.row.session ?? ''), d.row]));
-	const found = await Promise.all([...keys.values()].map((r) => previousInScope(ctx.db, r.scope, r.session, Infinity)));
-	return new Map([...keys.keys()].map((k, i) => [k, found[i]?.id]));
+/**
+ * The records a store plans with: the counters, the newest stored memory of each scope +
+ * session key (PRECEDED_BY's target) and the mentioned entities' rows. Every request is issued
+ * before the first await, so a store that guessed them (write-guess.ts) can issue them ahead of
+ * its writes in one wave.
+ */
+function readState(ctx: EngineContext, keys: Map<string, Pick<MemoryRow, 'scope' | 'session'>>, entityIds: string[]): Promise<WriteState> {
+	const previous = Promise.all([...keys.values()].map((r) => previousInScope(ctx.db, r.scope, r.session, Infinity)));
+	return Promise.all([readCounters(ctx.db), previous, readEntities(ctx.db, entityIds)]).then(([counters, rows, entities]) => ({
+		counters,
+		previous: new Map([...keys.keys()].map((k, i) => [k, rows[i]?.id])),
+		entities,
+	}));
 }
 
 /**
@@ -253,20 +270,22 @@ function planExtras(ctx: EngineContext, d: Draft, row: MemoryRow, plan: Plan, ne
 	plan.previous.set(key, row.id);
 }
 
-/** What commitPlan needs besides the plan: who acts, when, and what the first wave read. */
+/** What commitPlan needs besides the plan: who acts, when, and the state it planned with. */
 interface CommitContext {
 	actor: string;
 	now: string;
-	counters: Counters;
-	entities: Map<string, EntityRow>;
+	state: WriteState;
+	/** Set when `state` was guessed: reads it again, ahead of the writes, to check the guess. */
+	verify?: () => Promise<WriteState>;
 }
 
 /** Writes the plan: every request issued at once, seqs assigned in insertion order. */
 async function commitPlan(ctx: EngineContext, plan: Plan, change: IndexChange, c: CommitContext): Promise<void> {
 	const db = ctx.db;
 	const rows = plan.written.map((w) => w.row);
-	rows.forEach((r, i) => (r.seq = c.counters.seq + 1 + i));
-	change.stamp = c.counters.stamp + 1;
+	const counters = c.state.counters;
+	rows.forEach((r, i) => (r.seq = counters.seq + 1 + i));
+	change.stamp = counters.stamp + 1;
 	// Links are written on the rows they leave: new rows and superseded ones carry theirs; a
 	// superseded memory that was already invalid is the one source read and written apart.
 	const sources = new Map<string, MemoryRow>([...rows, ...plan.superseded.values()].map((r) => [r.id, r]));
@@ -274,18 +293,28 @@ async function commitPlan(ctx: EngineContext, plan: Plan, change: IndexChange, c
 	for (const a of plan.links) if (sources.has(a.from)) sources.set(a.from, withLink(sources.get(a.from)!, a));
 	const added = rows.map((r) => sources.get(r.id)!);
 	const superseded = [...plan.superseded.keys()].map((id) => sources.get(id)!);
+	// Issued before any write, so it reads the state they start from.
+	const check = c.verify?.();
+	// A stale guess can also fail a write (a seq another tab took): the check tells which it was.
+	const stale = async () => check !== undefined && !sameState(c.state, await check);
+	const next = { seq: counters.seq + rows.length, stamp: change.stamp };
 	// Empty bulk calls still cost a request each; skip them.
-	const [old] = await Promise.all([
+	const [old, , , , , entities] = await Promise.all([
 		// The index needs each superseded memory's vector to re-index its new validity window.
 		superseded.length ? db.vectors.bulkGet(superseded.map((r) => [ctx.embedder.modelId, r.id] as [string, string])) : [],
 		added.length && db.memories.bulkAdd(added),
 		superseded.length && db.memories.bulkPut(superseded),
 		plan.vectors.length && db.vectors.bulkPut(plan.vectors),
 		putLinks(db, apart),
-		writeEntityLinks(db, plan.mentions, c.entities),
+		writeEntityLinks(db, plan.mentions, c.state.entities),
 		appendActivity(db, createdEntries(rows, c)),
-		writeCounters(db, { seq: c.counters.seq + rows.length, stamp: change.stamp }),
-	]);
+		writeCounters(db, next),
+	]).catch(async (e: unknown) => {
+		throw (await stale()) ? new StaleGuess() : e;
+	});
+	if (await stale()) throw new StaleGuess();
+	// Should the commit still fail, the next store's check finds these out.
+	ctx.guesses.learn({ counters: next, previous: plan.previous, entities: entities.values() });
 	superseded.forEach((r, i) => change.upserts.push({ row: r, vector: old[i]?.data ?? null }));
 	plan.written.forEach((w, i) => change.upserts.push({ row: added[i], vector: w.draft.vector }));
 	change.edges.push(...plan.links);

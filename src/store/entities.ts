@@ -40,12 +40,13 @@ export async function readEntities(db: EngramDB, ids: string[]): Promise<Map<str
 
 /**
  * Counts the mentions into `known` (every mentioned entity's stored row, as `readEntities`
- * returned it) and writes the entities: one request.
+ * returned it) and writes the entities: one request. Returns the rows written.
  */
-export async function writeEntityLinks(db: EngramDB, items: Mentions[], known: Map<string, EntityRow>): Promise<void> {
+export async function writeEntityLinks(db: EngramDB, items: Mentions[], known: ReadonlyMap<string, EntityRow>): Promise<Map<string, EntityRow>> {
 	const rows = new Map<string, EntityRow>();
 	for (const it of items) for (const k of it.keys) rows.set(k.id, countIn(rows.get(k.id) ?? known.get(k.id), k, it.at));
 	if (rows.size) await db.entities.bulkPut([...rows.values()]);
+	return rows;
 }
 
 /** One more mention of `k` at `at`: a new row, or the existing one counted and widened. */

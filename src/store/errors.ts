@@ -18,15 +18,22 @@ function rootCause(e: NamedError): NamedError {
 }
 
 /**
- * Returns `e` as a MemoryError: MemoryErrors pass through; ConstraintError → 'conflict',
+ * Thrown inside `EngramDB.write()` to abort the transaction so the caller can run it again
+ * (a store whose guessed state proved stale, engine/write-guess.ts); `write()` passes it on
+ * unchanged.
+ */
+export class AbortForRetry extends Error {}
+
+/**
+ * Returns `e` as a MemoryError: MemoryErrors and AbortForRetry pass through; ConstraintError → 'conflict',
  * QuotaExceededError → 'quota_exceeded', anything else → 'storage_failed' naming the cause.
  */
 export function mapStoreError(e: unknown): unknown {
-	if (isMemoryError(e)) return e;
+	if (isMemoryError(e) || e instanceof AbortForRetry) return e;
 	if (typeof e !== 'object' || e === null) return new MemoryError('storage_failed', `storage: ${String(e)}`);
 	const outer = e as NamedError;
 	const root = rootCause(outer);
-	if (isMemoryError(root)) return root;
+	if (isMemoryError(root) || root instanceof AbortForRetry) return root;
 	const names = [outer.name, root.name];
 	const message = root.message ?? outer.message ?? '';
 	if (names.includes('QuotaExceededError'))

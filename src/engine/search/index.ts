@@ -276,6 +276,10 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.byContent = undefined;
 	}
 
+	mentions(entity: string): number {
+		return this.entityDocs.get(entity)?.size ?? 0;
+	}
+
 	withContentHash(scope: string, hash: number): string[] {
 		if (!this.byContent) {
 			this.byContent = new Map();

@@ -106,6 +106,8 @@ export interface SearchIndex {
 	): { id: string; cosine: number }[];
 	/** Ids of the memories of `scope` whose `content_hash` is `hash` (exact-duplicate candidates). */
 	withContentHash(scope: string, hash: number): string[];
+	/** How many indexed memories mention the entity id. */
+	mentions(entity: string): number;
 	/** Whether the index holds an active-model vector for the memory. */
 	hasVector(id: string): boolean;
 	/** Cosine between a stored memory and a vector (undefined without a stored vector). */

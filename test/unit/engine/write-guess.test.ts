@@ -1,0 +1,118 @@
+/**
+ * A store that skips its read wave plans with what the engine's last writes left (write-guess.ts)
+ * and checks it in the same transaction. These tests make the guess wrong in each way it can be
+ * (another tab's write, a delete in this tab, an evicted entity) and check that the store still
+ * writes what a store with a read wave would have written.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Engine } from '../../../src/engine/engine';
+import { sameState, WriteGuesses, type WriteState } from '../../../src/engine/write-guess';
+import type { EntityRow } from '../../../src/store/rows';
+import { freshName, storedLinks, useEngines } from './helpers';
+
+const engines = useEngines();
+
+/** PRECEDED_BY targets by source id. */
+async function precededBy(engine: Engine): Promise<Map<string, string>> {
+	return new Map((await storedLinks(engine)).filter((l) => l.type === 'PRECEDED_BY').map((l) => [l.from, l.to]));
+}
+
+async function entity(engine: Engine, id: string): Promise<EntityRow | undefined> {
+	return engine.db.entities.get(id);
+}
+
+describe('stores that guess what they would read', () => {
+	it('a store after a store skips the read wave and writes what a read would have given', async () => {
+		const engine = await engines();
+		const a = await engine.store({ content: 'Maria Lopez approved the Lisbon office budget' });
+		expect(engine.ctx.guesses.hits).toBe(0);
+		const b = await engine.store({ content: 'Maria Lopez moved the design review to Thursday' });
+		expect(engine.ctx.guesses).toMatchObject({ hits: 1, stale: 0 });
+		expect(b.seq).toBe(2);
+		expect((await precededBy(engine)).get(b.memory_id!)).toBe(a.memory_id);
+		expect(await entity(engine, 'person:maria lopez')).toMatchObject({ memory_count: 2 });
+		expect(await engine.db.settings.get('sys:counters')).toMatchObject({ value: { seq: 2, stamp: 2 } });
+	});
+
+	it('another tab’s write makes the guess stale: the store runs again with fresh reads', async () => {
+		const dbName = freshName();
+		const a = await engines({ dbName });
+		const b = await engines({ dbName });
+		await a.store({ content: 'Maria Lopez approved the Lisbon office budget' });
+		const other = await b.store({ content: 'Maria Lopez booked the venue for the offsite' });
+		const out = await a.store({ content: 'Maria Lopez moved the design review to Thursday' });
+		expect(a.ctx.guesses).toMatchObject({ hits: 1, stale: 1 });
+		expect(out.seq).toBe(3);
+		expect((await precededBy(a)).get(out.memory_id!)).toBe(other.memory_id);
+		expect(await entity(a, 'person:maria lopez')).toMatchObject({ memory_count: 3 });
+		// The retry's reads are remembered: the next store guesses right.
+		await a.store({ content: 'Maria Lopez signed the catering contract' });
+		expect(a.ctx.guesses).toMatchObject({ hits: 2, stale: 1 });
+		expect(await entity(a, 'person:maria lopez')).toMatchObject({ memory_count: 4 });
+	});
+
+	it('a delete in the same tab changes entity counts and the newest memory: caught by the check', async () => {
+		const engine = await engines();
+		const first = await engine.store({ content: 'Maria Lopez approved the Lisbon office budget' });
+		const second = await engine.store({ content: 'Maria Lopez moved the design review to Thursday' });
+		await engine.delete({ memory_id: second.memory_id! });
+		const third = await engine.store({ content: 'Maria Lopez signed the catering contract' });
+		expect(engine.ctx.guesses.stale).toBe(1);
+		expect(third.seq).toBe(3);
+		expect((await precededBy(engine)).get(third.memory_id!)).toBe(first.memory_id);
+		expect(await entity(engine, 'person:maria lopez')).toMatchObject({ memory_count: 2 });
+	});
+
+	it('a guessed-absent entity that has a row is caught by the check', async () => {
+		const engine = await engines();
+		const first = await engine.store({ content: 'Maria Lopez approved the Lisbon office budget' });
+		// Forget the entity's row and let the index forget its mention: the next store guesses
+		// that the entity has no row.
+		engine.ctx.guesses.forget();
+		engine.ctx.guesses.learn({ counters: { seq: 1, stamp: 1 }, previous: new Map([['default\u0000', first.memory_id]]) });
+		engine.ctx.index.clear();
+		await engine.store({ content: 'Maria Lopez moved the design review to Thursday' });
+		expect(engine.ctx.guesses.stale).toBe(1);
+		expect(await entity(engine, 'person:maria lopez')).toMatchObject({ memory_count: 2 });
+	});
+
+	it('an imported memory’s seq makes the guessed seq taken: the store retries instead of failing', async () => {
+		const engine = await engines();
+		await engine.store({ content: 'Maria Lopez approved the Lisbon office budget' });
+		await engine.importMemories({ format: 'json', data: JSON.stringify({ memories: [{ id: 'kept-seq', seq: 2, content: 'An imported note about invoices' }] }) });
+		const out = await engine.store({ content: 'Maria Lopez signed the catering contract' });
+		expect(engine.ctx.guesses.stale).toBe(1);
+		expect(out.seq).toBe(3);
+	});
+});
+
+describe('WriteGuesses', () => {
+	const row = (id: string, count: number): EntityRow => ({ id, norm: id, name: id, type: 'person', aliases: [id], memory_count: count, first_seen: 'a', last_seen: 'b' });
+	const state = (over: Partial<WriteState> = {}): WriteState => ({
+		counters: { seq: 3, stamp: 5 },
+		previous: new Map([['s\u0000', 'm3']]),
+		entities: new Map([['e', row('e', 2)]]),
+		...over,
+	});
+
+	it('guesses only what it has seen, and an unmentioned entity as absent', () => {
+		const g = new WriteGuesses();
+		expect(g.guess(['s\u0000'], [], () => true)).toBeUndefined();
+		g.learn({ counters: { seq: 3, stamp: 5 }, previous: new Map([['s\u0000', 'm3']]), entities: [row('e', 2)] });
+		expect(g.guess(['t\u0000'], [], () => true)).toBeUndefined();
+		expect(g.guess(['s\u0000'], ['x'], () => false)).toBeUndefined();
+		expect(g.guess(['s\u0000'], ['e', 'x'], () => true)).toEqual(state());
+		g.forget();
+		expect(g.guess([], [], () => true)).toBeUndefined();
+	});
+
+	it('compares counters, newest memories and entity rows', () => {
+		expect(sameState(state(), state())).toBe(true);
+		expect(sameState(state(), state({ counters: { seq: 3, stamp: 6 } }))).toBe(false);
+		expect(sameState(state(), state({ counters: { seq: 4, stamp: 5 } }))).toBe(false);
+		expect(sameState(state(), state({ previous: new Map([['s\u0000', 'm4']]) }))).toBe(false);
+		expect(sameState(state(), state({ entities: new Map([['e', row('e', 3)]]) }))).toBe(false);
+		expect(sameState(state(), state({ entities: new Map([['e', row('e', 2)], ['x', row('x', 1)]]) }))).toBe(false);
+		expect(sameState(state({ entities: new Map() }), state({ entities: new Map() }))).toBe(true);
+	});
+});
