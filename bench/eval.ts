@@ -22,17 +22,20 @@ import { engineTarget, mcpTarget, type EvalTarget } from './lib/eval-targets';
 import { indexTarget } from './lib/index-target';
 import { type Outcome, recallAtK, summarise, table } from './lib/metrics';
 import { TURNS } from '../src/engine/search/candidates';
+import { LEXICAL_TUNING } from '../src/engine/search/lexical';
 
 /**
  * Each ablation: a name, the recall options it changes and, for the conversation-turn priors
- * (tunables, not weights), the TURNS values it runs with — in-process targets only. "BM25 only"
- * and "dense only" are the plain retrievers: no expansion, no priors, no turn priors.
+ * and the turn-context field (tunables, not weights), the TURNS and LEXICAL_TUNING values it runs
+ * with — in-process targets only. "BM25 only" and "dense only" are the plain retrievers: no
+ * expansion, no priors, no turn priors, no turn context.
  */
-const VARIANTS: { name: string; opts: Partial<RecallInput>; turns?: Partial<typeof TURNS> }[] = [
+const VARIANTS: { name: string; opts: Partial<RecallInput>; turns?: Partial<typeof TURNS>; lexical?: Partial<typeof LEXICAL_TUNING> }[] = [
 	{ name: 'full (defaults)', opts: {} },
 	{ name: 'fusion = rrf', opts: { fusion: 'rrf' } },
 	{ name: '− turn-length prior', opts: {}, turns: { fullWords: 0 } },
 	{ name: '− question-turn discount', opts: {}, turns: { question: 1 } },
+	{ name: '− turn context', opts: {}, lexical: { context: 0 } },
 	{ name: '− lexical', opts: { weights: { lexical: 0 } } },
 	{ name: '− semantic', opts: { weights: { semantic: 0 } } },
 	{ name: '− neighbor', opts: { weights: { neighbor: 0 } } },
@@ -43,6 +46,7 @@ const VARIANTS: { name: string; opts: Partial<RecallInput>; turns?: Partial<type
 		name: 'BM25 only',
 		opts: { weights: { semantic: 0, neighbor: 0, graph: 0, recency: 0, importance: 0, confidence: 0, access: 0 } },
 		turns: { fullWords: 0, question: 1 },
+		lexical: { context: 0 },
 	},
 	{
 		name: 'dense only',
@@ -116,12 +120,14 @@ async function main(): Promise<void> {
 		const rows: (string | number)[][] = [];
 		const base = full.summary.get('overall')!;
 		for (const v of VARIANTS) {
-			if (v.turns && target.name !== 'engine' && target.name !== 'index') continue;
-			const saved = { ...TURNS };
+			if ((v.turns || v.lexical) && target.name !== 'engine' && target.name !== 'index') continue;
+			const saved = { turns: { ...TURNS }, lexical: { ...LEXICAL_TUNING } };
 			Object.assign(TURNS, v.turns ?? {});
-			const same = Object.keys(v.opts).length === 0 && !v.turns;
+			Object.assign(LEXICAL_TUNING, v.lexical ?? {});
+			const same = Object.keys(v.opts).length === 0 && !v.turns && !v.lexical;
 			const s = same ? full.summary : (await runQuestions(target, data, v.opts)).summary;
-			Object.assign(TURNS, saved);
+			Object.assign(TURNS, saved.turns);
+			Object.assign(LEXICAL_TUNING, saved.lexical);
 			const o = s.get('overall')!;
 			rows.push([v.name, o.r5, o.r10, signed(o.r5 - base.r5), signed(o.r10 - base.r10)]);
 		}

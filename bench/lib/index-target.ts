@@ -6,11 +6,14 @@
  */
 import { entityId, extractEntities } from '../../src/core/entities';
 import type { Embedder } from '../../src/engine/embedder';
-import { metadataText } from '../../src/engine/doc';
+import { metadataText, turnContext } from '../../src/engine/doc';
 import { createSearchIndex } from '../../src/engine/search/index';
 import { resolveThresholds } from '../../src/engine/thresholds';
 import { turnMemory } from './dataset';
 import type { EvalTarget } from './eval-targets';
+
+/** When the turns are stored: after every session date, so they count as caller-dated (toDocMeta). */
+const STORED_AT = new Date().toISOString();
 
 /** SIMILAR_TO links per new memory (the engine's MAX_SIMILAR). */
 const MAX_SIMILAR = 5;
@@ -27,6 +30,7 @@ export function indexTarget(embedder: Embedder): EvalTarget {
 			for (const s of conv.sessions) {
 				const vectors = await embedder.embed(s.turns.map((t) => turnMemory(conv, s, t).content));
 				let prev: string | undefined;
+				let before: { content: string; timestamp: string; session?: string } | undefined;
 				s.turns.forEach((t, i) => {
 					const m = turnMemory(conv, s, t);
 					const id = `${conv.id}/${t.dia_id}`;
@@ -37,7 +41,7 @@ export function indexTarget(embedder: Embedder): EvalTarget {
 					index.upsert(
 						{ id, seq: ++seq, scope: conv.id, type: 'Context', tags: [], session: m.metadata.session, group: m.metadata.session === undefined ? `${conv.id}\u0000${m.timestamp}` : undefined, timestamp: ts, updated_at: ts,
 							importance: 0.5, confidence: 1, access_count: 0, entities: [...new Set(ents.map(entityId))] },
-						{ content: m.content, entityNames: ents.map((e) => e.name), metadata: metadataText(m.metadata, m.content) },
+						{ content: m.content, entityNames: ents.map((e) => e.name), metadata: metadataText(m.metadata, m.content), context: turnContext({ session: m.metadata.session, timestamp: m.timestamp, updated_at: STORED_AT }, before) },
 						v,
 					);
 					dia.set(id, t.dia_id);
@@ -47,6 +51,7 @@ export function indexTarget(embedder: Embedder): EvalTarget {
 						index.addEdge({ from: n.id, to: id, type: 'SIMILAR_TO', strength: n.cosine });
 					}
 					prev = id;
+					before = { content: m.content, timestamp: m.timestamp, session: m.metadata.session };
 				});
 			}
 		},

@@ -63,7 +63,29 @@ export function toDocMeta(row: MemoryRow): DocMeta {
 
 /** The text the lexical index sees of a row. */
 export function toDocText(row: MemoryRow): DocText {
-	return { content: row.content, summary: row.summary, entityNames: row.entities.map((e) => e.name), metadata: metadataText(row.metadata, row.content) };
+	const text: DocText = { content: row.content, summary: row.summary, entityNames: row.entities.map((e) => e.name), metadata: metadataText(row.metadata, row.content) };
+	if (row.context !== undefined) text.context = row.context;
+	return text;
+}
+
+/** Words of the previous turn kept as a turn's context: its end, where a question usually is. */
+export const CONTEXT_WORDS = 25;
+
+/** A speaker label opening a transcript line: one to three capitalised words and a colon. */
+const SPEAKER_LABEL = /^\p{Lu}[\p{L}\p{M}'’.-]*(?: \p{Lu}[\p{L}\p{M}'’.-]*){0,2}: /u;
+
+/**
+ * The context a memory keeps of the one before it, when the two are turns of one conversation:
+ * the same session, or (without a session) caller-dated with the same timestamp, as toDocMeta
+ * groups them. The previous turn's last CONTEXT_WORDS words, without its speaker label (a name
+ * that says who spoke before would pull every turn towards the other person's name).
+ */
+export function turnContext(row: Pick<MemoryRow, 'session' | 'timestamp' | 'updated_at'>, prev: { content: string; timestamp: string; session?: string } | undefined): string | undefined {
+	if (!prev) return undefined;
+	const sameTurns = row.session !== undefined ? prev.session === row.session : row.timestamp !== row.updated_at && prev.timestamp === row.timestamp;
+	if (!sameTurns) return undefined;
+	const words = prev.content.replace(SPEAKER_LABEL, '').split(/\s+/).filter(Boolean);
+	return words.length ? words.slice(-CONTEXT_WORDS).join(' ') : undefined;
 }
 
 /** Longest metadata value that is indexed: labels and names, not stored documents. */

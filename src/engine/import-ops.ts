@@ -31,6 +31,7 @@ import {
 	type ImportedMemory,
 	type Located,
 } from './import-formats';
+import { turnContext } from './doc';
 import { writeIndexed, type IndexChange } from './index-sync';
 import { STORE_DEFAULTS, storeMemories } from './store-ops';
 import type { Progress } from './types';
@@ -123,6 +124,7 @@ async function importMemoryBatch(
 	const now = nowIso(ctx);
 	// Within one file the last record for an id wins.
 	const rows = [...new Map(batch.map(({ value }) => rowOf(value, p.scope, now)).map((r) => [r.id, r])).values()];
+	addTurnContexts(rows);
 	const onConflict = p.on_conflict ?? 'skip';
 	const existing = new Set((await ctx.db.memories.bulkGet(rows.map((r) => r.id))).flatMap((r) => (r ? [r.id] : [])));
 	const model = ctx.embedder.modelId;
@@ -140,6 +142,21 @@ async function importMemoryBatch(
 			if (change.upserts.length) change.stamp = await bumpStamp(ctx.db);
 		});
 	});
+}
+
+/**
+ * Gives each imported conversation turn the context a store would have given it: the words of the
+ * turn before it in the batch (same scope and session). The first turn of each conversation in a
+ * batch has none: the previous one is not looked up in the database.
+ */
+function addTurnContexts(rows: MemoryRow[]): void {
+	const last = new Map<string, MemoryRow>();
+	for (const r of rows) {
+		const key = `${r.scope}\u0000${r.session ?? ''}`;
+		const context = turnContext(r, last.get(key));
+		if (context !== undefined) r.context = context;
+		last.set(key, r);
+	}
 }
 
 /** The row an imported record becomes (seq is settled inside the transaction). */

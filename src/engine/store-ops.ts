@@ -27,7 +27,8 @@ import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
 import { isNearDuplicate } from './duplicates';
 import { entityKeys, resolveEntities } from './entity-keys';
 import { writeIndexed, type IndexChange } from './index-sync';
-import { sameState, StaleGuess, type WriteState } from './write-guess';
+import { sameState, StaleGuess, type PrevTurn, type WriteState } from './write-guess';
+import { turnContext } from './doc';
 import { parseInput } from './validate';
 import { cosine } from '../core/vector';
 
@@ -146,8 +147,8 @@ interface Plan {
 	links: AssociationRow[];
 	mentions: Mentions[];
 	superseded: Map<string, MemoryRow>;
-	/** Last memory id per scope + session, so PRECEDED_BY chains through the batch. */
-	previous: Map<string, string | undefined>;
+	/** Last memory per scope + session, so PRECEDED_BY and turn contexts chain through the batch. */
+	previous: Map<string, PrevTurn | undefined>;
 }
 
 /** Plans every draft in order, then writes the plan, inside the caller's transaction. */
@@ -226,7 +227,7 @@ function readState(ctx: EngineContext, keys: Map<string, Pick<MemoryRow, 'scope'
 	const previous = Promise.all([...keys.values()].map((r) => previousInScope(ctx.db, r.scope, r.session, Infinity)));
 	return Promise.all([readCounters(ctx.db), previous, readEntities(ctx.db, entityIds)]).then(([counters, rows, entities]) => ({
 		counters,
-		previous: new Map([...keys.keys()].map((k, i) => [k, rows[i]?.id])),
+		previous: new Map([...keys.keys()].map((k, i) => [k, rows[i] && prevTurn(rows[i])])),
 		entities,
 	}));
 }
@@ -250,7 +251,7 @@ async function exactCandidates(ctx: EngineContext, drafts: Draft[]): Promise<Map
 }
 
 /**
- * Vectors, entity mentions, SIMILAR_TO and PRECEDED_BY of a new row. SIMILAR_TO is symmetric,
+ * Vectors, entity mentions, SIMILAR_TO, PRECEDED_BY and the turn context of a new row. SIMILAR_TO is symmetric,
  * so one link (new → older, kept in the new row) records it; every reader of links reads both
  * directions. Two per pair would rewrite each older neighbour's row for nothing.
  */
@@ -266,8 +267,17 @@ function planExtras(ctx: EngineContext, d: Draft, row: MemoryRow, plan: Plan, ne
 		plan.links.push(systemLink(row.id, n.id, 'SIMILAR_TO', strength, row.timestamp));
 	}
 	const prev = plan.previous.get(key);
-	if (prev) plan.links.push(systemLink(row.id, prev, 'PRECEDED_BY', 1, row.timestamp));
-	plan.previous.set(key, row.id);
+	if (prev) plan.links.push(systemLink(row.id, prev.id, 'PRECEDED_BY', 1, row.timestamp));
+	const context = turnContext(row, prev);
+	if (context !== undefined) row.context = context;
+	plan.previous.set(key, prevTurn(row));
+}
+
+/** What a later memory of the same scope + session needs of this one. */
+function prevTurn(r: MemoryRow): PrevTurn {
+	const p: PrevTurn = { id: r.id, content: r.content, timestamp: r.timestamp };
+	if (r.session !== undefined) p.session = r.session;
+	return p;
 }
 
 /** What commitPlan needs besides the plan: who acts, when, and the state it planned with. */

@@ -15,11 +15,19 @@ import { AbortForRetry } from '../store/errors';
 import type { EntityRow } from '../store/rows';
 import type { Counters } from '../store/settings';
 
+/** The newest memory of a scope + session: PRECEDED_BY's target and a turn's context. */
+export interface PrevTurn {
+	id: string;
+	content: string;
+	timestamp: string;
+	session?: string;
+}
+
 /** The records a store reads before planning its writes. */
 export interface WriteState {
 	counters: Counters;
-	/** Scope + session key → id of its newest memory (undefined: none). */
-	previous: Map<string, string | undefined>;
+	/** Scope + session key → its newest memory (undefined: none). */
+	previous: Map<string, PrevTurn | undefined>;
 	/** Entity id → stored row, for the ids asked; absent ids have no row. */
 	entities: Map<string, EntityRow>;
 }
@@ -36,7 +44,7 @@ const LIMITS = { previous: 4_096, entities: 20_000 };
 
 export class WriteGuesses {
 	#counters: Counters | undefined;
-	readonly #previous = new Map<string, string | undefined>();
+	readonly #previous = new Map<string, PrevTurn | undefined>();
 	readonly #entities = new Map<string, EntityRow>();
 	/** Guesses handed out, and those that proved wrong (for tests and profiling). */
 	hits = 0;
@@ -49,7 +57,7 @@ export class WriteGuesses {
 	 */
 	guess(keys: Iterable<string>, entityIds: Iterable<string>, unmentioned: (id: string) => boolean): WriteState | undefined {
 		if (!this.#counters) return undefined;
-		const previous = new Map<string, string | undefined>();
+		const previous = new Map<string, PrevTurn | undefined>();
 		for (const k of keys) {
 			if (!this.#previous.has(k)) return undefined;
 			previous.set(k, this.#previous.get(k));
@@ -65,7 +73,7 @@ export class WriteGuesses {
 	}
 
 	/** Remembers records as they are now in IndexedDB (read, or written by this engine). */
-	learn(s: { counters?: Counters; previous?: Map<string, string | undefined>; entities?: Iterable<EntityRow> }): void {
+	learn(s: { counters?: Counters; previous?: Map<string, PrevTurn | undefined>; entities?: Iterable<EntityRow> }): void {
 		if (s.counters) this.#counters = { ...s.counters };
 		for (const [k, id] of s.previous ?? []) touch(this.#previous, k, id, LIMITS.previous);
 		for (const row of s.entities ?? []) touch(this.#entities, row.id, row, LIMITS.entities);
@@ -82,10 +90,15 @@ export class WriteGuesses {
 /** Whether what the transaction read equals what the store guessed, for every record it planned with. */
 export function sameState(guessed: WriteState, read: WriteState): boolean {
 	if (guessed.counters.seq !== read.counters.seq || guessed.counters.stamp !== read.counters.stamp) return false;
-	for (const [k, id] of guessed.previous) if (read.previous.get(k) !== id) return false;
+	for (const [k, p] of guessed.previous) if (!samePrev(p, read.previous.get(k))) return false;
 	if (guessed.entities.size !== read.entities.size) return false;
 	for (const [id, row] of guessed.entities) if (!sameRow(row, read.entities.get(id))) return false;
 	return true;
+}
+
+function samePrev(a: PrevTurn | undefined, b: PrevTurn | undefined): boolean {
+	if (a === undefined || b === undefined) return a === b;
+	return a.id === b.id && a.content === b.content && a.timestamp === b.timestamp && a.session === b.session;
 }
 
 /** Rows are plain data read back by structured clone, so their JSON forms compare them. */

@@ -30,6 +30,12 @@ export interface MemoryRow {
 	session?: string;
 	/** Hash of the normalised content: same scope + same key = exact duplicate. */
 	content_key: string;
+	/**
+	 * For a conversation turn: the words of the turn it follows, as they were when it was stored
+	 * (engine/doc.ts `turnContext`). Indexed as its own low-weight field, so an answer that never
+	 * repeats the question ("Eugene, for thirty years now") is found by the question's words.
+	 */
+	context?: string;
 	/** True when the caller gave the entities (they are then never re-extracted). */
 	entities_given: boolean;
 	/** Ids of the entities in `entities`, indexed (multi-entry); the store derives them on write. */

@@ -342,6 +342,7 @@ function lexicalDoc(m: DocMeta, text: DocText): LexicalDoc {
 		entities: (text.entityNames ?? []).join(' '),
 		dates: dateWords(m.timestamp),
 		metadata: text.metadata ?? '',
+		context: text.context ?? '',
 	};
 }
 

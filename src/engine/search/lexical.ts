@@ -4,7 +4,7 @@
  * (core/text.ts). Summary, tags and entities are boosted because they are short, deliberate
  * descriptions of the memory; date words let "when…" and "in May 2023" queries match.
  */
-import MiniSearch, { type Options, type SearchResult } from 'minisearch';
+import MiniSearch, { type Options, type SearchOptions, type SearchResult } from 'minisearch';
 import { processTerm, tokenize } from '../../core/text';
 import { packLexical, unpackLexical, type PackedLexical } from './lexical-codec';
 import type { SlotNames } from './types';
@@ -18,9 +18,10 @@ export interface LexicalDoc {
 	entities: string;
 	dates: string;
 	metadata: string;
+	context: string;
 }
 
-const FIELDS = ['content', 'summary', 'tags', 'entities', 'dates', 'metadata'] as const;
+const FIELDS = ['content', 'summary', 'tags', 'entities', 'dates', 'metadata', 'context'] as const;
 
 /** Field boosts: short, deliberate descriptions weigh more than running text. */
 export const FIELD_BOOSTS: Readonly<Record<(typeof FIELDS)[number], number>> = {
@@ -30,6 +31,10 @@ export const FIELD_BOOSTS: Readonly<Record<(typeof FIELDS)[number], number>> = {
 	entities: 1.5,
 	dates: 1,
 	metadata: 1,
+	// The turn a conversation turn follows: a hint of what it answers, worth less than its own
+	// words (0.3–0.5 gave the same recall on the dev set; 1 and above ranked answers below the
+	// questions they follow). See LEXICAL_TUNING.context.
+	context: 0.5,
 };
 
 /**
@@ -49,7 +54,20 @@ export const LEXICAL_TUNING = {
 	 */
 	pruneShare: 0.3,
 	pruneMinDocs: 5_000,
+	/** Boost of the `context` field at search time (the eval's ablation sets it to 0). */
+	context: FIELD_BOOSTS.context,
 };
+
+/**
+ * Search options for a `context` boost other than the default (the eval's ablation): none when
+ * it is the default (an explicit undefined would drop every boost); a boost of 0 leaves the field
+ * out, since minisearch reads a zero boost as 1.
+ */
+function contextOptions(boost: number): SearchOptions {
+	if (boost === FIELD_BOOSTS.context) return {};
+	if (boost === 0) return { fields: FIELDS.filter((f) => f !== 'context') };
+	return { boost: { ...FIELD_BOOSTS, context: boost } };
+}
 
 const OPTIONS: Options<LexicalDoc> = {
 	idField: 'id',
@@ -141,6 +159,7 @@ export class LexicalIndex {
 			prefix: (term) => term.length >= t.prefixMin,
 			fuzzy: (term) => (t.fuzzy > 0 && term.length >= 6 ? t.fuzzy : false),
 			weights: { fuzzy: 0.45, prefix: t.prefixWeight },
+			...contextOptions(t.context),
 			bm25: t.bm25,
 			boostTerm: termBoost ? (term) => termBoost.get(term) ?? 1 : undefined,
 		});

@@ -50,6 +50,8 @@ export interface DocText {
 	entityNames?: string[];
 	/** Searchable metadata values (who said it, where it came from), indexed as their own field. */
 	metadata?: string;
+	/** The words of the conversation turn this memory follows (MemoryRow.context). */
+	context?: string;
 }
 
 /** One edge in the index's adjacency (both directions are recorded by the index). */

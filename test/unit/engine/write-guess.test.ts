@@ -69,7 +69,8 @@ describe('stores that guess what they would read', () => {
 		// Forget the entity's row and let the index forget its mention: the next store guesses
 		// that the entity has no row.
 		engine.ctx.guesses.forget();
-		engine.ctx.guesses.learn({ counters: { seq: 1, stamp: 1 }, previous: new Map([['default\u0000', first.memory_id]]) });
+		const row = (await engine.db.memories.get(first.memory_id!))!;
+		engine.ctx.guesses.learn({ counters: { seq: 1, stamp: 1 }, previous: new Map([['default\u0000', { id: row.id, content: row.content, timestamp: row.timestamp }]]) });
 		engine.ctx.index.clear();
 		await engine.store({ content: 'Maria Lopez moved the design review to Thursday' });
 		expect(engine.ctx.guesses.stale).toBe(1);
@@ -88,9 +89,10 @@ describe('stores that guess what they would read', () => {
 
 describe('WriteGuesses', () => {
 	const row = (id: string, count: number): EntityRow => ({ id, norm: id, name: id, type: 'person', aliases: [id], memory_count: count, first_seen: 'a', last_seen: 'b' });
+	const turn = (id: string, content = 'we met at noon') => ({ id, content, timestamp: '2026-03-10T12:00:00.000Z' });
 	const state = (over: Partial<WriteState> = {}): WriteState => ({
 		counters: { seq: 3, stamp: 5 },
-		previous: new Map([['s\u0000', 'm3']]),
+		previous: new Map([['s\u0000', turn('m3')]]),
 		entities: new Map([['e', row('e', 2)]]),
 		...over,
 	});
@@ -98,7 +100,7 @@ describe('WriteGuesses', () => {
 	it('guesses only what it has seen, and an unmentioned entity as absent', () => {
 		const g = new WriteGuesses();
 		expect(g.guess(['s\u0000'], [], () => true)).toBeUndefined();
-		g.learn({ counters: { seq: 3, stamp: 5 }, previous: new Map([['s\u0000', 'm3']]), entities: [row('e', 2)] });
+		g.learn({ counters: { seq: 3, stamp: 5 }, previous: new Map([['s\u0000', turn('m3')]]), entities: [row('e', 2)] });
 		expect(g.guess(['t\u0000'], [], () => true)).toBeUndefined();
 		expect(g.guess(['s\u0000'], ['x'], () => false)).toBeUndefined();
 		expect(g.guess(['s\u0000'], ['e', 'x'], () => true)).toEqual(state());
@@ -110,7 +112,10 @@ describe('WriteGuesses', () => {
 		expect(sameState(state(), state())).toBe(true);
 		expect(sameState(state(), state({ counters: { seq: 3, stamp: 6 } }))).toBe(false);
 		expect(sameState(state(), state({ counters: { seq: 4, stamp: 5 } }))).toBe(false);
-		expect(sameState(state(), state({ previous: new Map([['s\u0000', 'm4']]) }))).toBe(false);
+		expect(sameState(state(), state({ previous: new Map([['s\u0000', turn('m4')]]) }))).toBe(false);
+		// The newest memory's words were updated since: its context would be stale.
+		expect(sameState(state(), state({ previous: new Map([['s\u0000', turn('m3', 'we met at one')]]) }))).toBe(false);
+		expect(sameState(state(), state({ previous: new Map([['s\u0000', undefined]]) }))).toBe(false);
 		expect(sameState(state(), state({ entities: new Map([['e', row('e', 3)]]) }))).toBe(false);
 		expect(sameState(state(), state({ entities: new Map([['e', row('e', 2)], ['x', row('x', 1)]]) }))).toBe(false);
 		expect(sameState(state({ entities: new Map() }), state({ entities: new Map() }))).toBe(true);

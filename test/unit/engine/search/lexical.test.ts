@@ -3,7 +3,7 @@ import { LEXICAL_TUNING, LexicalIndex } from '../../../../src/engine/search/lexi
 import { PackedTermData } from '../../../../src/engine/search/lexical-codec';
 
 const saved = { ...LEXICAL_TUNING };
-const doc = (id: string, content: string) => ({ id, content, summary: '', tags: '', entities: '', dates: '', metadata: '' });
+const doc = (id: string, content: string) => ({ id, content, summary: '', tags: '', entities: '', dates: '', metadata: '', context: '' });
 
 /** 20 memories about meetings, one of which mentions the budget; one about lunch. */
 function corpus(): LexicalIndex {
