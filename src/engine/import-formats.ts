@@ -41,6 +41,8 @@ export const ImportedMemorySchema = z.object({
 	access_count: z.number().int().min(0).optional(),
 	t_valid: IsoDateSchema.optional(),
 	t_invalid: IsoDateSchema.optional(),
+	/** A conversation turn's context as exported (MemoryRow.context); recomputed when absent. */
+	context: z.string().max(1000).optional(),
 });
 export type ImportedMemory = z.infer<typeof ImportedMemorySchema>;
 

@@ -145,15 +145,16 @@ async function importMemoryBatch(
 }
 
 /**
- * Gives each imported conversation turn the context a store would have given it: the words of the
- * turn before it in the batch (same scope and session). The first turn of each conversation in a
- * batch has none: the previous one is not looked up in the database.
+ * Gives each imported conversation turn without one (an Engram export carries them) the context
+ * a store would have given it: the words of the turn before it in the batch (same scope and
+ * session). The first turn of each conversation in a batch gets none: the previous one is not
+ * looked up in the database.
  */
 function addTurnContexts(rows: MemoryRow[]): void {
 	const last = new Map<string, MemoryRow>();
 	for (const r of rows) {
 		const key = `${r.scope}\u0000${r.session ?? ''}`;
-		const context = turnContext(r, last.get(key));
+		const context = r.context === undefined ? turnContext(r, last.get(key)) : undefined;
 		if (context !== undefined) r.context = context;
 		last.set(key, r);
 	}
@@ -186,6 +187,7 @@ function rowOf(m: ImportedMemory, scope: string | undefined, now: string): Memor
 	if (m.last_accessed) row.last_accessed = toIso(m.last_accessed);
 	if (m.t_valid) row.t_valid = toIso(m.t_valid);
 	if (m.t_invalid) row.t_invalid = toIso(m.t_invalid);
+	if (m.context !== undefined) row.context = m.context;
 	const session = sessionOf(metadata);
 	if (session !== undefined) row.session = session;
 	return row;

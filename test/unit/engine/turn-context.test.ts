@@ -110,6 +110,17 @@ describe('stored conversation turns', () => {
 		expect(rows.map((r) => r!.context)).toEqual([undefined, 'Which city does your mom live in?', undefined]);
 	});
 
+	it('an export carries each turn’s context and an import keeps it, the first turn of a batch included', async () => {
+		const engine = await engines();
+		await engine.store({ memories: [turn('Daniel: Which city does your mom live in?', { metadata: session }), turn('Maya: Eugene, for thirty years now', { metadata: session })] });
+		const exported = await engine.exportMemories({ format: 'json' });
+		const answer = JSON.parse(exported.data).memories[1];
+		expect(answer.context).toBe('Which city does your mom live in?');
+		const other = await engines();
+		await other.importMemories({ format: 'json', data: JSON.stringify({ memories: [answer] }) });
+		expect((await other.db.memories.get(answer.id))!.context).toBe('Which city does your mom live in?');
+	});
+
 	it('notes that are not conversation turns keep no context', async () => {
 		const engine = await engines();
 		await engine.store({ content: 'The office wifi password changes monthly' });
