@@ -24,11 +24,11 @@ import type { ActivityRow, AssociationRow, MemoryRow, VectorRow } from '../store
 import { readCounters, writeCounters } from '../store/settings';
 import { vectorRow } from '../store/vectors';
 import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
+import { turnContext } from './doc';
 import { isNearDuplicate } from './duplicates';
 import { entityKeys, resolveEntities } from './entity-keys';
 import { writeIndexed, type IndexChange } from './index-sync';
 import { sameState, StaleGuess, type PrevTurn, type WriteState } from './write-guess';
-import { turnContext } from './doc';
 import { parseInput } from './validate';
 import { cosine } from '../core/vector';
 
@@ -251,9 +251,10 @@ async function exactCandidates(ctx: EngineContext, drafts: Draft[]): Promise<Map
 }
 
 /**
- * Vectors, entity mentions, SIMILAR_TO, PRECEDED_BY and the turn context of a new row. SIMILAR_TO is symmetric,
- * so one link (new → older, kept in the new row) records it; every reader of links reads both
- * directions. Two per pair would rewrite each older neighbour's row for nothing.
+ * Vectors, entity mentions, SIMILAR_TO, PRECEDED_BY and the turn context of a new row.
+ * SIMILAR_TO is symmetric, so one link (new → older, kept in the new row) records it; every
+ * reader of links reads both directions. Two per pair would rewrite each older neighbour's row
+ * for nothing.
  */
 function planExtras(ctx: EngineContext, d: Draft, row: MemoryRow, plan: Plan, near: Neighbour[], key: string): void {
 	plan.mentions.push({ keys: d.keys, at: row.timestamp });
