@@ -33,7 +33,7 @@ import {
 } from './import-formats';
 import { turnContext } from './doc';
 import { writeIndexed, type IndexChange } from './index-sync';
-import { STORE_DEFAULTS, storeMemories } from './store-ops';
+import { scopeKey, STORE_DEFAULTS, storeMemories } from './store-ops';
 import type { Progress } from './types';
 import { parseInput } from './validate';
 
@@ -153,7 +153,7 @@ async function importMemoryBatch(
 function addTurnContexts(rows: MemoryRow[]): void {
 	const last = new Map<string, MemoryRow>();
 	for (const r of rows) {
-		const key = `${r.scope}\u0000${r.session ?? ''}`;
+		const key = scopeKey(r.scope, r.session ?? '');
 		const context = r.context === undefined ? turnContext(r, last.get(key)) : undefined;
 		if (context !== undefined) r.context = context;
 		last.set(key, r);

@@ -215,7 +215,8 @@ async function refuseTakenIds(ctx: EngineContext, drafts: Draft[], path: (i: num
 	});
 }
 
-const scopeKey = (scope: string, key: string) => `${scope}\u0000${key}`;
+/** The key of a scope + session (or content key): PRECEDED_BY and turn contexts chain per key. */
+export const scopeKey = (scope: string, key: string) => `${scope}\u0000${key}`;
 
 /**
  * The records a store plans with: the counters, the newest stored memory of each scope +

@@ -1,8 +1,8 @@
 /**
  * What this engine's last writes left in IndexedDB, remembered so the next store can skip its
  * read wave: the counters, the newest memory of each scope + session, and entity rows. In a
- * browser each wave of requests costs a round trip to the storage process, about 1 ms of a
- * single store's 5.
+ * browser each wave of requests costs a round trip to the storage process; in the one-off
+ * measurements of docs/BENCHMARKS.md the saving was a few tenths of a ms, within the noise.
  *
  * A guess is never trusted. The store that uses one issues the same reads in the same wave as
  * its writes, reads first (IndexedDB runs a transaction's requests in order, so they see the
@@ -75,11 +75,11 @@ export class WriteGuesses {
 	/** Remembers records as they are now in IndexedDB (read, or written by this engine). */
 	learn(s: { counters?: Counters; previous?: Map<string, PrevTurn | undefined>; entities?: Iterable<EntityRow> }): void {
 		if (s.counters) this.#counters = { ...s.counters };
-		for (const [k, id] of s.previous ?? []) touch(this.#previous, k, id, LIMITS.previous);
+		for (const [k, p] of s.previous ?? []) touch(this.#previous, k, p, LIMITS.previous);
 		for (const row of s.entities ?? []) touch(this.#entities, row.id, row, LIMITS.entities);
 	}
 
-	/** Forgets everything (after a stale guess, a wipe or a model switch). */
+	/** Forgets everything (after a stale guess; a wipe or model switch needs nothing: the check sees it). */
 	forget(): void {
 		this.#counters = undefined;
 		this.#previous.clear();

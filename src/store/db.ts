@@ -153,7 +153,8 @@ export class EngramDB extends Dexie {
 	/**
 	 * Runs `fn` in one read-write transaction over all tables: it commits as a whole or not at
 	 * all. `fn` may await only Dexie calls (awaiting anything else lets IndexedDB auto-commit).
-	 * Dexie errors come out as MemoryError (see errors.ts); errors thrown by `fn` pass unchanged.
+	 * Dexie errors come out as MemoryError (see errors.ts); a MemoryError or AbortForRetry thrown
+	 * by `fn` passes unchanged.
 	 */
 	async write<T>(fn: () => Promise<T>): Promise<T> {
 		try {
