@@ -7,6 +7,7 @@
  * relation type as `context`. Work is done in transactions of ≤ 500 records; bad records are
  * reported with their line numbers and skipped.
  */
+import { newMemoryId } from '../core/ids';
 import { ImportInputSchema, LIMITS, toIso, type ImportInput, type ImportOutput } from '../core/schemas';
 import { appendActivity } from '../store/activity';
 import { putLinks } from '../store/associations';
@@ -166,7 +167,7 @@ function rowOf(m: ImportedMemory, scope: string | undefined, now: string): Memor
 	const metadata = m.metadata ?? {};
 	const timestamp = m.timestamp ? toIso(m.timestamp) : now;
 	const row: MemoryRow = {
-		id: m.id ?? crypto.randomUUID(),
+		id: m.id ?? newMemoryId(),
 		seq: m.seq ?? 0,
 		content: m.content,
 		type: m.type ?? STORE_DEFAULTS.type,

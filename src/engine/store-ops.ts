@@ -5,6 +5,7 @@
  * is updated while the transaction commits (writeIndexed), so the next recall finds them.
  */
 import { MemoryError } from '../core/errors';
+import { newMemoryId } from '../core/ids';
 import {
 	importanceValue,
 	StoreInputSchema,
@@ -100,7 +101,7 @@ function draftOf(
 	const metadata = item.metadata ?? {};
 	const timestamp = item.timestamp ? toIso(item.timestamp) : now;
 	const row: Omit<MemoryRow, 'seq'> = {
-		id: item.id ?? crypto.randomUUID(),
+		id: item.id ?? newMemoryId(),
 		content: item.content,
 		type: item.type ?? STORE_DEFAULTS.type,
 		tags: [...new Set(item.tags ?? [])],

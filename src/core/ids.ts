@@ -1,0 +1,37 @@
+/**
+ * Memory ids: time-ordered UUIDs (version 7, RFC 9562). A new memory's id sorts after every id
+ * this process made before it, so IndexedDB appends its row, its vector row and the index
+ * entries that point at it at the end of their key ranges instead of at random places in a
+ * growing tree (a 100k import of memory-shaped rows in Chromium: 52 s with ordered keys against
+ * 67 s with random ones, and flat instead of growing; see docs/BENCHMARKS.md).
+ *
+ * Layout: 48 bits of Unix milliseconds, the version nibble 7, a 12-bit counter (RFC 9562 §6.2,
+ * method 1) that orders ids made within one millisecond, the variant bits 10, then 62 random bits.
+ * When the counter runs out, the timestamp steps one millisecond ahead of the clock; it never
+ * goes back, even when the clock does.
+ *
+ * @example
+ * newMemoryId(); // '0193a4c2-7f1e-7000-9b3c-5d2e8f4a1c07'
+ */
+
+let lastMs = 0;
+let counter = 0;
+
+const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+
+/** A new time-ordered UUID (version 7), greater than every one this process made before it. */
+export function newMemoryId(now: number = Date.now()): string {
+	if (now > lastMs) {
+		lastMs = now;
+		// A random start in the lower half leaves room for 2,048 ids in the same millisecond.
+		counter = Math.floor(Math.random() * 0x800);
+	} else if (++counter > 0xfff) {
+		lastMs += 1;
+		counter = 0;
+	}
+	const time = hex(lastMs, 12);
+	const random = crypto.getRandomValues(new Uint8Array(8));
+	random[0] = (random[0] & 0x3f) | 0x80;
+	const tail = Array.from(random, (b) => hex(b, 2)).join('');
+	return `${time.slice(0, 8)}-${time.slice(8)}-7${hex(counter, 3)}-${tail.slice(0, 4)}-${tail.slice(4)}`;
+}
