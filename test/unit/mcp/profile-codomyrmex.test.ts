@@ -65,7 +65,7 @@ describe('codomyrmex profile', () => {
 				last_accessed: 0,
 			});
 			expect(deadline.id).toMatch(
-				/^[0-9a-f]{8}-[0-9a-f]{4}-[47][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+				/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
 			);
 			expect(deadline.created_at).toBeGreaterThanOrEqual(Math.floor(before));
 			expect(deadline.created_at).toBeLessThanOrEqual(Date.now() / 1000);
