@@ -5,10 +5,9 @@
  * one vector row each, in transactions of 500: with random UUIDs (version 4) as keys and with
  * time-ordered ones (version 7, as core/ids.ts makes), each in a fresh browser, R rounds
  * (default 1). Each row links to four random earlier rows and to the one before it, as
- * SIMILAR_TO and PRECEDED_BY would. Prints the total and the
- * time of each 10k rows, then the p50 and p99 of 200 read transactions that each get 10 random
- * rows and their vectors (a recall's page read); the figures behind core/ids.ts
- * (docs/BENCHMARKS.md).
+ * SIMILAR_TO and PRECEDED_BY would. Prints the total and the time of each 10k rows, then the p50
+ * and p99 of 200 read transactions that each get 10 random rows and their vectors (a recall's
+ * page read): the figures behind core/ids.ts (docs/BENCHMARKS.md).
  *
  * `--without` drops secondary indexes or the vector rows, to see what each costs: any of seq,
  * tags, scope_seq, session_seq, entity_ids, link_keys, vectors.
