@@ -3,7 +3,7 @@
  * this process made before it, so IndexedDB appends its row, its vector row and the index
  * entries that point at it at the end of their key ranges instead of at random places in a
  * growing tree. Writing 100k memory-shaped rows in Chromium takes 12–15% less time with ordered
- * keys, at a cost per row that stays flat instead of growing (`npx tsx bench/idb-keys.ts`), and
+ * keys, at a cost per row that grows less as the store fills (`npx tsx bench/idb-keys.ts`), and
  * the app's 100k import 15% less (docs/BENCHMARKS.md).
  *
  * Layout: 48 bits of Unix milliseconds, the version nibble 7, a 12-bit counter (RFC 9562 §6.2,
