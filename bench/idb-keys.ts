@@ -12,7 +12,9 @@
  * `--without` drops secondary indexes or the vector rows, to see what each costs: any of seq,
  * tags, scope_seq, session_seq, entity_ids, link_keys, vectors.
  *
- * The page code is a string so the bundler's helpers never leak into the browser.
+ * The page code is a string so the bundler's helpers never leak into the browser; so its ordered
+ * ids follow core/ids.ts's layout (milliseconds, version 7, a counter, random bits) without
+ * importing it.
  */
 import { parseArgs } from 'node:util';
 import { launchBrowser, startPreview } from '../test/e2e/helpers';
