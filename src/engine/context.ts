@@ -4,6 +4,7 @@
  */
 import { MemoryError } from '../core/errors';
 import type { EngramDB } from '../store/db';
+import type { SnapshotFiles } from '../store/snapshot-files';
 import type { Embedder } from './embedder';
 import type { ChangeNotice } from './cross-tab';
 import type { DeferredLog } from './deferred-log';
@@ -29,6 +30,8 @@ export interface EngineContext {
 	guesses: WriteGuesses;
 	/** Activity entries written in batches, outside any other write (recall's entries). */
 	log: DeferredLog;
+	/** Where index snapshots' bytes go: OPFS files, or undefined to keep them in IndexedDB. */
+	snapshotFiles: SnapshotFiles | undefined;
 	/**
 	 * Called after every committed write that changed indexed data, with what it touched: the
 	 * engine schedules a snapshot and tells engines in other tabs (see cross-tab.ts).

@@ -45,6 +45,8 @@ import { openEngramDB, type EngramDB, type EngramDBOptions } from '../store/db';
 import { memoryIdsOf } from '../store/entities';
 import { getByRef } from '../store/memories';
 import { bumpStamp, getSetting, readStamp, setSetting } from '../store/settings';
+import { opfsSnapshotFiles, type SnapshotFiles } from '../store/snapshot-files';
+import { removeOrphanFiles, type SnapshotPlace } from '../store/snapshots';
 import { associateMemories } from './associate-ops';
 import { findByEntity, timeline } from './browse-ops';
 import type { EngineContext } from './context';
@@ -55,7 +57,7 @@ import { ChangeHub } from './events';
 import { exportMemories } from './export-ops';
 import { getMemory } from './get-ops';
 import { importMemories } from './import-ops';
-import { loadIndex, persistSnapshot, restoreIndex, SnapshotScheduler, type IndexOrigin, type SnapshotSource } from './index-lifecycle';
+import { loadIndex, persistSnapshot, restoreIndex, SnapshotScheduler, type IndexOrigin, type LoadedIndex, type SnapshotSource } from './index-lifecycle';
 import { ModelSwitcher, ACTIVE_MODEL_KEY, type EmbedderFactory } from './model-switch';
 import * as reads from './reads';
 import { recallMemories } from './recall-ops';
@@ -91,6 +93,11 @@ export interface CreateEngineOptions {
 	snapshotDelayMs?: number;
 	/** Reads the index snapshot at open instead of this engine's connection (the worker's helper thread). */
 	snapshotSource?: SnapshotSource;
+	/**
+	 * Where index snapshots' bytes are kept: by default OPFS files where the platform has OPFS
+	 * (store/snapshot-files.ts); null keeps them in IndexedDB.
+	 */
+	snapshotFiles?: SnapshotFiles | null;
 }
 
 /** Writes between activity-log trims. */
@@ -104,6 +111,10 @@ export class Engine implements EngineApi {
 	readonly ctx: EngineContext;
 	/** Whether the index came from the snapshot or a rebuild at open. */
 	readonly indexOrigin: IndexOrigin;
+	/** Where the snapshot this engine last restored or wrote keeps its bytes. */
+	#snapshotPlace: SnapshotPlace | undefined;
+	/** The model and stamp of that snapshot: a state already persisted is not written again. */
+	#snapshotOf: string | undefined;
 	readonly #stamps: StampTracker;
 	#writes = 0;
 	/** Bumped by every write this engine sees (its own or another tab's): what memos key on. */
@@ -115,10 +126,12 @@ export class Engine implements EngineApi {
 	readonly #cross: CrossTab;
 
 	/** Use {@link createEngine}; this constructor expects an open database and a loaded index. */
-	constructor(ctx: Omit<EngineContext, 'committed'>, origin: IndexOrigin, stamp: number, opts: CreateEngineOptions) {
+	constructor(ctx: Omit<EngineContext, 'committed'>, loaded: Omit<LoadedIndex, 'index'>, stamp: number, opts: CreateEngineOptions) {
 		this.ctx = { ...ctx, committed: (s, n) => this.#committed(s, n) };
 		this.#cross = new CrossTab(ctx.db.name, (n) => void this.#onNotice(n));
-		this.indexOrigin = origin;
+		this.indexOrigin = loaded.origin;
+		this.#snapshotPlace = loaded.place;
+		if (loaded.origin === 'snapshot') this.#snapshotOf = `${ctx.index.modelId}@${stamp}`;
 		this.#stamps = new StampTracker(stamp);
 		this.#snapshots = new SnapshotScheduler(() => this.#saveSnapshot(), () => this.ctx.index.size, opts.snapshotDelayMs);
 		this.#models = new ModelSwitcher(this.ctx, opts.embedderFactory);
@@ -157,8 +170,10 @@ export class Engine implements EngineApi {
 		return this.ctx.lock
 			.run(async () => {
 				const stamp = await readStamp(this.ctx.db);
-				if (stamp !== this.#stamps.complete) return;
-				await persistSnapshot(this.ctx.db, this.ctx.index, stamp);
+				const of = `${this.ctx.index.modelId}@${stamp}`;
+				if (stamp !== this.#stamps.complete || of === this.#snapshotOf) return;
+				this.#snapshotPlace = await persistSnapshot(this.ctx.db, this.ctx.index, stamp, this.ctx.snapshotFiles);
+				this.#snapshotOf = of;
 			})
 			.catch(() => undefined);
 	}
@@ -207,7 +222,7 @@ export class Engine implements EngineApi {
 		return trendingLabels(this.ctx, input);
 	}
 	health(): Promise<HealthOutput> {
-		return health(this.ctx, { indexOrigin: this.indexOrigin, reembedding: this.#models.busy });
+		return health(this.ctx, { indexOrigin: this.indexOrigin, snapshotPlace: this.#snapshotPlace, reembedding: this.#models.busy });
 	}
 	exportMemories(input: ExportInput): Promise<ExportOutput> {
 		return exportMemories(this.ctx, input);
@@ -303,6 +318,8 @@ export class Engine implements EngineApi {
 				return bumpStamp(db);
 			});
 			this.#snapshots.cancel();
+			// The rows naming them are gone: every snapshot file is garbage now.
+			if (this.ctx.snapshotFiles) await removeOrphanFiles(db, this.ctx.snapshotFiles, Infinity).catch(() => undefined);
 			this.ctx.index.clear();
 			this.ctx.models.reset();
 			this.#committed(stamp, { upserts: [], removed: [], edges: [], wipe: true });
@@ -342,11 +359,12 @@ export async function createEngine(opts: CreateEngineOptions): Promise<Engine> {
 	const stored = await getSetting<string>(db, ACTIVE_MODEL_KEY);
 	// Restoring needs no embedder: start it now, for the model that will most likely be active.
 	const expected = stored ?? opts.modelId;
-	const early = expected === undefined ? undefined : restoreIndex(db, expected, opts.snapshotSource).catch(() => undefined);
+	const files = opts.snapshotFiles === null ? undefined : (opts.snapshotFiles ?? opfsSnapshotFiles(db.name));
+	const early = expected === undefined ? undefined : restoreIndex(db, expected, opts.snapshotSource, files).catch(() => undefined);
 	const embedder = await activeEmbedder(stored, await given, opts.embedderFactory);
 	const restored = await early;
-	const [{ index, origin }, override, stamp] = await Promise.all([
-		restored?.modelId === embedder.modelId ? { index: restored, origin: 'snapshot' as const } : loadIndex(db, embedder.modelId, embedder.dims),
+	const [{ index, ...loaded }, override, stamp] = await Promise.all([
+		restored?.index.modelId === embedder.modelId ? restored : loadIndex(db, embedder.modelId, embedder.dims, files),
 		getSetting<Partial<Thresholds>>(db, thresholdsKey(embedder.modelId)),
 		readStamp(db),
 	]);
@@ -362,13 +380,16 @@ export async function createEngine(opts: CreateEngineOptions): Promise<Engine> {
 			hub: new ChangeHub(),
 			models: new VectorModels(db),
 			log: new DeferredLog(db),
+			snapshotFiles: files,
 		},
-		origin,
+		loaded,
 		stamp,
 		opts,
 	);
 	// Memories left without a vector (an interrupted model switch) are embedded in the background.
 	engine.reembedMissing();
+	// Snapshot files a closing page cut off mid-write.
+	if (files) void removeOrphanFiles(db, files).catch(() => undefined);
 	return engine;
 }
 

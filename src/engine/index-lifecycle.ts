@@ -6,8 +6,9 @@
 import { linksOut } from '../store/associations';
 import type { EngramDB } from '../store/db';
 import type { AssociationRow } from '../store/rows';
+import type { SnapshotFiles } from '../store/snapshot-files';
 import type { StampedSnapshot } from '../store/snapshot-reader';
-import { readSnapshot, writeSnapshot } from '../store/snapshots';
+import { readSnapshot, writeSnapshot, type SnapshotPlace } from '../store/snapshots';
 import { readStamp } from '../store/settings';
 import { toDocMeta, toDocText } from './doc';
 import { createSearchIndex, restoreSearchIndexInSteps } from './search/index';
@@ -16,17 +17,25 @@ import type { SearchIndex } from './search/types';
 /** How the index came to be, for health and the tests. */
 export type IndexOrigin = 'snapshot' | 'rebuilt';
 
+/** An index and where it came from; `place` is where its snapshot is kept, when it has one. */
+export interface LoadedIndex {
+	index: SearchIndex;
+	origin: IndexOrigin;
+	place?: SnapshotPlace;
+}
+
 /**
  * The index for `model`: the snapshot when its stamp equals the database's write stamp and it
- * restores cleanly, else a rebuild (which is then persisted as the new snapshot).
+ * restores cleanly, else a rebuild (which is then persisted as the new snapshot, in `files`
+ * when given).
  */
-export async function loadIndex(db: EngramDB, model: string, dims: number): Promise<{ index: SearchIndex; origin: IndexOrigin }> {
-	const restored = await restoreIndex(db, model);
-	if (restored) return { index: restored, origin: 'snapshot' };
+export async function loadIndex(db: EngramDB, model: string, dims: number, files?: SnapshotFiles): Promise<LoadedIndex> {
+	const restored = await restoreIndex(db, model, undefined, files);
+	if (restored) return restored;
 	const stamp = await readStamp(db);
 	const index = await rebuildIndex(db, model, dims);
-	await persistSnapshot(db, index, stamp);
-	return { index, origin: 'rebuilt' };
+	const place = await persistSnapshot(db, index, stamp, files);
+	return { index, origin: 'rebuilt', place };
 }
 
 /**
@@ -38,18 +47,18 @@ export type SnapshotSource = (model: string) => Promise<StampedSnapshot>;
 /**
  * The index restored from `model`'s snapshot when that snapshot is current, else undefined.
  * Needs no embedder, so the engine starts it while the model is still loading. A `source` that
- * fails falls back to reading here.
+ * fails falls back to reading here (the snapshot's file from `files`).
  */
-export async function restoreIndex(db: EngramDB, model: string, source?: SnapshotSource): Promise<SearchIndex | undefined> {
+export async function restoreIndex(db: EngramDB, model: string, source?: SnapshotSource, files?: SnapshotFiles): Promise<LoadedIndex | undefined> {
 	const here = async (): Promise<StampedSnapshot> => {
-		const [stamp, snapshot] = await Promise.all([readStamp(db), readSnapshot(db, model)]);
+		const [stamp, snapshot] = await Promise.all([readStamp(db), readSnapshot(db, model, files)]);
 		return { stamp, snapshot };
 	};
 	const { stamp, snapshot: snap } = source ? await source(model).catch(here) : await here();
 	if (!snap || snap.stamp !== stamp) return undefined;
 	try {
 		const index = await restoreSearchIndexInSteps(snap.bytes, nextTask);
-		return index.modelId === model ? index : undefined;
+		return index.modelId === model ? { index, origin: 'snapshot', place: snap.place } : undefined;
 	} catch {
 		// A snapshot from an older index format: rebuilding is always correct, just slower.
 		return undefined;
@@ -89,9 +98,12 @@ export async function rebuildIndex(db: EngramDB, model: string, dims: number): P
 	return index;
 }
 
-/** Persists the index as the snapshot for its model, recording the stamp it reflects. */
-export async function persistSnapshot(db: EngramDB, index: SearchIndex, stamp: number): Promise<void> {
-	await writeSnapshot(db, { model: index.modelId, stamp, bytes: index.snapshot(), at: new Date().toISOString() });
+/**
+ * Persists the index as the snapshot for its model, recording the stamp it reflects; returns
+ * where the bytes went (a file of `files` when given and writable).
+ */
+export function persistSnapshot(db: EngramDB, index: SearchIndex, stamp: number, files?: SnapshotFiles): Promise<SnapshotPlace> {
+	return writeSnapshot(db, { model: index.modelId, stamp, bytes: index.snapshot(), at: new Date().toISOString() }, files);
 }
 
 /**

@@ -54,7 +54,7 @@ export class ModelSwitcher {
 		);
 		await this.cancel();
 		await this.ctx.lock.run(async () => {
-			const { index } = await loadIndex(this.ctx.db, embedder.modelId, embedder.dims);
+			const { index } = await loadIndex(this.ctx.db, embedder.modelId, embedder.dims, this.ctx.snapshotFiles);
 			const override = await getSetting<Partial<Thresholds>>(this.ctx.db, thresholdsKey(embedder.modelId));
 			await this.ctx.db.write(() => setSetting(this.ctx.db, ACTIVE_MODEL_KEY, embedder.modelId));
 			this.ctx.embedder = embedder;

@@ -147,7 +147,10 @@ export async function trendingLabels(ctx: EngineContext, input: TrendingInput): 
 }
 
 /** Database, index, embedder and storage state, with a list of anything wrong. */
-export async function health(ctx: EngineContext, info: { indexOrigin: string; reembedding: boolean }): Promise<HealthOutput> {
+export async function health(
+	ctx: EngineContext,
+	info: { indexOrigin: 'snapshot' | 'rebuilt'; snapshotPlace?: 'file' | 'indexeddb'; reembedding: boolean },
+): Promise<HealthOutput> {
 	const db = ctx.db;
 	const model = ctx.embedder.modelId;
 	const [memories, associations, entities, vectors] = await db.read(() =>
@@ -164,6 +167,7 @@ export async function health(ctx: EngineContext, info: { indexOrigin: string; re
 		database: { name: db.name, version: DB_VERSION, memories, associations, entities },
 		vector_index: { model, vectors, ready: true },
 		lexical_index: { documents: ctx.index.size, ready: true },
+		search_index: { origin: info.indexOrigin, ...(info.snapshotPlace && { snapshot: info.snapshotPlace }) },
 		embedder: { model, dims: ctx.embedder.dims, ready: true },
 		storage,
 		issues,

@@ -65,11 +65,17 @@ export interface VectorRow {
 	data: Float32Array;
 }
 
-/** A persisted search-index snapshot for one model, valid while `stamp` equals the write stamp. */
+/**
+ * A persisted search-index snapshot for one model, valid while `stamp` equals the write stamp.
+ * Its bytes are either in the row or, where the platform has OPFS, in the file `file` of
+ * `size` bytes (store/snapshot-files.ts).
+ */
 export interface SnapshotRow {
 	model: string;
 	stamp: number;
-	bytes: Uint8Array;
+	bytes?: Uint8Array;
+	file?: string;
+	size?: number;
 	at: string;
 }
 

@@ -3,19 +3,30 @@
  * thread. Reading a large value needs its thread's turns (in Chromium a 47 MB snapshot arrives in
  * chunks, and a busy thread holds them up), so the engine worker has a helper read it while it
  * loads the model, and takes the bytes as a transfer. The helper opens the database only after
- * the engine has opened (and so created or upgraded) it, and closes it at once.
+ * the engine has opened (and so created or upgraded) it, and closes it at once. A snapshot kept
+ * in an OPFS file is read here too (store/snapshot-files.ts).
  */
-import { COUNTERS_KEY } from './settings';
 import type { SnapshotRow } from './rows';
+import { COUNTERS_KEY } from './settings';
+import type { SnapshotFiles } from './snapshot-files';
+import { loadSnapshotBytes, type LoadedSnapshot } from './snapshots';
 
 /** The database's write stamp and the model's stored snapshot, read in one transaction. */
 export interface StampedSnapshot {
 	stamp: number;
-	snapshot: SnapshotRow | undefined;
+	snapshot: LoadedSnapshot | undefined;
 }
 
-/** Reads `model`'s snapshot and the write stamp from the existing database `name`. */
-export function readStampedSnapshot(factory: IDBFactory, name: string, model: string): Promise<StampedSnapshot> {
+/**
+ * Reads `model`'s snapshot and the write stamp from the existing database `name`, and the
+ * snapshot's file from `files` when its row names one.
+ */
+export async function readStampedSnapshot(factory: IDBFactory, name: string, model: string, files?: SnapshotFiles): Promise<StampedSnapshot> {
+	const { stamp, row } = await readStampedRow(factory, name, model);
+	return { stamp, snapshot: row && (await loadSnapshotBytes(row, files)) };
+}
+
+function readStampedRow(factory: IDBFactory, name: string, model: string): Promise<{ stamp: number; row: SnapshotRow | undefined }> {
 	return new Promise((resolve, reject) => {
 		const open = factory.open(name);
 		open.onerror = () => reject(open.error);
@@ -40,7 +51,7 @@ export function readStampedSnapshot(factory: IDBFactory, name: string, model: st
 			tx.oncomplete = () => {
 				db.close();
 				const stamp = (counters.result as { value?: { stamp?: number } } | undefined)?.value?.stamp ?? 0;
-				resolve({ stamp, snapshot: snapshot.result as SnapshotRow | undefined });
+				resolve({ stamp, row: snapshot.result as SnapshotRow | undefined });
 			};
 			tx.onerror = tx.onabort = () => {
 				db.close();

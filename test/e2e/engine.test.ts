@@ -83,4 +83,51 @@ describe('engine in Chromium', () => {
 		await engineReady(page);
 		expect(await recall()).toEqual([stored[0]]);
 	});
+
+	it('keeps the index snapshot in an OPFS file and restores from it on the next load', async () => {
+		await engineReady(page);
+		type Engram = {
+			store(i: unknown): Promise<unknown>;
+			flushSnapshot(): Promise<void>;
+			health(): Promise<{ search_index?: { origin: string; snapshot?: string } }>;
+			recall(i: unknown): Promise<{ results: { memory: { content: string } }[] }>;
+		};
+		// The snapshot row as IndexedDB holds it, and the size of the OPFS file it names.
+		const stored = () =>
+			page.evaluate(async () => {
+				const db = await new Promise<IDBDatabase>((resolve, reject) => {
+					const rq = indexedDB.open('engram');
+					rq.onsuccess = () => resolve(rq.result);
+					rq.onerror = () => reject(rq.error);
+				});
+				const row = await new Promise<{ file?: string; size?: number; bytes?: Uint8Array }>((resolve, reject) => {
+					const rq = db.transaction('snapshots').objectStore('snapshots').get('engram/glove-sif-100d');
+					rq.onsuccess = () => resolve(rq.result);
+					rq.onerror = () => reject(rq.error);
+				});
+				db.close();
+				const dir = await (await (await navigator.storage.getDirectory()).getDirectoryHandle('engram-index-snapshots')).getDirectoryHandle('engram');
+				const file = row.file === undefined ? undefined : await (await dir.getFileHandle(row.file)).getFile();
+				return { file: row.file, size: row.size, inRow: row.bytes !== undefined, fileSize: file?.size };
+			});
+		await page.evaluate(async () => {
+			const engram = (globalThis as unknown as { __engram: Engram }).__engram;
+			await engram.store({ content: 'The greenhouse thermostat is set to eighteen degrees' });
+			await engram.flushSnapshot();
+		});
+		const before = await stored();
+		expect(before).toMatchObject({ file: expect.stringMatching(/\.bin$/), inRow: false });
+		expect(before.size).toBeGreaterThan(1000);
+		expect(before.fileSize).toBe(before.size);
+		await page.reload();
+		await engineReady(page);
+		const after = await page.evaluate(async () => {
+			const engram = (globalThis as unknown as { __engram: Engram }).__engram;
+			const r = await engram.recall({ query: 'what temperature is the greenhouse', limit: 1 });
+			return { health: (await engram.health()).search_index, top: r.results[0]?.memory.content };
+		});
+		expect(after).toEqual({ health: { origin: 'snapshot', snapshot: 'file' }, top: 'The greenhouse thermostat is set to eighteen degrees' });
+		// Nothing changed, so leaving the page wrote no new snapshot.
+		expect(await stored()).toEqual(before);
+	});
 });

@@ -5,6 +5,7 @@ import type { ChangeEvent, Progress } from '../../../src/engine/types';
 import { DB_VERSION, openEngramDB } from '../../../src/store/db';
 import { trimActivity } from '../../../src/store/activity';
 import { bumpStamp } from '../../../src/store/settings';
+import type { SnapshotFiles } from '../../../src/store/snapshot-files';
 import { readStampedSnapshot } from '../../../src/store/snapshot-reader';
 import { countingEmbedder, embedder, freshName, makeEngine, rejection, useEngines } from './helpers';
 
@@ -29,6 +30,29 @@ function truncatedModel(inner: Embedder): Embedder {
 const NOTES = ['The daily standup meeting starts at 9 am', 'Backups of the database run nightly at two in the morning', 'Maria Silva owns the billing service'];
 
 const original = IDBObjectStore.prototype.get;
+
+/** Snapshot files in memory, as OPFS would keep them; `failWrites` makes every write throw. */
+function memoryFiles(opts: { failWrites?: boolean } = {}): SnapshotFiles & { files: Map<string, { bytes: Uint8Array; modified: number }> } {
+	const files = new Map<string, { bytes: Uint8Array; modified: number }>();
+	return {
+		files,
+		async write(name, bytes) {
+			if (opts.failWrites) throw new DOMException('quota', 'QuotaExceededError');
+			files.set(name, { bytes: bytes.slice(), modified: Date.now() });
+		},
+		async read(name) {
+			const f = files.get(name);
+			if (!f) throw new DOMException(name, 'NotFoundError');
+			return f.bytes.slice();
+		},
+		async remove(name) {
+			files.delete(name);
+		},
+		async list() {
+			return [...files].map(([name, f]) => ({ name, modified: f.modified }));
+		},
+	};
+}
 
 describe('Engine', () => {
 	describe('index lifecycle', () => {
@@ -304,6 +328,84 @@ describe('Engine', () => {
 		});
 	});
 
+	describe('snapshot files', () => {
+		it('keeps the bytes in a file the row names, restores from it, and replaces the file on the next snapshot', async () => {
+			const dbName = freshName();
+			const disk = memoryFiles();
+			const first = await makeEngine({ dbName, snapshotFiles: disk });
+			await first.store({ memories: NOTES.map((content) => ({ content })) });
+			await first.close();
+			const [name] = [...disk.files.keys()];
+			expect(disk.files.size).toBe(1);
+			const db = await openEngramDB({ name: dbName, indexedDB, IDBKeyRange });
+			const row = (await db.snapshots.toArray())[0];
+			db.close();
+			expect(row).toMatchObject({ file: name, size: disk.files.get(name)!.bytes.byteLength });
+			expect(row.bytes).toBeUndefined();
+
+			const again = await fresh({ dbName, snapshotFiles: disk });
+			expect(again.indexOrigin).toBe('snapshot');
+			expect((await again.health()).search_index).toEqual({ origin: 'snapshot', snapshot: 'file' });
+			expect((await again.recall({ query: 'when are backups taken' })).results[0].memory.content).toBe(NOTES[1]);
+			await again.store({ content: 'The office plants are watered on Fridays' });
+			await again.flushSnapshot();
+			// One file again: the new one, named by the row; the replaced one is gone.
+			expect([...disk.files.keys()]).toHaveLength(1);
+			expect(disk.files.has(name)).toBe(false);
+			// The helper thread's reader finds the file too.
+			const read = await readStampedSnapshot(indexedDB, dbName, (await embedder()).modelId, disk);
+			expect(read.snapshot).toMatchObject({ stamp: read.stamp, place: 'file' });
+			expect(read.snapshot!.bytes).toEqual(disk.files.get([...disk.files.keys()][0])!.bytes);
+		});
+
+		it('rebuilds, never restores wrongly, when the file is missing or not the size the row says', async () => {
+			const dbName = freshName();
+			const disk = memoryFiles();
+			const first = await makeEngine({ dbName, snapshotFiles: disk });
+			await first.store({ memories: NOTES.map((content) => ({ content })) });
+			await first.close();
+			const [name] = [...disk.files.keys()];
+			disk.files.get(name)!.bytes = disk.files.get(name)!.bytes.subarray(0, 100);
+			const truncated = await fresh({ dbName, snapshotFiles: disk });
+			expect(truncated.indexOrigin).toBe('rebuilt');
+			expect(truncated.ctx.index.size).toBe(3);
+			await truncated.close();
+			disk.files.clear();
+			const missing = await fresh({ dbName, snapshotFiles: disk });
+			expect(missing.indexOrigin).toBe('rebuilt');
+			expect((await missing.recall({ query: 'when are backups taken' })).results[0].memory.content).toBe(NOTES[1]);
+		});
+
+		it('keeps the bytes in IndexedDB when the file cannot be written, and reads them back', async () => {
+			const dbName = freshName();
+			const full = memoryFiles({ failWrites: true });
+			const first = await makeEngine({ dbName, snapshotFiles: full });
+			await first.store({ memories: NOTES.map((content) => ({ content })) });
+			expect((await first.health()).search_index).toEqual({ origin: 'rebuilt', snapshot: 'indexeddb' });
+			await first.close();
+			expect(full.files.size).toBe(0);
+			const again = await fresh({ dbName, snapshotFiles: full });
+			expect(again.indexOrigin).toBe('snapshot');
+			expect((await again.health()).search_index).toEqual({ origin: 'snapshot', snapshot: 'indexeddb' });
+		});
+
+		it('removes files no row names once they are old, and every file on wipe', async () => {
+			const dbName = freshName();
+			const disk = memoryFiles();
+			disk.files.set('stale.bin', { bytes: new Uint8Array(8), modified: Date.now() - 3_600_000 });
+			disk.files.set('young.bin', { bytes: new Uint8Array(8), modified: Date.now() });
+			const engine = await fresh({ dbName, snapshotFiles: disk });
+			await engine.store({ content: NOTES[0] });
+			await engine.flushSnapshot();
+			// The stale orphan went; a young one may be another tab's, about to be named.
+			expect(disk.files.has('stale.bin')).toBe(false);
+			expect(disk.files.has('young.bin')).toBe(true);
+			expect(disk.files.size).toBe(2);
+			await engine.wipe();
+			expect(disk.files.size).toBe(0);
+		});
+	});
+
 	describe('health', () => {
 		it('reports counts and a healthy state', async () => {
 			const engine = await fresh();
@@ -314,6 +416,7 @@ describe('Engine', () => {
 				database: { version: DB_VERSION, memories: 3, entities: expect.any(Number) },
 				vector_index: { model: 'engram/glove-sif-100d', vectors: 3, ready: true },
 				lexical_index: { documents: 3, ready: true },
+				search_index: { origin: 'rebuilt' },
 				embedder: { dims: 100, ready: true },
 				issues: [],
 			});
