@@ -103,6 +103,9 @@ export interface CreateEngineOptions {
 /** Writes between activity-log trims. */
 const TRIM_EVERY = 200;
 
+/** How long after a restore the index finishes its lazy parts in the background (search/term-index.ts). */
+const SETTLE_AFTER_MS = 1_000;
+
 /** How long an unchanged database's stats answer is reused. */
 const STATS_MEMO_MS = 1_000;
 
@@ -390,6 +393,11 @@ export async function createEngine(opts: CreateEngineOptions): Promise<Engine> {
 	engine.reembedMissing();
 	// Snapshot files a closing page cut off mid-write.
 	if (files) void removeOrphanFiles(db, files).catch(() => undefined);
+	// What the restore left to be made when first needed, made after the first requests instead.
+	if (loaded.origin === 'snapshot') {
+		const timer = setTimeout(() => void index.settle(() => new Promise((r) => setTimeout(r, 0))).catch(() => undefined), SETTLE_AFTER_MS);
+		(timer as { unref?: () => void }).unref?.();
+	}
 	return engine;
 }
 

@@ -182,6 +182,10 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.metas[slot].last_accessed = last_accessed;
 	}
 
+	settle(pause: () => Promise<void>): Promise<void> {
+		return this.lexical.settle(pause);
+	}
+
 	addEdge(edge: Edge): void {
 		this.adj.add(edge);
 	}
@@ -425,7 +429,7 @@ function* restoreSteps(bytes: Uint8Array): Generator<void, SearchIndex> {
 	idx.ids = [...slotIds];
 	idx.slotOf = new OverlayMap(baseSlotOf);
 	const mentions = s.mentions;
-	const bySeq = seqsBySlot(Float64Array.from(s.metas, (m) => m.seq), slotIds);
+	const bySeq = seqsBySlot(s.seqs ?? Float64Array.from(s.metas, (m) => m.seq), slotIds);
 	if (bySeq) idx.seqToId = new OverlayMap(bySeq);
 	const packed = { seqs: bySeq !== undefined, entities: mentions !== undefined };
 	for (let i = 0; i < n; i++) {

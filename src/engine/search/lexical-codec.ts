@@ -15,11 +15,14 @@
  */
 import type MiniSearch from 'minisearch';
 import { OverlayMap } from './overlay-map';
+import { PackedTermIndex, strictlySorted } from './term-index';
 import type { SlotNames } from './types';
 
 /** minisearch v7's internal state (what loadJS restores). */
 interface Internals {
-	_index: { set(term: string, data: Map<number, Map<number, number>>): void; [Symbol.iterator](): Iterator<[string, Map<number, Map<number, number>>]> };
+	_index:
+		| PackedTermIndex
+		| { set(term: string, data: Map<number, Map<number, number>>): void; [Symbol.iterator](): Iterator<[string, Map<number, Map<number, number>>]> };
 	_documentCount: number;
 	_nextId: number;
 	_documentIds: Map<number, string>;
@@ -214,10 +217,15 @@ export function packLexical(ms: MiniSearch<unknown>, slotOf?: ReadonlyMap<string
 		const lengths = s._fieldLength.get(shortId) ?? [];
 		for (let f = 0; f < nFields; f++) w.uint(lengths[f] === undefined ? 0 : lengths[f] + 1);
 	}
-	const terms: string[] = [];
+	// Terms in sorted order, so a restore can look them up without making minisearch's tree.
+	const entries = [...(s._index instanceof PackedTermIndex ? s._index.all() : s._index)];
+	const terms = entries.map(([t]) => t);
+	if (!strictlySorted(terms)) {
+		entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		for (let i = 0; i < entries.length; i++) terms[i] = entries[i][0];
+	}
 	const term = new VarintWriter();
-	for (const [t, fields] of s._index) {
-		terms.push(t);
+	for (const [, fields] of entries) {
 		const packed = fields instanceof PackedTermData ? fields.packed() : undefined;
 		if (packed) {
 			w.uint(packed.length);
@@ -270,12 +278,18 @@ export function unpackLexical(p: PackedLexical, ms: MiniSearch<unknown>, slots?:
 	s._idToShortId = docs.idToShortId;
 	s._fieldLength = docs.fieldLength;
 	const terms = p.terms.length > 0 ? p.terms.split(SEP) : [];
-	for (const term of terms) {
+	const ranges = new Int32Array(terms.length * 2);
+	for (let i = 0; i < terms.length; i++) {
 		const length = r.uint();
-		s._index.set(term, new PackedTermData(p.bytes, r.at, r.at + length));
-		r.at += length;
+		ranges[2 * i] = r.at;
+		ranges[2 * i + 1] = r.at += length;
 	}
+	if (r.at > p.bytes.length) throw new Error('lexical snapshot is truncated');
 	if (r.at !== p.bytes.length) throw new Error('lexical snapshot has bytes left over');
+	const make = (from: number, to: number) => new PackedTermData(p.bytes, from, to);
+	if (strictlySorted(terms)) s._index = new PackedTermIndex(terms, ranges, make);
+	// Packed before terms were sorted: make the tree now.
+	else for (let i = 0; i < terms.length; i++) (s._index as Exclude<Internals['_index'], PackedTermIndex>).set(terms[i], make(ranges[2 * i], ranges[2 * i + 1]));
 	s._documentCount = p.documentCount;
 	s._nextId = p.nextId;
 	s._dirtCount = p.dirtCount;

@@ -7,6 +7,7 @@
 import MiniSearch, { type Options, type SearchOptions, type SearchResult } from 'minisearch';
 import { processTerm, tokenize } from '../../core/text';
 import { packLexical, unpackLexical, type PackedLexical } from './lexical-codec';
+import { PackedTermIndex } from './term-index';
 import type { SlotNames } from './types';
 
 /** The fields of one indexed document. */
@@ -215,6 +216,12 @@ export class LexicalIndex {
 			out.set(term, global > 0 ? idf(within.size, local) / global : 1);
 		}
 		return out;
+	}
+
+	/** Makes, in steps, what a restore left packed and a write would need (see term-index.ts). */
+	async settle(pause: () => Promise<void>): Promise<void> {
+		const index = (this.ms as unknown as { _index: unknown })._index;
+		if (index instanceof PackedTermIndex) await index.settle(pause);
 	}
 
 	/** The index in packed binary form, for snapshots (see lexical-codec.ts); with `slotOf`, documents are named by slot. */

@@ -2,7 +2,7 @@
  * The snapshot's memory metadata as columns: numbers in typed arrays, strings (ids, scopes,
  * types, tags, entity ids…) in one deduplicated table. As JSON the metadata was half of a 100k
  * snapshot's bytes and most of its decoding time; here decoding is one UTF-8 decode, slicing,
- * and one object per memory.
+ * and one small object per memory that reads the columns (PackedMeta).
  *
  * Layout (little-endian, every section 8-byte aligned within the block):
  *
@@ -130,6 +130,8 @@ export function encodeMetas(metas: readonly DocMeta[]): PackedMetas {
 /** Decoded metadata, with the entity column as it was stored (for an index to invert in place). */
 export interface DecodedMetas {
 	metas: DocMeta[];
+	/** Each memory's seq, by slot. */
+	seqs: Float64Array;
 	/** Memory i mentions `strings[values[k]]` for k in `offsets[i]..offsets[i+1]`. */
 	mentions: { strings: string[]; offsets: Int32Array; values: Int32Array };
 }
@@ -165,37 +167,160 @@ export function decodeMetas(block: Uint8Array, odd: readonly [number, string][])
 	const strings: string[] = new Array(count);
 	for (let i = 0, from = 0; i < count; i++) strings[i] = all.slice(from, (from += lengths[i]));
 	for (const [i, s] of odd) strings[i] = s;
-	const list = (values: Int32Array, from: number, to: number): string[] => {
-		const out: string[] = new Array(to - from);
-		for (let k = from; k < to; k++) out[k - from] = strings[values[k]];
-		return out;
-	};
 	const [source, session, group] = optional;
+	// Copies: views would keep the whole snapshot's buffer alive as long as the index.
+	const own = <T extends Int32Array | Float64Array | Uint8Array>(a: T | undefined) => a?.slice() as T | undefined;
+	const columns: MetaColumns = {
+		strings,
+		scope: own(scope)!,
+		type: own(type)!,
+		source: own(source),
+		session: own(session),
+		group: own(group),
+		tagOff: own(tagOff)!,
+		tags: own(tags)!,
+		entOff: own(entOff)!,
+		ents: own(ents)!,
+		asks: own(asks)!,
+		seq: own(seq)!,
+		timestamp: own(timestamp)!,
+		updated: own(updated)!,
+		importance: own(importance)!,
+		confidence: own(confidence)!,
+		accessCount: own(accessCount)!,
+		tValid: own(tValid),
+		tInvalid: own(tInvalid),
+		lastAccessed: own(lastAccessed),
+		contentHash: own(contentHash),
+	};
 	const metas: DocMeta[] = new Array(n);
-	// Every field is set by name, in one order, so all metas share one object shape.
-	for (let i = 0; i < n; i++) {
-		const m: DocMeta = {
-			id: strings[i],
-			seq: seq[i],
-			scope: strings[scope[i]],
-			type: strings[type[i]],
-			tags: list(tags, tagOff[i], tagOff[i + 1]),
-			timestamp: timestamp[i],
-			updated_at: updated[i],
-			importance: importance[i],
-			confidence: confidence[i],
-			access_count: accessCount[i],
-			entities: list(ents, entOff[i], entOff[i + 1]),
-		};
-		if (source && source[i] >= 0) m.source = strings[source[i]];
-		if (session && session[i] >= 0) m.session = strings[session[i]];
-		if (group && group[i] >= 0) m.group = strings[group[i]];
-		if (tValid && !Number.isNaN(tValid[i])) m.t_valid = tValid[i];
-		if (tInvalid && !Number.isNaN(tInvalid[i])) m.t_invalid = tInvalid[i];
-		if (lastAccessed && !Number.isNaN(lastAccessed[i])) m.last_accessed = lastAccessed[i];
-		if (asks[i]) m.asks = true;
-		if (contentHash && !Number.isNaN(contentHash[i])) m.content_hash = contentHash[i];
-		metas[i] = m;
+	for (let i = 0; i < n; i++) metas[i] = new PackedMeta(columns, i);
+	return { metas, seqs: columns.seq, mentions: { strings, offsets: columns.entOff, values: columns.ents } };
+}
+
+/** Decoded metadata columns, shared by every PackedMeta of one snapshot. */
+interface MetaColumns {
+	strings: string[];
+	scope: Int32Array;
+	type: Int32Array;
+	source?: Int32Array;
+	session?: Int32Array;
+	group?: Int32Array;
+	tagOff: Int32Array;
+	tags: Int32Array;
+	entOff: Int32Array;
+	ents: Int32Array;
+	asks: Uint8Array;
+	seq: Float64Array;
+	timestamp: Float64Array;
+	updated: Float64Array;
+	importance: Float64Array;
+	confidence: Float64Array;
+	accessCount: Float64Array;
+	tValid?: Float64Array;
+	tInvalid?: Float64Array;
+	lastAccessed?: Float64Array;
+	contentHash?: Float64Array;
+}
+
+const str = (c: MetaColumns, col: Int32Array | undefined, i: number): string | undefined => {
+	const k = col === undefined ? -1 : col[i];
+	return k < 0 ? undefined : c.strings[k];
+};
+const num = (col: Float64Array | undefined, i: number): number | undefined => {
+	const v = col === undefined ? NaN : col[i];
+	return Number.isNaN(v) ? undefined : v;
+};
+const list = (c: MetaColumns, values: Int32Array, from: number, to: number): string[] => {
+	const out: string[] = new Array(to - from);
+	for (let k = from; k < to; k++) out[k - from] = c.strings[values[k]];
+	return out;
+};
+
+/**
+ * One restored memory's metadata, read from the snapshot's columns: a restore makes one small
+ * object per memory instead of one with a dozen fields and two arrays. At 100k memories the
+ * plain objects held 61 MB of heap and made most of a restore's garbage-collection work
+ * (docs/BENCHMARKS.md). Tag and entity lists are made on first read and kept. The index only
+ * ever changes `access_count` and `last_accessed` in place (touch()); an upsert replaces the
+ * object with a plain one.
+ */
+class PackedMeta implements DocMeta {
+	readonly #c: MetaColumns;
+	readonly #i: number;
+	#tags: string[] | undefined;
+	#entities: string[] | undefined;
+
+	constructor(c: MetaColumns, i: number) {
+		this.#c = c;
+		this.#i = i;
 	}
-	return { metas, mentions: { strings, offsets: entOff, values: ents } };
+
+	get id(): string {
+		return this.#c.strings[this.#i];
+	}
+	get seq(): number {
+		return this.#c.seq[this.#i];
+	}
+	get scope(): string {
+		return this.#c.strings[this.#c.scope[this.#i]];
+	}
+	get type(): string {
+		return this.#c.strings[this.#c.type[this.#i]];
+	}
+	get tags(): string[] {
+		const c = this.#c;
+		return (this.#tags ??= list(c, c.tags, c.tagOff[this.#i], c.tagOff[this.#i + 1]));
+	}
+	get entities(): string[] {
+		const c = this.#c;
+		return (this.#entities ??= list(c, c.ents, c.entOff[this.#i], c.entOff[this.#i + 1]));
+	}
+	get source(): string | undefined {
+		return str(this.#c, this.#c.source, this.#i);
+	}
+	get session(): string | undefined {
+		return str(this.#c, this.#c.session, this.#i);
+	}
+	get group(): string | undefined {
+		return str(this.#c, this.#c.group, this.#i);
+	}
+	get timestamp(): number {
+		return this.#c.timestamp[this.#i];
+	}
+	get updated_at(): number {
+		return this.#c.updated[this.#i];
+	}
+	get t_valid(): number | undefined {
+		return num(this.#c.tValid, this.#i);
+	}
+	get t_invalid(): number | undefined {
+		return num(this.#c.tInvalid, this.#i);
+	}
+	get importance(): number {
+		return this.#c.importance[this.#i];
+	}
+	get confidence(): number {
+		return this.#c.confidence[this.#i];
+	}
+	get access_count(): number {
+		return this.#c.accessCount[this.#i];
+	}
+	set access_count(v: number) {
+		this.#c.accessCount[this.#i] = v;
+	}
+	get last_accessed(): number | undefined {
+		return num(this.#c.lastAccessed, this.#i);
+	}
+	set last_accessed(v: number | undefined) {
+		const c = this.#c;
+		c.lastAccessed ??= new Float64Array(c.seq.length).fill(NaN);
+		c.lastAccessed[this.#i] = v ?? NaN;
+	}
+	get asks(): boolean | undefined {
+		return this.#c.asks[this.#i] === 1 ? true : undefined;
+	}
+	get content_hash(): number | undefined {
+		return num(this.#c.contentHash, this.#i);
+	}
 }

@@ -39,6 +39,8 @@ export interface SnapshotData {
 	vectors: { codes: Int8Array; scales: Float32Array };
 	/** Decoded snapshots only: the metadata's entity column as stored (see meta-codec.ts). */
 	mentions?: DecodedMetas['mentions'];
+	/** Decoded snapshots only: each memory's seq, by slot. */
+	seqs?: Float64Array;
 	/** The trained coarse quantiser, when there is one. */
 	ivf?: { centroids: Float32Array; trainedAt: number; lists: Int32Array };
 }
@@ -172,7 +174,7 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
 	} catch (e) {
 		throw bad((e as Error).message);
 	}
-	const { metas, mentions } = decoded;
+	const { metas, mentions, seqs } = decoded;
 	if (metas.length !== n) throw bad(`metadata holds ${metas.length} memories, the header ${n}`);
-	return { ...rest, metas, mentions, vectors: { codes, scales }, ivf, lexical, edges };
+	return { ...rest, metas, mentions, seqs, vectors: { codes, scales }, ivf, lexical, edges };
 }

@@ -126,6 +126,11 @@ export interface SearchIndex {
 	 * entity id, memories holding a vector. IndexedDB's count() walks every key, so stats use these.
 	 */
 	counts(): { edgesByType: Record<string, number>; memoriesPerEntity: Map<string, number>; vectors: number };
+	/**
+	 * Finishes, in steps awaiting `pause()` between them, what a restore left to be made when
+	 * first needed (the lexical term tree), so the first write after a page load does not pay for it.
+	 */
+	settle(pause: () => Promise<void>): Promise<void>;
 	/** Serialised form persisted in IndexedDB so page loads need not rebuild. */
 	snapshot(): Uint8Array;
 	clear(): void;

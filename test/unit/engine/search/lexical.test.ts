@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LEXICAL_TUNING, LexicalIndex } from '../../../../src/engine/search/lexical';
 import { PackedTermData } from '../../../../src/engine/search/lexical-codec';
+import { PackedTermIndex } from '../../../../src/engine/search/term-index';
 
 const saved = { ...LEXICAL_TUNING };
 const doc = (id: string, content: string) => ({ id, content, summary: '', tags: '', entities: '', dates: '', metadata: '', context: '' });
@@ -120,14 +121,18 @@ describe('LexicalIndex', () => {
 			// Packing before anything was read copies the packed postings as they are.
 			expect(canonical(LexicalIndex.unpack(back.pack()))).toEqual(canonical(l));
 			const terms = (x: LexicalIndex) => (x as unknown as { ms: { _index: Map<string, unknown> } }).ms._index;
-			const packedCount = () => [...terms(back).values()].filter((d) => d instanceof PackedTermData && d.packed()).length;
-			expect(packedCount()).toBe(terms(back).size);
 			const same = () => {
 				for (const q of ['meeting budget', 'lunch ana', 'number 12', 'weekly', 'review', 'meet'])
 					expect(back.search(q, undefined, 50), q).toEqual(l.search(q, undefined, 50));
 				expect(canonical(LexicalIndex.unpack(back.pack()))).toEqual(canonical(l));
 			};
+			// Searches and packs answer from the sorted terms, without making minisearch's tree.
 			same();
+			expect(terms(back)).toBeInstanceOf(PackedTermIndex);
+			expect((terms(back) as unknown as PackedTermIndex).made).toBe(false);
+			const packedCount = () => [...terms(back).values()].filter((d) => d instanceof PackedTermData && d.packed()).length;
+			const fresh = bySlot ? LexicalIndex.unpack(l.pack(slotOf), slotNames(ids)) : LexicalIndex.unpack(l.pack());
+			expect([...terms(fresh).values()].filter((d) => d instanceof PackedTermData && d.packed()).length).toBe(terms(fresh).size);
 			// A query makes only the postings it reads ('meet' also reads 'meeting' by prefix).
 			const left = packedCount();
 			expect(left).toBeGreaterThan(0);

@@ -16,6 +16,11 @@ const base = (i: number): DocMeta => ({
 	entities: [],
 });
 
+const KEYS = ['id', 'seq', 'scope', 'type', 'tags', 'source', 'session', 'group', 'timestamp', 'updated_at', 't_valid', 't_invalid', 'importance', 'confidence', 'access_count', 'last_accessed', 'entities', 'asks', 'content_hash'] as const;
+
+/** What a reader of a DocMeta sees, read field by field (decoded metas read the columns through getters). */
+const seen = (metas: DocMeta[]) => metas.map((m) => Object.fromEntries(KEYS.filter((k) => m[k] !== undefined).map((k) => [k, m[k]])));
+
 describe('encodeMetas / decodeMetas', () => {
 	it('round-trips every field exactly, absent ones staying absent', () => {
 		const metas: DocMeta[] = [
@@ -29,14 +34,14 @@ describe('encodeMetas / decodeMetas', () => {
 		];
 		const packed = encodeMetas(metas);
 		expect(new Set(packed.odd.map(([, s]) => s))).toEqual(new Set(['\udfff', 'odd-\ud800-id']));
-		expect(decodeMetas(packed.bytes, packed.odd).metas).toEqual(metas);
+		expect(seen(decodeMetas(packed.bytes, packed.odd).metas)).toEqual(seen(metas));
 	});
 
 	it('writes optional columns only when some memory has them', () => {
 		const plain = Array.from({ length: 100 }, (_, i) => base(i));
 		const withAll = plain.map((m) => ({ ...m, source: 's', session: 'x', group: 'g', t_valid: 1, t_invalid: 2, last_accessed: 3, content_hash: 4 }));
-		expect(decodeMetas(encodeMetas(plain).bytes, []).metas).toEqual(plain);
-		expect(decodeMetas(encodeMetas(withAll).bytes, []).metas).toEqual(withAll);
+		expect(seen(decodeMetas(encodeMetas(plain).bytes, []).metas)).toEqual(seen(plain));
+		expect(seen(decodeMetas(encodeMetas(withAll).bytes, []).metas)).toEqual(seen(withAll));
 		// Three string columns (4 bytes each) and four number columns (8 bytes each) per memory.
 		expect(encodeMetas(withAll).bytes.length - encodeMetas(plain).bytes.length).toBeGreaterThanOrEqual(100 * 44);
 	});
@@ -47,8 +52,20 @@ describe('encodeMetas / decodeMetas', () => {
 		for (const offset of [0, 4, 8, 3]) {
 			const buf = new Uint8Array(bytes.length + 16);
 			buf.set(bytes, offset);
-			expect(decodeMetas(buf.subarray(offset, offset + bytes.length), []).metas, `offset ${offset}`).toEqual(metas);
+			expect(seen(decodeMetas(buf.subarray(offset, offset + bytes.length), []).metas), `offset ${offset}`).toEqual(seen(metas));
 		}
+	});
+
+	it('keeps access bookkeeping written to a decoded memory, in that memory only, and does not hold on to the block', () => {
+		const metas = Array.from({ length: 3 }, (_, i) => base(i));
+		const { bytes } = encodeMetas(metas);
+		const decoded = decodeMetas(bytes, []).metas;
+		decoded[1].access_count = 7;
+		decoded[1].last_accessed = 1_760_000_000_000;
+		expect(seen(decoded)).toEqual(seen([metas[0], { ...metas[1], access_count: 7, last_accessed: 1_760_000_000_000 }, metas[2]]));
+		// The columns are the decoder's own copies: the snapshot's bytes are untouched.
+		bytes.fill(0);
+		expect(seen(decoded)[2]).toEqual(seen([metas[2]])[0]);
 	});
 
 	it('round-trips an empty list', () => {
