@@ -364,17 +364,28 @@ function readDocuments(p: PackedLexical, r: VarintReader, nFields: number, slots
 			},
 			keys: () => docKeys(idOf),
 		}),
-		fieldLength: new OverlayMap({
-			size: n,
-			get: (short) => {
-				const d = docOf(short);
-				if (d === undefined) return undefined;
-				// A fresh array each time, with holes where the document has no such field (as minisearch's own).
-				const out: number[] = new Array(nFields);
-				for (let f = 0; f < nFields; f++) if (lengths[d * nFields + f] >= 0) out[f] = lengths[d * nFields + f];
-				return out;
+		fieldLength: Object.assign(
+			new OverlayMap({
+				size: n,
+				get: (short: number) => {
+					const d = docOf(short);
+					if (d === undefined) return undefined;
+					// A fresh array each time, with holes where the document has no such field (as minisearch's own).
+					const out: number[] = new Array(nFields);
+					for (let f = 0; f < nFields; f++) if (lengths[d * nFields + f] >= 0) out[f] = lengths[d * nFields + f];
+					return out;
+				},
+				keys: () => docKeys((d) => shortIds[d]),
+			}),
+			{
+				/** `get(short)[field]` without making the array (bm25.ts reads one per posting). */
+				lengthOf(this: OverlayMap<number, number[]>, short: number, field: number): number | undefined {
+					if (!this.fromBase(short)) return this.get(short)?.[field];
+					const d = docOf(short);
+					const v = d === undefined ? -1 : lengths[d * nFields + field];
+					return v >= 0 ? v : undefined;
+				},
 			},
-			keys: () => docKeys((d) => shortIds[d]),
-		}),
+		),
 	};
 }

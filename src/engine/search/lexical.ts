@@ -6,6 +6,7 @@
  */
 import MiniSearch, { type Options, type SearchOptions, type SearchResult } from 'minisearch';
 import { processTerm, tokenize } from '../../core/text';
+import { searchTop } from './bm25';
 import { packLexical, unpackLexical, type PackedLexical } from './lexical-codec';
 import { PackedTermIndex } from './term-index';
 import type { SlotNames } from './types';
@@ -64,7 +65,7 @@ export const LEXICAL_TUNING = {
  * it is the default (an explicit undefined would drop every boost); a boost of 0 leaves the field
  * out, since minisearch reads a zero boost as 1.
  */
-function contextOptions(boost: number): SearchOptions {
+function contextOptions(boost: number): { fields?: string[]; boost?: Record<string, number> } {
 	if (boost === FIELD_BOOSTS.context) return {};
 	if (boost === 0) return { fields: FIELDS.filter((f) => f !== 'context') };
 	return { boost: { ...FIELD_BOOSTS, context: boost } };
@@ -155,7 +156,26 @@ export class LexicalIndex {
 	search(query: string, accept: ((id: string) => boolean) | undefined, cap: number, within?: Collection): LexicalHit[] {
 		const t = LEXICAL_TUNING;
 		const termBoost = within ? this.collectionBoosts(query, within) : undefined;
-		const res: SearchResult[] = this.ms.search(this.pruneCommon(query, within), {
+		const pruned = this.pruneCommon(query, within);
+		// The best `cap` straight from the postings (bm25.ts); minisearch itself for what that does not cover.
+		const top =
+			t.fuzzy > 0
+				? undefined
+				: searchTop(
+						this.ms as MiniSearch<unknown>,
+						pruned,
+						{
+							filter: accept,
+							prefix: (term) => term.length >= t.prefixMin,
+							weights: { prefix: t.prefixWeight },
+							bm25: t.bm25,
+							boostTerm: termBoost ? (term) => termBoost.get(term) ?? 1 : undefined,
+							...contextOptions(t.context),
+						},
+						cap,
+					);
+		if (top) return top;
+		const res: SearchResult[] = this.ms.search(pruned, {
 			filter: accept ? (r) => accept(r.id as string) : undefined,
 			prefix: (term) => term.length >= t.prefixMin,
 			fuzzy: (term) => (t.fuzzy > 0 && term.length >= 6 ? t.fuzzy : false),

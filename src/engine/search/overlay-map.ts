@@ -39,6 +39,11 @@ export class OverlayMap<K, V> extends Map<K, V> {
 		return this.#hidden.size > 0 && this.#hidden.has(key) ? undefined : this.#base.get(key);
 	}
 
+	/** Whether the base answers for `key` (nothing set or deleted over it since). */
+	fromBase(key: K): boolean {
+		return !super.has(key) && !(this.#hidden.size > 0 && this.#hidden.has(key));
+	}
+
 	override has(key: K): boolean {
 		return super.has(key) || (this.#base.get(key) !== undefined && !this.#hidden.has(key));
 	}

@@ -1,0 +1,179 @@
+/**
+ * minisearch's OR search, keeping only the best `cap` hits. minisearch scores every matching
+ * document into an object with its own match map, then sorts them all: a query word found in a
+ * third of 100k memories took 300–450 ms (Node) that way, most of a cold start's first recall.
+ * Here scores add up in typed arrays by short id and only the best `cap` become objects.
+ *
+ * The arithmetic is minisearch 7's, step for step and in the same order (BM25+ per term, field
+ * and document, summed per query term, then across query terms, times the number of query terms
+ * matched), so ids, scores and their order are exactly what `MiniSearch.search` returns
+ * (bm25.test.ts compares them on random corpora). Postings of discarded documents are cleaned up
+ * on the way, as minisearch does.
+ */
+import type MiniSearch from 'minisearch';
+import type { SearchOptions } from 'minisearch';
+import { TopKBy } from './top-k';
+
+/** What a search reads of minisearch 7's internals. */
+interface Internals {
+	_index: { get(term: string): Map<number, Map<number, number>> | undefined; atPrefix(prefix: string): Iterable<[string, Map<number, Map<number, number>>]> };
+	_documentIds: Map<number, string>;
+	_fieldLength: Map<number, number[]>;
+	_avgFieldLength: number[];
+	_fieldIds: Record<string, number>;
+	_documentCount: number;
+	_nextId: number;
+	_options: { fields: string[]; tokenize: (text: string) => string[]; processTerm: (term: string) => string | string[] | null | undefined | false; searchOptions: SearchOptions };
+	removeTerm(fieldId: number, shortId: number, term: string): void;
+}
+
+/** One hit: the document id, its score and the processed query terms it matched. */
+export interface Bm25Hit {
+	id: string;
+	score: number;
+	queryTerms: string[];
+}
+
+/** The options this search honours (the rest of minisearch's must be unset). */
+export interface Bm25Options {
+	filter?: (id: string) => boolean;
+	prefix: (term: string) => boolean;
+	weights: { prefix: number };
+	bm25: { k: number; b: number; d: number };
+	boostTerm?: (term: string) => number;
+	fields?: string[];
+	boost?: Record<string, number>;
+}
+
+/** Query terms a search can tell apart (a bit each); longer queries go to minisearch itself. */
+export const MAX_TERMS = 31;
+
+/** Per-document working arrays by short id, reused across searches (each leaves them zeroed). */
+interface Scratch {
+	/** The document's score so far. */
+	total: Float64Array;
+	/** Its score within the current query term. */
+	spec: Float64Array;
+	/** Bit i: it matched distinct query term i. */
+	matched: Uint32Array;
+	/** Its order of first appearance (minisearch's result order, which breaks score ties); 0: none yet. */
+	order: Int32Array;
+	/** 1 while it has a score within the current query term. */
+	specSeen: Uint8Array;
+}
+
+let shared: Scratch | undefined;
+
+/** Working arrays for short ids below `size`. */
+function scratch(size: number): Scratch {
+	if (!shared || shared.total.length < size) {
+		const n = Math.max(size, Math.ceil((shared?.total.length ?? 0) * 1.5), 1024);
+		shared = { total: new Float64Array(n), spec: new Float64Array(n), matched: new Uint32Array(n), order: new Int32Array(n), specSeen: new Uint8Array(n) };
+	}
+	return shared;
+}
+
+/** minisearch's BM25+ for one term in one field of one document. */
+function bm25(tf: number, matching: number, total: number, length: number, avgLength: number, p: Bm25Options['bm25']): number {
+	const invDocFreq = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
+	return invDocFreq * (p.d + (tf * (p.k + 1)) / (tf + p.k * (1 - p.b + (p.b * length) / avgLength)));
+}
+
+/**
+ * The best `cap` hits of `query` (OR of its terms), best first, as minisearch's `search` with
+ * the same options would rank them; undefined for a query of more than MAX_TERMS distinct terms.
+ */
+export function searchTop(ms: MiniSearch<unknown>, query: string, opts: Bm25Options, cap: number): Bm25Hit[] | undefined {
+	const s = ms as unknown as Internals;
+	const o = s._options;
+	const terms = o.tokenize(query).flatMap((t) => o.processTerm(t)).filter((t): t is string => !!t);
+	const distinct = [...new Set(terms)];
+	if (distinct.length > MAX_TERMS) return undefined;
+	// As minisearch reads them: the call's fields and boosts over the index's defaults, a missing or zero boost being 1.
+	const boostOf = opts.boost ?? o.searchOptions.boost;
+	const boosts = [...new Set(opts.fields ?? o.fields)].map((field) => ({ fieldId: s._fieldIds[field], boost: (boostOf && Object.hasOwn(boostOf, field) && boostOf[field]) || 1 }));
+
+	const { total, spec, matched, order, specSeen } = scratch(s._nextId);
+	let appeared = 0;
+	const touched: number[] = [];
+	const inSpec: number[] = [];
+
+	// A restored index's lengths answer without making an array per call (lexical-codec.ts).
+	const lengths = s._fieldLength as Map<number, number[]> & { lengthOf?: (short: number, field: number) => number | undefined };
+	const lengthOf = lengths.lengthOf ? (short: number, f: number) => lengths.lengthOf!(short, f)! : (short: number, f: number) => lengths.get(short)![f];
+	const addTerm = (sourceBit: number, derived: string, weight: number, termBoost: number, data: Map<number, Map<number, number>> | undefined) => {
+		if (data == null) return;
+		for (const { fieldId, boost } of boosts) {
+			const freqs = data.get(fieldId);
+			if (freqs == null) continue;
+			let matching = freqs.size;
+			const avgLength = s._avgFieldLength[fieldId];
+			freqs.forEach((tf, shortId) => {
+				if (!s._documentIds.has(shortId)) {
+					s.removeTerm(fieldId, shortId, derived);
+					matching -= 1;
+					return;
+				}
+				const length = lengthOf(shortId, fieldId);
+				const score = weight * termBoost * boost * bm25(tf, matching, s._documentCount, length, avgLength, opts.bm25);
+				if (specSeen[shortId]) spec[shortId] += score;
+				else {
+					specSeen[shortId] = 1;
+					spec[shortId] = score;
+					inSpec.push(shortId);
+				}
+				matched[shortId] |= sourceBit;
+			});
+		}
+	};
+
+	try {
+		for (const term of terms) {
+			const bit = 1 << distinct.indexOf(term);
+			const termBoost = opts.boostTerm ? opts.boostTerm(term) : 1;
+			addTerm(bit, term, 1, termBoost, s._index.get(term));
+			if (opts.prefix(term)) {
+				for (const [derived, data] of s._index.atPrefix(term)) {
+					const distance = derived.length - term.length;
+					if (!distance) continue;
+					const weight = (opts.weights.prefix * derived.length) / (derived.length + 0.3 * distance);
+					addTerm(bit, derived, weight, termBoost, data);
+				}
+			}
+			// The term's scores join the totals, as minisearch combines one result map per term.
+			for (const shortId of inSpec) {
+				specSeen[shortId] = 0;
+				if (order[shortId] === 0) {
+					order[shortId] = ++appeared;
+					total[shortId] = spec[shortId];
+					touched.push(shortId);
+				} else total[shortId] = total[shortId] + spec[shortId];
+			}
+			inSpec.length = 0;
+		}
+		// The score times the number of query terms matched, as minisearch's result has it.
+		for (const shortId of touched) {
+			let n = 0;
+			for (let m = matched[shortId]; m; m &= m - 1) n++;
+			total[shortId] = total[shortId] * (n || 1);
+		}
+		// Best first; equal scores in order of first appearance, as minisearch's stable sort leaves them.
+		const top = new TopKBy(cap, (a, b) => total[a] > total[b] || (total[a] === total[b] && order[a] < order[b]));
+		for (const shortId of touched) if (!opts.filter || opts.filter(s._documentIds.get(shortId)!)) top.push(shortId);
+		return top.sorted().map((shortId) => ({
+			id: s._documentIds.get(shortId)!,
+			score: total[shortId],
+			queryTerms: distinct.filter((_, i) => matched[shortId] & (1 << i)),
+		}));
+	} finally {
+		// Leave the arrays zeroed for the next search, whatever happened.
+		for (const shortId of touched) {
+			matched[shortId] = 0;
+			order[shortId] = 0;
+		}
+		for (const shortId of inSpec) {
+			specSeen[shortId] = 0;
+			matched[shortId] = 0;
+		}
+	}
+}
