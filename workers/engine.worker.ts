@@ -2,16 +2,19 @@
  * The engine worker: owns IndexedDB, the search index and the embedder, and exposes the Engine
  * over comlink. It serves the embedded model and onnxruntime's wasm from the app's own origin.
  * Calls made before the engine is ready wait for it (see remote-facade.ts).
+ *
+ * Its first lines start what a page load waits for before the engine's own code (Dexie, the
+ * search index) has even arrived: a helper thread reading the index snapshot, and the model.
+ * The engine is imported afterwards and takes both over.
  */
 import { expose } from 'comlink';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import { createEmbedder, DEFAULT_MODEL_ID, type EmbedderProgress } from '../src/engine/embedder';
-import { createEngine, type Engine } from '../src/engine/engine';
-import { DEFAULT_DB_NAME } from '../src/store/db';
-import type { StampedSnapshot } from '../src/store/snapshot-reader';
 import { remoteFacade } from '../src/engine/remote-facade';
 import { registerMemoryErrorTransfer } from '../src/engine/transfer';
+import { DEFAULT_DB_NAME } from '../src/store/names';
+import type { SnapshotOf, StampedSnapshot } from '../src/store/snapshot-reader';
 
 registerMemoryErrorTransfer();
 
@@ -24,16 +27,16 @@ const wasmPaths = { wasm: new URL(ortWasmUrl, self.location.origin).href, mjs: n
 const HELPER_TIMEOUT_MS = 10_000;
 
 /**
- * Reads the index snapshot in a helper thread: this one is busy loading the model meanwhile, and
- * a large IndexedDB value arrives only as fast as its reading thread has turns to spare.
+ * Reads an index snapshot in a helper thread: this one is busy loading the model and the engine
+ * meanwhile, and a large IndexedDB value arrives only as fast as its reading thread has turns to spare.
  */
-function readSnapshotInHelper(model: string): Promise<StampedSnapshot> {
+function readSnapshotInHelper(of: SnapshotOf): Promise<StampedSnapshot> {
 	const helper = new Worker(new URL('./snapshot.worker.ts', import.meta.url), { type: 'module', name: 'engram-snapshot' });
 	let timer: ReturnType<typeof setTimeout> | undefined;
 	return new Promise<StampedSnapshot>((resolve, reject) => {
 		helper.onmessage = (e: MessageEvent<{ ok?: StampedSnapshot; error?: string }>) => (e.data.ok ? resolve(e.data.ok) : reject(new Error(e.data.error)));
 		helper.onerror = (e) => reject(new Error(e.message || 'snapshot helper failed'));
-		helper.postMessage({ name: DEFAULT_DB_NAME, model });
+		helper.postMessage({ name: DEFAULT_DB_NAME, of });
 		// Never wait on it for long (another tab upgrading the database could hold its open): the
 		// engine then reads the snapshot itself.
 		timer = setTimeout(() => reject(new Error('snapshot helper timed out')), HELPER_TIMEOUT_MS);
@@ -48,11 +51,24 @@ function loadModel(modelId: string, onProgress?: (p: EmbedderProgress) => void) 
 	return createEmbedder({ modelId, localModelPath, wasmPaths, onProgress });
 }
 
-const ready: Promise<Engine> = createEngine({
-	embedder: loadModel(DEFAULT_MODEL_ID),
-	modelId: DEFAULT_MODEL_ID,
-	embedderFactory: loadModel,
-	snapshotSource: readSnapshotInHelper,
-});
+// The active model's snapshot, read while the rest loads. On a first visit there is no database
+// yet and the helper says so; the engine then builds an empty index.
+const early = readSnapshotInHelper({ active: DEFAULT_MODEL_ID });
+early.catch(() => undefined);
+const embedder = loadModel(DEFAULT_MODEL_ID);
+embedder.catch(() => undefined);
+
+const ready = import('../src/engine/engine').then(({ createEngine }) =>
+	createEngine({
+		embedder,
+		modelId: DEFAULT_MODEL_ID,
+		embedderFactory: loadModel,
+		// The early read serves the model it read (or found nothing for); another model is read anew.
+		snapshotSource: async (model) => {
+			const read = await early;
+			return read.snapshot === undefined || read.snapshot.model === model ? read : readSnapshotInHelper(model);
+		},
+	}),
+);
 
 expose(remoteFacade(ready));

@@ -1,13 +1,14 @@
 /**
  * Reads the index snapshot for the engine worker (see src/store/snapshot-reader.ts for why) and
- * hands the bytes over as a transfer. One request per message: { name, model }.
+ * hands the bytes over as a transfer. One request per message: { name, of } (a model, or
+ * { active: fallback } for the active model's).
  */
 import { opfsSnapshotFiles } from '../src/store/snapshot-files';
-import { readStampedSnapshot } from '../src/store/snapshot-reader';
+import { readStampedSnapshot, type SnapshotOf } from '../src/store/snapshot-reader';
 
-self.onmessage = async (e: MessageEvent<{ name: string; model: string }>) => {
+self.onmessage = async (e: MessageEvent<{ name: string; of: SnapshotOf }>) => {
 	try {
-		const read = await readStampedSnapshot(indexedDB, e.data.name, e.data.model, opfsSnapshotFiles(e.data.name));
+		const read = await readStampedSnapshot(indexedDB, e.data.name, e.data.of, opfsSnapshotFiles(e.data.name));
 		const bytes = read.snapshot?.bytes;
 		self.postMessage({ ok: read }, bytes ? { transfer: [bytes.buffer] } : {});
 	} catch (err) {

@@ -44,7 +44,7 @@ import { recentActivity, appendActivity, trimActivity } from '../store/activity'
 import { openEngramDB, type EngramDB, type EngramDBOptions } from '../store/db';
 import { memoryIdsOf } from '../store/entities';
 import { getByRef } from '../store/memories';
-import { bumpStamp, getSetting, readStamp, setSetting } from '../store/settings';
+import { ACTIVE_MODEL_KEY, bumpStamp, getSetting, readStamp, setSetting } from '../store/settings';
 import { opfsSnapshotFiles, type SnapshotFiles } from '../store/snapshot-files';
 import { removeOrphanFiles, type SnapshotPlace } from '../store/snapshots';
 import { associateMemories } from './associate-ops';
@@ -58,7 +58,7 @@ import { exportMemories } from './export-ops';
 import { getMemory } from './get-ops';
 import { importMemories } from './import-ops';
 import { loadIndex, persistSnapshot, restoreIndex, SnapshotScheduler, type IndexOrigin, type LoadedIndex, type SnapshotSource } from './index-lifecycle';
-import { ModelSwitcher, ACTIVE_MODEL_KEY, type EmbedderFactory } from './model-switch';
+import { ModelSwitcher, type EmbedderFactory } from './model-switch';
 import * as reads from './reads';
 import { recallMemories } from './recall-ops';
 import { health, stats, trendingLabels } from './stats-ops';

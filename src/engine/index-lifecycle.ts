@@ -54,7 +54,9 @@ export async function restoreIndex(db: EngramDB, model: string, source?: Snapsho
 		const [stamp, snapshot] = await Promise.all([readStamp(db), readSnapshot(db, model, files)]);
 		return { stamp, snapshot };
 	};
-	const { stamp, snapshot: snap } = source ? await source(model).catch(here) : await here();
+	const read = source ? await source(model).catch(here) : await here();
+	// A source may have read another model's snapshot (one it guessed active): read this one here.
+	const { stamp, snapshot: snap } = read.snapshot && read.snapshot.model !== model ? await here() : read;
 	if (!snap || snap.stamp !== stamp) return undefined;
 	try {
 		const index = await restoreSearchIndexInSteps(snap.bytes, nextTask);

@@ -5,7 +5,7 @@
  * models are kept, so switching back is instant.
  */
 import { MemoryError } from '../core/errors';
-import { getSetting, bumpStamp, setSetting } from '../store/settings';
+import { getSetting, bumpStamp, setSetting, ACTIVE_MODEL_KEY } from '../store/settings';
 import { modelCounts, vectorRow } from '../store/vectors';
 import { embedTexts, type EngineContext } from './context';
 import type { Embedder, EmbedderProgress } from './embedder';
@@ -13,8 +13,6 @@ import { loadIndex } from './index-lifecycle';
 import { resolveThresholds, thresholdsKey, type Thresholds } from './thresholds';
 import type { Progress } from './types';
 
-/** Settings key of the active model id. */
-export const ACTIVE_MODEL_KEY = 'active_model';
 
 /** Loads an embedder for a model id (the worker passes one bound to the app's model folder). */
 export type EmbedderFactory = (modelId: string, onProgress?: (p: EmbedderProgress) => void) => Promise<Embedder>;

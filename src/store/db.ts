@@ -19,11 +19,10 @@ import type {
 } from './rows';
 import { contentKey, entityIdsOf, sessionOf } from './derived';
 import { mapStoreError } from './errors';
-import { COUNTERS_KEY } from './settings';
+import { COUNTERS_KEY, DEFAULT_DB_NAME } from './names';
 import { linkKeysOf } from './associations';
 
-/** The default database name in the browser. */
-export const DEFAULT_DB_NAME = 'engram';
+export { DEFAULT_DB_NAME };
 
 /**
  * Version 1 of the schema, kept verbatim: Dexie needs every earlier version to upgrade old

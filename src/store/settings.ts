@@ -3,9 +3,9 @@
  * bumped inside the caller's write transaction, so they advance exactly when the write commits.
  */
 import type { EngramDB } from './db';
+import { COUNTERS_KEY } from './names';
 
-/** Both counters live in one row: a write reads and bumps them with one request each. */
-export const COUNTERS_KEY = 'sys:counters';
+export { ACTIVE_MODEL_KEY, COUNTERS_KEY } from './names';
 
 /** Reads one setting (undefined when unset). */
 export async function getSetting<T>(db: EngramDB, key: string): Promise<T | undefined> {

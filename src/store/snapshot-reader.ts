@@ -7,30 +7,36 @@
  * in an OPFS file is read here too (store/snapshot-files.ts).
  */
 import type { SnapshotRow } from './rows';
-import { COUNTERS_KEY } from './settings';
+import { ACTIVE_MODEL_KEY, COUNTERS_KEY } from './names';
 import type { SnapshotFiles } from './snapshot-files';
 import { loadSnapshotBytes, type LoadedSnapshot } from './snapshots';
 
-/** The database's write stamp and the model's stored snapshot, read in one transaction. */
+/** The database's write stamp and a model's stored snapshot, read in one transaction. */
 export interface StampedSnapshot {
 	stamp: number;
 	snapshot: LoadedSnapshot | undefined;
 }
 
 /**
- * Reads `model`'s snapshot and the write stamp from the existing database `name`, and the
+ * Whose snapshot to read: a model's, or the active model's (the stored setting, else
+ * `fallback`), for a reader that starts before anything has read the settings.
+ */
+export type SnapshotOf = string | { active: string };
+
+/**
+ * Reads a model's snapshot and the write stamp from the existing database `name`, and the
  * snapshot's file from `files` when its row names one.
  */
-export async function readStampedSnapshot(factory: IDBFactory, name: string, model: string, files?: SnapshotFiles): Promise<StampedSnapshot> {
-	const { stamp, row } = await readStampedRow(factory, name, model);
+export async function readStampedSnapshot(factory: IDBFactory, name: string, of: SnapshotOf, files?: SnapshotFiles): Promise<StampedSnapshot> {
+	const { stamp, row } = await readStampedRow(factory, name, of);
 	return { stamp, snapshot: row && (await loadSnapshotBytes(row, files)) };
 }
 
-function readStampedRow(factory: IDBFactory, name: string, model: string): Promise<{ stamp: number; row: SnapshotRow | undefined }> {
+function readStampedRow(factory: IDBFactory, name: string, of: SnapshotOf): Promise<{ stamp: number; row: SnapshotRow | undefined }> {
 	return new Promise((resolve, reject) => {
 		const open = factory.open(name);
 		open.onerror = () => reject(open.error);
-		// The engine creates the database first; a helper must never create an empty one.
+		// The engine creates the database; a helper must never create an empty one.
 		open.onupgradeneeded = () => {
 			open.transaction?.abort();
 			reject(new Error(`database ${name} does not exist`));
@@ -46,12 +52,21 @@ function readStampedRow(factory: IDBFactory, name: string, model: string): Promi
 				reject(e);
 				return;
 			}
-			const counters = tx.objectStore('settings').get(COUNTERS_KEY);
-			const snapshot = tx.objectStore('snapshots').get(model);
+			const settings = tx.objectStore('settings');
+			const counters = settings.get(COUNTERS_KEY);
+			let snapshot: IDBRequest | undefined;
+			if (typeof of === 'string') snapshot = tx.objectStore('snapshots').get(of);
+			else {
+				const active = settings.get(ACTIVE_MODEL_KEY);
+				active.onsuccess = () => {
+					const model = (active.result as { value?: unknown } | undefined)?.value;
+					snapshot = tx.objectStore('snapshots').get(typeof model === 'string' ? model : of.active);
+				};
+			}
 			tx.oncomplete = () => {
 				db.close();
 				const stamp = (counters.result as { value?: { stamp?: number } } | undefined)?.value?.stamp ?? 0;
-				resolve({ stamp, row: snapshot.result as SnapshotRow | undefined });
+				resolve({ stamp, row: snapshot?.result as SnapshotRow | undefined });
 			};
 			tx.onerror = tx.onabort = () => {
 				db.close();

@@ -98,6 +98,14 @@ describe('Engine', () => {
 			expect(read.snapshot?.stamp).toBe(read.stamp);
 			expect(read.snapshot?.bytes).toBeInstanceOf(Uint8Array);
 			expect((await readStampedSnapshot(indexedDB, dbName, 'no/such-model')).snapshot).toBeUndefined();
+			// The active model's: the setting when there is one, else the fallback given.
+			const model = (await embedder()).modelId;
+			expect((await readStampedSnapshot(indexedDB, dbName, { active: model })).snapshot?.model).toBe(model);
+			expect((await readStampedSnapshot(indexedDB, dbName, { active: 'no/such-model' })).snapshot).toBeUndefined();
+			const db = await openEngramDB({ name: dbName, indexedDB, IDBKeyRange });
+			await db.settings.put({ key: 'active_model', value: model });
+			db.close();
+			expect((await readStampedSnapshot(indexedDB, dbName, { active: 'no/such-model' })).snapshot?.model).toBe(model);
 			const missing = freshName();
 			await expect(readStampedSnapshot(indexedDB, missing, 'm')).rejects.toThrow(/does not exist|abort/i);
 			expect((await indexedDB.databases()).map((d) => d.name)).not.toContain(missing);
