@@ -57,7 +57,7 @@ import { ChangeHub } from './events';
 import { exportMemories } from './export-ops';
 import { getMemory } from './get-ops';
 import { importMemories } from './import-ops';
-import { loadIndex, persistSnapshot, restoreIndex, SnapshotScheduler, type IndexOrigin, type LoadedIndex, type SnapshotSource } from './index-lifecycle';
+import { loadIndex, persistSnapshot, restoreFromSource, restoreIndex, SnapshotScheduler, type IndexOrigin, type LoadedIndex, type SnapshotSource } from './index-lifecycle';
 import { ModelSwitcher, type EmbedderFactory } from './model-switch';
 import * as reads from './reads';
 import { recallMemories } from './recall-ops';
@@ -358,16 +358,21 @@ export async function createEngine(opts: CreateEngineOptions): Promise<Engine> {
 	const given = Promise.resolve(opts.embedder);
 	// Awaited below; until then a failed model load must not count as an unhandled rejection.
 	given.catch(() => undefined);
+	// Restoring needs no embedder, and with a source that finds the active model's snapshot itself
+	// (the worker's helper thread) not even the database: it starts before the database is open.
+	const sourced = opts.snapshotSource ? restoreFromSource(opts.snapshotSource).catch(() => undefined) : undefined;
 	const db = await openEngramDB(dbOpts);
 	const stored = await getSetting<string>(db, ACTIVE_MODEL_KEY);
-	// Restoring needs no embedder: start it now, for the model that will most likely be active.
+	// Else it starts now, for the model that will most likely be active.
 	const expected = stored ?? opts.modelId;
 	const files = opts.snapshotFiles === null ? undefined : (opts.snapshotFiles ?? opfsSnapshotFiles(db.name));
-	const early = expected === undefined ? undefined : restoreIndex(db, expected, opts.snapshotSource, files).catch(() => undefined);
+	const early = sourced ?? (expected === undefined ? undefined : restoreIndex(db, expected, undefined, files).catch(() => undefined));
 	const embedder = await activeEmbedder(stored, await given, opts.embedderFactory);
 	const restored = await early;
+	// Used when it is the loaded model's and nothing was written since it was read.
+	const current = restored?.index.modelId === embedder.modelId && restored.stamp === (await readStamp(db)) ? restored : undefined;
 	const [{ index, ...loaded }, override, stamp] = await Promise.all([
-		restored?.index.modelId === embedder.modelId ? restored : loadIndex(db, embedder.modelId, embedder.dims, files),
+		current ?? loadIndex(db, embedder.modelId, embedder.dims, files),
 		getSetting<Partial<Thresholds>>(db, thresholdsKey(embedder.modelId)),
 		readStamp(db),
 	]);

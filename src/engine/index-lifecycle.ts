@@ -8,7 +8,7 @@ import type { EngramDB } from '../store/db';
 import type { AssociationRow } from '../store/rows';
 import type { SnapshotFiles } from '../store/snapshot-files';
 import type { StampedSnapshot } from '../store/snapshot-reader';
-import { readSnapshot, writeSnapshot, type SnapshotPlace } from '../store/snapshots';
+import { readSnapshot, writeSnapshot, type LoadedSnapshot, type SnapshotPlace } from '../store/snapshots';
 import { readStamp } from '../store/settings';
 import { toDocMeta, toDocText } from './doc';
 import { createSearchIndex, restoreSearchIndexInSteps } from './search/index';
@@ -17,11 +17,15 @@ import type { SearchIndex } from './search/types';
 /** How the index came to be, for health and the tests. */
 export type IndexOrigin = 'snapshot' | 'rebuilt';
 
-/** An index and where it came from; `place` is where its snapshot is kept, when it has one. */
+/**
+ * An index and where it came from; `place` is where its snapshot is kept, when it has one, and
+ * `stamp` the write stamp a restored snapshot reflects.
+ */
 export interface LoadedIndex {
 	index: SearchIndex;
 	origin: IndexOrigin;
 	place?: SnapshotPlace;
+	stamp?: number;
 }
 
 /**
@@ -40,9 +44,20 @@ export async function loadIndex(db: EngramDB, model: string, dims: number, files
 
 /**
  * Where a restore reads the write stamp and a model's snapshot: by default this engine's own
- * connection; the engine worker passes a helper thread (store/snapshot-reader.ts).
+ * connection; the engine worker passes a helper thread (store/snapshot-reader.ts). Without a
+ * model, the source reads the active model's snapshot (it finds which one itself).
  */
-export type SnapshotSource = (model: string) => Promise<StampedSnapshot>;
+export type SnapshotSource = (model?: string) => Promise<StampedSnapshot>;
+
+/**
+ * The index restored from the active model's snapshot as `source` reads it, before this
+ * engine's database is even open; undefined when there is none or it is not current. The caller
+ * checks the model and the stamp against the database once it is open.
+ */
+export async function restoreFromSource(source: SnapshotSource): Promise<LoadedIndex | undefined> {
+	const { stamp, snapshot: snap } = await source();
+	return snap && snap.stamp === stamp ? restoreBytes(snap, snap.model) : undefined;
+}
 
 /**
  * The index restored from `model`'s snapshot when that snapshot is current, else undefined.
@@ -58,9 +73,14 @@ export async function restoreIndex(db: EngramDB, model: string, source?: Snapsho
 	// A source may have read another model's snapshot (one it guessed active): read this one here.
 	const { stamp, snapshot: snap } = read.snapshot && read.snapshot.model !== model ? await here() : read;
 	if (!snap || snap.stamp !== stamp) return undefined;
+	return restoreBytes(snap, model);
+}
+
+/** The index in a loaded snapshot, when it decodes and is `model`'s. */
+async function restoreBytes(snap: LoadedSnapshot, model: string): Promise<LoadedIndex | undefined> {
 	try {
 		const index = await restoreSearchIndexInSteps(snap.bytes, nextTask);
-		return index.modelId === model ? { index, origin: 'snapshot', place: snap.place } : undefined;
+		return index.modelId === model ? { index, origin: 'snapshot', place: snap.place, stamp: snap.stamp } : undefined;
 	} catch {
 		// A snapshot from an older index format: rebuilding is always correct, just slower.
 		return undefined;

@@ -73,19 +73,36 @@ describe('Engine', () => {
 			const first = await makeEngine({ dbName });
 			await first.store({ memories: NOTES.map((content) => ({ content })) });
 			await first.close();
-			const asked: string[] = [];
+			const asked: (string | undefined)[] = [];
+			const model = (await embedder()).modelId;
 			const viaHelper = await fresh({
 				dbName,
-				modelId: (await embedder()).modelId,
-				snapshotSource: (model) => (asked.push(model), readStampedSnapshot(indexedDB, dbName, model)),
+				modelId: model,
+				snapshotSource: (m) => (asked.push(m), readStampedSnapshot(indexedDB, dbName, m ?? { active: model })),
 			});
-			expect(asked).toEqual([(await embedder()).modelId]);
+			// Asked once, for whatever model is active: the helper finds it, before the database is open.
+			expect(asked).toEqual([undefined]);
 			expect(viaHelper.indexOrigin).toBe('snapshot');
 			expect((await viaHelper.recall({ query: 'when are backups taken' })).results[0].memory.content).toBe(NOTES[1]);
 			await viaHelper.close();
 			const failing = await fresh({ dbName, modelId: (await embedder()).modelId, snapshotSource: () => Promise.reject(new Error('no helper')) });
 			expect(failing.indexOrigin).toBe('snapshot');
 			expect(failing.ctx.index.size).toBe(3);
+		});
+
+		it('does not use a snapshot read before a later write, even when the source hands it over', async () => {
+			const dbName = freshName();
+			const model = (await embedder()).modelId;
+			const first = await makeEngine({ dbName });
+			await first.store({ memories: NOTES.map((content) => ({ content })) });
+			await first.close();
+			const stale = await readStampedSnapshot(indexedDB, dbName, model);
+			const second = await makeEngine({ dbName });
+			await second.store({ content: 'The office plants are watered on Fridays' });
+			await second.close();
+			const third = await fresh({ dbName, modelId: model, snapshotSource: async () => stale });
+			expect(third.ctx.index.size).toBe(4);
+			expect((await third.recall({ query: 'when are the plants watered' })).results[0].memory.content).toBe('The office plants are watered on Fridays');
 		});
 
 		it('reads a snapshot with the bare API without ever creating a database', async () => {
