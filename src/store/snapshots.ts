@@ -51,12 +51,16 @@ export async function writeSnapshot(
 	files?: SnapshotFiles,
 ): Promise<SnapshotPlace> {
 	const { bytes, ...meta } = snap;
-	const name = files && `${encodeURIComponent(snap.model)}.${snap.stamp}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.bin`;
-	const written = files && name ? await files.write(name, bytes).then(
-		() => true,
-		// Quota, or a platform that refuses: the row can still carry the bytes.
-		() => files.remove(name).then(() => false, () => false),
-	) : false;
+	// A new name every time: a reader of the current file never meets a half-written one.
+	const name = `${encodeURIComponent(snap.model)}.${snap.stamp}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.bin`;
+	let written = false;
+	if (files) {
+		written = await files.write(name, bytes).then(
+			() => true,
+			// Quota, or a platform that refuses: the row can still carry the bytes.
+			() => files.remove(name).then(() => false, () => false),
+		);
+	}
 	const row: SnapshotRow = written ? { ...meta, file: name, size: bytes.byteLength } : { ...meta, bytes };
 	let replaced: string | undefined;
 	try {
@@ -65,7 +69,7 @@ export async function writeSnapshot(
 			await db.snapshots.put(row);
 		});
 	} catch (e) {
-		if (written) await files!.remove(name!).catch(() => undefined);
+		if (written) await files!.remove(name).catch(() => undefined);
 		throw e;
 	}
 	if (files) {

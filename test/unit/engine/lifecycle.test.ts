@@ -354,13 +354,18 @@ describe('Engine', () => {
 	});
 
 	describe('snapshot files', () => {
-		it('keeps the bytes in a file the row names, restores from it, and replaces the file on the next snapshot', async () => {
+		/** A database holding NOTES whose engine closed with its snapshot in a file of `disk`. */
+		async function storedWithFiles() {
 			const dbName = freshName();
 			const disk = memoryFiles();
 			const first = await makeEngine({ dbName, snapshotFiles: disk });
 			await first.store({ memories: NOTES.map((content) => ({ content })) });
 			await first.close();
-			const [name] = [...disk.files.keys()];
+			return { dbName, disk, name: [...disk.files.keys()][0] };
+		}
+
+		it('keeps the bytes in a file the row names, restores from it, and replaces the file on the next snapshot', async () => {
+			const { dbName, disk, name } = await storedWithFiles();
 			expect(disk.files.size).toBe(1);
 			const db = await openEngramDB({ name: dbName, indexedDB, IDBKeyRange });
 			const row = (await db.snapshots.toArray())[0];
@@ -384,12 +389,7 @@ describe('Engine', () => {
 		});
 
 		it('rebuilds, never restores wrongly, when the file is missing or not the size the row says', async () => {
-			const dbName = freshName();
-			const disk = memoryFiles();
-			const first = await makeEngine({ dbName, snapshotFiles: disk });
-			await first.store({ memories: NOTES.map((content) => ({ content })) });
-			await first.close();
-			const [name] = [...disk.files.keys()];
+			const { dbName, disk, name } = await storedWithFiles();
 			disk.files.get(name)!.bytes = disk.files.get(name)!.bytes.subarray(0, 100);
 			const truncated = await fresh({ dbName, snapshotFiles: disk });
 			expect(truncated.indexOrigin).toBe('rebuilt');

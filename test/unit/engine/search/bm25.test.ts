@@ -1,18 +1,7 @@
 import MiniSearch, { type Options } from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { searchTop, type Bm25Options } from '../../../../src/engine/search/bm25';
-
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+import { prng as rng } from './fixtures';
 
 // Words sharing prefixes, so prefix matches add up with exact ones; a few very common words.
 const WORDS = ['ticket', 'tickets', 'ticketing', 'meet', 'meeting', 'meetings', 'budget', 'budgets', 'review', 'reviewer', 'lunch', 'plan', 'plans', 'planning', 'over', 'the', 'ana', 'anatomy', 'garden', 'gardening', 'trip', 'tripod'];
