@@ -52,7 +52,7 @@ export async function writeSnapshot(
 ): Promise<SnapshotPlace> {
 	const { bytes, ...meta } = snap;
 	// A new name every time: a reader of the current file never meets a half-written one.
-	const name = `${encodeURIComponent(snap.model)}.${snap.stamp}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.bin`;
+	const name = `${fileModel(snap.model)}.${snap.stamp}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.bin`;
 	let written = false;
 	if (files) {
 		written = await files.write(name, bytes).then(
@@ -79,12 +79,26 @@ export async function writeSnapshot(
 	return written ? 'file' : 'indexeddb';
 }
 
+/** A model id as the first part of its files' names: no dots, so the name splits at the first one. */
+const fileModel = (model: string) => encodeURIComponent(model).replaceAll('.', '%2E');
+
 /**
  * Removes the snapshot files no row names that were last modified before `before` (epoch ms;
- * by default ten minutes ago): left by a write cut off with its page, or by a wipe.
+ * by default ten minutes ago): left by a write cut off with its page, or by a wipe. Only the rows
+ * of the models those files name are read: a row that keeps its bytes is tens of MB.
  */
 export async function removeOrphanFiles(db: EngramDB, files: SnapshotFiles, before = Date.now() - ORPHAN_AGE_MS): Promise<void> {
-	const named = new Set<string>();
-	await db.snapshots.each((r) => void (r.file !== undefined && named.add(r.file)));
-	for (const f of await files.list()) if (!named.has(f.name) && f.modified < before) await files.remove(f.name);
+	const old = (await files.list()).filter((f) => f.modified < before);
+	const named = new Map<string, string | undefined>();
+	for (const f of old) {
+		const dot = f.name.indexOf('.');
+		let model: string;
+		try {
+			model = decodeURIComponent(dot < 0 ? f.name : f.name.slice(0, dot));
+		} catch {
+			model = f.name;
+		}
+		if (!named.has(model)) named.set(model, (await db.snapshots.get(model))?.file);
+		if (named.get(model) !== f.name) await files.remove(f.name);
+	}
 }

@@ -7,6 +7,7 @@ import { trimActivity } from '../../../src/store/activity';
 import { bumpStamp } from '../../../src/store/settings';
 import type { SnapshotFiles } from '../../../src/store/snapshot-files';
 import { readStampedSnapshot } from '../../../src/store/snapshot-reader';
+import { removeOrphanFiles } from '../../../src/store/snapshots';
 import { countingEmbedder, embedder, freshName, makeEngine, rejection, useEngines } from './helpers';
 
 const fresh = useEngines();
@@ -426,6 +427,13 @@ describe('Engine', () => {
 			expect(disk.files.has('stale.bin')).toBe(false);
 			expect(disk.files.has('young.bin')).toBe(true);
 			expect(disk.files.size).toBe(2);
+			// Old files of a model whose row names another are gone; the one its row names stays, however old.
+			const [current] = [...disk.files.keys()].filter((n) => n !== 'young.bin');
+			disk.files.get(current)!.modified = Date.now() - 3_600_000;
+			const model = encodeURIComponent((await embedder()).modelId).replaceAll('.', '%2E');
+			disk.files.set(`${model}.1.cut-off.bin`, { bytes: new Uint8Array(8), modified: Date.now() - 3_600_000 });
+			await removeOrphanFiles(engine.db, disk);
+			expect([...disk.files.keys()].sort()).toEqual([current, 'young.bin'].sort());
 			await engine.wipe();
 			expect(disk.files.size).toBe(0);
 		});
