@@ -57,7 +57,7 @@ import { ChangeHub } from './events';
 import { exportMemories } from './export-ops';
 import { getMemory } from './get-ops';
 import { importMemories } from './import-ops';
-import { loadIndex, persistSnapshot, restoreFromSource, restoreIndex, SnapshotScheduler, type IndexOrigin, type LoadedIndex, type SnapshotSource } from './index-lifecycle';
+import { loadIndex, nextTask, persistSnapshot, restoreFromSource, restoreIndex, SnapshotScheduler, type IndexOrigin, type LoadedIndex, type SnapshotSource } from './index-lifecycle';
 import { ModelSwitcher, type EmbedderFactory } from './model-switch';
 import * as reads from './reads';
 import { recallMemories } from './recall-ops';
@@ -400,7 +400,7 @@ export async function createEngine(opts: CreateEngineOptions): Promise<Engine> {
 	if (files) void removeOrphanFiles(db, files).catch(() => undefined);
 	// What the restore left to be made when first needed, made after the first requests instead.
 	if (loaded.origin === 'snapshot') {
-		const timer = setTimeout(() => void index.settle(() => new Promise((r) => setTimeout(r, 0))).catch(() => undefined), SETTLE_AFTER_MS);
+		const timer = setTimeout(() => void index.settle(nextTask).catch(() => undefined), SETTLE_AFTER_MS);
 		(timer as { unref?: () => void }).unref?.();
 	}
 	return engine;

@@ -88,7 +88,7 @@ async function restoreBytes(snap: LoadedSnapshot, model: string): Promise<Loaded
 }
 
 /** Resolves in a later task, after whatever else is queued (a setTimeout of 0). */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+export const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** Rows read per request while rebuilding: getAll pages, far faster than a cursor per row. */
 const PAGE = 2_000;
