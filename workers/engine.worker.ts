@@ -63,12 +63,7 @@ const ready = import('../src/engine/engine').then(({ createEngine }) =>
 		embedder,
 		modelId: DEFAULT_MODEL_ID,
 		embedderFactory: loadModel,
-		// The early read is the active model's; another model's snapshot is read anew.
-		snapshotSource: async (model) => {
-			if (model === undefined) return early;
-			const read = await early;
-			return read.snapshot?.model === model ? read : readSnapshotInHelper(model);
-		},
+		snapshotSource: () => early,
 	}),
 );
 

@@ -134,7 +134,7 @@ export class Engine implements EngineApi {
 		this.#cross = new CrossTab(ctx.db.name, (n) => void this.#onNotice(n));
 		this.indexOrigin = loaded.origin;
 		this.#snapshotPlace = loaded.place;
-		if (loaded.origin === 'snapshot') this.#snapshotOf = `${ctx.index.modelId}@${stamp}`;
+		if (loaded.stamp !== undefined && loaded.place !== undefined) this.#snapshotOf = `${ctx.index.modelId}@${loaded.stamp}`;
 		this.#stamps = new StampTracker(stamp);
 		this.#snapshots = new SnapshotScheduler(() => this.#saveSnapshot(), () => this.ctx.index.size, opts.snapshotDelayMs);
 		this.#models = new ModelSwitcher(this.ctx, opts.embedderFactory);
@@ -366,7 +366,7 @@ export async function createEngine(opts: CreateEngineOptions): Promise<Engine> {
 	// Else it starts now, for the model that will most likely be active.
 	const expected = stored ?? opts.modelId;
 	const files = opts.snapshotFiles === null ? undefined : (opts.snapshotFiles ?? opfsSnapshotFiles(db.name));
-	const early = sourced ?? (expected === undefined ? undefined : restoreIndex(db, expected, undefined, files).catch(() => undefined));
+	const early = sourced ?? (expected === undefined ? undefined : restoreIndex(db, expected, files).catch(() => undefined));
 	const embedder = await activeEmbedder(stored, await given, opts.embedderFactory);
 	const restored = await early;
 	// Used when it is the loaded model's and nothing was written since it was read.

@@ -34,20 +34,20 @@ export interface LoadedIndex {
  * when given).
  */
 export async function loadIndex(db: EngramDB, model: string, dims: number, files?: SnapshotFiles): Promise<LoadedIndex> {
-	const restored = await restoreIndex(db, model, undefined, files);
+	const restored = await restoreIndex(db, model, files);
 	if (restored) return restored;
 	const stamp = await readStamp(db);
 	const index = await rebuildIndex(db, model, dims);
 	const place = await persistSnapshot(db, index, stamp, files);
-	return { index, origin: 'rebuilt', place };
+	return { index, origin: 'rebuilt', place, stamp };
 }
 
 /**
- * Where a restore reads the write stamp and a model's snapshot: by default this engine's own
- * connection; the engine worker passes a helper thread (store/snapshot-reader.ts). Without a
- * model, the source reads the active model's snapshot (it finds which one itself).
+ * Reads the write stamp and the active model's snapshot somewhere other than this engine's
+ * connection: the engine worker's helper thread (store/snapshot-reader.ts), which finds the
+ * active model itself.
  */
-export type SnapshotSource = (model?: string) => Promise<StampedSnapshot>;
+export type SnapshotSource = () => Promise<StampedSnapshot>;
 
 /**
  * The index restored from the active model's snapshot as `source` reads it, before this
@@ -61,17 +61,10 @@ export async function restoreFromSource(source: SnapshotSource): Promise<LoadedI
 
 /**
  * The index restored from `model`'s snapshot when that snapshot is current, else undefined.
- * Needs no embedder, so the engine starts it while the model is still loading. A `source` that
- * fails falls back to reading here (the snapshot's file from `files`).
+ * Needs no embedder, so the engine starts it while the model is still loading.
  */
-export async function restoreIndex(db: EngramDB, model: string, source?: SnapshotSource, files?: SnapshotFiles): Promise<LoadedIndex | undefined> {
-	const here = async (): Promise<StampedSnapshot> => {
-		const [stamp, snapshot] = await Promise.all([readStamp(db), readSnapshot(db, model, files)]);
-		return { stamp, snapshot };
-	};
-	const read = source ? await source(model).catch(here) : await here();
-	// A source may have read another model's snapshot (one it guessed active): read this one here.
-	const { stamp, snapshot: snap } = read.snapshot && read.snapshot.model !== model ? await here() : read;
+export async function restoreIndex(db: EngramDB, model: string, files?: SnapshotFiles): Promise<LoadedIndex | undefined> {
+	const [stamp, snap] = await Promise.all([readStamp(db), readSnapshot(db, model, files)]);
 	if (!snap || snap.stamp !== stamp) return undefined;
 	return restoreBytes(snap, model);
 }
