@@ -4,17 +4,18 @@
  * Calls made before the engine is ready wait for it (see remote-facade.ts).
  *
  * Its first lines start what a page load waits for before the engine's own code (Dexie, the
- * search index) has even arrived: a helper thread reading the index snapshot, and the model.
- * The engine is imported afterwards and takes both over.
+ * search index) has even arrived: a helper thread that reads the index snapshot and then loads
+ * the embedded model. The engine is imported afterwards and takes both over.
  */
 import { expose } from 'comlink';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
-import { createEmbedder, DEFAULT_MODEL_ID, type EmbedderProgress } from '../src/engine/embedder';
+import { createEmbedder, DEFAULT_MODEL_ID, staticEmbedder, type EmbedderProgress, type StaticModelParts } from '../src/engine/embedder';
 import { remoteFacade } from '../src/engine/remote-facade';
 import { registerMemoryErrorTransfer } from '../src/engine/transfer';
 import { DEFAULT_DB_NAME } from '../src/store/names';
-import type { SnapshotOf, StampedSnapshot } from '../src/store/snapshot-reader';
+import type { StampedSnapshot } from '../src/store/snapshot-reader';
+import type { StartupRequest } from './startup.worker';
 
 registerMemoryErrorTransfer();
 
@@ -23,27 +24,41 @@ registerMemoryErrorTransfer();
 const localModelPath = '/models/';
 const wasmPaths = { wasm: new URL(ortWasmUrl, self.location.origin).href, mjs: new URL(ortMjsUrl, self.location.origin).href };
 
-/** How long the snapshot helper may take before the engine reads the snapshot itself. */
+/** How long each of the helper's answers may take before the engine does that work itself. */
 const HELPER_TIMEOUT_MS = 10_000;
 
 /**
- * Reads an index snapshot in a helper thread: this one is busy loading the model and the engine
- * meanwhile, and a large IndexedDB value arrives only as fast as its reading thread has turns to spare.
+ * Starts the helper thread (startup.worker.ts) that reads the index snapshot and loads the
+ * embedded model while this thread loads the engine and then restores: both arrive as transfers.
+ * Each answer is awaited for HELPER_TIMEOUT_MS at most (another tab upgrading the database could
+ * hold the helper's open): the engine then reads the snapshot, or loads the model, itself.
  */
-function readSnapshotInHelper(of: SnapshotOf): Promise<StampedSnapshot> {
-	const helper = new Worker(new URL('./snapshot.worker.ts', import.meta.url), { type: 'module', name: 'engram-snapshot' });
-	let timer: ReturnType<typeof setTimeout> | undefined;
-	return new Promise<StampedSnapshot>((resolve, reject) => {
-		helper.onmessage = (e: MessageEvent<{ ok?: StampedSnapshot; error?: string }>) => (e.data.ok ? resolve(e.data.ok) : reject(new Error(e.data.error)));
-		helper.onerror = (e) => reject(new Error(e.message || 'snapshot helper failed'));
-		helper.postMessage({ name: DEFAULT_DB_NAME, of });
-		// Never wait on it for long (another tab upgrading the database could hold its open): the
-		// engine then reads the snapshot itself.
-		timer = setTimeout(() => reject(new Error('snapshot helper timed out')), HELPER_TIMEOUT_MS);
-	}).finally(() => {
-		clearTimeout(timer);
-		helper.terminate();
-	});
+function startHelper(request: StartupRequest): { snapshot: Promise<StampedSnapshot>; model: Promise<StaticModelParts | null> } {
+	const helper = new Worker(new URL('./startup.worker.ts', import.meta.url), { type: 'module', name: 'engram-startup' });
+	type Answer = { snapshot?: StampedSnapshot; snapshotError?: string; model?: StaticModelParts | null; modelError?: string };
+	const answer = <T,>(take: (a: Answer) => { ok: T } | { error: string } | undefined) =>
+		new Promise<T>((resolve, reject) => {
+			const timer = setTimeout(() => reject(new Error('start-up helper timed out')), HELPER_TIMEOUT_MS);
+			const settle = (r: { ok: T } | { error: string }) => {
+				clearTimeout(timer);
+				if ('ok' in r) resolve(r.ok);
+				else reject(new Error(r.error));
+			};
+			helper.addEventListener('message', (e: MessageEvent<Answer>) => {
+				const r = take(e.data);
+				if (r) settle(r);
+			});
+			helper.addEventListener('error', (e) => settle({ error: e.message || 'start-up helper failed' }));
+		});
+	const snapshot = answer<StampedSnapshot>((a) =>
+		a.snapshot ? { ok: a.snapshot } : a.snapshotError !== undefined ? { error: a.snapshotError } : undefined,
+	);
+	const model = answer<StaticModelParts | null>((a) =>
+		a.model !== undefined ? { ok: a.model } : a.modelError !== undefined ? { error: a.modelError } : undefined,
+	);
+	helper.postMessage(request);
+	void Promise.allSettled([snapshot, model]).then(() => helper.terminate());
+	return { snapshot, model };
 }
 
 /** Loads any model from the app's origin (the embedded one) or the hub (a user's choice). */
@@ -51,11 +66,16 @@ function loadModel(modelId: string, onProgress?: (p: EmbedderProgress) => void) 
 	return createEmbedder({ modelId, localModelPath, wasmPaths, onProgress });
 }
 
-// The active model's snapshot, read while the rest loads. On a first visit there is no database
-// yet and the helper says so; the engine then builds an empty index.
-const early = readSnapshotInHelper({ active: DEFAULT_MODEL_ID });
+// The active model's snapshot and the embedded model, loaded while the rest loads. On a first
+// visit there is no database yet and the helper says so; the engine then builds an empty index.
+const helper = startHelper({ name: DEFAULT_DB_NAME, of: { active: DEFAULT_MODEL_ID }, model: { modelId: DEFAULT_MODEL_ID, localModelPath } });
+const early = helper.snapshot;
 early.catch(() => undefined);
-const embedder = loadModel(DEFAULT_MODEL_ID);
+// Should the helper fail, this thread loads the model, and reports the failure if it is real.
+const embedder = helper.model.then(
+	(parts) => (parts ? staticEmbedder(parts) : loadModel(DEFAULT_MODEL_ID)),
+	() => loadModel(DEFAULT_MODEL_ID),
+);
 embedder.catch(() => undefined);
 
 const ready = import('../src/engine/engine').then(({ createEngine }) =>

@@ -15,7 +15,7 @@
  */
 import type { FeatureExtractionPipeline, ProgressInfo } from '@huggingface/transformers';
 import { MemoryError } from '../core/errors';
-import { wordLevelTokenizer } from './word-tokenizer';
+import { specBuffers, tokenizerOf, wordLevelSpec, type WordLevelSpec } from './word-tokenizer';
 
 /** The embedded model's id: served from `<localModelPath>/engram/glove-sif-100d/`. */
 export const DEFAULT_MODEL_ID = 'engram/glove-sif-100d';
@@ -168,26 +168,84 @@ async function loadEmbedder(opts: CreateEmbedderOptions): Promise<Embedder> {
 	return createPipelineEmbedder(tf, modelId, config.engram_static ? 'fp32' : opts.dtype, progress);
 }
 
-/** The onnxruntime-free path: tokenizer + int8 row table read from the served ONNX file. */
-async function createStaticEmbedder(
-	modelId: string,
-	info: StaticModelInfo,
-	base: string,
-	progress: Progress | undefined,
-	configure: () => Promise<Transformers>,
-): Promise<Embedder> {
+/**
+ * A local static model with a word-level tokenizer, loaded and checked: everything its embedder
+ * needs, as plain data and typed arrays that a structured clone carries to another thread. The
+ * engine worker's helper thread loads it while the engine restores its index (see
+ * workers/startup.worker.ts), so the engine's own thread never fetches, hashes or parses the
+ * model's 18 MB of files.
+ */
+export interface StaticModelParts {
+	modelId: string;
+	dims: number;
+	unk: number;
+	maxTokens: number;
+	/** rows × dims int8 weights (a view into the model file's bytes). */
+	table: Int8Array;
+	scales: Float32Array;
+	tokenizer: WordLevelSpec;
+}
+
+/** The buffers to list as transfers when posting `parts` to another thread. */
+export const staticPartsBuffers = (parts: StaticModelParts): ArrayBuffer[] => [
+	...new Set([parts.table.buffer as ArrayBuffer, parts.scales.buffer as ArrayBuffer, ...specBuffers(parts.tokenizer)]),
+];
+
+/**
+ * The parts of local static model `modelId` under `localModelPath`, or undefined when it is not
+ * one (a hub model, or a tokenizer only transformers.js reproduces): createEmbedder loads those.
+ * Rejects with MemoryError('embedding_failed') when its files are missing, from different builds
+ * or unreadable.
+ */
+export async function loadStaticParts(opts: { modelId?: string; localModelPath: string }): Promise<StaticModelParts | undefined> {
+	const modelId = opts.modelId ?? DEFAULT_MODEL_ID;
+	const info = (await readLocalConfig(opts.localModelPath, modelId))?.engram_static as StaticModelInfo | undefined;
+	if (!info) return undefined;
+	const files = await readStaticFiles(modelId, info, opts.localModelPath, undefined);
+	const spec = wordLevelSpec(files.tokenizer, files.config);
+	return spec ? partsOf(modelId, info, files, spec) : undefined;
+}
+
+/** The embedder over parts from {@link loadStaticParts}, loaded in this thread or another. */
+export function staticEmbedder(parts: StaticModelParts): Embedder {
+	const tokenizer = tokenizerOf(parts.tokenizer);
+	return tableEmbedder(parts, { encode: (t) => tokenizer.encode(t), vocabSize: tokenizer.vocabSize, maxTokens: parts.maxTokens });
+}
+
+/** A static model's files, read, checked against config.json's digests and parsed. */
+interface StaticFiles {
+	tokenizer: unknown;
+	config: { model_max_length?: unknown };
+	onnx: Uint8Array;
+}
+
+async function readStaticFiles(modelId: string, info: StaticModelInfo, base: string, progress: Progress | undefined): Promise<StaticFiles> {
 	if (info.format !== 'int8-rows') throw fail(modelId, `unsupported static model format "${info.format}"`);
-	let tokenizer: StaticTokenizer;
-	let bytes: Uint8Array;
+	const text = async (file: string) => new TextDecoder().decode(await readVerified(base, modelId, file, info, progress));
 	try {
-		// The digests run off the main thread (Node's thread pool, the browser's crypto), overlapping JSON parsing.
-		[tokenizer, bytes] = await Promise.all([
-			loadTokenizer(modelId, info, base, progress, configure),
+		// The digests run off this thread (Node's thread pool, the browser's crypto), overlapping JSON parsing.
+		const [tokenizer, config, onnx] = await Promise.all([
+			text('tokenizer.json').then((t) => JSON.parse(t) as unknown),
+			text('tokenizer_config.json').then((t) => JSON.parse(t) as StaticFiles['config']),
 			readVerified(base, modelId, info.onnx_file, info, progress),
 		]);
+		return { tokenizer, config, onnx };
 	} catch (e) {
 		throw e instanceof MemoryError ? e : fail(modelId, `cannot load static model "${modelId}"`, e);
 	}
+}
+
+/** Tokens embedded per text: tokenizer_config.json's model_max_length, else no limit. */
+const maxTokensOf = (config: StaticFiles['config']): number =>
+	typeof config.model_max_length === 'number' && Number.isFinite(config.model_max_length) ? config.model_max_length : Infinity;
+
+function partsOf(modelId: string, info: StaticModelInfo, files: StaticFiles, spec: WordLevelSpec): StaticModelParts {
+	const { table, scales, dims } = readTable(modelId, info, files.onnx, spec.vocabSize);
+	return { modelId, dims, unk: info.unk_token_id, maxTokens: maxTokensOf(files.config), table, scales, tokenizer: spec };
+}
+
+/** The int8 row table and its scales, read straight out of the ONNX file and checked against the tokenizer. */
+function readTable(modelId: string, info: StaticModelInfo, bytes: Uint8Array, vocabSize: number): { table: Int8Array; scales: Float32Array; dims: number } {
 	const tensors = readOnnxInitializers(bytes, [info.table_initializer, info.scale_initializer]);
 	const table = tensors.get(info.table_initializer);
 	const scaleTensor = tensors.get(info.scale_initializer);
@@ -196,13 +254,49 @@ async function createStaticEmbedder(
 	if (table.dataType !== ONNX_INT8 || scaleTensor.dataType !== ONNX_FLOAT || table.dims.length !== 2 || dims !== info.dims || scaleTensor.dims[0] !== rows) {
 		throw fail(modelId, `${info.onnx_file}: table must be int8 [vocab, ${info.dims}] with float [vocab] scales, found types ${table.dataType}/${scaleTensor.dataType} and shapes [${table.dims}]/[${scaleTensor.dims}]`);
 	}
-	if (tokenizer.vocabSize !== rows) throw fail(modelId, `tokenizer has ${tokenizer.vocabSize} tokens but the table has ${rows} rows; the model files come from different builds`);
-	const q = new Int8Array(table.raw.buffer, table.raw.byteOffset, table.raw.byteLength);
-	// Copy into a fresh buffer: raw_data sits at an arbitrary byte offset and Float32Array views need 4-byte alignment.
-	const scales = new Float32Array(new Uint8Array(scaleTensor.raw).buffer);
-	const maxTokens = tokenizer.maxTokens;
-	const unk = info.unk_token_id;
+	if (vocabSize !== rows) throw fail(modelId, `tokenizer has ${vocabSize} tokens but the table has ${rows} rows; the model files come from different builds`);
+	return {
+		table: new Int8Array(table.raw.buffer, table.raw.byteOffset, table.raw.byteLength),
+		// Copy into a fresh buffer: raw_data sits at an arbitrary byte offset and Float32Array views need 4-byte alignment.
+		scales: new Float32Array(new Uint8Array(scaleTensor.raw).buffer),
+		dims,
+	};
+}
+
+/** The onnxruntime-free path: tokenizer + int8 row table read from the served ONNX file. */
+async function createStaticEmbedder(
+	modelId: string,
+	info: StaticModelInfo,
+	base: string,
+	progress: Progress | undefined,
+	configure: () => Promise<Transformers>,
+): Promise<Embedder> {
+	const files = await readStaticFiles(modelId, info, base, progress);
+	const spec = wordLevelSpec(files.tokenizer, files.config);
+	let embedder: Embedder;
+	if (spec) embedder = staticEmbedder(partsOf(modelId, info, files, spec));
+	else {
+		// A tokenizer.json the word-level path does not reproduce: transformers.js's own tokenizer.
+		let slow: Awaited<ReturnType<Transformers['AutoTokenizer']['from_pretrained']>>;
+		try {
+			slow = await (await configure()).AutoTokenizer.from_pretrained(modelId, { progress_callback: progress });
+		} catch (e) {
+			throw e instanceof MemoryError ? e : fail(modelId, `cannot load static model "${modelId}"`, e);
+		}
+		// get_vocab() would build a 150k-entry Map just to count it; the model's id → token array has the same length.
+		const vocabSize = slow._tokenizer.model?.vocab.length ?? slow.get_vocab().size;
+		const { table, scales, dims } = readTable(modelId, info, files.onnx, vocabSize);
+		const maxTokens = Number.isFinite(slow.model_max_length) ? slow.model_max_length : Infinity;
+		embedder = tableEmbedder({ modelId, dims, unk: info.unk_token_id, table, scales }, { encode: (t) => slow.encode(t), vocabSize, maxTokens });
+	}
 	progress?.({ status: 'ready' });
+	return embedder;
+}
+
+/** Mean-pools a static model's int8 rows over a text's tokens and normalises. */
+function tableEmbedder(m: Pick<StaticModelParts, 'modelId' | 'dims' | 'unk' | 'table' | 'scales'>, tokenizer: StaticTokenizer): Embedder {
+	const { modelId, dims, unk, table: q, scales } = m;
+	const maxTokens = tokenizer.maxTokens;
 
 	const embedOne = (text: string, acc: Float64Array): Float32Array | null => {
 		if (!text || !text.trim()) return null;
@@ -297,29 +391,6 @@ interface StaticTokenizer {
 	vocabSize: number;
 	/** Tokens embedded per text (tokenizer_config.json's model_max_length). */
 	maxTokens: number;
-}
-
-/**
- * The static model's tokenizer: the word-level fast path (word-tokenizer.ts) when its
- * tokenizer.json is one that path reproduces, else transformers.js's own.
- */
-async function loadTokenizer(
-	modelId: string,
-	info: StaticModelInfo,
-	base: string,
-	progress: Progress | undefined,
-	configure: () => Promise<Transformers>,
-): Promise<StaticTokenizer> {
-	const text = async (file: string) => new TextDecoder().decode(await readVerified(base, modelId, file, info, progress));
-	const [json, configText] = await Promise.all([text('tokenizer.json'), text('tokenizer_config.json')]);
-	const config = JSON.parse(configText) as { model_max_length?: unknown };
-	const maxTokens = typeof config.model_max_length === 'number' && Number.isFinite(config.model_max_length) ? config.model_max_length : Infinity;
-	const fast = wordLevelTokenizer(JSON.parse(json), config);
-	if (fast) return { encode: (t) => fast.encode(t), vocabSize: fast.vocabSize, maxTokens };
-	const slow = await (await configure()).AutoTokenizer.from_pretrained(modelId, { progress_callback: progress });
-	// get_vocab() would build a 150k-entry Map just to count it; the model's id → token array has the same length.
-	const vocabSize = slow._tokenizer.model?.vocab.length ?? slow.get_vocab().size;
-	return { encode: (t) => slow.encode(t), vocabSize, maxTokens: Number.isFinite(slow.model_max_length) ? slow.model_max_length : Infinity };
 }
 
 /** A model file, checked against the sha256 config.json records for it (when it records one). */

@@ -3,16 +3,20 @@
  * embedded model's): the ids transformers.js's tokenizer gives, built in a fraction of its time.
  * transformers.js takes about half a second to construct a 150k-word tokenizer (measured in Node),
  * which every page load and process start paid before the first embedding; here it is the
- * JSON.parse of tokenizer.json, whose vocabulary object serves as the lookup table.
+ * JSON.parse of tokenizer.json and one pass over its vocabulary.
  *
  * Only configurations whose every step is reproduced here are accepted (normalizers NFC/NFD/NFKC/
  * NFKD, Lowercase and Replace of a plain string, in sequence; the BERT pre-tokenizer; added tokens
  * matched as written; no post-processor). For anything else `wordLevelTokenizer` returns null and
  * the caller uses transformers.js. Each step follows transformers.js's own code (the tokenizers
  * package it delegates to): added tokens split first, longest match; then normalise, trim, split
- * on whitespace and punctuation; unknown words map to the configured unk token's id.
+ * on whitespace and punctuation; unknown words map to the configured unk token's id. The checked
+ * configuration (`wordLevelSpec`) is plain data with the vocabulary packed into typed arrays, so
+ * a helper thread can build it and hand it to the engine (`tokenizerOf`).
  * word-tokenizer.test.ts checks the ids against transformers.js on real and adversarial text.
  */
+
+import { packVocab, vocabBuffers, vocabLookup, vocabSize, type PackedVocab } from './packed-vocab';
 
 /** A tokenizer that turns text into vocabulary ids. */
 export interface WordTokenizer {
@@ -92,37 +96,60 @@ function splitterOf(tokens: string[]): (text: string) => string[] {
 }
 
 /**
- * A fast tokenizer for `tokenizer` (parsed tokenizer.json) with `config` (parsed
- * tokenizer_config.json), or null when its configuration is not one reproduced here.
+ * A word-level tokenizer's configuration, checked, as plain data a structured clone carries to
+ * another thread (the vocabulary as typed arrays, see packed-vocab.ts).
  */
-export function wordLevelTokenizer(tokenizer: unknown, config: unknown): WordTokenizer | null {
+export interface WordLevelSpec {
+	/** tokenizer.json's normalizer, one normalizerOf accepts. */
+	normalizer: unknown;
+	/** Added tokens and their ids, matched before anything else. */
+	added: [string, number][];
+	unk: number;
+	vocab: PackedVocab;
+	vocabSize: number;
+}
+
+/**
+ * The spec of `tokenizer` (parsed tokenizer.json) with `config` (parsed tokenizer_config.json),
+ * or null when its configuration is not one reproduced here.
+ */
+export function wordLevelSpec(tokenizer: unknown, config: unknown): WordLevelSpec | null {
 	if (!isObject(tokenizer) || !isObject(config)) return null;
 	const model = tokenizer.model;
 	if (!isObject(model) || model.type !== 'WordLevel' || !isObject(model.vocab)) return null;
 	if ((tokenizer.post_processor ?? null) !== null) return null;
 	if (!isObject(tokenizer.pre_tokenizer) || tokenizer.pre_tokenizer.type !== 'BertPreTokenizer') return null;
 	if (config.remove_space === true || config.do_lowercase_and_remove_accent === true) return null;
-	const normalize = normalizerOf(tokenizer.normalizer);
-	if (!normalize) return null;
-	// The parsed object itself is the lookup table: copying 150k words into a Map costs more than parsing them.
-	const vocab = model.vocab as Record<string, number>;
-	const known = (w: string): number | undefined => (Object.hasOwn(vocab, w) ? vocab[w] : undefined);
+	if (!normalizerOf(tokenizer.normalizer)) return null;
+	const vocab = packVocab(model.vocab);
+	if (!vocab) return null;
 	// transformers.js takes the unk token from tokenizer_config.json, not from the model.
-	const unk = typeof config.unk_token === 'string' ? known(config.unk_token) : undefined;
-	if (typeof unk !== 'number') return null;
-	let size = Object.keys(vocab).length;
-	const added = new Map<string, number>();
+	const unk = typeof config.unk_token === 'string' ? vocabLookup(vocab)(config.unk_token) : undefined;
+	if (unk === undefined) return null;
+	let size = vocabSize(vocab);
+	const added: [string, number][] = [];
 	for (const t of Array.isArray(tokenizer.added_tokens) ? tokenizer.added_tokens : []) {
 		if (!isObject(t) || typeof t.content !== 'string' || typeof t.id !== 'number') return null;
 		// Tokens matched after normalisation, or that eat neighbouring spaces, take paths not reproduced here.
 		if (t.normalized === true || t.lstrip === true || t.rstrip === true) return null;
-		added.set(t.content, t.id);
+		added.push([t.content, t.id]);
 		size = Math.max(size, t.id + 1);
 	}
+	return { normalizer: tokenizer.normalizer ?? null, added, unk, vocab, vocabSize: size };
+}
+
+/** The tokenizer a spec describes (made in this thread or received from another). */
+export function tokenizerOf(spec: WordLevelSpec): WordTokenizer {
+	const normalize = normalizerOf(spec.normalizer);
+	if (!normalize) throw new Error('word-level tokenizer: unsupported normalizer');
+	const known = vocabLookup(spec.vocab);
+	const unk = spec.unk;
+	// A later duplicate wins, as in a Map built from the list.
+	const added = new Map(spec.added);
 	const split = splitterOf([...added.keys()]);
 	const words = new RegExp(`[^\\s${PUNCTUATION}]+|[${PUNCTUATION}]`, 'gu');
 	return {
-		vocabSize: size,
+		vocabSize: spec.vocabSize,
 		encode(text: string): number[] {
 			const ids: number[] = [];
 			for (const section of split(text)) {
@@ -140,3 +167,15 @@ export function wordLevelTokenizer(tokenizer: unknown, config: unknown): WordTok
 		},
 	};
 }
+
+/**
+ * A fast tokenizer for `tokenizer` (parsed tokenizer.json) with `config` (parsed
+ * tokenizer_config.json), or null when its configuration is not one reproduced here.
+ */
+export function wordLevelTokenizer(tokenizer: unknown, config: unknown): WordTokenizer | null {
+	const spec = wordLevelSpec(tokenizer, config);
+	return spec && tokenizerOf(spec);
+}
+
+/** The buffers to list as transfers when posting `spec` to another thread. */
+export const specBuffers = (spec: WordLevelSpec): ArrayBuffer[] => vocabBuffers(spec.vocab);

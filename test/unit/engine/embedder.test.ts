@@ -8,7 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeStaticModel } from '../../../scripts/build-model';
 import { isMemoryError } from '../../../src/core/errors';
 import { dot, norm } from '../../../src/core/vector';
-import { createEmbedder, DEFAULT_MODEL_ID, readOnnxInitializers, type Embedder, type EmbedderProgress } from '../../../src/engine/embedder';
+import {
+	createEmbedder,
+	DEFAULT_MODEL_ID,
+	loadStaticParts,
+	readOnnxInitializers,
+	staticEmbedder,
+	staticPartsBuffers,
+	type Embedder,
+	type EmbedderProgress,
+} from '../../../src/engine/embedder';
 import { nodeModelPath } from '../../../src/engine/node-model-path';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
@@ -235,6 +244,25 @@ describe('the fast path over HTTP (the browser code path), behind an SPA-style s
 		const onnxProgress = events.filter((p) => p.file === 'onnx/model.onnx' && p.status === 'progress');
 		expect(onnxProgress.length).toBeGreaterThan(0);
 		expect(onnxProgress.at(-1)!.loaded).toBe(onnxProgress.at(-1)!.total);
+	});
+
+	it('loads the parts a helper thread hands over, which embed exactly as the model loaded in place', async () => {
+		const parts = await loadStaticParts({ localModelPath: base });
+		expect(parts).toBeDefined();
+		const buffers = staticPartsBuffers(parts!);
+		// What postMessage does with a transfer list: the buffers move, the originals are emptied.
+		const moved = structuredClone(parts!, { transfer: buffers });
+		expect(buffers.every((b) => b.byteLength === 0)).toBe(true);
+		const e = staticEmbedder(moved);
+		expect(e.path).toBe('fast');
+		expect([e.modelId, e.dims]).toEqual([DEFAULT_MODEL_ID, 100]);
+		const texts = [...sentences, ...edgeCases, '', 'zzqxv qqqyx'];
+		const [x, y] = await Promise.all([e.embed(texts), fast.embed(texts)]);
+		expect(x.map((v) => v && Array.from(v))).toEqual(y.map((v) => v && Array.from(v)));
+	});
+
+	it('has no parts for a model that is not a local static one (createEmbedder loads those)', async () => {
+		expect(await loadStaticParts({ modelId: 'Xenova/all-MiniLM-L6-v2', localModelPath: base })).toBeUndefined();
 	});
 
 	it('reports a model that is not there, instead of parsing the SPA fallback page as JSON', async () => {

@@ -6,7 +6,7 @@ import { AutoTokenizer, env, type PreTrainedTokenizer } from '@huggingface/trans
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MODEL_ID } from '../../../src/engine/embedder';
 import { nodeModelPath } from '../../../src/engine/node-model-path';
-import { wordLevelTokenizer, type WordTokenizer } from '../../../src/engine/word-tokenizer';
+import { specBuffers, tokenizerOf, wordLevelSpec, wordLevelTokenizer, type WordTokenizer } from '../../../src/engine/word-tokenizer';
 import { Corpus, prng } from '../../../bench/lib/corpus';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
@@ -79,6 +79,21 @@ describe('the embedded model', () => {
 		expect(ids).toContain(0); // unknown words and the literal [UNK]
 		expect(ids).toContain(1); // the literal [PAD]
 		expect(fast.encode("I don't")).toEqual(reference.encode('i do not'));
+	});
+});
+
+describe('a word-level spec sent to another thread', () => {
+	it('tokenises exactly as the tokenizer made in place', () => {
+		const spec = () => wordLevelSpec(readJson('tokenizer.json'), readJson('tokenizer_config.json'))!;
+		const here = tokenizerOf(spec());
+		const sent = spec();
+		const there = tokenizerOf(structuredClone(sent, { transfer: specBuffers(sent) }));
+		// The sender's copy is gone: the buffers moved.
+		expect(sent.vocab.slots.length).toBe(0);
+		const corpus = new Corpus(5);
+		const texts = [...PIECES, ...soup(2000), ...Array.from({ length: 500 }, (_, i) => corpus.memory(i).content)];
+		expect(texts.filter((t) => JSON.stringify(here.encode(t)) !== JSON.stringify(there.encode(t)))).toEqual([]);
+		expect(there.vocabSize).toBe(here.vocabSize);
 	});
 });
 
