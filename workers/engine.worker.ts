@@ -14,7 +14,8 @@ import { createEmbedder, DEFAULT_MODEL_ID, staticEmbedder, type EmbedderProgress
 import { remoteFacade } from '../src/engine/remote-facade';
 import { registerMemoryErrorTransfer } from '../src/engine/transfer';
 import { DEFAULT_DB_NAME } from '../src/store/names';
-import type { StampedSnapshot } from '../src/store/snapshot-reader';
+import type { SourcedSnapshot } from '../src/engine/index-lifecycle';
+import type { SnapshotSections } from '../src/engine/search/snapshot';
 import type { StartupRequest } from './startup.worker';
 
 registerMemoryErrorTransfer();
@@ -33,9 +34,16 @@ const HELPER_TIMEOUT_MS = 10_000;
  * Each answer is awaited for HELPER_TIMEOUT_MS at most (another tab upgrading the database could
  * hold the helper's open): the engine then reads the snapshot, or loads the model, itself.
  */
-function startHelper(request: StartupRequest): { snapshot: Promise<StampedSnapshot>; model: Promise<StaticModelParts | null> } {
+function startHelper(request: StartupRequest): { snapshot: Promise<SourcedSnapshot>; model: Promise<StaticModelParts | null> } {
 	const helper = new Worker(new URL('./startup.worker.ts', import.meta.url), { type: 'module', name: 'engram-startup' });
-	type Answer = { snapshot?: StampedSnapshot; snapshotError?: string; model?: StaticModelParts | null; modelError?: string };
+	type Answer = {
+		snapshot?: SourcedSnapshot;
+		snapshotError?: string;
+		sections?: SnapshotSections;
+		sectionsError?: string;
+		model?: StaticModelParts | null;
+		modelError?: string;
+	};
 	const answer = <T,>(take: (a: Answer) => { ok: T } | { error: string } | undefined) =>
 		new Promise<T>((resolve, reject) => {
 			const timer = setTimeout(() => reject(new Error('start-up helper timed out')), HELPER_TIMEOUT_MS);
@@ -50,14 +58,19 @@ function startHelper(request: StartupRequest): { snapshot: Promise<StampedSnapsh
 			});
 			helper.addEventListener('error', (e) => settle({ error: e.message || 'start-up helper failed' }));
 		});
-	const snapshot = answer<StampedSnapshot>((a) =>
-		a.snapshot ? { ok: a.snapshot } : a.snapshotError !== undefined ? { error: a.snapshotError } : undefined,
+	const sections = answer<SnapshotSections>((a) =>
+		a.sections ? { ok: a.sections } : a.sectionsError !== undefined ? { error: a.sectionsError } : undefined,
 	);
+	sections.catch(() => undefined);
+	// A sliced snapshot arrives with its metadata first; the other sections follow.
+	const snapshot = answer<SourcedSnapshot>((a) =>
+		a.snapshot ? { ok: a.snapshot } : a.snapshotError !== undefined ? { error: a.snapshotError } : undefined,
+	).then(({ stamp, snapshot: snap }) => ({ stamp, snapshot: snap && 'slices' in snap ? { ...snap, slices: { ...snap.slices, sections } } : snap }));
 	const model = answer<StaticModelParts | null>((a) =>
 		a.model !== undefined ? { ok: a.model } : a.modelError !== undefined ? { error: a.modelError } : undefined,
 	);
 	helper.postMessage(request);
-	void Promise.allSettled([snapshot, model]).then(() => helper.terminate());
+	void Promise.allSettled([snapshot, sections, model]).then(() => helper.terminate());
 	return { snapshot, model };
 }
 

@@ -12,6 +12,7 @@ import { readSnapshot, writeSnapshot, type LoadedSnapshot, type SnapshotPlace } 
 import { readStamp } from '../store/settings';
 import { toDocMeta, toDocText } from './doc';
 import { createSearchIndex, restoreSearchIndexInSteps } from './search/index';
+import type { SnapshotSlices } from './search/snapshot';
 import type { SearchIndex } from './search/types';
 
 /** How the index came to be, for health and the tests. */
@@ -43,11 +44,17 @@ export async function loadIndex(db: EngramDB, model: string, dims: number, files
 }
 
 /**
- * Reads the write stamp and the active model's snapshot somewhere other than this engine's
+ * The write stamp and the active model's snapshot, as read somewhere other than this engine's
  * connection: the engine worker's helper thread (store/snapshot-reader.ts), which finds the
- * active model itself.
+ * active model itself and may hand over the snapshot sliced (`sliceSnapshot`) instead of whole.
  */
-export type SnapshotSource = () => Promise<StampedSnapshot>;
+export interface SourcedSnapshot {
+	stamp: StampedSnapshot['stamp'];
+	snapshot: (Omit<LoadedSnapshot, 'bytes'> & ({ bytes: Uint8Array } | { slices: SnapshotSlices })) | undefined;
+}
+
+/** Reads a {@link SourcedSnapshot}. */
+export type SnapshotSource = () => Promise<SourcedSnapshot>;
 
 /**
  * The index restored from the active model's snapshot as `source` reads it, before this
@@ -70,9 +77,9 @@ export async function restoreIndex(db: EngramDB, model: string, files?: Snapshot
 }
 
 /** The index in a loaded snapshot, when it decodes and is `model`'s. */
-async function restoreBytes(snap: LoadedSnapshot, model: string): Promise<LoadedIndex | undefined> {
+async function restoreBytes(snap: NonNullable<SourcedSnapshot['snapshot']>, model: string): Promise<LoadedIndex | undefined> {
 	try {
-		const index = await restoreSearchIndexInSteps(snap.bytes, nextTask);
+		const index = await restoreSearchIndexInSteps('slices' in snap ? snap.slices : snap.bytes, nextTask);
 		return index.modelId === model ? { index, origin: 'snapshot', place: snap.place, stamp: snap.stamp } : undefined;
 	} catch {
 		// A snapshot from an older index format: rebuilding is always correct, just slower.

@@ -17,7 +17,7 @@ import { EntityDocs } from './entity-docs';
 import { LexicalIndex, type LexicalDoc } from './lexical';
 import { ivfScan, nearestScan } from './nearest';
 import { rankIndex } from './rank';
-import { decodeSnapshot, encodeSnapshot, type PackedEdges } from './snapshot';
+import { decodeMetaSection, encodeSnapshot, sliceMetas, sliceSections, snapshotHead, type PackedEdges, type SnapshotSections, type SnapshotSlices } from './snapshot';
 import type { DocMeta, DocText, Edge, QueryVectors, RankedPage, SearchIndex, SlotNames } from './types';
 import { OverlayMap, type MapBase } from './overlay-map';
 import { normalize, VectorStore } from './vector-store';
@@ -381,10 +381,11 @@ export function createSearchIndex(opts: { modelId: string; dims: number }): Sear
 }
 
 /**
- * Restores an index from `snapshot()` bytes. Throws a MemoryError('invalid_input') when the
- * bytes are not a snapshot of a supported version, so the caller can fall back to a rebuild.
+ * Restores an index from `snapshot()` bytes, or from their slices (snapshot.ts, cut in another
+ * thread; with the sections in hand, only the stepwise restore awaits them). Throws a MemoryError('invalid_input') when the bytes are not a
+ * snapshot of a supported version, so the caller can fall back to a rebuild.
  */
-export function restoreSearchIndex(bytes: Uint8Array): SearchIndex {
+export function restoreSearchIndex(bytes: Uint8Array | SnapshotSlices): SearchIndex {
 	const steps = restoreSteps(bytes);
 	for (;;) {
 		const r = steps.next();
@@ -393,56 +394,67 @@ export function restoreSearchIndex(bytes: Uint8Array): SearchIndex {
 }
 
 /**
- * `restoreSearchIndex`, awaiting `pause()` between its steps (decoding, lexical and vectors,
- * metadata, graph) so other work of a starting engine (the model's files arriving) runs between
- * them instead of waiting for the whole restore.
+ * `restoreSearchIndex`, awaiting `pause()` between its steps (decoding, metadata, lexical and
+ * vectors, graph) so other work of a starting engine runs between them instead of waiting for
+ * the whole restore; and awaiting sections that are still being cut in another thread.
  */
-export async function restoreSearchIndexInSteps(bytes: Uint8Array, pause: () => Promise<void>): Promise<SearchIndex> {
+export async function restoreSearchIndexInSteps(bytes: Uint8Array | SnapshotSlices, pause: () => Promise<void>): Promise<SearchIndex> {
 	const steps = restoreSteps(bytes);
-	for (;;) {
-		const r = steps.next();
+	for (let r = steps.next(); ; ) {
 		if (r.done) return r.value;
-		await pause();
+		if (r.value) r = steps.next(await r.value);
+		else {
+			await pause();
+			r = steps.next();
+		}
 	}
 }
 
-/** The restore, yielding between steps. */
-function* restoreSteps(bytes: Uint8Array): Generator<void, SearchIndex> {
-	const s = decodeSnapshot(bytes);
-	yield;
-	const n = s.metas.length;
+/**
+ * The restore, yielding between steps. It yields the sections' promise when they are one (the
+ * caller resumes it with them): the work that needs only the metadata (strings, maps) comes
+ * first, so the engine does it while its helper thread is still cutting the rest.
+ */
+function* restoreSteps(bytes: Uint8Array | SnapshotSlices): Generator<Promise<SnapshotSections> | undefined, SearchIndex, SnapshotSections | undefined> {
+	let head: Pick<SnapshotSlices, 'modelId' | 'dims' | 'count'>;
+	let metaSection: SnapshotSlices['metas'];
+	let sections: SnapshotSections | Promise<SnapshotSections>;
+	if (bytes instanceof Uint8Array) {
+		const h = snapshotHead(bytes);
+		[head, metaSection, sections] = [h, sliceMetas(bytes, h), sliceSections(bytes, h)];
+	} else [head, metaSection, sections] = [bytes, bytes.metas, bytes.sections];
+	const { metas, mentions, seqs } = decodeMetaSection(head, metaSection);
+	yield undefined;
+	const n = metas.length;
 	// The ids by snapshot slot and their slots, never changed: the index's own id → slot map,
 	// the lexical document tables, the packed graph and the entity sets all read through them.
-	const slotIds: readonly string[] = Object.freeze(s.metas.map((m) => m.id));
+	const slotIds: readonly string[] = Object.freeze(metas.map((m) => m.id));
 	const baseSlotOf = new Map<string, number>();
 	for (let i = 0; i < n; i++) baseSlotOf.set(slotIds[i], i);
 	const slots: SlotNames = { ids: slotIds, slotOf: baseSlotOf };
-	const idx = new MemorySearchIndex(
-		s.modelId,
-		s.dims,
-		VectorStore.from(s.dims, n, s.vectors.codes, s.vectors.scales),
-		LexicalIndex.unpack(s.lexical, slots),
-	);
-	yield;
+	const idx = new MemorySearchIndex(head.modelId, head.dims);
 	idx.count = n;
-	idx.metas = s.metas;
+	idx.metas = metas;
 	idx.ids = [...slotIds];
 	idx.slotOf = new OverlayMap(baseSlotOf);
-	const mentions = s.mentions;
-	const bySeq = seqsBySlot(s.seqs ?? Float64Array.from(s.metas, (m) => m.seq), slotIds);
+	const bySeq = seqsBySlot(seqs ?? Float64Array.from(metas, (m) => m.seq), slotIds);
 	if (bySeq) idx.seqToId = new OverlayMap(bySeq);
 	const packed = { seqs: bySeq !== undefined, entities: mentions !== undefined };
 	for (let i = 0; i < n; i++) {
-		idx.linkMeta(s.metas[i], packed);
-		idx.placeScope(i, s.metas[i].scope);
+		idx.linkMeta(metas[i], packed);
+		idx.placeScope(i, metas[i].scope);
 	}
 	if (mentions) idx.entityDocs.loadPacked(slotIds, mentions.strings, mentions.offsets, mentions.values);
-	yield;
+	const s = sections instanceof Promise ? yield sections : (yield undefined, sections);
+	if (!s) throw new Error('restore resumed without the snapshot sections');
+	idx.vectors = VectorStore.adopt(head.dims, s.vectors);
+	idx.lexical = LexicalIndex.unpack(s.lexical, slots);
+	yield undefined;
 	const { from, to, strength, type, types, loose } = s.edges;
 	idx.adj.loadPacked(slots, from, to, type, types, strength);
 	for (const e of loose) idx.adj.add(e);
 	if (s.ivf) {
-		const ivf = new Ivf(s.dims, s.ivf.centroids, s.ivf.trainedAt);
+		const ivf = new Ivf(head.dims, s.ivf.centroids, s.ivf.trainedAt);
 		s.ivf.lists.forEach((list, slot) => list >= 0 && ivf.assign(slot, list));
 		idx.ivf = ivf;
 	}

@@ -20,6 +20,7 @@ import type { AssociationType } from '../../core/schemas';
 import type { PackedLexical } from './lexical-codec';
 import { decodeMetas, encodeMetas, type DecodedMetas } from './meta-codec';
 import type { DocMeta, Edge } from './types';
+import { vectorArrays, type VectorArrays } from './vector-store';
 
 const MAGIC = 0x58474e45; // "ENGX" read as a little-endian u32
 /**
@@ -44,6 +45,9 @@ export interface SnapshotData {
 	/** The trained coarse quantiser, when there is one. */
 	ivf?: { centroids: Float32Array; trainedAt: number; lists: Int32Array };
 }
+
+/** A decoded snapshot: its vectors as a vector store adopts them. */
+export type DecodedSnapshot = SnapshotData & { vectors: VectorArrays };
 
 /** The association edges, by slot: edge i goes from slot `from[i]` to slot `to[i]`. */
 export interface PackedEdges {
@@ -81,9 +85,13 @@ export function encodeSnapshot(s: SnapshotData): Uint8Array {
 			ivf,
 		}),
 	);
+	// A decoded snapshot's arrays have room to grow: only the first count × dims are vectors.
+	const n = s.metas.length;
+	const codes = s.vectors.codes.subarray(0, n * s.dims);
+	const scales = s.vectors.scales.subarray(0, n);
 	const codesAt = pad4(12 + header.length);
-	const scalesAt = pad4(codesAt + s.vectors.codes.length);
-	const ivfAt = scalesAt + s.vectors.scales.length * 4;
+	const scalesAt = pad4(codesAt + codes.length);
+	const ivfAt = scalesAt + scales.length * 4;
 	const ivfBytes = s.ivf ? s.ivf.centroids.byteLength + s.ivf.lists.byteLength : 0;
 	const lexAt = ivfAt + ivfBytes;
 	const edgesAt = pad4(lexAt + lexBytes.length);
@@ -100,8 +108,8 @@ export function encodeSnapshot(s: SnapshotData): Uint8Array {
 	dv.setUint32(4, SNAPSHOT_VERSION, true);
 	dv.setUint32(8, header.length, true);
 	out.set(header, 12);
-	out.set(new Uint8Array(s.vectors.codes.buffer, s.vectors.codes.byteOffset, s.vectors.codes.length), codesAt);
-	out.set(new Uint8Array(s.vectors.scales.buffer, s.vectors.scales.byteOffset, s.vectors.scales.length * 4), scalesAt);
+	out.set(bytesOf(codes), codesAt);
+	out.set(bytesOf(scales), scalesAt);
 	if (s.ivf) {
 		out.set(bytesOf(s.ivf.centroids), ivfAt);
 		out.set(bytesOf(s.ivf.lists), ivfAt + s.ivf.centroids.byteLength);
@@ -115,9 +123,77 @@ function floats(bytes: Uint8Array, at: number, n: number): Float32Array {
 	return offset % 4 === 0 ? new Float32Array(bytes.buffer, offset, n) : new Float32Array(bytes.slice(at, at + n * 4).buffer);
 }
 
+/**
+ * A snapshot cut into its sections, each a typed array with a buffer of its own, and the header
+ * parsed. The metadata's decoding makes strings and so must happen in the thread that keeps the
+ * index; the rest (`sections`) is copies and sums that any thread can make. The engine worker's
+ * helper thread reads the snapshot, posts the metadata section first and then, while the engine
+ * decodes it, cuts and posts the rest: then `sections` is a promise. The vectors come with room
+ * to grow and their running sum made, so the vector store adopts them as they are.
+ */
+export interface SnapshotSlices {
+	modelId: string;
+	dims: number;
+	count: number;
+	metas: { bytes: Uint8Array; odd: [number, string][] };
+	sections: SnapshotSections | Promise<SnapshotSections>;
+}
+
+/** A snapshot's vectors, quantiser, lexical index and edges. */
+export interface SnapshotSections {
+	vectors: VectorArrays;
+	ivf?: { centroids: Float32Array; trainedAt: number; lists: Int32Array };
+	lexical: PackedLexical;
+	edges: PackedEdges;
+}
+
+/** The buffers to list as transfers when posting `s` to another thread. */
+export function sectionBuffers(s: SnapshotSections): ArrayBuffer[] {
+	const views: ArrayBufferView[] = [s.vectors.codes, s.vectors.scales, s.vectors.sum, s.lexical.bytes, s.edges.from, s.edges.to, s.edges.strength, s.edges.type];
+	if (s.ivf) views.push(s.ivf.centroids, s.ivf.lists);
+	return [...new Set(views.map((v) => v.buffer as ArrayBuffer))];
+}
+
 /** Parses `encodeSnapshot` output; a MemoryError('invalid_input') for anything else. */
-export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
-	const bad = (why: string) => new MemoryError('invalid_input', `snapshot: ${why}`);
+export function decodeSnapshot(bytes: Uint8Array): DecodedSnapshot {
+	const head = snapshotHead(bytes);
+	const metas = decodeMetaSection(head, sliceMetas(bytes, head));
+	return { modelId: head.modelId, dims: head.dims, ...metas, ...sliceSections(bytes, head) };
+}
+
+/**
+ * Decodes the metadata section of a snapshot with `head.count` memories; a
+ * MemoryError('invalid_input') when it does not read.
+ */
+export function decodeMetaSection(head: Pick<SnapshotSlices, 'count'>, section: SnapshotSlices['metas']): DecodedMetas {
+	let decoded: DecodedMetas;
+	try {
+		decoded = decodeMetas(section.bytes, section.odd);
+	} catch (e) {
+		throw bad((e as Error).message);
+	}
+	if (decoded.metas.length !== head.count) throw bad(`metadata holds ${decoded.metas.length} memories, the header ${head.count}`);
+	return decoded;
+}
+
+const bad = (why: string) => new MemoryError('invalid_input', `snapshot: ${why}`);
+
+/** A snapshot's header, checked, with where each section starts. */
+export interface SnapshotHead {
+	modelId: string;
+	dims: number;
+	count: number;
+	header: {
+		metas: { bytes: number; odd: [number, string][] };
+		ivf: { nlist: number; trainedAt: number } | null;
+		lexical: Omit<PackedLexical, 'bytes'> & { bytes: number };
+		edges: { count: number; types: AssociationType[]; loose: Edge[] };
+	};
+	at: { codes: number; scales: number; ivf: number; lexical: number; edges: number; metas: number };
+}
+
+/** Checks `encodeSnapshot` output and finds its sections; a MemoryError('invalid_input') for anything else. */
+export function snapshotHead(bytes: Uint8Array): SnapshotHead {
 	if (!(bytes instanceof Uint8Array) || bytes.length < 12) throw bad('too short to be an index snapshot');
 	const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 	if (dv.getUint32(0, true) !== MAGIC) throw bad('not an index snapshot (bad magic)');
@@ -125,56 +201,48 @@ export function decodeSnapshot(bytes: Uint8Array): SnapshotData {
 	if (version !== SNAPSHOT_VERSION) throw bad(`version ${version} is not supported (expected ${SNAPSHOT_VERSION})`);
 	const hlen = dv.getUint32(8, true);
 	if (12 + hlen > bytes.length) throw bad('header runs past the end');
-	const h = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + hlen))) as Omit<SnapshotData, 'vectors' | 'ivf' | 'lexical' | 'edges' | 'metas'> & {
-		count: number;
-		metas: { bytes: number; odd: [number, string][] };
-		ivf: { nlist: number; trainedAt: number } | null;
-		lexical: Omit<PackedLexical, 'bytes'> & { bytes: number };
-		edges: { count: number; types: AssociationType[]; loose: Edge[] };
-	};
-	const n = h.count;
-	const codesAt = pad4(12 + hlen);
-	const scalesAt = pad4(codesAt + n * h.dims);
-	if (scalesAt + n * 4 > bytes.length) throw bad(`vector section is truncated (${n} vectors of ${h.dims} dims)`);
-	// Views where the reader copies anyway (the vector store, the metadata decoder); copies of
-	// what the index keeps, so it holds only those bytes and not the whole snapshot.
-	const codes = new Int8Array(bytes.buffer, bytes.byteOffset + codesAt, n * h.dims);
-	const scales = floats(bytes, scalesAt, n);
-	const { ivf: ivfHead, lexical: lexHead, edges: edgeHead, metas: metaHead, count: _count, ...rest } = h;
-	let at = scalesAt + n * 4;
-	let ivf: SnapshotData['ivf'];
-	if (ivfHead) {
-		const listsAt = at + ivfHead.nlist * h.dims * 4;
-		if (listsAt + n * 4 > bytes.length) throw bad('IVF section is truncated');
-		ivf = {
-			centroids: new Float32Array(bytes.slice(at, listsAt).buffer),
-			trainedAt: ivfHead.trainedAt,
-			lists: new Int32Array(bytes.slice(listsAt, listsAt + n * 4).buffer),
-		};
-		at = listsAt + n * 4;
-	}
-	if (at + lexHead.bytes > bytes.length) throw bad('lexical section is truncated');
-	const lexical = { ...lexHead, bytes: bytes.slice(at, at + lexHead.bytes) };
-	at = pad4(at + lexHead.bytes);
-	const m = edgeHead.count;
-	if (at + m * 17 > bytes.length) throw bad('edge section is truncated');
+	const { modelId, dims, count: n, ...header } = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + hlen))) as SnapshotHead['header'] &
+		Pick<SnapshotHead, 'modelId' | 'dims' | 'count'>;
+	const codes = pad4(12 + hlen);
+	const scales = pad4(codes + n * dims);
+	if (scales + n * 4 > bytes.length) throw bad(`vector section is truncated (${n} vectors of ${dims} dims)`);
+	const ivf = scales + n * 4;
+	const lexical = header.ivf ? ivf + header.ivf.nlist * dims * 4 + n * 4 : ivf;
+	if (lexical > bytes.length) throw bad('IVF section is truncated');
+	if (lexical + header.lexical.bytes > bytes.length) throw bad('lexical section is truncated');
+	const edges = pad4(lexical + header.lexical.bytes);
+	if (edges + header.edges.count * 17 > bytes.length) throw bad('edge section is truncated');
+	const metas = pad8(edges + header.edges.count * 17);
+	if (metas + header.metas.bytes > bytes.length) throw bad('metadata section is truncated');
+	return { modelId, dims, count: n, header, at: { codes, scales, ivf, lexical, edges, metas } };
+}
+
+/** The metadata section (a copy). */
+export function sliceMetas(bytes: Uint8Array, head: SnapshotHead): SnapshotSlices['metas'] {
+	return { bytes: bytes.slice(head.at.metas, head.at.metas + head.header.metas.bytes), odd: head.header.metas.odd };
+}
+
+/** The other sections (copies), the vectors with room to grow and their sum. */
+export function sliceSections(bytes: Uint8Array, head: SnapshotHead): SnapshotSections {
+	const { dims, count: n, header: h, at } = head;
+	const vectors = vectorArrays(dims, n, new Int8Array(bytes.buffer, bytes.byteOffset + at.codes, n * dims), floats(bytes, at.scales, n));
+	const ivf = h.ivf
+		? {
+				centroids: new Float32Array(bytes.slice(at.ivf, at.ivf + h.ivf.nlist * dims * 4).buffer),
+				trainedAt: h.ivf.trainedAt,
+				lists: new Int32Array(bytes.slice(at.lexical - n * 4, at.lexical).buffer),
+			}
+		: undefined;
+	const lexical = { ...h.lexical, bytes: bytes.slice(at.lexical, at.lexical + h.lexical.bytes) };
+	const m = h.edges.count;
+	const e = at.edges;
 	const edges: PackedEdges = {
-		from: new Int32Array(bytes.slice(at, at + m * 4).buffer),
-		to: new Int32Array(bytes.slice(at + m * 4, at + m * 8).buffer),
-		strength: new Float64Array(bytes.slice(at + m * 8, at + m * 16).buffer),
-		type: bytes.slice(at + m * 16, at + m * 17),
-		types: edgeHead.types,
-		loose: edgeHead.loose,
+		from: new Int32Array(bytes.slice(e, e + m * 4).buffer),
+		to: new Int32Array(bytes.slice(e + m * 4, e + m * 8).buffer),
+		strength: new Float64Array(bytes.slice(e + m * 8, e + m * 16).buffer),
+		type: bytes.slice(e + m * 16, e + m * 17),
+		types: h.edges.types,
+		loose: h.edges.loose,
 	};
-	at = pad8(at + m * 17);
-	if (at + metaHead.bytes > bytes.length) throw bad('metadata section is truncated');
-	let decoded: DecodedMetas;
-	try {
-		decoded = decodeMetas(bytes.subarray(at, at + metaHead.bytes), metaHead.odd);
-	} catch (e) {
-		throw bad((e as Error).message);
-	}
-	const { metas, mentions, seqs } = decoded;
-	if (metas.length !== n) throw bad(`metadata holds ${metas.length} memories, the header ${n}`);
-	return { ...rest, metas, mentions, seqs, vectors: { codes, scales }, ivf, lexical, edges };
+	return { vectors, ivf, lexical, edges };
 }

@@ -72,9 +72,7 @@ export class VectorStore {
 	private account(slot: number, sign: 1 | -1): void {
 		const sc = this.scales[slot];
 		if (sc === 0) return;
-		const base = slot * this.dims;
-		const f = sign * sc;
-		for (let i = 0; i < this.dims; i++) this.sum[i] += this.codes[base + i] * f;
+		addScaled(this.sum, this.codes, slot * this.dims, sign * sc);
 		this.filled += sign;
 	}
 
@@ -124,14 +122,48 @@ export class VectorStore {
 		return { codes: this.codes.subarray(0, n * this.dims), scales: this.scales.subarray(0, n) };
 	}
 
-	/** Rebuilds from snapshot arrays (copied, so the source buffer can be released). */
-	static from(dims: number, n: number, codes: Int8Array, scales: Float32Array): VectorStore {
-		const vs = new VectorStore(dims, Math.max(INITIAL_CAPACITY, n + (n >> 2)));
-		vs.codes.set(codes.subarray(0, n * dims));
-		vs.scales.set(scales.subarray(0, n));
-		for (let slot = 0; slot < n; slot++) vs.account(slot, 1);
+	/** A store over `a` as they are (no copy): the arrays of a restored snapshot. */
+	static adopt(dims: number, a: VectorArrays): VectorStore {
+		const vs = new VectorStore(dims, 1);
+		if (a.codes.length !== a.scales.length * dims || a.sum.length !== dims) throw new RangeError('vector arrays do not fit together');
+		vs.codes = a.codes;
+		vs.scales = a.scales;
+		vs.capacity = a.scales.length;
+		vs.sum.set(a.sum);
+		vs.filled = a.filled;
 		return vs;
 	}
+}
+
+/**
+ * A vector store's state as plain typed arrays (codes and scales with room to grow, the running
+ * sum), which a snapshot's reader makes in whichever thread reads it and the store then adopts.
+ */
+export interface VectorArrays {
+	codes: Int8Array;
+	scales: Float32Array;
+	sum: Float64Array;
+	filled: number;
+}
+
+/** The arrays of a store holding `n` vectors given as `codes` and `scales` (copied, with room to grow). */
+export function vectorArrays(dims: number, n: number, codes: Int8Array, scales: Float32Array): VectorArrays {
+	const capacity = Math.max(INITIAL_CAPACITY, n + (n >> 2));
+	const out: VectorArrays = { codes: new Int8Array(capacity * dims), scales: new Float32Array(capacity), sum: new Float64Array(dims), filled: 0 };
+	out.codes.set(codes.subarray(0, n * dims));
+	out.scales.set(scales.subarray(0, n));
+	for (let slot = 0; slot < n; slot++) {
+		const sc = out.scales[slot];
+		if (sc === 0) continue;
+		addScaled(out.sum, out.codes, slot * dims, sc);
+		out.filled++;
+	}
+	return out;
+}
+
+/** sum += f × codes[base …], over sum's length. */
+function addScaled(sum: Float64Array, codes: Int8Array, base: number, f: number): void {
+	for (let i = 0; i < sum.length; i++) sum[i] += codes[base + i] * f;
 }
 
 /** A unit-length copy of `v`, or null when it is zero or not finite. */

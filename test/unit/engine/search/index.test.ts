@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import type { IndexView } from '../../../../src/engine/search/view';
 import { describe, expect, it } from 'vitest';
-import { asksQuestion, createSearchIndex, restoreSearchIndex } from '../../../../src/engine/search/index';
+import { asksQuestion, createSearchIndex, restoreSearchIndex, restoreSearchIndexInSteps } from '../../../../src/engine/search/index';
+import { IVF } from '../../../../src/engine/search/ivf';
+import { sectionBuffers, sliceMetas, sliceSections, snapshotHead, type SnapshotSections } from '../../../../src/engine/search/snapshot';
 import type { SearchIndex } from '../../../../src/engine/search/types';
 import { cosine, meta, prng, randomVector, toyEmbed } from './fixtures';
 
@@ -241,6 +243,51 @@ describe('SearchIndex', () => {
 			expect(back.rank({ memory_id: 100, limit: 5 }, { vectors: [] }, Date.now()).hits.map((h) => h.id)).not.toContain('f');
 			expect(() => back.rank({ memory_id: seqs[1], limit: 5 }, { vectors: [] }, Date.now())).toThrow(`no memory with id ${seqs[1]}`);
 			expect([...(back as unknown as IndexView).seqToId.keys()].sort((x, y) => x - y)).toEqual([seqs[0], seqs[3], seqs[4], 100, 101].sort((x, y) => x - y));
+		});
+
+		it('restores the same index from slices another thread cut, the sections arriving after the metadata', async () => {
+			const saved = IVF.trainAt;
+			IVF.trainAt = 100;
+			try {
+				const rnd = prng(4);
+				const words = ['rescue', 'dog', 'lake', 'sunrise', 'ticket', 'billing', 'paint', 'morning', 'Biscuit', 'Caroline'];
+				const docs: [string, string, Partial<Parameters<typeof meta>[1]>?][] = Array.from({ length: 300 }, (_, i) => [
+					`m${i}`,
+					Array.from({ length: 6 }, () => words[Math.floor(rnd() * words.length)]).join(' '),
+					{ seq: i + 1, scope: i % 3 ? 'work' : 'home', entities: i % 4 ? [] : ['person:caroline'] },
+				]);
+				const idx = indexOf(docs);
+				for (let i = 1; i < 300; i++) idx.addEdge({ from: `m${i}`, to: `m${i - 1}`, type: 'PRECEDED_BY', strength: 1 });
+				idx.addEdge({ from: 'm5', to: 'gone', type: 'RELATES_TO', strength: 0.5 });
+				const bytes = idx.snapshot();
+				const head = snapshotHead(bytes);
+				expect(head.header.ivf).not.toBeNull();
+				// As the worker posts them: each part's buffers transferred, the sections a little later.
+				const metas = sliceMetas(bytes, head);
+				const sent = structuredClone({ modelId: head.modelId, dims: head.dims, count: head.count, metas }, { transfer: [metas.bytes.buffer as ArrayBuffer] });
+				let deliver!: (s: SnapshotSections) => void;
+				const sections = new Promise<SnapshotSections>((r) => (deliver = r));
+				let steps = 0;
+				const restoring = restoreSearchIndexInSteps({ ...sent, sections }, async () => void steps++);
+				await new Promise((r) => setTimeout(r, 5));
+				const cut = sliceSections(bytes, head);
+				deliver(structuredClone(cut, { transfer: sectionBuffers(cut) }));
+				const back = await restoring;
+				expect(steps).toBeGreaterThan(0);
+				const whole = restoreSearchIndex(bytes);
+				expect(back.snapshot()).toEqual(whole.snapshot());
+				const now = Date.now();
+				for (const query of ['rescue dog', 'ticket billing morning', 'Caroline']) {
+					const input = { query, limit: 10, scope: 'work' };
+					const vectors = { vectors: [toyEmbed(query, DIMS)] };
+					expect(back.rank(input, vectors, now)).toEqual(idx.rank(input, vectors, now));
+				}
+				expect(back.rank({ memory_id: 'm7', limit: 5 }, { vectors: [] }, now)).toEqual(idx.rank({ memory_id: 'm7', limit: 5 }, { vectors: [] }, now));
+				// The one-step restore needs the sections in hand.
+				expect(() => restoreSearchIndex({ ...sent, sections: Promise.resolve(cut) })).toThrow('without the snapshot sections');
+			} finally {
+				IVF.trainAt = saved;
+			}
 		});
 
 		it('rejects bytes that are not a snapshot', () => {
