@@ -3,18 +3,20 @@
  * while the engine worker loads its code and then restores its index, and hands each over as a
  * transfer. One request: { name, of, model }.
  *
- * 1. The index snapshot (see src/store/snapshot-reader.ts for why it is read here), cut into its
- *    sections (src/engine/search/snapshot.ts) and posted in two parts (`postSnapshot`), or
- *    { snapshotError }: the restore waits for it.
+ * 1. The index snapshot (see src/store/snapshot-reader.ts for why it is read here), in two parts:
+ *    its metadata section, which the engine decodes at once, then the other sections
+ *    (src/engine/search/snapshot.ts), read from the file section by section where it can
+ *    (`postFromFile`), else cut out of the whole bytes (`postSnapshot`); or { snapshotError }.
  * 2. Then the embedded model's parts (src/engine/embedder.ts `loadStaticParts`: fetching,
  *    checking the digests of and parsing 18 MB of files), posted as { model } (null when the model
  *    is not a local static one) or { modelError }.
  */
 import { loadStaticParts, staticPartsBuffers } from '../src/engine/embedder';
-import { sectionBuffers, sliceMetas, sliceSections, snapshotHead, type SnapshotHead } from '../src/engine/search/snapshot';
-import { opfsSnapshotFiles } from '../src/store/snapshot-files';
-import type { LoadedSnapshot } from '../src/store/snapshots';
-import { readStampedSnapshot, type SnapshotOf } from '../src/store/snapshot-reader';
+import { readHead, readMetas, readSections, sectionBuffers, sliceMetas, sliceSections, snapshotHead, type SnapshotHead } from '../src/engine/search/snapshot';
+import type { SnapshotRow } from '../src/store/rows';
+import { opfsSnapshotFiles, type SnapshotFiles } from '../src/store/snapshot-files';
+import { readStampedRow, type SnapshotOf } from '../src/store/snapshot-reader';
+import { loadSnapshotBytes, type LoadedSnapshot } from '../src/store/snapshots';
 
 /** What the engine worker asks for. */
 export interface StartupRequest {
@@ -56,11 +58,47 @@ function postSnapshot(stamp: number, snapshot: LoadedSnapshot | undefined): void
 	}
 }
 
+/**
+ * Posts a current snapshot kept in a file as its sections are read, each straight into an array
+ * of its own: the metadata first, so the engine starts decoding it while the rest is read.
+ * False when it cannot (no sync access handle, or a file that is not the row's): the caller then
+ * reads the snapshot whole.
+ */
+async function postFromFile(stamp: number, row: SnapshotRow | undefined, files: SnapshotFiles | undefined): Promise<boolean> {
+	if (row?.file === undefined || !files?.openSync || row.stamp !== stamp) return false;
+	const file = await files.openSync(row.file).catch(() => undefined);
+	if (!file) return false;
+	try {
+		if (file.size !== row.size) return false;
+		let head: SnapshotHead;
+		let metas: ReturnType<typeof readMetas>;
+		try {
+			head = readHead(file.size, file.read);
+			metas = readMetas(head, file.read);
+		} catch {
+			return false;
+		}
+		const { modelId, dims, count } = head;
+		const snapshot = { model: row.model, stamp: row.stamp, at: row.at, place: 'file' as const, slices: { modelId, dims, count, metas } };
+		self.postMessage({ snapshot: { stamp, snapshot } }, { transfer: [metas.bytes.buffer as ArrayBuffer] });
+		try {
+			const sections = readSections(head, file.read);
+			self.postMessage({ sections }, { transfer: sectionBuffers(sections) });
+		} catch (err) {
+			self.postMessage({ sectionsError: message(err) });
+		}
+		return true;
+	} finally {
+		file.close();
+	}
+}
+
 self.onmessage = async (e: MessageEvent<StartupRequest>) => {
 	const { name, of, model } = e.data;
+	const files = opfsSnapshotFiles(name);
 	try {
-		const { stamp, snapshot } = await readStampedSnapshot(indexedDB, name, of, opfsSnapshotFiles(name));
-		postSnapshot(stamp, snapshot);
+		const { stamp, row } = await readStampedRow(indexedDB, name, of);
+		if (!(await postFromFile(stamp, row, files))) postSnapshot(stamp, row && (await loadSnapshotBytes(row, files)));
 	} catch (err) {
 		self.postMessage({ snapshotError: message(err) });
 		self.postMessage({ sectionsError: message(err) });

@@ -20,6 +20,20 @@ export interface SnapshotFiles {
 	remove(name: string): Promise<void>;
 	/** Every file's name and last-modified time (epoch ms). */
 	list(): Promise<{ name: string; modified: number }[]>;
+	/**
+	 * File `name` open for reads at offsets, each straight into the caller's buffer; undefined
+	 * where the platform has no sync access handles or another context holds the file. Throws when
+	 * it is missing. Close it when done.
+	 */
+	openSync?(name: string): Promise<SyncFile | undefined>;
+}
+
+/** A file open for synchronous reads at offsets. */
+export interface SyncFile {
+	size: number;
+	/** Fills `into` from offset `at`; throws on a short read. */
+	read(into: Uint8Array, at: number): void;
+	close(): void;
 }
 
 /** The directory under the origin's root that holds every database's snapshot files. */
@@ -96,6 +110,18 @@ export function opfsSnapshotFiles(dbName: string): SnapshotFiles | undefined {
 				}
 			}
 			return new Uint8Array(await (await file.getFile()).arrayBuffer());
+		},
+		async openSync(name) {
+			const file = (await (await directory()).getFileHandle(name)) as SyncCapable;
+			const h = await file.createSyncAccessHandle?.().catch(() => undefined);
+			if (!h) return undefined;
+			return {
+				size: h.getSize(),
+				read(into, at) {
+					if (h.read(into, { at }) !== into.byteLength) throw new Error(`snapshot file ${name}: short read`);
+				},
+				close: () => h.close(),
+			};
 		},
 		async remove(name) {
 			await (await directory()).removeEntry(name).catch((e: unknown) => {

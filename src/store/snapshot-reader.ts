@@ -32,7 +32,8 @@ export async function readStampedSnapshot(factory: IDBFactory, name: string, of:
 	return { stamp, snapshot: row && (await loadSnapshotBytes(row, files)) };
 }
 
-function readStampedRow(factory: IDBFactory, name: string, of: SnapshotOf): Promise<{ stamp: number; row: SnapshotRow | undefined }> {
+/** The write stamp and the snapshots row `of` names (without reading a file it names). */
+export function readStampedRow(factory: IDBFactory, name: string, of: SnapshotOf): Promise<{ stamp: number; row: SnapshotRow | undefined }> {
 	return new Promise((resolve, reject) => {
 		const open = factory.open(name);
 		open.onerror = () => reject(open.error);

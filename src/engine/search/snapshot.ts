@@ -20,7 +20,7 @@ import type { AssociationType } from '../../core/schemas';
 import type { PackedLexical } from './lexical-codec';
 import { decodeMetas, encodeMetas, type DecodedMetas } from './meta-codec';
 import type { DocMeta, Edge } from './types';
-import { vectorArrays, type VectorArrays } from './vector-store';
+import { sumVectors, vectorArraysFor, type VectorArrays } from './vector-store';
 
 const MAGIC = 0x58474e45; // "ENGX" read as a little-endian u32
 /**
@@ -117,12 +117,6 @@ export function encodeSnapshot(s: SnapshotData): Uint8Array {
 	return out;
 }
 
-/** `n` float32s at `at`: a view when aligned, else a copy. */
-function floats(bytes: Uint8Array, at: number, n: number): Float32Array {
-	const offset = bytes.byteOffset + at;
-	return offset % 4 === 0 ? new Float32Array(bytes.buffer, offset, n) : new Float32Array(bytes.slice(at, at + n * 4).buffer);
-}
-
 /**
  * A snapshot cut into its sections, each a typed array with a buffer of its own, and the header
  * parsed. The metadata's decoding makes strings and so must happen in the thread that keeps the
@@ -192,55 +186,90 @@ export interface SnapshotHead {
 	at: { codes: number; scales: number; ivf: number; lexical: number; edges: number; metas: number };
 }
 
+/**
+ * Reads `into.length` bytes of a snapshot from offset `at`: a file's sync access handle, or a
+ * copy out of bytes in memory (`readFrom`). Sections are read straight into their own arrays.
+ */
+export type ReadAt = (into: Uint8Array, at: number) => void;
+
+/** A ReadAt over bytes in memory. */
+export const readFrom =
+	(bytes: Uint8Array): ReadAt =>
+	(into, at) => {
+		if (at + into.length > bytes.length) throw bad('a section runs past the end');
+		into.set(bytes.subarray(at, at + into.length));
+	};
+
 /** Checks `encodeSnapshot` output and finds its sections; a MemoryError('invalid_input') for anything else. */
 export function snapshotHead(bytes: Uint8Array): SnapshotHead {
-	if (!(bytes instanceof Uint8Array) || bytes.length < 12) throw bad('too short to be an index snapshot');
-	const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+	if (!(bytes instanceof Uint8Array)) throw bad('too short to be an index snapshot');
+	return readHead(bytes.length, readFrom(bytes));
+}
+
+/** The head of a snapshot of `size` bytes read through `read`; a MemoryError('invalid_input') when it is not one. */
+export function readHead(size: number, read: ReadAt): SnapshotHead {
+	if (size < 12) throw bad('too short to be an index snapshot');
+	const start = new Uint8Array(12);
+	read(start, 0);
+	const dv = new DataView(start.buffer);
 	if (dv.getUint32(0, true) !== MAGIC) throw bad('not an index snapshot (bad magic)');
 	const version = dv.getUint32(4, true);
 	if (version !== SNAPSHOT_VERSION) throw bad(`version ${version} is not supported (expected ${SNAPSHOT_VERSION})`);
 	const hlen = dv.getUint32(8, true);
-	if (12 + hlen > bytes.length) throw bad('header runs past the end');
-	const { modelId, dims, count: n, ...header } = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + hlen))) as SnapshotHead['header'] &
+	if (12 + hlen > size) throw bad('header runs past the end');
+	const json = new Uint8Array(hlen);
+	read(json, 12);
+	const { modelId, dims, count: n, ...header } = JSON.parse(new TextDecoder().decode(json)) as SnapshotHead['header'] &
 		Pick<SnapshotHead, 'modelId' | 'dims' | 'count'>;
 	const codes = pad4(12 + hlen);
 	const scales = pad4(codes + n * dims);
-	if (scales + n * 4 > bytes.length) throw bad(`vector section is truncated (${n} vectors of ${dims} dims)`);
+	if (scales + n * 4 > size) throw bad(`vector section is truncated (${n} vectors of ${dims} dims)`);
 	const ivf = scales + n * 4;
 	const lexical = header.ivf ? ivf + header.ivf.nlist * dims * 4 + n * 4 : ivf;
-	if (lexical > bytes.length) throw bad('IVF section is truncated');
-	if (lexical + header.lexical.bytes > bytes.length) throw bad('lexical section is truncated');
+	if (lexical > size) throw bad('IVF section is truncated');
+	if (lexical + header.lexical.bytes > size) throw bad('lexical section is truncated');
 	const edges = pad4(lexical + header.lexical.bytes);
-	if (edges + header.edges.count * 17 > bytes.length) throw bad('edge section is truncated');
+	if (edges + header.edges.count * 17 > size) throw bad('edge section is truncated');
 	const metas = pad8(edges + header.edges.count * 17);
-	if (metas + header.metas.bytes > bytes.length) throw bad('metadata section is truncated');
+	if (metas + header.metas.bytes > size) throw bad('metadata section is truncated');
 	return { modelId, dims, count: n, header, at: { codes, scales, ivf, lexical, edges, metas } };
 }
 
 /** The metadata section (a copy). */
-export function sliceMetas(bytes: Uint8Array, head: SnapshotHead): SnapshotSlices['metas'] {
-	return { bytes: bytes.slice(head.at.metas, head.at.metas + head.header.metas.bytes), odd: head.header.metas.odd };
-}
+export const sliceMetas = (bytes: Uint8Array, head: SnapshotHead): SnapshotSlices['metas'] => readMetas(head, readFrom(bytes));
 
 /** The other sections (copies), the vectors with room to grow and their sum. */
-export function sliceSections(bytes: Uint8Array, head: SnapshotHead): SnapshotSections {
+export const sliceSections = (bytes: Uint8Array, head: SnapshotHead): SnapshotSections => readSections(head, readFrom(bytes));
+
+/** The metadata section, read into a buffer of its own. */
+export function readMetas(head: SnapshotHead, read: ReadAt): SnapshotSlices['metas'] {
+	const bytes = new Uint8Array(head.header.metas.bytes);
+	read(bytes, head.at.metas);
+	return { bytes, odd: head.header.metas.odd };
+}
+
+/** The other sections, each read into an array of its own; the vectors with room to grow and their sum. */
+export function readSections(head: SnapshotHead, read: ReadAt): SnapshotSections {
 	const { dims, count: n, header: h, at } = head;
-	const vectors = vectorArrays(dims, n, new Int8Array(bytes.buffer, bytes.byteOffset + at.codes, n * dims), floats(bytes, at.scales, n));
+	const into = <T extends ArrayBufferView>(a: T, from: number): T => {
+		read(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), from);
+		return a;
+	};
+	const vectors = vectorArraysFor(dims, n);
+	into(vectors.codes.subarray(0, n * dims), at.codes);
+	into(vectors.scales.subarray(0, n), at.scales);
+	sumVectors(vectors, n);
 	const ivf = h.ivf
-		? {
-				centroids: new Float32Array(bytes.slice(at.ivf, at.ivf + h.ivf.nlist * dims * 4).buffer),
-				trainedAt: h.ivf.trainedAt,
-				lists: new Int32Array(bytes.slice(at.lexical - n * 4, at.lexical).buffer),
-			}
+		? { centroids: into(new Float32Array(h.ivf.nlist * dims), at.ivf), trainedAt: h.ivf.trainedAt, lists: into(new Int32Array(n), at.lexical - n * 4) }
 		: undefined;
-	const lexical = { ...h.lexical, bytes: bytes.slice(at.lexical, at.lexical + h.lexical.bytes) };
+	const lexical = { ...h.lexical, bytes: into(new Uint8Array(h.lexical.bytes), at.lexical) };
 	const m = h.edges.count;
 	const e = at.edges;
 	const edges: PackedEdges = {
-		from: new Int32Array(bytes.slice(e, e + m * 4).buffer),
-		to: new Int32Array(bytes.slice(e + m * 4, e + m * 8).buffer),
-		strength: new Float64Array(bytes.slice(e + m * 8, e + m * 16).buffer),
-		type: bytes.slice(e + m * 16, e + m * 17),
+		from: into(new Int32Array(m), e),
+		to: into(new Int32Array(m), e + m * 4),
+		strength: into(new Float64Array(m), e + m * 8),
+		type: into(new Uint8Array(m), e + m * 16),
 		types: h.edges.types,
 		loose: h.edges.loose,
 	};

@@ -146,19 +146,23 @@ export interface VectorArrays {
 	filled: number;
 }
 
-/** The arrays of a store holding `n` vectors given as `codes` and `scales` (copied, with room to grow). */
-export function vectorArrays(dims: number, n: number, codes: Int8Array, scales: Float32Array): VectorArrays {
+/** Arrays for a store of `n` vectors, with room to grow: fill the first `n` codes and scales, then `sumVectors`. */
+export function vectorArraysFor(dims: number, n: number): VectorArrays {
 	const capacity = Math.max(INITIAL_CAPACITY, n + (n >> 2));
-	const out: VectorArrays = { codes: new Int8Array(capacity * dims), scales: new Float32Array(capacity), sum: new Float64Array(dims), filled: 0 };
-	out.codes.set(codes.subarray(0, n * dims));
-	out.scales.set(scales.subarray(0, n));
+	return { codes: new Int8Array(capacity * dims), scales: new Float32Array(capacity), sum: new Float64Array(dims), filled: 0 };
+}
+
+/** Makes the running sum of the first `n` vectors of `a`. */
+export function sumVectors(a: VectorArrays, n: number): void {
+	const dims = a.sum.length;
+	a.sum.fill(0);
+	a.filled = 0;
 	for (let slot = 0; slot < n; slot++) {
-		const sc = out.scales[slot];
+		const sc = a.scales[slot];
 		if (sc === 0) continue;
-		addScaled(out.sum, out.codes, slot * dims, sc);
-		out.filled++;
+		addScaled(a.sum, a.codes, slot * dims, sc);
+		a.filled++;
 	}
-	return out;
 }
 
 /** sum += f × codes[base …], over sum's length. */
