@@ -7,9 +7,10 @@
  *    its metadata section, which the engine decodes at once, then the other sections
  *    (src/engine/search/snapshot.ts), read from the file section by section where it can
  *    (`postFromFile`), else cut out of the whole bytes (`postSnapshot`); or { snapshotError }.
- * 2. Then the embedded model's parts (src/engine/embedder.ts `loadStaticParts`: fetching,
+ * 2. The embedded model's parts (src/engine/embedder.ts `loadStaticParts`: fetching,
  *    checking the digests of and parsing 18 MB of files), posted as { model } (null when the model
- *    is not a local static one) or { modelError }.
+ *    is not a local static one) or { modelError }. Its files are fetched from the start, while
+ *    the snapshot is read; they are parsed once the snapshot is posted.
  */
 import { loadStaticParts, staticPartsBuffers } from '../src/engine/embedder';
 import { readHead, readMetas, readSections, sectionBuffers, sliceMetas, sliceSections, snapshotHead, type SnapshotHead } from '../src/engine/search/snapshot';
@@ -93,8 +94,8 @@ async function postFromFile(stamp: number, row: SnapshotRow | undefined, files: 
 	}
 }
 
-self.onmessage = async (e: MessageEvent<StartupRequest>) => {
-	const { name, of, model } = e.data;
+/** Reads the snapshot and posts it (see postFromFile and postSnapshot), or posts why it cannot. */
+async function postIndex(name: string, of: SnapshotOf): Promise<void> {
 	const files = opfsSnapshotFiles(name);
 	try {
 		const { stamp, row } = await readStampedRow(indexedDB, name, of);
@@ -103,9 +104,19 @@ self.onmessage = async (e: MessageEvent<StartupRequest>) => {
 		self.postMessage({ snapshotError: message(err) });
 		self.postMessage({ sectionsError: message(err) });
 	}
+}
+
+self.onmessage = async (e: MessageEvent<StartupRequest>) => {
+	const { name, of, model } = e.data;
+	const indexPosted = postIndex(name, of);
+	// The model's files are fetched and hashed while the snapshot is read (neither needs this
+	// thread much); parsing them waits until the snapshot is on its way.
+	const parts = loadStaticParts({ ...model, parseAfter: indexPosted });
+	parts.catch(() => undefined);
+	await indexPosted;
 	try {
-		const parts = await loadStaticParts(model);
-		self.postMessage({ model: parts ?? null }, parts ? { transfer: staticPartsBuffers(parts) } : {});
+		const loaded = await parts;
+		self.postMessage({ model: loaded ?? null }, loaded ? { transfer: staticPartsBuffers(loaded) } : {});
 	} catch (err) {
 		self.postMessage({ modelError: message(err) });
 	}

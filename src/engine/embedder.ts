@@ -196,14 +196,17 @@ export const staticPartsBuffers = (parts: StaticModelParts): ArrayBuffer[] => [
  * one (a hub model, or a tokenizer only transformers.js reproduces): createEmbedder loads those.
  * Rejects with MemoryError('embedding_failed') when its files are missing, from different builds
  * or unreadable.
+ *
+ * With `parseAfter`, the files are fetched and their digests checked at once, but decoding and
+ * parsing them (this thread's share of the work) wait for that promise to settle: a thread with
+ * something more urgent to do first gets the model's bytes in flight meanwhile.
  */
-export async function loadStaticParts(opts: { modelId?: string; localModelPath: string }): Promise<StaticModelParts | undefined> {
+export async function loadStaticParts(opts: { modelId?: string; localModelPath: string; parseAfter?: Promise<unknown> }): Promise<StaticModelParts | undefined> {
 	const modelId = opts.modelId ?? DEFAULT_MODEL_ID;
 	const info = (await readLocalConfig(opts.localModelPath, modelId))?.engram_static as StaticModelInfo | undefined;
 	if (!info) return undefined;
-	const files = await readStaticFiles(modelId, info, opts.localModelPath, undefined);
-	const spec = wordLevelSpec(files.tokenizer, files.config);
-	return spec ? partsOf(modelId, info, files, spec) : undefined;
+	const files = await readStaticFiles(modelId, info, opts.localModelPath, undefined, opts.parseAfter);
+	return files.spec ? partsOf(modelId, info, files, files.spec) : undefined;
 }
 
 /** The embedder over parts from {@link loadStaticParts}, loaded in this thread or another. */
@@ -214,22 +217,38 @@ export function staticEmbedder(parts: StaticModelParts): Embedder {
 
 /** A static model's files, read, checked against config.json's digests and parsed. */
 interface StaticFiles {
-	tokenizer: unknown;
 	config: { model_max_length?: unknown };
+	/** The word-level tokenizer's spec, or null when tokenizer.json is not one reproduced here. */
+	spec: WordLevelSpec | null;
 	onnx: Uint8Array;
 }
 
-async function readStaticFiles(modelId: string, info: StaticModelInfo, base: string, progress: Progress | undefined): Promise<StaticFiles> {
+async function readStaticFiles(
+	modelId: string,
+	info: StaticModelInfo,
+	base: string,
+	progress: Progress | undefined,
+	parseAfter: Promise<unknown> = Promise.resolve(),
+): Promise<StaticFiles> {
 	if (info.format !== 'int8-rows') throw fail(modelId, `unsupported static model format "${info.format}"`);
-	const text = async (file: string) => new TextDecoder().decode(await readVerified(base, modelId, file, info, progress));
+	const gate = parseAfter.then(
+		() => undefined,
+		() => undefined,
+	);
+	const json = async (file: string) => {
+		const bytes = await readVerified(base, modelId, file, info, progress);
+		await gate;
+		return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+	};
 	try {
-		// The digests run off this thread (Node's thread pool, the browser's crypto), overlapping JSON parsing.
-		const [tokenizer, config, onnx] = await Promise.all([
-			text('tokenizer.json').then((t) => JSON.parse(t) as unknown),
-			text('tokenizer_config.json').then((t) => JSON.parse(t) as StaticFiles['config']),
-			readVerified(base, modelId, info.onnx_file, info, progress),
-		]);
-		return { tokenizer, config, onnx };
+		// The digests run off this thread (Node's thread pool, the browser's crypto), overlapping
+		// JSON parsing; the tokenizer's spec (packing its vocabulary) is made while the larger
+		// ONNX file is still on its way.
+		const config = json('tokenizer_config.json') as Promise<StaticFiles['config']>;
+		const spec = Promise.all([json('tokenizer.json'), config]).then(([t, c]) => wordLevelSpec(t, c));
+		const [c, w, onnx] = await Promise.all([config, spec, readVerified(base, modelId, info.onnx_file, info, progress)]);
+		await gate;
+		return { config: c, spec: w, onnx };
 	} catch (e) {
 		throw e instanceof MemoryError ? e : fail(modelId, `cannot load static model "${modelId}"`, e);
 	}
@@ -272,9 +291,8 @@ async function createStaticEmbedder(
 	configure: () => Promise<Transformers>,
 ): Promise<Embedder> {
 	const files = await readStaticFiles(modelId, info, base, progress);
-	const spec = wordLevelSpec(files.tokenizer, files.config);
 	let embedder: Embedder;
-	if (spec) embedder = staticEmbedder(partsOf(modelId, info, files, spec));
+	if (files.spec) embedder = staticEmbedder(partsOf(modelId, info, files, files.spec));
 	else {
 		// A tokenizer.json the word-level path does not reproduce: transformers.js's own tokenizer.
 		let slow: Awaited<ReturnType<Transformers['AutoTokenizer']['from_pretrained']>>;

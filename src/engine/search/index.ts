@@ -19,6 +19,7 @@ import { ivfScan, nearestScan } from './nearest';
 import { rankIndex } from './rank';
 import { decodeMetaSection, encodeSnapshot, sliceMetas, sliceSections, snapshotHead, type PackedEdges, type SnapshotSections, type SnapshotSlices } from './snapshot';
 import type { DocMeta, DocText, Edge, QueryVectors, RankedPage, SearchIndex, SlotNames } from './types';
+import { GroupCounts } from './group-counts';
 import { OverlayMap, type MapBase } from './overlay-map';
 import { normalize, VectorStore } from './vector-store';
 import type { IndexView } from './view';
@@ -37,7 +38,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	adj = new Adjacency();
 	entityDocs = new EntityDocs();
 	/** Memories per DocMeta.group (an implied session needs two). */
-	private groupCount = new Map<string, number>();
+	groups = GroupCounts.empty();
 	/** Each scope's slots, so a scoped nearest() walks only its own scope. */
 	private scopeSlots = new SlotLists();
 	private scopeList = new Map<string, number>();
@@ -87,7 +88,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	sessionOf(slot: number): string | undefined {
 		const m = this.metas[slot];
 		if (m.session !== undefined) return m.session;
-		return m.group !== undefined && (this.groupCount.get(m.group) ?? 0) >= 2 ? m.group : undefined;
+		return m.group !== undefined && this.groups.count(m.group, slot) >= 2 ? m.group : undefined;
 	}
 
 	/** Puts `slot` in its scope's list. */
@@ -182,8 +183,10 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.metas[slot].last_accessed = last_accessed;
 	}
 
-	settle(pause: () => Promise<void>): Promise<void> {
-		return this.lexical.settle(pause);
+	async settle(pause: () => Promise<void>): Promise<void> {
+		this.groups.settle();
+		await pause();
+		await this.lexical.settle(pause);
 	}
 
 	addEdge(edge: Edge): void {
@@ -273,7 +276,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.lexical.clear();
 		this.adj.clear();
 		this.entityDocs.clear();
-		this.groupCount.clear();
+		this.groups = GroupCounts.empty();
 		this.scopeSlots = new SlotLists();
 		this.scopeList.clear();
 		this.ivf = null;
@@ -299,11 +302,11 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		else this.byContent!.set(m.content_hash, [m.id]);
 	}
 
-	/** Registers a memory's seq and entities in the lookup maps (unless a restore loads them packed). */
-	linkMeta(m: DocMeta, packed?: { seqs: boolean; entities: boolean }): void {
+	/** Registers a memory's seq, group and entities in the lookup maps (unless a restore loads them packed). */
+	linkMeta(m: DocMeta, packed?: { seqs: boolean; entities: boolean; groups: boolean }): void {
 		if (this.byContent) this.fileContent(m);
 		if (!packed?.seqs) this.seqToId.set(m.seq, m.id);
-		if (m.group !== undefined) this.groupCount.set(m.group, (this.groupCount.get(m.group) ?? 0) + 1);
+		if (!packed?.groups && m.group !== undefined) this.groups.add(m.group);
 		if (!packed?.entities) for (const e of m.entities) this.entityDocs.add(e, m.id);
 	}
 
@@ -315,11 +318,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 			if (same!.length === 0) this.byContent!.delete(m.content_hash!);
 		}
 		if (this.seqToId.get(m.seq) === m.id) this.seqToId.delete(m.seq);
-		if (m.group !== undefined) {
-			const g = (this.groupCount.get(m.group) ?? 1) - 1;
-			if (g > 0) this.groupCount.set(m.group, g);
-			else this.groupCount.delete(m.group);
-		}
+		if (m.group !== undefined) this.groups.delete(m.group);
 		for (const e of m.entities) this.entityDocs.delete(e, m.id);
 	}
 }
@@ -423,7 +422,7 @@ function* restoreSteps(bytes: Uint8Array | SnapshotSlices): Generator<Promise<Sn
 		const h = snapshotHead(bytes);
 		[head, metaSection, sections] = [h, sliceMetas(bytes, h), sliceSections(bytes, h)];
 	} else [head, metaSection, sections] = [bytes, bytes.metas, bytes.sections];
-	const { metas, mentions, seqs } = decodeMetaSection(head, metaSection);
+	const { metas, mentions, seqs, groups } = decodeMetaSection(head, metaSection);
 	yield undefined;
 	const n = metas.length;
 	// The ids by snapshot slot and their slots, never changed: the index's own id → slot map,
@@ -439,12 +438,14 @@ function* restoreSteps(bytes: Uint8Array | SnapshotSlices): Generator<Promise<Sn
 	idx.slotOf = new OverlayMap(baseSlotOf);
 	const bySeq = seqsBySlot(seqs ?? Float64Array.from(metas, (m) => m.seq), slotIds);
 	if (bySeq) idx.seqToId = new OverlayMap(bySeq);
-	const packed = { seqs: bySeq !== undefined, entities: mentions !== undefined };
+	// Counted from the group column, by string: no key is hashed until a change needs the map.
+	if (groups) idx.groups = GroupCounts.packed(mentions.strings, groups);
+	const packed = { seqs: bySeq !== undefined, entities: true, groups: true };
 	for (let i = 0; i < n; i++) {
 		idx.linkMeta(metas[i], packed);
 		idx.placeScope(i, metas[i].scope);
 	}
-	if (mentions) idx.entityDocs.loadPacked(slotIds, mentions.strings, mentions.offsets, mentions.values);
+	idx.entityDocs.loadPacked(slotIds, mentions.strings, mentions.offsets, mentions.values);
 	const s = sections instanceof Promise ? yield sections : (yield undefined, sections);
 	if (!s) throw new Error('restore resumed without the snapshot sections');
 	idx.vectors = VectorStore.adopt(head.dims, s.vectors);

@@ -134,10 +134,16 @@ export interface DecodedMetas {
 	seqs: Float64Array;
 	/** Memory i mentions `strings[values[k]]` for k in `offsets[i]..offsets[i+1]`. */
 	mentions: { strings: string[]; offsets: Int32Array; values: Int32Array };
+	/** Memory i's group is `strings[groups[i]]` (none where −1); undefined when no memory has one. */
+	groups?: Int32Array;
 }
 
-/** Decodes `encodeMetas` output; throws an Error naming the section that does not fit. */
-export function decodeMetas(block: Uint8Array, odd: readonly [number, string][]): DecodedMetas {
+/**
+ * Decodes `encodeMetas` output; throws an Error naming the section that does not fit. The
+ * columns are copies, unless the caller gives the block away (`adopt`: nothing else writes to it
+ * or needs it freed), when they view it in place.
+ */
+export function decodeMetas(block: Uint8Array, odd: readonly [number, string][], adopt = false): DecodedMetas {
 	// Every section is 8-byte aligned within the block: view it in place when the block is too, else copy it.
 	const aligned = block.byteOffset % 8 === 0;
 	const buf = aligned ? block.buffer : block.slice().buffer;
@@ -168,8 +174,10 @@ export function decodeMetas(block: Uint8Array, odd: readonly [number, string][])
 	for (let i = 0, from = 0; i < count; i++) strings[i] = all.slice(from, (from += lengths[i]));
 	for (const [i, s] of odd) strings[i] = s;
 	const [source, session, group] = optional;
-	// Copies: views would keep the whole snapshot's buffer alive as long as the index.
-	const own = <T extends Int32Array | Float64Array | Uint8Array>(a: T | undefined) => a?.slice() as T | undefined;
+	// Copies: views would keep the whole snapshot's buffer alive as long as the index, and see
+	// the caller's later writes to it.
+	const inPlace = adopt && aligned;
+	const own = <T extends Int32Array | Float64Array | Uint8Array>(a: T | undefined) => (inPlace ? a : (a?.slice() as T | undefined));
 	const columns: MetaColumns = {
 		strings,
 		scope: own(scope)!,
@@ -195,7 +203,7 @@ export function decodeMetas(block: Uint8Array, odd: readonly [number, string][])
 	};
 	const metas: DocMeta[] = new Array(n);
 	for (let i = 0; i < n; i++) metas[i] = new PackedMeta(columns, i);
-	return { metas, seqs: columns.seq, mentions: { strings, offsets: columns.entOff, values: columns.ents } };
+	return { metas, seqs: columns.seq, mentions: { strings, offsets: columns.entOff, values: columns.ents }, groups: columns.group };
 }
 
 /** Decoded metadata columns, shared by every PackedMeta of one snapshot. */

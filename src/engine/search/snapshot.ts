@@ -157,12 +157,13 @@ export function decodeSnapshot(bytes: Uint8Array): DecodedSnapshot {
 
 /**
  * Decodes the metadata section of a snapshot with `head.count` memories; a
- * MemoryError('invalid_input') when it does not read.
+ * MemoryError('invalid_input') when it does not read. The decoded memories read `section.bytes`
+ * in place, so it must be a buffer of its own (as readMetas makes), never written again.
  */
 export function decodeMetaSection(head: Pick<SnapshotSlices, 'count'>, section: SnapshotSlices['metas']): DecodedMetas {
 	let decoded: DecodedMetas;
 	try {
-		decoded = decodeMetas(section.bytes, section.odd);
+		decoded = decodeMetas(section.bytes, section.odd, true);
 	} catch (e) {
 		throw bad((e as Error).message);
 	}

@@ -261,6 +261,20 @@ describe('the fast path over HTTP (the browser code path), behind an SPA-style s
 		expect(x.map((v) => v && Array.from(v))).toEqual(y.map((v) => v && Array.from(v)));
 	});
 
+	it('fetches the files at once but parses them only once parseAfter settles, rejected or not', async () => {
+		let settle!: (ok: boolean) => void;
+		const gate = new Promise<void>((resolve, reject) => (settle = (ok) => (ok ? resolve() : reject(new Error('snapshot failed')))));
+		let done = false;
+		const loading = loadStaticParts({ localModelPath: base, parseAfter: gate }).then((p) => ((done = true), p));
+		// Long enough to fetch and hash 18 MB from the local server; nothing is parsed meanwhile.
+		await new Promise((r) => setTimeout(r, 300));
+		expect(done).toBe(false);
+		settle(false);
+		const parts = await loading;
+		const [x, y] = await Promise.all([staticEmbedder(parts!).embed(sentences), fast.embed(sentences)]);
+		expect(x.map((v) => v && Array.from(v))).toEqual(y.map((v) => v && Array.from(v)));
+	});
+
 	it('has no parts for a model that is not a local static one (createEmbedder loads those)', async () => {
 		expect(await loadStaticParts({ modelId: 'Xenova/all-MiniLM-L6-v2', localModelPath: base })).toBeUndefined();
 	});

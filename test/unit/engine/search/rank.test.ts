@@ -3,7 +3,7 @@ import { DEFAULT_WEIGHTS, combine } from '../../../../src/core/scoring';
 import type { IndexView } from '../../../../src/engine/search/view';
 import { TURNS } from '../../../../src/engine/search/candidates';
 import { EXPANSION } from '../../../../src/engine/search/expand';
-import { createSearchIndex } from '../../../../src/engine/search/index';
+import { createSearchIndex, restoreSearchIndex } from '../../../../src/engine/search/index';
 import type { DocMeta, SearchIndex } from '../../../../src/engine/search/types';
 import { meta, toyEmbed } from './fixtures';
 
@@ -190,6 +190,28 @@ describe('SearchIndex.rank: turn-length prior', () => {
 		// Once its only partner is gone, the remaining turn is a note again.
 		idx.remove('t2');
 		expect(view.sessionOf(slot('t1'))).toBeUndefined();
+	});
+
+	it('tells the same sessions apart after a restore, and as restored memories gain and lose partners', async () => {
+		const idx = createSearchIndex({ modelId: 'toy', dims: DIMS });
+		const put = (into: SearchIndex, id: string, content: string, group: string) => into.upsert(meta(id, { scope: 'x', group }), { content }, toyEmbed(content, DIMS));
+		put(idx, 't1', 'Ana: Postgres!', 'x@2023-05-08');
+		put(idx, 't2', 'Ben: Since when do you like databases', 'x@2023-05-08');
+		put(idx, 'note', 'Atlas uses Postgres', 'x@2024-01-01T10:00:00.123Z');
+		put(idx, 'plain', 'No group at all', undefined as unknown as string);
+		const restored = restoreSearchIndex(idx.snapshot());
+		const view = restored as unknown as IndexView;
+		const sessionOf = (id: string) => view.sessionOf(view.slotOf.get(id)!);
+		expect(['t1', 't2', 'note', 'plain'].map(sessionOf)).toEqual(['x@2023-05-08', 'x@2023-05-08', undefined, undefined]);
+		// A new memory with the lone note's key makes both one session; a removal undoes a pair.
+		put(restored, 'reply', 'Atlas moved to MySQL', 'x@2024-01-01T10:00:00.123Z');
+		restored.remove('t2');
+		expect(['t1', 'note', 'reply', 'plain'].map(sessionOf)).toEqual([undefined, 'x@2024-01-01T10:00:00.123Z', 'x@2024-01-01T10:00:00.123Z', undefined]);
+		// Settling (made after a page load) keeps the counts.
+		const settled = restoreSearchIndex(idx.snapshot());
+		await settled.settle(async () => undefined);
+		put(settled, 't3', 'Ana: Since forever', 'x@2023-05-08');
+		expect((settled as unknown as IndexView).sessionOf((settled as unknown as IndexView).slotOf.get('t3')!)).toBe('x@2023-05-08');
 	});
 
 	it('discounts a turn that asks a question, and passes its whole relevance to the reply', () => {
