@@ -32,7 +32,9 @@ const HELPER_TIMEOUT_MS = 10_000;
  * Starts the helper thread (startup.worker.ts) that reads the index snapshot and loads the
  * embedded model while this thread loads the engine and then restores: both arrive as transfers.
  * Each answer is awaited for HELPER_TIMEOUT_MS at most (another tab upgrading the database could
- * hold the helper's open): the engine then reads the snapshot, or loads the model, itself.
+ * hold the helper's open): the engine then reads the snapshot, or loads the model, itself. The
+ * helper is ended once it says it is done (after its last answer it may still be writing the
+ * model's parts file for the next load), or at that timeout.
  */
 function startHelper(request: StartupRequest): { snapshot: Promise<SourcedSnapshot>; model: Promise<StaticModelParts | null> } {
 	const helper = new Worker(new URL('./startup.worker.ts', import.meta.url), { type: 'module', name: 'engram-startup' });
@@ -43,6 +45,8 @@ function startHelper(request: StartupRequest): { snapshot: Promise<SourcedSnapsh
 		sectionsError?: string;
 		model?: StaticModelParts | null;
 		modelError?: string;
+		/** The helper has nothing left to do (it may still be writing after its last answer). */
+		done?: true;
 	};
 	const answer = <T,>(take: (a: Answer) => { ok: T } | { error: string } | undefined) =>
 		new Promise<T>((resolve, reject) => {
@@ -69,8 +73,9 @@ function startHelper(request: StartupRequest): { snapshot: Promise<SourcedSnapsh
 	const model = answer<StaticModelParts | null>((a) =>
 		a.model !== undefined ? { ok: a.model } : a.modelError !== undefined ? { error: a.modelError } : undefined,
 	);
+	const done = answer<true>((a) => (a.done ? { ok: true } : undefined));
 	helper.postMessage(request);
-	void Promise.allSettled([snapshot, sections, model]).then(() => helper.terminate());
+	void Promise.allSettled([snapshot, sections, model, done]).then(() => helper.terminate());
 	return { snapshot, model };
 }
 

@@ -9,13 +9,15 @@
  *    (`postFromFile`), else cut out of the whole bytes (`postSnapshot`); or { snapshotError }.
  * 2. The embedded model's parts (src/engine/embedder.ts `loadStaticParts`: fetching,
  *    checking the digests of and parsing 18 MB of files), posted as { model } (null when the model
- *    is not a local static one) or { modelError }. Its files are fetched from the start, while
- *    the snapshot is read; they are parsed once the snapshot is posted.
+ *    is not a local static one) or { modelError }. Once the snapshot is posted they are read
+ *    from an OPFS file an earlier load wrote (src/engine/parts-file.ts), which spares fetching
+ *    and parsing the files while they are unchanged; else the files are fetched and parsed, and
+ *    the file written for the next load.
  */
 import { loadStaticParts, staticPartsBuffers } from '../src/engine/embedder';
 import { readHead, readMetas, readSections, sectionBuffers, sliceMetas, sliceSections, snapshotHead, type SnapshotHead } from '../src/engine/search/snapshot';
 import type { SnapshotRow } from '../src/store/rows';
-import { opfsSnapshotFiles, type SnapshotFiles } from '../src/store/snapshot-files';
+import { opfsFiles, opfsSnapshotFiles, type SnapshotFiles } from '../src/store/snapshot-files';
 import { readStampedRow, type SnapshotOf } from '../src/store/snapshot-reader';
 import { loadSnapshotBytes, type LoadedSnapshot } from '../src/store/snapshots';
 
@@ -27,6 +29,9 @@ export interface StartupRequest {
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** The OPFS directory where the embedded model's parts are kept between page loads. */
+const MODEL_PARTS_DIR = 'engram-model-parts';
 
 /**
  * Posts the snapshot in two messages: its header and metadata section as soon as they are cut
@@ -109,9 +114,10 @@ async function postIndex(name: string, of: SnapshotOf): Promise<void> {
 self.onmessage = async (e: MessageEvent<StartupRequest>) => {
 	const { name, of, model } = e.data;
 	const indexPosted = postIndex(name, of);
-	// The model's files are fetched and hashed while the snapshot is read (neither needs this
-	// thread much); parsing them waits until the snapshot is on its way.
-	const parts = loadStaticParts({ ...model, parseAfter: indexPosted });
+	// The model's config is fetched while the snapshot is read; its parts are read (or its files
+	// parsed) once the snapshot is on its way.
+	const cache = partsCache();
+	const parts = loadStaticParts({ ...model, parseAfter: indexPosted, cache: cache?.files });
 	parts.catch(() => undefined);
 	await indexPosted;
 	try {
@@ -120,4 +126,23 @@ self.onmessage = async (e: MessageEvent<StartupRequest>) => {
 	} catch (err) {
 		self.postMessage({ modelError: message(err) });
 	}
+	// The engine worker ends this thread on `done`: not before the parts file is written.
+	await cache?.written();
+	self.postMessage({ done: true });
 };
+
+/** The OPFS directory for the model's parts, and a promise of the writes it was asked for. */
+function partsCache(): { files: SnapshotFiles; written: () => Promise<unknown> } | undefined {
+	const files = opfsFiles(MODEL_PARTS_DIR);
+	if (!files) return undefined;
+	const writes: Promise<unknown>[] = [];
+	return {
+		files: { ...files, write: (name, bytes) => track(writes, files.write(name, bytes)) },
+		written: () => Promise.all(writes),
+	};
+}
+
+function track(writes: Promise<unknown>[], write: Promise<void>): Promise<void> {
+	writes.push(write.catch(() => undefined));
+	return write;
+}

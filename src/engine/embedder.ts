@@ -15,6 +15,7 @@
  */
 import type { FeatureExtractionPipeline, ProgressInfo } from '@huggingface/transformers';
 import { MemoryError } from '../core/errors';
+import { decodePartsFile, encodePartsFile } from './parts-file';
 import { specBuffers, tokenizerOf, wordLevelSpec, type WordLevelSpec } from './word-tokenizer';
 
 /** The embedded model's id: served from `<localModelPath>/engram/glove-sif-100d/`. */
@@ -200,13 +201,53 @@ export const staticPartsBuffers = (parts: StaticModelParts): ArrayBuffer[] => [
  * With `parseAfter`, the files are fetched and their digests checked at once, but decoding and
  * parsing them (this thread's share of the work) wait for that promise to settle: a thread with
  * something more urgent to do first gets the model's bytes in flight meanwhile.
+ *
+ * With `cache`, parts made from the same files (config.json's digests) are read from it instead
+ * of the files, after `parseAfter`; only when it has none are the files fetched (then), and the
+ * parts made from them are written to it for the next load.
  */
-export async function loadStaticParts(opts: { modelId?: string; localModelPath: string; parseAfter?: Promise<unknown> }): Promise<StaticModelParts | undefined> {
+export async function loadStaticParts(opts: {
+	modelId?: string;
+	localModelPath: string;
+	parseAfter?: Promise<unknown>;
+	cache?: PartsCache;
+}): Promise<StaticModelParts | undefined> {
 	const modelId = opts.modelId ?? DEFAULT_MODEL_ID;
 	const info = (await readLocalConfig(opts.localModelPath, modelId))?.engram_static as StaticModelInfo | undefined;
 	if (!info) return undefined;
+	const key = opts.cache && partsKey(modelId, info);
+	const name = `${encodeURIComponent(modelId)}.parts`;
+	if (key) {
+		// Reading is this thread's work too: it waits like parsing does.
+		await (opts.parseAfter ?? Promise.resolve()).catch(() => undefined);
+		const cached = await opts.cache!.read(name).then((bytes) => decodePartsFile(bytes, key), () => undefined);
+		if (cached) return cached;
+	}
 	const files = await readStaticFiles(modelId, info, opts.localModelPath, undefined, opts.parseAfter);
-	return files.spec ? partsOf(modelId, info, files, files.spec) : undefined;
+	const parts = files.spec ? partsOf(modelId, info, files, files.spec) : undefined;
+	// A copy, written while the caller goes on (and may transfer the parts away).
+	if (parts && key) void opts.cache!.write(name, encodePartsFile(key, parts)).catch(() => undefined);
+	return parts;
+}
+
+/**
+ * Where a static model's parts are kept between loads (see parts-file.ts): the browser's origin
+ * private file system. `read` rejects when the file is missing.
+ */
+export interface PartsCache {
+	read(name: string): Promise<Uint8Array>;
+	write(name: string, bytes: Uint8Array): Promise<void>;
+}
+
+/**
+ * What a cached parts file must have been made from: the model's static block, digests included.
+ * Undefined (no caching) when config.json does not record every file's digest: then nothing tells
+ * a file changed under the same config.
+ */
+function partsKey(modelId: string, info: StaticModelInfo): string | undefined {
+	const digests = info.sha256 ?? {};
+	if (![info.onnx_file, 'tokenizer.json', 'tokenizer_config.json'].every((f) => typeof digests[f] === 'string')) return undefined;
+	return JSON.stringify([modelId, info]);
 }
 
 /** The embedder over parts from {@link loadStaticParts}, loaded in this thread or another. */

@@ -61,16 +61,21 @@ function opfsRoot(): Promise<FileSystemDirectoryHandle> | undefined {
  * Sync access handles (dedicated workers only) are used where they exist: they read a large
  * file several times faster than `getFile()`.
  */
-export function opfsSnapshotFiles(dbName: string): SnapshotFiles | undefined {
+export const opfsSnapshotFiles = (dbName: string): SnapshotFiles | undefined => opfsFiles(ROOT_DIR, encodeURIComponent(dbName));
+
+/**
+ * The files of directory `path` (made when first used) under the origin's OPFS root, or
+ * undefined where the platform has no OPFS. Snapshot files are one use; the embedded model's
+ * parts (engine/parts-file.ts) another.
+ */
+export function opfsFiles(...path: string[]): SnapshotFiles | undefined {
 	const root = opfsRoot();
 	if (!root) return undefined;
 	// Guard against the rejection going unheard when no method is ever called.
 	root.catch(() => undefined);
 	let dir: Promise<FileSystemDirectoryHandle> | undefined;
 	const directory = () =>
-		(dir ??= root
-			.then((r) => r.getDirectoryHandle(ROOT_DIR, { create: true }))
-			.then((d) => d.getDirectoryHandle(encodeURIComponent(dbName), { create: true })));
+		(dir ??= path.reduce<Promise<FileSystemDirectoryHandle>>((d, name) => d.then((h) => h.getDirectoryHandle(name, { create: true })), root));
 	return {
 		async write(name, bytes) {
 			const file = (await (await directory()).getFileHandle(name, { create: true })) as SyncCapable;
@@ -78,7 +83,7 @@ export function opfsSnapshotFiles(dbName: string): SnapshotFiles | undefined {
 				const h = await file.createSyncAccessHandle();
 				try {
 					h.truncate(0);
-					if (h.write(bytes, { at: 0 }) !== bytes.byteLength) throw new Error(`snapshot file ${name}: short write`);
+					if (h.write(bytes, { at: 0 }) !== bytes.byteLength) throw new Error(`file ${name}: short write`);
 					h.flush();
 				} finally {
 					h.close();
@@ -102,7 +107,7 @@ export function opfsSnapshotFiles(dbName: string): SnapshotFiles | undefined {
 				if (h) {
 					try {
 						const out = new Uint8Array(h.getSize());
-						if (h.read(out, { at: 0 }) !== out.byteLength) throw new Error(`snapshot file ${name}: short read`);
+						if (h.read(out, { at: 0 }) !== out.byteLength) throw new Error(`file ${name}: short read`);
 						return out;
 					} finally {
 						h.close();
@@ -118,7 +123,7 @@ export function opfsSnapshotFiles(dbName: string): SnapshotFiles | undefined {
 			return {
 				size: h.getSize(),
 				read(into, at) {
-					if (h.read(into, { at }) !== into.byteLength) throw new Error(`snapshot file ${name}: short read`);
+					if (h.read(into, { at }) !== into.byteLength) throw new Error(`file ${name}: short read`);
 				},
 				close: () => h.close(),
 			};

@@ -130,4 +130,54 @@ describe('engine in Chromium', () => {
 		// Nothing changed, so leaving the page wrote no new snapshot.
 		expect(await stored()).toEqual(before);
 	});
+	it('keeps the model’s parts in an OPFS file that the next load reads instead of the model files, and rewrites one that is damaged', async () => {
+		await engineReady(page);
+		const text = 'The greenhouse thermostat is set to eighteen degrees';
+		const embed = () => page.evaluate(async (t) => Array.from((await (globalThis as unknown as { __engram: { embed(t: string): Promise<Float32Array> } }).__engram.embed(t)) ?? []), text);
+		/** The parts file's size (0 while missing); `damage` cuts it to 100 bytes first. */
+		const partsFile = (damage = false) =>
+			page.evaluate(async (damage) => {
+				try {
+					const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('engram-model-parts');
+					const handle = await dir.getFileHandle(encodeURIComponent('engram/glove-sif-100d') + '.parts');
+					if (damage) {
+						const w = await handle.createWritable({ keepExistingData: true });
+						await w.truncate(100);
+						await w.close();
+					}
+					return (await handle.getFile()).size;
+				} catch {
+					return 0;
+				}
+			}, damage);
+		const fullSize = async () => {
+			// Written by the start-up helper after it answers: give it a moment.
+			for (let i = 0; i < 100 && (await partsFile()) < 15e6; i++) await new Promise((r) => setTimeout(r, 100));
+			return partsFile();
+		};
+		const modelFiles = () => requests.filter((u) => /\/models\/engram\/glove-sif-100d\/(onnx\/model\.onnx|tokenizer\.json)$/.test(u));
+		const vector = await embed();
+		const size = await fullSize();
+		expect(size).toBeGreaterThan(15e6);
+
+		requests.length = 0;
+		await page.reload();
+		await engineReady(page);
+		expect(await embed()).toEqual(vector);
+		expect(modelFiles()).toEqual([]);
+
+		// A file cut short is passed over: the model files are read again, and the file rewritten.
+		let cut = 0;
+		for (let i = 0; i < 50 && cut !== 100; i++) {
+			cut = await partsFile(true);
+			if (cut !== 100) await new Promise((r) => setTimeout(r, 100));
+		}
+		expect(cut).toBe(100);
+		requests.length = 0;
+		await page.reload();
+		await engineReady(page);
+		expect(await embed()).toEqual(vector);
+		expect(modelFiles().length).toBe(2);
+		expect(await fullSize()).toBe(size);
+	});
 });
