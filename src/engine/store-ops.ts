@@ -169,6 +169,10 @@ async function writeDrafts(
 	const [, exact, state] = await Promise.all([refuseTakenIds(ctx, drafts, path), exactCandidates(ctx, drafts), guessed ?? read()]);
 	if (!guessed) ctx.guesses.learn({ ...state, entities: state.entities.values() });
 	const plan: Plan = { written: [], vectors: [], links: [], mentions: [], superseded: new Map(), previous: new Map(state.previous) };
+	// A batch that supersedes nothing never changes a row once planned, so its rows can be
+	// written while later ones are still being planned.
+	const early = drafts.every((d) => d.item.supersedes_memory_id === undefined);
+	const writer = new PlanWriter(ctx, plan, { actor, now, state, verify: guessed && read }, early);
 	const results: (StoreResult | Draft)[] = [];
 	// Inside a Dexie transaction every `await` must be an IndexedDB request or soon reach one:
 	// Dexie follows native awaits for only ~100 microtasks (ZONE_ECHO_LIMIT), so pure planning
@@ -193,11 +197,14 @@ async function writeDrafts(
 		if (superseded) planSupersede(superseded, row, d.item, plan);
 		plan.written.push({ draft: d, row });
 		results.push(d);
+		writer.flush();
 	}
-	await commitPlan(ctx, plan, change, { actor, now, state, verify: guessed && read });
+	await writer.finish(change);
 	const byIndex = new Map(plan.written.map((w) => [w.draft.index, w.row]));
+	const byId = new Map(plan.written.map((w) => [w.row.id, w.row]));
 	return results.map((r) => {
-		if (!('item' in r)) return r;
+		// A duplicate of an earlier item of the batch learns that item's seq only now.
+		if (!('item' in r)) return r.status === 'duplicate' && byId.has(r.memory_id) ? { ...r, seq: byId.get(r.memory_id)!.seq } : r;
 		const row = byIndex.get(r.index)!;
 		return { index: r.index, memory_id: row.id, seq: row.seq, status: 'stored', entities: row.entities };
 	});
@@ -292,45 +299,109 @@ interface CommitContext {
 	verify?: () => Promise<WriteState>;
 }
 
-/** Writes the plan: every request issued at once, seqs assigned in insertion order. */
-async function commitPlan(ctx: EngineContext, plan: Plan, change: IndexChange, c: CommitContext): Promise<void> {
-	const db = ctx.db;
-	const rows = plan.written.map((w) => w.row);
-	const counters = c.state.counters;
-	rows.forEach((r, i) => (r.seq = counters.seq + 1 + i));
-	change.stamp = counters.stamp + 1;
-	// Links are written on the rows they leave: new rows and superseded ones carry theirs; a
-	// superseded memory that was already invalid is the one source read and written apart.
-	const sources = new Map<string, MemoryRow>([...rows, ...plan.superseded.values()].map((r) => [r.id, r]));
-	const apart = plan.links.filter((a) => !sources.has(a.from));
-	for (const a of plan.links) if (sources.has(a.from)) sources.set(a.from, withLink(sources.get(a.from)!, a));
-	const added = rows.map((r) => sources.get(r.id)!);
-	const superseded = [...plan.superseded.keys()].map((id) => sources.get(id)!);
-	// Issued before any write, so it reads the state they start from.
-	const check = c.verify?.();
-	// A stale guess can also fail a write (a seq another tab took): the check tells which it was.
-	const stale = async () => check !== undefined && !sameState(c.state, await check);
-	const next = { seq: counters.seq + rows.length, stamp: change.stamp };
-	// Empty bulk calls still cost a request each; skip them.
-	const [old, , , , , entities] = await Promise.all([
-		// The index needs each superseded memory's vector to re-index its new validity window.
-		superseded.length ? db.vectors.bulkGet(superseded.map((r) => [ctx.embedder.modelId, r.id] as [string, string])) : [],
-		added.length && db.memories.bulkAdd(added),
-		superseded.length && db.memories.bulkPut(superseded),
-		plan.vectors.length && db.vectors.bulkPut(plan.vectors),
-		putLinks(db, apart),
-		writeEntityLinks(db, plan.mentions, c.state.entities),
-		appendActivity(db, createdEntries(rows, c)),
-		writeCounters(db, next),
-	]).catch(async (e: unknown) => {
-		throw (await stale()) ? new StaleGuess() : e;
-	});
-	if (await stale()) throw new StaleGuess();
-	// Should the commit still fail, the next store's check finds these out.
-	ctx.guesses.learn({ counters: next, previous: plan.previous, entities: entities.values() });
-	superseded.forEach((r, i) => change.upserts.push({ row: r, vector: old[i]?.data ?? null }));
-	plan.written.forEach((w, i) => change.upserts.push({ row: added[i], vector: w.draft.vector }));
-	change.edges.push(...plan.links);
+/** New rows a batch plans before its writer issues them (see PlanWriter). */
+const CHUNK_ROWS = 64;
+
+/**
+ * Writes a plan, seqs assigned in insertion order. When `early`, the new rows (with their links
+ * and vectors) go out in chunks while later drafts are still being planned: the storage process
+ * writes one chunk while the engine plans the next, instead of idling until the whole batch is
+ * planned (at 100k memories, planning a batch takes about as long as writing it). `finish`
+ * issues the rest (the remaining rows, superseded rows, entities, activity, counters) and waits
+ * for every request. Everything stays one transaction: a failure anywhere aborts it all.
+ */
+class PlanWriter {
+	readonly #pending: Promise<unknown>[] = [];
+	/** How many of the plan's rows, links and vectors have been issued. */
+	#rows = 0;
+	#links = 0;
+	#vectors = 0;
+	readonly #check: Promise<WriteState> | undefined;
+	/** Each new row as issued: with its seq and the links it carries. */
+	readonly added: MemoryRow[] = [];
+
+	constructor(
+		private readonly ctx: EngineContext,
+		private readonly plan: Plan,
+		private readonly c: CommitContext,
+		private readonly early: boolean,
+	) {
+		// Issued before any write, so it reads the state they start from.
+		this.#check = c.verify?.();
+	}
+
+	/** Issues the rows planned since the last chunk once there are CHUNK_ROWS of them. */
+	flush(): void {
+		if (this.early && this.plan.written.length - this.#rows >= CHUNK_ROWS) this.#issueNew(new Map());
+	}
+
+	/** Issues everything not yet issued and waits for the lot; throws StaleGuess on a wrong guess. */
+	async finish(change: IndexChange): Promise<void> {
+		const { ctx, plan, c } = this;
+		const db = ctx.db;
+		const counters = c.state.counters;
+		change.stamp = counters.stamp + 1;
+		const superseded = new Map([...plan.superseded.values()].map((r) => [r.id, r]));
+		const apart = this.#issueNew(superseded);
+		const old = [...superseded.values()];
+		// A stale guess can also fail a write (a seq another tab took): the check tells which it was.
+		const stale = async () => this.#check !== undefined && !sameState(c.state, await this.#check);
+		const next = { seq: counters.seq + plan.written.length, stamp: change.stamp };
+		const written = plan.written.map((w) => w.row);
+		// Empty bulk calls still cost a request each; skip them.
+		const [oldVectors, , , entities] = await Promise.all([
+			// The index needs each superseded memory's vector to re-index its new validity window.
+			old.length ? db.vectors.bulkGet(old.map((r) => [ctx.embedder.modelId, r.id] as [string, string])) : [],
+			old.length && db.memories.bulkPut(old),
+			putLinks(db, apart),
+			writeEntityLinks(db, plan.mentions, c.state.entities),
+			appendActivity(db, createdEntries(written, c)),
+			writeCounters(db, next),
+			...this.#pending,
+		]).catch(async (e: unknown) => {
+			throw (await stale()) ? new StaleGuess() : e;
+		});
+		if (await stale()) throw new StaleGuess();
+		// Should the commit still fail, the next store's check finds these out.
+		ctx.guesses.learn({ counters: next, previous: plan.previous, entities: entities.values() });
+		old.forEach((r, i) => change.upserts.push({ row: r, vector: oldVectors[i]?.data ?? null }));
+		plan.written.forEach((w, i) => change.upserts.push({ row: this.added[i], vector: w.draft.vector }));
+		change.edges.push(...plan.links);
+	}
+
+	/**
+	 * Issues the new rows and vectors planned since the last chunk. Links are written on the rows
+	 * they leave: new rows carry theirs, rows in `sources` (superseded ones, written by `finish`)
+	 * get theirs added there, and the links of any other source (a superseded memory that was
+	 * already invalid) are returned, to be read and written apart.
+	 */
+	#issueNew(sources: Map<string, MemoryRow>): AssociationRow[] {
+		const { plan, c, ctx } = this;
+		const seq = c.state.counters.seq;
+		const fresh = plan.written.slice(this.#rows).map((w, i) => ((w.row.seq = seq + 1 + this.#rows + i), w.row));
+		for (const r of fresh) sources.set(r.id, r);
+		const apart: AssociationRow[] = [];
+		for (const a of plan.links.slice(this.#links)) {
+			const from = sources.get(a.from);
+			if (from) sources.set(a.from, withLink(from, a));
+			else apart.push(a);
+		}
+		const rows = fresh.map((r) => sources.get(r.id)!);
+		for (const r of fresh) sources.delete(r.id);
+		const vectors = plan.vectors.slice(this.#vectors);
+		this.added.push(...rows);
+		this.#rows = plan.written.length;
+		this.#links = plan.links.length;
+		this.#vectors = plan.vectors.length;
+		const issue = (p: Promise<unknown>) => {
+			// A chunk that fails aborts the transaction; `finish` (if it is reached) reports it.
+			p.catch(() => undefined);
+			this.#pending.push(p);
+		};
+		if (rows.length) issue(ctx.db.memories.bulkAdd(rows));
+		if (vectors.length) issue(ctx.db.vectors.bulkPut(vectors));
+		return apart;
+	}
 }
 
 /** One `created` entry for a single memory, one naming them all for a batch (one row, not n). */

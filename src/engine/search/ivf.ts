@@ -24,6 +24,27 @@ export const IVF = {
 	minProbe: 8,
 };
 
+/**
+ * `d` numbers of `a` from `base` dotted with `b`. Four running sums, so each add need not wait
+ * for the one before, over doubles, so no multiply converts a float: placing a vector (one
+ * product per centroid) takes about a third of the time of one sum over the floats.
+ */
+function dotRow(a: Float64Array, base: number, b: Float64Array, d: number): number {
+	let s0 = 0;
+	let s1 = 0;
+	let s2 = 0;
+	let s3 = 0;
+	let i = 0;
+	for (; i + 3 < d; i += 4) {
+		s0 += a[base + i] * b[i];
+		s1 += a[base + i + 1] * b[i + 1];
+		s2 += a[base + i + 2] * b[i + 2];
+		s3 += a[base + i + 3] * b[i + 3];
+	}
+	for (; i < d; i++) s0 += a[base + i] * b[i];
+	return s0 + s1 + s2 + s3;
+}
+
 /** The number of lists for `n` vectors: about 2·√n, a power-of-two-free round number. */
 export function listCount(n: number): number {
 	return Math.max(16, Math.min(1024, Math.round(2 * Math.sqrt(n))));
@@ -134,22 +155,34 @@ export class Ivf extends SlotLists {
 	/** The vector count when trained (for the retrain policy). */
 	readonly trainedAt: number;
 
+	/** The centroids as doubles, and a double copy of the vector being placed: no conversion per multiply. */
+	private readonly wide: Float64Array;
+	private readonly query: Float64Array;
+
 	constructor(dims: number, centroids: Float32Array, trainedAt: number) {
 		super(centroids.length / dims);
 		this.dims = dims;
 		this.nlist = centroids.length / dims;
 		this.centroids = centroids;
 		this.trainedAt = trainedAt;
+		this.wide = Float64Array.from(centroids);
+		this.query = new Float64Array(dims);
+	}
+
+	/** `v` as doubles, in the one scratch array the centroid scans read. */
+	private widen(v: Float32Array): Float64Array {
+		this.query.set(v.subarray(0, this.dims));
+		return this.query;
 	}
 
 	/** The closest centroid of a unit vector. */
-	nearestList(v: ArrayLike<number>): number {
+	nearestList(v: Float32Array): number {
 		const d = this.dims;
+		const q = this.widen(v);
 		let best = 0;
 		let bestScore = -Infinity;
 		for (let c = 0; c < this.nlist; c++) {
-			let s = 0;
-			for (let i = 0, base = c * d; i < d; i++) s += this.centroids[base + i] * v[i];
+			const s = dotRow(this.wide, c * d, q, d);
 			if (s > bestScore) {
 				bestScore = s;
 				best = c;
@@ -163,11 +196,8 @@ export class Ivf extends SlotLists {
 		const nprobe = Math.min(this.nlist, Math.max(IVF.minProbe, Math.round(this.nlist * IVF.probeShare)));
 		const top = new TopK(nprobe);
 		const d = this.dims;
-		for (let c = 0; c < this.nlist; c++) {
-			let s = 0;
-			for (let i = 0, base = c * d; i < d; i++) s += this.centroids[base + i] * q[i];
-			top.push(c, s);
-		}
+		const w = this.widen(q);
+		for (let c = 0; c < this.nlist; c++) top.push(c, dotRow(this.wide, c * d, w, d));
 		return top.sorted().map((h) => h.slot);
 	}
 }

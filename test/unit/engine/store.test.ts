@@ -4,6 +4,8 @@ import { Clock, freshName, rejection, storedLinks, useEngines } from './helpers'
 
 let engine: Engine;
 const engines = useEngines();
+/** A made-up word for `i` (no vector, so no two of them are near-duplicates). */
+const nonsense = (i: number) => ['zo', 'qua', 'rik', 'ven', 'tul', 'mox', 'pe', 'sar'].map((s, k) => (k < 3 || (i >> k) & 1 ? s[(i + k) % s.length] + s : '')).join('') + i.toString(36);
 const fresh = (clock = new Clock()) => engines({ now: clock.now });
 
 describe('Engine', () => {
@@ -113,6 +115,41 @@ describe('Engine', () => {
 			const out = await engine.store({ memories: [{ content: 'He is allergic to peanuts' }, { content: 'He is allergic to peanuts!' }] });
 			expect(out.results.map((r) => r.status)).toEqual(['stored', 'duplicate']);
 			expect(out.results[1].duplicate_of).toBe(out.results[0].memory_id);
+			expect(out.results[1].seq).toBe(out.results[0].seq);
+		});
+
+		it('writes a large batch in chunks: seqs in order, links and duplicates across chunks', async () => {
+			engine = await fresh();
+			const items = Array.from({ length: 150 }, (_, i) => ({ content: `Memo ${nonsense(i)} ${nonsense(i * 7 + 3)}` }));
+			items[0] = { content: 'The daily standup meeting starts at 9 am' };
+			items[140] = { content: 'Our team meets for standup at nine every morning' };
+			items[145] = { content: 'The daily standup meeting starts at 9 am.' };
+			const out = await engine.store({ memories: items });
+			expect(out.stored_count).toBe(149);
+			const stored = out.results.filter((r) => r.status === 'stored');
+			expect(stored.map((r) => r.seq)).toEqual(Array.from({ length: 149 }, (_, i) => i + 1));
+			expect(out.results[145]).toMatchObject({ status: 'duplicate', duplicate_of: out.results[0].memory_id, seq: 1 });
+			const links = (await engine.associationsOf(out.results[140].memory_id!)).filter((l) => l.type === 'SIMILAR_TO');
+			expect(links).toEqual([expect.objectContaining({ from: out.results[140].memory_id, to: out.results[0].memory_id })]);
+			const rows = await engine.ctx.db.memories.bulkGet(stored.map((r) => r.memory_id!));
+			expect(rows.map((r) => r?.seq)).toEqual(stored.map((r) => r.seq));
+			expect(engine.ctx.index.size).toBe(149);
+		});
+
+		it('a batch whose request fails after its first chunks went out stores none of it', async () => {
+			engine = await fresh();
+			await engine.store({ content: 'Existing memory about the billing database' });
+			// A row written behind the engine's back holds the seq the batch's 120th item would get.
+			const planted = (await engine.ctx.db.memories.get((await engine.store({ content: 'Planted row template' })).memory_id!))!;
+			await engine.ctx.db.memories.put({ ...planted, id: 'planted', seq: 122, content: 'Planted' });
+			const before = engine.ctx.index.size;
+			const items = Array.from({ length: 150 }, (_, i) => ({ content: `Memo ${nonsense(i)} ${nonsense(i * 7 + 3)}` }));
+			await expect(engine.store({ memories: items })).rejects.toThrow();
+			expect(await engine.ctx.db.memories.count()).toBe(3);
+			expect(await engine.ctx.db.vectors.count()).toBe(2);
+			expect(engine.ctx.index.size).toBe(before);
+			const found = (await engine.recall({ query: `memo ${nonsense(0)}` })).results;
+			expect(found.filter((r) => r.memory.content.startsWith('Memo'))).toEqual([]);
 		});
 
 		it('links similar memories SIMILAR_TO with the cosine as strength, one row per pair, seen from both ends', async () => {
