@@ -1,27 +1,39 @@
 /**
- * Exact nearest-neighbour search by brute force over the int8 vectors: one pass over the
- * contiguous codes with a bounded heap. Exact is the right default up to ~100k vectors of the
- * embedded model's 100 dims (see docs/BENCHMARKS.md for the measured cost per query).
+ * Exact nearest-neighbour search by brute force over the int8 vectors: the slots to score are
+ * gathered first, scored in one call (WebAssembly SIMD where available, VectorStore.dotsInto),
+ * then kept in a bounded heap. Exact is the right default up to ~20k vectors of the embedded
+ * model's 100 dims; above, the quantiser's lists narrow the scan (see docs/BENCHMARKS.md).
  */
 import { IVF, type Ivf } from './ivf';
 import { TopK } from './top-k';
 import type { IndexView } from './view';
 
-/** Dot product of int8 codes at `base` with a float query, unrolled by four. */
-function dotAt(codes: Int8Array, base: number, q: Float32Array, d: number): number {
-	let s0 = 0;
-	let s1 = 0;
-	let s2 = 0;
-	let s3 = 0;
-	let i = 0;
-	for (; i + 3 < d; i += 4) {
-		s0 += codes[base + i] * q[i];
-		s1 += codes[base + i + 1] * q[i + 1];
-		s2 += codes[base + i + 2] * q[i + 2];
-		s3 += codes[base + i + 3] * q[i + 3];
+/** Reused buffers for a scan's slots and their cosines (a scan never runs inside another). */
+let scratchSlots = new Int32Array(4_096);
+let scratchScores = new Float32Array(4_096);
+
+/** Room for `n` slots in the scratch buffers. */
+function scratch(n: number): void {
+	if (n <= scratchSlots.length) return;
+	let cap = scratchSlots.length;
+	while (cap < n) cap *= 2;
+	scratchSlots = new Int32Array(cap);
+	scratchScores = new Float32Array(cap);
+}
+
+/**
+ * The cosines of the first `count` scratch slots with `q`, each pushed into `top` (and summed);
+ * the slots must hold vectors.
+ */
+function scoreInto(view: IndexView, q: Float32Array, count: number, top: TopK): number {
+	view.vectors.dotsInto(scratchSlots, count, q, scratchScores);
+	let sum = 0;
+	for (let i = 0; i < count; i++) {
+		const s = scratchScores[i];
+		sum += s;
+		top.push(scratchSlots[i], s);
 	}
-	for (; i < d; i++) s0 += codes[base + i] * q[i];
-	return s0 + s1 + s2 + s3;
+	return sum;
 }
 
 /** A scan's best hits plus the mean cosine of everything it accepted (the query's baseline). */
@@ -39,22 +51,13 @@ export function scanSlots(
 	accept?: (slot: number) => boolean,
 ): ScanResult {
 	const top = new TopK(k);
-	const { codes, scales } = view.vectors;
-	const d = view.dims;
+	const scales = view.vectors.scales;
 	const n = view.count;
-	let sum = 0;
-	let scanned = 0;
-	let s = 0;
-	for (let slot = 0; slot < n; slot++) {
-		const sc = scales[slot];
-		if (sc === 0) continue;
-		if (accept !== undefined && !accept(slot)) continue;
-		s = dotAt(codes, slot * d, q, d) * sc;
-		sum += s;
-		scanned++;
-		top.push(slot, s);
-	}
-	return { hits: top.sorted(), mean: scanned > 0 ? sum / scanned : 0, scanned };
+	scratch(n);
+	let m = 0;
+	for (let slot = 0; slot < n; slot++) if (scales[slot] !== 0 && (accept === undefined || accept(slot))) scratchSlots[m++] = slot;
+	const sum = scoreInto(view, q, m, top);
+	return { hits: top.sorted(), mean: m > 0 ? sum / m : 0, scanned: m };
 }
 
 /** SearchIndex.nearest over a view: optional scope (only its slots are visited) and excluded ids. */
@@ -71,13 +74,12 @@ export function nearestScan(
 		return toHits(scanSlots(view, q, k, accept).hits);
 	}
 	const top = new TopK(k);
-	const { codes, scales } = view.vectors;
-	const d = view.dims;
-	for (const slot of view.slotsInScope(filter.scope)) {
-		const sc = scales[slot];
-		if (sc === 0 || (exclude !== null && exclude.has(view.metas[slot].id))) continue;
-		top.push(slot, dotAt(codes, slot * d, q, d) * sc);
-	}
+	const scales = view.vectors.scales;
+	const slots = view.slotsInScope(filter.scope);
+	scratch(slots.length);
+	let m = 0;
+	for (const slot of slots) if (scales[slot] !== 0 && (exclude === null || !exclude.has(view.metas[slot].id))) scratchSlots[m++] = slot;
+	scoreInto(view, q, m, top);
 	return toHits(top.sorted());
 }
 
@@ -109,14 +111,15 @@ export function ivfScan(
 
 /** The best `k` slots (kept by `keep`, when given) in the lists the quantiser probes for `q`. */
 export function probeSlots(view: IndexView, ivf: Ivf, q: Float32Array, k: number, keep?: (slot: number) => boolean): { slot: number; score: number }[] {
-	const { codes, scales } = view.vectors;
-	const d = view.dims;
+	const scales = view.vectors.scales;
+	const lists = ivf.probe(q);
+	let total = 0;
+	for (const list of lists) total += ivf.sizeOf(list);
+	scratch(total);
+	let m = 0;
+	for (const list of lists)
+		for (const slot of ivf.slotsOf(list)) if (scales[slot] !== 0 && (keep === undefined || keep(slot))) scratchSlots[m++] = slot;
 	const top = new TopK(k);
-	for (const list of ivf.probe(q))
-		for (const slot of ivf.slotsOf(list)) {
-			const sc = scales[slot];
-			if (sc === 0 || (keep !== undefined && !keep(slot))) continue;
-			top.push(slot, dotAt(codes, slot * d, q, d) * sc);
-		}
+	scoreInto(view, q, m, top);
 	return top.sorted();
 }

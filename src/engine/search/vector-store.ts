@@ -6,6 +6,8 @@
  * `dot(slot, unitQuery)` approximates the cosine (error ≈ 0.005 at 100 dims).
  */
 
+import { CodeMemory } from './simd-dots';
+
 const INITIAL_CAPACITY = 1024;
 
 /** Slot-addressed int8 vectors; slot bookkeeping (ids, swap-remove) belongs to the caller. */
@@ -21,11 +23,14 @@ export class VectorStore {
 	private readonly sum: Float64Array;
 	private filled = 0;
 	private capacity: number;
+	/** Where the codes live when WebAssembly SIMD is available (simd-dots.ts); else a plain array. */
+	private readonly simd: CodeMemory | null;
 
 	constructor(dims: number, capacity = INITIAL_CAPACITY) {
 		this.dims = dims;
 		this.capacity = Math.max(1, capacity);
-		this.codes = new Int8Array(this.capacity * dims);
+		this.simd = CodeMemory.create(dims);
+		this.codes = this.simd ? this.simd.codes(this.capacity * dims) : new Int8Array(this.capacity * dims);
 		this.scales = new Float32Array(this.capacity);
 		this.sum = new Float64Array(dims);
 	}
@@ -35,8 +40,12 @@ export class VectorStore {
 		if (slot < this.capacity) return;
 		let cap = this.capacity;
 		while (cap <= slot) cap *= 2;
-		const codes = new Int8Array(cap * this.dims);
-		codes.set(this.codes);
+		let codes: Int8Array;
+		if (this.simd) codes = this.simd.codes(cap * this.dims);
+		else {
+			codes = new Int8Array(cap * this.dims);
+			codes.set(this.codes);
+		}
 		const scales = new Float32Array(cap);
 		scales.set(this.scales);
 		this.codes = codes;
@@ -88,6 +97,22 @@ export class VectorStore {
 		return slot < this.capacity && this.scales[slot] !== 0;
 	}
 
+	/**
+	 * out[i] = the approximate cosine of slot `slots[i]`'s vector with the unit query `q`, for
+	 * i < count (every slot must hold a vector): the scan behind nearest() and a recall's
+	 * semantic pool, in WebAssembly SIMD where available.
+	 */
+	dotsInto(slots: Int32Array, count: number, q: Float32Array, out: Float32Array): void {
+		const scales = this.scales;
+		if (this.simd) {
+			this.simd.dots(slots, count, q, out);
+			for (let i = 0; i < count; i++) out[i] *= scales[slots[i]];
+			return;
+		}
+		const d = this.dims;
+		for (let i = 0; i < count; i++) out[i] = dotAt(this.codes, slots[i] * d, q, d) * scales[slots[i]];
+	}
+
 	/** Approximate cosine between the stored vector and a unit-length float query. */
 	dot(slot: number, q: Float32Array): number {
 		const codes = this.codes;
@@ -122,11 +147,15 @@ export class VectorStore {
 		return { codes: this.codes.subarray(0, n * this.dims), scales: this.scales.subarray(0, n) };
 	}
 
-	/** A store over `a` as they are (no copy): the arrays of a restored snapshot. */
+	/**
+	 * A store over `a`: the arrays of a restored snapshot, as they are (no copy), except the codes
+	 * when they must move into WebAssembly memory (a copy of about 10 MB at 100k).
+	 */
 	static adopt(dims: number, a: VectorArrays): VectorStore {
-		const vs = new VectorStore(dims, 1);
 		if (a.codes.length !== a.scales.length * dims || a.sum.length !== dims) throw new RangeError('vector arrays do not fit together');
-		vs.codes = a.codes;
+		const vs = new VectorStore(dims, a.scales.length);
+		if (vs.simd) vs.codes.set(a.codes);
+		else vs.codes = a.codes;
 		vs.scales = a.scales;
 		vs.capacity = a.scales.length;
 		vs.sum.set(a.sum);
@@ -163,6 +192,23 @@ export function sumVectors(a: VectorArrays, n: number): void {
 		addScaled(a.sum, a.codes, slot * dims, sc);
 		a.filled++;
 	}
+}
+
+/** Dot product of int8 codes at `base` with a float query, unrolled by four (the scan without SIMD). */
+function dotAt(codes: Int8Array, base: number, q: Float32Array, d: number): number {
+	let s0 = 0;
+	let s1 = 0;
+	let s2 = 0;
+	let s3 = 0;
+	let i = 0;
+	for (; i + 3 < d; i += 4) {
+		s0 += codes[base + i] * q[i];
+		s1 += codes[base + i + 1] * q[i + 1];
+		s2 += codes[base + i + 2] * q[i + 2];
+		s3 += codes[base + i + 3] * q[i + 3];
+	}
+	for (; i < d; i++) s0 += codes[base + i] * q[i];
+	return s0 + s1 + s2 + s3;
 }
 
 /** sum += f × codes[base …], over sum's length. */

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { CodeMemory, MAX_SIMD_DIMS } from '../../../../src/engine/search/simd-dots';
+import { VectorStore } from '../../../../src/engine/search/vector-store';
+import { prng } from '../../../../bench/lib/corpus';
+
+const rnd = prng(7);
+const unit = (d: number) => {
+	const v = Float32Array.from({ length: d }, () => rnd() - 0.5);
+	const n = Math.hypot(...v);
+	return v.map((x) => x / n);
+};
+
+describe('CodeMemory (WebAssembly SIMD dot products)', () => {
+	it('computes each slot\'s int8 · float dot product as plain arithmetic does, for any width', () => {
+		for (const d of [1, 7, 8, 9, 100, 384]) {
+			const mem = CodeMemory.create(d);
+			expect(mem).not.toBeNull();
+			const n = 300;
+			const codes = mem!.codes(n * d);
+			for (let i = 0; i < codes.length; i++) codes[i] = Math.floor(rnd() * 255) - 127;
+			const q = unit(d);
+			// Every slot, the last (its over-read runs into the slack) and repeats, in any order.
+			const slots = Int32Array.from([n - 1, 0, 5, 5, ...Array.from({ length: 50 }, () => Math.floor(rnd() * n))]);
+			const out = new Float32Array(slots.length);
+			mem!.dots(slots, slots.length, q, out);
+			slots.forEach((slot, i) => {
+				let want = 0;
+				for (let k = 0; k < d; k++) want += codes[slot * d + k] * q[k];
+				expect(Math.abs(out[i] - want)).toBeLessThan(1e-4 * (1 + Math.abs(want)));
+			});
+		}
+	});
+
+	it('keeps the codes when the memory grows, and scores past one block of slots', () => {
+		const d = 100;
+		const mem = CodeMemory.create(d)!;
+		const first = mem.codes(10 * d);
+		first.fill(3);
+		const grown = mem.codes(20_000 * d);
+		expect(grown.subarray(0, 10 * d).every((c) => c === 3)).toBe(true);
+		grown.fill(1, 10 * d);
+		const q = new Float32Array(d).fill(0.5);
+		const slots = Int32Array.from({ length: 20_000 }, (_, i) => i);
+		const out = new Float32Array(slots.length);
+		mem.dots(slots, slots.length, q, out);
+		expect(out[0]).toBeCloseTo(150, 4);
+		expect(out[9]).toBeCloseTo(150, 4);
+		expect(out[10]).toBeCloseTo(50, 4);
+		expect(out[19_999]).toBeCloseTo(50, 4);
+	});
+
+	it('declines vectors wider than its query area, and the store then scores in JavaScript alike', () => {
+		expect(CodeMemory.create(MAX_SIMD_DIMS + 1)).toBeNull();
+		for (const d of [100, MAX_SIMD_DIMS + 8]) {
+			const store = new VectorStore(d, 4);
+			const vs = Array.from({ length: 40 }, () => unit(d));
+			vs.forEach((v, slot) => store.set(slot, v));
+			const q = unit(d);
+			const slots = Int32Array.from({ length: 40 }, (_, i) => 39 - i);
+			const out = new Float32Array(40);
+			store.dotsInto(slots, 40, q, out);
+			slots.forEach((slot, i) => expect(out[i]).toBeCloseTo(store.dot(slot, q), 4));
+		}
+	});
+
+	it('a restored store scores the vectors it adopted', () => {
+		const d = 100;
+		const a = new VectorStore(d, 8);
+		const vs = Array.from({ length: 8 }, () => unit(d));
+		vs.forEach((v, slot) => a.set(slot, v));
+		const arrays = { codes: a.view(8).codes.slice(), scales: a.view(8).scales.slice(), sum: new Float64Array(d), filled: 0 };
+		const b = VectorStore.adopt(d, arrays);
+		const out = new Float32Array(8);
+		b.dotsInto(Int32Array.from({ length: 8 }, (_, i) => i), 8, vs[3], out);
+		expect(out[3]).toBeCloseTo(1, 2);
+		out.forEach((s, i) => expect(s).toBeCloseTo(a.dot(i, vs[3]), 4));
+	});
+});
