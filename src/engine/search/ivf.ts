@@ -8,6 +8,7 @@
  * bench/ann-recall.ts and reported in docs/BENCHMARKS.md.
  */
 import { TopK } from './top-k';
+import { VectorStore } from './vector-store';
 
 /** Tunables of the quantiser. */
 export const IVF = {
@@ -22,28 +23,9 @@ export const IVF = {
 	/** Lists scanned per query, as a share of all lists (at least `minProbe`). */
 	probeShare: 1 / 12,
 	minProbe: 8,
+	/** Centroids beyond those wanted that are scored again exactly (see Ivf.closest). */
+	recheck: 8,
 };
-
-/**
- * `d` numbers of `a` from `base` dotted with `b`. Four running sums, so each add need not wait
- * for the one before, over doubles, so no multiply converts a float: placing a vector (one
- * product per centroid) takes about a third of the time of one sum over the floats.
- */
-function dotRow(a: Float64Array, base: number, b: Float64Array, d: number): number {
-	let s0 = 0;
-	let s1 = 0;
-	let s2 = 0;
-	let s3 = 0;
-	let i = 0;
-	for (; i + 3 < d; i += 4) {
-		s0 += a[base + i] * b[i];
-		s1 += a[base + i + 1] * b[i + 1];
-		s2 += a[base + i + 2] * b[i + 2];
-		s3 += a[base + i + 3] * b[i + 3];
-	}
-	for (; i < d; i++) s0 += a[base + i] * b[i];
-	return s0 + s1 + s2 + s3;
-}
 
 /** The number of lists for `n` vectors: about 2·√n, a power-of-two-free round number. */
 export function listCount(n: number): number {
@@ -155,9 +137,17 @@ export class Ivf extends SlotLists {
 	/** The vector count when trained (for the retrain policy). */
 	readonly trainedAt: number;
 
-	/** The centroids as doubles, and a double copy of the vector being placed: no conversion per multiply. */
+	/**
+	 * The centroids as int8 codes, scored like the index's vectors (in SIMD where available):
+	 * placing a vector scores every centroid, the index update's largest step after the lexical
+	 * one, and training's whole cost. The int8 scores only shortlist: the best few are scored
+	 * again exactly (over doubles, `wide`), since int8's error alone skewed which lists vectors
+	 * went to (and so how many a probe scans).
+	 */
+	private readonly table: VectorStore;
+	private readonly every: Int32Array;
+	private readonly scores: Float32Array;
 	private readonly wide: Float64Array;
-	private readonly query: Float64Array;
 
 	constructor(dims: number, centroids: Float32Array, trainedAt: number) {
 		super(centroids.length / dims);
@@ -165,40 +155,36 @@ export class Ivf extends SlotLists {
 		this.nlist = centroids.length / dims;
 		this.centroids = centroids;
 		this.trainedAt = trainedAt;
+		this.table = new VectorStore(dims, this.nlist);
+		for (let c = 0; c < this.nlist; c++) this.table.set(c, centroids.subarray(c * dims, (c + 1) * dims));
+		this.every = Int32Array.from({ length: this.nlist }, (_, c) => c);
+		this.scores = new Float32Array(this.nlist);
 		this.wide = Float64Array.from(centroids);
-		this.query = new Float64Array(dims);
 	}
 
-	/** `v` as doubles, in the one scratch array the centroid scans read. */
-	private widen(v: Float32Array): Float64Array {
-		this.query.set(v.subarray(0, this.dims));
-		return this.query;
+	/** The `n` centroids closest to the unit vector `v`, best first, scored exactly. */
+	private closest(v: Float32Array, n: number): number[] {
+		this.table.dotsInto(this.every, this.nlist, v, this.scores);
+		const shortlist = new TopK(Math.min(this.nlist, n + IVF.recheck));
+		for (let c = 0; c < this.nlist; c++) shortlist.push(c, this.scores[c]);
+		const top = new TopK(n);
+		const d = this.dims;
+		for (const h of shortlist.sorted()) {
+			let s = 0;
+			for (let i = 0, base = h.slot * d; i < d; i++) s += this.wide[base + i] * v[i];
+			top.push(h.slot, s);
+		}
+		return top.sorted().map((h) => h.slot);
 	}
 
 	/** The closest centroid of a unit vector. */
 	nearestList(v: Float32Array): number {
-		const d = this.dims;
-		const q = this.widen(v);
-		let best = 0;
-		let bestScore = -Infinity;
-		for (let c = 0; c < this.nlist; c++) {
-			const s = dotRow(this.wide, c * d, q, d);
-			if (s > bestScore) {
-				bestScore = s;
-				best = c;
-			}
-		}
-		return best;
+		return this.closest(v, 1)[0];
 	}
 
 	/** The `nprobe` closest lists of a unit query, best first. */
 	probe(q: Float32Array): number[] {
-		const nprobe = Math.min(this.nlist, Math.max(IVF.minProbe, Math.round(this.nlist * IVF.probeShare)));
-		const top = new TopK(nprobe);
-		const d = this.dims;
-		const w = this.widen(q);
-		for (let c = 0; c < this.nlist; c++) top.push(c, dotRow(this.wide, c * d, w, d));
-		return top.sorted().map((h) => h.slot);
+		return this.closest(q, Math.min(this.nlist, Math.max(IVF.minProbe, Math.round(this.nlist * IVF.probeShare))));
 	}
 }
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSearchIndex, restoreSearchIndex } from '../../../../src/engine/search/index';
-import { IVF, type Ivf } from '../../../../src/engine/search/ivf';
+import { IVF, Ivf, listCount } from '../../../../src/engine/search/ivf';
 import { normalize, VectorStore } from '../../../../src/engine/search/vector-store';
 import type { SearchIndex } from '../../../../src/engine/search/types';
 import { cosine, meta, prng, randomVector } from './fixtures';
@@ -130,5 +130,23 @@ describe('VectorStore running mean', () => {
 		const back = restoreSearchIndex(idx.snapshot()) as unknown as { vectors: VectorStore };
 		expect(back.vectors.meanDot(q)).toBeCloseTo(exact(), 9);
 	});
-});
 
+	it('places a vector in the list of its exactly closest centroid, and probes the exactly closest lists', () => {
+		const rnd = prng(11);
+		for (const dims of [16, 100]) {
+			const nlist = listCount(20_000);
+			const centroids = new Float32Array(nlist * dims);
+			for (let c = 0; c < nlist; c++) centroids.set(normalize(randomVector(rnd, dims))!, c * dims);
+			const ivf = new Ivf(dims, centroids, 0);
+			const exact = (v: Float32Array) =>
+				Array.from({ length: nlist }, (_, c) => ({ c, s: cosine(v, centroids.subarray(c * dims, (c + 1) * dims)) })).sort((a, b) => b.s - a.s);
+			for (let i = 0; i < 200; i++) {
+				const v = normalize(randomVector(rnd, dims))!;
+				const want = exact(v);
+				expect(ivf.nearestList(v)).toBe(want[0].c);
+				const probed = ivf.probe(v);
+				expect(probed).toEqual(want.slice(0, probed.length).map((w) => w.c));
+			}
+		}
+	});
+});
