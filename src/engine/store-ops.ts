@@ -312,6 +312,8 @@ const CHUNK_ROWS = 64;
  */
 class PlanWriter {
 	readonly #pending: Promise<unknown>[] = [];
+	/** Links whose source is not a row being written, for `finish` to read and write apart. */
+	readonly #apart: AssociationRow[] = [];
 	/** How many of the plan's rows, links and vectors have been issued. */
 	#rows = 0;
 	#links = 0;
@@ -332,7 +334,8 @@ class PlanWriter {
 
 	/** Issues the rows planned since the last chunk once there are CHUNK_ROWS of them. */
 	flush(): void {
-		if (this.early && this.plan.written.length - this.#rows >= CHUNK_ROWS) this.#issueNew(new Map());
+		// A chunk's links leave its own rows (nothing is superseded); any other goes to `finish`.
+		if (this.early && this.plan.written.length - this.#rows >= CHUNK_ROWS) this.#apart.push(...this.#issueNew(new Map()));
 	}
 
 	/** Issues everything not yet issued and waits for the lot; throws StaleGuess on a wrong guess. */
@@ -342,7 +345,7 @@ class PlanWriter {
 		const counters = c.state.counters;
 		change.stamp = counters.stamp + 1;
 		const superseded = new Map([...plan.superseded.values()].map((r) => [r.id, r]));
-		const apart = this.#issueNew(superseded);
+		const apart = [...this.#apart, ...this.#issueNew(superseded)];
 		const old = [...superseded.values()];
 		// A stale guess can also fail a write (a seq another tab took): the check tells which it was.
 		const stale = async () => this.#check !== undefined && !sameState(c.state, await this.#check);

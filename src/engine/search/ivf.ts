@@ -141,13 +141,12 @@ export class Ivf extends SlotLists {
 	 * The centroids as int8 codes, scored like the index's vectors (in SIMD where available):
 	 * placing a vector scores every centroid, the index update's largest step after the lexical
 	 * one, and training's whole cost. The int8 scores only shortlist: the best few are scored
-	 * again exactly (over doubles, `wide`), since int8's error alone skewed which lists vectors
-	 * went to (and so how many a probe scans).
+	 * again exactly, since int8's error alone skewed which lists vectors went to (and so how
+	 * many a probe scans).
 	 */
 	private readonly table: VectorStore;
 	private readonly every: Int32Array;
 	private readonly scores: Float32Array;
-	private readonly wide: Float64Array;
 
 	constructor(dims: number, centroids: Float32Array, trainedAt: number) {
 		super(centroids.length / dims);
@@ -159,7 +158,6 @@ export class Ivf extends SlotLists {
 		for (let c = 0; c < this.nlist; c++) this.table.set(c, centroids.subarray(c * dims, (c + 1) * dims));
 		this.every = Int32Array.from({ length: this.nlist }, (_, c) => c);
 		this.scores = new Float32Array(this.nlist);
-		this.wide = Float64Array.from(centroids);
 	}
 
 	/** The `n` centroids closest to the unit vector `v`, best first, scored exactly. */
@@ -171,7 +169,7 @@ export class Ivf extends SlotLists {
 		const d = this.dims;
 		for (const h of shortlist.sorted()) {
 			let s = 0;
-			for (let i = 0, base = h.slot * d; i < d; i++) s += this.wide[base + i] * v[i];
+			for (let i = 0, base = h.slot * d; i < d; i++) s += this.centroids[base + i] * v[i];
 			top.push(h.slot, s);
 		}
 		return top.sorted().map((h) => h.slot);
