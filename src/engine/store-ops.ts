@@ -290,7 +290,7 @@ function prevTurn(r: MemoryRow): PrevTurn {
 	return p;
 }
 
-/** What commitPlan needs besides the plan: who acts, when, and the state it planned with. */
+/** What a PlanWriter needs besides the plan: who acts, when, and the state it planned with. */
 interface CommitContext {
 	actor: string;
 	now: string;

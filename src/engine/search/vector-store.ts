@@ -115,12 +115,7 @@ export class VectorStore {
 
 	/** Approximate cosine between the stored vector and a unit-length float query. */
 	dot(slot: number, q: Float32Array): number {
-		const codes = this.codes;
-		const d = this.dims;
-		const base = slot * d;
-		let s = 0;
-		for (let i = 0; i < d; i++) s += codes[base + i] * q[i];
-		return s * this.scales[slot];
+		return dotAt(this.codes, slot * this.dims, q, this.dims) * this.scales[slot];
 	}
 
 	/** The stored vector, dequantised and unit-length (undefined when the slot has none). */
