@@ -2,7 +2,8 @@
  * store_memory: single or batch (≤ 500). Embeds every text in one call, then in one IndexedDB
  * transaction detects duplicates, writes the memories, their entities, vectors, SIMILAR_TO links
  * (also between items of the batch), PRECEDED_BY links and supersede marks; the search index
- * is updated while the transaction commits (writeIndexed), so the next recall finds them.
+ * is updated while the storage process writes and commits (writeIndexed), so the next recall
+ * finds them.
  */
 import { MemoryError } from '../core/errors';
 import { newMemoryId } from '../core/ids';
@@ -73,7 +74,7 @@ export async function storeMemories(ctx: EngineContext, input: StoreInput, actor
 	return ctx.lock.run(async () => {
 		const attempt = async (guess: boolean) => {
 			const change: IndexChange = { upserts: [], edges: [] };
-			return { change, results: await writeIndexed(ctx, change, () => writeDrafts(ctx, drafts, change, path, actor, now, guess)) };
+			return { change, results: await writeIndexed(ctx, change, (complete) => writeDrafts(ctx, drafts, { change, complete }, path, actor, now, guess)) };
 		};
 		const { change, results } = await attempt(true).catch((e: unknown) => {
 			if (!(e instanceof StaleGuess)) throw e;
@@ -156,7 +157,7 @@ interface Plan {
 async function writeDrafts(
 	ctx: EngineContext,
 	drafts: Draft[],
-	change: IndexChange,
+	out: IndexOut,
 	path: (i: number, f: string) => string,
 	actor: string,
 	now: string,
@@ -199,7 +200,7 @@ async function writeDrafts(
 		results.push(d);
 		writer.flush();
 	}
-	await writer.finish(change);
+	await writer.finish(out);
 	const byIndex = new Map(plan.written.map((w) => [w.draft.index, w.row]));
 	const byId = new Map(plan.written.map((w) => [w.row.id, w.row]));
 	return results.map((r) => {
@@ -290,6 +291,12 @@ function prevTurn(r: MemoryRow): PrevTurn {
 	return p;
 }
 
+/** The index change a store fills, and writeIndexed's callback for when it is whole. */
+interface IndexOut {
+	change: IndexChange;
+	complete: () => void;
+}
+
 /** What a PlanWriter needs besides the plan: who acts, when, and the state it planned with. */
 interface CommitContext {
 	actor: string;
@@ -338,8 +345,12 @@ class PlanWriter {
 		if (this.early && this.plan.written.length - this.#rows >= CHUNK_ROWS) this.#apart.push(...this.#issueNew(new Map()));
 	}
 
-	/** Issues everything not yet issued and waits for the lot; throws StaleGuess on a wrong guess. */
-	async finish(change: IndexChange): Promise<void> {
+	/**
+	 * Issues everything not yet issued and waits for the lot; throws StaleGuess on a wrong guess.
+	 * Unless a superseded memory's vector must be read first, the index change is whole once the
+	 * last request is out, and is mirrored while the storage process writes.
+	 */
+	async finish({ change, complete }: IndexOut): Promise<void> {
 		const { ctx, plan, c } = this;
 		const db = ctx.db;
 		const counters = c.state.counters;
@@ -352,7 +363,7 @@ class PlanWriter {
 		const next = { seq: counters.seq + plan.written.length, stamp: change.stamp };
 		const written = plan.written.map((w) => w.row);
 		// Empty bulk calls still cost a request each; skip them.
-		const [oldVectors, , , entities] = await Promise.all([
+		const requests = Promise.all([
 			// The index needs each superseded memory's vector to re-index its new validity window.
 			old.length ? db.vectors.bulkGet(old.map((r) => [ctx.embedder.modelId, r.id] as [string, string])) : [],
 			old.length && db.memories.bulkPut(old),
@@ -364,12 +375,20 @@ class PlanWriter {
 		]).catch(async (e: unknown) => {
 			throw (await stale()) ? new StaleGuess() : e;
 		});
+		const fill = (oldVectors: (VectorRow | undefined)[]) => {
+			old.forEach((r, i) => change.upserts.push({ row: r, vector: oldVectors[i]?.data ?? null }));
+			plan.written.forEach((w, i) => change.upserts.push({ row: this.added[i], vector: w.draft.vector }));
+			change.edges.push(...plan.links);
+		};
+		if (old.length === 0) {
+			fill([]);
+			complete();
+		}
+		const [oldVectors, , , entities] = await requests;
 		if (await stale()) throw new StaleGuess();
 		// Should the commit still fail, the next store's check finds these out.
 		ctx.guesses.learn({ counters: next, previous: plan.previous, entities: entities.values() });
-		old.forEach((r, i) => change.upserts.push({ row: r, vector: oldVectors[i]?.data ?? null }));
-		plan.written.forEach((w, i) => change.upserts.push({ row: this.added[i], vector: w.draft.vector }));
-		change.edges.push(...plan.links);
+		if (old.length) fill(oldVectors);
 	}
 
 	/**

@@ -52,4 +52,22 @@ describe('writeIndexed', () => {
 		const c = await engine.store({ content: 'Lunch is at noon on Fridays' });
 		expect((await hits(engine, 'lunch noon'))[0]).toBe(c.memory_id);
 	});
+
+	it('a batch whose index update ran while its writes were pending, and whose write then fails, leaves the index as it was', async () => {
+		const engine = await engines();
+		const a = await engine.store({ content: 'The standup is at nine' });
+		const before = { size: engine.ctx.index.size, edges: engine.ctx.index.counts().edgesByType };
+		const put = engine.db.settings.put.bind(engine.db.settings);
+		// The counters are written with the last wave, after the index update: fail that write.
+		engine.db.settings.put = () => Dexie.Promise.reject(new Error('disk full')) as never;
+		const batch = { memories: [{ content: 'Lunch is at noon on Fridays' }, { content: 'Lunch moved to one on Fridays' }] };
+		expect((await rejection(engine.store(batch))).message).toMatch(/disk full/);
+		expect({ size: engine.ctx.index.size, edges: engine.ctx.index.counts().edgesByType }).toEqual(before);
+		expect(await hits(engine, 'lunch fridays')).toEqual([]);
+		expect((await hits(engine, 'standup'))[0]).toBe(a.memory_id);
+		engine.db.settings.put = put;
+		const ok = await engine.store(batch);
+		expect(ok.stored_count).toBe(2);
+		expect((await hits(engine, 'lunch fridays')).slice(0, 2).sort()).toEqual(ok.results.map((r) => r.memory_id).sort());
+	});
 });

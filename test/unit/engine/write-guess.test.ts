@@ -84,6 +84,8 @@ describe('stores that guess what they would read', () => {
 		const out = await engine.store({ content: 'Maria Lopez signed the catering contract' });
 		expect(engine.ctx.guesses.stale).toBe(1);
 		expect(out.seq).toBe(3);
+		// The failed attempt was mirrored into the index before its write failed; it was taken back.
+		expect(engine.ctx.index.size).toBe(await engine.db.memories.count());
 	});
 });
 
