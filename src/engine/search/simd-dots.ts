@@ -1,8 +1,12 @@
 /**
  * Dot products of many int8 vectors with one float query, in WebAssembly SIMD: the cost of every
  * nearest() scan (SIMILAR_TO and duplicates on each store, the semantic pool of a recall). In
- * plain JavaScript a 100-d int8 · float32 product takes about 130 ns, one multiply at a time;
- * here eight codes are widened and multiplied per step (four float lanes, twice).
+ * plain JavaScript a 100-d int8 · float32 product takes about 130 ns, one multiply at a time.
+ * Here the query is first rounded to int16 (scaled so its largest component is ±32767, or less
+ * where a wide vector's sum could overflow 32 bits), and sixteen codes are widened to int16 and
+ * multiplied-and-added in pairs per step (`i32x4.dot_i16x8_s`, twice): integer arithmetic, one
+ * conversion per vector. Rounding the query errs by at most half a step of 1/32767 of its
+ * largest component per dimension, over a hundred times finer than the codes' own int8 rounding.
  *
  * The codes must live in the module's memory, so a `CodeMemory` owns them: a vector store keeps
  * its `codes` array there (page 1 onwards) and page 0 holds the query, a block of slot numbers
@@ -13,21 +17,21 @@
  * Its one function, in text form:
  *
  *   (func (export "dots") (param $codes i32) (param $slots i32) (param $n i32) (param $q i32)
- *                         (param $stride i32) (param $steps i32) (param $out i32)
+ *                         (param $stride i32) (param $steps i32) (param $out i32) (param $unit f32)
  *     for i in 0..n:                        ;; slot = i32.load($slots + 4i)
- *       base = $codes + slot * $stride; acc = f32x4(0)
- *       for s in 0..steps:                  ;; eight codes per step
- *         x = v128.load8x8_s(base + 8s)     ;; int8 → i16x8
- *         acc += f32x4.convert(extend_low(x)) * v128.load($q + 32s)
- *         acc += f32x4.convert(extend_high(x)) * v128.load($q + 32s + 16)
- *       f32.store($out + 4i, acc[0] + acc[1] + acc[2] + acc[3]))
+ *       base = $codes + slot * $stride; acc = i32x4(0)
+ *       for s in 0..steps:                  ;; sixteen codes per step
+ *         x = v128.load(base + 16s)
+ *         acc += i32x4.dot_i16x8_s(i16x8.extend_low_i8x16_s(x), v128.load($q + 32s))
+ *         acc += i32x4.dot_i16x8_s(i16x8.extend_high_i8x16_s(x), v128.load($q + 32s + 16))
+ *       f32.store($out + 4i, f32(acc[0] + acc[1] + acc[2] + acc[3]) * $unit))
  *
- * The last step may read up to seven bytes past a vector (into the next one, or the slack kept
+ * The last step may read up to fifteen bytes past a vector (into the next one, or the slack kept
  * after the last); the query is zero there, so they add nothing.
  */
 
 const PAGE = 65_536;
-/** Page 0: the query (floats, padded to whole steps), then a block of slots, then their results. */
+/** Page 0: the query (int16, padded to whole steps), then a block of slots, then their results. */
 const QUERY_AT = 0;
 const QUERY_BYTES = 8_192;
 const BLOCK = 4_096;
@@ -38,7 +42,11 @@ const CODES_AT = PAGE;
 /** Bytes kept past the codes, for the last vector's over-read. */
 const SLACK = 16;
 /** The widest vector the query area holds. */
-export const MAX_SIMD_DIMS = QUERY_BYTES / 4;
+export const MAX_SIMD_DIMS = QUERY_BYTES / 2;
+/** Codes per step of the scan. */
+const STEP = 16;
+/** The largest int16 query component. */
+const Q_MAX = 32_767;
 
 /** Unsigned LEB128, as the binary format encodes counts, indexes and sizes. */
 function uleb(n: number): number[] {
@@ -59,6 +67,7 @@ const name = (s: string) => [...uleb(s.length), ...[...s].map((c) => c.charCodeA
 /** The module's bytes (see the text form in the module comment). */
 function moduleBytes(): Uint8Array<ArrayBuffer> {
 	const I32 = 0x7f;
+	const F32 = 0x7d;
 	const V128 = 0x7b;
 	const get = (i: number) => [0x20, i];
 	const set = (i: number) => [0x21, i];
@@ -69,15 +78,15 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
 	const shl = 0x74;
 	const simd = (op: number, ...imm: number[]) => [0xfd, ...uleb(op), ...imm];
 	const mem = (align: number, offset: number) => [align, ...uleb(offset)];
-	// Params 0–6: codes, slots, n, q, stride, steps, out. Locals 7 i, 8 base, 9 s (i32), 10 acc, 11 x (v128).
-	const [codes, slots, n, q, stride, steps, out, i, base, s, acc, x] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+	// Params 0–7: codes, slots, n, q, stride, steps, out, unit. Locals 8 i, 9 base, 10 s (i32), 11 acc, 12 x (v128).
+	const [codes, slots, n, q, stride, steps, out, unit, i, base, s, acc, x] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 	const qAt = [...get(q), ...get(s), ...i32(5), shl, add]; // $q + 32s
 	const half = (extend: number, offset: number) => [
-		...get(x), ...simd(extend), ...simd(0xfa), // f32x4.convert_i32x4_s(i32x4.extend_*_i16x8_s(x))
+		...get(x), ...simd(extend), // i16x8.extend_*_i8x16_s(x)
 		...qAt, ...simd(0x00, ...mem(0, offset)), // v128.load
-		...simd(0xe6), ...simd(0xe4), // f32x4.mul, f32x4.add (onto acc, below on the stack)
+		...simd(0xba), ...simd(0xae), // i32x4.dot_i16x8_s, i32x4.add (onto acc, below on the stack)
 	];
-	const lane = (k: number) => [...get(acc), ...simd(0x1f, k)]; // f32x4.extract_lane k
+	const lane = (k: number) => [...get(acc), ...simd(0x1b, k)]; // i32x4.extract_lane k
 	const body = [
 		0x02, 0x40, // block
 		0x03, 0x40, // loop (over slots)
@@ -87,12 +96,13 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
 		...simd(0x0c, ...new Array(16).fill(0)), ...set(acc), // acc = 0
 		...i32(0), ...set(s),
 		0x03, 0x40, // loop (over steps)
-		...get(base), ...get(s), ...i32(3), shl, add, ...simd(0x01, ...mem(0, 0)), ...set(x), // v128.load8x8_s
-		...get(acc), ...half(0xa7, 0), ...half(0xa8, 16), ...set(acc),
+		...get(base), ...get(s), ...i32(4), shl, add, ...simd(0x00, ...mem(0, 0)), ...set(x), // v128.load
+		...get(acc), ...half(0x87, 0), ...half(0x88, 16), ...set(acc),
 		...get(s), ...i32(1), add, ...tee(s), ...get(steps), 0x49, 0x0d, 0, // ++s < steps → again
 		0x0b, // end loop
 		...get(out), ...get(i), ...i32(2), shl, add,
-		...lane(0), ...lane(1), 0x92, ...lane(2), 0x92, ...lane(3), 0x92, // f32.add
+		...lane(0), ...lane(1), add, ...lane(2), add, ...lane(3), add, // i32.add
+		0xb2, ...get(unit), 0x94, // f32.convert_i32_s, f32.mul
 		0x38, ...mem(0, 0), // f32.store
 		...get(i), ...i32(1), add, ...set(i),
 		0x0c, 0, // br (next slot)
@@ -103,7 +113,7 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
 	const code = [...uleb(2), ...uleb(3), I32, ...uleb(2), V128, ...body];
 	return new Uint8Array([
 		0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-		...section(1, [1, 0x60, 7, ...new Array(7).fill(I32), 0]), // type: (i32 × 7) → ()
+		...section(1, [1, 0x60, 8, ...new Array(7).fill(I32), F32, 0]), // type: (i32 × 7, f32) → ()
 		...section(2, [1, ...name('e'), ...name('m'), 0x02, 0x00, 0x01]), // import memory e.m, min 1 page
 		...section(3, [1, 0]), // one function of type 0
 		...section(7, [1, ...name('dots'), 0x00, 0]), // export it as "dots"
@@ -125,7 +135,7 @@ function simdModule(): WebAssembly.Module | null {
 	return compiled;
 }
 
-type Dots = (codes: number, slots: number, n: number, q: number, stride: number, steps: number, out: number) => void;
+type Dots = (codes: number, slots: number, n: number, q: number, stride: number, steps: number, out: number, unit: number) => void;
 
 /** A vector store's codes in WebAssembly memory, and the SIMD scan over them. */
 export class CodeMemory {
@@ -133,12 +143,15 @@ export class CodeMemory {
 	private readonly run: Dots;
 	private readonly dims: number;
 	private readonly steps: number;
+	/** The largest query component after rounding: no 32-bit sum can overflow (|code| ≤ 127). */
+	private readonly qMax: number;
 
 	private constructor(module: WebAssembly.Module, dims: number) {
 		this.memory = new WebAssembly.Memory({ initial: 2 });
 		this.run = new WebAssembly.Instance(module, { e: { m: this.memory } }).exports.dots as Dots;
 		this.dims = dims;
-		this.steps = Math.ceil(dims / 8);
+		this.steps = Math.ceil(dims / STEP);
+		this.qMax = Math.min(Q_MAX, Math.floor((2 ** 31 - 1) / (dims * 127)));
 	}
 
 	/** A code memory for `dims`-wide vectors, or null (no SIMD here, or vectors too wide). */
@@ -161,15 +174,19 @@ export class CodeMemory {
 	/** out[i] = the raw dot product of slot `slots[i]`'s codes with `q`, for i < count. */
 	dots(slots: Int32Array, count: number, q: Float32Array, out: Float32Array): void {
 		const buf = this.memory.buffer;
-		const query = new Float32Array(buf, QUERY_AT, this.steps * 8);
-		query.set(q.subarray(0, this.dims));
+		const query = new Int16Array(buf, QUERY_AT, this.steps * STEP);
+		let top = 0;
+		for (let k = 0; k < this.dims; k++) top = Math.max(top, Math.abs(q[k]));
+		const scale = top > 0 ? this.qMax / top : 0;
+		for (let k = 0; k < this.dims; k++) query[k] = Math.round(q[k] * scale);
 		query.fill(0, this.dims);
+		const unit = scale > 0 ? 1 / scale : 0;
 		const slotArea = new Int32Array(buf, SLOTS_AT, BLOCK);
 		const outArea = new Float32Array(buf, OUT_AT, BLOCK);
 		for (let from = 0; from < count; from += BLOCK) {
 			const m = Math.min(BLOCK, count - from);
 			slotArea.set(slots.subarray(from, from + m));
-			this.run(CODES_AT, SLOTS_AT, m, QUERY_AT, this.dims, this.steps, OUT_AT);
+			this.run(CODES_AT, SLOTS_AT, m, QUERY_AT, this.dims, this.steps, OUT_AT, unit);
 			out.set(outArea.subarray(0, m), from);
 		}
 	}

@@ -98,11 +98,12 @@ describe('IVF coarse quantiser', () => {
 			const got = idx.rank({ query: 'memory', limit: 5, weights: { lexical: 0 } }, { vectors: [q] }, at);
 			const want = exactIdx.rank({ query: 'memory', limit: 5, weights: { lexical: 0 } }, { vectors: [q] }, at);
 			// The best memory agrees, and so does every shared hit's normalised semantic score
-			// (its cosine placed between the mean over all memories and the best).
+			// (its cosine placed between the mean over all memories and the best), to the precision
+			// of the scan's int16-rounded query (simd-dots.ts).
 			expect(got.hits[0].id).toBe(want.hits[0].id);
 			const shared = got.hits.filter((h) => want.hits.some((w) => w.id === h.id));
 			expect(shared.length).toBeGreaterThanOrEqual(4);
-			for (const h of shared) expect(h.components.semantic).toBeCloseTo(want.hits.find((w) => w.id === h.id)!.components.semantic, 6);
+			for (const h of shared) expect(h.components.semantic).toBeCloseTo(want.hits.find((w) => w.id === h.id)!.components.semantic, 5);
 		}
 	});
 });
