@@ -26,7 +26,7 @@ export async function deleteMemories(ctx: EngineContext, input: DeleteInput, act
 		const removed = await writeIndexed(ctx, change, async () => {
 			const deleted = new Set(ids);
 			const rows = await ctx.db.memories.bulkGet(ids);
-			const links = await linksTouching(ctx.db, ids, rows);
+			const links = await linksTouching(ctx.db, ids, ctx.index.linkedFrom(ids), rows);
 			// Links leaving a deleted memory go with its row; links into one leave their sources.
 			await deleteLinks(ctx.db, links.filter((a) => !deleted.has(a.from)));
 			const bridges = bridgeSequence(links, deleted, nowIso(ctx));

@@ -69,7 +69,7 @@ function relationRank(type: AssociationType): number {
 
 /** Reads links, tables, vector and linked rows of `row` (one transaction with the caller's). */
 async function around(ctx: EngineContext, row: MemoryRow): Promise<Neighbourhood> {
-	const links = await linksOf(ctx.db, row.id, row);
+	const links = await linksOf(ctx.db, row.id, ctx.index.linkedFrom([row.id]), row);
 	const best = new Map<string, { a: AssociationRow; direction: 'out' | 'in' }>();
 	const consider = (a: AssociationRow, direction: 'out' | 'in') => {
 		const other = direction === 'out' ? a.to : a.from;

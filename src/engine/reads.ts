@@ -30,7 +30,7 @@ export async function getMemories(ctx: EngineContext, ids: string[]): Promise<(M
 
 /** Every association out of and into a memory. */
 export async function associationsOf(ctx: EngineContext, id: string): Promise<Association[]> {
-	const { out, in: inc } = await linksOf(ctx.db, id);
+	const { out, in: inc } = await linksOf(ctx.db, id, ctx.index.linkedFrom([id]));
 	return [...out, ...inc];
 }
 

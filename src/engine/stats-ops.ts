@@ -13,7 +13,7 @@ import {
 import { DB_VERSION } from '../store/db';
 import type { EngineContext } from './context';
 import { parseInput } from './validate';
-import { countLinks, linksFrom } from '../store/associations';
+import { linksFrom } from '../store/associations';
 import { vectorModels, vectorsOfModel } from '../store/vectors';
 
 const TOP = 10;
@@ -153,9 +153,9 @@ export async function health(
 ): Promise<HealthOutput> {
 	const db = ctx.db;
 	const model = ctx.embedder.modelId;
-	const [memories, associations, entities, vectors] = await db.read(() =>
-		Promise.all([db.memories.count(), countLinks(db), db.entities.count(), vectorsOfModel(db, model).count()]),
-	);
+	const [memories, entities, vectors] = await db.read(() => Promise.all([db.memories.count(), db.entities.count(), vectorsOfModel(db, model).count()]));
+	// Links are counted where they are indexed: nothing in IndexedDB indexes them (store/associations.ts).
+	const associations = Object.values(ctx.index.counts().edgesByType).reduce((a, b) => a + b, 0);
 	const issues: string[] = [];
 	if (vectors < memories)
 		issues.push(`${memories - vectors} memories have no ${model} vector (${info.reembedding ? 're-embedding in progress' : 'texts without known words are found lexically'})`);

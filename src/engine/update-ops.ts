@@ -121,7 +121,7 @@ async function relinkEntities(ctx: EngineContext, old: MemoryRow, row: MemoryRow
 async function replaceVectors(ctx: EngineContext, row: MemoryRow, vector: Float32Array | null, change: IndexChange): Promise<Float32Array | null> {
 	await deleteVectorsOf(ctx.db, [row.id]);
 	if (vector) await ctx.db.vectors.put(vectorRow(ctx.embedder.modelId, row.id, vector));
-	const similar = (await linksTouching(ctx.db, [row.id], [row])).filter((a) => a.type === 'SIMILAR_TO');
+	const similar = (await linksTouching(ctx.db, [row.id], ctx.index.linkedFrom([row.id]), [row])).filter((a) => a.type === 'SIMILAR_TO');
 	await deleteLinks(ctx.db, similar.filter((a) => a.from !== row.id));
 	row.links = row.links?.filter((l) => l.type !== 'SIMILAR_TO');
 	change.removedEdges!.push(...similar);

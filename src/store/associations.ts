@@ -1,13 +1,15 @@
 /**
- * Associations live on the memory they leave: `row.links`, one entry per (to, type). The store
- * indexes them backwards by `[to, type]` (`link_keys`, multi-entry, derived on every write), so
- * links into a memory are one index lookup. A stored memory therefore writes its SIMILAR_TO and
- * PRECEDED_BY links as part of its own row instead of one row each.
+ * Associations live on the memory they leave: `row.links`, one entry per (to, type). A stored
+ * memory therefore writes its SIMILAR_TO and PRECEDED_BY links as part of its own row instead of
+ * one row each. Nothing in IndexedDB indexes them backwards: which memories link into a memory
+ * is the engine's to say (its search index mirrors every link in both directions, see
+ * engine/search/adjacency.ts), and the functions here read those source rows for the links
+ * themselves. Up to schema v8 a multi-entry `link_keys` index answered it instead, at about
+ * five index entries per stored memory: a third of a batch import's storage work.
  *
  * Every function here runs inside the caller's transaction. Writers read the source rows, change
  * their `links` and put them back, so a link is never written apart from the memory it leaves.
  */
-import Dexie from 'dexie';
 import type { EngramDB } from './db';
 import type { AssociationRow, MemoryRow, StoredLink } from './rows';
 import { MemoryError } from '../core/errors';
@@ -23,37 +25,38 @@ export function linksOut(row: Pick<MemoryRow, 'id' | 'links'> | undefined): Asso
 	return row?.links?.map((l) => ({ from: row.id, ...l })) ?? [];
 }
 
-/** The `[to, type]` key of each of a row's links (unique per row: `withLink` replaces a repeat); the middleware stores them. */
-export function linkKeysOf(links: readonly StoredLink[] | undefined): [string, string][] {
-	return (links ?? []).map((l) => [l.to, l.type]);
-}
-
-/** Memory rows with a link into any of `ids`, each once (a row is found once per matching link). */
-async function rowsLinkingTo(db: EngramDB, ids: string[]): Promise<MemoryRow[]> {
-	const found = await Promise.all(ids.map((id) => db.memories.where('link_keys').between([id, Dexie.minKey], [id, Dexie.maxKey], true, true).toArray()));
-	return [...new Map(found.flat().map((r) => [r.id, r])).values()];
+/**
+ * The rows of `sources` (memories the caller knows to link into some of `ids`), each once; one
+ * request. A source that is gone, or whose links no longer reach `ids`, is simply not matched
+ * by the callers' filters.
+ */
+async function sourceRowsOf(db: EngramDB, sources: readonly string[]): Promise<MemoryRow[]> {
+	if (sources.length === 0) return [];
+	return (await db.memories.bulkGet([...new Set(sources)])).filter((r): r is MemoryRow => r !== undefined);
 }
 
 /**
- * Every association out of and into `id` (both directions), out-links first. A caller that
- * already read the memory's row passes it, and only the links into it are looked up.
+ * Every association out of and into `id` (both directions), out-links first. `sources` names
+ * the memories that link into it (the engine's index knows them). A caller that already read
+ * the memory's row passes it.
  */
-export async function linksOf(db: EngramDB, id: string, row?: MemoryRow): Promise<{ out: AssociationRow[]; in: AssociationRow[] }> {
-	const [own, sources] = await Promise.all([row ?? db.memories.get(id), rowsLinkingTo(db, [id])]);
-	return { out: linksOut(own), in: sources.flatMap(linksOut).filter((a) => a.to === id) };
+export async function linksOf(db: EngramDB, id: string, sources: readonly string[], row?: MemoryRow): Promise<{ out: AssociationRow[]; in: AssociationRow[] }> {
+	const [own, from] = await Promise.all([row ?? db.memories.get(id), sourceRowsOf(db, sources)]);
+	return { out: linksOut(own), in: from.flatMap(linksOut).filter((a) => a.to === id) };
 }
 
 /**
- * Every association touching any of the memories `rows` (as read in this transaction, or
- * undefined for a missing one); each once.
+ * Every association touching any of the memories `ids`, each once. `sources` names the memories
+ * that link into them; `rows`, when given, are the memories' own rows as read in this
+ * transaction (undefined for a missing one).
  */
-export async function linksTouching(db: EngramDB, ids: string[], rows?: (MemoryRow | undefined)[]): Promise<AssociationRow[]> {
+export async function linksTouching(db: EngramDB, ids: string[], sources: readonly string[], rows?: (MemoryRow | undefined)[]): Promise<AssociationRow[]> {
 	if (ids.length === 0) return [];
 	const wanted = new Set(ids);
-	const [own, sources] = await Promise.all([rows ?? db.memories.bulkGet(ids), rowsLinkingTo(db, ids)]);
+	const [own, from] = await Promise.all([rows ?? db.memories.bulkGet(ids), sourceRowsOf(db, sources)]);
 	const seen = new Map<string, AssociationRow>();
 	for (const row of own) for (const a of linksOut(row)) seen.set(linkId(a), a);
-	for (const row of sources) for (const a of linksOut(row)) if (wanted.has(a.to)) seen.set(linkId(a), a);
+	for (const row of from) for (const a of linksOut(row)) if (wanted.has(a.to)) seen.set(linkId(a), a);
 	return [...seen.values()];
 }
 
@@ -66,11 +69,6 @@ export async function linksFrom(db: EngramDB, ids: string[]): Promise<Associatio
 export async function linksByKey(db: EngramDB, keys: LinkKey[]): Promise<(AssociationRow | undefined)[]> {
 	const rows = new Map((await db.memories.bulkGet([...new Set(keys.map((k) => k[0]))])).flatMap((r) => (r ? [[r.id, r] as const] : [])));
 	return keys.map(([from, to, type]) => linksOut(rows.get(from)).find((a) => a.to === to && a.type === type));
-}
-
-/** How many associations are stored (one index entry each). */
-export function countLinks(db: EngramDB): Promise<number> {
-	return db.memories.orderBy('link_keys').count();
 }
 
 /** `row` with `link` added, or replacing the link of the same target and type. */

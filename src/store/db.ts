@@ -20,7 +20,6 @@ import type {
 import { contentKey, entityIdsOf, sessionOf } from './derived';
 import { mapStoreError } from './errors';
 import { COUNTERS_KEY, DEFAULT_DB_NAME } from './names';
-import { linkKeysOf } from './associations';
 
 export { DEFAULT_DB_NAME };
 
@@ -112,8 +111,19 @@ export const SCHEMA_V8 = {
 	vectors: '[model+memory_id]',
 } as const;
 
+/**
+ * Version 9 drops `link_keys`, the backward index of every memory's links: at about five
+ * entries per stored memory it was a third of a batch import's storage work. The links into a
+ * memory are named by the engine's index, which mirrors every link both ways (see
+ * store/associations.ts). Rows written earlier keep a stale `link_keys` field until rewritten.
+ */
+export const SCHEMA_V9 = {
+	...SCHEMA_V8,
+	memories: 'id, &seq, *tags, [scope+seq], [session+seq], *entity_ids',
+} as const;
+
 /** The current schema version. */
-export const DB_VERSION = 8;
+export const DB_VERSION = 9;
 
 /** Options for opening a database; Node tests pass fake-indexeddb's factory and key range. */
 export interface EngramDBOptions {
@@ -146,6 +156,7 @@ export class EngramDB extends Dexie {
 		this.version(6).stores(SCHEMA_V6).upgrade(upgradeToV6);
 		this.version(7).stores(SCHEMA_V7);
 		this.version(8).stores(SCHEMA_V8);
+		this.version(9).stores(SCHEMA_V9);
 		this.use(derivedFieldsMiddleware);
 	}
 
@@ -260,8 +271,9 @@ async function upgradeToV6(tx: Transaction): Promise<void> {
 }
 
 /**
- * Derives `entity_ids` from `entities` and `link_keys` from `links` on every memory the store
- * adds or puts, whichever engine path wrote it: an index never disagrees with the row it indexes.
+ * Derives `entity_ids` from `entities` on every memory the store adds or puts, whichever engine
+ * path wrote it: the index never disagrees with the row it indexes. A row written before schema
+ * v9 loses its `link_keys` (that index is gone) when next written.
  */
 const derivedFieldsMiddleware: Middleware<DBCore> = {
 	stack: 'dbcore',
@@ -275,7 +287,7 @@ const derivedFieldsMiddleware: Middleware<DBCore> = {
 				...table,
 				mutate(req) {
 					if (req.type !== 'add' && req.type !== 'put') return table.mutate(req);
-					const values = req.values.map((m: MemoryRow) => ({ ...m, entity_ids: entityIdsOf(m.entities), link_keys: linkKeysOf(m.links) }));
+					const values = req.values.map(({ link_keys: _legacy, ...m }: MemoryRow) => ({ ...m, entity_ids: entityIdsOf(m.entities) }));
 					return table.mutate({ ...req, values });
 				},
 			};

@@ -42,7 +42,7 @@ export interface MemoryRow {
 	entity_ids?: string[];
 	/** The associations leaving this memory (see store/associations.ts). */
 	links?: StoredLink[];
-	/** `[to, type]` of each link, indexed (multi-entry); the store derives them on write. */
+	/** Schema v6–v8 only: `[to, type]` of each link, then indexed; dropped when the row is next written. */
 	link_keys?: [string, string][];
 }
 

@@ -197,6 +197,12 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.adj.remove(from, to, type);
 	}
 
+	linkedFrom(ids: Iterable<string>): string[] {
+		const out = new Set<string>();
+		for (const id of ids) for (const e of this.adj.of(id)) if (e.dir === 'in') out.add(e.other);
+		return [...out];
+	}
+
 	nearest(
 		vector: Float32Array,
 		k: number,

@@ -100,6 +100,11 @@ export interface SearchIndex {
 	touch(id: string, access_count: number, last_accessed: number): void;
 	addEdge(edge: Edge): void;
 	removeEdge(from: string, to: string, type: AssociationType): void;
+	/**
+	 * The memories with a link into any of `ids`, each once: the only record of a memory's
+	 * inbound links besides a scan of every row (links live on the row they leave).
+	 */
+	linkedFrom(ids: Iterable<string>): string[];
 	/** Nearest neighbours by cosine over the active model's vectors, best first. */
 	nearest(
 		vector: Float32Array,

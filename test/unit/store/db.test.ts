@@ -3,8 +3,8 @@ import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../../src/core/errors';
 import { contentKey } from '../../../src/store/derived';
-import { DB_VERSION, EngramDB, openEngramDB, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V5, SCHEMA_V7 } from '../../../src/store/db';
-import { countLinks, linksOf, linksTouching } from '../../../src/store/associations';
+import { DB_VERSION, EngramDB, openEngramDB, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V5, SCHEMA_V7, SCHEMA_V8 } from '../../../src/store/db';
+import { linksOf, linksOut, linksTouching } from '../../../src/store/associations';
 import { deleteVectorsOf, modelCounts, vectorModels, vectorRow, vectorsOf, vectorsOfModel } from '../../../src/store/vectors';
 import { bumpStamp, readCounters, reserveSeqs } from '../../../src/store/settings';
 import { mapStoreError } from '../../../src/store/errors';
@@ -55,6 +55,14 @@ class V7Only extends Dexie {
 	}
 }
 
+/** A database created at version 8 (memories' links indexed backwards by `link_keys`). */
+class V8Only extends Dexie {
+	constructor(name: string) {
+		super(name, { indexedDB, IDBKeyRange });
+		this.version(8).stores(SCHEMA_V8);
+	}
+}
+
 const v1Link = { from: 'm1', to: 'm1', type: 'RELATES_TO', strength: 0.5, created_at: 'x' };
 
 const v1Memory = {
@@ -96,7 +104,7 @@ describe('EngramDB', () => {
 			expect(await db.entities.where('norm').equals('maria').count()).toBe(1);
 			expect(await db.memories.where('[session+seq]').equals(['c-7', 1]).count()).toBe(1);
 			expect(m!.entity_ids).toEqual(['person:maria']);
-			expect(await linksOf(db, 'm1')).toEqual({ out: [v1Link], in: [v1Link] });
+			expect(await linksOf(db, 'm1', ['m1'])).toEqual({ out: [v1Link], in: [v1Link] });
 		});
 
 		it('schema upgrade from v4 moves entity mentions onto the memory rows and drops their table', async () => {
@@ -132,13 +140,15 @@ describe('EngramDB', () => {
 		const db = await openEngramDB({ name, indexedDB, IDBKeyRange });
 		opened.push(db);
 		expect(db.tables.map((t) => t.name)).not.toContain('associations');
-		expect(await linksOf(db, 'a')).toEqual({ out: [ab, ac], in: [] });
+		// Which memories link into one is the engine index's to say; here every memory is named.
+		const all = ['a', 'b', 'c'];
+		expect(await linksOf(db, 'a', all)).toEqual({ out: [ab, ac], in: [] });
 		const byTime = (l: { created_at: string }[]) => [...l].sort((x, y) => x.created_at.localeCompare(y.created_at));
-		const intoB = await linksOf(db, 'b');
+		const intoB = await linksOf(db, 'b', all);
 		expect(intoB.out).toEqual([]);
 		expect(byTime(intoB.in)).toEqual([ab, cb]);
-		expect(byTime(await linksTouching(db, ['c']))).toEqual([ac, cb]);
-		expect(await countLinks(db)).toBe(3);
+		expect(byTime(await linksTouching(db, ['c'], all))).toEqual([ac, cb]);
+		expect((await db.memories.toArray()).flatMap(linksOut)).toHaveLength(3);
 	});
 
 	it('lists the models holding vectors, each once, in key order', async () => {
@@ -183,6 +193,22 @@ describe('EngramDB', () => {
 		expect(db.memories.schema.indexes.map((i) => i.name)).not.toContain('[scope+content_key]');
 		expect(await db.vectors.orderBy('[model+memory_id]').toArray()).toEqual(rows.sort((x, y) => x.model.localeCompare(y.model) || x.memory_id.localeCompare(y.memory_id)));
 		expect(await modelCounts(db)).toEqual([{ model: 'caller:2', count: 2 }, { model: 'engram/glove', count: 2 }]);
+	});
+
+	it('schema upgrade from v8 drops the backward link index; links stay on their rows, and a rewrite drops the stale keys', async () => {
+		const name = freshName();
+		const old = new V8Only(name);
+		const link = { to: 'b', type: 'SIMILAR_TO', strength: 0.8, created_at: 't1' };
+		const row = (id: string, seq: number, links: (typeof link)[]) => ({ ...v1Memory, id, seq, content_key: id, entities_given: false, entity_ids: [], links, link_keys: links.map((l) => [l.to, l.type]) });
+		await old.table('memories').bulkAdd([row('a', 1, [link]), row('b', 2, [])]);
+		old.close();
+		const db = await openEngramDB({ name, indexedDB, IDBKeyRange });
+		opened.push(db);
+		expect(db.verno).toBe(DB_VERSION);
+		expect(db.memories.schema.indexes.map((i) => i.name)).not.toContain('link_keys');
+		expect(await linksOf(db, 'b', ['a'])).toEqual({ out: [], in: [{ from: 'a', ...link }] });
+		await db.memories.put((await db.memories.get('a'))!);
+		expect(await db.memories.get('a')).not.toHaveProperty('link_keys');
 	});
 
 	it('derives entity_ids on every memory write, so the index follows a change of entities', async () => {
