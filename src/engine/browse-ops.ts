@@ -49,7 +49,7 @@ async function resolveEntity(ctx: EngineContext, name: string, type?: string): P
 	if (byId) return byId;
 	if (type) return ctx.db.entities.get(entityId({ name, type }));
 	const same = await ctx.db.entities.where('norm').equals(normaliseEntityName(name)).toArray();
-	return same.sort((a, b) => b.memory_count - a.memory_count)[0];
+	return same.sort((a, b) => ctx.index.mentions(b.id) - ctx.index.mentions(a.id))[0];
 }
 
 /** Memories mentioning an entity, newest first; see the module comment. */
@@ -66,5 +66,5 @@ export async function findByEntity(ctx: EngineContext, input: FindByEntityInput)
 	const limit = p.limit ?? 20;
 	const memories = rows.slice(offset, offset + limit).map((r) => toBrief(r, p.max_content_chars ?? BRIEF_CHARS));
 	const hasMore = offset + memories.length < rows.length;
-	return { entity: toEntity(entity), matches, memories, count: memories.length, has_more: hasMore, ...(hasMore && { next_offset: offset + memories.length }) };
+	return { entity: toEntity(ctx.index, entity), matches, memories, count: memories.length, has_more: hasMore, ...(hasMore && { next_offset: offset + memories.length }) };
 }

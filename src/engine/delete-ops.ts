@@ -6,7 +6,7 @@
 import { DeleteInputSchema, LIMITS, type DeleteInput, type DeleteOutput, type MemoryRef } from '../core/schemas';
 import { appendActivity } from '../store/activity';
 import { deleteLinks, linksTouching, putLinks } from '../store/associations';
-import { unlinkEntities } from '../store/entities';
+import { dropOrphanEntities } from '../store/entities';
 import { getByRef, idsByTags } from '../store/memories';
 import { bumpStamp } from '../store/settings';
 import { deleteVectorsOf } from '../store/vectors';
@@ -32,9 +32,9 @@ export async function deleteMemories(ctx: EngineContext, input: DeleteInput, act
 			const bridges = bridgeSequence(links, deleted, nowIso(ctx));
 			await putLinks(ctx.db, bridges);
 			change.edges = bridges;
-			await unlinkEntities(ctx.db, rows.filter((r) => r !== undefined));
 			await deleteVectorsOf(ctx.db, ids);
 			await ctx.db.memories.bulkDelete(ids);
+			await dropOrphanEntities(ctx.db, rows.filter((r) => r !== undefined));
 			const at = nowIso(ctx);
 			await appendActivity(ctx.db, ids.map((memory_id) => ({ at, actor, action: 'deleted' as const, memory_id })));
 			change.removedEdges = links;

@@ -41,7 +41,7 @@ export async function exportMemories(ctx: EngineContext, input: ExportInput): Pr
 	// One read transaction: a consistent page, and one transaction instead of hundreds.
 	const { rows, hasMore, bundle } = await ctx.db.read(async () => {
 		const page = await selectPage(ctx.db, p);
-		return { ...page, bundle: await collect(ctx.db, page.rows, page.selected, p.include_vectors === true) };
+		return { ...page, bundle: await collect(ctx, page.rows, page.selected, p.include_vectors === true) };
 	});
 	const format = p.format ?? 'json';
 	const exportedAt = new Date(ctx.now()).toISOString();
@@ -71,7 +71,8 @@ async function selectPage(db: EngramDB, p: ExportInput): Promise<{ rows: MemoryR
 }
 
 /** Associations leaving the page (into the selection), entities and vectors of the page. */
-async function collect(db: EngramDB, rows: MemoryRow[], selected: Set<string> | undefined, vectors: boolean): Promise<ExportBundle> {
+async function collect(ctx: EngineContext, rows: MemoryRow[], selected: Set<string> | undefined, vectors: boolean): Promise<ExportBundle> {
+	const db = ctx.db;
 	const ids = rows.map((r) => r.id);
 	const links = rows.flatMap(linksOut);
 	const entityIds = [...new Set(rows.flatMap((r) => entityIdsOf(r.entities)))];
@@ -79,7 +80,7 @@ async function collect(db: EngramDB, rows: MemoryRow[], selected: Set<string> | 
 	const bundle: ExportBundle = {
 		memories: rows.map(exportedMemory),
 		associations: links.filter((a) => !selected || selected.has(a.to)),
-		entities: entities.sort((a, b) => a.id.localeCompare(b.id)).map(toEntity),
+		entities: entities.sort((a, b) => a.id.localeCompare(b.id)).map((e) => toEntity(ctx.index, e)),
 	};
 	if (vectors && ids.length) {
 		const vs = await vectorsOf(db, ids);

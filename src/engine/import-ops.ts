@@ -12,7 +12,7 @@ import { ImportInputSchema, LIMITS, toIso, type ImportInput, type ImportOutput }
 import { appendActivity } from '../store/activity';
 import { putLinks } from '../store/associations';
 import { contentKey, sessionOf } from '../store/derived';
-import { linkEntitiesMany, unlinkEntities } from '../store/entities';
+import { dropOrphanEntities, ensureEntities } from '../store/entities';
 import { rowsWhere } from '../store/lookup';
 import { deleteVectorsOf, vectorRow } from '../store/vectors';
 import type { MemoryRow } from '../store/rows';
@@ -214,13 +214,11 @@ async function writeImported(
 	const old = new Map(existing.flatMap((r) => (r ? [[r.id, r] as const] : [])));
 	const replaced = write.filter((r) => old.has(r.id)).map((r) => r.id);
 	await settleSeqs(db, write, old);
-	if (replaced.length) {
-		await unlinkEntities(db, replaced.map((id) => old.get(id)!));
-		await deleteVectorsOf(db, replaced);
-	}
+	if (replaced.length) await deleteVectorsOf(db, replaced);
 	// A replaced memory keeps the links it has (a bundle's links are imported after its memories).
 	await db.memories.bulkPut(write.map((r) => (old.has(r.id) ? { ...r, links: old.get(r.id)!.links } : r)));
-	await linkEntitiesMany(db, write.map((r) => ({ keys: entityKeys(r.entities), at: r.timestamp })));
+	await ensureEntities(db, write.flatMap((r) => entityKeys(r.entities)));
+	if (replaced.length) await dropOrphanEntities(db, replaced.map((id) => old.get(id)!));
 	const vectorRows = write.flatMap((r) => [...(vectors.get(r.id) ?? [])].map(([model, v]) => vectorRow(model, r.id, v)));
 	await db.vectors.bulkPut(vectorRows);
 	for (const model of new Set(vectorRows.map((r) => r.model))) ctx.models.add(model);
@@ -249,7 +247,7 @@ async function settleSeqs(db: EngineContext['db'], rows: MemoryRow[], old: Map<s
 	}
 }
 
-/** Restores entity display names, aliases and first/last seen from the export (counts stay computed). */
+/** Restores entity display names and aliases from the export (counts and first/last seen are derived from the memories). */
 async function restoreEntities(ctx: EngineContext, b: EngramBundle): Promise<number> {
 	if (b.entities.length === 0) return 0;
 	return ctx.db.write(async () => {
@@ -257,7 +255,7 @@ async function restoreEntities(ctx: EngineContext, b: EngramBundle): Promise<num
 		for (const { value: e } of b.entities) {
 			const row = await ctx.db.entities.get(e.id);
 			if (!row) continue;
-			await ctx.db.entities.put({ ...row, name: e.name, aliases: e.aliases ?? row.aliases, first_seen: e.first_seen ?? row.first_seen, last_seen: e.last_seen ?? row.last_seen });
+			await ctx.db.entities.put({ ...row, name: e.name, aliases: e.aliases ?? row.aliases });
 			n++;
 		}
 		return n;

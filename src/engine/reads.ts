@@ -11,11 +11,17 @@ import { getVector } from '../store/vectors';
 import { embedTexts, type EngineContext } from './context';
 import { toMemory } from './doc';
 import { tablesOf } from './vector-models';
+import type { SearchIndex } from './search/types';
 
-/** The public Entity of a row (without the internal normalised name). */
-export function toEntity(row: EntityRow): Entity {
-	const { norm: _norm, ...entity } = row;
-	return entity;
+/**
+ * The public Entity of a row: its identity from the row, its mention count and first and last
+ * mention from the memories that mention it, as the index holds them (store/entities.ts).
+ */
+export function toEntity(index: SearchIndex, row: EntityRow): Entity {
+	const { norm: _norm, memory_count: _count, first_seen: _first, last_seen: _last, ...identity } = row;
+	const span = index.mentionSpan(row.id);
+	const iso = (t: number | undefined, legacy: string | undefined) => (t === undefined ? (legacy ?? '') : new Date(t).toISOString());
+	return { ...identity, memory_count: span?.count ?? 0, first_seen: iso(span?.first, _first), last_seen: iso(span?.last, _last) };
 }
 
 /** Memories by id, in order; undefined for unknown ids. Counts no access. */
@@ -42,21 +48,22 @@ export async function entitiesOf(ctx: EngineContext, id: string): Promise<Entity
 
 /** Entities by id, in order. */
 export async function getEntities(ctx: EngineContext, ids: string[]): Promise<(Entity | undefined)[]> {
-	return (await ctx.db.entities.bulkGet(ids)).map((r) => (r ? toEntity(r) : undefined));
+	return (await ctx.db.entities.bulkGet(ids)).map((r) => (r ? toEntity(ctx.index, r) : undefined));
 }
 
 /** Entities whose name starts with, then contains, `text`; most-mentioned first. */
 export async function searchEntities(ctx: EngineContext, text: string, limit: number): Promise<Entity[]> {
 	const n = normaliseEntityName(text);
 	if (n === '') return [];
+	const byMentions = (rows: EntityRow[]) => rows.map((r) => toEntity(ctx.index, r)).sort((a, b) => b.memory_count - a.memory_count);
 	return ctx.db.read(async () => {
-		const out = await entitiesByPrefix(ctx.db, n, limit);
+		const out = byMentions(await entitiesByPrefix(ctx.db, n, limit * 5)).slice(0, limit);
 		if (out.length < limit) {
 			const seen = new Set(out.map((e) => e.id));
 			const more = await ctx.db.entities.filter((e) => !seen.has(e.id) && e.norm.includes(n)).limit(limit - out.length).toArray();
-			out.push(...more.sort((a, b) => b.memory_count - a.memory_count));
+			out.push(...byMentions(more));
 		}
-		return out.map(toEntity);
+		return out;
 	});
 }
 

@@ -20,7 +20,7 @@ import { normalize } from '../core/vector';
 import { contentHash, contentKey, normaliseContent, sessionOf } from '../store/derived';
 import { appendActivity } from '../store/activity';
 import { putLinks, withLink } from '../store/associations';
-import { readEntities, writeEntityLinks, type EntityKey, type Mentions } from '../store/entities';
+import { readEntities, writeEntities, type EntityKey } from '../store/entities';
 import { getByRef, previousInScope } from '../store/memories';
 import type { ActivityRow, AssociationRow, MemoryRow, VectorRow } from '../store/rows';
 import { readCounters, writeCounters } from '../store/settings';
@@ -147,7 +147,8 @@ interface Plan {
 	written: Written[];
 	vectors: VectorRow[];
 	links: AssociationRow[];
-	mentions: Mentions[];
+	/** The entities of the memories written (their rows are created or aliased as needed). */
+	mentions: EntityKey[];
 	superseded: Map<string, MemoryRow>;
 	/** Last memory per scope + session, so PRECEDED_BY and turn contexts chain through the batch. */
 	previous: Map<string, PrevTurn | undefined>;
@@ -267,7 +268,7 @@ async function exactCandidates(ctx: EngineContext, drafts: Draft[]): Promise<Map
  * for nothing.
  */
 function planExtras(ctx: EngineContext, d: Draft, row: MemoryRow, plan: Plan, near: Neighbour[], key: string): void {
-	plan.mentions.push({ keys: d.keys, at: row.timestamp });
+	plan.mentions.push(...d.keys);
 	if (d.vector) plan.vectors.push(vectorRow(ctx.embedder.modelId, row.id, d.vector));
 	if (d.caller) {
 		plan.vectors.push(vectorRow(callerModel(d.caller.length), row.id, d.caller));
@@ -368,7 +369,7 @@ class PlanWriter {
 			old.length ? db.vectors.bulkGet(old.map((r) => [ctx.embedder.modelId, r.id] as [string, string])) : [],
 			old.length && db.memories.bulkPut(old),
 			putLinks(db, apart),
-			writeEntityLinks(db, plan.mentions, c.state.entities),
+			writeEntities(db, plan.mentions, c.state.entities),
 			appendActivity(db, createdEntries(written, c)),
 			writeCounters(db, next),
 			...this.#pending,

@@ -10,7 +10,7 @@ import { normalize } from '../core/vector';
 import { appendActivity } from '../store/activity';
 import { deleteLinks, linksTouching, withLink } from '../store/associations';
 import { contentKey, sessionOf } from '../store/derived';
-import { linkEntitiesMany, unlinkEntities } from '../store/entities';
+import { dropOrphanEntities, ensureEntities } from '../store/entities';
 import { getByRef } from '../store/memories';
 import type { AssociationRow, MemoryRow } from '../store/rows';
 import { bumpStamp } from '../store/settings';
@@ -108,9 +108,10 @@ function mergeMetadata(row: MemoryRow, patch: Record<string, unknown>): void {
 	else row.session = session;
 }
 
+/** After the row's put: rows for its new entities, and none left for entities it alone mentioned. */
 async function relinkEntities(ctx: EngineContext, old: MemoryRow, row: MemoryRow): Promise<void> {
-	await unlinkEntities(ctx.db, [old]);
-	await linkEntitiesMany(ctx.db, [{ keys: entityKeys(row.entities), at: row.timestamp }]);
+	await ensureEntities(ctx.db, entityKeys(row.entities));
+	await dropOrphanEntities(ctx.db, [old]);
 }
 
 /**

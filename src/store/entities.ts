@@ -1,7 +1,10 @@
 /**
- * Entity rows and their mention counts. Which memories mention an entity is the memory row's
- * own `entity_ids` (indexed); the counts here are kept exact inside the caller's write
- * transaction, and an entity no memory mentions any more is deleted.
+ * Entity rows: an entity's identity (id, normalised and display name, type, aliases), written
+ * when first mentioned and again only when a new alias turns up. Which memories mention an
+ * entity is the memory rows' own `entity_ids` (indexed); how many, and when first and last, is
+ * derived from them (the engine's index counts them, engine/reads.ts), so storing a memory
+ * rewrites none of the rows of the entities it mentions. An entity no memory mentions any more
+ * is deleted, in the same transaction as the write that removed its last mention.
  */
 import type { EngramDB } from './db';
 import { entityIdsOf } from './derived';
@@ -15,23 +18,17 @@ export interface EntityKey {
 	type: string;
 }
 
-/** A memory's entity mentions: its entity keys and its timestamp. */
-export interface Mentions {
-	keys: EntityKey[];
-	at: string;
-}
-
 /**
- * Counts the mentions of many memories (creating entities as needed) in two requests, whatever
- * their number (single and batch store, update, import).
+ * Makes sure every entity of `keys` has a row with its name among the aliases (single and batch
+ * store, update, import): reads the rows, then writes only the new and the newly aliased ones.
  */
-export async function linkEntitiesMany(db: EngramDB, items: Mentions[]): Promise<void> {
-	const ids = [...new Set(items.flatMap((it) => it.keys.map((k) => k.id)))];
+export async function ensureEntities(db: EngramDB, keys: EntityKey[]): Promise<void> {
+	const ids = [...new Set(keys.map((k) => k.id))];
 	if (ids.length === 0) return;
-	await writeEntityLinks(db, items, await readEntities(db, ids));
+	await writeEntities(db, keys, await readEntities(db, ids));
 }
 
-/** The stored rows of the given entity ids (missing ones absent), for `writeEntityLinks`. */
+/** The stored rows of the given entity ids (missing ones absent), for `writeEntities`. */
 export async function readEntities(db: EngramDB, ids: string[]): Promise<Map<string, EntityRow>> {
 	const rows = new Map<string, EntityRow>();
 	if (ids.length) (await db.entities.bulkGet(ids)).forEach((r) => r && rows.set(r.id, r));
@@ -39,49 +36,33 @@ export async function readEntities(db: EngramDB, ids: string[]): Promise<Map<str
 }
 
 /**
- * Counts the mentions into `known` (every mentioned entity's stored row, as `readEntities`
- * returned it) and writes the entities: one request. Returns the rows written.
+ * Writes the rows `keys` need, given `known` (every mentioned entity's stored row, as
+ * `readEntities` returned it): a new entity's row, or a known one with a new alias. One request,
+ * none when nothing is new. Returns the rows written.
  */
-export async function writeEntityLinks(db: EngramDB, items: Mentions[], known: ReadonlyMap<string, EntityRow>): Promise<Map<string, EntityRow>> {
+export async function writeEntities(db: EngramDB, keys: Iterable<EntityKey>, known: ReadonlyMap<string, EntityRow>): Promise<Map<string, EntityRow>> {
 	const rows = new Map<string, EntityRow>();
-	for (const it of items) for (const k of it.keys) rows.set(k.id, countIn(rows.get(k.id) ?? known.get(k.id), k, it.at));
+	for (const k of keys) {
+		const row = rows.get(k.id) ?? known.get(k.id);
+		if (!row) rows.set(k.id, { id: k.id, norm: k.norm, name: k.name, type: k.type, aliases: [k.name] });
+		else if (!row.aliases.includes(k.name)) rows.set(k.id, { ...row, aliases: [...row.aliases, k.name] });
+	}
 	if (rows.size) await db.entities.bulkPut([...rows.values()]);
 	return rows;
 }
 
-/** One more mention of `k` at `at`: a new row, or the existing one counted and widened. */
-function countIn(row: EntityRow | undefined, k: EntityKey, at: string): EntityRow {
-	if (!row)
-		return { id: k.id, norm: k.norm, name: k.name, type: k.type, aliases: [k.name], memory_count: 1, first_seen: at, last_seen: at };
-	return {
-		...row,
-		memory_count: row.memory_count + 1,
-		aliases: row.aliases.includes(k.name) ? row.aliases : [...row.aliases, k.name],
-		first_seen: at < row.first_seen ? at : row.first_seen,
-		last_seen: at > row.last_seen ? at : row.last_seen,
-	};
-}
-
 /**
- * Uncounts the mentions of memories as they were stored (before a delete, or before their
- * entities change); returns the ids of entities deleted as orphans.
+ * Deletes the entities of `removed` (memories as they were before a delete, or before their
+ * entities changed) that no memory mentions any more. Call it after the writes that removed the
+ * mentions, in the same transaction: it counts what is left by the `entity_ids` index. Returns
+ * the ids deleted.
  */
-export async function unlinkEntities(db: EngramDB, memories: Pick<MemoryRow, 'entities'>[]): Promise<string[]> {
-	const drop = new Map<string, number>();
-	for (const m of memories) for (const id of entityIdsOf(m.entities)) drop.set(id, (drop.get(id) ?? 0) + 1);
-	if (drop.size === 0) return [];
-	const ids = [...drop.keys()];
-	const rows = await db.entities.bulkGet(ids);
-	const orphans: string[] = [];
-	const keep: EntityRow[] = [];
-	rows.forEach((row, i) => {
-		if (!row) return;
-		const count = row.memory_count - (drop.get(ids[i]) ?? 0);
-		if (count <= 0) orphans.push(row.id);
-		else keep.push({ ...row, memory_count: count });
-	});
+export async function dropOrphanEntities(db: EngramDB, removed: Pick<MemoryRow, 'entities'>[]): Promise<string[]> {
+	const ids = [...new Set(removed.flatMap((m) => entityIdsOf(m.entities)))];
+	if (ids.length === 0) return [];
+	const left = await Promise.all(ids.map((id) => db.memories.where('entity_ids').equals(id).count()));
+	const orphans = ids.filter((_, i) => left[i] === 0);
 	await db.entities.bulkDelete(orphans);
-	await db.entities.bulkPut(keep);
 	return orphans;
 }
 
@@ -90,8 +71,7 @@ export async function memoryIdsOf(db: EngramDB, entityId: string): Promise<strin
 	return (await db.memories.where('entity_ids').equals(entityId).primaryKeys()) as string[];
 }
 
-/** Entities whose normalised name starts with `prefix`, most-mentioned first. */
-export async function entitiesByPrefix(db: EngramDB, prefix: string, limit: number): Promise<EntityRow[]> {
-	const rows = await db.entities.where('norm').startsWith(prefix).limit(limit * 5).toArray();
-	return rows.sort((a, b) => b.memory_count - a.memory_count).slice(0, limit);
+/** Up to `max` entities whose normalised name starts with `prefix`, in name order. */
+export async function entitiesByPrefix(db: EngramDB, prefix: string, max: number): Promise<EntityRow[]> {
+	return db.entities.where('norm').startsWith(prefix).limit(max).toArray();
 }

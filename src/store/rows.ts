@@ -53,8 +53,16 @@ export type AssociationRow = Association;
 export type StoredLink = Omit<Association, 'from'>;
 
 /** An entity row: the public shape plus its normalised name, indexed for lookups by name. */
-export interface EntityRow extends Entity {
+export interface EntityRow extends Omit<Entity, 'memory_count' | 'first_seen' | 'last_seen'> {
 	norm: string;
+	/**
+	 * Rows written by earlier versions only: counts kept on the row and rewritten on every mention.
+	 * They are derived from the memories that mention the entity now (store/entities.ts), and
+	 * these stale copies are never read.
+	 */
+	memory_count?: number;
+	first_seen?: string;
+	last_seen?: string;
 }
 
 /** One memory's vector under one model, kept as a Float32Array (binary, 4 bytes a dimension). */

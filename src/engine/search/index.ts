@@ -293,6 +293,19 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		return this.entityDocs.get(entity)?.size ?? 0;
 	}
 
+	mentionSpan(entity: string): { count: number; first: number; last: number } | undefined {
+		const ids = this.entityDocs.get(entity);
+		if (!ids || ids.size === 0) return undefined;
+		let first = Infinity;
+		let last = -Infinity;
+		for (const id of ids) {
+			const t = this.metas[this.slotOf.get(id)!].timestamp;
+			if (t < first) first = t;
+			if (t > last) last = t;
+		}
+		return { count: ids.size, first, last };
+	}
+
 	withContentHash(scope: string, hash: number): string[] {
 		if (!this.byContent) {
 			this.byContent = new Map();

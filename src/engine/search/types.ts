@@ -115,6 +115,8 @@ export interface SearchIndex {
 	withContentHash(scope: string, hash: number): string[];
 	/** How many indexed memories mention the entity id. */
 	mentions(entity: string): number;
+	/** How many indexed memories mention the entity id, and the first and last of their timestamps (epoch ms); undefined when none. */
+	mentionSpan(entity: string): { count: number; first: number; last: number } | undefined;
 	/** Whether the index holds an active-model vector for the memory. */
 	hasVector(id: string): boolean;
 	/** Cosine between a stored memory and a vector (undefined without a stored vector). */

@@ -39,6 +39,24 @@ describe('Engine', () => {
 			expect((await engine.getEntities(['person:maria silva']))[0]).toMatchObject({ memory_count: 1 });
 		});
 
+		it('counts an entity\'s mentions, first and last, from the memories that mention it; its row holds only who it is', async () => {
+			const engine = await fresh();
+			const at = (day: number) => `2026-03-${String(day).padStart(2, '0')}T10:00:00.000Z`;
+			const id = 'person:maria silva';
+			const a = await engine.store({ content: 'Maria Silva reviewed the budget', timestamp: at(12) });
+			const b = await engine.store({ content: 'Maria Silva approved the hiring plan', timestamp: at(3) });
+			const row = await engine.db.entities.get(id);
+			expect(row).toMatchObject({ id, name: 'Maria Silva', type: 'person', aliases: ['Maria Silva'] });
+			expect(row).not.toHaveProperty('memory_count');
+			expect((await engine.getEntities([id]))[0]).toMatchObject({ memory_count: 2, first_seen: at(3), last_seen: at(12) });
+			await engine.delete({ memory_id: a.memory_id! });
+			expect((await engine.getEntities([id]))[0]).toMatchObject({ memory_count: 1, first_seen: at(3), last_seen: at(3) });
+			// An update that drops the last mention drops the entity with it.
+			await engine.update({ memory_id: b.memory_id!, content: 'The hiring plan was approved' });
+			expect(await engine.db.entities.get(id)).toBeUndefined();
+			expect(await engine.getEntities([id])).toEqual([undefined]);
+		});
+
 		it('keeps the PRECEDED_BY chain whole across deleted memories', async () => {
 			const engine = await fresh();
 			const out = await engine.store({ memories: ['One', 'Two', 'Three', 'Four'].map((w) => ({ content: `Step ${w} of the migration` })) });
