@@ -247,17 +247,25 @@ async function settleSeqs(db: EngineContext['db'], rows: MemoryRow[], old: Map<s
 	}
 }
 
-/** Restores entity display names and aliases from the export (counts and first/last seen are derived from the memories). */
+/**
+ * Restores entity display names and aliases from the export (counts and first/last seen are
+ * derived from the memories). Bumps the write stamp like every write: a store trusts the entity
+ * rows it remembers only while the stamp is unchanged (write-guess.ts).
+ */
 async function restoreEntities(ctx: EngineContext, b: EngramBundle): Promise<number> {
 	if (b.entities.length === 0) return 0;
-	return ctx.db.write(async () => {
-		let n = 0;
-		for (const { value: e } of b.entities) {
-			const row = await ctx.db.entities.get(e.id);
-			if (!row) continue;
-			await ctx.db.entities.put({ ...row, name: e.name, aliases: e.aliases ?? row.aliases });
-			n++;
-		}
+	return ctx.lock.run(async () => {
+		const { n, stamp } = await ctx.db.write(async () => {
+			let n = 0;
+			for (const { value: e } of b.entities) {
+				const row = await ctx.db.entities.get(e.id);
+				if (!row) continue;
+				await ctx.db.entities.put({ ...row, name: e.name, aliases: e.aliases ?? row.aliases });
+				n++;
+			}
+			return { n, stamp: n ? await bumpStamp(ctx.db) : undefined };
+		});
+		if (stamp !== undefined) ctx.committed(stamp, { upserts: [], removed: [], edges: [] });
 		return n;
 	});
 }

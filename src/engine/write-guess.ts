@@ -4,12 +4,16 @@
  * browser each wave of requests costs a round trip to the storage process; in the one-off
  * measurements of docs/BENCHMARKS.md the saving was a few tenths of a ms, within the noise.
  *
- * A guess is never trusted. The store that uses one issues the same reads in the same wave as
- * its writes, reads first (IndexedDB runs a transaction's requests in order, so they see the
- * state before the writes), and aborts the transaction when any read differs from the guess:
- * another tab wrote, a delete or an update changed an entity, a cache entry was evicted. The
- * store is then run again with a read wave (store-ops.ts). A wrong guess costs a retry, never a
- * wrong write, so nothing here has to be invalidated for correctness.
+ * A guess is checked in the store's own transaction. The store that uses one issues the check's
+ * reads in the same wave as its writes, reads first (IndexedDB runs a transaction's requests in
+ * order, so they see the state before the writes), and aborts the transaction when any read
+ * differs from the guess: another tab wrote, a delete or an update changed the newest memory or
+ * an entity, an entity guessed absent has a row. The store is then run again with a read wave
+ * (store-ops.ts). The check reads the counters, whose write stamp every write transaction moves,
+ * so an unchanged stamp vouches for the remembered entity rows; they are not read again. The
+ * entities guessed absent are: that guess rests on the index's mention counts, not on a read. A
+ * wrong guess costs a retry, never a wrong write, so nothing here has to be invalidated for
+ * correctness.
  */
 import { AbortForRetry } from '../store/errors';
 import type { EntityRow } from '../store/rows';
@@ -30,6 +34,11 @@ export interface WriteState {
 	previous: Map<string, PrevTurn | undefined>;
 	/** Entity id → stored row, for the ids asked; absent ids have no row. */
 	entities: Map<string, EntityRow>;
+}
+
+/** A guessed state, and which of its entities it guessed to have no row (the check reads those). */
+export interface GuessedState extends WriteState {
+	absent: Set<string>;
 }
 
 /** Thrown inside a store's transaction when a guess proved wrong; aborts it for a retry. */
@@ -55,7 +64,7 @@ export class WriteGuesses {
 	 * remembered. An entity neither remembered nor mentioned by any indexed memory (`unmentioned`)
 	 * is guessed to have no row: rows of entities no memory mentions are deleted.
 	 */
-	guess(keys: Iterable<string>, entityIds: Iterable<string>, unmentioned: (id: string) => boolean): WriteState | undefined {
+	guess(keys: Iterable<string>, entityIds: Iterable<string>, unmentioned: (id: string) => boolean): GuessedState | undefined {
 		if (!this.#counters) return undefined;
 		const previous = new Map<string, PrevTurn | undefined>();
 		for (const k of keys) {
@@ -63,13 +72,15 @@ export class WriteGuesses {
 			previous.set(k, this.#previous.get(k));
 		}
 		const entities = new Map<string, EntityRow>();
+		const absent = new Set<string>();
 		for (const id of entityIds) {
 			const row = this.#entities.get(id);
 			if (row) entities.set(id, row);
-			else if (!unmentioned(id)) return undefined;
+			else if (unmentioned(id)) absent.add(id);
+			else return undefined;
 		}
 		this.hits++;
-		return { counters: { ...this.#counters }, previous, entities };
+		return { counters: { ...this.#counters }, previous, entities, absent };
 	}
 
 	/** Remembers records as they are now in IndexedDB (read, or written by this engine). */

@@ -88,6 +88,32 @@ describe('stores that guess what they would read', () => {
 		expect(await mentionsStored(engine, 'person:maria lopez')).toBe(2);
 	});
 
+	it('reads back only the entities it guessed absent; the rows it remembers stand while the write stamp does', async () => {
+		const engine = await engines();
+		await engine.store({ content: 'Maria Lopez approved the Lisbon office budget' });
+		const get = engine.db.entities.bulkGet.bind(engine.db.entities);
+		const asked: string[][] = [];
+		engine.db.entities.bulkGet = ((ids: string[]) => (asked.push([...ids]), get(ids))) as typeof get;
+		await engine.store({ content: 'Maria Lopez met Tomas Berg about the Lisbon office' });
+		expect(engine.ctx.guesses).toMatchObject({ hits: 1, stale: 0 });
+		expect(asked.flat()).not.toContain('person:maria lopez');
+		expect(asked.flat()).toContain('person:tomas berg');
+		engine.db.entities.bulkGet = get;
+		// Another write that changes an entity row moves the stamp: the next store reads again.
+		const exported = await engine.exportMemories({ format: 'json' });
+		const bundle = JSON.parse(exported.data);
+		bundle.entities = bundle.entities.map((e: Entity) => (e.id === 'person:maria lopez' ? { ...e, aliases: ['Maria Lopez', 'M. Lopez'] } : e));
+		const stamp = async () => ((await engine.db.settings.get('sys:counters'))!.value as { stamp: number }).stamp;
+		const before = await stamp();
+		const imported = await engine.importMemories({ format: 'json', data: JSON.stringify(bundle) });
+		expect(imported).toMatchObject({ imported: 0 });
+		expect(await stamp()).toBeGreaterThan(before);
+		const out = await engine.store({ content: 'Maria Lopez signed the catering contract' });
+		expect(engine.ctx.guesses.stale).toBe(1);
+		expect(out.seq).toBe(3);
+		expect(await engine.db.entities.get('person:maria lopez')).toMatchObject({ aliases: ['Maria Lopez', 'M. Lopez'] });
+	});
+
 	it('an imported memory’s seq makes the guessed seq taken: the store retries instead of failing', async () => {
 		const engine = await engines();
 		await engine.store({ content: 'Maria Lopez approved the Lisbon office budget' });
@@ -116,7 +142,7 @@ describe('WriteGuesses', () => {
 		g.learn({ counters: { seq: 3, stamp: 5 }, previous: new Map([['s\u0000', turn('m3')]]), entities: [row('e', 2)] });
 		expect(g.guess(['t\u0000'], [], () => true)).toBeUndefined();
 		expect(g.guess(['s\u0000'], ['x'], () => false)).toBeUndefined();
-		expect(g.guess(['s\u0000'], ['e', 'x'], () => true)).toEqual(state());
+		expect(g.guess(['s\u0000'], ['e', 'x'], () => true)).toEqual({ ...state(), absent: new Set(['x']) });
 		g.forget();
 		expect(g.guess([], [], () => true)).toBeUndefined();
 	});
