@@ -6,10 +6,9 @@
  *
  * Run: npx vite build && npx tsx bench/store-browser.ts [--n 1000] [--route '#/settings'] [--bare]
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchBrowser, ROOT, startPreview } from '../test/e2e/helpers';
+import { launchBrowser, startPreview } from '../test/e2e/helpers';
+import { bareEngine } from './lib/bare-engine';
 import { Corpus, type GeneratedMemory } from './lib/corpus';
 import { percentile, round } from './lib/stats';
 
@@ -22,24 +21,6 @@ const N = Number(arg('n') ?? 1000);
 const ROUTE = arg('route') ?? '#/';
 /** --bare: no app, only the engine worker, called over comlink's wire format (the engine alone). */
 const BARE = process.argv.includes('--bare');
-
-/**
- * Starts the built engine worker in an empty page and installs `globalThis.__engram` as a
- * minimal comlink caller (APPLY messages with RAW arguments, the protocol comlink speaks).
- */
-async function bareEngine(page: Page, url: string): Promise<void> {
-	const file = readdirSync(join(ROOT, 'dist/assets')).find((f) => /^engine\.worker-.*\.js$/.test(f));
-	if (!file) throw new Error('dist/assets has no engine worker: run `npx vite build` first');
-	await page.goto(`${url}/favicon.svg`);
-	await page.evaluate(`(() => {
-		const w = new Worker('/assets/${file}', { type: 'module' });
-		let id = 0;
-		const pending = new Map();
-		w.onmessage = (e) => { const p = pending.get(e.data.id); if (p) { pending.delete(e.data.id); e.data.type === 'HANDLER' ? p[1](e.data.value) : p[0](e.data.value); } };
-		const call = (method) => (arg) => new Promise((ok, no) => { const i = String(++id); pending.set(i, [ok, no]); w.postMessage({ id: i, type: 'APPLY', path: [method], argumentList: [{ type: 'RAW', value: arg }] }); });
-		globalThis.__engram = new Proxy({}, { get: (_, m) => call(m) });
-	})()`);
-}
 
 type Timings = Record<string, number[]>;
 
