@@ -11,7 +11,6 @@ import type { DeferredLog } from './deferred-log';
 import type { ChangeHub } from './events';
 import type { SearchIndex } from './search/types';
 import type { Thresholds } from './thresholds';
-import type { VectorModels } from './vector-models';
 import type { WriteGuesses } from './write-guess';
 import type { WriteLock } from './write-lock';
 
@@ -24,8 +23,6 @@ export interface EngineContext {
 	now: () => number;
 	lock: WriteLock;
 	hub: ChangeHub;
-	/** Which models hold vectors in IndexedDB (writers of other models' vectors call `add`). */
-	models: VectorModels;
 	/** What this engine's last writes left in IndexedDB, so a store may skip its read wave. */
 	guesses: WriteGuesses;
 	/** Activity entries written in batches, outside any other write (recall's entries). */

@@ -82,14 +82,13 @@ export async function applyNotice(ctx: EngineContext, n: ChangeNotice): Promise<
 		return { kind: 'wipe' };
 	}
 	const model = ctx.embedder.modelId;
-	const { rows, vectors, links } = await ctx.db.read(async () => ({
+	const { rows, links } = await ctx.db.read(async () => ({
 		rows: await ctx.db.memories.bulkGet(n.upserts),
-		vectors: await ctx.db.vectors.bulkGet(n.upserts.map((id) => [model, id] as [string, string])),
 		links: await linksByKey(ctx.db, n.edges),
 	}));
 	for (const id of n.removed) ctx.index.remove(id);
 	rows.forEach((r, i) => {
-		if (r) ctx.index.upsert(toDocMeta(r), toDocText(r), vectors[i]?.data ?? null);
+		if (r) ctx.index.upsert(toDocMeta(r), toDocText(r), r.vectors?.[model] ?? null);
 		else ctx.index.remove(n.upserts[i]);
 	});
 	links.forEach((a, i) => {

@@ -9,7 +9,6 @@ import { deleteLinks, linksTouching, putLinks } from '../store/associations';
 import { dropOrphanEntities } from '../store/entities';
 import { getByRef, idsByTags } from '../store/memories';
 import { bumpStamp } from '../store/settings';
-import { deleteVectorsOf } from '../store/vectors';
 import type { AssociationRow } from '../store/rows';
 import { nowIso, type EngineContext } from './context';
 import { notFound } from './get-ops';
@@ -32,7 +31,7 @@ export async function deleteMemories(ctx: EngineContext, input: DeleteInput, act
 			const bridges = bridgeSequence(links, deleted, nowIso(ctx));
 			await putLinks(ctx.db, bridges);
 			change.edges = bridges;
-			await deleteVectorsOf(ctx.db, ids);
+			// A memory's vectors are part of its row (store/vectors.ts): they go with it.
 			await ctx.db.memories.bulkDelete(ids);
 			await dropOrphanEntities(ctx.db, rows.filter((r) => r !== undefined));
 			const at = nowIso(ctx);

@@ -67,7 +67,6 @@ import { storeMemories } from './store-ops';
 import { resolveThresholds, thresholdsKey, type Thresholds } from './thresholds';
 import type { ActivityEntry, ChangeEvent, EngineApi, Progress } from './types';
 import { updateMemory } from './update-ops';
-import { VectorModels } from './vector-models';
 import { WriteGuesses } from './write-guess';
 import { WriteLock } from './write-lock';
 
@@ -157,8 +156,6 @@ export class Engine implements EngineApi {
 	async #onNotice(n: ChangeNotice): Promise<void> {
 		if (this.#closed) return;
 		this.#changes++;
-		// The other tab may have stored vectors of a model this one has not seen.
-		this.ctx.models.reset();
 		const event = await this.ctx.lock.run(() => applyNotice(this.ctx, n)).catch(() => undefined);
 		this.#stamps.see(n.stamp);
 		this.#snapshots.schedule();
@@ -317,14 +314,13 @@ export class Engine implements EngineApi {
 		await this.ctx.lock.run(async () => {
 			const db = this.ctx.db;
 			const stamp = await db.write(async () => {
-				await Promise.all([db.memories, db.entities, db.vectors, db.activity, db.snapshots].map((t) => t.clear()));
+				await Promise.all([db.memories, db.entities, db.activity, db.snapshots].map((t) => t.clear()));
 				return bumpStamp(db);
 			});
 			this.#snapshots.cancel();
 			// The rows naming them are gone: every snapshot file is garbage now.
 			if (this.ctx.snapshotFiles) await removeOrphanFiles(db, this.ctx.snapshotFiles, Infinity).catch(() => undefined);
 			this.ctx.index.clear();
-			this.ctx.models.reset();
 			this.#committed(stamp, { upserts: [], removed: [], edges: [], wipe: true });
 		});
 		this.ctx.hub.emit({ kind: 'wipe' });
@@ -386,7 +382,6 @@ export async function createEngine(opts: CreateEngineOptions): Promise<Engine> {
 			lock: new WriteLock(),
 			guesses: new WriteGuesses(),
 			hub: new ChangeHub(),
-			models: new VectorModels(db),
 			log: new DeferredLog(db),
 			snapshotFiles: files,
 		},

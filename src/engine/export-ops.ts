@@ -10,7 +10,7 @@ import type { EngineContext } from './context';
 import { renderMarkdown } from './markdown-format';
 import { toEntity } from './reads';
 import { parseInput } from './validate';
-import { vectorsOf } from '../store/vectors';
+import { vectorRowsOf } from '../store/vectors';
 import { entityIdsOf } from '../store/derived';
 import { linksOut } from '../store/associations';
 
@@ -18,7 +18,7 @@ import { linksOut } from '../store/associations';
 export const EXPORT_VERSION = 1;
 
 /** A memory as exported: the stored record without derived index keys. */
-export type ExportedMemory = Omit<MemoryRow, 'content_key' | 'session' | 'entity_ids' | 'links' | 'link_keys'>;
+export type ExportedMemory = Omit<MemoryRow, 'content_key' | 'session' | 'entity_ids' | 'links' | 'link_keys' | 'vectors' | 'vector_models'>;
 
 /** A vector as exported (numbers print exactly: float32 → double → JSON → float32 is lossless). */
 export interface ExportedVector {
@@ -73,7 +73,6 @@ async function selectPage(db: EngramDB, p: ExportInput): Promise<{ rows: MemoryR
 /** Associations leaving the page (into the selection), entities and vectors of the page. */
 async function collect(ctx: EngineContext, rows: MemoryRow[], selected: Set<string> | undefined, vectors: boolean): Promise<ExportBundle> {
 	const db = ctx.db;
-	const ids = rows.map((r) => r.id);
 	const links = rows.flatMap(linksOut);
 	const entityIds = [...new Set(rows.flatMap((r) => entityIdsOf(r.entities)))];
 	const entities = (await db.entities.bulkGet(entityIds)).filter((e): e is EntityRow => e !== undefined);
@@ -82,15 +81,12 @@ async function collect(ctx: EngineContext, rows: MemoryRow[], selected: Set<stri
 		associations: links.filter((a) => !selected || selected.has(a.to)),
 		entities: entities.sort((a, b) => a.id.localeCompare(b.id)).map((e) => toEntity(ctx.index, e)),
 	};
-	if (vectors && ids.length) {
-		const vs = await vectorsOf(db, ids);
-		bundle.vectors = vs.map((v) => ({ model: v.model, memory_id: v.memory_id, vector: Array.from(v.data) }));
-	}
+	if (vectors) bundle.vectors = rows.flatMap(vectorRowsOf).map((v) => ({ model: v.model, memory_id: v.memory_id, vector: Array.from(v.data) }));
 	return bundle;
 }
 
 function exportedMemory(row: MemoryRow): ExportedMemory {
-	const { content_key: _k, session: _s, entity_ids: _e, links: _l, link_keys: _lk, ...rest } = row;
+	const { content_key: _k, session: _s, entity_ids: _e, links: _l, link_keys: _lk, vectors: _v, vector_models: _vm, ...rest } = row;
 	return rest;
 }
 

@@ -15,10 +15,10 @@ import {
 import { humanAge } from '../core/time';
 import { appendActivity } from '../store/activity';
 import { linksOf } from '../store/associations';
-import { embeddingTables, getByRef } from '../store/memories';
+import { getByRef } from '../store/memories';
 import type { AssociationRow, MemoryRow } from '../store/rows';
 import { bumpStamp } from '../store/settings';
-import { getVector } from '../store/vectors';
+import { modelsOf } from '../store/vectors';
 import { nowIso, type EngineContext } from './context';
 import { toMemory, truncate } from './doc';
 import { parseInput } from './validate';
@@ -79,13 +79,9 @@ async function around(ctx: EngineContext, row: MemoryRow): Promise<Neighbourhood
 	links.out.forEach((a) => consider(a, 'out'));
 	links.in.forEach((a) => consider(a, 'in'));
 	const ids = [...best.keys()];
-	const [tables, vector, rows] = await Promise.all([
-		embeddingTables(ctx.db, [row.id]),
-		getVector(ctx.db, ctx.embedder.modelId, row.id),
-		ctx.db.memories.bulkGet(ids),
-	]);
+	const rows = await ctx.db.memories.bulkGet(ids);
 	const linked = rows.flatMap((other, i) => (other ? [{ ...best.get(ids[i])!, other }] : []));
-	return { row, links, tables: tables.get(row.id) ?? [], vector, linked };
+	return { row, links, tables: modelsOf(row), vector: row.vectors?.[ctx.embedder.modelId], linked };
 }
 
 async function readOnly(ctx: EngineContext, ref: MemoryRef): Promise<Neighbourhood> {

@@ -14,7 +14,6 @@ import { putLinks } from '../store/associations';
 import { contentKey, sessionOf } from '../store/derived';
 import { dropOrphanEntities, ensureEntities } from '../store/entities';
 import { rowsWhere } from '../store/lookup';
-import { deleteVectorsOf, vectorRow } from '../store/vectors';
 import type { MemoryRow } from '../store/rows';
 import { bumpStamp, ensureSeqAbove, reserveSeqs } from '../store/settings';
 import { associateMemories } from './associate-ops';
@@ -214,14 +213,17 @@ async function writeImported(
 	const old = new Map(existing.flatMap((r) => (r ? [[r.id, r] as const] : [])));
 	const replaced = write.filter((r) => old.has(r.id)).map((r) => r.id);
 	await settleSeqs(db, write, old);
-	if (replaced.length) await deleteVectorsOf(db, replaced);
-	// A replaced memory keeps the links it has (a bundle's links are imported after its memories).
+	// A memory's vectors are those of the bundle (and the active model's, embedded if missing), on
+	// its row: a replaced memory's old vectors go. It keeps the links it has (a bundle's links are
+	// imported after its memories).
+	for (const r of write) {
+		const vs = vectors.get(r.id);
+		if (vs?.size) r.vectors = Object.fromEntries(vs);
+		else delete r.vectors;
+	}
 	await db.memories.bulkPut(write.map((r) => (old.has(r.id) ? { ...r, links: old.get(r.id)!.links } : r)));
 	await ensureEntities(db, write.flatMap((r) => entityKeys(r.entities)));
 	if (replaced.length) await dropOrphanEntities(db, replaced.map((id) => old.get(id)!));
-	const vectorRows = write.flatMap((r) => [...(vectors.get(r.id) ?? [])].map(([model, v]) => vectorRow(model, r.id, v)));
-	await db.vectors.bulkPut(vectorRows);
-	for (const model of new Set(vectorRows.map((r) => r.model))) ctx.models.add(model);
 	for (const r of write) change.upserts.push({ row: r, vector: vectors.get(r.id)?.get(ctx.embedder.modelId) ?? null });
 	counts.replaced += replaced.length;
 	counts.imported += write.length - replaced.length;

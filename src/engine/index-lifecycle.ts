@@ -93,23 +93,16 @@ export const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve,
 /** Rows read per request while rebuilding: getAll pages, far faster than a cursor per row. */
 const PAGE = 2_000;
 
-/** A fresh index for `model` filled from IndexedDB, using the vectors stored for that model. */
+/** A fresh index for `model` filled from IndexedDB, using the memories' vectors of that model. */
 export async function rebuildIndex(db: EngramDB, model: string, dims: number): Promise<SearchIndex> {
 	const index = createSearchIndex({ modelId: model, dims });
-	const vectors = new Map<string, Float32Array>();
-	for (let after = ''; ; ) {
-		const page = await db.vectors.where('[model+memory_id]').between([model, after], [model, '\uffff'], false, true).limit(PAGE).toArray();
-		for (const v of page) vectors.set(v.memory_id, v.data);
-		if (page.length < PAGE) break;
-		after = page[page.length - 1].memory_id;
-	}
 	const links: AssociationRow[] = [];
 	// In seq order, as memories were stored: a rebuilt index lists ties (a batch shares one
 	// timestamp) in the same order as the index that saw them arrive.
 	for (let after = -Infinity; ; ) {
 		const page = await db.memories.where('seq').above(after).limit(PAGE).toArray();
 		for (const row of page) {
-			index.upsert(toDocMeta(row), toDocText(row), vectors.get(row.id) ?? null);
+			index.upsert(toDocMeta(row), toDocText(row), row.vectors?.[model] ?? null);
 			links.push(...linksOut(row));
 		}
 		if (page.length < PAGE) break;

@@ -6,7 +6,7 @@
  */
 import { MemoryError } from '../core/errors';
 import { getSetting, bumpStamp, setSetting, ACTIVE_MODEL_KEY } from '../store/settings';
-import { modelCounts, vectorRow } from '../store/vectors';
+import { modelCounts, setVector } from '../store/vectors';
 import { embedTexts, type EngineContext } from './context';
 import type { Embedder, EmbedderProgress } from './embedder';
 import { loadIndex } from './index-lifecycle';
@@ -57,7 +57,6 @@ export class ModelSwitcher {
 			await this.ctx.db.write(() => setSetting(this.ctx.db, ACTIVE_MODEL_KEY, embedder.modelId));
 			this.ctx.embedder = embedder;
 			this.ctx.index = index;
-			this.ctx.models.reset();
 			this.ctx.thresholds = resolveThresholds(embedder.modelId, override);
 			this.#noVector.clear();
 		});
@@ -127,7 +126,8 @@ export class ModelSwitcher {
 					const now = await this.ctx.db.memories.get(row.id);
 					if (!v) this.#noVector.add(row.id);
 					if (!v || !now || now.content !== row.content) continue;
-					await this.ctx.db.vectors.put(vectorRow(model, row.id, v));
+					setVector(now, model, v);
+					await this.ctx.db.memories.put(now);
 					done.push({ id: row.id, v });
 				}
 				return done.length ? bumpStamp(this.ctx.db) : undefined;

@@ -7,10 +7,9 @@ import { linksOf } from '../store/associations';
 import { entitiesByPrefix } from '../store/entities';
 import { entityIdsOf } from '../store/derived';
 import type { EntityRow } from '../store/rows';
-import { getVector } from '../store/vectors';
+import { getVector, modelsOf } from '../store/vectors';
 import { embedTexts, type EngineContext } from './context';
 import { toMemory } from './doc';
-import { tablesOf } from './vector-models';
 import type { SearchIndex } from './search/types';
 
 /**
@@ -26,12 +25,8 @@ export function toEntity(index: SearchIndex, row: EntityRow): Entity {
 
 /** Memories by id, in order; undefined for unknown ids. Counts no access. */
 export async function getMemories(ctx: EngineContext, ids: string[]): Promise<(Memory | undefined)[]> {
-	const models = await ctx.models.list();
-	const { rows, tables } = await ctx.db.read(async () => {
-		const rows = await ctx.db.memories.bulkGet(ids);
-		return { rows, tables: await tablesOf(ctx.db, ctx.index, models, rows.flatMap((r) => (r ? [r.id] : []))) };
-	});
-	return rows.map((r) => (r ? toMemory(r, tables.get(r.id) ?? []) : undefined));
+	const rows = await ctx.db.memories.bulkGet(ids);
+	return rows.map((r) => (r ? toMemory(r, modelsOf(r)) : undefined));
 }
 
 /** Every association out of and into a memory. */

@@ -14,8 +14,7 @@ import { callerModel, embedTexts, type EngineContext } from './context';
 import { toMemory, truncate } from './doc';
 import type { RankedHit, RankedPage } from './search/types';
 import { parseInput } from './validate';
-import { tablesOf } from './vector-models';
-import { vectorsOfModel } from '../store/vectors';
+import { modelsOf, rowsWithVector } from '../store/vectors';
 
 /** Default cap on each result's content, so a recall never floods an agent's context. */
 export const DEFAULT_MAX_CONTENT_CHARS = 2000;
@@ -66,7 +65,7 @@ async function callerMatches(ctx: EngineContext, embedding: number[]): Promise<M
 	const q = normalize(embedding);
 	if (!q) throw new MemoryError('invalid_input', 'embedding: must not be all zeros');
 	const model = callerModel(q.length);
-	const rows = await vectorsOfModel(ctx.db, model).toArray();
+	const rows = await rowsWithVector(ctx.db, model).toArray();
 	if (rows.length === 0) {
 		if (q.length === ctx.embedder.dims) return undefined;
 		throw new MemoryError(
@@ -74,7 +73,7 @@ async function callerMatches(ctx: EngineContext, embedding: number[]): Promise<M
 			`embedding: no memory holds a caller embedding of ${q.length} dimensions and the active model (${ctx.embedder.modelId}) has ${ctx.embedder.dims}`,
 		);
 	}
-	const scored = rows.map((r) => [r.memory_id, cosine(q, r.data)] as const).sort((a, b) => b[1] - a[1]);
+	const scored = rows.map((r) => [r.id, cosine(q, r.vectors![model])] as const).sort((a, b) => b[1] - a[1]);
 	return new Map(scored.slice(0, CALLER_POOL));
 }
 
@@ -109,20 +108,16 @@ function hasContextBoost(p: RecallInput): boolean {
 /** Loads the page's memories (one bulk read) and bounds each content. */
 async function loadPage(ctx: EngineContext, page: RankedPage, p: RecallInput): Promise<RecallOutput> {
 	const ids = page.hits.map((h) => h.id);
-	const models = await ctx.models.list();
 	// One read transaction: separate requests would each open one, and every queued transaction
 	// delays the next write's (measured: 20–80 ms per store in Chromium while the UI refreshed).
-	// Over the two tables it reads, so it never waits for the previous recall's activity entry.
-	const [rows, tables] = await ctx.db.read(
-		() => Promise.all([ctx.db.memories.bulkGet(ids), tablesOf(ctx.db, ctx.index, models, ids)]),
-		[ctx.db.memories, ctx.db.vectors],
-	);
+	// Over the one table it reads, so it never waits for the previous recall's activity entry.
+	const rows = await ctx.db.read(() => ctx.db.memories.bulkGet(ids), [ctx.db.memories]);
 	const max = p.max_content_chars ?? DEFAULT_MAX_CONTENT_CHARS;
 	const results: RecallOutput['results'] = [];
 	page.hits.forEach((h, i) => {
 		const row = rows[i];
 		if (!row) return;
-		const memory = toMemory(row, tables.get(row.id) ?? []);
+		const memory = toMemory(row, modelsOf(row));
 		const cut = truncate(memory.content, max);
 		memory.content = cut.text;
 		const r: RecallOutput['results'][number] = { memory, score: h.score, components: h.components, match: h.match, matched_terms: h.matched_terms };

@@ -14,7 +14,7 @@ import { DB_VERSION } from '../store/db';
 import type { EngineContext } from './context';
 import { parseInput } from './validate';
 import { linksFrom } from '../store/associations';
-import { vectorModels, vectorsOfModel } from '../store/vectors';
+import { rowsWithVector, vectorModels } from '../store/vectors';
 
 const TOP = 10;
 
@@ -114,7 +114,7 @@ async function embeddingModels(ctx: EngineContext, active: number): Promise<{ mo
 	let cached = otherModels.get(ctx);
 	if (!cached || cached.active !== model || Date.now() - cached.at > OTHER_MODELS_TTL_MS) {
 		const names = (await vectorModels(ctx.db)).filter((m) => m !== model);
-		const counts = await Promise.all(names.map(async (m) => ({ model: m, count: await vectorsOfModel(ctx.db, m).count() })));
+		const counts = await Promise.all(names.map(async (m) => ({ model: m, count: await rowsWithVector(ctx.db, m).count() })));
 		otherModels.set(ctx, (cached = { at: Date.now(), active: model, counts }));
 	}
 	const all = [...(active ? [{ model, count: active }] : []), ...cached.counts.filter((c) => c.count > 0)];
@@ -153,7 +153,7 @@ export async function health(
 ): Promise<HealthOutput> {
 	const db = ctx.db;
 	const model = ctx.embedder.modelId;
-	const [memories, entities, vectors] = await db.read(() => Promise.all([db.memories.count(), db.entities.count(), vectorsOfModel(db, model).count()]));
+	const [memories, entities, vectors] = await db.read(() => Promise.all([db.memories.count(), db.entities.count(), rowsWithVector(db, model).count()]));
 	// Links are counted where they are indexed: nothing in IndexedDB indexes them (store/associations.ts).
 	const associations = Object.values(ctx.index.counts().edgesByType).reduce((a, b) => a + b, 0);
 	const issues: string[] = [];

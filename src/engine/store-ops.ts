@@ -22,9 +22,9 @@ import { appendActivity } from '../store/activity';
 import { putLinks, withLink } from '../store/associations';
 import { readEntities, writeEntities, type EntityKey } from '../store/entities';
 import { getByRef, previousInScope } from '../store/memories';
-import type { ActivityRow, AssociationRow, MemoryRow, VectorRow } from '../store/rows';
+import type { ActivityRow, AssociationRow, MemoryRow } from '../store/rows';
 import { readCounters, writeCounters } from '../store/settings';
-import { vectorRow } from '../store/vectors';
+import { setVector } from '../store/vectors';
 import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
 import { turnContext } from './doc';
 import { isNearDuplicate } from './duplicates';
@@ -145,7 +145,6 @@ type StoreResult = StoreOutput['results'][number];
  */
 interface Plan {
 	written: Written[];
-	vectors: VectorRow[];
 	links: AssociationRow[];
 	/** The entities of the memories written (their rows are created or aliased as needed). */
 	mentions: EntityKey[];
@@ -170,7 +169,7 @@ async function writeDrafts(
 	const guessed = guess ? ctx.guesses.guess(keys.keys(), entityIds, (id) => ctx.index.mentions(id) === 0) : undefined;
 	const [, exact, state] = await Promise.all([refuseTakenIds(ctx, drafts, path), exactCandidates(ctx, drafts), guessed ?? read()]);
 	if (!guessed) ctx.guesses.learn({ ...state, entities: state.entities.values() });
-	const plan: Plan = { written: [], vectors: [], links: [], mentions: [], superseded: new Map(), previous: new Map(state.previous) };
+	const plan: Plan = { written: [], links: [], mentions: [], superseded: new Map(), previous: new Map(state.previous) };
 	// A batch that supersedes nothing never changes a row once planned, so its rows can be
 	// written while later ones are still being planned.
 	const early = drafts.every((d) => d.item.supersedes_memory_id === undefined);
@@ -280,11 +279,8 @@ async function exactCandidates(ctx: EngineContext, drafts: Draft[]): Promise<Map
  */
 function planExtras(ctx: EngineContext, d: Draft, row: MemoryRow, plan: Plan, near: Neighbour[], key: string): void {
 	plan.mentions.push(...d.keys);
-	if (d.vector) plan.vectors.push(vectorRow(ctx.embedder.modelId, row.id, d.vector));
-	if (d.caller) {
-		plan.vectors.push(vectorRow(callerModel(d.caller.length), row.id, d.caller));
-		ctx.models.add(callerModel(d.caller.length));
-	}
+	if (d.vector) setVector(row, ctx.embedder.modelId, d.vector);
+	if (d.caller) setVector(row, callerModel(d.caller.length), d.caller);
 	for (const n of similarNeighbours(ctx, near)) {
 		const strength = round(n.cosine);
 		plan.links.push(systemLink(row.id, n.id, 'SIMILAR_TO', strength, row.timestamp));
@@ -333,10 +329,9 @@ class PlanWriter {
 	readonly #pending: Promise<unknown>[] = [];
 	/** Links whose source is not a row being written, for `finish` to read and write apart. */
 	readonly #apart: AssociationRow[] = [];
-	/** How many of the plan's rows, links and vectors have been issued. */
+	/** How many of the plan's rows and links have been issued. */
 	#rows = 0;
 	#links = 0;
-	#vectors = 0;
 	readonly #check: Promise<WriteState> | undefined;
 	/** Each new row as issued: with its seq and the links it carries. */
 	readonly added: MemoryRow[] = [];
@@ -359,8 +354,8 @@ class PlanWriter {
 
 	/**
 	 * Issues everything not yet issued and waits for the lot; throws StaleGuess on a wrong guess.
-	 * Unless a superseded memory's vector must be read first, the index change is whole once the
-	 * last request is out, and is mirrored while the storage process writes.
+	 * The index change is whole once the last request is out, and is mirrored while the storage
+	 * process writes.
 	 */
 	async finish({ change, complete }: IndexOut): Promise<void> {
 		const { ctx, plan, c } = this;
@@ -376,8 +371,6 @@ class PlanWriter {
 		const written = plan.written.map((w) => w.row);
 		// Empty bulk calls still cost a request each; skip them.
 		const requests = Promise.all([
-			// The index needs each superseded memory's vector to re-index its new validity window.
-			old.length ? db.vectors.bulkGet(old.map((r) => [ctx.embedder.modelId, r.id] as [string, string])) : [],
 			old.length && db.memories.bulkPut(old),
 			putLinks(db, apart),
 			writeEntities(db, plan.mentions, c.state.entities),
@@ -387,24 +380,19 @@ class PlanWriter {
 		]).catch(async (e: unknown) => {
 			throw (await stale()) ? new StaleGuess() : e;
 		});
-		const fill = (oldVectors: (VectorRow | undefined)[]) => {
-			old.forEach((r, i) => change.upserts.push({ row: r, vector: oldVectors[i]?.data ?? null }));
-			plan.written.forEach((w, i) => change.upserts.push({ row: this.added[i], vector: w.draft.vector }));
-			change.edges.push(...plan.links);
-		};
-		if (old.length === 0) {
-			fill([]);
-			complete();
-		}
-		const [oldVectors, , , entities] = await requests;
+		// A superseded memory is re-indexed for its new validity window, with the vector its row holds.
+		for (const r of old) change.upserts.push({ row: r, vector: r.vectors?.[ctx.embedder.modelId] ?? null });
+		plan.written.forEach((w, i) => change.upserts.push({ row: this.added[i], vector: w.draft.vector }));
+		change.edges.push(...plan.links);
+		complete();
+		const [, , entities] = await requests;
 		if (await stale()) throw new StaleGuess();
 		// Should the commit still fail, the next store's check finds these out.
 		ctx.guesses.learn({ counters: next, previous: plan.previous, entities: entities.values() });
-		if (old.length) fill(oldVectors);
 	}
 
 	/**
-	 * Issues the new rows and vectors planned since the last chunk. Links are written on the rows
+	 * Issues the new rows (with their vectors) planned since the last chunk. Links are written on the rows
 	 * they leave: new rows carry theirs, rows in `sources` (superseded ones, written by `finish`)
 	 * get theirs added there, and the links of any other source (a superseded memory that was
 	 * already invalid) are returned, to be read and written apart.
@@ -422,18 +410,15 @@ class PlanWriter {
 		}
 		const rows = fresh.map((r) => sources.get(r.id)!);
 		for (const r of fresh) sources.delete(r.id);
-		const vectors = plan.vectors.slice(this.#vectors);
 		this.added.push(...rows);
 		this.#rows = plan.written.length;
 		this.#links = plan.links.length;
-		this.#vectors = plan.vectors.length;
 		const issue = (p: Promise<unknown>) => {
 			// A chunk that fails aborts the transaction; `finish` (if it is reached) reports it.
 			p.catch(() => undefined);
 			this.#pending.push(p);
 		};
 		if (rows.length) issue(ctx.db.memories.bulkAdd(rows));
-		if (vectors.length) issue(ctx.db.vectors.bulkPut(vectors));
 		return apart;
 	}
 }

@@ -14,7 +14,7 @@ import { dropOrphanEntities, ensureEntities } from '../store/entities';
 import { getByRef } from '../store/memories';
 import type { AssociationRow, MemoryRow } from '../store/rows';
 import { bumpStamp } from '../store/settings';
-import { deleteVectorsOf, getVector, vectorRow } from '../store/vectors';
+import { setVector } from '../store/vectors';
 import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
 import { entityKeys, resolveEntities } from './entity-keys';
 import { notFound } from './get-ops';
@@ -46,13 +46,10 @@ export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor
 			if (changed.length === 0 && !caller && p.updated_at === undefined) return { row: old, changed };
 			const contentChanged = changed.includes('content');
 			// Before the put: new content changes the row's own SIMILAR_TO links.
-			const vec = contentChanged ? await replaceVectors(ctx, next, vector ?? null, change) : await getVector(ctx.db, ctx.embedder.modelId, next.id);
+			const vec = contentChanged ? await replaceVectors(ctx, next, vector ?? null, change) : next.vectors?.[ctx.embedder.modelId];
+			if (caller) setVector(next, callerModel(caller.length), caller);
 			await ctx.db.memories.put(next);
 			if (changed.includes('entities')) await relinkEntities(ctx, old, next);
-			if (caller) {
-				await ctx.db.vectors.put(vectorRow(callerModel(caller.length), next.id, caller));
-				ctx.models.add(callerModel(caller.length));
-			}
 			await appendActivity(ctx.db, [{ at: next.updated_at, actor, action: 'updated', memory_id: next.id, detail: changed.join(', ') }]);
 			change.upserts.push({ row: next, vector: vec ?? null });
 			change.stamp = await bumpStamp(ctx.db);
@@ -117,11 +114,12 @@ async function relinkEntities(ctx: EngineContext, old: MemoryRow, row: MemoryRow
 /**
  * New content: the active model's vector is replaced, every other model's (and the caller's)
  * vector is dropped as stale, and SIMILAR_TO links are recomputed: the row's own in `row.links`
- * (the caller puts the row), those into it on their source rows. Returns the new vector.
+ * and its vectors (the caller puts the row), those into it on their source rows. Returns the new
+ * vector.
  */
 async function replaceVectors(ctx: EngineContext, row: MemoryRow, vector: Float32Array | null, change: IndexChange): Promise<Float32Array | null> {
-	await deleteVectorsOf(ctx.db, [row.id]);
-	if (vector) await ctx.db.vectors.put(vectorRow(ctx.embedder.modelId, row.id, vector));
+	delete row.vectors;
+	if (vector) setVector(row, ctx.embedder.modelId, vector);
 	const similar = (await linksTouching(ctx.db, [row.id], ctx.index.linkedFrom([row.id]), [row])).filter((a) => a.type === 'SIMILAR_TO');
 	await deleteLinks(ctx.db, similar.filter((a) => a.from !== row.id));
 	row.links = row.links?.filter((l) => l.type !== 'SIMILAR_TO');

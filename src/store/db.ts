@@ -122,8 +122,20 @@ export const SCHEMA_V9 = {
 	memories: 'id, &seq, *tags, [scope+seq], [session+seq], *entity_ids',
 } as const;
 
+/**
+ * Version 10 moves every vector onto its memory's row (`vectors`, by model) and drops the
+ * `vectors` table: a stored memory is one row, not two (about an eighth of a large import's
+ * time went to the vector rows). `vector_models`, derived on every write, indexes which models
+ * a memory has vectors of (see store/vectors.ts).
+ */
+export const SCHEMA_V10 = {
+	...SCHEMA_V9,
+	memories: 'id, &seq, *tags, [scope+seq], [session+seq], *entity_ids, *vector_models',
+	vectors: null,
+} as const;
+
 /** The current schema version. */
-export const DB_VERSION = 9;
+export const DB_VERSION = 10;
 
 /** Options for opening a database; Node tests pass fake-indexeddb's factory and key range. */
 export interface EngramDBOptions {
@@ -136,7 +148,6 @@ export interface EngramDBOptions {
 export class EngramDB extends Dexie {
 	memories!: Table<MemoryRow, string>;
 	entities!: Table<EntityRow, string>;
-	vectors!: Table<VectorRow, [string, string]>;
 	activity!: Table<ActivityRow, number>;
 	settings!: Table<SettingRow, string>;
 	snapshots!: Table<SnapshotRow, string>;
@@ -157,6 +168,7 @@ export class EngramDB extends Dexie {
 		this.version(7).stores(SCHEMA_V7);
 		this.version(8).stores(SCHEMA_V8);
 		this.version(9).stores(SCHEMA_V9);
+		this.version(10).stores(SCHEMA_V10).upgrade(upgradeToV10);
 		this.use(derivedFieldsMiddleware);
 	}
 
@@ -270,9 +282,24 @@ async function upgradeToV6(tx: Transaction): Promise<void> {
 		});
 }
 
+/** v9 → v10: each vector joins its memory's row; vectors of memories that are gone are dropped with the table. */
+async function upgradeToV10(tx: Transaction): Promise<void> {
+	const byMemory = new Map<string, Record<string, Float32Array>>();
+	await tx.table('vectors').each((v: VectorRow) => byMemory.set(v.memory_id, { ...byMemory.get(v.memory_id), [v.model]: v.data }));
+	if (byMemory.size === 0) return;
+	await tx
+		.table('memories')
+		.where(':id')
+		.anyOf([...byMemory.keys()])
+		.modify((m: MemoryRow) => {
+			m.vectors = byMemory.get(m.id);
+		});
+}
+
 /**
- * Derives `entity_ids` from `entities` on every memory the store adds or puts, whichever engine
- * path wrote it: the index never disagrees with the row it indexes. A row written before schema
+ * Derives `entity_ids` from `entities` and `vector_models` from `vectors` on every memory the
+ * store adds or puts, whichever engine path wrote it: an index never disagrees with the row it
+ * indexes. A row written before schema
  * v9 loses its `link_keys` (that index is gone) when next written.
  */
 const derivedFieldsMiddleware: Middleware<DBCore> = {
@@ -287,7 +314,11 @@ const derivedFieldsMiddleware: Middleware<DBCore> = {
 				...table,
 				mutate(req) {
 					if (req.type !== 'add' && req.type !== 'put') return table.mutate(req);
-					const values = req.values.map(({ link_keys: _legacy, ...m }: MemoryRow) => ({ ...m, entity_ids: entityIdsOf(m.entities) }));
+					const values = req.values.map(({ link_keys: _legacy, ...m }: MemoryRow) => ({
+						...m,
+						entity_ids: entityIdsOf(m.entities),
+						vector_models: Object.keys(m.vectors ?? {}),
+					}));
 					return table.mutate({ ...req, values });
 				},
 			};

@@ -1,10 +1,9 @@
 /**
- * Memory-row reads: by id or seq, in bulk, by tags, and which models hold a vector for each.
+ * Memory-row reads: by id or seq, in bulk, by tags.
  */
 import type { MemoryRef } from '../core/schemas';
 import type { EngramDB } from './db';
 import type { MemoryRow } from './rows';
-import { vectorsOf } from './vectors';
 
 /** The row a reference points at: a string id, or an integer seq. */
 export async function getByRef(db: EngramDB, ref: MemoryRef): Promise<MemoryRow | undefined> {
@@ -14,15 +13,6 @@ export async function getByRef(db: EngramDB, ref: MemoryRef): Promise<MemoryRow 
 	// A numeric string ("42") from a client that only speaks strings is also a seq.
 	if (/^\d+$/.test(ref)) return db.memories.where('seq').equals(Number(ref)).first();
 	return undefined;
-}
-
-/** For each id, the models that hold a vector for it (without loading the vectors). */
-export async function embeddingTables(db: EngramDB, ids: string[]): Promise<Map<string, string[]>> {
-	const out = new Map<string, string[]>(ids.map((id) => [id, []]));
-	if (ids.length === 0) return out;
-	for (const { model, memory_id } of await vectorsOf(db, ids)) out.get(memory_id)?.push(model);
-	for (const list of out.values()) list.sort();
-	return out;
 }
 
 /** Ids of memories carrying any (or all) of `tags`, optionally only in `scope`. */

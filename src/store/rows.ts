@@ -44,6 +44,10 @@ export interface MemoryRow {
 	links?: StoredLink[];
 	/** Schema v6–v8 only: `[to, type]` of each link, then indexed; dropped when the row is next written. */
 	link_keys?: [string, string][];
+	/** The memory's vectors, by model (see store/vectors.ts). */
+	vectors?: Record<string, Float32Array>;
+	/** The models of `vectors`, indexed (multi-entry); the store derives them on write. */
+	vector_models?: string[];
 }
 
 /** An association: the public shape, as the store hands it out (from its source row's links). */
@@ -65,7 +69,7 @@ export interface EntityRow extends Omit<Entity, 'memory_count' | 'first_seen' | 
 	last_seen?: string;
 }
 
-/** One memory's vector under one model, kept as a Float32Array (binary, 4 bytes a dimension). */
+/** One memory's vector under one model, as exported and imported (kept on the memory's row, store/vectors.ts). */
 export interface VectorRow {
 	model: string;
 	memory_id: string;

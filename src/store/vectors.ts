@@ -1,62 +1,69 @@
 /**
- * Per-model vector rows, keyed by [model+memory_id] and indexed by nothing else: a model's
- * vectors are the key range [model, *], and a memory's vectors are one key per model (there are
- * only ever a few models). Vectors are stored as Float32Array: exact (import/export round-trips
- * bit for bit) and 4 bytes a dimension.
+ * A memory's vectors live on its own row: `MemoryRow.vectors`, one Float32Array per model (the
+ * active embedded model's; a caller's embedding under `caller:<dims>`; those of a model switched
+ * away from). The store derives `vector_models` from it on every write (multi-entry, indexed), so
+ * a model's vectors are one index key and the models in use are its distinct keys. Up to schema
+ * v9 each vector was a row of its own in a `vectors` table: in Chromium a row costs about as much
+ * to write whatever its size, and that row was an eighth of a large import's time.
+ *
+ * Vectors are Float32Array: exact (import/export round-trips bit for bit) and 4 bytes a dimension.
  */
-import Dexie, { type Collection } from 'dexie';
+import type { Collection } from 'dexie';
 import type { EngramDB } from './db';
-import type { VectorRow } from './rows';
+import type { MemoryRow, VectorRow } from './rows';
 
-/** A vector row for `memory_id` under `model` (copies the data into a compact Float32Array). */
-export function vectorRow(model: string, memoryId: string, v: ArrayLike<number>): VectorRow {
-	const data = v instanceof Float32Array ? v : Float32Array.from(v);
-	return { model, memory_id: memoryId, dims: data.length, data };
+/** `v` as a compact Float32Array (copied unless it already is one). */
+function f32(v: ArrayLike<number>): Float32Array {
+	return v instanceof Float32Array ? v : Float32Array.from(v);
+}
+
+/** Sets `row`'s vector under `model` (on the row itself: for a row being planned or rewritten). */
+export function setVector(row: MemoryRow, model: string, v: ArrayLike<number>): void {
+	row.vectors = { ...row.vectors, [model]: f32(v) };
+}
+
+/** A memory's vectors as rows for export, in model order. */
+export function vectorRowsOf(row: MemoryRow): VectorRow[] {
+	return Object.keys(row.vectors ?? {})
+		.sort()
+		.map((model) => ({ model, memory_id: row.id, dims: row.vectors![model].length, data: row.vectors![model] }));
+}
+
+/** The models holding a vector for `row`, sorted (`Memory.embedding_tables`). */
+export function modelsOf(row: MemoryRow): string[] {
+	return Object.keys(row.vectors ?? {}).sort();
 }
 
 /** The vector of `memoryId` under `model`, or undefined. */
 export async function getVector(db: EngramDB, model: string, memoryId: string): Promise<Float32Array | undefined> {
-	return (await db.vectors.get([model, memoryId]))?.data;
+	return (await db.memories.get(memoryId))?.vectors?.[model];
 }
 
-/** Every vector of `model`: one key range of the primary key. */
-export function vectorsOfModel(db: EngramDB, model: string): Collection<VectorRow, [string, string]> {
-	return db.vectors.where('[model+memory_id]').between([model, Dexie.minKey], [model, Dexie.maxKey], true, true);
+/** Every memory holding a vector of `model`: one key of the `vector_models` index. */
+export function rowsWithVector(db: EngramDB, model: string): Collection<MemoryRow, string> {
+	return db.memories.where('vector_models').equals(model);
 }
 
 /** The stored vectors of the given memories, under every model. */
 export async function vectorsOf(db: EngramDB, ids: string[]): Promise<VectorRow[]> {
 	if (ids.length === 0) return [];
-	const models = await vectorModels(db);
-	const rows = await db.vectors.bulkGet(models.flatMap((m) => ids.map((id) => [m, id] as [string, string])));
-	return rows.filter((r): r is VectorRow => r !== undefined);
-}
-
-/**
- * Deletes the vectors of every model for the given memories. Listing the models costs one
- * request per model plus one, in sequence (the price of not indexing `memory_id`).
- */
-export async function deleteVectorsOf(db: EngramDB, ids: string[]): Promise<void> {
-	if (ids.length === 0) return;
-	const models = await vectorModels(db);
-	await db.vectors.bulkDelete(models.flatMap((m) => ids.map((id) => [m, id] as [string, string])));
+	return (await db.memories.bulkGet(ids)).flatMap((r) => (r ? vectorRowsOf(r) : []));
 }
 
 /**
  * The models holding at least one vector, one key seek each: the first key, then the first key
- * past each model's range. Reading every key to find the distinct models took 1.3 s for 100k
- * vectors in Chromium.
+ * past each model. Reading every key to find the distinct models took 1.3 s for 100k vectors in
+ * Chromium.
  */
 export async function vectorModels(db: EngramDB): Promise<string[]> {
 	const out: string[] = [];
-	const pk = '[model+memory_id]';
-	for (let k = await db.vectors.orderBy(pk).firstKey(); k !== undefined; k = await db.vectors.where(pk).above([(k as [string, string])[0], Dexie.maxKey]).firstKey())
-		out.push((k as [string, string])[0]);
+	for (let k = await db.memories.orderBy('vector_models').firstKey(); k !== undefined; k = await db.memories.where('vector_models').above(k).firstKey())
+		out.push(String(k));
 	return out;
 }
 
 /** How many vectors each model holds. */
 export async function modelCounts(db: EngramDB): Promise<{ model: string; count: number }[]> {
 	const models = await vectorModels(db);
-	return Promise.all(models.map(async (model) => ({ model, count: await vectorsOfModel(db, model).count() })));
+	return Promise.all(models.map(async (model) => ({ model, count: await rowsWithVector(db, model).count() })));
 }

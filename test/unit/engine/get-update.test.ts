@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { getVector } from '../../../src/store/vectors';
 import { Clock, rejection, useEngines } from './helpers';
 
 const clock = new Clock();
@@ -167,7 +168,7 @@ describe('Engine', () => {
 			const a = await engine.store({ content: 'Caller vector memory' });
 			const out = await engine.update({ memory_id: a.memory_id!, embedding: [0, 3, 4] });
 			expect(out.changed).toEqual(['embedding']);
-			expect(Array.from((await engine.db.vectors.get(['caller:3', a.memory_id!]))!.data)).toEqual([0, Math.fround(0.6), Math.fround(0.8)]);
+			expect(Array.from((await getVector(engine.db, 'caller:3', a.memory_id!))!)).toEqual([0, Math.fround(0.6), Math.fround(0.8)]);
 		});
 
 		it('unknown id → not_found', async () => {

@@ -1,4 +1,5 @@
 import { IDBKeyRange, IDBObjectStore, indexedDB } from 'fake-indexeddb';
+import { getVector } from '../../../src/store/vectors';
 import { describe, expect, it, vi } from 'vitest';
 import type { Embedder } from '../../../src/engine/embedder';
 import type { ChangeEvent, Progress } from '../../../src/engine/types';
@@ -240,8 +241,8 @@ describe('Engine', () => {
 			await engine.store({ memories: NOTES.map((content) => ({ content })) });
 			await engine.setSetting('theme', 'dark');
 			await engine.wipe();
-			const counts = await Promise.all([engine.db.memories, engine.db.entities, engine.db.vectors, engine.db.activity].map((t) => t.count()));
-			expect(counts).toEqual([0, 0, 0, 0]);
+			const counts = await Promise.all([engine.db.memories, engine.db.entities, engine.db.activity].map((t) => t.count()));
+			expect(counts).toEqual([0, 0, 0]);
 			expect(engine.ctx.index.size).toBe(0);
 			expect(await engine.getSetting('theme')).toBe('dark');
 		});
@@ -325,13 +326,15 @@ describe('Engine', () => {
 			const model = first.ctx.embedder.modelId;
 			// As a model switch stopped midway leaves it: the row has no vector, and the snapshot is stale.
 			await first.db.write(async () => {
-				await first.db.vectors.delete([model, id]);
+				const row = (await first.db.memories.get(id))!;
+				delete row.vectors![model];
+				await first.db.memories.put(row);
 				await bumpStamp(first.db);
 			});
 			await first.close();
 			const again = await fresh({ dbName });
 			await again.whenIdle();
-			expect(await again.db.vectors.get([model, id])).toBeDefined();
+			expect(await getVector(again.db, model, id)).toBeDefined();
 			expect(again.ctx.index.hasVector(id)).toBe(true);
 		});
 

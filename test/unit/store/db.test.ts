@@ -5,7 +5,8 @@ import { MemoryError } from '../../../src/core/errors';
 import { contentKey } from '../../../src/store/derived';
 import { DB_VERSION, EngramDB, openEngramDB, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V5, SCHEMA_V7, SCHEMA_V8 } from '../../../src/store/db';
 import { linksOf, linksOut, linksTouching } from '../../../src/store/associations';
-import { deleteVectorsOf, modelCounts, vectorModels, vectorRow, vectorsOf, vectorsOfModel } from '../../../src/store/vectors';
+import { modelCounts, rowsWithVector, setVector, vectorModels, vectorsOf } from '../../../src/store/vectors';
+import type { MemoryRow } from '../../../src/store/rows';
 import { bumpStamp, readCounters, reserveSeqs } from '../../../src/store/settings';
 import { mapStoreError } from '../../../src/store/errors';
 import { freshName } from '../engine/helpers';
@@ -97,10 +98,10 @@ describe('EngramDB', () => {
 			expect(db.verno).toBe(DB_VERSION);
 			const m = await db.memories.get('m1');
 			expect(m).toMatchObject({ ...v1Memory, session: 'c-7', content_key: contentKey('Standup is at nine'), entities_given: false });
-			const v = await db.vectors.get(['engram/glove-sif-100d', 'm1']);
-			expect(v!.data).toBeInstanceOf(Float32Array);
-			expect(Array.from(v!.data)).toEqual([Math.fround(0.6), Math.fround(0.8)]);
-			expect(v).not.toHaveProperty('vector');
+			const v = m!.vectors!['engram/glove-sif-100d'];
+			expect(v).toBeInstanceOf(Float32Array);
+			expect(Array.from(v)).toEqual([Math.fround(0.6), Math.fround(0.8)]);
+			expect(m!.vector_models).toEqual(['engram/glove-sif-100d']);
 			expect(await db.entities.where('norm').equals('maria').count()).toBe(1);
 			expect(await db.memories.where('[session+seq]').equals(['c-7', 1]).count()).toBe(1);
 			expect(m!.entity_ids).toEqual(['person:maria']);
@@ -151,48 +152,62 @@ describe('EngramDB', () => {
 		expect((await db.memories.toArray()).flatMap(linksOut)).toHaveLength(3);
 	});
 
+	/** A memory row holding a vector under each of `models`. */
+	const withVectors = (id: string, seq: number, models: string[], v: number[] = [0.6, 0.8]): MemoryRow => {
+		const row = { ...v1Memory, id, seq, content_key: id, entities_given: false } as MemoryRow;
+		for (const model of models) setVector(row, model, v);
+		return row;
+	};
+
 	it('lists the models holding vectors, each once, in key order', async () => {
 		const db = await openEngramDB({ name: freshName(), indexedDB, IDBKeyRange });
 		opened.push(db);
 		expect(await vectorModels(db)).toEqual([]);
-		const rows = ['m1', 'm2', 'm3'].flatMap((id) => ['engram/glove', 'caller:2', 'Xenova/minilm'].map((model) => vectorRow(model, id, [0.6, 0.8])));
-		await db.vectors.bulkAdd(rows);
+		await db.memories.bulkAdd(['m1', 'm2', 'm3'].map((id, i) => withVectors(id, i + 1, ['engram/glove', 'caller:2', 'Xenova/minilm'])));
 		expect(await vectorModels(db)).toEqual(['Xenova/minilm', 'caller:2', 'engram/glove']);
-		await vectorsOfModel(db, 'caller:2').delete();
+		// A memory's vectors go with its row: deleting every memory holding one drops the model.
+		await db.memories.bulkPut((await db.memories.toArray()).map((r) => ({ ...r, vectors: { 'engram/glove': r.vectors!['engram/glove'], 'Xenova/minilm': r.vectors!['Xenova/minilm'] } })));
 		expect(await vectorModels(db)).toEqual(['Xenova/minilm', 'engram/glove']);
+		await db.memories.bulkDelete(['m1', 'm2', 'm3']);
+		expect(await vectorModels(db)).toEqual([]);
 	});
 
-	it('finds, counts and deletes vectors by model and by memory through the primary key alone', async () => {
+	it('finds and counts vectors by model and by memory, on the memory rows', async () => {
 		const db = await openEngramDB({ name: freshName(), indexedDB, IDBKeyRange });
 		opened.push(db);
-		expect(db.vectors.schema.indexes).toEqual([]);
+		expect(db.tables.map((t) => t.name)).not.toContain('vectors');
 		// Models whose names sort next to each other and prefix one another stay apart.
 		const models = ['a', 'a/b', 'ab'];
-		await db.vectors.bulkAdd(['m1', 'm2', 'm3'].flatMap((id, i) => models.slice(i).map((model) => vectorRow(model, id, [i, 1]))));
+		await db.memories.bulkAdd(['m1', 'm2', 'm3'].map((id, i) => withVectors(id, i + 1, models.slice(i), [i, 1])));
 		expect(await modelCounts(db)).toEqual([{ model: 'a', count: 1 }, { model: 'a/b', count: 2 }, { model: 'ab', count: 3 }]);
-		expect((await vectorsOfModel(db, 'a/b').toArray()).map((v) => v.memory_id)).toEqual(['m1', 'm2']);
+		expect((await rowsWithVector(db, 'a/b').toArray()).map((r) => r.id)).toEqual(['m1', 'm2']);
 		const of = async (ids: string[]) => (await vectorsOf(db, ids)).map((v) => `${v.model}:${v.memory_id}`).sort();
 		expect(await of(['m2', 'm3', 'missing'])).toEqual(['a/b:m2', 'ab:m2', 'ab:m3']);
 		expect(await of([])).toEqual([]);
-		await deleteVectorsOf(db, ['m2', 'missing']);
+		expect(Array.from((await vectorsOf(db, ['m3']))[0].data)).toEqual([2, 1]);
+		await db.memories.delete('m2');
 		expect(await of(['m1', 'm2', 'm3'])).toEqual(['a/b:m1', 'a:m1', 'ab:m1', 'ab:m3']);
 		expect(await modelCounts(db)).toEqual([{ model: 'a', count: 1 }, { model: 'a/b', count: 1 }, { model: 'ab', count: 2 }]);
 	});
 
-	it('schema upgrade from v7 drops the vector indexes and the content-key index, and keeps every vector', async () => {
+	it('schema upgrade from v7 drops the content-key index and moves every vector onto its memory\'s row (v10)', async () => {
 		const name = freshName();
 		const old = new V7Only(name);
 		await old.open();
-		const rows = ['m1', 'm2'].flatMap((id) => ['engram/glove', 'caller:2'].map((model) => vectorRow(model, id, [0.6, 0.8])));
-		await old.table('vectors').bulkAdd(rows);
+		const vector = (model: string, id: string, x: number) => ({ model, memory_id: id, dims: 2, data: Float32Array.from([x, 0.8]) });
+		await old.table('memories').bulkAdd(['m1', 'm2'].map((id, i) => ({ ...v1Memory, id, seq: i + 1, content_key: id, entities_given: false, entity_ids: [] })));
+		// A vector whose memory is gone goes with the table.
+		await old.table('vectors').bulkAdd([vector('engram/glove', 'm1', 0.6), vector('caller:2', 'm1', 0.5), vector('engram/glove', 'm2', 0.4), vector('engram/glove', 'gone', 0.3)]);
 		old.close();
 		const db = await openEngramDB({ name, indexedDB, IDBKeyRange });
 		opened.push(db);
 		expect(db.verno).toBe(DB_VERSION);
-		expect(db.vectors.schema.indexes).toEqual([]);
+		expect(db.tables.map((t) => t.name)).not.toContain('vectors');
 		expect(db.memories.schema.indexes.map((i) => i.name)).not.toContain('[scope+content_key]');
-		expect(await db.vectors.orderBy('[model+memory_id]').toArray()).toEqual(rows.sort((x, y) => x.model.localeCompare(y.model) || x.memory_id.localeCompare(y.memory_id)));
-		expect(await modelCounts(db)).toEqual([{ model: 'caller:2', count: 2 }, { model: 'engram/glove', count: 2 }]);
+		const m1 = (await db.memories.get('m1'))!;
+		expect(Object.keys(m1.vectors!).sort()).toEqual(['caller:2', 'engram/glove']);
+		expect(Array.from(m1.vectors!['caller:2'])).toEqual([0.5, 0.8].map(Math.fround));
+		expect(await modelCounts(db)).toEqual([{ model: 'caller:2', count: 1 }, { model: 'engram/glove', count: 2 }]);
 	});
 
 	it('schema upgrade from v8 drops the backward link index; links stay on their rows, and a rewrite drops the stale keys', async () => {
