@@ -11,6 +11,7 @@
  */
 import type { AssociationType, RecallInput } from '../../core/schemas';
 import { Adjacency } from './adjacency';
+import { ScopeCodes, type ContiguousScope } from './scope-codes';
 import { IVF, Ivf, listCount, SlotLists, trainCentroids } from './ivf';
 import { dateWords } from './date-words';
 import { EntityDocs } from './entity-docs';
@@ -42,6 +43,8 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	/** Each scope's slots, so a scoped nearest() walks only its own scope. */
 	private scopeSlots = new SlotLists();
 	private scopeList = new Map<string, number>();
+	/** Contiguous copies of large scopes' codes for the exact scoped scans (scope-codes.ts). */
+	private scopeCodes: ScopeCodes;
 	/** The coarse quantiser for nearest(), once the index is large enough (see ivf.ts). */
 	ivf: Ivf | null = null;
 	/** content_hash → ids, made by the first look-up (a restore need not build it) and kept from then on. */
@@ -52,6 +55,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.dims = dims;
 		this.vectors = vectors ?? new VectorStore(dims);
 		this.lexical = lexical ?? new LexicalIndex();
+		this.scopeCodes = new ScopeCodes(dims);
 	}
 
 	get size(): number {
@@ -66,6 +70,8 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 			this.ids[slot] = meta.id;
 		} else {
 			this.unlinkMeta(this.metas[slot]);
+			// Re-placing the slot swap-removes it within its scope's list and may change its vector.
+			this.scopeCodes.epoch++;
 		}
 		const m = copyMeta(meta);
 		if (asksQuestion(text.content)) m.asks = true;
@@ -81,6 +87,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	setVector(id: string, vector: Float32Array | null): void {
 		const slot = this.slotOf.get(id);
 		if (slot === undefined) return;
+		this.scopeCodes.epoch++;
 		this.vectors.set(slot, vector);
 		this.placeVector(slot, vector);
 	}
@@ -116,6 +123,11 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		return list === undefined ? EMPTY_SLOTS : this.scopeSlots.slotsOf(list);
 	}
 
+	contiguousScope(scope: string): ContiguousScope | undefined {
+		const list = this.scopeList.get(scope);
+		return list === undefined ? undefined : this.scopeCodes.get(list, this.scopeSlots.slotsOf(list), this.vectors);
+	}
+
 	/** Keeps the quantiser in step with a slot's vector, training it when the index is large enough. */
 	private placeVector(slot: number, vector: Float32Array | null): void {
 		if (this.ivf && (this.count >= this.ivf.trainedAt * IVF.retrainGrowth)) this.ivf = null;
@@ -142,6 +154,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	remove(id: string): void {
 		const slot = this.slotOf.get(id);
 		if (slot === undefined) return;
+		this.scopeCodes.epoch++;
 		this.unlinkMeta(this.metas[slot]);
 		this.lexical.remove(id);
 		this.adj.removeNode(id);
@@ -285,6 +298,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.groups = GroupCounts.empty();
 		this.scopeSlots = new SlotLists();
 		this.scopeList.clear();
+		this.scopeCodes.clear();
 		this.ivf = null;
 		this.byContent = undefined;
 	}

@@ -12,6 +12,15 @@ import type { IndexView } from './view';
 let scratchSlots = new Int32Array(4_096);
 let scratchScores = new Float32Array(4_096);
 
+/** 0, 1, 2, …: the positions of a contiguous copy, as the SIMD scan takes slot numbers. */
+let identity = new Int32Array(0);
+
+/** The first `n` positions. */
+function positions(n: number): Int32Array {
+	if (identity.length < n) identity = Int32Array.from({ length: Math.max(n, identity.length * 2) }, (_, i) => i);
+	return identity;
+}
+
 /** Room for `n` slots in the scratch buffers. */
 function scratch(n: number): void {
 	if (n <= scratchSlots.length) return;
@@ -75,6 +84,19 @@ export function nearestScan(
 	}
 	const top = new TopK(k);
 	const scales = view.vectors.scales;
+	const copy = view.contiguousScope?.(filter.scope);
+	if (copy) {
+		// One sweep over the scope's own copy of its codes (scope-codes.ts), then the filters.
+		const m = copy.slots.length;
+		scratch(m);
+		copy.memory.dots(positions(m), m, q, scratchScores);
+		for (let p = 0; p < m; p++) {
+			const slot = copy.slots[p];
+			const sc = scales[slot];
+			if (sc !== 0 && (exclude === null || !exclude.has(view.metas[slot].id))) top.push(slot, scratchScores[p] * sc);
+		}
+		return toHits(top.sorted());
+	}
 	const slots = view.slotsInScope(filter.scope);
 	scratch(slots.length);
 	let m = 0;

@@ -5,6 +5,7 @@
  */
 import type { Adjacency } from './adjacency';
 import type { Ivf } from './ivf';
+import type { ContiguousScope } from './scope-codes';
 import type { LexicalIndex } from './lexical';
 import type { DocMeta } from './types';
 import type { VectorStore } from './vector-store';
@@ -23,6 +24,8 @@ export interface IndexView {
 	readonly adj: Adjacency;
 	/** The slots of a scope (empty when unknown); a live view, valid until the next change. */
 	slotsInScope(scope: string): Int32Array;
+	/** A large scope's codes laid out contiguously (scope-codes.ts), or undefined; valid until the next change. */
+	contiguousScope?(scope: string): ContiguousScope | undefined;
 	/**
 	 * The session of a slot's memory: the one its metadata names, else the one implied by other
 	 * memories sharing its scope and timestamp (DocMeta.group), else undefined (a note on its own).
