@@ -44,12 +44,6 @@ export function rowsWithVector(db: EngramDB, model: string): Collection<MemoryRo
 	return db.memories.where('vector_models').equals(model);
 }
 
-/** The stored vectors of the given memories, under every model. */
-export async function vectorsOf(db: EngramDB, ids: string[]): Promise<VectorRow[]> {
-	if (ids.length === 0) return [];
-	return (await db.memories.bulkGet(ids)).flatMap((r) => (r ? vectorRowsOf(r) : []));
-}
-
 /**
  * The models holding at least one vector, one key seek each: the first key, then the first key
  * past each model. Reading every key to find the distinct models took 1.3 s for 100k vectors in

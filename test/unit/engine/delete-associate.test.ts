@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AUTHORABLE_ASSOCIATION_TYPES } from '../../../src/core/schemas';
 import { rejection, storedLinks, useEngines } from './helpers';
-import { vectorsOf } from '../../../src/store/vectors';
+import type { EngramDB } from '../../../src/store/db';
+import { vectorRowsOf } from '../../../src/store/vectors';
+
+/** The stored vectors of the given memories, under every model. */
+const vectorsOf = async (db: EngramDB, ids: string[]) => (await db.memories.bulkGet(ids)).flatMap((r) => (r ? vectorRowsOf(r) : []));
 
 const fresh = useEngines();
 
