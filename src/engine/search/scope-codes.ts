@@ -43,11 +43,16 @@ export class ScopeCodes {
 	get(list: number, slots: Int32Array, vectors: VectorStore): ContiguousScope | undefined {
 		if (slots.length < MIN_SLOTS) return undefined;
 		let copy = this.copies.get(list);
-		if (!copy || copy.epoch !== this.epoch || copy.count > slots.length) {
+		if (!copy) {
 			const memory = CodeMemory.create(this.dims);
 			if (!memory) return undefined;
 			copy = { memory, codes: memory.codes(0), count: 0, epoch: this.epoch };
 			this.copies.set(list, copy);
+		}
+		if (copy.epoch !== this.epoch || copy.count > slots.length) {
+			// Rebuilt in place: the memory and its room are kept.
+			copy.epoch = this.epoch;
+			copy.count = 0;
 		}
 		const d = this.dims;
 		if (copy.count < slots.length) {
