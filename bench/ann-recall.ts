@@ -9,7 +9,7 @@ import { createEmbedder } from '../src/engine/embedder';
 import { nodeModelPath } from '../src/engine/node-model-path';
 import { createSearchIndex } from '../src/engine/search/index';
 import { IVF } from '../src/engine/search/ivf';
-import { nearestScan } from '../src/engine/search/nearest';
+import { nearestExact } from '../src/engine/search/nearest';
 import type { IndexView } from '../src/engine/search/view';
 import { Corpus } from './lib/corpus';
 import { percentile, round } from './lib/stats';
@@ -55,7 +55,7 @@ for (const scoped of [false, true]) {
 		const approx = index.nearest(q, 5, filter);
 		tApprox.push(performance.now() - t);
 		t = performance.now();
-		const exact = nearestScan(view, q, 5, filter);
+		const exact = nearestExact(view, q, 5, filter);
 		tExact.push(performance.now() - t);
 		const got = new Set(approx.map((h) => h.id));
 		hit += exact.filter((h) => got.has(h.id)).length / exact.length;

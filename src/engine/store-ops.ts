@@ -175,6 +175,10 @@ async function writeDrafts(
 	const early = drafts.every((d) => d.item.supersedes_memory_id === undefined);
 	const writer = new PlanWriter(ctx, plan, { actor, now, state, verify: guessed && (() => verifyGuess(ctx, keys, guessed)) }, early);
 	const results: (StoreResult | Draft)[] = [];
+	// The batch reaches the index only once its plan is written, so the stored neighbours of
+	// every draft that supersedes nothing are looked up together, up front (nearestMany shares
+	// their scans); a superseding draft looks up its own, leaving out the memory it replaces.
+	const neighbours = storedNeighboursOf(ctx, drafts);
 	// Inside a Dexie transaction every `await` must be an IndexedDB request or soon reach one:
 	// Dexie follows native awaits for only ~100 microtasks (ZONE_ECHO_LIMIT), so pure planning
 	// steps are synchronous and requests are awaited only when one is really needed.
@@ -183,7 +187,7 @@ async function writeDrafts(
 		let dup = d.item.force ? undefined : exactDuplicate(d, plan.written, exact, superseded?.id);
 		// One index search and one pass over the batch serve both the near-duplicate check and
 		// the SIMILAR_TO links.
-		const stored = storedNeighbours(ctx, d, superseded?.id);
+		const stored = neighbours.get(d) ?? storedNeighbours(ctx, d, superseded?.id);
 		const batch = batchNeighbours(ctx, d, plan.written);
 		if (!dup && !d.item.force) {
 			const near = nearDuplicate(ctx, d, batch, stored);
@@ -445,6 +449,13 @@ type Neighbour = { id: string; cosine: number; row?: MemoryRow };
 function storedNeighbours(ctx: EngineContext, d: Draft, skip: string | undefined): Neighbour[] {
 	if (!d.vector) return [];
 	return ctx.index.nearest(d.vector, MAX_SIMILAR, { scope: d.row.scope, exclude: skip ? [skip] : [] });
+}
+
+/** storedNeighbours of every draft with a vector that supersedes nothing, in one index call. */
+function storedNeighboursOf(ctx: EngineContext, drafts: Draft[]): Map<Draft, Neighbour[]> {
+	const asked = drafts.filter((d) => d.vector && d.item.supersedes_memory_id === undefined);
+	const found = ctx.index.nearestMany(asked.map((d) => ({ vector: d.vector!, scope: d.row.scope })), MAX_SIMILAR);
+	return new Map(asked.map((d, i) => [d, found[i]]));
 }
 
 /**

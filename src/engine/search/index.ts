@@ -16,7 +16,7 @@ import { IVF, Ivf, listCount, SlotLists, trainCentroids } from './ivf';
 import { dateWords } from './date-words';
 import { EntityDocs } from './entity-docs';
 import { LexicalIndex, type LexicalDoc } from './lexical';
-import { ivfScan, nearestScan } from './nearest';
+import { type NearestQuery, nearestMany } from './nearest';
 import { rankIndex } from './rank';
 import { decodeMetaSection, encodeSnapshot, sliceMetas, sliceSections, snapshotHead, type PackedEdges, type SnapshotSections, type SnapshotSlices } from './snapshot';
 import type { DocMeta, DocText, Edge, QueryVectors, RankedPage, SearchIndex, SlotNames } from './types';
@@ -115,6 +115,14 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		if (list === undefined) return () => false;
 		const lists = this.scopeSlots;
 		return (slot) => lists.listAt(slot) === list;
+	}
+
+	scopeId(scope: string): number {
+		return this.scopeList.get(scope) ?? -1;
+	}
+
+	scopeIdOf(slot: number): number {
+		return this.scopeSlots.listAt(slot);
 	}
 
 	/** The slots of `scope` (empty when unknown): a live view, valid until the next change. */
@@ -221,9 +229,22 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		k: number,
 		filter?: { scope?: string; exclude?: string[] },
 	): { id: string; cosine: number }[] {
-		const q = normalize(vector);
-		if (q === null || q.length !== this.dims || k <= 0) return [];
-		return this.ivf ? ivfScan(this, this.ivf, q, k, filter) : nearestScan(this, q, k, filter);
+		return this.nearestMany([{ vector, ...filter }], k)[0];
+	}
+
+	nearestMany(lookups: { vector: Float32Array; scope?: string; exclude?: string[] }[], k: number): { id: string; cosine: number }[][] {
+		const out: { id: string; cosine: number }[][] = lookups.map(() => []);
+		if (k <= 0) return out;
+		const queries: NearestQuery[] = [];
+		const at: number[] = [];
+		lookups.forEach((l, i) => {
+			const q = normalize(l.vector);
+			if (q === null || q.length !== this.dims) return;
+			queries.push({ q, scope: l.scope, exclude: l.exclude });
+			at.push(i);
+		});
+		nearestMany(this, queries, k).forEach((hits, j) => (out[at[j]] = hits));
+		return out;
 	}
 
 	hasVector(id: string): boolean {

@@ -1,10 +1,11 @@
 /**
- * Exact nearest-neighbour search by brute force over the int8 vectors: the slots to score are
- * gathered first, scored in one call (WebAssembly SIMD where available, VectorStore.dotsInto),
- * then kept in a bounded heap. Exact is the right default up to ~20k vectors of the embedded
- * model's 100 dims; above, the quantiser's lists narrow the scan (see docs/BENCHMARKS.md).
+ * Nearest-neighbour search over the int8 vectors: the slots to score are gathered, scored in
+ * blocks (WebAssembly SIMD where available, VectorStore.dotsInto), and kept in bounded heaps.
+ * Exact is the right default up to ~20k vectors of the embedded model's 100 dims; above, the
+ * quantiser's lists narrow the scan (see docs/BENCHMARKS.md).
  */
 import { IVF, type Ivf } from './ivf';
+import type { PreparedQuery } from './vector-store';
 import { TopK } from './top-k';
 import type { IndexView } from './view';
 
@@ -69,79 +70,230 @@ export function scanSlots(
 	return { hits: top.sorted(), mean: m > 0 ? sum / m : 0, scanned: m };
 }
 
-/** SearchIndex.nearest over a view: optional scope (only its slots are visited) and excluded ids. */
-export function nearestScan(
-	view: IndexView,
-	q: Float32Array,
-	k: number,
-	filter?: { scope?: string; exclude?: string[] },
-): { id: string; cosine: number }[] {
-	const exclude = filter?.exclude && filter.exclude.length > 0 ? new Set(filter.exclude) : null;
-	const toHits = (hits: { slot: number; score: number }[]) => hits.map((h) => ({ id: view.metas[h.slot].id, cosine: h.score }));
-	if (filter?.scope === undefined) {
-		const accept = exclude === null ? undefined : (slot: number) => !exclude.has(view.metas[slot].id);
-		return toHits(scanSlots(view, q, k, accept).hits);
+/** One nearest() look-up: a unit query, and optionally a scope and ids to leave out. */
+export interface NearestQuery {
+	q: Float32Array;
+	scope?: string;
+	exclude?: string[];
+}
+
+export type Neighbours = { id: string; cosine: number }[];
+
+/** A look-up under way: its query made ready for the scan, its filters, and the best slots so far. */
+interface Run {
+	query: PreparedQuery;
+	scope: string | undefined;
+	/** view.scopeId(scope), or ANY_SCOPE. */
+	scopeId: number;
+	exclude: Set<string> | null;
+	top: TopK;
+}
+
+const ANY_SCOPE = -2;
+
+/** Tunables of the sweep. */
+export const SWEEP = {
+	/**
+	 * Bytes of codes scored per query before moving on: a batch's queries take turns over each
+	 * chunk of a group's codes, so the chunk comes from memory once and from cache for the rest.
+	 */
+	chunkBytes: 128 * 1024,
+};
+
+/**
+ * SearchIndex.nearest for a batch of queries, each answered as if alone: the `k` best slots
+ * in its scope, bar its excluded ids. A store looks up every new memory's neighbours at once.
+ * Queries are grouped by what they scan (a scope; a quantiser list and scope) and each group's
+ * codes are swept once for all its queries, chunk by chunk: at 100k memories a cold dot costs
+ * 75–85 ns and one in cache 16 (docs/BENCHMARKS.md), and most of a batch's scans overlap.
+ */
+export function nearestMany(view: IndexView, queries: NearestQuery[], k: number): Neighbours[] {
+	const runs: Run[] = queries.map((x) => ({
+		query: view.vectors.prepare(x.q),
+		scope: x.scope,
+		scopeId: x.scope === undefined ? ANY_SCOPE : view.scopeId(x.scope),
+		exclude: x.exclude && x.exclude.length > 0 ? new Set(x.exclude) : null,
+		top: new TopK(k),
+	}));
+	const ivf = view.ivf;
+	const exact: Run[] = [];
+	const probed: Run[] = [];
+	// A scope no larger than the probed lists is cheaper to scan exactly: only its own slots are visited.
+	for (const r of runs) (ivf && (r.scope === undefined || view.scopeSize(r.scope) > view.count * IVF.probeShare) ? probed : exact).push(r);
+	if (ivf && probed.length > 0) {
+		probeLists(view, ivf, probed);
+		// A scope spread thin over the lists can leave fewer than k there: it is scanned exactly.
+		for (const r of probed)
+			if (r.top.size < k) {
+				r.top = new TopK(k);
+				exact.push(r);
+			}
 	}
-	const top = new TopK(k);
+	scanExact(view, exact);
+	return runs.map((r) => r.top.sorted().map((h) => ({ id: view.metas[h.slot].id, cosine: h.score })));
+}
+
+/** The exact answer for one query, every slot of its scope (or of the index) scored: ann-recall's reference. */
+export function nearestExact(view: IndexView, q: Float32Array, k: number, filter?: { scope?: string; exclude?: string[] }): Neighbours {
+	const run: Run = {
+		query: view.vectors.prepare(q),
+		scope: filter?.scope,
+		scopeId: filter?.scope === undefined ? ANY_SCOPE : view.scopeId(filter.scope),
+		exclude: filter?.exclude && filter.exclude.length > 0 ? new Set(filter.exclude) : null,
+		top: new TopK(k),
+	};
+	scanExact(view, [run]);
+	return run.top.sorted().map((h) => ({ id: view.metas[h.slot].id, cosine: h.score }));
+}
+
+/** The best `k` slots of the whole index in the lists the quantiser probes for `q` (a recall's semantic pool). */
+export function probeSlots(view: IndexView, ivf: Ivf, q: Float32Array, k: number): { slot: number; score: number }[] {
+	const run: Run = { query: view.vectors.prepare(q), scope: undefined, scopeId: ANY_SCOPE, exclude: null, top: new TopK(k) };
+	probeLists(view, ivf, [run]);
+	return run.top.sorted();
+}
+
+/** Every slot of each run's scope (of the index, unscoped), one sweep per scope. */
+function scanExact(view: IndexView, runs: Run[]): void {
+	const byScope = new Map<string | undefined, Run[]>();
+	for (const r of runs) {
+		if (r.scope !== undefined && r.scopeId < 0) continue; // no memory in that scope
+		const same = byScope.get(r.scope);
+		if (same) same.push(r);
+		else byScope.set(r.scope, [r]);
+	}
 	const scales = view.vectors.scales;
-	const copy = view.contiguousScope?.(filter.scope);
-	if (copy) {
-		// One sweep over the scope's own copy of its codes (scope-codes.ts), then the filters.
-		const m = copy.slots.length;
-		scratch(m);
-		copy.memory.dots(positions(m), m, q, scratchScores);
-		for (let p = 0; p < m; p++) {
-			const slot = copy.slots[p];
-			const sc = scales[slot];
-			if (sc !== 0 && (exclude === null || !exclude.has(view.metas[slot].id))) top.push(slot, scratchScores[p] * sc);
+	for (const [scope, group] of byScope) {
+		const copy = scope === undefined ? undefined : view.contiguousScope?.(scope);
+		if (copy) {
+			// The scope's own copy of its codes (scope-codes.ts), read in one sweep.
+			sweep(view, group, copy.slots, copy.slots.length, true, (from, n, q, out) => copy.memory.dots(positions(from + n).subarray(from), n, q.rounded ?? q.vector, out));
+			continue;
 		}
-		return toHits(top.sorted());
+		let m = 0;
+		if (scope === undefined) {
+			scratch(view.count);
+			for (let slot = 0; slot < view.count; slot++) if (scales[slot] !== 0) scratchSlots[m++] = slot;
+		} else {
+			const slots = view.slotsInScope(scope);
+			scratch(slots.length);
+			for (const slot of slots) if (scales[slot] !== 0) scratchSlots[m++] = slot;
+		}
+		const gathered = scratchSlots;
+		sweep(view, group, gathered, m, false, (from, n, q, out) => view.vectors.dotsInto(gathered.subarray(from, from + n), n, q, out));
 	}
-	const slots = view.slotsInScope(filter.scope);
-	scratch(slots.length);
-	let m = 0;
-	for (const slot of slots) if (scales[slot] !== 0 && (exclude === null || !exclude.has(view.metas[slot].id))) scratchSlots[m++] = slot;
-	scoreInto(view, q, m, top);
-	return toHits(top.sorted());
+}
+
+/** Scope id → group of the list being scanned (−1: none), reset after each list. */
+let groupOf = new Int32Array(64).fill(-1);
+
+/**
+ * The lists the quantiser probes for each run, each list read once for all the runs probing it:
+ * its slots are sorted by scope into the groups the runs ask for, and each group swept.
+ */
+function probeLists(view: IndexView, ivf: Ivf, runs: Run[]): void {
+	const byList: Run[][] = [];
+	for (const r of runs) for (const list of ivf.probe(r.query.vector)) (byList[list] ??= []).push(r);
+	const scales = view.vectors.scales;
+	for (let list = 0; list < byList.length; list++) {
+		const here = byList[list];
+		if (!here) continue;
+		const slots = ivf.slotsOf(list);
+		// The groups: one per scope asked for, plus one for unscoped runs (every slot).
+		const groups: { scopeId: number; runs: Run[]; count: number; at: number }[] = [];
+		for (const r of here) {
+			if (r.scopeId === -1) continue;
+			let g = groups.find((x) => x.scopeId === r.scopeId);
+			if (!g) {
+				groups.push((g = { scopeId: r.scopeId, runs: [], count: 0, at: 0 }));
+				if (r.scopeId >= 0) {
+					if (r.scopeId >= groupOf.length) groupOf = grown(groupOf, r.scopeId);
+					groupOf[r.scopeId] = groups.length - 1;
+				}
+			}
+			g.runs.push(r);
+		}
+		const any = groups.find((g) => g.scopeId === ANY_SCOPE);
+		// Counting sort of the list's slots into the groups' ranges of the scratch.
+		let total = 0;
+		for (const slot of slots) {
+			if (scales[slot] === 0) continue;
+			total++;
+			const id = view.scopeIdOf(slot);
+			const g = id >= 0 && id < groupOf.length ? groupOf[id] : -1;
+			if (g >= 0) groups[g].count++;
+		}
+		if (any) any.count = total;
+		let at = 0;
+		for (const g of groups) {
+			g.at = at;
+			at += g.count;
+			g.count = 0;
+		}
+		scratch(at);
+		for (const slot of slots) {
+			if (scales[slot] === 0) continue;
+			if (any) scratchSlots[any.at + any.count++] = slot;
+			const id = view.scopeIdOf(slot);
+			const gi = id >= 0 && id < groupOf.length ? groupOf[id] : -1;
+			if (gi >= 0) {
+				const g = groups[gi];
+				scratchSlots[g.at + g.count++] = slot;
+			}
+		}
+		for (const g of groups) if (g.scopeId >= 0) groupOf[g.scopeId] = -1;
+		for (const g of groups) {
+			const mine = scratchSlots.subarray(g.at, g.at + g.count);
+			sweep(view, g.runs, mine, g.count, false, (from, n, q, out) => view.vectors.dotsInto(mine.subarray(from, from + n), n, q, out));
+		}
+	}
+}
+
+/** `a` grown to hold index `i`, new entries −1. */
+function grown(a: Int32Array, i: number): Int32Array<ArrayBuffer> {
+	const out = new Int32Array(Math.max(i + 1, a.length * 2)).fill(-1);
+	out.set(a);
+	return out;
 }
 
 /**
- * nearest() through the coarse quantiser: only the lists of the query's closest centroids are
- * scanned. Falls back to the exact scan when the filter leaves fewer than `k` hits there (a
- * small scope spread thin over the lists).
+ * Scores the `m` slots of `slots` for every run, a chunk at a time, and keeps each run's best.
+ * `dots` fills `out` with the cosines of positions [from, from + n) (`raw`: dot products still
+ * to be scaled by the slots' scales, and slots without a vector still to be skipped).
  */
-export function ivfScan(
+function sweep(
 	view: IndexView,
-	ivf: Ivf,
-	q: Float32Array,
-	k: number,
-	filter?: { scope?: string; exclude?: string[] },
-): { id: string; cosine: number }[] {
-	const scope = filter?.scope;
-	// A scope no larger than the probed lists is cheaper to scan exactly: only its own slots are visited.
-	if (scope !== undefined && view.scopeSize(scope) <= view.count * IVF.probeShare) return nearestScan(view, q, k, filter);
-	const exclude = filter?.exclude && filter.exclude.length > 0 ? new Set(filter.exclude) : null;
-	const member = scope === undefined ? undefined : view.inScope(scope);
-	const keep =
-		exclude === null
-			? member
-			: (slot: number) => (member === undefined || member(slot)) && !exclude.has(view.metas[slot].id);
-	const hits = probeSlots(view, ivf, q, k, keep);
-	if (hits.length < k) return nearestScan(view, q, k, filter);
-	return hits.map((h) => ({ id: view.metas[h.slot].id, cosine: h.score }));
+	runs: Run[],
+	slots: Int32Array,
+	m: number,
+	raw: boolean,
+	dots: (from: number, n: number, q: PreparedQuery, out: Float32Array) => void,
+): void {
+	const chunk = Math.max(64, Math.floor(SWEEP.chunkBytes / view.dims));
+	const scales = view.vectors.scales;
+	const metas = view.metas;
+	if (chunkScores.length < chunk) chunkScores = new Float32Array(chunk);
+	const out = chunkScores;
+	for (let from = 0; from < m; from += chunk) {
+		const n = Math.min(chunk, m - from);
+		for (const r of runs) {
+			dots(from, n, r.query, out);
+			const top = r.top;
+			const exclude = r.exclude;
+			for (let p = 0; p < n; p++) {
+				const slot = slots[from + p];
+				let s = out[p];
+				if (raw) {
+					const sc = scales[slot];
+					if (sc === 0) continue;
+					s *= sc;
+				}
+				if (s < top.threshold || (exclude !== null && exclude.has(metas[slot].id))) continue;
+				top.push(slot, s);
+			}
+		}
+	}
 }
 
-/** The best `k` slots (kept by `keep`, when given) in the lists the quantiser probes for `q`. */
-export function probeSlots(view: IndexView, ivf: Ivf, q: Float32Array, k: number, keep?: (slot: number) => boolean): { slot: number; score: number }[] {
-	const scales = view.vectors.scales;
-	const lists = ivf.probe(q);
-	let total = 0;
-	for (const list of lists) total += ivf.sizeOf(list);
-	scratch(total);
-	let m = 0;
-	for (const list of lists)
-		for (const slot of ivf.slotsOf(list)) if (scales[slot] !== 0 && (keep === undefined || keep(slot))) scratchSlots[m++] = slot;
-	const top = new TopK(k);
-	scoreInto(view, q, m, top);
-	return top.sorted();
-}
+/** Scores of one chunk of a sweep. */
+let chunkScores = new Float32Array(0);

@@ -135,6 +135,12 @@ function simdModule(): WebAssembly.Module | null {
 	return compiled;
 }
 
+/** A query rounded to int16 and padded to whole steps, with the factor that undoes the rounding's scale. */
+export interface RoundedQuery {
+	readonly codes: Int16Array;
+	readonly unit: number;
+}
+
 type Dots = (codes: number, slots: number, n: number, q: number, stride: number, steps: number, out: number, unit: number) => void;
 
 /** A vector store's codes in WebAssembly memory, and the SIMD scan over them. */
@@ -145,6 +151,7 @@ export class CodeMemory {
 	private readonly steps: number;
 	/** The largest query component after rounding: no 32-bit sum can overflow (|code| ≤ 127). */
 	private readonly qMax: number;
+	private page0?: { buffer: ArrayBuffer; query: Int16Array; slotArea: Int32Array; outArea: Float32Array };
 
 	private constructor(module: WebAssembly.Module, dims: number) {
 		this.memory = new WebAssembly.Memory({ initial: 2 });
@@ -171,18 +178,34 @@ export class CodeMemory {
 		return new Int8Array(this.memory.buffer, CODES_AT, bytes);
 	}
 
-	/** out[i] = the raw dot product of slot `slots[i]`'s codes with `q`, for i < count. */
-	dots(slots: Int32Array, count: number, q: Float32Array, out: Float32Array): void {
-		const buf = this.memory.buffer;
-		const query = new Int16Array(buf, QUERY_AT, this.steps * STEP);
+	/**
+	 * `q` rounded to int16 for this module's scan: done once per query when one query is scored
+	 * against many groups of slots (nearest.ts), and valid for any code memory of the same width.
+	 */
+	round(q: Float32Array): RoundedQuery {
+		const codes = new Int16Array(this.steps * STEP);
 		let top = 0;
 		for (let k = 0; k < this.dims; k++) top = Math.max(top, Math.abs(q[k]));
 		const scale = top > 0 ? this.qMax / top : 0;
-		for (let k = 0; k < this.dims; k++) query[k] = Math.round(q[k] * scale);
-		query.fill(0, this.dims);
-		const unit = scale > 0 ? 1 / scale : 0;
-		const slotArea = new Int32Array(buf, SLOTS_AT, BLOCK);
-		const outArea = new Float32Array(buf, OUT_AT, BLOCK);
+		for (let k = 0; k < this.dims; k++) codes[k] = Math.round(q[k] * scale);
+		return { codes, unit: scale > 0 ? 1 / scale : 0 };
+	}
+
+	/** Page 0's areas, viewed again only after the memory grew (which detaches earlier views). */
+	private areas(): { query: Int16Array; slotArea: Int32Array; outArea: Float32Array } {
+		const buf = this.memory.buffer;
+		if (this.page0?.buffer !== buf)
+			this.page0 = { buffer: buf, query: new Int16Array(buf, QUERY_AT, this.steps * STEP), slotArea: new Int32Array(buf, SLOTS_AT, BLOCK), outArea: new Float32Array(buf, OUT_AT, BLOCK) };
+		return this.page0;
+	}
+
+	/** out[i] = the raw dot product of slot `slots[i]`'s codes with `q`, for i < count. */
+	dots(slots: Int32Array, count: number, q: Float32Array | RoundedQuery, out: Float32Array): void {
+		const rounded = q instanceof Float32Array ? this.round(q) : q;
+		if (rounded.codes.length !== this.steps * STEP) throw new RangeError('the query was rounded for another width');
+		const { query, slotArea, outArea } = this.areas();
+		query.set(rounded.codes);
+		const unit = rounded.unit;
 		for (let from = 0; from < count; from += BLOCK) {
 			const m = Math.min(BLOCK, count - from);
 			slotArea.set(slots.subarray(from, from + m));

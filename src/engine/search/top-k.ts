@@ -1,7 +1,9 @@
 /**
  * A bounded min-heap keeping the k best (slot, score) pairs seen. Push is O(log k) and rejects
  * anything not better than the current k-th in O(1), which is what makes brute-force scans
- * over 100k vectors cheap: almost every candidate is rejected by one comparison.
+ * over 100k vectors cheap: almost every candidate is rejected by one comparison. Equal scores
+ * go to the lower slot, so the k kept do not depend on the order of the pushes (nearest.ts
+ * scores a batch's queries list by list, not query by query).
  */
 export class TopK {
 	private readonly k: number;
@@ -31,7 +33,7 @@ export class TopK {
 			// Sift up.
 			while (i > 0) {
 				const p = (i - 1) >> 1;
-				if (this.scores[p] <= score) break;
+				if (this.scores[p] < score || (this.scores[p] === score && this.slots[p] > slot)) break;
 				this.slots[i] = this.slots[p];
 				this.scores[i] = this.scores[p];
 				i = p;
@@ -40,7 +42,7 @@ export class TopK {
 			this.scores[i] = score;
 			return;
 		}
-		if (score <= this.scores[0]) return;
+		if (score < this.scores[0] || (score === this.scores[0] && slot >= this.slots[0])) return;
 		this.siftDown(slot, score);
 	}
 
@@ -51,8 +53,8 @@ export class TopK {
 			const l = 2 * i + 1;
 			if (l >= n) break;
 			const r = l + 1;
-			const c = r < n && this.scores[r] < this.scores[l] ? r : l;
-			if (this.scores[c] >= score) break;
+			const c = r < n && (this.scores[r] < this.scores[l] || (this.scores[r] === this.scores[l] && this.slots[r] > this.slots[l])) ? r : l;
+			if (this.scores[c] > score || (this.scores[c] === score && this.slots[c] < slot)) break;
 			this.slots[i] = this.slots[c];
 			this.scores[i] = this.scores[c];
 			i = c;
@@ -61,11 +63,11 @@ export class TopK {
 		this.scores[i] = score;
 	}
 
-	/** Entries best first; ties keep no particular order. */
+	/** Entries best first. */
 	sorted(): { slot: number; score: number }[] {
 		const out: { slot: number; score: number }[] = [];
 		for (let i = 0; i < this.n; i++) out.push({ slot: this.slots[i], score: this.scores[i] });
-		return out.sort((a, b) => b.score - a.score);
+		return out.sort((a, b) => b.score - a.score || a.slot - b.slot);
 	}
 }
 

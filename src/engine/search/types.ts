@@ -111,6 +111,14 @@ export interface SearchIndex {
 		k: number,
 		filter?: { scope?: string; exclude?: string[] },
 	): { id: string; cosine: number }[];
+	/**
+	 * nearest() for several look-ups at once, each answered as if alone (a batch store's new
+	 * memories): the scans they share are read once for all of them.
+	 */
+	nearestMany(
+		lookups: { vector: Float32Array; scope?: string; exclude?: string[] }[],
+		k: number,
+	): { id: string; cosine: number }[][];
 	/** Ids of the memories of `scope` whose `content_hash` is `hash` (exact-duplicate candidates). */
 	withContentHash(scope: string, hash: number): string[];
 	/** How many indexed memories mention the entity id. */

@@ -6,7 +6,7 @@
  * `dot(slot, unitQuery)` approximates the cosine (error ≈ 0.005 at 100 dims).
  */
 
-import { CodeMemory } from './simd-dots';
+import { CodeMemory, type RoundedQuery } from './simd-dots';
 
 const INITIAL_CAPACITY = 1024;
 
@@ -97,20 +97,26 @@ export class VectorStore {
 		return slot < this.capacity && this.scales[slot] !== 0;
 	}
 
+	/** A unit query made ready for many scans (rounded once for the SIMD scan). */
+	prepare(q: Float32Array): PreparedQuery {
+		return { vector: q, rounded: this.simd ? this.simd.round(q) : null };
+	}
+
 	/**
 	 * out[i] = the approximate cosine of slot `slots[i]`'s vector with the unit query `q`, for
 	 * i < count (every slot must hold a vector): the scan behind nearest() and a recall's
 	 * semantic pool, in WebAssembly SIMD where available.
 	 */
-	dotsInto(slots: Int32Array, count: number, q: Float32Array, out: Float32Array): void {
+	dotsInto(slots: Int32Array, count: number, q: Float32Array | PreparedQuery, out: Float32Array): void {
 		const scales = this.scales;
 		if (this.simd) {
-			this.simd.dots(slots, count, q, out);
+			this.simd.dots(slots, count, q instanceof Float32Array ? q : (q.rounded ?? q.vector), out);
 			for (let i = 0; i < count; i++) out[i] *= scales[slots[i]];
 			return;
 		}
 		const d = this.dims;
-		for (let i = 0; i < count; i++) out[i] = dotAt(this.codes, slots[i] * d, q, d) * scales[slots[i]];
+		const v = q instanceof Float32Array ? q : q.vector;
+		for (let i = 0; i < count; i++) out[i] = dotAt(this.codes, slots[i] * d, v, d) * scales[slots[i]];
 	}
 
 	/** Approximate cosine between the stored vector and a unit-length float query. */
@@ -157,6 +163,12 @@ export class VectorStore {
 		vs.filled = a.filled;
 		return vs;
 	}
+}
+
+/** A unit query and, where the scan is SIMD, its int16 rounding (VectorStore.prepare). */
+export interface PreparedQuery {
+	readonly vector: Float32Array;
+	readonly rounded: RoundedQuery | null;
 }
 
 /**

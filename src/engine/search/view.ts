@@ -35,6 +35,10 @@ export interface IndexView {
 	scopeSize(scope: string): number;
 	/** A membership test for a scope's slots: an integer comparison, no string per slot. */
 	inScope(scope: string): (slot: number) => boolean;
+	/** A small integer naming a scope (−1: no memory in it), for grouping slots by scope (scopeIdOf). */
+	scopeId(scope: string): number;
+	/** The scopeId of a slot's scope (−1: an empty slot). */
+	scopeIdOf(slot: number): number;
 	/** Entity id → ids of the memories mentioning it. */
 	readonly entityDocs: { get(entity: string): ReadonlySet<string> | undefined };
 }
