@@ -87,18 +87,41 @@ function storageUsage(page: Page): Promise<number> {
 }
 
 /**
- * JS heap of the page plus the engine worker, in MB (Chromium's performance.memory). Null when
- * a worker cannot report its heap: the index lives in the worker, so the page's alone would
- * understate it badly.
+ * JS heap of the page plus its workers (the engine worker holds the index), in MB, as the
+ * DevTools protocol reports it (`Runtime.getHeapUsage`): performance.memory is missing in
+ * workers. The workers are reached through a protocol session on the page, attached to each.
  */
 async function heapMb(page: Page, log: (s: string) => void): Promise<number | null> {
-	const read = () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? null;
-	const parts = [await page.evaluate(read), ...(await Promise.all(page.workers().map((w) => w.evaluate(read).catch(() => null))))];
-	if (parts.some((x) => x === null)) {
-		log('browser: heap_mb unavailable: the engine worker does not expose performance.memory');
-		return null;
+	const cdp = await page.context().newCDPSession(page);
+	try {
+		const workers: string[] = [];
+		cdp.on('Target.attachedToTarget', (e) => {
+			if (e.targetInfo.type === 'worker') workers.push(e.sessionId);
+		});
+		let next = 0;
+		const pending = new Map<number, (used: number | null) => void>();
+		cdp.on('Target.receivedMessageFromTarget', (e) => {
+			const m = JSON.parse(e.message) as { id?: number; result?: { usedSize: number } };
+			if (m.id !== undefined) pending.get(m.id)?.(m.result?.usedSize ?? null);
+		});
+		const inWorker = (sessionId: string) =>
+			new Promise<number | null>((resolve) => {
+				const id = ++next;
+				pending.set(id, resolve);
+				void cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method: 'Runtime.getHeapUsage' }) });
+			});
+		// Attaching reports the workers already running.
+		await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+		await new Promise((r) => setTimeout(r, 500));
+		const parts = [(await cdp.send('Runtime.getHeapUsage')).usedSize, ...(await Promise.all(workers.map(inWorker)))];
+		if (workers.length === 0 || parts.some((x) => x === null)) {
+			log(`browser: heap_mb unavailable: ${workers.length} workers reported`);
+			return null;
+		}
+		return round((parts as number[]).reduce((a, b) => a + b, 0) / 2 ** 20, 0);
+	} finally {
+		await cdp.detach();
 	}
-	return round((parts as number[]).reduce((a, b) => a + b, 0) / 2 ** 20, 0);
 }
 
 /** Reloads the page and returns ms from navigation start to the first recall answered. */
