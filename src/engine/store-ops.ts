@@ -17,7 +17,7 @@ import {
 	type StoreOutput,
 } from '../core/schemas';
 import { normalize } from '../core/vector';
-import { contentHash, contentKey, normaliseContent, sessionOf } from '../store/derived';
+import { contentHash, keyOfNormalised, normaliseContent, sessionOf } from '../store/derived';
 import { appendActivity } from '../store/activity';
 import { putLinks, withLink } from '../store/associations';
 import { readEntities, writeEntities, type EntityKey } from '../store/entities';
@@ -99,6 +99,7 @@ function draftOf(
 	if (item.embedding && !caller)
 		throw new MemoryError('invalid_input', `${path(index, 'embedding')}: must not be all zeros`);
 	const { refs, given } = resolveEntities(item.content, item.entities);
+	const norm = normaliseContent(item.content);
 	const metadata = item.metadata ?? {};
 	const timestamp = item.timestamp ? toIso(item.timestamp) : now;
 	const row: Omit<MemoryRow, 'seq'> = {
@@ -114,7 +115,7 @@ function draftOf(
 		timestamp,
 		updated_at: item.updated_at ? toIso(item.updated_at) : now,
 		access_count: 0,
-		content_key: contentKey(item.content),
+		content_key: keyOfNormalised(norm),
 		entities_given: given,
 	};
 	if (item.summary !== undefined) row.summary = item.summary;
@@ -125,7 +126,7 @@ function draftOf(
 	const session = sessionOf(metadata);
 	if (session !== undefined) row.session = session;
 	checkValidity(row, (f) => path(index, f));
-	return { index, row, norm: normaliseContent(item.content), vector, caller, keys: entityKeys(refs), item };
+	return { index, row, norm, vector, caller, keys: entityKeys(refs), item };
 }
 
 /** A validity window must not end before it starts. */

@@ -36,7 +36,11 @@ export function normaliseContent(content: string): string {
  * compares the normalised texts before calling two memories duplicates.
  */
 export function contentKey(content: string): string {
-	const s = normaliseContent(content);
+	return keyOfNormalised(normaliseContent(content));
+}
+
+/** contentKey of content already through normaliseContent. */
+export function keyOfNormalised(s: string): string {
 	// Two 32-bit FNV-1a lanes with different offsets: cheap, stable, and wide enough for an index key.
 	let h1 = 0x811c9dc5;
 	let h2 = 0x01000193 ^ 0x9e3779b9;
