@@ -14,8 +14,8 @@ import {
 } from '../core/schemas';
 import { entityId, normaliseEntityName } from '../core/entities';
 import { parseTimeQuery } from '../core/time';
-import { memoryIdsOf } from '../store/entities';
-import type { EntityRow } from '../store/rows';
+import { entityIdsOf } from '../store/derived';
+import type { EntityRow, MemoryRow } from '../store/rows';
 import type { EngineContext } from './context';
 import { toBrief } from './doc';
 import { searchEntities, toEntity } from './reads';
@@ -58,8 +58,9 @@ export async function findByEntity(ctx: EngineContext, input: FindByEntityInput)
 	const entity = await resolveEntity(ctx, p.entity, p.entity_type);
 	const matches = (await searchEntities(ctx, p.entity, 10)).filter((e) => e.id !== entity?.id);
 	if (!entity) return { entity: null, matches, memories: [], count: 0, has_more: false };
-	const rows = (await ctx.db.read(async () => ctx.db.memories.bulkGet(await memoryIdsOf(ctx.db, entity.id))))
-		.filter((r) => r !== undefined)
+	// The index names the memories; their rows confirm the mention (another tab may have changed one since).
+	const rows = (await ctx.db.read(async () => ctx.db.memories.bulkGet(ctx.index.mentioning(entity.id))))
+		.filter((r): r is MemoryRow => r !== undefined && entityIdsOf(r.entities).includes(entity.id))
 		.filter((r) => p.scope === undefined || r.scope === p.scope)
 		.sort((a, b) => b.timestamp.localeCompare(a.timestamp));
 	const offset = p.offset ?? 0;

@@ -34,6 +34,11 @@ export interface EngineContext {
 	 * engine schedules a snapshot and tells engines in other tabs (see cross-tab.ts).
 	 */
 	committed(stamp: number, notice: Omit<ChangeNotice, 'stamp'>): void;
+	/**
+	 * The write stamp up to which the index reflects every committed write (this engine's and
+	 * other tabs'): when the database's stamp equals it, the index holds exactly what is stored.
+	 */
+	indexedUpTo(): number;
 }
 
 /** The model key under which a caller-supplied embedding of `dims` dimensions is stored. */

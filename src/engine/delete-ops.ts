@@ -6,11 +6,11 @@
 import { DeleteInputSchema, LIMITS, type DeleteInput, type DeleteOutput, type MemoryRef } from '../core/schemas';
 import { appendActivity } from '../store/activity';
 import { deleteLinks, linksTouching, putLinks } from '../store/associations';
-import { dropOrphanEntities } from '../store/entities';
-import { getByRef, idsByTags } from '../store/memories';
+import { getByRef } from '../store/memories';
 import { bumpStamp } from '../store/settings';
-import type { AssociationRow } from '../store/rows';
+import type { AssociationRow, MemoryRow } from '../store/rows';
 import { nowIso, type EngineContext } from './context';
+import { dropOrphanEntities } from './entity-orphans';
 import { notFound } from './get-ops';
 import { writeIndexed, type IndexChange } from './index-sync';
 import { parseInput } from './validate';
@@ -19,12 +19,23 @@ import { parseInput } from './validate';
 export async function deleteMemories(ctx: EngineContext, input: DeleteInput, actor = 'agent'): Promise<DeleteOutput> {
 	const p = parseInput(DeleteInputSchema, input);
 	return ctx.lock.run(async () => {
-		const { ids, missing } = await targets(ctx, p);
+		const found = await targets(ctx, p);
+		let ids = found.ids;
+		const missing = found.missing;
 		if (ids.length === 0) return output([], 0, missing, p);
 		const change: IndexChange = { upserts: [], edges: [], removedIds: ids, removedEdges: [] };
 		const removed = await writeIndexed(ctx, change, async () => {
+			let rows = await ctx.db.memories.bulkGet(ids);
+			if (p.tags) {
+				// The index named them; the rows confirm they still match (another tab may have
+				// changed one since).
+				const tags = p.tags;
+				const match = (r: MemoryRow) =>
+					(p.scope === undefined || r.scope === p.scope) && (p.tag_mode === 'all' ? tags.every((t) => r.tags.includes(t)) : tags.some((t) => r.tags.includes(t)));
+				rows = rows.filter((r) => r !== undefined && match(r));
+				change.removedIds = ids = rows.map((r) => r!.id);
+			}
 			const deleted = new Set(ids);
-			const rows = await ctx.db.memories.bulkGet(ids);
 			const links = await linksTouching(ctx.db, ids, ctx.index.linkedFrom(ids), rows);
 			// Links leaving a deleted memory go with its row; links into one leave their sources.
 			await deleteLinks(ctx.db, links.filter((a) => !deleted.has(a.from)));
@@ -33,7 +44,7 @@ export async function deleteMemories(ctx: EngineContext, input: DeleteInput, act
 			change.edges = bridges;
 			// A memory's vectors are part of its row (store/vectors.ts): they go with it.
 			await ctx.db.memories.bulkDelete(ids);
-			await dropOrphanEntities(ctx.db, rows.filter((r) => r !== undefined));
+			await dropOrphanEntities(ctx, rows.filter((r) => r !== undefined));
 			const at = nowIso(ctx);
 			await appendActivity(ctx.db, ids.map((memory_id) => ({ at, actor, action: 'deleted' as const, memory_id })));
 			change.removedEdges = links;
@@ -68,7 +79,7 @@ export function bridgeSequence(links: AssociationRow[], deleted: Set<string>, at
 
 /** The ids to delete, and the references that matched nothing. */
 async function targets(ctx: EngineContext, p: DeleteInput): Promise<{ ids: string[]; missing: MemoryRef[] }> {
-	if (p.tags) return { ids: await idsByTags(ctx.db, p.tags, p.tag_mode ?? 'any', p.scope), missing: [] };
+	if (p.tags) return { ids: ctx.index.withTags(p.tags, p.tag_mode ?? 'any', p.scope), missing: [] };
 	if (p.memory_id !== undefined) {
 		const row = await getByRef(ctx.db, p.memory_id);
 		if (!row) throw notFound('memory_id', p.memory_id);

@@ -42,7 +42,6 @@ import type {
 import { MemoryError } from '../core/errors';
 import { recentActivity, appendActivity, trimActivity } from '../store/activity';
 import { openEngramDB, type EngramDB, type EngramDBOptions } from '../store/db';
-import { memoryIdsOf } from '../store/entities';
 import { getByRef } from '../store/memories';
 import { ACTIVE_MODEL_KEY, bumpStamp, getSetting, readStamp, setSetting } from '../store/settings';
 import { opfsSnapshotFiles, type SnapshotFiles } from '../store/snapshot-files';
@@ -128,8 +127,8 @@ export class Engine implements EngineApi {
 	readonly #cross: CrossTab;
 
 	/** Use {@link createEngine}; this constructor expects an open database and a loaded index. */
-	constructor(ctx: Omit<EngineContext, 'committed'>, loaded: Omit<LoadedIndex, 'index'>, stamp: number, opts: CreateEngineOptions) {
-		this.ctx = { ...ctx, committed: (s, n) => this.#committed(s, n) };
+	constructor(ctx: Omit<EngineContext, 'committed' | 'indexedUpTo'>, loaded: Omit<LoadedIndex, 'index'>, stamp: number, opts: CreateEngineOptions) {
+		this.ctx = { ...ctx, committed: (s, n) => this.#committed(s, n), indexedUpTo: () => this.#stamps.complete };
 		this.#cross = new CrossTab(ctx.db.name, (n) => void this.#onNotice(n));
 		this.indexOrigin = loaded.origin;
 		this.#snapshotPlace = loaded.place;
@@ -244,8 +243,8 @@ export class Engine implements EngineApi {
 	entitiesOf(id: string): Promise<Entity[]> {
 		return reads.entitiesOf(this.ctx, id);
 	}
-	memoryIdsForEntity(entityId: string): Promise<string[]> {
-		return memoryIdsOf(this.ctx.db, entityId);
+	async memoryIdsForEntity(entityId: string): Promise<string[]> {
+		return this.ctx.index.mentioning(entityId);
 	}
 	getEntities(ids: string[]): Promise<(Entity | undefined)[]> {
 		return reads.getEntities(this.ctx, ids);

@@ -12,7 +12,7 @@ import { ImportInputSchema, LIMITS, toIso, type ImportInput, type ImportOutput }
 import { appendActivity } from '../store/activity';
 import { putLinks } from '../store/associations';
 import { contentKey, sessionOf } from '../store/derived';
-import { dropOrphanEntities, ensureEntities } from '../store/entities';
+import { ensureEntities } from '../store/entities';
 import { rowsWhere } from '../store/lookup';
 import type { MemoryRow } from '../store/rows';
 import { bumpStamp, ensureSeqAbove, reserveSeqs } from '../store/settings';
@@ -32,6 +32,7 @@ import {
 	type Located,
 } from './import-formats';
 import { turnContext } from './doc';
+import { dropOrphanEntities } from './entity-orphans';
 import { writeIndexed, type IndexChange } from './index-sync';
 import { scopeKey, STORE_DEFAULTS, storeMemories } from './store-ops';
 import type { Progress } from './types';
@@ -223,7 +224,7 @@ async function writeImported(
 	}
 	await db.memories.bulkPut(write.map((r) => (old.has(r.id) ? { ...r, links: old.get(r.id)!.links } : r)));
 	await ensureEntities(db, write.flatMap((r) => entityKeys(r.entities)));
-	if (replaced.length) await dropOrphanEntities(db, replaced.map((id) => old.get(id)!));
+	if (replaced.length) await dropOrphanEntities(ctx, replaced.map((id) => old.get(id)!), write);
 	for (const r of write) change.upserts.push({ row: r, vector: vectors.get(r.id)?.get(ctx.embedder.modelId) ?? null });
 	counts.replaced += replaced.length;
 	counts.imported += write.length - replaced.length;

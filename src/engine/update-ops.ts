@@ -10,7 +10,7 @@ import { normalize } from '../core/vector';
 import { appendActivity } from '../store/activity';
 import { deleteLinks, linksTouching, withLink } from '../store/associations';
 import { contentKey, sessionOf } from '../store/derived';
-import { dropOrphanEntities, ensureEntities } from '../store/entities';
+import { ensureEntities } from '../store/entities';
 import { getByRef } from '../store/memories';
 import type { AssociationRow, MemoryRow } from '../store/rows';
 import { bumpStamp } from '../store/settings';
@@ -18,6 +18,7 @@ import { setVector } from '../store/vectors';
 import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
 import { entityKeys, resolveEntities } from './entity-keys';
 import { notFound } from './get-ops';
+import { dropOrphanEntities } from './entity-orphans';
 import { writeIndexed, type IndexChange } from './index-sync';
 import { checkValidity, MAX_SIMILAR } from './store-ops';
 import { parseInput } from './validate';
@@ -108,7 +109,7 @@ function mergeMetadata(row: MemoryRow, patch: Record<string, unknown>): void {
 /** After the row's put: rows for its new entities, and none left for entities it alone mentioned. */
 async function relinkEntities(ctx: EngineContext, old: MemoryRow, row: MemoryRow): Promise<void> {
 	await ensureEntities(ctx.db, entityKeys(row.entities));
-	await dropOrphanEntities(ctx.db, [old]);
+	await dropOrphanEntities(ctx, [old], [row]);
 }
 
 /**

@@ -57,7 +57,7 @@ export function contentHash(key: string): number {
 	return parseInt(key.slice(0, 8), 16) >>> 0;
 }
 
-/** The distinct entity ids a memory mentions (what the memories table indexes as `entity_ids`). */
+/** The distinct entity ids a memory mentions (the search index's entity postings; schema v5–v10 indexed them as `entity_ids`). */
 export function entityIdsOf(entities: readonly EntityRef[] | undefined): string[] {
 	return [...new Set((entities ?? []).map(entityId))];
 }

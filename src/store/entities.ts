@@ -1,14 +1,14 @@
 /**
  * Entity rows: an entity's identity (id, normalised and display name, type, aliases), written
  * when first mentioned and again only when a new alias turns up. Which memories mention an
- * entity is the memory rows' own `entity_ids` (indexed); how many, and when first and last, is
- * derived from them (the engine's index counts them, engine/reads.ts), so storing a memory
+ * entity is their rows' own `entities`; which, how many, and when first and last is answered by
+ * the engine's index, which holds every memory's entities (engine/reads.ts), so storing a memory
  * rewrites none of the rows of the entities it mentions. An entity no memory mentions any more
- * is deleted, in the same transaction as the write that removed its last mention.
+ * is deleted, in the same transaction as the write that removed its last mention
+ * (engine/entity-orphans.ts).
  */
 import type { EngramDB } from './db';
-import { entityIdsOf } from './derived';
-import type { EntityRow, MemoryRow } from './rows';
+import type { EntityRow } from './rows';
 
 /** An entity as the engine resolved it: stable id, normalised name, display name, type. */
 export interface EntityKey {
@@ -51,24 +51,9 @@ export async function writeEntities(db: EngramDB, keys: Iterable<EntityKey>, kno
 	return rows;
 }
 
-/**
- * Deletes the entities of `removed` (memories as they were before a delete, or before their
- * entities changed) that no memory mentions any more. Call it after the writes that removed the
- * mentions, in the same transaction: it counts what is left by the `entity_ids` index. Returns
- * the ids deleted.
- */
-export async function dropOrphanEntities(db: EngramDB, removed: Pick<MemoryRow, 'entities'>[]): Promise<string[]> {
-	const ids = [...new Set(removed.flatMap((m) => entityIdsOf(m.entities)))];
-	if (ids.length === 0) return [];
-	const left = await Promise.all(ids.map((id) => db.memories.where('entity_ids').equals(id).count()));
-	const orphans = ids.filter((_, i) => left[i] === 0);
-	await db.entities.bulkDelete(orphans);
-	return orphans;
-}
-
-/** Memory ids that mention an entity. */
-export async function memoryIdsOf(db: EngramDB, entityId: string): Promise<string[]> {
-	return (await db.memories.where('entity_ids').equals(entityId).primaryKeys()) as string[];
+/** Deletes entity rows (ones no memory mentions any more: engine/entity-orphans.ts decides). */
+export async function deleteEntities(db: EngramDB, ids: string[]): Promise<void> {
+	if (ids.length) await db.entities.bulkDelete(ids);
 }
 
 /** Up to `max` entities whose normalised name starts with `prefix`, in name order. */

@@ -1,5 +1,5 @@
 /**
- * Memory-row reads: by id or seq, in bulk, by tags.
+ * Memory-row reads: by id or seq, and the one before in a scope or session.
  */
 import type { MemoryRef } from '../core/schemas';
 import type { EngramDB } from './db';
@@ -13,20 +13,6 @@ export async function getByRef(db: EngramDB, ref: MemoryRef): Promise<MemoryRow 
 	// A numeric string ("42") from a client that only speaks strings is also a seq.
 	if (/^\d+$/.test(ref)) return db.memories.where('seq').equals(Number(ref)).first();
 	return undefined;
-}
-
-/** Ids of memories carrying any (or all) of `tags`, optionally only in `scope`. */
-export async function idsByTags(
-	db: EngramDB,
-	tags: string[],
-	mode: 'any' | 'all',
-	scope?: string,
-): Promise<string[]> {
-	const rows = await db.memories.where('tags').anyOf(tags).distinct().toArray();
-	return rows
-		.filter((m) => scope === undefined || m.scope === scope)
-		.filter((m) => mode === 'any' || tags.every((t) => m.tags.includes(t)))
-		.map((m) => m.id);
 }
 
 /**

@@ -38,7 +38,7 @@ export interface MemoryRow {
 	context?: string;
 	/** True when the caller gave the entities (they are then never re-extracted). */
 	entities_given: boolean;
-	/** Ids of the entities in `entities`, indexed (multi-entry); the store derives them on write. */
+	/** Schema v5–v10 only: the ids of the entities in `entities`, then indexed; dropped when the row is next written. */
 	entity_ids?: string[];
 	/** The associations leaving this memory (see store/associations.ts). */
 	links?: StoredLink[];

@@ -324,6 +324,25 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.byContent = undefined;
 	}
 
+	has(id: string): boolean {
+		return this.slotOf.has(id);
+	}
+
+	withTags(tags: string[], mode: 'any' | 'all', scope?: string): string[] {
+		const out: string[] = [];
+		const member = scope === undefined ? undefined : this.inScope(scope);
+		for (let slot = 0; slot < this.count; slot++) {
+			const m = this.metas[slot];
+			if (member && !member(slot)) continue;
+			if (mode === 'any' ? tags.some((t) => m.tags.includes(t)) : tags.every((t) => m.tags.includes(t))) out.push(m.id);
+		}
+		return out;
+	}
+
+	mentioning(entity: string): string[] {
+		return [...(this.entityDocs.get(entity) ?? [])];
+	}
+
 	mentions(entity: string): number {
 		return this.entityDocs.get(entity)?.size ?? 0;
 	}

@@ -121,6 +121,12 @@ export interface SearchIndex {
 	): { id: string; cosine: number }[][];
 	/** Ids of the memories of `scope` whose `content_hash` is `hash` (exact-duplicate candidates). */
 	withContentHash(scope: string, hash: number): string[];
+	/** Whether the memory is indexed. */
+	has(id: string): boolean;
+	/** Ids of the memories carrying any (`any`) or all (`all`) of `tags`, optionally only in `scope`. */
+	withTags(tags: string[], mode: 'any' | 'all', scope?: string): string[];
+	/** Ids of the indexed memories that mention the entity id. */
+	mentioning(entity: string): string[];
 	/** How many indexed memories mention the entity id. */
 	mentions(entity: string): number;
 	/** How many indexed memories mention the entity id, and the first and last of their timestamps (epoch ms); undefined when none. */

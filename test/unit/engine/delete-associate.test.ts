@@ -1,3 +1,4 @@
+import { entityIdsOf } from '../../../src/store/derived';
 import { describe, expect, it } from 'vitest';
 import { AUTHORABLE_ASSOCIATION_TYPES } from '../../../src/core/schemas';
 import { rejection, storedLinks, useEngines } from './helpers';
@@ -29,7 +30,7 @@ describe('Engine', () => {
 			expect((await vectorsOf(engine.db, [a.memory_id!])).map((v) => v.model).sort()).toEqual(['caller:2', engine.ctx.embedder.modelId].sort());
 			await engine.delete({ memory_id: a.seq! });
 			expect(await vectorsOf(engine.db, [a.memory_id!])).toEqual([]);
-			expect(await engine.db.memories.where('entity_ids').equals('person:maria silva').count()).toBe(0);
+			expect(await engine.db.memories.filter((m) => entityIdsOf(m.entities).includes('person:maria silva')).count()).toBe(0);
 			expect(await engine.getEntities(['person:maria silva'])).toEqual([undefined]);
 			expect(engine.ctx.index.size).toBe(before - 1);
 			expect((await engine.recall({ query: 'budget review' })).results).toEqual([]);

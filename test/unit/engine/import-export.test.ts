@@ -1,3 +1,4 @@
+import { entityIdsOf } from '../../../src/store/derived';
 import { describe, expect, it } from 'vitest';
 import { vectorRowsOf } from '../../../src/store/vectors';
 import type { Engine } from '../../../src/engine/engine';
@@ -31,7 +32,7 @@ async function snapshotOf(engine: Engine) {
 	const memories = (await engine.db.memories.orderBy('seq').toArray());
 	const associations = await storedLinks(engine);
 	const entities = await engine.db.entities.orderBy('id').toArray();
-	const links = await engine.db.memories.orderBy('entity_ids').keys();
+	const links = memories.map((m) => [m.id, entityIdsOf(m.entities)]);
 	return { memories, associations, entities, links };
 }
 

@@ -104,7 +104,8 @@ describe('EngramDB', () => {
 			expect(m!.vector_models).toEqual(['engram/glove-sif-100d']);
 			expect(await db.entities.where('norm').equals('maria').count()).toBe(1);
 			expect(await db.memories.where('[session+seq]').equals(['c-7', 1]).count()).toBe(1);
-			expect(m!.entity_ids).toEqual(['person:maria']);
+			// v5 derived `entity_ids`; v10's upgrade rewrote the row, and since v11 a write drops them.
+			expect(m).not.toHaveProperty('entity_ids');
 			expect(await linksOf(db, 'm1', ['m1'])).toEqual({ out: [v1Link], in: [v1Link] });
 		});
 
@@ -121,9 +122,10 @@ describe('EngramDB', () => {
 			const db = await openEngramDB({ name, indexedDB, IDBKeyRange });
 			opened.push(db);
 			expect(db.tables.map((t) => t.name)).not.toContain('memoryEntities');
-			expect((await db.memories.get('m1'))!.entity_ids).toEqual(['person:maria', 'tool:postgresql']);
-			expect((await db.memories.get('m2'))!.entity_ids).toEqual([]);
-			expect(await db.memories.where('entity_ids').equals('tool:postgresql').primaryKeys()).toEqual(['m1']);
+			// The mentions stay on the rows (`entities`); since v11 nothing in IndexedDB indexes them.
+			expect((await db.memories.get('m1'))!.entities).toEqual(entities);
+			expect((await db.memories.get('m2'))!.entities).toEqual([]);
+			expect(db.memories.schema.indexes.map((i) => i.name)).not.toContain('entity_ids');
 		});
 	});
 
@@ -227,17 +229,15 @@ describe('EngramDB', () => {
 		expect(await db.memories.get('a')).not.toHaveProperty('link_keys');
 	});
 
-	it('derives entity_ids on every memory write, so the index follows a change of entities', async () => {
+	it('indexes neither tags nor entity mentions since v11, and drops a stale entity_ids when a row is rewritten', async () => {
 		const db = await openEngramDB({ name: freshName(), indexedDB, IDBKeyRange });
 		opened.push(db);
+		expect(db.memories.schema.indexes.map((i) => i.name).sort()).toEqual(['[scope+seq]', '[session+seq]', 'seq', 'vector_models']);
 		const row = { ...v1Memory, content_key: 'k', entities_given: true };
-		await db.memories.add(row);
-		expect(await db.memories.where('entity_ids').equals('person:maria').primaryKeys()).toEqual(['m1']);
-		await db.memories.put({ ...row, entities: [{ name: 'Ana', type: 'person' }], entity_ids: ['person:maria'] });
-		expect(await db.memories.where('entity_ids').equals('person:maria').count()).toBe(0);
-		expect(await db.memories.where('entity_ids').equals('person:ana').primaryKeys()).toEqual(['m1']);
-		await db.memories.bulkPut([{ ...row, id: 'm2', seq: 2 }]);
-		expect(await db.memories.where('entity_ids').equals('person:maria').primaryKeys()).toEqual(['m2']);
+		await db.memories.add({ ...row, entity_ids: ['person:maria'] });
+		expect(await db.memories.get('m1')).not.toHaveProperty('entity_ids');
+		await db.memories.bulkPut([{ ...row, id: 'm2', seq: 2, entity_ids: ['person:maria'] }]);
+		expect(await db.memories.get('m2')).not.toHaveProperty('entity_ids');
 	});
 
 	it('schema upgrade from v3 merges the seq and write-stamp rows into one counters row', async () => {
