@@ -28,6 +28,11 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 
 const WORD_RE = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 
+/** Whether a word holds an apostrophe (most do not, and two regular expressions cost more than this look). */
+function hasApostrophe(w: string): boolean {
+	return w.includes("'") || w.includes('’');
+}
+
 /**
  * Splits text into lower-cased word tokens (letters and digits; internal apostrophes joined, so
  * "don't" → "dont" and "Caroline's" → "caroline"). Returns tokens in order, duplicates kept.
@@ -37,7 +42,7 @@ export function tokenize(text: string): string[] {
 	for (const m of text.toLowerCase().matchAll(WORD_RE)) {
 		const w = m[0];
 		// Possessive 's is noise for retrieval; other contractions are joined into one token.
-		const t = w.replace(/['’]s$/, '').replace(/['’]/g, '');
+		const t = hasApostrophe(w) ? w.replace(/['’]s$/, '').replace(/['’]/g, '') : w;
 		if (t.length > 0) out.push(t);
 	}
 	return out;
@@ -129,7 +134,8 @@ export function stem(word: string): string {
  * term that should not be indexed or searched (minisearch's `processTerm` contract).
  */
 export function processTerm(term: string): string | null {
-	const t = term.toLowerCase().replace(/['’]s$/, '').replace(/['’]/g, '');
+	const lower = term.toLowerCase();
+	const t = hasApostrophe(lower) ? lower.replace(/['’]s$/, '').replace(/['’]/g, '') : lower;
 	if (t.length === 0 || STOP_WORDS.has(t)) return null;
 	return stem(t);
 }

@@ -9,6 +9,11 @@ describe('core/text', () => {
 			]);
 		});
 
+		it('treats a typographic apostrophe as a straight one, in tokens and in processed terms', () => {
+			expect(tokenize('Caroline’s dog didn’t like it')).toEqual(['caroline', 'dog', 'didnt', 'like', 'it']);
+			expect([processTerm('Caroline’s'), processTerm("DIDN'T"), processTerm('Hikes')]).toEqual(['carolin', null, 'hike']);
+		});
+
 		it('keeps letters of any script and digits', () => {
 			expect(tokenize('Dvořák in 2023, café Passé')).toEqual(['dvořák', 'in', '2023', 'café', 'passé']);
 		});
