@@ -108,13 +108,7 @@ export const SWEEP = {
  * 75–85 ns and one in cache 16 (docs/BENCHMARKS.md), and most of a batch's scans overlap.
  */
 export function nearestMany(view: IndexView, queries: NearestQuery[], k: number): Neighbours[] {
-	const runs: Run[] = queries.map((x) => ({
-		query: view.vectors.prepare(x.q),
-		scope: x.scope,
-		scopeId: x.scope === undefined ? ANY_SCOPE : view.scopeId(x.scope),
-		exclude: x.exclude && x.exclude.length > 0 ? new Set(x.exclude) : null,
-		top: new TopK(k),
-	}));
+	const runs = queries.map((x) => runOf(view, x, k));
 	const ivf = view.ivf;
 	const exact: Run[] = [];
 	const probed: Run[] = [];
@@ -130,27 +124,37 @@ export function nearestMany(view: IndexView, queries: NearestQuery[], k: number)
 			}
 	}
 	scanExact(view, exact);
-	return runs.map((r) => r.top.sorted().map((h) => ({ id: view.metas[h.slot].id, cosine: h.score })));
+	return runs.map((r) => neighbours(view, r));
 }
 
 /** The exact answer for one query, every slot of its scope (or of the index) scored: ann-recall's reference. */
 export function nearestExact(view: IndexView, q: Float32Array, k: number, filter?: { scope?: string; exclude?: string[] }): Neighbours {
-	const run: Run = {
-		query: view.vectors.prepare(q),
-		scope: filter?.scope,
-		scopeId: filter?.scope === undefined ? ANY_SCOPE : view.scopeId(filter.scope),
-		exclude: filter?.exclude && filter.exclude.length > 0 ? new Set(filter.exclude) : null,
-		top: new TopK(k),
-	};
+	const run = runOf(view, { q, ...filter }, k);
 	scanExact(view, [run]);
-	return run.top.sorted().map((h) => ({ id: view.metas[h.slot].id, cosine: h.score }));
+	return neighbours(view, run);
 }
 
 /** The best `k` slots of the whole index in the lists the quantiser probes for `q` (a recall's semantic pool). */
 export function probeSlots(view: IndexView, ivf: Ivf, q: Float32Array, k: number): { slot: number; score: number }[] {
-	const run: Run = { query: view.vectors.prepare(q), scope: undefined, scopeId: ANY_SCOPE, exclude: null, top: new TopK(k) };
+	const run = runOf(view, { q }, k);
 	probeLists(view, ivf, [run]);
 	return run.top.sorted();
+}
+
+/** A look-up about to start. */
+function runOf(view: IndexView, x: NearestQuery, k: number): Run {
+	return {
+		query: view.vectors.prepare(x.q),
+		scope: x.scope,
+		scopeId: x.scope === undefined ? ANY_SCOPE : view.scopeId(x.scope),
+		exclude: x.exclude && x.exclude.length > 0 ? new Set(x.exclude) : null,
+		top: new TopK(k),
+	};
+}
+
+/** A finished look-up's best, as ids and cosines. */
+function neighbours(view: IndexView, run: Run): Neighbours {
+	return run.top.sorted().map((h) => ({ id: view.metas[h.slot].id, cosine: h.score }));
 }
 
 /** Every slot of each run's scope (of the index, unscoped), one sweep per scope. */
