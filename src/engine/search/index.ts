@@ -340,7 +340,8 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	}
 
 	mentioning(entity: string): string[] {
-		return [...(this.entityDocs.get(entity) ?? [])];
+		// In id order, as IndexedDB's entity_ids index gave them up to schema v10.
+		return [...(this.entityDocs.get(entity) ?? [])].sort();
 	}
 
 	mentions(entity: string): number {

@@ -125,7 +125,7 @@ export interface SearchIndex {
 	has(id: string): boolean;
 	/** Ids of the memories carrying any (`any`) or all (`all`) of `tags`, optionally only in `scope`. */
 	withTags(tags: string[], mode: 'any' | 'all', scope?: string): string[];
-	/** Ids of the indexed memories that mention the entity id. */
+	/** Ids of the indexed memories that mention the entity id, in id order. */
 	mentioning(entity: string): string[];
 	/** How many indexed memories mention the entity id. */
 	mentions(entity: string): number;

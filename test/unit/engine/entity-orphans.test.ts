@@ -32,6 +32,8 @@ describe('entity rows and tags without IndexedDB indexes', () => {
 		const engine = await fresh();
 		const a = await engine.store({ content: 'Maria Silva reviewed the budget with Tomas Berg' });
 		const b = await engine.store({ content: 'Maria Silva approved the hiring plan' });
+		// The memories mentioning an entity come from the index, in id order (as IndexedDB's index gave them).
+		expect(await engine.memoryIdsForEntity('person:maria silva')).toEqual([a.memory_id, b.memory_id].sort());
 		const each = vi.spyOn(engine.db.memories, 'each');
 		await engine.delete({ memory_id: a.memory_id! });
 		expect(await entityRow(engine, 'person:maria silva')).toBeDefined();
