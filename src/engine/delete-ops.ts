@@ -8,11 +8,12 @@ import { appendActivity } from '../store/activity';
 import { deleteLinks, linksTouching, putLinks } from '../store/associations';
 import { getByRef } from '../store/memories';
 import { bumpStamp } from '../store/settings';
-import type { AssociationRow, MemoryRow } from '../store/rows';
+import type { AssociationRow } from '../store/rows';
 import { nowIso, type EngineContext } from './context';
 import { dropOrphanEntities } from './entity-orphans';
 import { notFound } from './get-ops';
 import { writeIndexed, type IndexChange } from './index-sync';
+import { carriesTags } from './search/filters';
 import { parseInput } from './validate';
 
 /** Deletes memories; see the module comment. */
@@ -26,13 +27,11 @@ export async function deleteMemories(ctx: EngineContext, input: DeleteInput, act
 		const change: IndexChange = { upserts: [], edges: [], removedIds: ids, removedEdges: [] };
 		const removed = await writeIndexed(ctx, change, async () => {
 			let rows = await ctx.db.memories.bulkGet(ids);
-			if (p.tags) {
+			const tags = p.tags;
+			if (tags) {
 				// The index named them; the rows confirm they still match (another tab may have
 				// changed one since).
-				const tags = p.tags;
-				const match = (r: MemoryRow) =>
-					(p.scope === undefined || r.scope === p.scope) && (p.tag_mode === 'all' ? tags.every((t) => r.tags.includes(t)) : tags.some((t) => r.tags.includes(t)));
-				rows = rows.filter((r) => r !== undefined && match(r));
+				rows = rows.filter((r) => r !== undefined && (p.scope === undefined || r.scope === p.scope) && carriesTags(r.tags, tags, p.tag_mode ?? 'any'));
 				change.removedIds = ids = rows.map((r) => r!.id);
 			}
 			const deleted = new Set(ids);

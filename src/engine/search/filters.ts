@@ -33,6 +33,11 @@ function tagMatcher(wanted: string[], prefix: boolean): (tag: string) => number 
 		: (tag) => w.indexOf(tag);
 }
 
+/** Whether `have` holds any (or all) of `want`, compared exactly: delete_memory's tags, unlike recall's filter. */
+export function carriesTags(have: readonly string[], want: readonly string[], mode: 'any' | 'all'): boolean {
+	return mode === 'all' ? want.every((t) => have.includes(t)) : want.some((t) => have.includes(t));
+}
+
 /** The tags part: any/all of `tags`, none of `exclude_tags`. */
 function tagFilter(input: RecallInput): ((m: DocMeta) => boolean) | null {
 	const want = input.tags ?? [];

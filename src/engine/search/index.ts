@@ -12,6 +12,7 @@
 import type { AssociationType, RecallInput } from '../../core/schemas';
 import { Adjacency } from './adjacency';
 import { ScopeCodes, type ContiguousScope } from './scope-codes';
+import { carriesTags } from './filters';
 import { IVF, Ivf, listCount, SlotLists, trainCentroids } from './ivf';
 import { dateWords } from './date-words';
 import { EntityDocs } from './entity-docs';
@@ -334,7 +335,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		for (let slot = 0; slot < this.count; slot++) {
 			const m = this.metas[slot];
 			if (member && !member(slot)) continue;
-			if (mode === 'any' ? tags.some((t) => m.tags.includes(t)) : tags.every((t) => m.tags.includes(t))) out.push(m.id);
+			if (carriesTags(m.tags, tags, mode)) out.push(m.id);
 		}
 		return out;
 	}
