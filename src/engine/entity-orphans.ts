@@ -2,8 +2,9 @@
  * An entity's row goes when its last mention goes, in the same transaction as the write that
  * removed it (a delete, an update that changed the entities, an import replacing memories).
  * Nothing in IndexedDB indexes mentions since schema v11 (an index entry per mention, with the
- * tags' entries 15–35% of a large import's storage-process CPU), so the count comes from the engine's index, which holds
- * every memory's entities, corrected by this transaction's own changes (not in the index yet).
+ * tags' entries 15–35% of a large import's storage-process CPU), so the count comes from the
+ * engine's index, which holds every memory's entities, corrected by this transaction's own
+ * changes (not in the index yet).
  * The index answers only when it holds exactly what is stored: the database's write stamp, read
  * inside the transaction, equals the stamp the index reflects. Otherwise (another tab wrote and
  * its notice is not applied yet) the rows themselves are counted, one pass over the table.
