@@ -120,6 +120,10 @@ function unitSpan(ms: number, unit: Unit): Span {
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/** The farthest instant a Date can hold either side of 1970 (ECMAScript's ±100,000,000 days). */
+const DATE_LIMIT = 8.64e15;
+const representable = (ms: number): boolean => Math.abs(ms) <= DATE_LIMIT;
+
 // ---------------------------------------------------------------------------------------------
 // Vocabulary.
 // ---------------------------------------------------------------------------------------------
@@ -994,9 +998,12 @@ export function parseTimeQuery(text: string, nowMs: number): TimeRange | null {
 	const c: Context = { now: nowMs, dir: 'past', query: true };
 	const span = parsePeriod(phrase, c) ?? parseRange(phrase, c);
 	if (!span) return null;
+	// A window reaching past what a Date can hold ("next 99999 weeks" near the end of time) is open
+	// on that side; one lying wholly beyond it is not understood.
+	if (span.s > DATE_LIMIT || span.e < -DATE_LIMIT) return null;
 	const out: TimeRange = {};
-	if (Number.isFinite(span.s)) out.start = iso(span.s);
-	if (Number.isFinite(span.e)) out.end = iso(span.e);
+	if (Number.isFinite(span.s) && representable(span.s)) out.start = iso(span.s);
+	if (Number.isFinite(span.e) && representable(span.e)) out.end = iso(span.e);
 	return out.start || out.end ? out : null;
 }
 
@@ -1095,6 +1102,7 @@ export function extractTimeMentions(text: string, anchorMs: number): TimeMention
 		if (groups.month) month = { y: yearOf(span.s), m: monthOf(span.s) };
 		span = mentionWindow(span, c);
 		if (f.groups.mod) span = partOf(f.groups.mod, span);
+		if (!representable(span.s) || !representable(span.e)) continue;
 		out.push({ phrase: f.phrase, start: iso(span.s), end: iso(span.e) });
 	}
 	return out;

@@ -402,6 +402,16 @@ describe('time', () => {
 			);
 		});
 
+		it('leaves a side open, or declines, when the window reaches past the last representable date', () => {
+			const nearEnd = 8_579_520_604_800_001; // a Wednesday in the year 273,840
+			const r = parseTimeQuery('next 99999 week', nearEnd);
+			expect(r?.end).toBeUndefined();
+			expect(Date.parse(r?.start ?? '')).toBeGreaterThan(nearEnd - 7 * 86_400_000);
+			expect(parseTimeQuery('next week', 8.64e15)).toBeNull();
+			expect(parseTimeQuery('last 99999 years', -8.6e15)).toBeNull();
+			expect(extractTimeMentions('see you in 99999 weeks', nearEnd)).toEqual([]);
+		});
+
 		it('throws invalid_input for a non-finite now', () => {
 			expect(() => parseTimeQuery('today', Number.POSITIVE_INFINITY)).toThrow(
 				'nowMs: must be a finite number, got Infinity',
