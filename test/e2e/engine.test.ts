@@ -151,8 +151,15 @@ describe('engine in Chromium', () => {
 				}
 			}, damage);
 		const fullSize = async () => {
-			// Written by the start-up helper after it answers: give it a moment.
-			for (let i = 0; i < 100 && (await partsFile()) < 15e6; i++) await new Promise((r) => setTimeout(r, 100));
+			// Written by the start-up helper after it answers, a chunk at a time: wait until it is
+			// large and has stopped growing.
+			let last = -1;
+			for (let i = 0; i < 100; i++) {
+				const now = await partsFile();
+				if (now > 15e6 && now === last) return now;
+				last = now;
+				await new Promise((r) => setTimeout(r, 250));
+			}
 			return partsFile();
 		};
 		const modelFiles = () => requests.filter((u) => /\/models\/engram\/glove-sif-100d\/(onnx\/model\.onnx|tokenizer\.json)$/.test(u));
