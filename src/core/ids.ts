@@ -20,6 +20,16 @@ let counter = 0;
 
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 
+/** Each byte's two hex digits. */
+const BYTE_HEX = Array.from({ length: 256 }, (_, b) => hex(b, 2));
+
+/**
+ * Random bytes drawn 4 KiB at a time: one `getRandomValues` call per 512 ids instead of one each
+ * (in a browser worker the call alone cost about 5 µs, half of making an id).
+ */
+const pool = new Uint8Array(4096);
+let poolAt = pool.length;
+
 /** A new time-ordered UUID (version 7), greater than every one this process made before it. */
 export function newMemoryId(now: number = Date.now()): string {
 	if (now > lastMs) {
@@ -30,9 +40,14 @@ export function newMemoryId(now: number = Date.now()): string {
 		lastMs += 1;
 		counter = 0;
 	}
+	if (poolAt + 8 > pool.length) {
+		crypto.getRandomValues(pool);
+		poolAt = 0;
+	}
+	const r = pool;
+	const i = poolAt;
+	poolAt += 8;
 	const time = hex(lastMs, 12);
-	const random = crypto.getRandomValues(new Uint8Array(8));
-	random[0] = (random[0] & 0x3f) | 0x80;
-	const tail = Array.from(random, (b) => hex(b, 2)).join('');
-	return `${time.slice(0, 8)}-${time.slice(8)}-7${hex(counter, 3)}-${tail.slice(0, 4)}-${tail.slice(4)}`;
+	const variant = BYTE_HEX[(r[i] & 0x3f) | 0x80];
+	return `${time.slice(0, 8)}-${time.slice(8)}-7${hex(counter, 3)}-${variant}${BYTE_HEX[r[i + 1]]}-${BYTE_HEX[r[i + 2]]}${BYTE_HEX[r[i + 3]]}${BYTE_HEX[r[i + 4]]}${BYTE_HEX[r[i + 5]]}${BYTE_HEX[r[i + 6]]}${BYTE_HEX[r[i + 7]]}`;
 }
