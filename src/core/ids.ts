@@ -44,10 +44,9 @@ export function newMemoryId(now: number = Date.now()): string {
 		crypto.getRandomValues(pool);
 		poolAt = 0;
 	}
-	const r = pool;
 	const i = poolAt;
 	poolAt += 8;
 	const time = hex(lastMs, 12);
-	const variant = BYTE_HEX[(r[i] & 0x3f) | 0x80];
-	return `${time.slice(0, 8)}-${time.slice(8)}-7${hex(counter, 3)}-${variant}${BYTE_HEX[r[i + 1]]}-${BYTE_HEX[r[i + 2]]}${BYTE_HEX[r[i + 3]]}${BYTE_HEX[r[i + 4]]}${BYTE_HEX[r[i + 5]]}${BYTE_HEX[r[i + 6]]}${BYTE_HEX[r[i + 7]]}`;
+	const variant = BYTE_HEX[(pool[i] & 0x3f) | 0x80];
+	return `${time.slice(0, 8)}-${time.slice(8)}-7${hex(counter, 3)}-${variant}${BYTE_HEX[pool[i + 1]]}-${BYTE_HEX[pool[i + 2]]}${BYTE_HEX[pool[i + 3]]}${BYTE_HEX[pool[i + 4]]}${BYTE_HEX[pool[i + 5]]}${BYTE_HEX[pool[i + 6]]}${BYTE_HEX[pool[i + 7]]}`;
 }
