@@ -74,6 +74,11 @@ describe('a full disk', () => {
 		expect(await total()).toBe(stored);
 		expect(await rowCount()).toBe(stored);
 		expect(await engine(page, 'storageFull')).toMatch(/^\d{4}-/);
+		// The app says so, and leads to the oldest memories.
+		const banner = page.getByRole('alert').filter({ hasText: 'Storage is full' });
+		await banner.waitFor({ timeout: 20_000 });
+		await banner.getByRole('button', { name: 'Show oldest memories' }).click();
+		await page.getByText(/filler 0\.\d /).first().waitFor({ timeout: 10_000 });
 
 		const ids = (await engine<{ results: { memory: { id: string } }[] }>(page, 'recall', { tags: ['group1'], limit: 3 })).results.map((r) => r.memory.id);
 		const other = (await engine<{ results: { memory: { id: string } }[] }>(page, 'recall', { tags: ['group2'], limit: 1 })).results[0].memory.id;
@@ -115,6 +120,7 @@ describe('a full disk', () => {
 		expect(await total()).toBe(left + 1);
 		expect(await rowCount()).toBe(left + 1);
 		expect(await engine(page, 'storageFull')).toBeUndefined();
+		await banner.waitFor({ state: 'detached', timeout: 20_000 });
 		const updated = await attempt<{ changed: string[] }>('update', { memory_id: other, content: 'short now' });
 		expect(failed(updated) ? updated : updated.changed).toContain('content');
 
