@@ -3,6 +3,7 @@
  * the memories, every association in or out of them, their entity links (and entities no longer
  * mentioned), their vectors under every model and their index entries, in one transaction.
  */
+import { isMemoryError } from '../core/errors';
 import { DeleteInputSchema, LIMITS, type DeleteInput, type DeleteOutput, type MemoryRef } from '../core/schemas';
 import { appendActivity } from '../store/activity';
 import { deleteLinks, linksTouching, putLinks } from '../store/associations';
@@ -16,14 +17,26 @@ import { writeIndexed, type IndexChange } from './index-sync';
 import { carriesTags } from './search/filters';
 import { parseInput } from './validate';
 
-/** Deletes memories; see the module comment. */
+/** Deletes memories; see the module comment. With the storage full, see `deleteWhenFull`. */
 export async function deleteMemories(ctx: EngineContext, input: DeleteInput, actor = 'agent'): Promise<DeleteOutput> {
 	const p = parseInput(DeleteInputSchema, input);
 	return ctx.lock.run(async () => {
 		const found = await targets(ctx, p);
-		let ids = found.ids;
 		const missing = found.missing;
-		if (ids.length === 0) return output([], 0, missing, p);
+		if (found.ids.length === 0) return output([], 0, missing, p);
+		try {
+			return await deleteFully(ctx, p, found.ids, missing, actor);
+		} catch (e) {
+			if (!isMemoryError(e) || e.code !== 'quota_exceeded') throw e;
+			return deleteWhenFull(ctx, p, found.ids, missing, actor);
+		}
+	});
+}
+
+/** The delete in one transaction (the caller holds the write lock). */
+async function deleteFully(ctx: EngineContext, p: DeleteInput, found: string[], missing: MemoryRef[], actor: string): Promise<DeleteOutput> {
+	{
+		let ids = found;
 		const change: IndexChange = { upserts: [], edges: [], removedIds: ids, removedEdges: [] };
 		const removed = await writeIndexed(ctx, change, async () => {
 			let rows = await ctx.db.memories.bulkGet(ids);
@@ -52,7 +65,44 @@ export async function deleteMemories(ctx: EngineContext, input: DeleteInput, act
 		});
 		ctx.hub.emit({ kind: 'memories', ids });
 		return output(ids, removed, missing, p);
+	}
+}
+
+/**
+ * The delete when the origin's quota is reached. Chromium then commits a transaction only if
+ * its every request is a delete (tried in Chromium 156: a delete plus the counters' put, plus
+ * the activity entry, or a row rewritten shorter, each aborted with QuotaExceededError), so
+ * this one only deletes: the memory rows (their vectors and the links leaving them go along)
+ * and the index snapshots. What has to wait:
+ * - the write stamp stays (bumping it is a put); the snapshots go instead, so the next start
+ *   rebuilds the index from the rows rather than restoring one that still holds these memories;
+ * - links into the deleted memories stay on their source rows, dangling (get, graph walks and
+ *   recall skip a missing end, §3) and PRECEDED_BY chains are not bridged;
+ * - entities left unmentioned keep their rows (an entity's counts come from the index);
+ * - the `deleted` activity entries go to the deferred log, written once there is room.
+ */
+async function deleteWhenFull(ctx: EngineContext, p: DeleteInput, found: string[], missing: MemoryRef[], actor: string): Promise<DeleteOutput> {
+	let ids = found;
+	await ctx.db.deleteOnly(async () => {
+		if (p.tags) {
+			const tags = p.tags;
+			const rows = await ctx.db.memories.bulkGet(ids);
+			ids = rows.filter((r) => r !== undefined && (p.scope === undefined || r.scope === p.scope) && carriesTags(r.tags, tags, p.tag_mode ?? 'any')).map((r) => r!.id);
+		}
+		await ctx.db.memories.bulkDelete(ids);
+		await ctx.db.snapshots.clear();
 	});
+	const gone = new Set(ids);
+	const linking = ctx.index.linkedFrom(ids).filter((id) => !gone.has(id)).length;
+	for (const id of ids) ctx.index.remove(id);
+	// The database's stamp did not move: other tabs mirror the removal, nobody counts it as a new write.
+	ctx.committed(ctx.indexedUpTo(), { upserts: [], removed: ids, edges: [] });
+	const at = nowIso(ctx);
+	for (const memory_id of ids) ctx.log.add({ at, actor, action: 'deleted', memory_id });
+	ctx.hub.emit({ kind: 'memories', ids });
+	const out = output(ids, 0, missing, p);
+	out.message += `; storage is full: ${linking ? `${linking} other memor${linking === 1 ? 'y keeps its link' : 'ies keep their links'} to them, and ` : ''}the history entries wait until there is room`;
+	return out;
 }
 
 /**

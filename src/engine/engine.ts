@@ -223,6 +223,10 @@ export class Engine implements EngineApi {
 	health(): Promise<HealthOutput> {
 		return health(this.ctx, { indexOrigin: this.indexOrigin, snapshotPlace: this.#snapshotPlace, reembedding: this.#models.busy });
 	}
+	async storageFull(): Promise<string | undefined> {
+		const since = this.ctx.db.quotaFullSince;
+		return since === undefined ? undefined : new Date(since).toISOString();
+	}
 	exportMemories(input: ExportInput): Promise<ExportOutput> {
 		return exportMemories(this.ctx, input);
 	}

@@ -3,7 +3,7 @@
  * directions, with similarity), its authored associations, human age and embedding tables.
  * Counts an access unless `track_access` is false.
  */
-import { MemoryError } from '../core/errors';
+import { isMemoryError, MemoryError } from '../core/errors';
 import {
 	AUTHORABLE_ASSOCIATION_TYPES,
 	GetInputSchema,
@@ -38,7 +38,7 @@ export function notFound(field: string, ref: MemoryRef): MemoryError {
 /** Reads one memory with its neighbourhood; see the module comment. */
 export async function getMemory(ctx: EngineContext, input: GetInput, actor = 'agent'): Promise<GetOutput> {
 	const p = parseInput(GetInputSchema, input);
-	const g = p.track_access === false ? await readOnly(ctx, p.memory_id) : await readCounting(ctx, p.memory_id, actor);
+	const g = p.track_access === false ? await readOnly(ctx, p.memory_id) : await readCounting(ctx, p.memory_id, actor).catch(uncountedWhenFull(ctx, p.memory_id));
 	const related = relatedOf(ctx, g, p.related_limit ?? RELATED_DEFAULT);
 	const authored = [...g.links.out, ...g.links.in].filter((a) => AUTHORABLE.has(a.type));
 	return {
@@ -109,6 +109,14 @@ async function readCounting(ctx: EngineContext, ref: MemoryRef, actor: string): 
 		ctx.committed(res.stamp, { upserts: [res.g.row.id], removed: [], edges: [] });
 		return res.g;
 	});
+}
+
+/**
+ * With the storage full, counting an access (a put) is refused; the memory is still read and
+ * returned, its access simply not counted: the count is a ranking prior, not a record.
+ */
+function uncountedWhenFull(ctx: EngineContext, ref: MemoryRef): (e: unknown) => Promise<Neighbourhood> {
+	return (e) => (isMemoryError(e) && e.code === 'quota_exceeded' ? readOnly(ctx, ref) : Promise.reject(e));
 }
 
 /**

@@ -74,6 +74,8 @@ export interface EngineApi {
 	stats(input: StatsInput): Promise<StatsOutput>;
 	trendingLabels(input: TrendingInput): Promise<TrendingOutput>;
 	health(): Promise<HealthOutput>;
+	/** Whether writes are being refused for want of space: since when (ISO), or undefined. */
+	storageFull(): Promise<string | undefined>;
 	exportMemories(input: ExportInput): Promise<ExportOutput>;
 	/** Imports in transactions of ≤ 500 records; `onProgress` hears `{ task: 'import', done, total }` after each. */
 	importMemories(input: ImportInput, ctx?: CallContext, onProgress?: (p: Progress) => void): Promise<ImportOutput>;

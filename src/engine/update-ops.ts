@@ -4,7 +4,7 @@
  * refreshes its SIMILAR_TO links and (unless the caller gave them) its extracted entities, and
  * drops vectors other models computed from the old text.
  */
-import { MemoryError } from '../core/errors';
+import { isMemoryError, MemoryError } from '../core/errors';
 import { importanceValue, toIso, UpdateInputSchema, type UpdateInput, type UpdateOutput } from '../core/schemas';
 import { normalize } from '../core/vector';
 import { appendActivity } from '../store/activity';
@@ -36,6 +36,29 @@ export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor
 	const caller = p.embedding ? normalize(p.embedding) : null;
 	if (p.embedding && !caller) throw new MemoryError('invalid_input', 'embedding: must not be all zeros');
 	return ctx.lock.run(async () => {
+		const res = await rewrite(ctx, p, current, vector ?? null, caller, actor).catch(whenFull);
+		if (res.changed.length || caller || p.updated_at !== undefined) ctx.hub.emit({ kind: 'memories', ids: [res.row.id] });
+		return output(res.row, res.changed, reembed);
+	});
+}
+
+/**
+ * With the storage full, Chromium refuses any transaction that puts a row, even one rewritten
+ * shorter (tried in Chromium 156), so an update cannot go through: say how to make room.
+ */
+function whenFull(e: unknown): never {
+	if (isMemoryError(e) && e.code === 'quota_exceeded')
+		throw new MemoryError(
+			'quota_exceeded',
+			'update_memory: storage is full, and the browser refuses to rewrite a memory (even shorter) until there is room; delete memories first (delete_memory works when full; the app lists the oldest), then retry',
+			e.data,
+		);
+	throw e;
+}
+
+/** The update's one transaction (the caller holds the write lock). */
+async function rewrite(ctx: EngineContext, p: UpdateInput, current: MemoryRow, vector: Float32Array | null, caller: Float32Array | null, actor: string): Promise<{ row: MemoryRow; changed: string[] }> {
+	{
 		const change: IndexChange = { upserts: [], edges: [], removedEdges: [] };
 		const res = await writeIndexed(ctx, change, async () => {
 			const old = await ctx.db.memories.get(current.id);
@@ -47,7 +70,7 @@ export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor
 			if (changed.length === 0 && !caller && p.updated_at === undefined) return { row: old, changed };
 			const contentChanged = changed.includes('content');
 			// Before the put: new content changes the row's own SIMILAR_TO links.
-			const vec = contentChanged ? await replaceVectors(ctx, next, vector ?? null, change) : next.vectors?.[ctx.embedder.modelId];
+			const vec = contentChanged ? await replaceVectors(ctx, next, vector, change) : next.vectors?.[ctx.embedder.modelId];
 			if (caller) setVector(next, callerModel(caller.length), caller);
 			await ctx.db.memories.put(next);
 			if (changed.includes('entities')) await relinkEntities(ctx, old, next);
@@ -56,9 +79,8 @@ export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor
 			change.stamp = await bumpStamp(ctx.db);
 			return { row: next, changed };
 		});
-		if (change.stamp !== undefined) ctx.hub.emit({ kind: 'memories', ids: [res.row.id] });
-		return output(res.row, res.changed, reembed);
-	});
+		return res;
+	}
 }
 
 /** The row after applying every given field. */

@@ -18,6 +18,7 @@ import type {
 	VectorRow,
 } from './rows';
 import { contentKey, entityIdsOf, sessionOf } from './derived';
+import { isMemoryError } from '../core/errors';
 import { mapStoreError } from './errors';
 import { COUNTERS_KEY, DEFAULT_DB_NAME } from './names';
 
@@ -163,6 +164,11 @@ export class EngramDB extends Dexie {
 	activity!: Table<ActivityRow, number>;
 	settings!: Table<SettingRow, string>;
 	snapshots!: Table<SnapshotRow, string>;
+	/**
+	 * When a write last failed for want of space (ms since the epoch), until a write that adds
+	 * data commits again: the app's "storage is full" banner and the engine's fallbacks read it.
+	 */
+	quotaFullSince: number | undefined;
 
 	constructor(opts: EngramDBOptions = {}) {
 		// Only pass what was given: Dexie spreads these over its defaults, so an explicit
@@ -194,10 +200,31 @@ export class EngramDB extends Dexie {
 	async write<T>(fn: () => Promise<T>): Promise<T> {
 		try {
 			// An async scope function makes Dexie keep the transaction alive across native awaits.
-			return await this.transaction('rw', this.tables, async () => fn());
+			const out = await this.transaction('rw', this.tables, async () => fn());
+			this.quotaFullSince = undefined;
+			return out;
 		} catch (e) {
-			throw mapStoreError(e);
+			throw this.#noteQuota(mapStoreError(e));
 		}
+	}
+
+	/**
+	 * Like `write`, for a transaction that only deletes: with the origin's quota reached,
+	 * Chromium still commits a transaction whose every request is a delete, and refuses any that
+	 * puts or adds, even a row rewritten shorter or a put after deleting more than it adds.
+	 * Its success says nothing about room, so it leaves `quotaFullSince` as it was.
+	 */
+	async deleteOnly(fn: () => Promise<void>): Promise<void> {
+		try {
+			await this.transaction('rw', this.tables, async () => fn());
+		} catch (e) {
+			throw this.#noteQuota(mapStoreError(e));
+		}
+	}
+
+	#noteQuota(e: unknown): unknown {
+		if (isMemoryError(e) && e.code === 'quota_exceeded') this.quotaFullSince ??= Date.now();
+		return e;
 	}
 
 	/**

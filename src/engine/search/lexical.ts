@@ -81,7 +81,20 @@ const OPTIONS: Options<LexicalDoc> = {
 		boost: { ...FIELD_BOOSTS },
 		combineWith: 'OR',
 	},
+	// minisearch's own vacuuming walks the term tree in batches with a wait between them; a
+	// document added meanwhile can split a tree node the walk has yet to visit, and the walk
+	// then throws an uncaught `TypeError … reading 'keys'` (seen with a full disk, where every
+	// failed store discards what it had indexed and the next store adds). LexicalIndex vacuums
+	// itself, in one synchronous pass (see `vacuumIfDirty`).
+	autoVacuum: false,
 };
+
+/**
+ * When discarded documents are cleaned out of the term tree: minisearch's default conditions
+ * (at least 20 discarded, and a tenth of all documents), so a pass over the tree comes once
+ * per many removals.
+ */
+export const VACUUM_CONDITIONS = { minDirtCount: 20, minDirtFactor: 0.1 };
 
 /** One lexical hit: the memory id, its BM25 score and the processed query terms it matched. */
 export interface LexicalHit {
@@ -130,12 +143,29 @@ export class LexicalIndex {
 
 	/** Adds or replaces a document. */
 	upsert(doc: LexicalDoc): void {
-		if (this.ms.has(doc.id)) this.ms.discard(doc.id);
+		if (this.ms.has(doc.id)) this.discard(doc.id);
 		this.ms.add(doc);
 	}
 
 	remove(id: string): void {
-		if (this.ms.has(id)) this.ms.discard(id);
+		if (this.ms.has(id)) this.discard(id);
+	}
+
+	private discard(id: string): void {
+		this.ms.discard(id);
+		this.vacuumIfDirty();
+	}
+
+	/**
+	 * Cleans discarded documents out of the term tree once enough have gathered, in one pass
+	 * with no wait inside it (a batch size no tree reaches): nothing can change the tree while
+	 * it is walked. minisearch runs the walk synchronously up to its first wait, so the pass is
+	 * done when `vacuum()` returns its promise.
+	 */
+	private vacuumIfDirty(): void {
+		const { minDirtCount, minDirtFactor } = VACUUM_CONDITIONS;
+		if (this.ms.dirtCount < minDirtCount || this.ms.dirtFactor < minDirtFactor) return;
+		void this.ms.vacuum({ batchSize: Number.MAX_SAFE_INTEGER, batchWait: 0 }).catch(() => undefined);
 	}
 
 	clear(): void {
