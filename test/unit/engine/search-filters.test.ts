@@ -24,7 +24,7 @@ async function corpus(clock: Clock): Promise<{ engine: Engine; ids: Record<strin
 		pests: { content: 'Garden note: aphids on the roses.', tags: ['garden', 'pests'], type: 'Insight', timestamp: at(5) },
 	} as const;
 	const ids: Record<string, string> = {};
-	for (const [k, m] of Object.entries(items)) ids[k] = (await engine.store({ ...m, force: true } as never)).memory_id;
+	for (const [k, m] of Object.entries(items)) ids[k] = (await engine.store({ ...m, force: true } as never)).memory_id!;
 	return { engine, ids };
 }
 

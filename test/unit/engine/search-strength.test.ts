@@ -22,7 +22,7 @@ const NOTES = [
 async function notes() {
 	const engine = await engines({ now: new Clock().now });
 	const ids: string[] = [];
-	for (const content of NOTES) ids.push((await engine.store({ content, force: true } as never)).memory_id);
+	for (const content of NOTES) ids.push((await engine.store({ content, force: true } as never)).memory_id!);
 	return { engine, ids };
 }
 
