@@ -550,15 +550,20 @@ export const RecallResultSchema = z.object({
 	score: z.number(),
 	components: ScoreComponentsSchema,
 	match: z.enum(['direct', 'expanded']).describe('direct hit, or surfaced through a link/entity'),
-	via: z.string().optional().describe('For expanded: the memory or entity it came through'),
+	via: z.string().optional().describe('For expanded or weak hits: the memory or entity it came through'),
 	matched_terms: z.array(z.string()),
 	content_truncated: z.boolean().optional(),
+	strength: z
+		.enum(['strong', 'weak'])
+		.optional()
+		.describe('strong: its words or a clearly close meaning matched; weak: faint meaning, a link or priors only'),
 });
 export type RecallResult = z.infer<typeof RecallResultSchema>;
 
 export const RecallOutputSchema = z.object({
 	results: z.array(RecallResultSchema),
 	count: z.number().int(),
+	matched: z.number().int().optional().describe('Strong matches over all pages (count is this page)'),
 	has_more: z.boolean(),
 	next_offset: z.number().int().optional(),
 	time_window: z.object({ start: z.string().optional(), end: z.string().optional() }).optional(),
@@ -591,6 +596,8 @@ export const TimelineInputSchema = z.object({
 	time_query: z.string().max(200).optional().describe('e.g. "last week"'),
 	types: z.array(MemoryTypeSchema).optional(),
 	tags: TagsSchema.optional(),
+	tag_mode: z.enum(['any', 'all']).optional().describe('Any (default) or all of tags'),
+	exclude_tags: TagsSchema.optional().describe('Skip memories with any of these tags'),
 	order: z.enum(['asc', 'desc']).optional().describe('Time order (desc)'),
 	limit: z.number().int().min(1).max(200).optional().describe('Max memories (20)'),
 	offset: z.number().int().min(0).optional(),

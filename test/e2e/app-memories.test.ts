@@ -108,7 +108,7 @@ describe('app', () => {
 			expect(new Set(types)).toEqual(new Set(['Decision']));
 		});
 
-		it('filters by a natural time phrase and names time_query when it cannot read one', async () => {
+		it('filters by a natural time phrase and says plainly when it cannot read one', async () => {
 			const old = new Date(Date.now() - 60 * 86_400_000).toISOString();
 			await seed(page, [
 				{ content: 'Old note about the billing migration plan.', timestamp: old, tags: ['billing'] },
@@ -125,7 +125,7 @@ describe('app', () => {
 			expect(texts).toHaveLength(1);
 			expect(texts[0]).toContain('Fresh note');
 			await page.getByLabel('Time range').fill('when pigs fly');
-			await page.locator('.error-text', { hasText: 'time_query' }).first().waitFor();
+			await page.locator('.error-text', { hasText: 'is not a time I can read' }).first().waitFor();
 		});
 
 		it('current only hides superseded memories', async () => {
