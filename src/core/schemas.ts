@@ -461,6 +461,24 @@ export const AssociateOutputSchema = z.object({
 });
 export type AssociateOutput = z.infer<typeof AssociateOutputSchema>;
 
+/** unlink_memories input: the links from memory1 to memory2 to remove (every type when none is given). */
+export const UnlinkInputSchema = z.object({
+	memory1_id: MemoryRefSchema.describe('Source memory id (the link leaves it)'),
+	memory2_id: MemoryRefSchema.describe('Target memory id'),
+	type: AssociationTypeSchema.optional().describe('Only this link type (default: every link from memory1 to memory2)'),
+});
+export type UnlinkInput = z.infer<typeof UnlinkInputSchema>;
+
+export const UnlinkOutputSchema = z.object({
+	success: z.boolean(),
+	message: z.string(),
+	removed_count: z.number().int(),
+	removed: z.array(
+		z.object({ memory1_id: z.string(), memory2_id: z.string(), type: AssociationTypeSchema, strength: z.number() }),
+	),
+});
+export type UnlinkOutput = z.infer<typeof UnlinkOutputSchema>;
+
 // ---------------------------------------------------------------- recall
 
 /** Ranking weights; every recall result reports each component so a person can see why. */

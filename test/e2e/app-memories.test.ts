@@ -58,7 +58,7 @@ describe('app', () => {
 		it('refuses bad input with an error naming the field and stores nothing', async () => {
 			await page.getByRole('button', { name: 'New memory' }).first().click();
 			await page.getByRole('button', { name: 'Save memory' }).click();
-			await page.locator('dialog .error-text', { hasText: /^content: / }).waitFor();
+			await page.locator('dialog .error-text', { hasText: /^Write something to remember$/ }).waitFor();
 			await page.locator('#new-content').fill('Has content now');
 			await page.locator('dialog summary', { hasText: 'Time, metadata and entities' }).click();
 			await page.locator('#new-metadata').fill('{not json');
@@ -156,7 +156,7 @@ describe('app', () => {
 			await page.locator('#edit-importance').fill('0.3');
 			await page.locator('#edit-metadata').fill('{"project": "engram"}');
 			await page.getByRole('button', { name: 'Save changes' }).click();
-			await page.getByText(/^Saved: /).waitFor();
+			await page.getByText(/^Saved “/).waitFor();
 			const m = await getMemory(id);
 			expect(m).toMatchObject({ content: 'The user prefers light mode in the mornings.', summary: 'Light mode mornings', type: 'Habit', tags: ['style', 'mornings'], importance: 0.3, metadata: { project: 'engram' } });
 			await page.getByRole('heading', { name: 'Light mode mornings' }).waitFor();
@@ -188,7 +188,7 @@ describe('app', () => {
 			await page.getByLabel('Reason').fill('dark vs light');
 			await page.getByLabel('Resolution').fill('dark in the app, light in docs');
 			await page.getByRole('button', { name: 'Create link' }).click();
-			await page.getByText('Linked: CONTRADICTS').waitFor();
+			await page.getByText(/^Linked: this memory contradicts “/).waitFor();
 			await page.locator('[data-testid="association"][data-type="CONTRADICTS"]').waitFor();
 			const links = await engine<{ from: string; to: string; type: string; reason?: string; resolution?: string }[]>(page, 'associationsOf', a);
 			expect(links).toContainEqual(expect.objectContaining({ from: a, to: b, type: 'CONTRADICTS', reason: 'dark vs light', resolution: 'dark in the app, light in docs' }));
