@@ -95,10 +95,13 @@ export const MemoryIdSchema = z
 	.max(LIMITS.idChars)
 	.refine(nonBlank, { message: 'must not be blank' })
 	.describe('Memory id (string)');
-/** A memory reference: its string id, or its integer `seq`. */
-export const MemoryRefSchema = z
-	.union([MemoryIdSchema, z.number().int().positive()])
-	.describe('Memory id, or its integer seq');
+/**
+ * A memory reference in the native tools and the engine: its string id, matched exactly. A
+ * numeric-looking string ("7") is an id like any other and never falls back to the memory with
+ * that `seq`: a retried delete must not hit another memory (issue 23). Integer seqs are
+ * addressed only by the profiles whose seed speaks them (memory-mcp), typed as numbers there.
+ */
+export const MemoryRefSchema = MemoryIdSchema.describe('Memory id (string, exact)');
 export type MemoryRef = z.infer<typeof MemoryRefSchema>;
 
 export const TagSchema = z
