@@ -101,11 +101,17 @@ export const WellFormedStringSchema = z.string().superRefine((s, ctx) => {
  */
 export function wellFormedInput<S extends z.ZodType>(schema: S): S {
 	const checked = schema.superRefine((v, ctx) => {
-		for (const i of inspect(v, { maxIssues: 10 })) ctx.addIssue({ code: 'custom', path: i.path, message: i.message });
+		for (const i of inspect(v, { maxIssues: 10, skipKeys: REF_KEYS })) ctx.addIssue({ code: 'custom', path: i.path, message: i.message });
 	}) as unknown as S;
 	WELL_FORMED_CHECKED.add(checked);
 	return checked;
 }
+/**
+ * Fields that name a stored memory rather than hand in text to keep. They are looked up, never
+ * stored anew, so they are exempt: a row an older version stored with an ill-formed id must
+ * still be readable and deletable by that id.
+ */
+const REF_KEYS: ReadonlySet<string> = new Set(['memory_id', 'memory_ids', 'memory1_id', 'memory2_id', 'supersedes_memory_id', 'anchor_event_id', 'priority_ids', 'event_id', 'prev_event_id']);
 /** Schemas already carrying the whole-input rule (server.ts adds it to every other tool). */
 export const WELL_FORMED_CHECKED = new WeakSet<z.ZodType>();
 
@@ -149,7 +155,12 @@ export const MemoryIdSchema = WellFormedStringSchema.min(1)
  * that `seq`: a retried delete must not hit another memory (issue 23). Integer seqs are
  * addressed only by the profiles whose seed speaks them (memory-mcp), typed as numbers there.
  */
-export const MemoryRefSchema = MemoryIdSchema.describe('Memory id (string, exact)');
+export const MemoryRefSchema = z
+	.string()
+	.min(1)
+	.max(LIMITS.idChars)
+	.refine(nonBlank, { message: 'must not be blank' })
+	.describe('Memory id (string, exact)');
 export type MemoryRef = z.infer<typeof MemoryRefSchema>;
 
 export const TagSchema = WellFormedStringSchema.min(1)
@@ -594,7 +605,7 @@ export const RecallInputSchema = wellFormedInput(
 		expand_entities: z.boolean().optional().describe('Let memories sharing entities surface (true)'),
 		context_tags: TagsSchema.optional().describe('Boost (not filter) memories with these tags'),
 		context_types: z.array(MemoryTypeSchema).optional().describe('Boost these types'),
-		priority_ids: z.array(MemoryIdSchema).max(50).optional().describe('Boost these memories'),
+		priority_ids: z.array(MemoryRefSchema).max(50).optional().describe('Boost these memories'),
 		max_content_chars: z
 			.number()
 			.int()

@@ -58,6 +58,8 @@ export interface InspectOptions {
 	noProtoKeys?: boolean;
 	/** Stop after this many issues (default 1). */
 	maxIssues?: number;
+	/** Keys whose values are not walked (references to stored ids, which a lookup may need as-is). */
+	skipKeys?: ReadonlySet<string>;
 }
 
 /**
@@ -107,7 +109,7 @@ export function inspect(value: unknown, opts: InspectOptions = {}): WalkIssue[] 
 			if (pos >= 0) report(at, toWellFormed(k), `key ${illFormedRule(pos)}`);
 			else if (opts.noProtoKeys && k === '__proto__')
 				report(at, k, 'key "__proto__" is not allowed (JSON objects lose it); rename it');
-			else push((v as Record<string, unknown>)[k], k);
+			else if (!opts.skipKeys?.has(k)) push((v as Record<string, unknown>)[k], k);
 		}
 	}
 	return issues;

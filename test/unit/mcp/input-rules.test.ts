@@ -100,6 +100,16 @@ describe('lone surrogates', () => {
 	});
 });
 
+describe('references to stored ids', () => {
+	it('a row stored with an ill-formed id by an older version can still be read and deleted by that id', async () => {
+		const [row] = await engine.ctx.db.memories.toArray();
+		const legacy = `old\ud800id`;
+		await engine.ctx.db.memories.put({ ...row, id: legacy, seq: row.seq + 100 });
+		expect((await engine.get({ memory_id: legacy, track_access: false })).memory.id).toBe(legacy);
+		expect(data<{ deleted_ids: string[] }>(await c.call('delete_memory', { memory_id: legacy })).deleted_ids).toEqual([legacy]);
+	});
+});
+
 describe('metadata shape', () => {
 	it('metadata nested 5,000 deep is refused by an iterative check, naming the rule', async () => {
 		const t = errorText(await c.call('store_memory', { content: 'deep', metadata: nested(5000) }));
