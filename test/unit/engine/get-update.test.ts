@@ -177,7 +177,7 @@ describe('Engine', () => {
 		it('refuses an invalid date without writing', async () => {
 			const engine = await fresh();
 			const a = await engine.store({ content: 'Unchanged', tags: ['a'] });
-			expect((await rejection(engine.update({ memory_id: a.memory_id!, tags: ['b'], t_valid: '31/02/2026' }))).message).toBe('t_valid: must be an ISO 8601 date');
+			expect((await rejection(engine.update({ memory_id: a.memory_id!, tags: ['b'], t_valid: '31/02/2026' }))).message).toBe('t_valid: must be an ISO 8601 date or date-time, e.g. 2024-03-01 or 2024-03-01T09:30:00Z');
 			expect((await engine.getMemories([a.memory_id!]))[0]!.tags).toEqual(['a']);
 		});
 	});

@@ -363,7 +363,7 @@ describe('Engine', () => {
 
 		it('invalid date refused', async () => {
 			engine = await fresh();
-			expect(await rejection(engine.store({ content: 'x', timestamp: 'around lunch' }))).toMatchObject({ code: 'invalid_input', message: 'timestamp: must be an ISO 8601 date' });
+			expect(await rejection(engine.store({ content: 'x', timestamp: 'around lunch' }))).toMatchObject({ code: 'invalid_input', message: 'timestamp: must be an ISO 8601 date or date-time, e.g. 2024-03-01 or 2024-03-01T09:30:00Z' });
 		});
 
 		it('empty string refused', async () => {
