@@ -114,6 +114,10 @@ export interface EngineApi {
 
 	/** Reads without side effects (no access counted), for the graph walks and the UI. */
 	getMemories(ids: string[]): Promise<(Memory | undefined)[]>;
+	/**
+	 * The id of the memory a reference names: a string is an id, matched exactly (never a seq);
+	 * a number is a seq, for the profiles that type integer ids (memory-mcp).
+	 */
 	resolveId(ref: string | number): Promise<string | undefined>;
 	associationsOf(id: string): Promise<Association[]>;
 	entitiesOf(id: string): Promise<Entity[]>;
