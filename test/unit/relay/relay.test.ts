@@ -14,6 +14,7 @@ import type { McpHost } from '../../../src/mcp/host';
 import { freePort } from '../../e2e/helpers';
 import { makeEngine } from '../engine/helpers';
 import {
+	handshake,
 	newToken,
 	relayHome,
 	spawnRaw,
@@ -357,15 +358,19 @@ describe('engram-relay', () => {
 			});
 		});
 
-		it('refuses a tab WebSocket with a wrong token, a foreign Origin, or without the mcp subprotocol', async () => {
-			const url = (t: string) => `ws://127.0.0.1:${port}/?token=${t}`;
-			expect(await wsVerdict(url(`${token}x`), 'mcp', 'http://127.0.0.1:4173')).toBe(401);
-			expect(await wsVerdict(url(token), 'mcp', 'https://attacker.example')).toBe(403);
-			expect(await wsVerdict(url(token), 'mcp', 'http://127.0.0.1.attacker.example:4173')).toBe(
-				403,
-			);
-			expect(await wsVerdict(url(token), 'chat', 'http://127.0.0.1:4173')).toBe(400);
-			expect(await wsVerdict(url(token), 'mcp', 'http://localhost:4173')).toBe('open');
+		it('refuses a tab WebSocket from a foreign Origin or without the mcp subprotocol, and a wrong token in the handshake', async () => {
+			const url = `ws://127.0.0.1:${port}/`;
+			expect(await wsVerdict(url, 'mcp', 'https://attacker.example')).toBe(403);
+			expect(await wsVerdict(url, 'mcp', 'http://127.0.0.1.attacker.example:4173')).toBe(403);
+			expect(await wsVerdict(url, 'chat', 'http://127.0.0.1:4173')).toBe(400);
+			expect(await wsVerdict(url, 'mcp', 'http://localhost:4173')).toBe('open');
+			expect(await handshake(port, `${token}x`)).toEqual({
+				refused: 4004,
+				reason: 'wrong token: pair again with the link engram-relay printed',
+			});
+			const peer = await handshake(port, token, 'tab', 'http://localhost:4173');
+			expect('ws' in peer).toBe(true);
+			if ('ws' in peer) peer.ws.close();
 		});
 	});
 });

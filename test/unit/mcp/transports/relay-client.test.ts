@@ -171,7 +171,7 @@ describe('RelayClient', () => {
 		await waitFor(() => c.state.attempts >= 2);
 		expect(c.state).toMatchObject({
 			status: expect.stringMatching(/^(retrying|connecting)$/),
-			last_error: `cannot reach engram-relay at ws://127.0.0.1:${port} (not running, or it refused this token or origin: see its log)`,
+			last_error: `cannot reach engram-relay at ws://127.0.0.1:${port} (not running, or it refused this origin: see its log)`,
 		});
 		await relay(port);
 		await waitFor(() => c.state.status === 'connected');

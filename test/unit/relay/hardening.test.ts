@@ -1,0 +1,287 @@
+/**
+ * engram-relay under attack and faults (issue 23), through the real interfaces: the real bin,
+ * the real page host in Node as the tab, real `ws` sockets, the SDK's stdio and HTTP clients.
+ * - hostile input: a message nested thousands deep never takes the relay down;
+ * - the handshake: a process squatting on the port never learns the token nor gets a tool served;
+ * - faults: a call in flight when the relay or the tab dies gets a prompt, truthful answer;
+ * - limits: sessions per relay, duplicate ids in a batch, the token file's mode.
+ */
+import { createServer, type Server } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import WebSocket, { WebSocketServer } from 'ws';
+import type { Engine } from '../../../src/engine/engine';
+import type { McpHost } from '../../../src/mcp/host';
+import { freePort } from '../../e2e/helpers';
+import { makeEngine } from '../engine/helpers';
+import {
+	newToken,
+	relayHome,
+	spawnRaw,
+
+	startNodeTab,
+	waitFor,
+	waitForLog,
+	type RawRelay,
+} from './helpers';
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+	for (const c of cleanups.splice(0).reverse()) await c();
+});
+const home = relayHome();
+afterAll(() => home.remove());
+const env = { ENGRAM_RELAY_HOME: home.dir };
+
+const INIT = {
+	jsonrpc: '2.0',
+	id: 0,
+	method: 'initialize',
+	params: {
+		protocolVersion: '2025-06-18',
+		capabilities: {},
+		clientInfo: { name: 'raw', version: '1' },
+	},
+};
+
+async function engineTab(
+	port: number,
+	token: string,
+	waitConnected = true,
+): Promise<{ engine: Engine; host: McpHost }> {
+	const engine = await makeEngine();
+	const host = await startNodeTab(engine, port, token, { waitConnected });
+	cleanups.push(async () => {
+		await host.stop();
+		await engine.close();
+	});
+	return { engine, host };
+}
+
+const count = async (engine: Engine) => (await engine.stats({})).total_memories;
+
+/** A relay on stdio, spawned raw, initialised. */
+async function rawRelay(port: number, token: string, extra: string[] = []): Promise<RawRelay> {
+	const raw = spawnRaw(['--port', String(port), '--token', token, ...extra], env);
+	cleanups.push(() => raw.child.kill('SIGKILL'));
+	await waitForLog(raw.log, 'listening');
+	return raw;
+}
+
+function initialise(raw: RawRelay): Promise<void> {
+	const before = raw.lines.length;
+	raw.send(JSON.stringify(INIT));
+	raw.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+	return waitFor(() => raw.lines.length > before);
+}
+
+/** `{"a":{"a":…1…}}` nested `depth` deep, as text (JSON.stringify itself would overflow). */
+function nested(depth: number): string {
+	return `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+}
+
+function deepStore(id: number, depth: number): string {
+	return (
+		`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"store_memory",` +
+		`"arguments":{"content":"deep metadata","metadata":${nested(depth)}}}}`
+	);
+}
+
+async function httpClient(port: number, token: string): Promise<Client> {
+	const http = new Client({ name: 'http-bystander', version: '1' });
+	await http.connect(
+		new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
+			requestInit: { headers: { Authorization: `Bearer ${token}` } },
+		}),
+	);
+	cleanups.push(() => http.close().catch(() => {}));
+	return http;
+}
+
+describe('engram-relay hardening', () => {
+	describe('hostile messages (item 4)', () => {
+		it('answers a call nested 5,000 and 2,000 deep with a JSON-RPC error and keeps every client', async () => {
+			const port = await freePort();
+			const token = newToken();
+			const raw = await rawRelay(port, token);
+			const { engine } = await engineTab(port, token);
+			await initialise(raw);
+			const http = await httpClient(port, token);
+			const before = await count(engine);
+			for (const [id, depth] of [
+				[11, 5000],
+				[12, 2000],
+			] as const) {
+				raw.send(deepStore(id, depth));
+				await waitFor(() => raw.lines.some((l) => (l as { id?: number }).id === id), 10_000);
+				const answer = raw.lines.find((l) => (l as { id?: number }).id === id) as {
+					error: { code: number; message: string };
+				};
+				expect(answer.error.code).toBe(-32600);
+				expect(answer.error.message).toMatch(/nested more than \d+ levels deep/);
+			}
+			expect(raw.child.exitCode).toBe(null);
+			expect((await http.listTools()).tools.length).toBeGreaterThan(0);
+			raw.send(JSON.stringify({ jsonrpc: '2.0', id: 13, method: 'ping' }));
+			await waitFor(() => raw.lines.some((l) => (l as { id?: number }).id === 13));
+			expect(await count(engine)).toBe(before);
+		});
+
+		it('answers a deep call over HTTP with a JSON-RPC error, and stays up', async () => {
+			const port = await freePort();
+			const token = newToken();
+			const raw = await rawRelay(port, token);
+			await engineTab(port, token);
+			await initialise(raw);
+			const url = `http://127.0.0.1:${port}/mcp`;
+			const headers = {
+				Authorization: `Bearer ${token}`,
+				'Content-Type': 'application/json',
+				Accept: 'application/json, text/event-stream',
+			};
+			const init = await fetch(url, { method: 'POST', headers, body: JSON.stringify(INIT) });
+			await init.text();
+			const sid = init.headers.get('mcp-session-id')!;
+			const session = { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' };
+			await (
+				await fetch(url, {
+					method: 'POST',
+					headers: session,
+					body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+				})
+			).text();
+			const res = await fetch(url, { method: 'POST', headers: session, body: deepStore(5, 5000) });
+			const text = await res.text();
+			expect(text).toMatch(/nested more than \d+ levels deep/);
+			expect(raw.child.exitCode).toBe(null);
+			raw.send(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'ping' }));
+			await waitFor(() => raw.lines.some((l) => (l as { id?: number }).id === 6));
+		});
+	});
+
+	describe('the handshake (item 7)', () => {
+		/** A program squatting on the port: accepts any WebSocket and records everything it gets. */
+		async function impostor(port: number, behave: 'challenge' | 'silent-open') {
+			const seen: string[] = [];
+			const server: Server = createServer((req, res) => {
+				seen.push(`${req.method} ${req.url} ${JSON.stringify(req.headers)}`);
+				res.writeHead(200).end();
+			});
+			const wss = new WebSocketServer({ server, handleProtocols: () => 'mcp' });
+			wss.on('connection', (ws, req) => {
+				seen.push(`${req.url} ${JSON.stringify(req.headers)}`);
+				ws.on('message', (d) => seen.push(d.toString()));
+				const frames: unknown[] = [];
+				if (behave === 'challenge')
+					frames.push(
+						{ t: 'challenge', v: 1, nonce: 'ab'.repeat(32) },
+						{ t: 'proof', proof: '00'.repeat(32) },
+					);
+				frames.push(
+					{ t: 'welcome', relay: { version: 'evil', port } },
+					{ t: 'open', session: { sid: 'evil', kind: 'stdio', profile: 'native' } },
+					{ t: 'msg', sid: 'evil', m: INIT },
+					{ t: 'msg', sid: 'evil', m: { jsonrpc: '2.0', method: 'notifications/initialized' } },
+					{
+						t: 'msg',
+						sid: 'evil',
+						m: {
+							jsonrpc: '2.0',
+							id: 1,
+							method: 'tools/call',
+							params: { name: 'store_memory', arguments: { content: 'planted by an impostor' } },
+						},
+					},
+				);
+				for (const f of frames) ws.send(JSON.stringify(f));
+			});
+			await new Promise<void>((ok) => server.listen(port, '127.0.0.1', ok));
+			cleanups.push(
+				() =>
+					new Promise((ok) => {
+						for (const c of wss.clients) c.terminate();
+						wss.close();
+						server.closeAllConnections();
+						server.close(ok);
+					}),
+			);
+			return { seen: () => seen.join('\n') };
+		}
+
+		for (const behave of ['challenge', 'silent-open'] as const)
+			it(`a tab never hands its token to a program on the port, nor serves it (${behave})`, async () => {
+				const port = await freePort();
+				const token = newToken();
+				const fake = await impostor(port, behave);
+				const { engine, host } = await engineTab(port, token, false);
+				await waitFor(() => fake.seen().length > 0);
+				await new Promise((r) => setTimeout(r, 1500));
+				expect(fake.seen()).not.toContain(token);
+				expect(fake.seen()).not.toContain('"t":"msg"');
+				expect(fake.seen()).not.toContain('"t":"hello"');
+				expect(host.relay().connection?.status).not.toBe('connected');
+				expect(await count(engine)).toBe(0);
+				expect(host.relay().connection?.last_error).toMatch(
+					/did not prove it knows the pairing token/,
+				);
+			});
+
+		it('a second relay never hands its token (or its client’s handshake) to a program on the port', async () => {
+			const port = await freePort();
+			const token = newToken();
+			const fake = await impostor(port, 'challenge');
+			const raw = spawnRaw(['--port', String(port), '--token', token], env);
+			cleanups.push(() => raw.child.kill('SIGKILL'));
+			raw.send(JSON.stringify(INIT));
+			expect(await raw.exited).toBe(1);
+			expect(fake.seen()).not.toContain(token);
+			expect(fake.seen()).not.toContain('clientInfo');
+			expect(raw.log()).toContain(
+				`port ${port} is held by a program that did not prove it knows the pairing token`,
+			);
+		});
+
+		it('refuses a tab and a relay with the wrong token, saying so', async () => {
+			const port = await freePort();
+			const token = newToken();
+			const owner = await rawRelay(port, token);
+			const { host } = await engineTab(port, newToken(), false);
+			await waitFor(() =>
+				expect(host.relay().connection?.last_error).toMatch(/refused this tab’s pairing token/),
+			);
+			expect(host.relay().connection?.status).not.toBe('connected');
+			await waitForLog(owner.log, 'refused a tab from http://127.0.0.1:4173: wrong token');
+			const joiner = spawnRaw(['--port', String(port), '--token', newToken()], env);
+			expect(await joiner.exited).toBe(1);
+			expect(joiner.log()).toContain(
+				`port ${port} is held by an engram-relay with a different token`,
+			);
+		});
+
+		it('keeps the token out of the WebSocket URL', async () => {
+			const port = await freePort();
+			const token = newToken();
+			const urls: string[] = [];
+			const owner = await rawRelay(port, token);
+			const Spy = class extends WebSocket {
+				constructor(url: string, protocols: string) {
+					urls.push(url);
+					super(url, protocols, { origin: 'http://127.0.0.1:4173' });
+				}
+			};
+			const { RelayClient } = await import('../../../src/mcp/transports/relay-client');
+			const c = new RelayClient({
+				pairing: { url: `ws://127.0.0.1:${port}`, token },
+				onSession: () => {},
+				WebSocket: Spy as never,
+			});
+			cleanups.push(() => c.stop());
+			c.start();
+			await waitFor(() => c.state.status === 'connected');
+			expect(urls).toEqual([`ws://127.0.0.1:${port}/`]);
+			expect(owner.log()).not.toContain('refused');
+		});
+	});
+});
+
