@@ -50,6 +50,8 @@ export class HttpSessions {
 	readonly #opts: HttpOptions;
 	readonly #transports = new Map<string, StreamableHTTPServerTransport>();
 	readonly #hubSids = new WeakMap<StreamableHTTPServerTransport, string>();
+	/** Answers being handed to the SDK, so closing can wait for them. */
+	readonly #sending = new Set<Promise<void>>();
 	#next = 1;
 
 	constructor(hub: Hub, opts: HttpOptions) {
@@ -135,10 +137,13 @@ export class HttpSessions {
 		});
 		const sink = {
 			deliver: (m: Message | Message[], rel?: Id) => {
-				for (const one of Array.isArray(m) ? m : [m])
-					transport
+				for (const one of Array.isArray(m) ? m : [m]) {
+					const sent = transport
 						.send(one as JSONRPCMessage, { relatedRequestId: rel })
 						.catch((e: Error) => this.#opts.log(`HTTP ${hubSid}: could not deliver: ${e.message}`));
+					this.#sending.add(sent);
+					void sent.finally(() => this.#sending.delete(sent));
+				}
 			},
 		};
 		this.#hubSids.set(transport, hubSid);
@@ -194,6 +199,13 @@ export class HttpSessions {
 		res.setHeader('Access-Control-Allow-Origin', origin);
 		res.setHeader('Vary', 'Origin');
 		for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
+	}
+
+	/** Waits until the answers already handed over are on their way (bounded by the caller). */
+	async flush(): Promise<void> {
+		await Promise.all([...this.#sending]);
+		// The SDK resolves `send` when the answer is queued; writing the body takes a moment more.
+		await new Promise((r) => setTimeout(r, 100));
 	}
 
 	/** Ends every HTTP session. */

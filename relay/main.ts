@@ -112,10 +112,9 @@ async function main(): Promise<void> {
 
 async function shutdown(why: string, primary: Primary | undefined): Promise<void> {
 	log(`${why}: exiting`);
-	setTimeout(() => process.exit(0), 1000).unref();
+	setTimeout(() => process.exit(0), 2000).unref();
 	// Every call still waiting gets its truthful answer before the connections close.
-	primary?.hub.failAllPending('engram-relay is shutting down');
-	await primary?.close().catch(() => {});
+	await primary?.close('engram-relay is shutting down').catch(() => {});
 	process.exit(0);
 }
 

@@ -19,7 +19,7 @@ import {
 	newToken,
 	relayHome,
 	spawnRaw,
-
+	spawnRelayClient,
 	startNodeTab,
 	waitFor,
 	waitForLog,
@@ -60,6 +60,55 @@ async function engineTab(
 }
 
 const count = async (engine: Engine) => (await engine.stats({})).total_memories;
+
+/** An engine whose `store` waits at a gate: a write in flight, for as long as the test wants. */
+function gated(engine: Engine) {
+	let release!: () => void;
+	let entered!: () => void;
+	const gate = new Promise<void>((r) => (release = r));
+	const started = new Promise<void>((r) => (entered = r));
+	const proxy = new Proxy(engine, {
+		get(target, key) {
+			if (key === 'store')
+				return async (...args: Parameters<Engine['store']>) => {
+					entered();
+					await gate;
+					return target.store(...args);
+				};
+			const v = Reflect.get(target, key) as unknown;
+			return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+		},
+	});
+	return { engine: proxy, release, started };
+}
+
+/** A tab whose writes wait at a gate. */
+async function gatedTab(port: number, token: string) {
+	const engine = await makeEngine();
+	const g = gated(engine);
+	const host = await startNodeTab(g.engine, port, token);
+	cleanups.push(async () => {
+		g.release();
+		await host.stop();
+		await engine.close();
+	});
+	return { ...g, real: engine, host };
+}
+
+/** How long `p` takes to settle, and its error message (it must reject). */
+async function rejectionWithin(p: Promise<unknown>): Promise<{ ms: number; message: string }> {
+	const t0 = Date.now();
+	try {
+		await p;
+	} catch (e) {
+		return { ms: Date.now() - t0, message: (e as Error).message };
+	}
+	throw new Error('expected the call to fail');
+}
+
+const STORE = { name: 'store_memory', arguments: { content: 'Written while the relay died.' } };
+const UNKNOWN =
+	'before this call was answered: unknown whether it was applied. Check with get_memory (or recall_memory), or resend it with the same request_id.';
 
 /** A relay on stdio, spawned raw, initialised. */
 async function rawRelay(port: number, token: string, extra: string[] = []): Promise<RawRelay> {
@@ -283,5 +332,88 @@ describe('engram-relay hardening', () => {
 			expect(owner.log()).not.toContain('refused');
 		});
 	});
-});
 
+	describe('a call in flight when something dies (item 5, fault suite)', () => {
+		it('stdio: the relay killed mid-call (SIGTERM, then SIGKILL) answers at once; the write lands later', async () => {
+			for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+				const port = await freePort();
+				const token = newToken();
+				const desk = await spawnRelayClient(['--port', String(port), '--token', token], env);
+				cleanups.push(() => desk.close().catch(() => {}));
+				const tab = await gatedTab(port, token);
+				const before = await count(tab.real);
+				const call = desk.client.callTool(STORE);
+				await tab.started;
+				const pid = desk.transport.pid!;
+				process.kill(pid, signal);
+				const { ms, message } = await rejectionWithin(call);
+				expect(ms, signal).toBeLessThan(2_000);
+				expect(message, signal).toMatch(
+					signal === 'SIGTERM'
+						? `engram-relay is shutting down ${UNKNOWN}`
+						: /Connection closed/,
+				);
+				expect(await count(tab.real)).toBe(before);
+				tab.release();
+				await waitFor(async () => expect(await count(tab.real)).toBe(before + 1));
+			}
+		});
+
+		it('HTTP: the relay killed mid-call (SIGTERM, then SIGKILL) answers at once; the write lands later', async () => {
+			for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+				const port = await freePort();
+				const token = newToken();
+				const raw = await rawRelay(port, token, ['--http-only']);
+				const tab = await gatedTab(port, token);
+				const http = await httpClient(port, token);
+				const before = await count(tab.real);
+				const call = http.callTool(STORE);
+				await tab.started;
+				raw.child.kill(signal);
+				const { ms, message } = await rejectionWithin(call);
+				expect(ms, signal).toBeLessThan(2_000);
+				if (signal === 'SIGTERM') expect(message).toContain(`engram-relay is shutting down ${UNKNOWN}`);
+				expect(await count(tab.real)).toBe(before);
+				tab.release();
+				await waitFor(async () => expect(await count(tab.real)).toBe(before + 1));
+			}
+		});
+
+		it('HTTP: after a relay restart the client learns at once that its session is gone', async () => {
+			const port = await freePort();
+			const token = newToken();
+			const first = await rawRelay(port, token, ['--http-only']);
+			await engineTab(port, token);
+			const http = await httpClient(port, token);
+			await http.listTools();
+			first.child.kill('SIGKILL');
+			await first.exited;
+			await rawRelay(port, token, ['--http-only']);
+			const { ms, message } = await rejectionWithin(http.listTools());
+			expect(ms).toBeLessThan(2_000);
+			expect(message).toContain('"code":-32001');
+			expect(message).toContain('Session not found (engram-relay restarted');
+		});
+
+		it('a joined relay whose owner dies mid-call says the call may have been applied, not "retry"', async () => {
+			const port = await freePort();
+			const token = newToken();
+			const owner = await rawRelay(port, token);
+			const tab = await gatedTab(port, token);
+			const joined = await spawnRelayClient(['--port', String(port), '--token', token], env);
+			cleanups.push(() => joined.close().catch(() => {}));
+			await waitForLog(joined.log, 'joined the engram-relay');
+			const before = await count(tab.real);
+			const call = joined.client.callTool(STORE);
+			await tab.started;
+			owner.child.kill('SIGKILL');
+			const { ms, message } = await rejectionWithin(call);
+			expect(ms).toBeLessThan(2_000);
+			expect(message).toContain(
+				`The engram-relay this one had joined (port ${port}) went away ${UNKNOWN}`,
+			);
+			tab.release();
+			await waitFor(async () => expect(await count(tab.real)).toBe(before + 1));
+		});
+	});
+});
