@@ -6,16 +6,21 @@
  * - faults: a call in flight when the relay or the tab dies gets a prompt, truthful answer;
  * - limits: sessions per relay, duplicate ids in a batch, the token file's mode.
  */
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import type { Engine } from '../../../src/engine/engine';
+import { startPrimary } from '../../../relay/primary';
 import type { McpHost } from '../../../src/mcp/host';
+import { MAX_RELAY_SESSIONS } from '../../../src/mcp/transports/relay-protocol';
 import { freePort } from '../../e2e/helpers';
 import { makeEngine } from '../engine/helpers';
 import {
+	handshake,
 	newToken,
 	relayHome,
 	spawnRaw,
@@ -414,6 +419,106 @@ describe('engram-relay hardening', () => {
 			);
 			tab.release();
 			await waitFor(async () => expect(await count(tab.real)).toBe(before + 1));
+		});
+	});
+
+	describe('limits and the token’s exposure (items 7 and 11)', () => {
+		it(`serves at most ${MAX_RELAY_SESSIONS} sessions, refusing the next with a clear error`, async () => {
+			const port = await freePort();
+			const token = newToken();
+			const primary = await startPrimary({
+				port,
+				token,
+				profile: 'native',
+				allowOrigins: [],
+				appUrl: 'http://127.0.0.1:4173',
+				version: 't',
+				log: () => {},
+			});
+			cleanups.push(() => primary.close());
+			const peer = await handshake(port, token, 'relay');
+			if (!('ws' in peer)) throw new Error(`refused: ${peer.reason}`);
+			cleanups.push(() => peer.ws.close());
+			const handshakeOf = { initialized: false };
+			for (let i = 0; i <= MAX_RELAY_SESSIONS; i++) {
+				peer.send({ t: 'open', sid: `s${i}`, profile: 'native', handshake: handshakeOf });
+				peer.send({ t: 'msg', sid: `s${i}`, m: { jsonrpc: '2.0', id: i, method: 'ping' } });
+			}
+			await waitFor(() => peer.frames.length === MAX_RELAY_SESSIONS + 1);
+			const last = peer.frames.find((f) => f.sid === `s${MAX_RELAY_SESSIONS}`)!;
+			expect(last.m).toEqual({
+				jsonrpc: '2.0',
+				id: MAX_RELAY_SESSIONS,
+				error: {
+					code: -32603,
+					message: `engram-relay already serves ${MAX_RELAY_SESSIONS} sessions (its limit): close another MCP client's session, then retry`,
+				},
+			});
+			expect(peer.frames.filter((f) => 'result' in (f.m as object))).toHaveLength(
+				MAX_RELAY_SESSIONS,
+			);
+			expect(primary.hub.sessions).toHaveLength(MAX_RELAY_SESSIONS);
+			const res = await fetch(`http://127.0.0.1:${port}/mcp`, {
+				method: 'POST',
+				headers: {
+					Authorization: `Bearer ${token}`,
+					'Content-Type': 'application/json',
+					Accept: 'application/json, text/event-stream',
+				},
+				body: JSON.stringify(INIT),
+			});
+			expect(res.status).toBe(503);
+			expect(await res.text()).toContain(`engram-relay already serves ${MAX_RELAY_SESSIONS} sessions`);
+		});
+
+		it('answers a batch with duplicate ids (an error for each request) instead of never answering', async () => {
+			const port = await freePort();
+			const token = newToken();
+			const raw = await rawRelay(port, token);
+			await engineTab(port, token);
+			await initialise(raw);
+			raw.send(
+				JSON.stringify([
+					{ jsonrpc: '2.0', id: 7, method: 'tools/list' },
+					{ jsonrpc: '2.0', id: 7, method: 'ping' },
+					{ jsonrpc: '2.0', id: 8, method: 'ping' },
+				]),
+			);
+			await waitFor(() => raw.lines.some(Array.isArray), 5_000);
+			const dup =
+				'Invalid Request: id 7 appears more than once in this batch; ids in a batch must be unique, so the batch was refused';
+			expect(raw.lines.find(Array.isArray)).toEqual([
+				{ jsonrpc: '2.0', id: 7, error: { code: -32600, message: dup } },
+				{ jsonrpc: '2.0', id: 7, error: { code: -32600, message: dup } },
+				{
+					jsonrpc: '2.0',
+					id: 8,
+					error: {
+						code: -32600,
+						message: `Invalid Request: refused with its batch (${dup.replace('Invalid Request: ', '')})`,
+					},
+				},
+			]);
+		});
+
+		it('warns that --token shows in ps, and refuses a token file other users can read', async () => {
+			const raw = await rawRelay(await freePort(), newToken(), ['--http-only']);
+			expect(raw.log()).toContain(
+				'warning: --token shows in the process list (ps) to every user of this machine; prefer ENGRAM_RELAY_TOKEN or the saved token file',
+			);
+			const own = relayHome();
+			cleanups.push(() => own.remove());
+			mkdirSync(own.dir, { recursive: true });
+			const file = join(own.dir, 'relay-token');
+			writeFileSync(file, `${newToken()}\n`);
+			chmodSync(file, 0o644);
+			const loose = spawnRaw(['--port', String(await freePort()), '--http-only'], {
+				ENGRAM_RELAY_HOME: own.dir,
+			});
+			expect(await loose.exited).toBe(1);
+			expect(loose.log()).toBe(
+				`[engram-relay] error: ${file} is open to other users (mode 0644): run chmod 600 ${file}\n`,
+			);
 		});
 	});
 });

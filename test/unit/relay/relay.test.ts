@@ -3,6 +3,7 @@
  * real page host (over a real engine) as the tab, real `ws` sockets and the SDK's Streamable HTTP
  * client. The same paths with the app in Chromium are in test/e2e/relay.test.ts.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -14,6 +15,8 @@ import type { McpHost } from '../../../src/mcp/host';
 import { freePort } from '../../e2e/helpers';
 import { makeEngine } from '../engine/helpers';
 import {
+	BIN,
+	ROOT,
 	handshake,
 	newToken,
 	relayHome,
@@ -269,8 +272,19 @@ describe('engram-relay', () => {
 			await waitForLog(second.log, 'pair the Engram tab');
 			second.child.kill();
 			expect(second.log()).toContain(`using the pairing token saved in ${own.dir}/relay-token`);
+			// Printed once, when new: later starts say where it is instead.
+			expect(second.log()).not.toContain(token);
 			expect(second.log()).toContain(
-				`opening http://localhost:5173/#relay=ws://127.0.0.1:${port}&token=${token}`,
+				`pair the Engram tab by opening http://localhost:5173/#relay=ws://127.0.0.1:${port}&token=TOKEN, with the token from ${own.dir}/relay-token (engram-relay --pairing-link prints the whole link)`,
+			);
+			const link = spawnSync(process.execPath, [BIN, '--port', String(port), '--pairing-link'], {
+				cwd: ROOT,
+				encoding: 'utf8',
+				env: { PATH: process.env.PATH ?? '', ENGRAM_RELAY_HOME: own.dir },
+			});
+			expect(link.status).toBe(0);
+			expect(link.stdout).toBe(
+				`http://127.0.0.1:4173/#relay=ws://127.0.0.1:${port}&token=${token}\n`,
 			);
 		});
 
