@@ -119,14 +119,13 @@ export function joinPrimary(opts: JoinOptions, client: StdioClient): Promise<voi
 			}
 			client.write(env.m as Message);
 		});
-		ws.on('close', (code, reason) => {
+		ws.on('close', (code) => {
 			clearTimeout(timer);
 			if (stage !== 'joined') {
 				if (code === RELAY_CLOSE.unauthorized)
 					return fail(
 						`port ${opts.port} is held by an engram-relay with a different token (use the same token file, ENGRAM_RELAY_TOKEN or --token)`,
 					);
-				if (code === RELAY_CLOSE.full) return fail(reason.toString());
 				return fail(notRelay);
 			}
 			client.routeTo(undefined);

@@ -44,8 +44,6 @@ export const RELAY_CLOSE = {
 	protocol: 4003,
 	/** The other side did not prove it knows the pairing token (wrong token, or not engram-relay). */
 	unauthorized: 4004,
-	/** The relay already serves MAX_RELAY_SESSIONS sessions. */
-	full: 4005,
 } as const;
 
 /** Sessions one relay serves at once (stdio, HTTP and joined relays' clients together). */
