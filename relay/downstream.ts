@@ -69,7 +69,9 @@ export function joinPrimary(opts: JoinOptions, client: StdioClient): Promise<voi
 		};
 		const timer = setTimeout(() => fail(notRelay), AUTH_TIMEOUT_MS * 2);
 		ws.on('unexpected-response', (_req, res) =>
-			fail(`port ${opts.port} is in use by another program (HTTP ${res.statusCode}); choose another --port`),
+			fail(
+				`port ${opts.port} is in use by another program (HTTP ${res.statusCode}); choose another --port`,
+			),
 		);
 		ws.on('error', (e: NodeJS.ErrnoException) => {
 			if (ws.readyState !== WebSocket.OPEN)

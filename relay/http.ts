@@ -159,7 +159,7 @@ export class HttpSessions {
 		if (!transport.sessionId) this.#hub.closeSession(hubSid);
 	}
 
-	/** Opens the hub session, first closing the least recently used HTTP session if the relay is full. */
+	/** Opens the hub session; when the relay is full, first closes the least recently used HTTP one. */
 	#openHubSession(
 		profile: RelayProfile,
 		sink: { deliver: (m: Message | Message[], rel?: Id) => void },

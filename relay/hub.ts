@@ -130,7 +130,11 @@ export class Hub {
 			for (const id of ids) {
 				session.pending.delete(idKey(id));
 				session.sink.deliver(
-					errorResponse(id, RELAY_ERROR.internal, `engram-relay could not handle this request: ${(e as Error).message}`),
+					errorResponse(
+						id,
+						RELAY_ERROR.internal,
+						`engram-relay could not handle this request: ${(e as Error).message}`,
+					),
 				);
 			}
 		}
@@ -139,7 +143,8 @@ export class Hub {
 	#fromClient(session: Session, value: unknown): void {
 		const refusal = vet(value);
 		if (refusal !== undefined) {
-			if (refusal === null) return this.#opts.log(`dropped a notification from ${session.sid}: nested too deep`);
+			if (refusal === null)
+				return this.#opts.log(`dropped a notification from ${session.sid}: nested too deep`);
 			return session.sink.deliver(refusal);
 		}
 		if (!Array.isArray(value)) return this.#fromClientOne(session, value);
