@@ -1,12 +1,16 @@
 /**
- * `npm run eval`: retrieval quality on the LoCoMo-shaped dev set. Stores every conversation's
- * turns as memories (content `${speaker}: ${text}`, timestamp = session date, scope =
- * conversation id, metadata {dia_id, session, speaker}) in conversation order, then asks each
- * question with `recall({ query, scope, limit: 10 })` and reports recall@5 / recall@10 (share of
- * gold turns found, averaged per question) overall and per category, plus an ablation table
- * where each ranking signal is switched off through `weights`.
+ * `npm run eval`: retrieval quality on the LoCoMo-shaped dev set (dev.json and hard.json, each
+ * conversation in the `tune` or the `check` split). Stores every conversation's turns as memories
+ * (content `${speaker}: ${text}`, timestamp = session date, scope = conversation id, metadata
+ * {dia_id, session, speaker}) in conversation order, then asks each question with
+ * `recall({ query, scope, limit: 50 })` as the held-out benchmark does, and reports recall@5 /
+ * @10 / @50 (share of gold turns found, averaged per question) per split, overall and per
+ * category (and for hard.json alone), the share of knowledge updates whose newer turn ranks above
+ * the one it replaces, plus an ablation table (both splits) where each ranking signal is
+ * switched off through `weights`.
  *
- *   npm run eval                         # through a fresh engine (fake-indexeddb, embedded model)
+ *   npm run eval                         # both splits, through a fresh engine (fake-indexeddb, embedded model)
+ *   npm run eval -- --split tune         # or check: one split only
  *   npm run eval -- --through index      # the search index alone (fast; same feeding as the engine)
  *   npm run eval -- --through mcp        # through the MCP tools (SDK client, in-memory transport)
  *   npm run eval -- --through app --no-ablation   # the built app in Chromium, via engram-relay, as an agent calls it
@@ -17,7 +21,7 @@
 import type { RecallInput } from '../src/core/schemas';
 import { createEmbedder, type Embedder } from '../src/engine/embedder';
 import { nodeModelPath } from '../src/engine/node-model-path';
-import { DEV_SET, loadDataset, poolConversations, setTurnFormat, TURN_FORMATS, type Dataset, type TurnFormat } from './lib/dataset';
+import { DEV_SET, HARD_SET, loadDataset, poolConversations, setTurnFormat, splitOf, SPLITS, TURN_FORMATS, type Dataset, type Split, type TurnFormat } from './lib/dataset';
 import { engineTarget, mcpTarget, type EvalTarget } from './lib/eval-targets';
 import { indexTarget } from './lib/index-target';
 import { type Outcome, recallAtK, summarise, table } from './lib/metrics';
@@ -59,23 +63,27 @@ interface Args {
 	through: 'engine' | 'index' | 'mcp' | 'app';
 	ablation: boolean;
 	misses: boolean;
-	data: string;
+	data: string[];
+	splits: Split[];
 	turns: TurnFormat;
 	pool: number;
 }
 
 function parseArgs(argv: string[]): Args {
-	const a: Args = { through: 'engine', ablation: true, misses: false, data: DEV_SET, turns: 'full', pool: 1 };
+	const a: Args = { through: 'engine', ablation: true, misses: false, data: [], splits: [...SPLITS], turns: 'full', pool: 1 };
 	for (let i = 0; i < argv.length; i++) {
 		const k = argv[i];
 		if (k === '--through') a.through = argv[++i] as Args['through'];
 		else if (k === '--no-ablation') a.ablation = false;
 		else if (k === '--misses') a.misses = true;
-		else if (k === '--data') a.data = argv[++i];
+		else if (k === '--data') a.data.push(argv[++i]);
+		else if (k === '--split') a.splits = argv[++i] === 'both' ? [...SPLITS] : [argv[i] as Split];
 		else if (k === '--turns') a.turns = argv[++i] as TurnFormat;
 		else if (k === '--pool') a.pool = Number(argv[++i]);
 		else throw new Error(`unknown argument ${k}`);
 	}
+	if (a.data.length === 0) a.data = [DEV_SET, HARD_SET];
+	if (!a.splits.every((x) => SPLITS.includes(x))) throw new Error('--split: must be tune, check or both');
 	if (!TURN_FORMATS.includes(a.turns)) throw new Error(`--turns: must be one of ${TURN_FORMATS.join(', ')}`);
 	if (!['engine', 'index', 'mcp', 'app'].includes(a.through)) throw new Error('--through: must be engine, index, mcp or app');
 	return a;
@@ -88,50 +96,78 @@ async function makeTarget(args: Args, embedder: Embedder): Promise<EvalTarget> {
 	return engineTarget(embedder);
 }
 
-/** Runs every question once with `opts`; returns outcomes and the misses. */
-async function runQuestions(target: EvalTarget, data: Dataset, opts: Partial<RecallInput>) {
+/** Runs every question once with `opts`; returns outcomes (overall, and hard.json's alone) and the misses. */
+async function runQuestions(target: EvalTarget, data: Dataset, opts: Partial<RecallInput>, hard: Set<string>) {
 	const outcomes: Outcome[] = [];
+	const hardOnes: Outcome[] = [];
 	const misses: string[] = [];
+	let updates = 0;
+	let newerFirst = 0;
 	for (const q of data.questions) {
-		const ranked = await target.recall({ query: q.question, scope: q.conversation, limit: 10, ...opts });
-		const o = { category: q.category, r5: recallAtK(ranked, q.evidence, 5), r10: recallAtK(ranked, q.evidence, 10) };
+		const ranked = await target.recall({ query: q.question, scope: q.conversation, limit: 50, ...opts });
+		const o = { category: q.category, r5: recallAtK(ranked, q.evidence, 5), r10: recallAtK(ranked, q.evidence, 10), r50: recallAtK(ranked, q.evidence, 50) };
 		outcomes.push(o);
-		if (o.r10 < 1) misses.push(`[${q.category}] ${q.question}  gold=${q.evidence.join(',')}  got=${ranked.slice(0, 10).join(',')}`);
+		if (hard.has(q.conversation)) hardOnes.push(o);
+		if (q.stale) {
+			updates++;
+			const rank = (id: string) => (ranked.indexOf(id) < 0 ? Infinity : ranked.indexOf(id));
+			const best = Math.min(...q.evidence.map(rank));
+			if (best < Infinity && q.stale.every((s) => rank(s) > best)) newerFirst++;
+		}
+		if (o.r10 < 1) misses.push(`[${q.category}] ${q.conversation} ${q.question}  gold=${q.evidence.join(',')}  got=${ranked.slice(0, 10).join(',')}`);
 	}
-	return { summary: summarise(outcomes), misses };
+	return { summary: summarise(outcomes), hard: summarise(hardOnes), misses, newerFirst: updates ? `${newerFirst} of ${updates}` : '–' };
 }
 
 async function main(): Promise<void> {
 	const args = parseArgs(process.argv.slice(2));
-	const data = poolConversations(loadDataset(args.data), args.pool);
+	const all = loadDataset(...args.data);
+	const hard = new Set(args.data.includes(HARD_SET) ? loadDataset(HARD_SET).conversations.map((c) => c.id) : []);
 	setTurnFormat(args.turns);
 	const embedder = await createEmbedder({ localModelPath: nodeModelPath() });
 	const target = await makeTarget(args, embedder);
+	const sets = args.splits.map((split) => ({ split, data: poolConversations(splitOf(all, split), args.pool) }));
 	const t0 = performance.now();
-	for (const conv of data.conversations) await target.storeConversation(conv);
-	const turns = data.conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
-	console.log(`eval: ${args.data}, through ${target.name}, model ${embedder.modelId}, turns ${args.turns}${args.pool > 1 ? `, ${args.pool} conversations per scope` : ''}`);
-	console.log(`stored ${turns} turns of ${data.conversations.length} conversations in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${data.questions.length} questions\n`);
-	const full = await runQuestions(target, data, {});
-	const cats = [...full.summary.keys()];
-	console.log(table(['category', 'n', 'recall@5', 'recall@10'], cats.map((c) => [c, String(full.summary.get(c)!.n), full.summary.get(c)!.r5, full.summary.get(c)!.r10])));
-	if (args.misses) console.log(`\nmisses (recall@10 < 1):\n${full.misses.join('\n')}`);
+	for (const { data } of sets) for (const conv of data.conversations) await target.storeConversation(conv);
+	const turns = all.conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
+	console.log(`eval: ${args.data.join(' + ')}, splits ${args.splits.join(' + ')}, through ${target.name}, model ${embedder.modelId}, turns ${args.turns}${args.pool > 1 ? `, ${args.pool} conversations per scope` : ''}`);
+	console.log(`stored ${turns} turns in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+	const base = new Map<Split, { r5: number; r10: number }>();
+	for (const { split, data } of sets) {
+		const full = await runQuestions(target, data, {}, hard);
+		base.set(split, full.summary.get('overall')!);
+		const cats = [...full.summary.keys()];
+		const cell = (s: ReturnType<typeof summarise>, c: string, f: 'r5' | 'r10' | 'r50') => (s.has(c) ? s.get(c)![f] : '–');
+		console.log(`split ${split}: ${data.conversations.length} conversations, ${data.questions.length} questions; knowledge updates with the newer turn first: ${full.newerFirst}`);
+		console.log(
+			table(
+				['category', 'n', 'recall@5', 'recall@10', 'recall@50', 'hard n', 'hard @5', 'hard @10', 'hard @50'],
+				cats.map((c) => [c, String(full.summary.get(c)!.n), full.summary.get(c)!.r5, full.summary.get(c)!.r10, full.summary.get(c)!.r50, String(full.hard.get(c)?.n ?? 0), cell(full.hard, c, 'r5'), cell(full.hard, c, 'r10'), cell(full.hard, c, 'r50')]),
+			),
+		);
+		if (args.misses) console.log(`\nmisses (recall@10 < 1):\n${full.misses.join('\n')}`);
+		console.log('');
+	}
 	if (args.ablation) {
 		const rows: (string | number)[][] = [];
-		const base = full.summary.get('overall')!;
 		for (const v of VARIANTS) {
 			if ((v.turns || v.lexical) && target.name !== 'engine' && target.name !== 'index') continue;
-			const saved = { turns: { ...TURNS }, lexical: { ...LEXICAL_TUNING } };
-			Object.assign(TURNS, v.turns ?? {});
-			Object.assign(LEXICAL_TUNING, v.lexical ?? {});
-			const same = Object.keys(v.opts).length === 0 && !v.turns && !v.lexical;
-			const s = same ? full.summary : (await runQuestions(target, data, v.opts)).summary;
-			Object.assign(TURNS, saved.turns);
-			Object.assign(LEXICAL_TUNING, saved.lexical);
-			const o = s.get('overall')!;
-			rows.push([v.name, o.r5, o.r10, signed(o.r5 - base.r5), signed(o.r10 - base.r10)]);
+			const row: (string | number)[] = [v.name];
+			for (const { split, data } of sets) {
+				const saved = { turns: { ...TURNS }, lexical: { ...LEXICAL_TUNING } };
+				Object.assign(TURNS, v.turns ?? {});
+				Object.assign(LEXICAL_TUNING, v.lexical ?? {});
+				const s = (await runQuestions(target, data, v.opts, hard)).summary;
+				Object.assign(TURNS, saved.turns);
+				Object.assign(LEXICAL_TUNING, saved.lexical);
+				const o = s.get('overall')!;
+				const b = base.get(split)!;
+				row.push(o.r5, o.r10, signed(o.r5 - b.r5), signed(o.r10 - b.r10));
+			}
+			rows.push(row);
 		}
-		console.log(`\nablation (overall):\n${table(['variant', 'recall@5', 'recall@10', 'Δ@5', 'Δ@10'], rows)}`);
+		const head = ['variant', ...sets.flatMap(({ split }) => [`${split} @5`, `${split} @10`, 'Δ@5', 'Δ@10'])];
+		console.log(`ablation (overall):\n${table(head, rows)}`);
 	}
 	await target.close();
 }

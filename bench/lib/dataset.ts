@@ -17,6 +17,8 @@ export interface Session {
 }
 export interface Conversation {
 	id: string;
+	/** `tune` (constants may be chosen on it) or `check` (only measured). */
+	split?: Split;
 	speakers: string[];
 	sessions: Session[];
 }
@@ -26,18 +28,32 @@ export interface Question {
 	answer: string;
 	evidence: string[];
 	category: string;
+	/** knowledge-update: the older turns the evidence replaces (must rank below it). */
+	stale?: string[];
 }
 export interface Dataset {
 	conversations: Conversation[];
 	questions: Question[];
 }
 
+export type Split = 'tune' | 'check';
+export const SPLITS: readonly Split[] = ['tune', 'check'];
+
 /** The default dev set's path, relative to the repository root. */
 export const DEV_SET = 'test/fixtures/locomo-style/dev.json';
+/** The harder conversations (instances not categories, implied facts, updates, who said what). */
+export const HARD_SET = 'test/fixtures/locomo-style/hard.json';
 
-/** Loads a dataset file (path relative to the current directory or absolute). */
-export function loadDataset(path = DEV_SET): Dataset {
-	return JSON.parse(readFileSync(resolve(path), 'utf8')) as Dataset;
+/** Loads dataset files (paths relative to the current directory or absolute), merged in order. */
+export function loadDataset(...paths: string[]): Dataset {
+	const sets = (paths.length ? paths : [DEV_SET]).map((p) => JSON.parse(readFileSync(resolve(p), 'utf8')) as Dataset);
+	return { conversations: sets.flatMap((d) => d.conversations), questions: sets.flatMap((d) => d.questions) };
+}
+
+/** The conversations of one split and their questions (a conversation without one is `tune`). */
+export function splitOf(data: Dataset, split: Split): Dataset {
+	const ids = new Set(data.conversations.filter((c) => (c.split ?? 'tune') === split).map((c) => c.id));
+	return { conversations: data.conversations.filter((c) => ids.has(c.id)), questions: data.questions.filter((q) => ids.has(q.conversation)) };
 }
 
 /**
@@ -82,11 +98,13 @@ export function turnMemory(conv: Conversation, s: Session, t: Turn) {
 export function poolConversations(data: Dataset, n: number): Dataset {
 	if (!Number.isInteger(n) || n < 1) throw new Error(`--pool: must be a whole number ≥ 1, got ${n}`);
 	if (n === 1) return data;
+	const splits = new Set(data.conversations.map((c) => c.split ?? 'tune'));
+	if (splits.size > 1) throw new Error('--pool: pool one split at a time (--split tune or --split check)');
 	const poolOf = new Map(data.conversations.map((c, i) => [c.id, `pool-${Math.floor(i / n) + 1}`]));
 	const pools = new Map<string, Conversation>();
 	for (const c of data.conversations) {
 		const id = poolOf.get(c.id)!;
-		const pool = pools.get(id) ?? { id, speakers: [], sessions: [] };
+		const pool: Conversation = pools.get(id) ?? { id, split: c.split, speakers: [], sessions: [] };
 		pools.set(id, pool);
 		pool.speakers.push(...c.speakers.filter((s) => !pool.speakers.includes(s)));
 		for (const s of c.sessions)
@@ -94,6 +112,11 @@ export function poolConversations(data: Dataset, n: number): Dataset {
 	}
 	return {
 		conversations: [...pools.values()],
-		questions: data.questions.map((q) => ({ ...q, conversation: poolOf.get(q.conversation)!, evidence: q.evidence.map((e) => `${q.conversation}/${e}`) })),
+		questions: data.questions.map((q) => ({
+			...q,
+			conversation: poolOf.get(q.conversation)!,
+			evidence: q.evidence.map((e) => `${q.conversation}/${e}`),
+			...(q.stale ? { stale: q.stale.map((e) => `${q.conversation}/${e}`) } : {}),
+		})),
 	};
 }

@@ -15,16 +15,18 @@ export interface Outcome {
 	category: string;
 	r5: number;
 	r10: number;
+	r50?: number;
 }
 
 /** Averages by category plus 'overall'. */
-export function summarise(outcomes: Outcome[]): Map<string, { n: number; r5: number; r10: number }> {
-	const acc = new Map<string, { n: number; r5: number; r10: number }>();
+export function summarise(outcomes: Outcome[]): Map<string, { n: number; r5: number; r10: number; r50: number }> {
+	const acc = new Map<string, { n: number; r5: number; r10: number; r50: number }>();
 	const add = (key: string, o: Outcome) => {
-		const a = acc.get(key) ?? { n: 0, r5: 0, r10: 0 };
+		const a = acc.get(key) ?? { n: 0, r5: 0, r10: 0, r50: 0 };
 		a.n++;
 		a.r5 += o.r5;
 		a.r10 += o.r10;
+		a.r50 += o.r50 ?? o.r10;
 		acc.set(key, a);
 	};
 	for (const o of outcomes) {
@@ -34,6 +36,7 @@ export function summarise(outcomes: Outcome[]): Map<string, { n: number; r5: num
 	for (const a of acc.values()) {
 		a.r5 /= a.n;
 		a.r10 /= a.n;
+		a.r50 /= a.n;
 	}
 	return acc;
 }

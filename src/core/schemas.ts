@@ -359,6 +359,8 @@ export const StoreResultSchema = z.object({
 	seq: z.number().int(),
 	status: z.enum(['stored', 'duplicate']),
 	duplicate_of: z.string().optional(),
+	/** Stored although it nearly repeats this memory: the caller gave an id, so wants a distinct record. */
+	near_duplicate_of: z.string().optional(),
 	similarity: z.number().optional(),
 	entities: z.array(EntityRefSchema).optional(),
 });

@@ -4,9 +4,16 @@
  * subset of the other's. The word check matters: averaged word vectors put "deploys happen on
  * Tuesday" and "… on Thursday", "limit 100" and "limit 1000", "is enabled" and "is not enabled"
  * at cosine 0.96–1.0 (bench/calibrate-thresholds.ts), and merging those would lose a fact.
+ * The subset rule alone folded "Meeting with team A at 3pm" into "… team B …" ("a" read as the
+ * article), and "Lunch with Alice and Bob" into "Lunch with Alice": so a word that names or
+ * counts (a number, a single letter, a capitalised name, a negation) that only one of the two
+ * texts holds keeps them apart, whatever the cosine.
  * A missed duplicate only costs a second, SIMILAR_TO-linked copy; a false merge loses data.
  */
 import { tokenize } from '../core/text';
+
+/** A word as core/text's tokenizer sees one, found in the text as written (case kept). */
+const WORD_RE = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 
 /**
  * Words whose presence never changes what a memory says: articles, prepositions, pronouns and
@@ -31,20 +38,57 @@ function subset(a: Set<string>, b: Set<string>): boolean {
 	return true;
 }
 
-function negations(words: Set<string>): number {
-	let n = 0;
-	for (const w of words) if (NEGATIONS.has(w)) n++;
-	return n;
+/** The pronoun "I" and its contractions (I'm, I'll, I've, I'd), capitalised anywhere. */
+const PRONOUN_I = /^I(?:['’]\p{L}+)?$/u;
+
+/** Between two words, what makes the second start a sentence. */
+const SENTENCE_END = /[.!?:;\n]/u;
+
+/**
+ * The lower-cased words of `text` that name or count: any with a digit ("3pm", "v2"), a single
+ * letter other than the article "a" and the pronoun "i" ("plan x"; "team A" mid-sentence counts
+ * as a name), a word capitalised mid-sentence other than "I" (a name), and negations. A word
+ * capitalised only at a sentence's start is not a name ("All tests must pass").
+ */
+export function sharpWords(text: string): Set<string> {
+	const out = new Set<string>();
+	let end = 0;
+	for (const m of text.matchAll(WORD_RE)) {
+		const raw = m[0];
+		const start = end === 0 || SENTENCE_END.test(text.slice(end, m.index));
+		end = m.index + raw.length;
+		const [w] = tokenize(raw);
+		if (w === undefined) continue;
+		const first = raw[0];
+		const capital = first !== first.toLowerCase();
+		if (
+			/\p{N}/u.test(w) ||
+			NEGATIONS.has(w) ||
+			(w.length === 1 && w !== 'a' && w !== 'i') ||
+			(capital && !start && !PRONOUN_I.test(raw))
+		)
+			out.add(w);
+	}
+	return out;
+}
+
+/** Whether a word that names or counts in `a` is missing from `b`'s words. */
+function loses(sharp: Set<string>, words: Set<string>): boolean {
+	for (const w of sharp) if (!words.has(w)) return true;
+	return false;
 }
 
 /**
  * True when a vector match at `cosine` between texts `a` and `b` is a near-duplicate: at or
- * above `threshold`, same negations, and no content word of the shorter missing from the longer.
+ * above `threshold`, no word that names or counts in only one of them (sharpWords), and no
+ * content word of the shorter missing from the longer.
  */
 export function isNearDuplicate(cosine: number, threshold: number, a: string, b: string): boolean {
 	if (cosine < threshold) return false;
+	const ta = new Set(tokenize(a));
+	const tb = new Set(tokenize(b));
+	if (loses(sharpWords(a), tb) || loses(sharpWords(b), ta)) return false;
 	const wa = contentWords(a);
 	const wb = contentWords(b);
-	if (negations(wa) !== negations(wb)) return false;
 	return subset(wa, wb) || subset(wb, wa);
 }

@@ -176,6 +176,8 @@ async function writeDrafts(
 	const early = drafts.every((d) => d.item.supersedes_memory_id === undefined);
 	const writer = new PlanWriter(ctx, plan, { actor, now, state, verify: guessed && (() => verifyGuess(ctx, keys, guessed)) }, early);
 	const results: (StoreResult | Draft)[] = [];
+	/** Drafts stored despite a near-duplicate (their caller gave an id), by index. */
+	const nearOf = new Map<number, { row: MemoryRow; similarity: number }>();
 	// The batch reaches the index only once its plan is written, so the stored neighbours of
 	// every draft that supersedes nothing are looked up together, up front (nearestMany shares
 	// their scans); a superseding draft looks up its own, leaving out the memory it replaces.
@@ -194,12 +196,20 @@ async function writeDrafts(
 			const near = nearDuplicate(ctx, d, batch, stored);
 			dup = near && 'then' in near ? await near : near;
 		}
-		if (dup) {
+		// A caller-given id asks for a distinct record (AutoMem's seed stores `a` and `b`, then links
+		// them): it is stored, linked SIMILAR_TO to the memory it nearly repeats, and says so.
+		const kept = dup && d.item.id !== undefined ? dup : undefined;
+		if (dup && !kept) {
 			results.push({ index: d.index, memory_id: dup.row.id, seq: dup.row.seq, status: 'duplicate', duplicate_of: dup.row.id, similarity: round(dup.similarity) });
 			continue;
 		}
 		const row: MemoryRow = { ...d.row, seq: 0 };
 		planExtras(ctx, d, row, plan, [...stored, ...batch], scopeKey(row.scope, row.session ?? ''));
+		if (kept) {
+			if (!plan.links.some((a) => a.from === row.id && a.to === kept.row.id && a.type === 'SIMILAR_TO'))
+				plan.links.push(systemLink(row.id, kept.row.id, 'SIMILAR_TO', round(kept.similarity), row.timestamp));
+			nearOf.set(d.index, kept);
+		}
 		if (superseded) planSupersede(superseded, row, d.item, plan);
 		plan.written.push({ draft: d, row });
 		results.push(d);
@@ -212,7 +222,10 @@ async function writeDrafts(
 		// A duplicate of an earlier item of the batch learns that item's seq only now.
 		if (!('item' in r)) return r.status === 'duplicate' && byId.has(r.memory_id) ? { ...r, seq: byId.get(r.memory_id)!.seq } : r;
 		const row = byIndex.get(r.index)!;
-		return { index: r.index, memory_id: row.id, seq: row.seq, status: 'stored', entities: row.entities };
+		const out: StoreResult = { index: r.index, memory_id: row.id, seq: row.seq, status: 'stored', entities: row.entities };
+		const near = nearOf.get(r.index);
+		if (near) Object.assign(out, { near_duplicate_of: near.row.id, similarity: round(near.similarity) });
+		return out;
 	});
 }
 
@@ -536,16 +549,24 @@ function round(x: number): number {
 	return Math.round(x * 1e6) / 1e6;
 }
 
+/** What a stored memory that nearly repeats another (kept for its caller-given id) says of it. */
+function keptApart(r: StoreResult): string {
+	return r.near_duplicate_of === undefined
+		? ''
+		: `; it nearly repeats memory ${r.near_duplicate_of} (similarity ${r.similarity}), kept apart for its given id and linked SIMILAR_TO`;
+}
+
 function output(results: StoreResult[], single: boolean): StoreOutput {
 	const stored = results.filter((r) => r.status === 'stored').length;
 	const dups = results.length - stored;
+	const apart = results.filter((r) => r.near_duplicate_of !== undefined).length;
 	const out: StoreOutput = {
 		success: true,
 		message: single
 			? dups
 				? `Not stored: near-duplicate of memory ${results[0].duplicate_of} (similarity ${results[0].similarity}); pass force: true to store anyway`
-				: `Stored memory ${results[0].memory_id} (#${results[0].seq})`
-			: `Stored ${stored} of ${results.length} memories${dups ? `; ${dups} near-duplicate(s) skipped` : ''}`,
+				: `Stored memory ${results[0].memory_id} (#${results[0].seq})${keptApart(results[0])}`
+			: `Stored ${stored} of ${results.length} memories${dups ? `; ${dups} near-duplicate(s) skipped` : ''}${apart ? `; ${apart} kept apart from a near-duplicate for their given id` : ''}`,
 		results,
 		stored_count: stored,
 		duplicate_count: dups,

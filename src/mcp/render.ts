@@ -85,14 +85,17 @@ export function renderStore(out: StoreOutput): string {
 		const ents = r.entities?.length
 			? `\nEntities: ${r.entities.map((e) => `${e.name} (${e.type})`).join(', ')}`
 			: '';
-		return `Stored #${r.seq} ${r.memory_id}.${ents}`;
+		const near = r.near_duplicate_of
+			? `\nNearly repeats ${r.near_duplicate_of} (similarity ${r.similarity?.toFixed(2) ?? '?'}): kept apart for its given id, linked SIMILAR_TO.`
+			: '';
+		return `Stored #${r.seq} ${r.memory_id}.${ents}${near}`;
 	}
 	const body = out.results
 		.slice(0, 50)
 		.map((r) =>
 			r.status === 'duplicate'
 				? `[${r.index}] duplicate of ${r.duplicate_of}`
-				: `[${r.index}] #${r.seq} ${r.memory_id}`,
+				: `[${r.index}] #${r.seq} ${r.memory_id}${r.near_duplicate_of ? ` (nearly repeats ${r.near_duplicate_of})` : ''}`,
 		);
 	const more =
 		out.results.length > 50

@@ -75,6 +75,51 @@ describe('Engine', () => {
 			expect([thursday.results[0].status, negated.results[0].status]).toEqual(['stored', 'stored']);
 		});
 
+		it('stores "team A" and "team B" as two memories, not duplicates', async () => {
+			engine = await fresh();
+			const a = await engine.store({ content: 'Meeting with team A at 3pm' });
+			const b = await engine.store({ content: 'Meeting with team B at 3pm' });
+			const batch = await engine.store({ memories: [{ content: 'Standup with squad C at 9am' }, { content: 'Standup with squad D at 9am' }] });
+			expect([a, b, ...batch.results.map((r) => ({ results: [r] }))].map((o) => o.results[0].status)).toEqual(['stored', 'stored', 'stored', 'stored']);
+			expect((await engine.stats({})).total_memories).toBe(4);
+		});
+
+		it('never drops a store with a caller-given id: stores it, links SIMILAR_TO and says so', async () => {
+			engine = await fresh();
+			const a = await engine.store({ id: 'a', content: 'The billing latency dashboard gained a p99 panel.' });
+			// Near-duplicate, exact duplicate (stored), exact duplicate (earlier in the batch).
+			const b = await engine.store({ id: 'b', content: 'the billing latency dashboard gained a p99 panel' });
+			const batch = await engine.store({
+				memories: [
+					{ id: 'c', content: 'The billing latency dashboard gained a p99 panel.' },
+					{ id: 'd', content: 'Rotate the signing keys every quarter.' },
+					{ id: 'e', content: 'Rotate the signing keys every quarter.' },
+				],
+			});
+			expect(a.memory_id).toBe('a');
+			expect(b).toMatchObject({ memory_id: 'b', stored_count: 1, duplicate_count: 0 });
+			expect(b.results[0]).toMatchObject({ status: 'stored', near_duplicate_of: 'a', similarity: 1 });
+			expect(b.message).toMatch(/nearly repeats memory a .*SIMILAR_TO/);
+			expect(batch.results.map((r) => [r.memory_id, r.status, r.near_duplicate_of])).toEqual([
+				['c', 'stored', 'a'],
+				['d', 'stored', undefined],
+				['e', 'stored', 'd'],
+			]);
+			const links = await storedLinks(engine);
+			for (const [from, to] of [['b', 'a'], ['c', 'a'], ['e', 'd']])
+				expect(links.some((l) => l.type === 'SIMILAR_TO' && ((l.from === from && l.to === to) || (l.from === to && l.to === from)))).toBe(true);
+			// Without an id the duplicate is still folded.
+			expect((await engine.store({ content: 'Rotate the signing keys every quarter' })).results[0]).toMatchObject({ status: 'duplicate', duplicate_of: 'd' });
+		});
+
+		it('stores an exact duplicate without a vector under a caller-given id', async () => {
+			engine = await fresh();
+			await engine.store({ id: 'x1', content: 'Qzxv Wvbn Plokk.' });
+			const b = await engine.store({ id: 'x2', content: 'qzxv wvbn plokk' });
+			expect(b.results[0]).toMatchObject({ memory_id: 'x2', status: 'stored', near_duplicate_of: 'x1' });
+			expect((await storedLinks(engine)).some((l) => l.type === 'SIMILAR_TO' && l.from === 'x2' && l.to === 'x1')).toBe(true);
+		});
+
 		it('treats the same text in another scope as a new memory', async () => {
 			engine = await fresh();
 			const a = await engine.store({ content: 'Use tabs for indentation', scope: 'project-a' });

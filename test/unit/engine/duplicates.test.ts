@@ -1,0 +1,55 @@
+/**
+ * The near-duplicate guard's word check (isNearDuplicate): a differing number, single letter,
+ * capitalised name or negation is a different fact, whatever the cosine.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isNearDuplicate } from '../../../src/engine/duplicates';
+
+/** Every vector check passes: only the words decide. */
+const near = (a: string, b: string) => isNearDuplicate(1, 0.95, a, b);
+
+describe('isNearDuplicate', () => {
+	it('keeps "team A" and "team B" apart (a capital letter is a name, not the article)', () => {
+		expect(near('Meeting with team A at 3pm', 'Meeting with team B at 3pm')).toBe(false);
+		expect(near('Meeting with team a at 3pm', 'Meeting with team b at 3pm')).toBe(false);
+		expect(near('Meeting with team B at 3pm', 'Meeting with team at 3pm')).toBe(false);
+	});
+
+	it('keeps an added number, letter, name or negation apart', () => {
+		expect(near('Lunch with Alice on Friday', 'Lunch with Alice and Bob on Friday')).toBe(false);
+		expect(near('Deploy the API', 'Deploy the API v2')).toBe(false);
+		expect(near('Use plan x for the launch', 'Use plan for the launch')).toBe(false);
+		expect(near('The flag is enabled', 'The flag is not enabled')).toBe(false);
+		expect(near('The flag is never enabled', 'The flag is not enabled')).toBe(false);
+	});
+
+	it('still folds a rewording that only adds or drops common words', () => {
+		expect(near('All tests must pass before a pull request can be merged', 'Tests must pass before a pull request can be merged')).toBe(true);
+		expect(near('We decided to use PostgreSQL for billing', 'we decided to use postgresql for billing.')).toBe(true);
+		expect(near('A meeting with the team', 'Meeting with the team')).toBe(true);
+		expect(near('I think the build is slow', 'The build is slow')).toBe(true);
+	});
+
+	it('never folds two memories differing in one number, letter, name or negation (property)', () => {
+		const words = fc.constantFrom('meeting', 'with', 'team', 'the', 'report', 'is', 'due', 'on', 'budget', 'review', 'room', 'at', 'for', 'a', 'we', 'moved', 'call');
+		const sentence = fc.array(words, { minLength: 2, maxLength: 10 });
+		const sharp = fc.oneof(
+			fc.integer({ min: 0, max: 100000 }).map(String),
+			fc.constantFrom(...'bcdefghjklmnopqrstuvwxyzABCDEFGHJKLMNOPQRSTUVWXYZ'.split('')),
+			fc.constantFrom('Alice', 'Bob', 'Berlin', 'Postgres', 'Kenji', 'Oaxaca'),
+			fc.constantFrom('not', 'never', 'no', "don't", "isn't", 'without'),
+		);
+		fc.assert(
+			fc.property(sentence, fc.nat(), sharp, sharp, fc.boolean(), (ws, at, x, y, replace) => {
+				const i = at % (ws.length + 1);
+				// The token goes mid-sentence: a capitalised word that starts a sentence may be no name.
+				const a = ['Noted',  ...ws.slice(0, i), x, ...ws.slice(i)].join(' ');
+				const b = replace ? ['Noted', ...ws.slice(0, i), y, ...ws.slice(i)].join(' ') : ['Noted', ...ws].join(' ');
+				fc.pre(!replace || x.toLowerCase() !== y.toLowerCase());
+				return !near(a, b) && !near(b, a);
+			}),
+			{ numRuns: 500 },
+		);
+	});
+});

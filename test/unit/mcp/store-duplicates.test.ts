@@ -1,0 +1,53 @@
+/**
+ * The duplicate guard through a real SDK Client: memories that differ in a letter or a number
+ * are both stored, and a store with a caller-given id is never folded into another memory, so
+ * AutoMem's seed flow (store `a` and `b`, then link them) works even when they read alike.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { StoreOutput } from '../../../src/core/schemas';
+import type { Engine } from '../../../src/engine/engine';
+import { connect, data, makeEngine, text, type Connection } from './helpers';
+
+let engine: Engine;
+let c: Connection;
+
+afterEach(async () => {
+	await c.close();
+	await engine.close();
+});
+
+describe('store_memory and near-duplicates', () => {
+	it('native: "team A" and "team B" are two memories', async () => {
+		engine = await makeEngine();
+		c = await connect(engine);
+		const a = data<StoreOutput>(await c.call('store_memory', { content: 'Meeting with team A at 3pm' }));
+		const b = data<StoreOutput>(await c.call('store_memory', { content: 'Meeting with team B at 3pm' }));
+		const v = data<StoreOutput>(await c.call('store_memory', { content: 'Release 2 ships on Monday' }));
+		const w = data<StoreOutput>(await c.call('store_memory', { content: 'Release 3 ships on Monday' }));
+		expect([a, b, v, w].map((o) => o.results[0].status)).toEqual(['stored', 'stored', 'stored', 'stored']);
+		expect(new Set([a, b, v, w].map((o) => o.memory_id)).size).toBe(4);
+	});
+
+	it('native: a caller-given id is stored beside its near-duplicate and the answer says so', async () => {
+		engine = await makeEngine();
+		c = await connect(engine);
+		await c.call('store_memory', { id: 'a', content: 'The billing latency dashboard gained a p99 panel.' });
+		const r = await c.call('store_memory', { id: 'b', content: 'The billing latency dashboard gained a p99 panel' });
+		const out = data<StoreOutput>(r);
+		expect(out.results[0]).toMatchObject({ memory_id: 'b', status: 'stored', near_duplicate_of: 'a' });
+		expect(text(r)).toMatch(/^Stored #2 b\.\nNearly repeats a \(similarity 1\.00\): kept apart for its given id, linked SIMILAR_TO\.$/);
+	});
+
+	it('automem: store `a` and `b` (alike), then associate them', async () => {
+		engine = await makeEngine();
+		c = await connect(engine, 'automem');
+		for (const [id, content] of [
+			['a', 'Alerting thresholds for billing latency were tightened to 300 ms.'],
+			['b', 'Alerting thresholds for billing latency were tightened to 300 ms'],
+		])
+			expect(data<{ memory_id: string }>(await c.call('store_memory', { id, content })).memory_id).toBe(id);
+		const r = await c.call('associate_memories', { memory1_id: 'a', memory2_id: 'b', type: 'RELATES_TO', strength: 0.9 });
+		expect(data<{ success: boolean }>(r).success).toBe(true);
+		expect(await engine.associationsOf('a')).toContainEqual(expect.objectContaining({ from: 'a', to: 'b', type: 'RELATES_TO' }));
+	});
+});
