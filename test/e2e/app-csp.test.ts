@@ -5,11 +5,13 @@
  * no violation, and memories whose Markdown holds media, srcset, posters and remote URLs make the
  * page request nothing outside its origin.
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CDPSession, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineReady, seed, SAMPLE } from './app-support';
 import { hostReady } from './bridges-support';
-import { launchBrowser, startPreview, type Browser, type Server } from './helpers';
+import { ROOT, launchBrowser, startPreview, type Browser, type Server } from './helpers';
 
 let server: Server;
 let browser: Browser;
@@ -122,6 +124,19 @@ describe('Content-Security-Policy', () => {
 			return !!navigator.serviceWorker.controller || (await navigator.serviceWorker.getRegistration()) !== undefined;
 		});
 		expect(controlled).toBe(true);
+		expect(await pageViolations()).toEqual([]);
+	});
+
+	it('lets onnxruntime-web load its script and compile its wasm (the path of hub models)', async () => {
+		const wasm = readdirSync(join(ROOT, 'dist/assets')).find((f) => /^ort-wasm.*\.wasm$/.test(f));
+		const mjs = readdirSync(join(ROOT, 'dist/assets')).find((f) => /^ort-wasm.*\.mjs$/.test(f));
+		// A string, so vitest does not rewrite the dynamic import for Node.
+		const result = await page.evaluate(`(async () => {
+			await import('/assets/${mjs}');
+			const module = await WebAssembly.compileStreaming(fetch('/assets/${wasm}'));
+			return WebAssembly.Module.exports(module).length > 0;
+		})()`);
+		expect(result).toBe(true);
 		expect(await pageViolations()).toEqual([]);
 	});
 });
