@@ -81,6 +81,14 @@ export interface McpHost {
 	/** Pairs with a relay on this machine; throws MemoryError invalid_input for a non-loopback address or a bad token. */
 	pairRelay(url: string, token: string): Promise<void>;
 	unpairRelay(): Promise<void>;
+	/** Replaces the pairing with the one a pairing link offered (`relay().offer`). */
+	acceptRelayLink(): Promise<void>;
+	/** Refuses the offered link; the current pairing stays. */
+	declineRelayLink(): void;
+	/** Undoes the pairing a link made while unpaired (`relay().notice`). */
+	undoRelayLink(): Promise<void>;
+	/** Hides `relay().notice`, keeping the pairing. */
+	dismissRelayNotice(): void;
 	/** Reconnects now (also takes the relay back after another tab took it over). */
 	reconnectRelay(): void;
 	webmcp(): { available: boolean; tools: string[] };
@@ -170,6 +178,10 @@ export async function startMcpHost(engine: EngineApi, opts: McpHostOptions = {})
 		relay: () => pairing.state(),
 		pairRelay: (url, token) => pairing.pair(url, token),
 		unpairRelay: () => pairing.unpair(),
+		acceptRelayLink: () => pairing.acceptOffer(),
+		declineRelayLink: () => pairing.declineOffer(),
+		undoRelayLink: () => pairing.undoLinkPairing(),
+		dismissRelayNotice: () => pairing.dismissNotice(),
 		reconnectRelay: () => pairing.reconnect(),
 		webmcp: () => ({ ...webmcp, tools: [...webmcp.tools] }),
 		disconnect: (id) => tracker.disconnect(id),

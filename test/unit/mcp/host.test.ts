@@ -254,6 +254,100 @@ describe('startMcpHost', () => {
 		});
 	});
 
+	describe('relay pairing links', () => {
+		const NEW_TOKEN = 'attacker-token-0123456789';
+		const NEW_LINK = `#relay=ws://127.0.0.1:1&token=${NEW_TOKEN}`;
+		const backoff = { relayBackoff: { initialMs: 1000, maxMs: 1000 } };
+
+		it('asks before a link replaces the pairing: nothing is stored until accepted, and "keep" keeps it', async () => {
+			const app = new FakeWindow(APP);
+			const { engine, host } = await setup(app, backoff);
+			await host.pairRelay('ws://localhost:9', TOKEN);
+			const before = await engine.getSetting(RELAY_PAIRING_KEY);
+
+			app.location.hash = NEW_LINK;
+			app.dispatchEvent(new Event('hashchange'));
+			await eventually(() =>
+				expect(host.relay().offer).toEqual({
+					url: 'ws://127.0.0.1:1',
+					replaces: 'ws://localhost:9',
+					replaces_paired_at: expect.any(String),
+					same_address: false,
+				}),
+			);
+			expect(app.location.hash).toBe('');
+			expect(JSON.stringify(host.relay())).not.toContain(NEW_TOKEN);
+			expect(host.relay().url).toBe('ws://localhost:9');
+			expect(host.relay().connection?.url).toBe('ws://localhost:9');
+			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toEqual(before);
+
+			host.declineRelayLink();
+			expect(host.relay().offer).toBeUndefined();
+			expect(host.relay().url).toBe('ws://localhost:9');
+			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toEqual(before);
+
+			app.location.hash = NEW_LINK;
+			app.dispatchEvent(new Event('hashchange'));
+			await eventually(() => expect(host.relay().offer?.url).toBe('ws://127.0.0.1:1'));
+			await host.acceptRelayLink();
+			expect(host.relay().url).toBe('ws://127.0.0.1:1');
+			expect(host.relay().offer).toBeUndefined();
+			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toEqual({
+				url: 'ws://127.0.0.1:1',
+				token: NEW_TOKEN,
+				paired_at: expect.any(String),
+			});
+		});
+
+		it('asks too when the page opens at a link while a pairing is remembered', async () => {
+			const app = new FakeWindow(APP);
+			const { engine, host } = await setup(app, backoff);
+			await host.pairRelay('ws://localhost:9', TOKEN);
+			await host.stop();
+			const before = await engine.getSetting(RELAY_PAIRING_KEY);
+			app.location.hash = NEW_LINK;
+			const again = await startMcpHost(engine, {
+				window: app as never,
+				modelContext: null,
+				postMessage: false,
+				WebSocket: WebSocket as unknown as WebSocketConstructor,
+				...backoff,
+			});
+			cleanups.push(() => again.stop());
+			expect(app.location.hash).toBe('');
+			expect(again.relay()).toMatchObject({
+				url: 'ws://localhost:9',
+				offer: { url: 'ws://127.0.0.1:1', replaces: 'ws://localhost:9' },
+			});
+			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toEqual(before);
+		});
+
+		it('does not ask when the link is the current pairing', async () => {
+			const app = new FakeWindow(APP);
+			const { host } = await setup(app, backoff);
+			await host.pairRelay('ws://localhost:9', TOKEN);
+			app.location.hash = `#relay=ws://localhost:9&token=${TOKEN}`;
+			app.dispatchEvent(new Event('hashchange'));
+			await flush();
+			expect(app.location.hash).toBe('');
+			expect(host.relay().offer).toBeUndefined();
+		});
+
+		it('shows the first pairing made from a link, and undoes it on request', async () => {
+			const app = new FakeWindow(APP);
+			app.location.hash = NEW_LINK;
+			const { engine, host } = await setup(app, backoff);
+			expect(host.relay()).toMatchObject({
+				url: 'ws://127.0.0.1:1',
+				notice: { url: 'ws://127.0.0.1:1', paired_at: expect.any(String) },
+			});
+			await host.undoRelayLink();
+			expect(host.relay().url).toBeUndefined();
+			expect(host.relay().notice).toBeUndefined();
+			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toBe(null);
+		});
+	});
+
 	describe('WebMCP', () => {
 		/** A model context that records registrations and honours the abort signal. */
 		function recordingContext() {
