@@ -18,7 +18,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { EngineApi } from '../engine/types';
 import { AgentTracker, type AgentConnection, type ToolCall } from './agent-tracker';
-import { OriginPolicy, type ApprovedOrigin, type OriginRequest } from './origins';
+import { OriginPolicy, type ApprovedOrigin, type ChannelLike, type OriginRequest } from './origins';
 import { RelayPairingManager, type RelayPairingState } from './relay-pairing';
 import { createMemoryServer } from './server';
 import {
@@ -49,8 +49,10 @@ export interface McpHostOptions {
 	relay?: boolean;
 	/** The model context to register WebMCP tools on (default: found on document/navigator; null: none). */
 	modelContext?: ModelContextLike | null;
-	/** Profile of postMessage clients that neither ask for one nor have one set on their origin ('native'). */
+	/** Profile of same-origin postMessage clients that do not ask for one ('native'). */
 	defaultProfile?: RelayProfile;
+	/** Where tabs announce approval changes (default: a BroadcastChannel; null: none). */
+	originsChannel?: ChannelLike | null;
 	WebSocket?: WebSocketConstructor;
 	relayBackoff?: { initialMs: number; maxMs: number };
 	app?: { name: string; version: string };
@@ -122,7 +124,9 @@ export async function startMcpHost(engine: EngineApi, opts: McpHostOptions = {})
 			for (const l of listeners) l();
 		});
 	};
-	const origins = await OriginPolicy.load(engine, win.location.origin);
+	const origins = await OriginPolicy.load(engine, win.location.origin, {
+		channel: opts.originsChannel,
+	});
 	if (origins.loadError) onError(new Error(origins.loadError));
 	const tracker = new AgentTracker(engine, changed, onError);
 	const serve = (transport: Transport, meta: Parameters<AgentTracker['track']>[1]) => {
@@ -192,6 +196,7 @@ export async function startMcpHost(engine: EngineApi, opts: McpHostOptions = {})
 		async stop() {
 			clearInterval(sweep);
 			unwatch();
+			origins.close();
 			detachRelay();
 			pairing.stop();
 			webmcpAbort.abort();
@@ -240,7 +245,7 @@ function connectServer(
 	server.connect(transport).catch((e: Error) => onError(e));
 }
 
-/** The postMessage listener, creating a server per client with the profile it asked for. */
+/** The postMessage listener, creating a server per client with its origin's profile. */
 function startPostMessage(
 	win: HostWindow,
 	origins: OriginPolicy,
@@ -253,7 +258,12 @@ function startPostMessage(
 		onBlocked: (peer) => origins.note(peer.origin, peer.kind),
 		onConnection: (t: PostMessageServerTransport, first) => {
 			const { kind, origin } = t.peer;
-			const profile = requestedProfile(first) ?? origins.profileFor(origin) ?? defaultProfile;
+			// Another origin gets the profile it was approved with, whatever it asks for; the page's
+			// own origin (which can reach everything anyway) chooses.
+			const profile =
+				origin === origins.selfOrigin
+					? (requestedProfile(first) ?? defaultProfile)
+					: (origins.profileFor(origin) ?? defaultProfile);
 			serve(t, { kind: 'postMessage', via: kind, origin, client: clientInfo(first), profile });
 		},
 	});
@@ -262,7 +272,7 @@ function startPostMessage(
 }
 
 /**
- * A postMessage client may ask for a profile in its initialize:
+ * A same-origin postMessage client may ask for a profile in its initialize:
  * `capabilities.experimental.engram.profile` (MCP-B's wire format has no other place for it).
  */
 function requestedProfile(first: unknown): RelayProfile | undefined {

@@ -175,6 +175,59 @@ describe('startMcpHost', () => {
 			await again.close();
 		});
 
+		it('gives an approved origin its approved profile, whatever its client asks for', async () => {
+			const parent = new FakeWindow(OTHER);
+			const app = new FakeWindow(APP, parent);
+			cleanups.push(parent.installAsGlobal());
+			const { host } = await setup(app);
+			await host.origins.approve(OTHER, { profile: 'codomyrmex' });
+			const iframe = { contentWindow: app.seenFrom(parent) } as unknown as HTMLIFrameElement;
+			const c = client('greedy-agent', { experimental: { engram: { profile: 'native' } } });
+			await c.connect(new IframeParentTransport({ iframe, targetOrigin: APP }) as unknown as Transport);
+			expect((await c.listTools()).tools.map((t) => t.name).sort()).toEqual([
+				'memory_get',
+				'memory_put',
+				'memory_search',
+			]);
+			expect(host.connections()[0]!.profile).toBe('codomyrmex');
+		});
+
+		it('revoking in one tab closes the origin’s connections in the other tabs', async () => {
+			const parent = new FakeWindow(OTHER);
+			const tabB = new FakeWindow(APP, parent);
+			const tabA = new FakeWindow(APP);
+			cleanups.push(parent.installAsGlobal());
+			const name = `origins-${Math.random()}`;
+			const channels = [new BroadcastChannel(name), new BroadcastChannel(name)];
+			cleanups.push(() => channels.forEach((ch) => ch.close()));
+			const { engine, host: b } = await setup(tabB, { originsChannel: channels[1] as never });
+			const a = await startMcpHost(engine, {
+				window: tabA as never,
+				modelContext: null,
+				relay: false,
+				originsChannel: channels[0] as never,
+			});
+			cleanups.push(() => a.stop());
+			await a.origins.approve(OTHER, { profile: 'native' });
+			await eventually(() => expect(b.origins.isAllowed(OTHER)).toBe(true));
+
+			const iframe = { contentWindow: tabB.seenFrom(parent) } as unknown as HTMLIFrameElement;
+			const transport = new IframeParentTransport({ iframe, targetOrigin: APP });
+			const c = client('embedding-agent');
+			await c.connect(transport as unknown as Transport);
+			expect(b.connections()).toHaveLength(1);
+			let closed = false;
+			const onclose = transport.onclose;
+			transport.onclose = () => {
+				onclose?.();
+				closed = true;
+			};
+			await a.origins.revoke(OTHER);
+			await eventually(() => expect(closed).toBe(true));
+			expect(b.connections()).toEqual([]);
+			expect(b.origins.isAllowed(OTHER)).toBe(false);
+		});
+
 		it('stops serving, telling clients, when stopped', async () => {
 			const app = new FakeWindow(APP);
 			cleanups.push(app.installAsGlobal());
