@@ -149,7 +149,8 @@ export class RelayPairingManager {
 		const { url, token } = link.pairing!;
 		if (!this.#pairing) {
 			await this.pair(url, token).catch(() => {});
-			if (this.#pairing?.url === url) this.#notice = { url, paired_at: this.#pairing.paired_at };
+			const made = this.state();
+			if (made.url === url && made.paired_at) this.#notice = { url, paired_at: made.paired_at };
 			return this.#opts.onChange();
 		}
 		if (this.#pairing.url === url && this.#pairing.token === token) return;
