@@ -28,6 +28,7 @@ import {
 } from './transports/post-message';
 import type { RelaySessionTransport, WebSocketConstructor } from './transports/relay-client';
 import { isRelayProfile, type RelayProfile } from './transports/relay-protocol';
+import { trustingValidator } from './trusting-validator';
 import { findModelContext, registerWebMcpTools, type ModelContextLike } from './webmcp';
 
 /** Builds one server per connection (the signature of `createMemoryServer` in server.ts). */
@@ -345,7 +346,11 @@ async function startWebMcp(
 		client: { name: 'WebMCP agent' },
 		profile: 'native',
 	});
-	const client = new Client({ name: 'WebMCP agent', version: '1' });
+	// No Ajv: it compiles with eval, which the CSP refuses; our server validates its own output.
+	const client = new Client(
+		{ name: 'WebMCP agent', version: '1' },
+		{ jsonSchemaValidator: trustingValidator },
+	);
 	await client.connect(clientSide);
 	signal.addEventListener('abort', () => void client.close(), { once: true });
 	return registerWebMcpTools(mc, client, signal, onError);

@@ -5,7 +5,7 @@
  * no violation, and memories whose Markdown holds media, srcset, posters and remote URLs make the
  * page request nothing outside its origin.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CDPSession, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,6 +125,48 @@ describe('Content-Security-Policy', () => {
 		});
 		expect(controlled).toBe(true);
 		expect(await pageViolations()).toEqual([]);
+	});
+
+	it('reports no violation with WebMCP (an in-page MCP client) and on the demo page', async () => {
+		const seen: string[] = [];
+		const watch = (p: Page) => {
+			p.on('console', (m) => {
+				// The relay paired above is not there: its failed socket is expected noise.
+				if (/^WebSocket connection to 'ws:\/\/127\.0\.0\.1:9\//.test(m.text())) return;
+				if (m.type() === 'error' || /Content Security Policy/.test(m.text())) seen.push(m.text());
+			});
+			p.on('pageerror', (e) => seen.push(e.message));
+		};
+		const webmcp = await browser.context.newPage();
+		watch(webmcp);
+		await webmcp.addInitScript(() => {
+			(window as unknown as { __webModelContextOptions: unknown }).__webModelContextOptions = {
+				transport: { tabServer: { allowedOrigins: [location.origin], channelId: 'webmcp-polyfill' } },
+			};
+		});
+		await webmcp.addInitScript({
+			content: readFileSync(join(ROOT, 'node_modules/@mcp-b/global/dist/index.iife.js'), 'utf8'),
+		});
+		await webmcp.goto(`${server.url}/`);
+		await hostReady(webmcp);
+		const tools = await webmcp.evaluate(
+			() =>
+				(globalThis as unknown as { engramMcpHost: { webmcp(): { tools: string[] } } }).engramMcpHost.webmcp()
+					.tools,
+		);
+		expect(tools).toContain('recall_memory');
+		const reported = (p: Page) =>
+			p.evaluate(() => (globalThis as { __violations?: string[] }).__violations ?? []);
+		seen.push(...(await reported(webmcp)));
+		await webmcp.close();
+
+		const demo = await browser.context.newPage();
+		watch(demo);
+		await demo.goto(`${server.url}/demo.html`);
+		await demo.waitForSelector('body[data-connected="true"]', { timeout: 60_000 });
+		seen.push(...(await reported(demo)));
+		await demo.close();
+		expect(seen).toEqual([]);
 	});
 
 	it('lets onnxruntime-web load its script and compile its wasm (the path of hub models)', async () => {
