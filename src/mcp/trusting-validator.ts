@@ -6,9 +6,14 @@
  * Only for clients of Engram's own server: it validates every tool result against the tool's
  * output schema (zod) before sending it, so the client's second check adds nothing.
  */
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type {
+	JsonSchemaValidator,
+	jsonSchemaValidator,
+} from '@modelcontextprotocol/sdk/validation/types.js';
 
 /** Accepts every value unchanged (see the module comment for when that is right). */
 export const trustingValidator: jsonSchemaValidator = {
-	getValidator: <T>() => (input: unknown) => ({ valid: true, data: input as T, errorMessage: undefined }),
+	getValidator<T>(): JsonSchemaValidator<T> {
+		return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+	},
 };
