@@ -1,7 +1,9 @@
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -34,10 +36,80 @@ function singleWasm(): Plugin {
 	};
 }
 
+/**
+ * The Content-Security-Policy of the built app, with `'sha256-…'` sources for its inline scripts.
+ * Scripts and workers come from the app's origin only ('wasm-unsafe-eval' lets onnxruntime-web
+ * compile its wasm); nothing in stored text can make the page load from elsewhere; sockets may
+ * reach a relay on this machine; https to the Hugging Face hub lets Settings download a
+ * transformers.js model (its files redirect to *.hf.co). Svelte writes `style` attributes, so
+ * inline styles are allowed (DOMPurify removes them from stored text). No frame-ancestors: pages
+ * of other origins may embed the app (their agents still need the person's approval).
+ */
+export function contentSecurityPolicy(scriptHashes: string[] = []): string {
+	return [
+		"default-src 'self'",
+		["script-src 'self' 'wasm-unsafe-eval'", ...scriptHashes.map((h) => `'${h}'`)].join(' '),
+		"style-src 'self' 'unsafe-inline'",
+		"img-src 'self' data: blob:",
+		"font-src 'self'",
+		"connect-src 'self' ws://127.0.0.1:* ws://localhost:* wss://127.0.0.1:* wss://localhost:* https://huggingface.co https://*.huggingface.co https://*.hf.co",
+		"worker-src 'self'",
+		"media-src 'none'",
+		"object-src 'none'",
+		"base-uri 'none'",
+		"form-action 'self'",
+	].join('; ');
+}
+
+/** `sha256-…` of every inline classic script in an HTML document. */
+function inlineScriptHashes(html: string): string[] {
+	const hashes: string[] = [];
+	for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+		if (/\bsrc\s*=/i.test(m[1]!) || !m[2]!.trim()) continue;
+		hashes.push(`sha256-${createHash('sha256').update(m[2]!, 'utf8').digest('base64')}`);
+	}
+	return hashes;
+}
+
+/**
+ * Serves the CSP: as a `<meta http-equiv>` in every built HTML page (static hosting has no
+ * headers), and as a response header from `vite preview` (what `npm start` runs), which also
+ * covers the workers and the service worker (a worker takes its policy from its own response).
+ * The dev server gets none: Vite's client injects scripts of its own.
+ */
+function csp(): Plugin {
+	let outDir = 'dist';
+	return {
+		name: 'engram-csp',
+		configResolved(config) {
+			outDir = resolve(config.root, config.build.outDir);
+		},
+		transformIndexHtml: {
+			order: 'post',
+			handler(html, ctx) {
+				if (ctx.server) return html;
+				const meta = `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(inlineScriptHashes(html))}" />`;
+				// First in <head>, so the policy covers everything after it.
+				return html.replace(/<head>/i, `<head>\n\t\t${meta}`);
+			},
+		},
+		configurePreviewServer(server) {
+			const pages = existsSync(outDir) ? readdirSync(outDir).filter((f) => f.endsWith('.html')) : [];
+			const hashes = [...new Set(pages.flatMap((f) => inlineScriptHashes(readFileSync(join(outDir, f), 'utf8'))))];
+			const policy = contentSecurityPolicy(hashes);
+			server.middlewares.use((_req, res, next) => {
+				res.setHeader('Content-Security-Policy', policy);
+				next();
+			});
+		},
+	};
+}
+
 export default defineConfig({
 	plugins: [
 		svelte(),
 		singleWasm(),
+		csp(),
 		VitePWA({
 			// A new version waits for the person to accept it (the app shows an update prompt)
 			// instead of reloading a tab mid-edit.

@@ -5,6 +5,7 @@
  * `globalThis.engramMcpHost` for end-to-end tests and devtools (same-origin scripts can reach the
  * data anyway).
  */
+import './core/zod-jitless';
 import { createEngineClient } from './engine/client';
 
 const engine = createEngineClient();

@@ -7,6 +7,7 @@
  * search index) has even arrived: a helper thread that reads the index snapshot and then loads
  * the embedded model. The engine is imported afterwards and takes both over.
  */
+import '../src/core/zod-jitless';
 import { expose } from 'comlink';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';

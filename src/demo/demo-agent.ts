@@ -12,6 +12,8 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { IframeParentTransport } from '@mcp-b/transports';
+import { trustingValidator } from '../mcp/trusting-validator';
+import '../core/zod-jitless';
 
 /** What a tool returns to an agent: structured data plus a text rendering. */
 interface ToolResult {
@@ -52,7 +54,8 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
 /** Connects to the Engram app in the iframe once it has loaded. */
 async function connect(iframe: HTMLIFrameElement): Promise<Client> {
 	const transport = new IframeParentTransport({ iframe, targetOrigin: location.origin });
-	const client = new Client({ name: 'Engram demo agent', version: '1.0.0' });
+	// The demo page runs under the app's CSP (no eval), so not the SDK's default Ajv validator.
+	const client = new Client({ name: 'Engram demo agent', version: '1.0.0' }, { jsonSchemaValidator: trustingValidator });
 	await client.connect(transport);
 	return client;
 }

@@ -18,7 +18,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { EngineApi } from '../engine/types';
 import { AgentTracker, type AgentConnection, type ToolCall } from './agent-tracker';
-import { OriginPolicy, type ApprovedOrigin, type OriginRequest } from './origins';
+import { OriginPolicy, type ApprovedOrigin, type ChannelLike, type OriginRequest } from './origins';
 import { RelayPairingManager, type RelayPairingState } from './relay-pairing';
 import { createMemoryServer } from './server';
 import {
@@ -28,6 +28,7 @@ import {
 } from './transports/post-message';
 import type { RelaySessionTransport, WebSocketConstructor } from './transports/relay-client';
 import { isRelayProfile, type RelayProfile } from './transports/relay-protocol';
+import { trustingValidator } from './trusting-validator';
 import { findModelContext, registerWebMcpTools, type ModelContextLike } from './webmcp';
 
 /** Builds one server per connection (the signature of `createMemoryServer` in server.ts). */
@@ -49,8 +50,10 @@ export interface McpHostOptions {
 	relay?: boolean;
 	/** The model context to register WebMCP tools on (default: found on document/navigator; null: none). */
 	modelContext?: ModelContextLike | null;
-	/** Profile of postMessage clients that neither ask for one nor have one set on their origin ('native'). */
+	/** Profile of same-origin postMessage clients that do not ask for one ('native'). */
 	defaultProfile?: RelayProfile;
+	/** Where tabs announce approval changes (default: a BroadcastChannel; null: none). */
+	originsChannel?: ChannelLike | null;
 	WebSocket?: WebSocketConstructor;
 	relayBackoff?: { initialMs: number; maxMs: number };
 	app?: { name: string; version: string };
@@ -81,6 +84,14 @@ export interface McpHost {
 	/** Pairs with a relay on this machine; throws MemoryError invalid_input for a non-loopback address or a bad token. */
 	pairRelay(url: string, token: string): Promise<void>;
 	unpairRelay(): Promise<void>;
+	/** Replaces the pairing with the one a pairing link offered (`relay().offer`). */
+	acceptRelayLink(): Promise<void>;
+	/** Refuses the offered link; the current pairing stays. */
+	declineRelayLink(): void;
+	/** Undoes the pairing a link made while unpaired (`relay().notice`). */
+	undoRelayLink(): Promise<void>;
+	/** Hides `relay().notice`, keeping the pairing. */
+	dismissRelayNotice(): void;
 	/** Reconnects now (also takes the relay back after another tab took it over). */
 	reconnectRelay(): void;
 	webmcp(): { available: boolean; tools: string[] };
@@ -114,7 +125,9 @@ export async function startMcpHost(engine: EngineApi, opts: McpHostOptions = {})
 			for (const l of listeners) l();
 		});
 	};
-	const origins = await OriginPolicy.load(engine, win.location.origin);
+	const origins = await OriginPolicy.load(engine, win.location.origin, {
+		channel: opts.originsChannel,
+	});
 	if (origins.loadError) onError(new Error(origins.loadError));
 	const tracker = new AgentTracker(engine, changed, onError);
 	const serve = (transport: Transport, meta: Parameters<AgentTracker['track']>[1]) => {
@@ -170,6 +183,10 @@ export async function startMcpHost(engine: EngineApi, opts: McpHostOptions = {})
 		relay: () => pairing.state(),
 		pairRelay: (url, token) => pairing.pair(url, token),
 		unpairRelay: () => pairing.unpair(),
+		acceptRelayLink: () => pairing.acceptOffer(),
+		declineRelayLink: () => pairing.declineOffer(),
+		undoRelayLink: () => pairing.undoLinkPairing(),
+		dismissRelayNotice: () => pairing.dismissNotice(),
 		reconnectRelay: () => pairing.reconnect(),
 		webmcp: () => ({ ...webmcp, tools: [...webmcp.tools] }),
 		disconnect: (id) => tracker.disconnect(id),
@@ -180,6 +197,7 @@ export async function startMcpHost(engine: EngineApi, opts: McpHostOptions = {})
 		async stop() {
 			clearInterval(sweep);
 			unwatch();
+			origins.close();
 			detachRelay();
 			pairing.stop();
 			webmcpAbort.abort();
@@ -228,7 +246,7 @@ function connectServer(
 	server.connect(transport).catch((e: Error) => onError(e));
 }
 
-/** The postMessage listener, creating a server per client with the profile it asked for. */
+/** The postMessage listener, creating a server per client with its origin's profile. */
 function startPostMessage(
 	win: HostWindow,
 	origins: OriginPolicy,
@@ -241,7 +259,12 @@ function startPostMessage(
 		onBlocked: (peer) => origins.note(peer.origin, peer.kind),
 		onConnection: (t: PostMessageServerTransport, first) => {
 			const { kind, origin } = t.peer;
-			const profile = requestedProfile(first) ?? origins.profileFor(origin) ?? defaultProfile;
+			// Another origin gets the profile it was approved with, whatever it asks for; the page's
+			// own origin (which can reach everything anyway) chooses.
+			const profile =
+				origin === origins.selfOrigin
+					? (requestedProfile(first) ?? defaultProfile)
+					: (origins.profileFor(origin) ?? defaultProfile);
 			serve(t, { kind: 'postMessage', via: kind, origin, client: clientInfo(first), profile });
 		},
 	});
@@ -250,7 +273,7 @@ function startPostMessage(
 }
 
 /**
- * A postMessage client may ask for a profile in its initialize:
+ * A same-origin postMessage client may ask for a profile in its initialize:
  * `capabilities.experimental.engram.profile` (MCP-B's wire format has no other place for it).
  */
 function requestedProfile(first: unknown): RelayProfile | undefined {
@@ -323,7 +346,11 @@ async function startWebMcp(
 		client: { name: 'WebMCP agent' },
 		profile: 'native',
 	});
-	const client = new Client({ name: 'WebMCP agent', version: '1' });
+	// No Ajv: it compiles with eval, which the CSP refuses; our server validates its own output.
+	const client = new Client(
+		{ name: 'WebMCP agent', version: '1' },
+		{ jsonSchemaValidator: trustingValidator },
+	);
 	await client.connect(clientSide);
 	signal.addEventListener('abort', () => void client.close(), { once: true });
 	return registerWebMcpTools(mc, client, signal, onError);

@@ -5,7 +5,9 @@
  * unapproved origin becomes a pending request the UI shows until it is approved or dismissed.
  *
  * `isAllowed` is synchronous (it runs inside a message handler), so approvals are cached in
- * memory and written through to the engine's settings.
+ * memory and written through to the engine's settings. Every tab of the app holds its own cache,
+ * so a change is announced on a BroadcastChannel and the other tabs re-read the stored list:
+ * revoking in one tab closes that origin's connections in all of them.
  *
  * @example
  * const policy = await OriginPolicy.load(engine, location.origin);
@@ -25,7 +27,10 @@ export interface SettingsStore {
 	setSetting(key: string, value: unknown): Promise<void>;
 }
 
-/** A stored approval. `profile` is the tool profile its clients get unless they ask for one. */
+/**
+ * A stored approval. `profile` is the tool profile its clients get, whatever they ask for
+ * ('native' when absent: entries stored before profiles were enforced).
+ */
 export const ApprovedOriginSchema = z.object({
 	origin: z.string(),
 	approved_at: z.string(),
@@ -44,6 +49,16 @@ export interface OriginRequest {
 }
 
 const ORIGIN_RULE = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s@]+$/;
+
+/** The BroadcastChannel on which tabs announce approval changes. */
+export const ORIGINS_CHANNEL = 'engram-approved-origins';
+
+/** The part of BroadcastChannel the policy uses (injectable for tests). */
+export interface ChannelLike {
+	postMessage(message: unknown): void;
+	close(): void;
+	onmessage: ((event: { data: unknown }) => void) | null;
+}
 
 /**
  * Normalises an origin (`scheme://host[:port]`, lower-cased); throws MemoryError invalid_input
@@ -71,6 +86,7 @@ export class OriginPolicy {
 	#approved: ApprovedOrigin[] = [];
 	#pending = new Map<string, OriginRequest>();
 	#dismissed = new Set<string>();
+	#channel?: ChannelLike;
 
 	private constructor(
 		store: SettingsStore,
@@ -85,14 +101,32 @@ export class OriginPolicy {
 	 * read at all (a cross-site iframe whose browser denies it storage), the policy starts with no
 	 * approvals — only the page's own origin — and `loadError` says why.
 	 */
-	static async load(store: SettingsStore, selfOrigin: string): Promise<OriginPolicy> {
+	static async load(
+		store: SettingsStore,
+		selfOrigin: string,
+		opts: { channel?: ChannelLike | null } = {},
+	): Promise<OriginPolicy> {
 		const policy = new OriginPolicy(store, selfOrigin);
 		try {
 			policy.#approved = await policy.#read();
 		} catch (e) {
 			policy.loadError = `approved origins could not be read: ${(e as Error).message}`;
 		}
+		policy.#listen(opts.channel === undefined ? openChannel() : (opts.channel ?? undefined));
 		return policy;
+	}
+
+	#listen(channel: ChannelLike | undefined): void {
+		if (!channel) return;
+		this.#channel = channel;
+		// Another tab changed the stored list: re-read it (a failed read keeps the current list).
+		channel.onmessage = () => void this.reload().catch(() => {});
+	}
+
+	/** Stops listening to the other tabs. */
+	close(): void {
+		this.#channel?.close();
+		this.#channel = undefined;
 	}
 
 	/** Why the stored approvals could not be read, if they could not. */
@@ -114,9 +148,13 @@ export class OriginPolicy {
 		return [...this.#pending.values()].sort((a, b) => b.last_seen.localeCompare(a.last_seen));
 	}
 
-	/** The profile an approved origin's clients get by default. */
+	/**
+	 * The profile an approved origin's clients get (enforced: what a client asks for does not
+	 * change it); undefined for an origin that is not approved.
+	 */
 	profileFor(origin: string): RelayProfile | undefined {
-		return this.#approved.find((a) => a.origin === origin)?.profile;
+		const a = this.#approved.find((x) => x.origin === origin);
+		return a ? (a.profile ?? 'native') : undefined;
 	}
 
 	/** Records an attempt by an unapproved origin (ignored when dismissed this session). */
@@ -152,6 +190,7 @@ export class OriginPolicy {
 		this.#pending.delete(o);
 		this.#dismissed.delete(o);
 		this.#emit();
+		this.#announce();
 	}
 
 	/** Removes an approval (stored before it takes effect); the origin's next attempt is pending again. */
@@ -161,6 +200,7 @@ export class OriginPolicy {
 		await this.#store.setSetting(APPROVED_ORIGINS_KEY, next);
 		this.#approved = next;
 		this.#emit();
+		this.#announce();
 	}
 
 	/** Dismisses a pending request: that origin's attempts are ignored until the page reloads. */
@@ -194,4 +234,20 @@ export class OriginPolicy {
 	#emit(): void {
 		for (const l of this.#listeners) l();
 	}
+
+	/** Tells the other tabs the stored list changed (after it is stored). */
+	#announce(): void {
+		try {
+			this.#channel?.postMessage({ type: 'approved_origins_changed' });
+		} catch {
+			// A closed channel: this tab is going away.
+		}
+	}
+}
+
+/** The app's channel, where the platform has BroadcastChannel. */
+function openChannel(): ChannelLike | undefined {
+	const BC = (globalThis as { BroadcastChannel?: new (name: string) => ChannelLike })
+		.BroadcastChannel;
+	return BC ? new BC(ORIGINS_CHANNEL) : undefined;
 }

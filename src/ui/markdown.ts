@@ -1,12 +1,34 @@
 /**
  * Renders memory content (Markdown written by agents, therefore untrusted) to safe HTML.
  * marked turns Markdown into HTML; DOMPurify removes every script vector (event handlers,
- * javascript: URLs, <script>, <iframe>, <form>, SVG tricks). Remote images are not loaded —
- * a memory must not be able to make the app fetch from outside (tracking pixels, offline
- * promise) — they become links instead.
+ * javascript: URLs, <script>, <iframe>, <form>, SVG tricks). Nothing in stored text may make the
+ * app fetch from outside (tracking pixels, the offline promise): remote images become links, and
+ * media elements (`video`, `audio`, `source`, `track`) and the attributes that load by themselves
+ * (`srcset`, `poster`, `background`) are removed.
+ *
+ * Every path here is linear in the input. marked is quadratic or worse on some inputs (a line of
+ * 250k spaces, `**a` repeated, nesting thousands deep overflows its stack), so text over the
+ * limits below is shown as plain, escaped text instead of being parsed as Markdown.
  */
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
+
+/** What may be parsed as Markdown; anything bigger or deeper is shown as plain text. */
+export const MARKDOWN_LIMITS = {
+	/** Total characters. */
+	chars: 20_000,
+	/** Characters in one line. */
+	lineChars: 2_000,
+	/** Container markers (`>`, list bullets) opening one line. */
+	depth: 10,
+	/** Columns of leading whitespace (indented lists nest too). */
+	indent: 100,
+};
+
+/** Tags that load media by themselves; never rendered. */
+const MEDIA_TAGS = ['video', 'audio', 'source', 'track', 'picture'];
+/** Attributes that make the browser fetch without a click. */
+const LOADING_ATTRS = ['srcset', 'poster', 'background', 'ping', 'lowsrc', 'dynsrc'];
 
 let hooked = false;
 
@@ -38,30 +60,115 @@ function replaceRemoteImage(img: HTMLImageElement, src: string): void {
 }
 
 /**
+ * Why `source` is too big or too deep to parse as Markdown, or undefined when it can be parsed.
+ * One pass over the text.
+ */
+export function markdownRefusal(source: string): string | undefined {
+	const L = MARKDOWN_LIMITS;
+	if (source.length > L.chars) return `longer than ${L.chars.toLocaleString('en')} characters`;
+	let start = 0;
+	while (start <= source.length) {
+		let end = source.indexOf('\n', start);
+		if (end === -1) end = source.length;
+		if (end - start > L.lineChars)
+			return `a line is longer than ${L.lineChars.toLocaleString('en')} characters`;
+		if (containerDepth(source, start, end) > L.depth) return 'nested too deeply';
+		start = end + 1;
+	}
+	return undefined;
+}
+
+/** Counts the container markers opening a line (and treats deep indentation as deep nesting). */
+function containerDepth(s: string, from: number, to: number): number {
+	let depth = 0;
+	let indent = 0;
+	let i = from;
+	while (i < to) {
+		const c = s[i]!;
+		if (c === ' ' || c === '\t') {
+			indent += c === '\t' ? 4 : 1;
+			if (indent > MARKDOWN_LIMITS.indent) return Infinity;
+			i++;
+		} else if (c === '>') {
+			depth++;
+			i++;
+		} else if ((c === '-' || c === '*' || c === '+') && (s[i + 1] === ' ' || s[i + 1] === '\t')) {
+			depth++;
+			i++;
+		} else {
+			let j = i;
+			while (j < to && j - i < 10 && s[j]! >= '0' && s[j]! <= '9') j++;
+			if (j === i || (s[j] !== '.' && s[j] !== ')') || (s[j + 1] !== ' ' && s[j + 1] !== '\t'))
+				break;
+			depth++;
+			i = j + 1;
+		}
+	}
+	return depth;
+}
+
+const ESCAPES: Record<string, string> = {
+	'&': '&amp;',
+	'<': '&lt;',
+	'>': '&gt;',
+	'"': '&quot;',
+	"'": '&#39;',
+};
+
+/**
+ * Markdown → HTML, not yet sanitised (marked's output, or the text escaped in a
+ * `<p class="plain-text">` when `markdownRefusal` refuses it). Linear time.
+ */
+export function markdownToHtml(source: string): string {
+	const refused = markdownRefusal(source);
+	if (refused === undefined)
+		return marked.parse(source, { async: false, gfm: true, breaks: true }) as string;
+	const text = source.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+	return `<p class="plain-note">Shown as plain text: ${refused} to format safely.</p><p class="plain-text">${text}</p>`;
+}
+
+/**
  * Markdown → sanitised HTML, safe to assign to innerHTML. Synchronous; GitHub-flavoured
  * Markdown with line breaks kept (memories are often short notes, not documents).
  */
 export function renderMarkdown(source: string): string {
 	installHooks();
-	const html = marked.parse(source, { async: false, gfm: true, breaks: true }) as string;
-	return DOMPurify.sanitize(html, {
+	return DOMPurify.sanitize(markdownToHtml(source), {
 		USE_PROFILES: { html: true },
-		FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed'],
-		FORBID_ATTR: ['style'],
+		FORBID_TAGS: [
+			'style',
+			'form',
+			'input',
+			'button',
+			'textarea',
+			'select',
+			'iframe',
+			'object',
+			'embed',
+			...MEDIA_TAGS,
+		],
+		FORBID_ATTR: ['style', ...LOADING_ATTRS],
 	});
 }
 
-/** Plain text of a Markdown string, for one-line previews (no HTML at all). */
+/**
+ * Plain text of a Markdown string, for one-line previews (no HTML at all). Linear time: every
+ * pattern below either has one quantifier per run of characters or a bounded one.
+ */
 export function plainText(source: string): string {
-	return source
-		.replace(/^```.*$/gm, ' ')
-		.replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-		.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-		.replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '')
-		.replace(/(\*\*|__|~~|`)/g, '')
-		// Single * or _ around words (emphasis), but not inside words like snake_case.
-		.replace(/(^|[\s(])[*_](\S(?:.*?\S)?)[*_](?=[\s).,;:!?]|$)/gm, '$1$2')
-		.replace(/\s*\|\s*/g, ' ')
-		.replace(/\s+/g, ' ')
-		.trim();
+	return (
+		source
+			.replace(/^```[^\n]*$/gm, ' ')
+			// Brackets exclude each other, so no start position rescans another's text.
+			.replace(/!\[([^\][\n]{0,500})\]\([^()\s]{0,2000}\)/g, '$1')
+			.replace(/\[([^\][\n]{0,500})\]\([^()\s]{0,2000}\)/g, '$1')
+			.replace(/^[ \t]{0,3}(?:#{1,6}|>|[-*+]|\d{1,9}[.)])[ \t]+/gm, '')
+			.replace(/\*\*|__|~~|`/g, '')
+			// Single * or _ around words (emphasis), but not inside words like snake_case. The text
+			// inside holds no * or _, so each run is scanned from one start only.
+			.replace(/(^|[\s(])[*_]([^*_\s](?:[^*_\n]*[^*_\s])?)[*_](?=[\s).,;:!?]|$)/gm, '$1$2')
+			.replace(/\|/g, ' ')
+			.replace(/\s+/g, ' ')
+			.trim()
+	);
 }

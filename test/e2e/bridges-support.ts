@@ -18,12 +18,17 @@ import { CHROMIUM_ARGS, ROOT, chromiumPath, type Browser } from './helpers';
  * build ships third-party cookie deprecation (TrackingProtection3pcd) on, which denies IndexedDB
  * to a cross-site iframe; a browser that allows partitioned storage is what the cross-origin
  * embedding test needs (where storage is denied, Engram cannot keep memories there anyway).
+ * `bypassCSP` lets a test inject an in-page agent into the app, as an extension's content script
+ * would (the app's CSP refuses inline and eval'd scripts; test/e2e/app-csp.test.ts covers it).
  */
-export async function launchBrowserWithThirdPartyStorage(): Promise<Browser> {
+export async function launchBrowserWithThirdPartyStorage(
+	opts: { bypassCSP?: boolean } = {},
+): Promise<Browser> {
 	const dir = mkdtempSync(join(tmpdir(), 'engram-chromium-'));
 	const context = await chromium.launchPersistentContext(dir, {
 		executablePath: chromiumPath(),
 		headless: true,
+		bypassCSP: opts.bypassCSP ?? false,
 		args: [...CHROMIUM_ARGS, '--disable-features=TrackingProtection3pcd'],
 		viewport: { width: 1280, height: 800 },
 	});

@@ -28,7 +28,8 @@ let other: string;
 
 beforeAll(async () => {
 	server = await startPreview();
-	browser = await launchBrowserWithThirdPartyStorage();
+	// The in-page agents are injected as inline scripts, which the app's CSP refuses.
+	browser = await launchBrowserWithThirdPartyStorage({ bypassCSP: true });
 	app = server.url;
 	fixtures = await startFixtureServer(app);
 	other = `http://localhost:${fixtures.port}`;

@@ -175,6 +175,59 @@ describe('startMcpHost', () => {
 			await again.close();
 		});
 
+		it('gives an approved origin its approved profile, whatever its client asks for', async () => {
+			const parent = new FakeWindow(OTHER);
+			const app = new FakeWindow(APP, parent);
+			cleanups.push(parent.installAsGlobal());
+			const { host } = await setup(app);
+			await host.origins.approve(OTHER, { profile: 'codomyrmex' });
+			const iframe = { contentWindow: app.seenFrom(parent) } as unknown as HTMLIFrameElement;
+			const c = client('greedy-agent', { experimental: { engram: { profile: 'native' } } });
+			await c.connect(new IframeParentTransport({ iframe, targetOrigin: APP }) as unknown as Transport);
+			expect((await c.listTools()).tools.map((t) => t.name).sort()).toEqual([
+				'memory_get',
+				'memory_put',
+				'memory_search',
+			]);
+			expect(host.connections()[0]!.profile).toBe('codomyrmex');
+		});
+
+		it('revoking in one tab closes the origin’s connections in the other tabs', async () => {
+			const parent = new FakeWindow(OTHER);
+			const tabB = new FakeWindow(APP, parent);
+			const tabA = new FakeWindow(APP);
+			cleanups.push(parent.installAsGlobal());
+			const name = `origins-${Math.random()}`;
+			const channels = [new BroadcastChannel(name), new BroadcastChannel(name)];
+			cleanups.push(() => channels.forEach((ch) => ch.close()));
+			const { engine, host: b } = await setup(tabB, { originsChannel: channels[1] as never });
+			const a = await startMcpHost(engine, {
+				window: tabA as never,
+				modelContext: null,
+				relay: false,
+				originsChannel: channels[0] as never,
+			});
+			cleanups.push(() => a.stop());
+			await a.origins.approve(OTHER, { profile: 'native' });
+			await eventually(() => expect(b.origins.isAllowed(OTHER)).toBe(true));
+
+			const iframe = { contentWindow: tabB.seenFrom(parent) } as unknown as HTMLIFrameElement;
+			const transport = new IframeParentTransport({ iframe, targetOrigin: APP });
+			const c = client('embedding-agent');
+			await c.connect(transport as unknown as Transport);
+			expect(b.connections()).toHaveLength(1);
+			let closed = false;
+			const onclose = transport.onclose;
+			transport.onclose = () => {
+				onclose?.();
+				closed = true;
+			};
+			await a.origins.revoke(OTHER);
+			await eventually(() => expect(closed).toBe(true));
+			expect(b.connections()).toEqual([]);
+			expect(b.origins.isAllowed(OTHER)).toBe(false);
+		});
+
 		it('stops serving, telling clients, when stopped', async () => {
 			const app = new FakeWindow(APP);
 			cleanups.push(app.installAsGlobal());
@@ -250,6 +303,100 @@ describe('startMcpHost', () => {
 				connection: undefined,
 				error: undefined,
 			});
+			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toBe(null);
+		});
+	});
+
+	describe('relay pairing links', () => {
+		const NEW_TOKEN = 'attacker-token-0123456789';
+		const NEW_LINK = `#relay=ws://127.0.0.1:1&token=${NEW_TOKEN}`;
+		const backoff = { relayBackoff: { initialMs: 1000, maxMs: 1000 } };
+
+		it('asks before a link replaces the pairing: nothing is stored until accepted, and "keep" keeps it', async () => {
+			const app = new FakeWindow(APP);
+			const { engine, host } = await setup(app, backoff);
+			await host.pairRelay('ws://localhost:9', TOKEN);
+			const before = await engine.getSetting(RELAY_PAIRING_KEY);
+
+			app.location.hash = NEW_LINK;
+			app.dispatchEvent(new Event('hashchange'));
+			await eventually(() =>
+				expect(host.relay().offer).toEqual({
+					url: 'ws://127.0.0.1:1',
+					replaces: 'ws://localhost:9',
+					replaces_paired_at: expect.any(String),
+					same_address: false,
+				}),
+			);
+			expect(app.location.hash).toBe('');
+			expect(JSON.stringify(host.relay())).not.toContain(NEW_TOKEN);
+			expect(host.relay().url).toBe('ws://localhost:9');
+			expect(host.relay().connection?.url).toBe('ws://localhost:9');
+			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toEqual(before);
+
+			host.declineRelayLink();
+			expect(host.relay().offer).toBeUndefined();
+			expect(host.relay().url).toBe('ws://localhost:9');
+			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toEqual(before);
+
+			app.location.hash = NEW_LINK;
+			app.dispatchEvent(new Event('hashchange'));
+			await eventually(() => expect(host.relay().offer?.url).toBe('ws://127.0.0.1:1'));
+			await host.acceptRelayLink();
+			expect(host.relay().url).toBe('ws://127.0.0.1:1');
+			expect(host.relay().offer).toBeUndefined();
+			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toEqual({
+				url: 'ws://127.0.0.1:1',
+				token: NEW_TOKEN,
+				paired_at: expect.any(String),
+			});
+		});
+
+		it('asks too when the page opens at a link while a pairing is remembered', async () => {
+			const app = new FakeWindow(APP);
+			const { engine, host } = await setup(app, backoff);
+			await host.pairRelay('ws://localhost:9', TOKEN);
+			await host.stop();
+			const before = await engine.getSetting(RELAY_PAIRING_KEY);
+			app.location.hash = NEW_LINK;
+			const again = await startMcpHost(engine, {
+				window: app as never,
+				modelContext: null,
+				postMessage: false,
+				WebSocket: WebSocket as unknown as WebSocketConstructor,
+				...backoff,
+			});
+			cleanups.push(() => again.stop());
+			expect(app.location.hash).toBe('');
+			expect(again.relay()).toMatchObject({
+				url: 'ws://localhost:9',
+				offer: { url: 'ws://127.0.0.1:1', replaces: 'ws://localhost:9' },
+			});
+			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toEqual(before);
+		});
+
+		it('does not ask when the link is the current pairing', async () => {
+			const app = new FakeWindow(APP);
+			const { host } = await setup(app, backoff);
+			await host.pairRelay('ws://localhost:9', TOKEN);
+			app.location.hash = `#relay=ws://localhost:9&token=${TOKEN}`;
+			app.dispatchEvent(new Event('hashchange'));
+			await flush();
+			expect(app.location.hash).toBe('');
+			expect(host.relay().offer).toBeUndefined();
+		});
+
+		it('shows the first pairing made from a link, and undoes it on request', async () => {
+			const app = new FakeWindow(APP);
+			app.location.hash = NEW_LINK;
+			const { engine, host } = await setup(app, backoff);
+			expect(host.relay()).toMatchObject({
+				url: 'ws://127.0.0.1:1',
+				notice: { url: 'ws://127.0.0.1:1', paired_at: expect.any(String) },
+			});
+			await host.undoRelayLink();
+			expect(host.relay().url).toBeUndefined();
+			expect(host.relay().notice).toBeUndefined();
 			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toBe(null);
 		});
 	});

@@ -1,5 +1,5 @@
 /** The postMessage origin policy over the real engine's settings. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Engine } from '../../../src/engine/engine';
 import { APPROVED_ORIGINS_KEY, OriginPolicy, normaliseOrigin } from '../../../src/mcp/origins';
 import { makeEngine } from '../engine/helpers';
@@ -94,6 +94,47 @@ describe('OriginPolicy', () => {
 		const p = await OriginPolicy.load(await engine(), SELF);
 		for (let i = 0; i < 30; i++) p.note(`https://site${i}.example`, 'window');
 		expect(p.pending()).toHaveLength(20);
+	});
+});
+
+describe('OriginPolicy across tabs', () => {
+	const channels: BroadcastChannel[] = [];
+	afterEach(() => {
+		for (const c of channels.splice(0)) c.close();
+	});
+	/** A channel of the app's kind, with a name of its own so parallel test files stay apart. */
+	function channel(name: string): BroadcastChannel {
+		const c = new BroadcastChannel(name);
+		channels.push(c);
+		return c;
+	}
+
+	it('revoking in one tab refuses the origin in every tab', async () => {
+		const e = await engine();
+		const name = `origins-${Math.random()}`;
+		const a = await OriginPolicy.load(e, SELF, { channel: channel(name) as never });
+		const b = await OriginPolicy.load(e, SELF, { channel: channel(name) as never });
+		let changes = 0;
+		b.subscribe(() => void changes++);
+		await a.approve('http://localhost:5173');
+		await vi.waitFor(() => expect(b.isAllowed('http://localhost:5173')).toBe(true));
+		await a.revoke('http://localhost:5173');
+		await vi.waitFor(() => expect(b.isAllowed('http://localhost:5173')).toBe(false));
+		expect(changes).toBeGreaterThanOrEqual(2);
+	});
+});
+
+describe('OriginPolicy.profileFor', () => {
+	it('is the approved profile, native for approvals stored without one, nothing when not approved', async () => {
+		const e = await engine();
+		await e.setSetting(APPROVED_ORIGINS_KEY, [
+			{ origin: 'http://a.example', approved_at: '2025-01-01T00:00:00.000Z', profile: 'aiakiv' },
+			{ origin: 'http://b.example', approved_at: '2025-01-01T00:00:00.000Z' },
+		]);
+		const p = await OriginPolicy.load(e, SELF, { channel: null });
+		expect(p.profileFor('http://a.example')).toBe('aiakiv');
+		expect(p.profileFor('http://b.example')).toBe('native');
+		expect(p.profileFor('http://c.example')).toBeUndefined();
 	});
 });
 

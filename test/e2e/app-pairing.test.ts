@@ -1,0 +1,102 @@
+/**
+ * Relay pairing links in Chromium: a first pairing from a link is shown with Undo; while paired,
+ * a link (opened in the address bar or set as the hash by a page) only asks, naming the new relay
+ * and the one it replaces, and nothing is stored until "Replace pairing".
+ */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engine, openApp, type AppFixture } from './app-support';
+import { hostReady } from './bridges-support';
+
+let app: AppFixture;
+let page: Page;
+
+const TOKEN = 'first-relay-token-0123456789';
+const ATTACKER = 'other-relay-token-0123456789';
+
+interface Stored {
+	url: string;
+	token: string;
+	paired_at: string;
+}
+
+function relay(): Promise<{ url?: string; offer?: { url: string } }> {
+	return page.evaluate(() =>
+		(
+			globalThis as unknown as { engramMcpHost: { relay(): { url?: string; offer?: { url: string } } } }
+		).engramMcpHost.relay(),
+	);
+}
+
+beforeAll(async () => {
+	app = await openApp('/');
+	page = app.page;
+	await hostReady(page);
+});
+afterAll(async () => {
+	await app?.close();
+});
+
+describe('relay pairing links', () => {
+	it('shows the first pairing made from a link, with Undo', async () => {
+		await page.goto(`${app.server.url}/#relay=ws://127.0.0.1:9&token=${TOKEN}`);
+		const notice = page.getByTestId('relay-link-notice');
+		await notice.waitFor();
+		expect(await notice.innerText()).toContain('127.0.0.1:9');
+		expect(page.url()).toBe(`${app.server.url}/`);
+		expect((await engine<Stored>(page, 'getSetting', 'relay_pairing')).url).toBe('ws://127.0.0.1:9');
+		await notice.getByRole('button', { name: 'Undo' }).click();
+		await notice.waitFor({ state: 'detached' });
+		expect(await engine(page, 'getSetting', 'relay_pairing')).toBe(null);
+		expect((await relay()).url).toBeUndefined();
+	});
+
+	it('asks before a link replaces the pairing, storing nothing; "Keep current" keeps it', async () => {
+		await page.evaluate(
+			(token) =>
+				(
+					globalThis as unknown as { engramMcpHost: { pairRelay(u: string, t: string): Promise<void> } }
+				).engramMcpHost.pairRelay('ws://127.0.0.1:9', token),
+			TOKEN,
+		);
+		const before = await engine<Stored>(page, 'getSetting', 'relay_pairing');
+		expect(before).toMatchObject({ url: 'ws://127.0.0.1:9', token: TOKEN });
+
+		// What another page can do: send the person (or a window it opened) to a pairing link.
+		await page.goto(`${app.server.url}/#relay=ws://127.0.0.1:1&token=${ATTACKER}`);
+		const dialog = page.getByRole('dialog', { name: 'Replace the relay pairing?' });
+		await dialog.waitFor();
+		expect(await dialog.getByTestId('relay-link-new').innerText()).toBe('127.0.0.1:1');
+		expect(await dialog.getByTestId('relay-link-current').innerText()).toBe('127.0.0.1:9');
+		expect(page.url()).toBe(`${app.server.url}/`);
+		expect(await engine(page, 'getSetting', 'relay_pairing')).toEqual(before);
+		expect((await relay()).url).toBe('ws://127.0.0.1:9');
+		if (process.env.ENGRAM_SCREENSHOTS)
+			await page.screenshot({ path: join(process.env.ENGRAM_SCREENSHOTS || tmpdir(), 'pairing-dialog.png') });
+
+		await dialog.getByRole('button', { name: 'Keep current' }).click();
+		await dialog.waitFor({ state: 'hidden' });
+		expect(await engine(page, 'getSetting', 'relay_pairing')).toEqual(before);
+		expect(await relay()).toMatchObject({ url: 'ws://127.0.0.1:9' });
+		expect((await relay()).offer).toBeUndefined();
+	});
+
+	it('asks on a fresh load at a link too, and replaces only when confirmed', async () => {
+		await page.goto('about:blank');
+		await page.goto(`${app.server.url}/#relay=ws://localhost:1&token=${ATTACKER}`);
+		const dialog = page.getByRole('dialog', { name: 'Replace the relay pairing?' });
+		await dialog.waitFor();
+		expect(await dialog.getByTestId('relay-link-new').innerText()).toBe('localhost:1');
+		expect((await engine<Stored>(page, 'getSetting', 'relay_pairing')).token).toBe(TOKEN);
+		await dialog.getByRole('button', { name: 'Replace pairing' }).click();
+		await dialog.waitFor({ state: 'hidden' });
+		expect(await engine<Stored>(page, 'getSetting', 'relay_pairing')).toMatchObject({
+			url: 'ws://localhost:1',
+			token: ATTACKER,
+		});
+		expect((await relay()).url).toBe('ws://localhost:1');
+		expect(app.errors.filter((e) => !/WebSocket/.test(e))).toEqual([]);
+	});
+});
