@@ -121,7 +121,7 @@ async function deleteWhenFull(ctx: EngineContext, p: DeleteInput, found: string[
 	holdRequest(ctx, key, out);
 	return {
 		...out,
-		message: `${out.message}; its request_id is held in this tab until there is room to record it (resent after a reload or from another tab, the call reports what is left to delete)`,
+		message: `${out.message}; its request_id is held in this tab until there is room to record it (resent after a reload or from another tab first, it deletes again what is left: a single memory_id already gone is not_found)`,
 		request_recorded: false,
 	};
 }

@@ -19,8 +19,14 @@ export interface RequestRow {
 	result: unknown;
 }
 
-/** How long and how many request ids are remembered: 7 days, and at most the newest 10,000. */
-export const REQUEST_RETENTION = { maxAgeMs: 7 * 24 * 3600 * 1000, maxKeys: 10_000 } as const;
+/** How long and how many request ids are remembered. */
+export interface RequestRetention {
+	maxAgeMs: number;
+	maxKeys: number;
+}
+
+/** The retention writes use: 7 days, and at most the newest 10,000. */
+export const REQUEST_RETENTION: Readonly<RequestRetention> = { maxAgeMs: 7 * 24 * 3600 * 1000, maxKeys: 10_000 };
 
 /** The recorded request with this id, if any (inside or outside a transaction). */
 export function findRequest(db: EngramDB, id: string): Promise<RequestRow | undefined> {
@@ -32,7 +38,7 @@ export function findRequest(db: EngramDB, id: string): Promise<RequestRow | unde
  * `maxAgeMs` before `now` go, then the oldest beyond `maxKeys`. Trimming costs a count and an
  * (usually empty) range delete per recorded write, none for writes without a request_id.
  */
-export async function recordRequests(db: EngramDB, rows: RequestRow[], now: number, retention = REQUEST_RETENTION): Promise<void> {
+export async function recordRequests(db: EngramDB, rows: RequestRow[], now: number, retention: RequestRetention = REQUEST_RETENTION): Promise<void> {
 	const [, , count] = await Promise.all([
 		db.requests.bulkPut(rows),
 		db.requests.where('at').below(now - retention.maxAgeMs).delete(),
