@@ -20,6 +20,10 @@ export interface RelayOptions {
 	allowOrigins: string[];
 	/** From --token or ENGRAM_RELAY_TOKEN; undefined means "load or generate" (see token.ts). */
 	token?: string;
+	/** Where `token` came from, when it came from the command line or the environment. */
+	tokenSource?: '--token' | 'ENGRAM_RELAY_TOKEN';
+	/** Print the pairing link to stdout and exit. */
+	pairingLink: boolean;
 	appUrl: string;
 	/** Serve only Streamable HTTP and stay up; no stdio client. */
 	httpOnly: boolean;
@@ -39,7 +43,9 @@ Options:
   --profile NAME      tool profile for the stdio client: ${RELAY_PROFILES.join(' | ')} (default native);
                       HTTP clients pick theirs with /mcp?profile=NAME
   --allow-origin URL  also accept the Engram app from this origin (repeatable), e.g. https://engram.example
-  --token T           pairing token (else $ENGRAM_RELAY_TOKEN, else a token saved in the relay's config dir)
+  --token T           pairing token; visible to every user in the process list, so prefer
+                      $ENGRAM_RELAY_TOKEN or the token saved (mode 0600) in the relay's config dir
+  --pairing-link      print the link that pairs the Engram tab, and exit
   --app-url URL       where the Engram app runs, for the pairing link (default ${DEFAULT_APP_URL})
   --http-only         serve HTTP only and keep running when stdin closes (default when stdin is not a pipe)
   -h, --help          this help
@@ -71,11 +77,13 @@ export function parseRelayArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Rel
 			token: { type: 'string' },
 			'app-url': { type: 'string' },
 			'http-only': { type: 'boolean' },
+			'pairing-link': { type: 'boolean' },
 			help: { type: 'boolean', short: 'h' },
 			version: { type: 'boolean', short: 'v' },
 		},
 	});
 	const token = values.token ?? (env.ENGRAM_RELAY_TOKEN || undefined);
+	const tokenSource = values.token ? '--token' : token ? 'ENGRAM_RELAY_TOKEN' : undefined;
 	return {
 		port: parsePort(values.port),
 		profile: parseProfile(values.profile),
@@ -83,7 +91,9 @@ export function parseRelayArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Rel
 		token:
 			token === undefined
 				? undefined
-				: validateToken(token, values.token ? '--token' : 'ENGRAM_RELAY_TOKEN'),
+				: validateToken(token, tokenSource!),
+		tokenSource,
+		pairingLink: values['pairing-link'] ?? false,
 		appUrl: parseAppUrl(values['app-url']),
 		httpOnly: values['http-only'] ?? false,
 		help: values.help ?? false,

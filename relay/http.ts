@@ -9,19 +9,23 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import {
+	MAX_RELAY_SESSIONS,
 	RELAY_PROFILES,
 	isRelayProfile,
 	type RelayProfile,
 } from '../src/mcp/transports/relay-protocol';
 import { bearerToken, checkHost, checkOrigin, isLoopbackOrigin, tokenMatches } from './checks';
-import type { Hub } from './hub';
-import type { Id, Message } from './jsonrpc';
+import { SessionLimitError, type Hub } from './hub';
+import { vet, type Id, type Message } from './jsonrpc';
 
 /** Largest request body: a 500-memory batch of long memories fits. */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
-/** HTTP sessions kept at once; clients that never send DELETE would otherwise pile up. */
-export const MAX_HTTP_SESSIONS = 64;
+/**
+ * HTTP sessions kept at once: all the relay's sessions (MAX_RELAY_SESSIONS), of which HTTP ones
+ * are closed least recently used first, since clients that never send DELETE would pile up.
+ */
+export const MAX_HTTP_SESSIONS = MAX_RELAY_SESSIONS;
 
 /** What the HTTP side checks against. */
 export interface HttpOptions {
@@ -45,6 +49,9 @@ export class HttpSessions {
 	readonly #hub: Hub;
 	readonly #opts: HttpOptions;
 	readonly #transports = new Map<string, StreamableHTTPServerTransport>();
+	readonly #hubSids = new WeakMap<StreamableHTTPServerTransport, string>();
+	/** Answers being handed to the SDK, so closing can wait for them. */
+	readonly #sending = new Set<Promise<void>>();
 	#next = 1;
 
 	constructor(hub: Hub, opts: HttpOptions) {
@@ -73,24 +80,43 @@ export class HttpSessions {
 		}
 		const sid = req.headers['mcp-session-id'];
 		const existing = typeof sid === 'string' ? this.#transports.get(sid) : undefined;
-		if (existing) {
-			// Map order doubles as recency: the least recently used session is evicted first.
-			this.#transports.delete(sid as string);
-			this.#transports.set(sid as string, existing);
-			return existing.handleRequest(req, res);
-		}
-		if (typeof sid === 'string')
-			return reply(res, 404, 'Session not found: initialize a new session', -32001);
-		if (req.method !== 'POST')
+		if (typeof sid === 'string' && !existing)
+			return reply(
+				res,
+				404,
+				'Session not found (engram-relay restarted, or the session was closed): initialize a new session',
+				-32001,
+			);
+		if (!existing && req.method !== 'POST')
 			return reply(res, 400, 'Bad Request: no mcp-session-id; initialize with a POST first');
 		const profile = url.searchParams.get('profile') ?? this.#opts.profile;
-		if (!isRelayProfile(profile))
+		if (!existing && !isRelayProfile(profile))
 			return reply(
 				res,
 				400,
 				`profile ${JSON.stringify(profile)} must be one of ${RELAY_PROFILES.join(', ')}`,
 			);
-		await this.#startSession(profile, req, res);
+		// The body is read and vetted here, before the SDK's validator (which recurses) sees it.
+		let body: unknown;
+		if (req.method === 'POST') {
+			const read = await readJson(req);
+			if ('status' in read) return reply(res, read.status, read.message, read.code);
+			const refusal = vet(read.value);
+			if (refusal !== undefined) {
+				if (refusal === null) return reply(res, 400, 'the message is nested too deep', -32600);
+				return void res
+					.writeHead(200, { 'Content-Type': 'application/json' })
+					.end(JSON.stringify(refusal));
+			}
+			body = read.value;
+		}
+		if (existing) {
+			// Map order doubles as recency: the least recently used session is evicted first.
+			this.#transports.delete(sid as string);
+			this.#transports.set(sid as string, existing);
+			return existing.handleRequest(req, res, body);
+		}
+		await this.#startSession(profile as RelayProfile, req, res, body);
 	};
 
 	/** A POST without a session: becomes a session if the SDK accepts it as an initialize. */
@@ -98,42 +124,71 @@ export class HttpSessions {
 		profile: RelayProfile,
 		req: IncomingMessage,
 		res: ServerResponse,
+		body: unknown,
 	): Promise<void> {
 		const hubSid = `http-${this.#next++}`;
 		const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
 			sessionIdGenerator: () => randomUUID(),
 			maxRequestBodySize: MAX_BODY_BYTES,
-			onsessioninitialized: (id) => {
-				this.#transports.set(id, transport);
-				this.#evictOldest();
-			},
+			// Answers as one JSON body, not an SSE stream: if the relay dies mid-call the client's
+			// request fails at once instead of waiting on a stream that will never resume.
+			enableJsonResponse: true,
+			onsessioninitialized: (id) => void this.#transports.set(id, transport),
 		});
 		const sink = {
 			deliver: (m: Message | Message[], rel?: Id) => {
-				for (const one of Array.isArray(m) ? m : [m])
-					transport
+				for (const one of Array.isArray(m) ? m : [m]) {
+					const sent = transport
 						.send(one as JSONRPCMessage, { relatedRequestId: rel })
 						.catch((e: Error) => this.#opts.log(`HTTP ${hubSid}: could not deliver: ${e.message}`));
+					this.#sending.add(sent);
+					void sent.finally(() => this.#sending.delete(sent));
+				}
 			},
 		};
-		this.#hub.openSession('http', profile, sink, hubSid);
+		this.#hubSids.set(transport, hubSid);
+		if (!this.#openHubSession(profile, sink, hubSid))
+			return reply(res, 503, new SessionLimitError().message);
 		transport.onmessage = (m) => this.#hub.fromClient(hubSid, m);
 		transport.onclose = () => {
 			if (transport.sessionId) this.#transports.delete(transport.sessionId);
 			this.#hub.closeSession(hubSid);
 		};
 		await transport.start();
-		await transport.handleRequest(req, res);
+		await transport.handleRequest(req, res, body);
 		if (!transport.sessionId) this.#hub.closeSession(hubSid);
 	}
 
-	#evictOldest(): void {
-		if (this.#transports.size <= MAX_HTTP_SESSIONS) return;
+	/** Opens the hub session; when the relay is full, first closes the least recently used HTTP one. */
+	#openHubSession(
+		profile: RelayProfile,
+		sink: { deliver: (m: Message | Message[], rel?: Id) => void },
+		hubSid: string,
+	): boolean {
+		for (;;) {
+			try {
+				this.#hub.openSession('http', profile, sink, hubSid);
+				return true;
+			} catch (e) {
+				if (!(e instanceof SessionLimitError)) throw e;
+				if (this.#transports.size === 0) {
+					this.#opts.log(`refused an HTTP session: ${e.message}`);
+					return false;
+				}
+				this.#closeOldest(
+					`closed the least recently used HTTP session (the relay serves at most ${MAX_RELAY_SESSIONS} sessions)`,
+				);
+			}
+		}
+	}
+
+	#closeOldest(why: string): void {
 		const [oldestId, oldest] = this.#transports.entries().next().value!;
 		this.#transports.delete(oldestId);
-		this.#opts.log(
-			`closed the least recently used HTTP session (more than ${MAX_HTTP_SESSIONS} open)`,
-		);
+		this.#opts.log(why);
+		// onclose closes the hub session too, later; free the slot now.
+		const hubSid = this.#hubSids.get(oldest);
+		if (hubSid) this.#hub.closeSession(hubSid);
 		void oldest.close();
 	}
 
@@ -146,9 +201,41 @@ export class HttpSessions {
 		for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
 	}
 
+	/** Waits until the answers already handed over are on their way (bounded by the caller). */
+	async flush(): Promise<void> {
+		await Promise.all([...this.#sending]);
+		// The SDK resolves `send` when the answer is queued; writing the body takes a moment more.
+		await new Promise((r) => setTimeout(r, 100));
+	}
+
 	/** Ends every HTTP session. */
 	async close(): Promise<void> {
 		await Promise.all([...this.#transports.values()].map((t) => t.close().catch(() => {})));
+	}
+}
+
+/** Reads a request body as JSON, up to MAX_BODY_BYTES. */
+async function readJson(
+	req: IncomingMessage,
+): Promise<{ value: unknown } | { status: number; message: string; code: number }> {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of req as AsyncIterable<Buffer>) {
+		size += chunk.length;
+		if (size > MAX_BODY_BYTES) {
+			req.resume();
+			return {
+				status: 413,
+				message: `the request is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB: send fewer or smaller memories per call`,
+				code: -32600,
+			};
+		}
+		chunks.push(chunk);
+	}
+	try {
+		return { value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+	} catch {
+		return { status: 400, message: 'Parse error: the request body is not JSON', code: -32700 };
 	}
 }
 

@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import {
 	FromTabSchema,
+	MAX_RELAY_SESSIONS,
 	RELAY_CLOSE,
 	parseEnvelope,
 	type Handshake,
@@ -21,11 +22,16 @@ import {
 	type ToTab,
 } from '../src/mcp/transports/relay-protocol';
 import {
+	MAX_MESSAGE_DEPTH,
 	RELAY_ERROR,
 	classify,
 	errorResponse,
 	idKey,
+	lostAnswer,
+	nestingExceeds,
 	resultResponse,
+	safeStringify,
+	vet,
 	type Id,
 	type Message,
 } from './jsonrpc';
@@ -33,6 +39,15 @@ import { Batch, Session, type ClientSink } from './session';
 
 /** Largest answer the relay hands to a client (the SDK stdio client refuses lines over 10 MiB). */
 export const MAX_FORWARD_CHARS = 8 * 1024 * 1024;
+
+/** Thrown by `openSession` when the relay already serves MAX_RELAY_SESSIONS sessions. */
+export class SessionLimitError extends Error {
+	constructor() {
+		super(
+			`engram-relay already serves ${MAX_RELAY_SESSIONS} sessions (its limit): close another MCP client's session, then retry`,
+		);
+	}
+}
 
 /** The tab's end of the WebSocket, as the hub sees it. */
 export interface TabLink {
@@ -72,8 +87,9 @@ export class Hub {
 		return [...this.#sessions.values()];
 	}
 
-	/** Registers a client session; `sid` defaults to a fresh one. */
+	/** Registers a client session; `sid` defaults to a fresh one. Throws SessionLimitError when full. */
 	openSession(kind: SessionKind, profile: RelayProfile, sink: ClientSink, sid?: string): Session {
+		if (this.#sessions.size >= MAX_RELAY_SESSIONS) throw new SessionLimitError();
 		const session = new Session(sid ?? `${kind}-${this.#nextSid++}`, kind, profile, sink);
 		this.#sessions.set(session.sid, session);
 		return session;
@@ -96,10 +112,41 @@ export class Hub {
 		if (this.#tab && session.opened) this.#send({ t: 'close', sid, reason });
 	}
 
-	/** Handles what a client sent: one message, or a batch (an array). */
+	/**
+	 * Handles what a client sent: one message, or a batch (an array). Never throws: a message it
+	 * cannot handle is answered with a JSON-RPC error (and logged), and every other client goes on.
+	 */
 	fromClient(sid: string, value: unknown): void {
 		const session = this.#sessions.get(sid);
 		if (!session) return;
+		try {
+			this.#fromClient(session, value);
+		} catch (e) {
+			this.#opts.log(`could not handle a message from ${sid}: ${(e as Error).message}`);
+			const ids = (Array.isArray(value) ? value : [value]).flatMap((item) => {
+				const c = classify(item);
+				return c.kind === 'request' ? [c.id] : [];
+			});
+			for (const id of ids) {
+				session.pending.delete(idKey(id));
+				session.sink.deliver(
+					errorResponse(
+						id,
+						RELAY_ERROR.internal,
+						`engram-relay could not handle this request: ${(e as Error).message}`,
+					),
+				);
+			}
+		}
+	}
+
+	#fromClient(session: Session, value: unknown): void {
+		const refusal = vet(value);
+		if (refusal !== undefined) {
+			if (refusal === null)
+				return this.#opts.log(`dropped a notification from ${session.sid}: nested too deep`);
+			return session.sink.deliver(refusal);
+		}
 		if (!Array.isArray(value)) return this.#fromClientOne(session, value);
 		if (value.length === 0)
 			return session.sink.deliver(
@@ -128,7 +175,19 @@ export class Hub {
 		if (c.kind === 'notification' && c.method === 'notifications/initialized')
 			session.initialized = true;
 		if (this.#tab) {
-			if (c.kind === 'request') session.pending.set(idKey(c.id), { id: c.id, batch });
+			if (c.kind === 'request') {
+				if (session.pending.has(idKey(c.id)))
+					return session.respond(
+						c.id,
+						errorResponse(
+							c.id,
+							RELAY_ERROR.invalidRequest,
+							`Invalid Request: id ${JSON.stringify(c.id)} is already in flight; use a new id for each request`,
+						),
+						batch,
+					);
+				session.pending.set(idKey(c.id), { id: c.id, batch, method: c.method });
+			}
 			return this.#forward(session, m);
 		}
 		if (c.kind === 'request') session.respond(c.id, this.#answerAlone(c.id, c.method, m), batch);
@@ -210,22 +269,24 @@ export class Hub {
 		for (const session of this.#sessions.values()) {
 			session.opened = false;
 			session.replayIds.clear();
-			const lost = [...session.pending.values()];
-			session.pending.clear();
-			for (const { id, batch } of lost)
-				session.respond(
-					id,
-					errorResponse(
-						id,
-						RELAY_ERROR.notConnected,
-						'The Engram tab went away before answering (reloaded or closed); the call may or may not have ' +
-							'taken effect. The relay reconnects when the tab is back: check, then retry.',
-					),
-					batch,
-				);
+			this.#failPending(session, 'The Engram tab went away (reloaded or closed)');
 		}
 		this.#opts.log('Engram tab disconnected');
 		this.#opts.onTabChange?.(false);
+	}
+
+	/**
+	 * Answers every call still waiting for the tab, truthfully (see `lostAnswer`): for a relay that
+	 * is shutting down, before it closes its clients' connections.
+	 */
+	failAllPending(why: string): void {
+		for (const session of this.#sessions.values()) this.#failPending(session, why);
+	}
+
+	#failPending(session: Session, why: string): void {
+		const lost = [...session.pending.values()];
+		session.pending.clear();
+		for (const { id, batch, method } of lost) session.respond(id, lostAnswer(id, method, why), batch);
 	}
 
 	/** Handles one WebSocket frame from the tab. */
@@ -236,6 +297,17 @@ export class Hub {
 		if (env.t === 'hello') return this.#opts.log(`tab is ${env.app.name} ${env.app.version}`);
 		const session = this.#sessions.get(env.sid);
 		if (!session) return;
+		if (nestingExceeds(env.m)) {
+			const c = classify(env.m);
+			this.#opts.log(`dropped a message from the tab for ${session.sid}: nested too deep`);
+			if (c.kind !== 'response') return;
+			const tooDeep = errorResponse(
+				c.id,
+				RELAY_ERROR.internal,
+				`The answer is nested more than ${MAX_MESSAGE_DEPTH} levels deep; engram-relay does not forward it.`,
+			);
+			return this.#toClient(session, tooDeep, 0);
+		}
 		this.#toClient(session, env.m as Message, text.length, env.rel);
 	}
 
@@ -265,6 +337,10 @@ export class Hub {
 	}
 
 	#send(envelope: ToTab): void {
-		this.#tab?.send(JSON.stringify(envelope));
+		if (!this.#tab) return;
+		// Messages were vetted (depth) on the way in, so this cannot overflow; it is guarded anyway.
+		const text = safeStringify(envelope);
+		if (text instanceof Error) throw text;
+		this.#tab.send(text);
 	}
 }

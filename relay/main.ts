@@ -29,16 +29,35 @@ function stdinIsPipe(): boolean {
 	}
 }
 
+/** Where the token came from: said in the log, and whether the pairing link may be printed. */
+interface TokenOrigin {
+	token: string;
+	/** Printed in full only when just generated; otherwise the log says where the token is. */
+	fresh: boolean;
+	where: string;
+}
+
 /** The token from the options, or the saved one (generated on first use). */
-function resolveToken(opts: RelayOptions): string {
-	if (opts.token) return opts.token;
+function resolveToken(opts: RelayOptions, quiet = false): TokenOrigin {
+	if (opts.token) {
+		if (opts.tokenSource === '--token' && !quiet)
+			log(
+				'warning: --token shows in the process list (ps) to every user of this machine; prefer ENGRAM_RELAY_TOKEN or the saved token file',
+			);
+		return { token: opts.token, fresh: false, where: opts.tokenSource ?? '--token' };
+	}
 	const { token, source, path } = loadOrCreateToken(configDir(process.env));
-	log(
-		source === 'generated'
-			? `generated a pairing token, saved in ${path}`
-			: `using the pairing token saved in ${path}`,
-	);
-	return token;
+	if (!quiet)
+		log(
+			source === 'generated'
+				? `generated a pairing token, saved in ${path}`
+				: `using the pairing token saved in ${path}`,
+		);
+	return { token, fresh: source === 'generated', where: path };
+}
+
+function pairingLink(opts: RelayOptions, token: string): string {
+	return `${opts.appUrl}/#relay=ws://127.0.0.1:${opts.port}&token=${token}`;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -46,9 +65,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Owns the port, or joins the relay that does (and takes over when it leaves). */
 async function serve(
 	opts: RelayOptions,
-	token: string,
+	origin: TokenOrigin,
 	client?: StdioClient,
 ): Promise<Primary | undefined> {
+	const token = origin.token;
 	const common = { ...opts, token, version: VERSION, log };
 	for (let attempt = 0; ; attempt++) {
 		try {
@@ -63,7 +83,7 @@ async function serve(
 				primary.hub.seed(session, client.handshake);
 				client.routeTo((value) => primary.hub.fromClient(session.sid, value));
 			}
-			announce(opts, token);
+			announce(opts, origin);
 			return primary;
 		} catch (e) {
 			if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
@@ -83,18 +103,25 @@ async function serve(
 	}
 }
 
-function announce(opts: RelayOptions, token: string): void {
+function announce(opts: RelayOptions, origin: TokenOrigin): void {
 	const base = `127.0.0.1:${opts.port}`;
 	log(
 		`v${VERSION} listening on ${base}: ${opts.httpOnly ? '' : 'stdio + '}Streamable HTTP at http://${base}/mcp`,
 	);
-	log(`pair the Engram tab by opening ${opts.appUrl}/#relay=ws://${base}&token=${token}`);
+	// The token goes to the log once, when it is new: logs are kept and shared more than files.
+	if (origin.fresh) log(`pair the Engram tab by opening ${pairingLink(opts, origin.token)}`);
+	else
+		log(
+			`pair the Engram tab by opening ${opts.appUrl}/#relay=ws://${base}&token=TOKEN, with the token from ${origin.where} (engram-relay --pairing-link prints the whole link)`,
+		);
 }
 
 async function main(): Promise<void> {
 	const opts = parseRelayArgs(process.argv.slice(2), process.env);
 	if (opts.help) return void process.stderr.write(USAGE);
 	if (opts.version) return void process.stderr.write(`${VERSION}\n`);
+	if (opts.pairingLink)
+		return void process.stdout.write(`${pairingLink(opts, resolveToken(opts, true).token)}\n`);
 	opts.httpOnly ||= !stdinIsPipe();
 	const token = resolveToken(opts);
 	const client = opts.httpOnly ? undefined : new StdioClient(process.stdin, process.stdout);
@@ -112,8 +139,9 @@ async function main(): Promise<void> {
 
 async function shutdown(why: string, primary: Primary | undefined): Promise<void> {
 	log(`${why}: exiting`);
-	setTimeout(() => process.exit(0), 1000).unref();
-	await primary?.close().catch(() => {});
+	setTimeout(() => process.exit(0), 2000).unref();
+	// Every call still waiting gets its truthful answer before the connections close.
+	await primary?.close('engram-relay is shutting down').catch(() => {});
 	process.exit(0);
 }
 

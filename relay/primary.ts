@@ -23,7 +23,11 @@ export interface PrimaryOptions {
 /** A listening relay. */
 export interface Primary {
 	hub: Hub;
-	close(): Promise<void>;
+	/**
+	 * Stops serving. With `why`, every call still waiting for the tab is answered first, truthfully
+	 * (it may have been applied), and the answers get a moment to reach their clients.
+	 */
+	close(why?: string): Promise<void>;
 }
 
 /**
@@ -44,7 +48,11 @@ export async function startPrimary(opts: PrimaryOptions): Promise<Primary> {
 	await listen(server, opts.port);
 	return {
 		hub,
-		async close() {
+		async close(why?: string) {
+			if (why) {
+				hub.failAllPending(why);
+				await Promise.race([http.flush(), new Promise((r) => setTimeout(r, 1000))]);
+			}
 			sockets.close();
 			await http.close();
 			server.closeAllConnections();

@@ -44,7 +44,7 @@ export class Session {
 	/** Whether the current tab has been told about this session (`open` envelope). */
 	opened = false;
 	/** Requests forwarded to the tab and not answered yet, with the batch each belongs to. */
-	readonly pending = new Map<string, { id: Id; batch?: Batch }>();
+	readonly pending = new Map<string, { id: Id; batch?: Batch; method?: string }>();
 	/** Ids of replayed `initialize` requests, whose answers the client must not see. */
 	readonly replayIds = new Set<string>();
 

@@ -1,26 +1,37 @@
 /**
- * The relay's WebSocket side, on the same port as its HTTP side: the Engram tab connects as
- * `ws://127.0.0.1:PORT/?token=TOKEN` with subprotocol `mcp`; a second relay process joins with
- * `&role=relay`. An upgrade with a wrong token, a foreign Origin or Host, or no `mcp` subprotocol
- * is refused with an HTTP status before any WebSocket exists.
+ * The relay's WebSocket side, on the same port as its HTTP side: the Engram tab and second relay
+ * processes connect to `ws://127.0.0.1:PORT/` with subprotocol `mcp`. An upgrade with a foreign
+ * Origin or Host, or without the `mcp` subprotocol, is refused with an HTTP status before any
+ * WebSocket exists. Then the challenge–response of relay-protocol.ts: the token never crosses the
+ * wire, and nothing is served to a socket before it proved it knows the token.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import {
+	AuthSchema,
 	FromDownstreamSchema,
+	RELAY_AUTH_VERSION,
 	RELAY_CLOSE,
 	RELAY_SUBPROTOCOL,
 	parseEnvelope,
+	type Challenge,
+	type PeerRole,
+	type RelayProof,
 	type ToDownstream,
 } from '../src/mcp/transports/relay-protocol';
-import { checkHost, checkOrigin, tokenMatches, type Refusal } from './checks';
-import type { Hub, TabLink } from './hub';
-import type { Id, Message } from './jsonrpc';
+import { newNonce, proofFor, proofMatches } from './auth';
+import { checkHost, checkOrigin, type Refusal } from './checks';
+import { SessionLimitError, type Hub, type TabLink } from './hub';
+import { RELAY_ERROR, classify, errorResponse, safeStringify, type Id, type Message } from './jsonrpc';
 
 /** Largest frame accepted; above the hub's forward limit so it can answer "too large" itself. */
 export const MAX_FRAME_BYTES = 128 * 1024 * 1024;
 const PING_MS = 30_000;
+/** How long a new socket has to answer the challenge. */
+export const AUTH_TIMEOUT_MS = 5_000;
+/** Sockets still in the handshake at once; more are refused (a local process cannot pile them up). */
+const MAX_UNAUTHENTICATED = 16;
 
 /** What the upgrade handler checks against. */
 export interface SocketOptions {
@@ -30,29 +41,21 @@ export interface SocketOptions {
 	log: (line: string) => void;
 }
 
-/** Decides whether an upgrade request may become a WebSocket, and in which role. */
-export function checkUpgrade(
-	req: IncomingMessage,
-	opts: SocketOptions,
-): Refusal | { role: 'tab' | 'relay' } {
+/**
+ * Decides whether an upgrade request may become a WebSocket (Host, Origin, subprotocol). The
+ * token is checked afterwards, by the handshake, never from the URL.
+ */
+export function checkUpgrade(req: IncomingMessage, opts: SocketOptions): Refusal | undefined {
 	const url = new URL(req.url ?? '/', 'http://127.0.0.1');
 	if (url.pathname !== '/')
 		return { status: 404, message: `no WebSocket endpoint at ${url.pathname}; use /` };
 	const refusal =
 		checkHost(req.headers.host, opts.port) ?? checkOrigin(req.headers.origin, opts.allowOrigins);
 	if (refusal) return refusal;
-	if (!tokenMatches(url.searchParams.get('token'), opts.token))
-		return {
-			status: 401,
-			message: 'wrong or missing token: pair with the link engram-relay printed',
-		};
 	const protocols = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
 	if (!protocols.includes(RELAY_SUBPROTOCOL))
 		return { status: 400, message: `the WebSocket subprotocol must be "${RELAY_SUBPROTOCOL}"` };
-	const role = url.searchParams.get('role') ?? 'tab';
-	if (role !== 'tab' && role !== 'relay')
-		return { status: 400, message: 'role must be "tab" or "relay"' };
-	return { role };
+	return undefined;
 }
 
 /** Writes an HTTP refusal on a raw upgrade socket and closes it. */
@@ -77,6 +80,7 @@ export class RelaySockets {
 	readonly #hub: Hub;
 	readonly #opts: SocketOptions;
 	#joined = 0;
+	#unauthenticated = 0;
 
 	constructor(hub: Hub, opts: SocketOptions) {
 		this.#hub = hub;
@@ -85,17 +89,90 @@ export class RelaySockets {
 
 	/** The http server's 'upgrade' listener. */
 	upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
-		const verdict = checkUpgrade(req, this.#opts);
-		if ('status' in verdict) {
-			this.#opts.log(
-				`refused a WebSocket from ${req.headers.origin ?? 'a non-browser client'}: ${verdict.message}`,
-			);
-			return refuse(socket, verdict);
+		const from = req.headers.origin ?? 'a non-browser client';
+		const refusal = checkUpgrade(req, this.#opts);
+		if (refusal) {
+			this.#opts.log(`refused a WebSocket from ${from}: ${refusal.message}`);
+			return refuse(socket, refusal);
 		}
-		this.#wss.handleUpgrade(req, socket, head, (ws) =>
-			verdict.role === 'tab' ? this.#attachTab(ws) : this.#attachRelay(ws),
-		);
+		if (this.#unauthenticated >= MAX_UNAUTHENTICATED) {
+			this.#opts.log(`refused a WebSocket from ${from}: too many connections still in the handshake`);
+			return refuse(socket, { status: 400, message: 'too many connections in the handshake; retry' });
+		}
+		this.#wss.handleUpgrade(req, socket, head, (ws) => this.#authenticate(ws, from));
 	};
+
+	/**
+	 * The relay's side of the handshake: challenge, check the peer's proof, prove itself, and only
+	 * then attach the socket as a tab or a joined relay.
+	 */
+	#authenticate(ws: WebSocket, from: string): void {
+		this.#unauthenticated++;
+		let settled = false;
+		const settle = () => {
+			if (settled) return false;
+			settled = true;
+			this.#unauthenticated--;
+			clearTimeout(timer);
+			return true;
+		};
+		const refuseWith = (why: string, code: number, reason: string) => {
+			this.#opts.log(`refused a ${why}`);
+			ws.close(code, reason);
+		};
+		const relayNonce = newNonce();
+		const timer = setTimeout(() => {
+			if (settle())
+				refuseWith(
+					`WebSocket from ${from}: no answer to the challenge within ${AUTH_TIMEOUT_MS / 1000} s`,
+					RELAY_CLOSE.unauthorized,
+					'no answer to the challenge',
+				);
+		}, AUTH_TIMEOUT_MS);
+		ws.on('close', () => void settle());
+		ws.on('error', (e) => this.#opts.log(`WebSocket error during the handshake: ${e.message}`));
+		ws.once('message', (data, isBinary) => {
+			if (!settle()) return;
+			const auth = isBinary ? new Error('a binary frame') : parseEnvelope(AuthSchema, data.toString());
+			if (auth instanceof Error)
+				return refuseWith(
+					`WebSocket from ${from}: its first frame is not the handshake's auth (${auth.message}); is the Engram app older than engram-relay? Reload it`,
+					RELAY_CLOSE.protocol,
+					'expected the handshake (auth): reload the Engram app',
+				);
+			if (auth.v !== RELAY_AUTH_VERSION)
+				return refuseWith(
+					`${auth.role} from ${from}: handshake version ${auth.v}, this relay speaks ${RELAY_AUTH_VERSION}`,
+					RELAY_CLOSE.protocol,
+					`handshake version ${auth.v} is not ${RELAY_AUTH_VERSION}: update the older side`,
+				);
+			const expected = proofFor(this.#opts.token, 'peer', auth.role, relayNonce, auth.nonce);
+			if (!proofMatches(auth.proof, expected))
+				return refuseWith(
+					`${auth.role} from ${from}: wrong token (it did not prove it knows this relay's token)`,
+					RELAY_CLOSE.unauthorized,
+					'wrong token: pair again with the link engram-relay printed',
+				);
+			const proof: RelayProof = {
+				t: 'proof',
+				proof: proofFor(this.#opts.token, 'relay', auth.role, relayNonce, auth.nonce),
+			};
+			ws.send(JSON.stringify(proof));
+			this.#attach(ws, auth.role);
+		});
+		const challenge: Challenge = { t: 'challenge', v: RELAY_AUTH_VERSION, nonce: relayNonce };
+		ws.send(JSON.stringify(challenge));
+	}
+
+	#attach(ws: WebSocket, role: PeerRole): void {
+		try {
+			if (role === 'tab') this.#attachTab(ws);
+			else this.#attachRelay(ws);
+		} catch (e) {
+			this.#opts.log(`could not attach a ${role}: ${(e as Error).message}`);
+			ws.close(RELAY_CLOSE.protocol, 'engram-relay failed to attach this connection');
+		}
+	}
 
 	#attachTab(ws: WebSocket): void {
 		const link: TabLink = {
@@ -103,7 +180,14 @@ export class RelaySockets {
 			close: (code, reason) => ws.close(code, reason),
 		};
 		keepAlive(ws);
-		ws.on('message', (data, isBinary) => !isBinary && this.#hub.fromTab(link, data.toString()));
+		ws.on('message', (data, isBinary) => {
+			if (isBinary) return;
+			try {
+				this.#hub.fromTab(link, data.toString());
+			} catch (e) {
+				this.#opts.log(`dropped a frame from the tab: ${(e as Error).message}`);
+			}
+		});
 		ws.on('close', () => this.#hub.detachTab(link));
 		ws.on('error', (e) => this.#opts.log(`tab socket error: ${e.message}`));
 		this.#hub.attachTab(link);
@@ -113,21 +197,55 @@ export class RelaySockets {
 	#attachRelay(ws: WebSocket): void {
 		const prefix = `relay${++this.#joined}:`;
 		const sids = new Map<string, string>();
+		/** The joined relay's sessions refused for the session cap: each request gets the error. */
+		const refused = new Set<string>();
 		keepAlive(ws);
-		const send = (env: ToDownstream) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(env));
-		ws.on('message', (data) => {
-			const env = parseEnvelope(FromDownstreamSchema, data.toString());
+		const send = (env: ToDownstream) => {
+			if (ws.readyState !== ws.OPEN) return;
+			const text = safeStringify(env);
+			if (text instanceof Error) this.#opts.log(`dropped a frame for a joined relay: ${text.message}`);
+			else ws.send(text);
+		};
+		const onFrame = (text: string) => {
+			const env = parseEnvelope(FromDownstreamSchema, text);
 			if (env instanceof Error) return ws.close(RELAY_CLOSE.protocol, env.message.slice(0, 120));
 			const sid = sids.get(env.sid) ?? `${prefix}${env.sid}`;
 			if (env.t === 'open') {
-				sids.set(env.sid, sid);
 				const sink = {
 					deliver: (m: Message | Message[], rel?: Id) => send({ t: 'msg', sid: env.sid, m, rel }),
 				};
-				const session = this.#hub.openSession('stdio', env.profile, sink, sid);
-				this.#hub.seed(session, env.handshake);
-			} else if (env.t === 'msg') this.#hub.fromClient(sid, env.m);
-			else this.#hub.closeSession(sid);
+				try {
+					const session = this.#hub.openSession('stdio', env.profile, sink, sid);
+					sids.set(env.sid, sid);
+					this.#hub.seed(session, env.handshake);
+				} catch (e) {
+					if (!(e instanceof SessionLimitError)) throw e;
+					this.#opts.log(`refused a joined relay's client: ${e.message}`);
+					refused.add(env.sid);
+				}
+			} else if (env.t === 'msg') {
+				if (refused.has(env.sid)) return answerRefused(env.sid, env.m);
+				this.#hub.fromClient(sid, env.m);
+			} else {
+				refused.delete(env.sid);
+				this.#hub.closeSession(sid);
+			}
+		};
+		const answerRefused = (sid: string, value: unknown) => {
+			const answers: Message[] = [];
+			for (const item of Array.isArray(value) ? value : [value]) {
+				const c = classify(item);
+				if (c.kind === 'request')
+					answers.push(errorResponse(c.id, RELAY_ERROR.internal, new SessionLimitError().message));
+			}
+			if (answers.length) send({ t: 'msg', sid, m: Array.isArray(value) ? answers : answers[0] });
+		};
+		ws.on('message', (data) => {
+			try {
+				onFrame(data.toString());
+			} catch (e) {
+				this.#opts.log(`dropped a frame from a joined relay: ${(e as Error).message}`);
+			}
 		});
 		ws.on('close', () => {
 			for (const sid of sids.values()) this.#hub.closeSession(sid);

@@ -6,7 +6,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import type { Handshake } from '../src/mcp/transports/relay-protocol';
-import { classify, type Message } from './jsonrpc';
+import { classify, vet, type Message } from './jsonrpc';
 import { lineWriter, readLines } from './stdio';
 
 /** The stdio client and where its messages currently go. */
@@ -31,6 +31,9 @@ export class StdioClient {
 	}
 
 	#receive(value: unknown): void {
+		// Refused here, before it is remembered or sent anywhere (a joined relay re-serialises it).
+		const refusal = vet(value);
+		if (refusal !== undefined) return void (refusal && this.write(refusal));
 		for (const item of Array.isArray(value) ? value : [value]) this.#remember(item);
 		if (this.#route) this.#route(value);
 		else this.#queue.push(value);

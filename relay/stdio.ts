@@ -5,7 +5,7 @@
  * is answered with a parse error.
  */
 import type { Readable, Writable } from 'node:stream';
-import { RELAY_ERROR, errorResponse, type Message } from './jsonrpc';
+import { RELAY_ERROR, classify, errorResponse, safeStringify, type Message } from './jsonrpc';
 
 /** Longest inbound line (a 500-memory batch of long memories fits). */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -62,10 +62,17 @@ export class LineReader {
 	}
 }
 
-/** Writes JSON-RPC messages to stdout, one per line. */
+/**
+ * Writes JSON-RPC messages to stdout, one per line. A message that cannot be serialised (it never
+ * should: messages are vetted on the way in) is replaced by an error for its request, if any.
+ */
 export function lineWriter(out: Writable): (m: Message | Message[]) => void {
 	return (m) => {
-		out.write(`${JSON.stringify(m)}\n`);
+		const text = safeStringify(m);
+		if (!(text instanceof Error)) return void out.write(`${text}\n`);
+		const c = classify(m);
+		if (c.kind === 'response')
+			out.write(`${JSON.stringify(errorResponse(c.id, RELAY_ERROR.internal, text.message))}\n`);
 	};
 }
 

@@ -5,7 +5,7 @@
  * itself only if the token is still the same; a second relay on the same port needs it to join.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { validateToken } from './args';
@@ -24,6 +24,24 @@ export function generateToken(): string {
 	return randomBytes(24).toString('hex');
 }
 
+/**
+ * Refuses a token file another user could read or change, or that another user owns: whoever
+ * can read it can pair with the relay (POSIX only; Windows has no such mode bits).
+ */
+function checkPrivate(path: string, fd: number): void {
+	if (process.platform === 'win32' || typeof process.getuid !== 'function') return;
+	const st = fstatSync(fd);
+	const uid = process.getuid();
+	if (st.uid !== uid)
+		throw new Error(
+			`${path} belongs to another user (uid ${st.uid}, not ${uid}): it must be yours alone; remove it and engram-relay makes a new one`,
+		);
+	if ((st.mode & 0o077) !== 0)
+		throw new Error(
+			`${path} is open to other users (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}): run chmod 600 ${path}`,
+		);
+}
+
 /** The saved token, or a new one saved for next time. `source` says which, for the log. */
 export function loadOrCreateToken(dir: string): {
 	token: string;
@@ -31,11 +49,20 @@ export function loadOrCreateToken(dir: string): {
 	path: string;
 } {
 	const path = join(dir, 'relay-token');
+	let fd: number | undefined;
 	try {
-		const saved = readFileSync(path, 'utf8').trim();
-		return { token: validateToken(saved, path), source: 'saved', path };
+		fd = openSync(path, 'r');
 	} catch (e) {
 		if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+	}
+	if (fd !== undefined) {
+		try {
+			checkPrivate(path, fd);
+			const saved = readFileSync(fd, 'utf8').trim();
+			return { token: validateToken(saved, path), source: 'saved', path };
+		} finally {
+			closeSync(fd);
+		}
 	}
 	const token = generateToken();
 	mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -4,7 +4,7 @@
  * Shared by the native and AiAkiv tools and the UI, like core/schemas.ts.
  */
 import { z } from 'zod';
-import { IsoDateSchema, LIMITS, MemoryRefSchema } from './schemas';
+import { IsoDateSchema, LIMITS, MemoryRefSchema, wellFormedInput } from './schemas';
 
 /** The walks find_memory_connections can take (seed 002). */
 export const CONNECTION_RELATIONS = [
@@ -28,84 +28,86 @@ export const CONNECTION_LIMITS = {
 const needsTimeBasis = (r: ConnectionRelation) => r === 'before' || r === 'after';
 
 /** find_memory_connections input; the cross-field rules of seed 002 are enforced here. */
-export const ConnectionsInputSchema = z
-	.object({
-		sentence: z
-			.string()
-			.min(1)
-			.max(CONNECTION_LIMITS.sentenceChars)
-			.optional()
-			.describe(
-				'One complete sentence, not keywords. Required except for explore, which forbids it',
+export const ConnectionsInputSchema = wellFormedInput(
+	z
+		.object({
+			sentence: z
+				.string()
+				.min(1)
+				.max(CONNECTION_LIMITS.sentenceChars)
+				.optional()
+				.describe(
+					'One complete sentence, not keywords. Required except for explore, which forbids it',
+				),
+			anchor_entity_id: z
+				.string()
+				.min(1)
+				.max(LIMITS.entityNameChars + 60)
+				.optional()
+				.describe('Entity id (or name) to walk from instead of a vector entry. Required for explore'),
+			relation: z
+				.enum(CONNECTION_RELATIONS)
+				.optional()
+				.describe('similar (default, time-stratified), before, after, evolution, contrast, explore'),
+			reference_time: IsoDateSchema.optional().describe('ISO 8601 basis for before/after'),
+			anchor_event_id: MemoryRefSchema.optional().describe(
+				'Memory id (event) basis for before/after',
 			),
-		anchor_entity_id: z
-			.string()
-			.min(1)
-			.max(LIMITS.entityNameChars + 60)
-			.optional()
-			.describe('Entity id (or name) to walk from instead of a vector entry. Required for explore'),
-		relation: z
-			.enum(CONNECTION_RELATIONS)
-			.optional()
-			.describe('similar (default, time-stratified), before, after, evolution, contrast, explore'),
-		reference_time: IsoDateSchema.optional().describe('ISO 8601 basis for before/after'),
-		anchor_event_id: MemoryRefSchema.optional().describe(
-			'Memory id (event) basis for before/after',
-		),
-		top_n: z
-			.number()
-			.int()
-			.min(1)
-			.optional()
-			.describe(
-				`Max candidates per round (${CONNECTION_LIMITS.defaultTopN}; capped at ${CONNECTION_LIMITS.topN})`,
-			),
-		expansion_rounds: z
-			.number()
-			.int()
-			.min(1)
-			.max(2)
-			.optional()
-			.describe('1 (default) or 2: round 2 re-expands from round-1 picks through unused bridges'),
-		scope: z.string().min(1).max(200).optional().describe('Only this scope (default: all scopes)'),
-	})
-	.superRefine((v, ctx) => {
-		const relation = v.relation ?? 'similar';
-		const issue = (path: string, message: string) =>
-			ctx.addIssue({ code: 'custom', path: [path], message });
-		if (relation === 'explore') {
-			if (v.sentence !== undefined)
-				issue('sentence', 'sentence is forbidden for relation "explore"');
-			if (v.anchor_entity_id === undefined)
-				issue('anchor_entity_id', 'anchor_entity_id is required for relation "explore"');
-		} else if (v.sentence === undefined || v.sentence.trim() === '') {
-			issue(
-				'sentence',
-				`sentence is required for relation "${relation}" (only explore may omit it)`,
-			);
-		}
-		if (needsTimeBasis(relation)) {
-			const given =
-				Number(v.reference_time !== undefined) + Number(v.anchor_event_id !== undefined);
-			if (given !== 1)
+			top_n: z
+				.number()
+				.int()
+				.min(1)
+				.optional()
+				.describe(
+					`Max candidates per round (${CONNECTION_LIMITS.defaultTopN}; capped at ${CONNECTION_LIMITS.topN})`,
+				),
+			expansion_rounds: z
+				.number()
+				.int()
+				.min(1)
+				.max(2)
+				.optional()
+				.describe('1 (default) or 2: round 2 re-expands from round-1 picks through unused bridges'),
+			scope: z.string().min(1).max(200).optional().describe('Only this scope (default: all scopes)'),
+		})
+		.superRefine((v, ctx) => {
+			const relation = v.relation ?? 'similar';
+			const issue = (path: string, message: string) =>
+				ctx.addIssue({ code: 'custom', path: [path], message });
+			if (relation === 'explore') {
+				if (v.sentence !== undefined)
+					issue('sentence', 'sentence is forbidden for relation "explore"');
+				if (v.anchor_entity_id === undefined)
+					issue('anchor_entity_id', 'anchor_entity_id is required for relation "explore"');
+			} else if (v.sentence === undefined || v.sentence.trim() === '') {
 				issue(
-					given === 0 ? 'reference_time' : 'anchor_event_id',
-					`relation "${relation}" needs exactly one of reference_time or anchor_event_id` +
-						(given === 0 ? ' (there is no implicit "now")' : ', not both'),
+					'sentence',
+					`sentence is required for relation "${relation}" (only explore may omit it)`,
 				);
-		} else {
-			if (v.reference_time !== undefined)
-				issue(
-					'reference_time',
-					`reference_time only applies to relation "before" or "after", not "${relation}"`,
-				);
-			if (v.anchor_event_id !== undefined)
-				issue(
-					'anchor_event_id',
-					`anchor_event_id only applies to relation "before" or "after", not "${relation}"`,
-				);
-		}
-	});
+			}
+			if (needsTimeBasis(relation)) {
+				const given =
+					Number(v.reference_time !== undefined) + Number(v.anchor_event_id !== undefined);
+				if (given !== 1)
+					issue(
+						given === 0 ? 'reference_time' : 'anchor_event_id',
+						`relation "${relation}" needs exactly one of reference_time or anchor_event_id` +
+							(given === 0 ? ' (there is no implicit "now")' : ', not both'),
+					);
+			} else {
+				if (v.reference_time !== undefined)
+					issue(
+						'reference_time',
+						`reference_time only applies to relation "before" or "after", not "${relation}"`,
+					);
+				if (v.anchor_event_id !== undefined)
+					issue(
+						'anchor_event_id',
+						`anchor_event_id only applies to relation "before" or "after", not "${relation}"`,
+					);
+			}
+		})
+);
 export type ConnectionsInput = z.infer<typeof ConnectionsInputSchema>;
 
 export const ConnectionCandidateSchema = z.object({
@@ -190,17 +192,19 @@ const ParamValueSchema = z.union([
 	z.array(z.union([z.string().max(LIMITS.queryChars), z.number()])).max(200),
 ]);
 
-export const GraphQueryInputSchema = z.object({
-	query: z
-		.string()
-		.min(1)
-		.max(GRAPH_LIMITS.queryChars)
-		.describe('The pattern query (see the tool description)'),
-	params: z
-		.record(z.string(), ParamValueSchema)
-		.optional()
-		.describe('Values for $name placeholders'),
-});
+export const GraphQueryInputSchema = wellFormedInput(
+	z.object({
+		query: z
+			.string()
+			.min(1)
+			.max(GRAPH_LIMITS.queryChars)
+			.describe('The pattern query (see the tool description)'),
+		params: z
+			.record(z.string(), ParamValueSchema)
+			.optional()
+			.describe('Values for $name placeholders'),
+	}),
+);
 export type GraphQueryInput = z.infer<typeof GraphQueryInputSchema>;
 export type GraphParamValue = z.infer<typeof ParamValueSchema>;
 

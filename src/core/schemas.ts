@@ -5,6 +5,7 @@
  * for every token of a tool's schema.
  */
 import { z } from 'zod';
+import { illFormedRule, inspect, loneSurrogateAt } from './well-formed';
 
 /** Memory types: AutoMem's seven plus codomyrmex's three and `knowledge`. */
 export const MEMORY_TYPES = [
@@ -74,36 +75,95 @@ export const LIMITS = {
 	queries: 10,
 	embeddingDims: 4_096,
 	metadataBytes: 32_768,
+	metadataDepth: 20,
 	recallLimit: 200,
 	importChars: 20_000_000,
 } as const;
 
 const nonBlank = (s: string) => s.trim().length > 0;
 
-/** An ISO 8601 date-time string (anything Date.parse accepts and yields a finite time). */
-export const IsoDateSchema = z
-	.string()
-	.min(1)
-	.refine((s) => Number.isFinite(Date.parse(s)), { message: 'must be an ISO 8601 date' });
+/**
+ * A string made of well-formed UTF-16: a lone surrogate is refused with its position. Every
+ * string an agent or an import hands in goes through this rule (here per field, and through
+ * `wellFormedInput` for whole inputs), so no stored text can make `encodeURIComponent` or a
+ * TextEncoder-based consumer throw later.
+ */
+export const WellFormedStringSchema = z.string().superRefine((s, ctx) => {
+	const at = loneSurrogateAt(s);
+	// `continue: false` ends the checks above it too, so the whole-input walk does not say it twice.
+	if (at >= 0) ctx.addIssue({ code: 'custom', message: illFormedRule(at), continue: false });
+});
+
+/**
+ * Adds the whole-input rule to an input schema: every string and key at any depth must be
+ * well-formed, each issue naming its path and position. The walk is iterative (core/well-formed),
+ * so a deep value cannot overflow it. Marks the schema so server.ts does not add it twice.
+ */
+export function wellFormedInput<S extends z.ZodType>(schema: S): S {
+	const checked = schema.superRefine((v, ctx) => {
+		for (const i of inspect(v, { maxIssues: 10, skipKeys: REF_KEYS })) ctx.addIssue({ code: 'custom', path: i.path, message: i.message });
+	}) as unknown as S;
+	WELL_FORMED_CHECKED.add(checked);
+	return checked;
+}
+/**
+ * Fields that name a stored memory rather than hand in text to keep. They are looked up, never
+ * stored anew, so they are exempt: a row an older version stored with an ill-formed id must
+ * still be readable and deletable by that id.
+ */
+const REF_KEYS: ReadonlySet<string> = new Set(['memory_id', 'memory_ids', 'memory1_id', 'memory2_id', 'supersedes_memory_id', 'anchor_event_id', 'priority_ids', 'event_id', 'prev_event_id']);
+/** Schemas already carrying the whole-input rule (server.ts adds it to every other tool). */
+export const WELL_FORMED_CHECKED = new WeakSet<z.ZodType>();
+
+const ISO_DATE =
+	/^([+-]\d{6}|\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/** The rule a date string breaks, or undefined when it is an ISO 8601 date or date-time. */
+function isoDateProblem(s: string): string | undefined {
+	const m = ISO_DATE.exec(s);
+	const rule = 'must be an ISO 8601 date or date-time, e.g. 2024-03-01 or 2024-03-01T09:30:00Z';
+	if (!m) return rule;
+	const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+	const days = new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !leap(year) ? 1 : 0);
+	if (month < 1 || month > 12 || day < 1 || day > days) return `${rule} (no such day)`;
+	if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59)) return `${rule} (no such time)`;
+	if (!Number.isFinite(Date.parse(s))) return `${rule} (out of range)`;
+	return undefined;
+}
+const leap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+
+/**
+ * An ISO 8601 date (`2024-03-01`) or date-time (`2024-03-01T09:30`, seconds, fractions and a
+ * `Z`/`±hh:mm` offset optional; a space may stand for the T). Anything else is refused with the
+ * rule, not guessed at: Date.parse once read "1" as 2001-01-01.
+ */
+export const IsoDateSchema = z.string().min(1).superRefine((s, ctx) => {
+	const problem = isoDateProblem(s);
+	if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 /** A number in [0, 1]; NaN and ±Infinity are refused. */
 export const UnitSchema = z.number().min(0).max(1);
 
-export const MemoryIdSchema = z
+export const MemoryIdSchema = WellFormedStringSchema.min(1)
+	.max(LIMITS.idChars)
+	.refine(nonBlank, { message: 'must not be blank' })
+	.describe('Memory id (string)');
+/**
+ * A memory reference in the native tools and the engine: its string id, matched exactly. A
+ * numeric-looking string ("7") is an id like any other and never falls back to the memory with
+ * that `seq`: a retried delete must not hit another memory (issue 23). Integer seqs are
+ * addressed only by the profiles whose seed speaks them (memory-mcp), typed as numbers there.
+ */
+export const MemoryRefSchema = z
 	.string()
 	.min(1)
 	.max(LIMITS.idChars)
 	.refine(nonBlank, { message: 'must not be blank' })
-	.describe('Memory id (string)');
-/** A memory reference: its string id, or its integer `seq`. */
-export const MemoryRefSchema = z
-	.union([MemoryIdSchema, z.number().int().positive()])
-	.describe('Memory id, or its integer seq');
+	.describe('Memory id (string, exact)');
 export type MemoryRef = z.infer<typeof MemoryRefSchema>;
 
-export const TagSchema = z
-	.string()
-	.min(1)
+export const TagSchema = WellFormedStringSchema.min(1)
 	.max(LIMITS.tagChars)
 	.refine(nonBlank, { message: 'must not be blank' });
 export const TagsSchema = z.array(TagSchema).max(LIMITS.tags);
@@ -123,11 +183,24 @@ export const EntityRefSchema = z.object({
 });
 export type EntityRef = z.infer<typeof EntityRefSchema>;
 
-export const MetadataSchema = z
-	.record(z.string(), z.unknown())
-	.refine((m) => JSON.stringify(m).length <= LIMITS.metadataBytes, {
-		message: `must serialise to at most ${LIMITS.metadataBytes} bytes`,
-	});
+/**
+ * Free-form metadata: a JSON object at most LIMITS.metadataDepth levels deep and
+ * LIMITS.metadataBytes serialised, with well-formed strings and keys and no `__proto__` key
+ * (zod and JSON round trips drop it silently, so it is refused and named instead). Checked on the
+ * raw value (zod would already have dropped `__proto__`), by an iterative walk first: only a value
+ * that passed the depth rule is handed to JSON.stringify, so deep nesting cannot overflow the stack.
+ */
+export const MetadataSchema = z.preprocess(
+	(raw, ctx) => {
+		if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+		const issues = inspect(raw, { maxDepth: LIMITS.metadataDepth, noProtoKeys: true, maxIssues: 10 });
+		for (const i of issues) ctx.addIssue({ code: 'custom', path: i.path, message: i.message, input: raw });
+		if (issues.length === 0 && JSON.stringify(raw).length > LIMITS.metadataBytes)
+			ctx.addIssue({ code: 'custom', message: `must serialise to at most ${LIMITS.metadataBytes} bytes`, input: raw });
+		return raw;
+	},
+	z.record(z.string(), z.unknown()),
+);
 
 export const EmbeddingSchema = z
 	.array(z.number())
@@ -267,27 +340,29 @@ const storeSingleShape = Object.fromEntries(
 ) as { [K in keyof typeof StoreItemShape]: z.ZodOptional<(typeof StoreItemShape)[K]> };
 
 /** store_memory input: one memory at top level, or `memories[]` (≤ 500), never both. */
-export const StoreInputSchema = z
-	.object({
-		...storeSingleShape,
-		memories: z
-			.array(StoreItemSchema)
-			.min(1)
-			.max(LIMITS.batch)
-			.optional()
-			.describe(`Batch mode: up to ${LIMITS.batch} memories, stored in one transaction`),
-		request_id: RequestIdSchema.optional(),
-	})
-	.superRefine((v, ctx) => {
-		if (v.memories === undefined && v.content === undefined)
-			ctx.addIssue({ code: 'custom', path: ['content'], message: 'is required (or give memories[])' });
-		if (v.memories !== undefined && v.content !== undefined)
-			ctx.addIssue({
-				code: 'custom',
-				path: ['memories'],
-				message: 'cannot be combined with top-level content',
-			});
-	});
+export const StoreInputSchema = wellFormedInput(
+	z
+		.object({
+			...storeSingleShape,
+			memories: z
+				.array(StoreItemSchema)
+				.min(1)
+				.max(LIMITS.batch)
+				.optional()
+				.describe(`Batch mode: up to ${LIMITS.batch} memories, stored in one transaction`),
+			request_id: RequestIdSchema.optional(),
+		})
+		.superRefine((v, ctx) => {
+			if (v.memories === undefined && v.content === undefined)
+				ctx.addIssue({ code: 'custom', path: ['content'], message: 'is required (or give memories[])' });
+			if (v.memories !== undefined && v.content !== undefined)
+				ctx.addIssue({
+					code: 'custom',
+					path: ['memories'],
+					message: 'cannot be combined with top-level content',
+				});
+		})
+);
 export type StoreInput = z.infer<typeof StoreInputSchema>;
 
 export const StoreResultSchema = z.object({
@@ -314,11 +389,13 @@ export type StoreOutput = z.infer<typeof StoreOutputSchema>;
 
 // ---------------------------------------------------------------- get
 
-export const GetInputSchema = z.object({
-	memory_id: MemoryRefSchema,
-	related_limit: z.number().int().min(0).max(50).optional().describe('Max related memories (10)'),
-	track_access: z.boolean().optional().describe('Count this read as an access (true)'),
-});
+export const GetInputSchema = wellFormedInput(
+	z.object({
+		memory_id: MemoryRefSchema,
+		related_limit: z.number().int().min(0).max(50).optional().describe('Max related memories (10)'),
+		track_access: z.boolean().optional().describe('Count this read as an access (true)'),
+	}),
+);
 export type GetInput = z.infer<typeof GetInputSchema>;
 
 export const RelatedMemorySchema = z.object({
@@ -340,7 +417,8 @@ export type GetOutput = z.infer<typeof GetOutputSchema>;
 
 // ---------------------------------------------------------------- update
 
-export const UpdateInputSchema = z.object({
+/** update_memory's fields without the whole-input rule, for profiles that pick from them. */
+export const UpdateFieldsSchema = z.object({
 	memory_id: MemoryRefSchema,
 	content: StoreItemShape.content.optional().describe('New content (replaces; re-embedded)'),
 	summary: z.string().max(LIMITS.summaryChars).optional(),
@@ -360,6 +438,7 @@ export const UpdateInputSchema = z.object({
 	embedding: EmbeddingSchema.optional(),
 	request_id: RequestIdSchema.optional(),
 });
+export const UpdateInputSchema = wellFormedInput(UpdateFieldsSchema);
 export type UpdateInput = z.infer<typeof UpdateInputSchema>;
 
 export const UpdateOutputSchema = z.object({
@@ -375,24 +454,26 @@ export type UpdateOutput = z.infer<typeof UpdateOutputSchema>;
 
 // ---------------------------------------------------------------- delete
 
-export const DeleteInputSchema = z
-	.object({
-		memory_id: MemoryRefSchema.optional().describe('Delete this memory'),
-		memory_ids: z.array(MemoryRefSchema).min(1).max(LIMITS.batch).optional(),
-		tags: TagsSchema.min(1).optional().describe('Bulk: delete memories with these tags'),
-		tag_mode: z.enum(['any', 'all']).optional().describe('For tags: any (default) or all'),
-		scope: z.string().min(1).max(200).optional().describe('For tags: only in this scope'),
-		request_id: RequestIdSchema.optional(),
-	})
-	.superRefine((v, ctx) => {
-		const n = [v.memory_id, v.memory_ids, v.tags].filter((x) => x !== undefined).length;
-		if (n !== 1)
-			ctx.addIssue({
-				code: 'custom',
-				path: ['memory_id'],
-				message: 'give exactly one of memory_id, memory_ids or tags',
-			});
-	});
+export const DeleteInputSchema = wellFormedInput(
+	z
+		.object({
+			memory_id: MemoryRefSchema.optional().describe('Delete this memory'),
+			memory_ids: z.array(MemoryRefSchema).min(1).max(LIMITS.batch).optional(),
+			tags: TagsSchema.min(1).optional().describe('Bulk: delete memories with these tags'),
+			tag_mode: z.enum(['any', 'all']).optional().describe('For tags: any (default) or all'),
+			scope: z.string().min(1).max(200).optional().describe('For tags: only in this scope'),
+			request_id: RequestIdSchema.optional(),
+		})
+		.superRefine((v, ctx) => {
+			const n = [v.memory_id, v.memory_ids, v.tags].filter((x) => x !== undefined).length;
+			if (n !== 1)
+				ctx.addIssue({
+					code: 'custom',
+					path: ['memory_id'],
+					message: 'give exactly one of memory_id, memory_ids or tags',
+				});
+		})
+);
 export type DeleteInput = z.infer<typeof DeleteInputSchema>;
 
 export const DeleteOutputSchema = z.object({
@@ -425,35 +506,37 @@ export const AssociateItemSchema = z.object(AssociateItemShape);
 export type AssociateItem = z.infer<typeof AssociateItemSchema>;
 
 /** associate_memories input: one pair at top level, or `associations[]` (≤ 500), never both. */
-export const AssociateInputSchema = z
-	.object({
-		...Object.fromEntries(Object.entries(AssociateItemShape).map(([k, v]) => [k, v.optional()])),
-		associations: z
-			.array(AssociateItemSchema)
-			.min(1)
-			.max(LIMITS.batch)
-			.optional()
-			.describe(`Batch mode: up to ${LIMITS.batch}; each item fails or succeeds on its own`),
-		request_id: RequestIdSchema.optional(),
-	} as { [K in keyof typeof AssociateItemShape]: z.ZodOptional<(typeof AssociateItemShape)[K]> } & {
-		associations: z.ZodOptional<z.ZodArray<typeof AssociateItemSchema>>;
-		request_id: z.ZodOptional<typeof RequestIdSchema>;
-	})
-	.superRefine((v, ctx) => {
-		const single = v.memory1_id !== undefined || v.memory2_id !== undefined;
-		if (v.associations !== undefined && single)
-			ctx.addIssue({
-				code: 'custom',
-				path: ['associations'],
-				message: 'cannot be combined with top-level memory1_id/memory2_id',
-			});
-		if (v.associations === undefined) {
-			if (v.memory1_id === undefined)
-				ctx.addIssue({ code: 'custom', path: ['memory1_id'], message: 'is required (or give associations[])' });
-			if (v.memory2_id === undefined)
-				ctx.addIssue({ code: 'custom', path: ['memory2_id'], message: 'is required' });
-		}
-	});
+export const AssociateInputSchema = wellFormedInput(
+	z
+		.object({
+			...Object.fromEntries(Object.entries(AssociateItemShape).map(([k, v]) => [k, v.optional()])),
+			associations: z
+				.array(AssociateItemSchema)
+				.min(1)
+				.max(LIMITS.batch)
+				.optional()
+				.describe(`Batch mode: up to ${LIMITS.batch}; each item fails or succeeds on its own`),
+			request_id: RequestIdSchema.optional(),
+		} as { [K in keyof typeof AssociateItemShape]: z.ZodOptional<(typeof AssociateItemShape)[K]> } & {
+			associations: z.ZodOptional<z.ZodArray<typeof AssociateItemSchema>>;
+			request_id: z.ZodOptional<typeof RequestIdSchema>;
+		})
+		.superRefine((v, ctx) => {
+			const single = v.memory1_id !== undefined || v.memory2_id !== undefined;
+			if (v.associations !== undefined && single)
+				ctx.addIssue({
+					code: 'custom',
+					path: ['associations'],
+					message: 'cannot be combined with top-level memory1_id/memory2_id',
+				});
+			if (v.associations === undefined) {
+				if (v.memory1_id === undefined)
+					ctx.addIssue({ code: 'custom', path: ['memory1_id'], message: 'is required (or give associations[])' });
+				if (v.memory2_id === undefined)
+					ctx.addIssue({ code: 'custom', path: ['memory2_id'], message: 'is required' });
+			}
+		})
+);
 export type AssociateInput = z.infer<typeof AssociateInputSchema>;
 
 export const AssociateOutputSchema = z.object({
@@ -485,6 +568,24 @@ export const AssociateOutputSchema = z.object({
 });
 export type AssociateOutput = z.infer<typeof AssociateOutputSchema>;
 
+/** unlink_memories input: the links from memory1 to memory2 to remove (every type when none is given). */
+export const UnlinkInputSchema = z.object({
+	memory1_id: MemoryRefSchema.describe('Source memory id (the link leaves it)'),
+	memory2_id: MemoryRefSchema.describe('Target memory id'),
+	type: AssociationTypeSchema.optional().describe('Only this link type (default: every link from memory1 to memory2)'),
+});
+export type UnlinkInput = z.infer<typeof UnlinkInputSchema>;
+
+export const UnlinkOutputSchema = z.object({
+	success: z.boolean(),
+	message: z.string(),
+	removed_count: z.number().int(),
+	removed: z.array(
+		z.object({ memory1_id: z.string(), memory2_id: z.string(), type: AssociationTypeSchema, strength: z.number() }),
+	),
+});
+export type UnlinkOutput = z.infer<typeof UnlinkOutputSchema>;
+
 // ---------------------------------------------------------------- recall
 
 /** Ranking weights; every recall result reports each component so a person can see why. */
@@ -504,56 +605,58 @@ export const RecallWeightsSchema = z
 	.describe('Override default ranking weights');
 export type RecallWeights = z.infer<typeof RecallWeightsSchema>;
 
-export const RecallInputSchema = z.object({
-	query: z.string().max(LIMITS.queryChars).optional().describe('What to look for (natural language)'),
-	queries: z
-		.array(z.string().min(1).max(LIMITS.queryChars))
-		.max(LIMITS.queries)
-		.optional()
-		.describe('Several phrasings; results merged'),
-	memory_id: MemoryRefSchema.optional().describe('Find memories like this one'),
-	embedding: EmbeddingSchema.optional(),
-	limit: z.number().int().min(1).max(LIMITS.recallLimit).optional().describe('Max results (10)'),
-	offset: z.number().int().min(0).optional(),
-	time_query: z
-		.string()
-		.max(200)
-		.optional()
-		.describe('Natural time range: "last week", "yesterday", "in March 2024", "last 30 days"'),
-	start: IsoDateSchema.optional().describe('Only memories at or after this time'),
-	end: IsoDateSchema.optional().describe('Only memories before this time'),
-	tags: TagsSchema.optional().describe('Filter by tags'),
-	tag_mode: z.enum(['any', 'all']).optional(),
-	tag_match: z.enum(['exact', 'prefix']).optional(),
-	exclude_tags: TagsSchema.optional(),
-	types: z.array(MemoryTypeSchema).optional(),
-	scope: z.string().min(1).max(200).optional().describe('Only this scope'),
-	source: z.string().max(200).optional(),
-	current_only: z
-		.boolean()
-		.optional()
-		.describe('Skip invalidated memories; follow EVOLVED_INTO/INVALIDATED_BY to the newest'),
-	min_score: z.number().min(0).optional(),
-	sort: z.enum(['score', 'time_desc', 'time_asc', 'updated_desc', 'updated_asc']).optional(),
-	weights: RecallWeightsSchema.optional(),
-	fusion: z
-		.enum(['score', 'rrf'])
-		.optional()
-		.describe('How lexical and semantic relevance combine: normalised scores (default) or reciprocal rank'),
-	recency_half_life_days: z.number().positive().max(36500).optional(),
-	expand_relations: z.boolean().optional().describe('Let linked memories surface (true)'),
-	expand_entities: z.boolean().optional().describe('Let memories sharing entities surface (true)'),
-	context_tags: TagsSchema.optional().describe('Boost (not filter) memories with these tags'),
-	context_types: z.array(MemoryTypeSchema).optional().describe('Boost these types'),
-	priority_ids: z.array(MemoryIdSchema).max(50).optional().describe('Boost these memories'),
-	max_content_chars: z
-		.number()
-		.int()
-		.min(0)
-		.max(LIMITS.contentChars)
-		.optional()
-		.describe('Truncate each content to this many chars (2000)'),
-});
+export const RecallInputSchema = wellFormedInput(
+	z.object({
+		query: z.string().max(LIMITS.queryChars).optional().describe('What to look for (natural language)'),
+		queries: z
+			.array(z.string().min(1).max(LIMITS.queryChars))
+			.max(LIMITS.queries)
+			.optional()
+			.describe('Several phrasings; results merged'),
+		memory_id: MemoryRefSchema.optional().describe('Find memories like this one'),
+		embedding: EmbeddingSchema.optional(),
+		limit: z.number().int().min(1).max(LIMITS.recallLimit).optional().describe('Max results (10)'),
+		offset: z.number().int().min(0).optional(),
+		time_query: z
+			.string()
+			.max(200)
+			.optional()
+			.describe('Natural time range: "last week", "yesterday", "in March 2024", "last 30 days"'),
+		start: IsoDateSchema.optional().describe('Only memories at or after this time'),
+		end: IsoDateSchema.optional().describe('Only memories before this time'),
+		tags: TagsSchema.optional().describe('Filter by tags'),
+		tag_mode: z.enum(['any', 'all']).optional(),
+		tag_match: z.enum(['exact', 'prefix']).optional(),
+		exclude_tags: TagsSchema.optional(),
+		types: z.array(MemoryTypeSchema).optional(),
+		scope: z.string().min(1).max(200).optional().describe('Only this scope'),
+		source: z.string().max(200).optional(),
+		current_only: z
+			.boolean()
+			.optional()
+			.describe('Skip invalidated memories; follow EVOLVED_INTO/INVALIDATED_BY to the newest'),
+		min_score: z.number().min(0).optional(),
+		sort: z.enum(['score', 'time_desc', 'time_asc', 'updated_desc', 'updated_asc']).optional(),
+		weights: RecallWeightsSchema.optional(),
+		fusion: z
+			.enum(['score', 'rrf'])
+			.optional()
+			.describe('How lexical and semantic relevance combine: normalised scores (default) or reciprocal rank'),
+		recency_half_life_days: z.number().positive().max(36500).optional(),
+		expand_relations: z.boolean().optional().describe('Let linked memories surface (true)'),
+		expand_entities: z.boolean().optional().describe('Let memories sharing entities surface (true)'),
+		context_tags: TagsSchema.optional().describe('Boost (not filter) memories with these tags'),
+		context_types: z.array(MemoryTypeSchema).optional().describe('Boost these types'),
+		priority_ids: z.array(MemoryRefSchema).max(50).optional().describe('Boost these memories'),
+		max_content_chars: z
+			.number()
+			.int()
+			.min(0)
+			.max(LIMITS.contentChars)
+			.optional()
+			.describe('Truncate each content to this many chars (2000)'),
+	}),
+);
 export type RecallInput = z.infer<typeof RecallInputSchema>;
 
 export const ScoreComponentsSchema = z.object({
@@ -574,15 +677,20 @@ export const RecallResultSchema = z.object({
 	score: z.number(),
 	components: ScoreComponentsSchema,
 	match: z.enum(['direct', 'expanded']).describe('direct hit, or surfaced through a link/entity'),
-	via: z.string().optional().describe('For expanded: the memory or entity it came through'),
+	via: z.string().optional().describe('For expanded or weak hits: the memory or entity it came through'),
 	matched_terms: z.array(z.string()),
 	content_truncated: z.boolean().optional(),
+	strength: z
+		.enum(['strong', 'weak'])
+		.optional()
+		.describe('strong: its words or a clearly close meaning matched; weak: faint meaning, a link or priors only'),
 });
 export type RecallResult = z.infer<typeof RecallResultSchema>;
 
 export const RecallOutputSchema = z.object({
 	results: z.array(RecallResultSchema),
 	count: z.number().int(),
+	matched: z.number().int().optional().describe('Strong matches over all pages (count is this page)'),
 	has_more: z.boolean(),
 	next_offset: z.number().int().optional(),
 	time_window: z.object({ start: z.string().optional(), end: z.string().optional() }).optional(),
@@ -608,18 +716,22 @@ export const MemoryBriefSchema = z.object({
 });
 export type MemoryBrief = z.infer<typeof MemoryBriefSchema>;
 
-export const TimelineInputSchema = z.object({
-	scope: z.string().min(1).max(200).optional(),
-	start: IsoDateSchema.optional(),
-	end: IsoDateSchema.optional(),
-	time_query: z.string().max(200).optional().describe('e.g. "last week"'),
-	types: z.array(MemoryTypeSchema).optional(),
-	tags: TagsSchema.optional(),
-	order: z.enum(['asc', 'desc']).optional().describe('Time order (desc)'),
-	limit: z.number().int().min(1).max(200).optional().describe('Max memories (20)'),
-	offset: z.number().int().min(0).optional(),
-	max_content_chars: z.number().int().min(0).max(LIMITS.contentChars).optional(),
-});
+export const TimelineInputSchema = wellFormedInput(
+	z.object({
+		scope: z.string().min(1).max(200).optional(),
+		start: IsoDateSchema.optional(),
+		end: IsoDateSchema.optional(),
+		time_query: z.string().max(200).optional().describe('e.g. "last week"'),
+		types: z.array(MemoryTypeSchema).optional(),
+		tags: TagsSchema.optional(),
+		tag_mode: z.enum(['any', 'all']).optional().describe('Any (default) or all of tags'),
+		exclude_tags: TagsSchema.optional().describe('Skip memories with any of these tags'),
+		order: z.enum(['asc', 'desc']).optional().describe('Time order (desc)'),
+		limit: z.number().int().min(1).max(200).optional().describe('Max memories (20)'),
+		offset: z.number().int().min(0).optional(),
+		max_content_chars: z.number().int().min(0).max(LIMITS.contentChars).optional(),
+	}),
+);
 export type TimelineInput = z.infer<typeof TimelineInputSchema>;
 export const TimelineOutputSchema = z.object({
 	memories: z.array(MemoryBriefSchema),
@@ -630,14 +742,16 @@ export const TimelineOutputSchema = z.object({
 });
 export type TimelineOutput = z.infer<typeof TimelineOutputSchema>;
 
-export const FindByEntityInputSchema = z.object({
-	entity: z.string().min(1).max(LIMITS.entityNameChars).describe('Entity name or id'),
-	entity_type: z.string().max(50).optional(),
-	scope: z.string().min(1).max(200).optional(),
-	limit: z.number().int().min(1).max(200).optional(),
-	offset: z.number().int().min(0).optional(),
-	max_content_chars: z.number().int().min(0).max(LIMITS.contentChars).optional(),
-});
+export const FindByEntityInputSchema = wellFormedInput(
+	z.object({
+		entity: z.string().min(1).max(LIMITS.entityNameChars).describe('Entity name or id'),
+		entity_type: z.string().max(50).optional(),
+		scope: z.string().min(1).max(200).optional(),
+		limit: z.number().int().min(1).max(200).optional(),
+		offset: z.number().int().min(0).optional(),
+		max_content_chars: z.number().int().min(0).max(LIMITS.contentChars).optional(),
+	}),
+);
 export type FindByEntityInput = z.infer<typeof FindByEntityInputSchema>;
 export const FindByEntityOutputSchema = z.object({
 	entity: EntitySchema.nullable(),
@@ -649,11 +763,13 @@ export const FindByEntityOutputSchema = z.object({
 });
 export type FindByEntityOutput = z.infer<typeof FindByEntityOutputSchema>;
 
-export const StatsInputSchema = z.object({
-	scope: z.string().min(1).max(200).optional(),
-	tags: TagsSchema.optional(),
-	source: z.string().max(200).optional(),
-});
+export const StatsInputSchema = wellFormedInput(
+	z.object({
+		scope: z.string().min(1).max(200).optional(),
+		tags: TagsSchema.optional(),
+		source: z.string().max(200).optional(),
+	}),
+);
 export type StatsInput = z.infer<typeof StatsInputSchema>;
 export const StatsOutputSchema = z.object({
 	total_memories: z.number().int(),
@@ -673,11 +789,13 @@ export const StatsOutputSchema = z.object({
 });
 export type StatsOutput = z.infer<typeof StatsOutputSchema>;
 
-export const TrendingInputSchema = z.object({
-	days: z.number().min(1).max(3650).optional().describe('Window in days (30)'),
-	limit: z.number().int().min(1).max(100).optional().describe('Max labels (10)'),
-	scope: z.string().min(1).max(200).optional(),
-});
+export const TrendingInputSchema = wellFormedInput(
+	z.object({
+		days: z.number().min(1).max(3650).optional().describe('Window in days (30)'),
+		limit: z.number().int().min(1).max(100).optional().describe('Max labels (10)'),
+		scope: z.string().min(1).max(200).optional(),
+	}),
+);
 export type TrendingInput = z.infer<typeof TrendingInputSchema>;
 export const TrendingOutputSchema = z.object({
 	labels: z.array(
@@ -708,14 +826,16 @@ export type HealthOutput = z.infer<typeof HealthOutputSchema>;
 
 // ---------------------------------------------------------------- export / import
 
-export const ExportInputSchema = z.object({
-	format: z.enum(['json', 'jsonl', 'markdown']).optional().describe('json (default), jsonl or markdown'),
-	scope: z.string().min(1).max(200).optional(),
-	tags: TagsSchema.optional(),
-	include_vectors: z.boolean().optional().describe('Include embedding vectors (false)'),
-	limit: z.number().int().min(1).max(100_000).optional(),
-	offset: z.number().int().min(0).optional(),
-});
+export const ExportInputSchema = wellFormedInput(
+	z.object({
+		format: z.enum(['json', 'jsonl', 'markdown']).optional().describe('json (default), jsonl or markdown'),
+		scope: z.string().min(1).max(200).optional(),
+		tags: TagsSchema.optional(),
+		include_vectors: z.boolean().optional().describe('Include embedding vectors (false)'),
+		limit: z.number().int().min(1).max(100_000).optional(),
+		offset: z.number().int().min(0).optional(),
+	}),
+);
 export type ExportInput = z.infer<typeof ExportInputSchema>;
 export const ExportOutputSchema = z.object({
 	format: z.enum(['json', 'jsonl', 'markdown']),
@@ -728,18 +848,20 @@ export const ExportOutputSchema = z.object({
 });
 export type ExportOutput = z.infer<typeof ExportOutputSchema>;
 
-export const ImportInputSchema = z.object({
-	data: z.string().min(1).max(LIMITS.importChars).describe('The export text'),
-	format: z
-		.enum(['json', 'jsonl', 'markdown', 'server-memory-jsonl', 'auto'])
-		.optional()
-		.describe('auto (default) detects Engram JSON/JSONL, Markdown, or server-memory JSONL'),
-	on_conflict: z
-		.enum(['skip', 'replace'])
-		.optional()
-		.describe('When an id already exists: skip (default) or replace'),
-	scope: z.string().min(1).max(200).optional().describe('Put imported memories in this scope'),
-});
+export const ImportInputSchema = wellFormedInput(
+	z.object({
+		data: z.string().min(1).max(LIMITS.importChars).describe('The export text'),
+		format: z
+			.enum(['json', 'jsonl', 'markdown', 'server-memory-jsonl', 'auto'])
+			.optional()
+			.describe('auto (default) detects Engram JSON/JSONL, Markdown, or server-memory JSONL'),
+		on_conflict: z
+			.enum(['skip', 'replace'])
+			.optional()
+			.describe('When an id already exists: skip (default) or replace'),
+		scope: z.string().min(1).max(200).optional().describe('Put imported memories in this scope'),
+	}),
+);
 export type ImportInput = z.infer<typeof ImportInputSchema>;
 export const ImportOutputSchema = z.object({
 	success: z.boolean(),

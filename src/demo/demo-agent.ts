@@ -6,7 +6,9 @@
  * approves it in Engram's Connections screen.
  *
  * The script: list the tools, store a few memories in one batch, link two of them, recall by
- * meaning, and read one memory back with its related memories.
+ * meaning, and read one memory back with its related memories. Everything it stores goes to its
+ * own scope, `demo` (tagged `demo` too), and it recalls only there: the person's own memories are
+ * neither mixed with the demo's nor read by it, and one button removes the demo's.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { IframeParentTransport } from '@mcp-b/transports';
@@ -20,6 +22,8 @@ interface ToolResult {
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const log = $('log');
+/** The scope (and tag) of everything the demo stores. */
+const DEMO_SCOPE = 'demo';
 const status = $('status');
 
 /** Appends one step to the visible log, optionally with a JSON or text detail. */
@@ -60,10 +64,10 @@ async function runScript(client: Client): Promise<void> {
 
 	const stored = await call(client, 'store_memory', {
 		memories: [
-			{ content: 'The user prefers concise answers with code first and explanations after.', type: 'Preference', tags: ['demo', 'style'], importance: 0.8 },
-			{ content: 'Decision: the team moved the billing service from MongoDB to PostgreSQL because invoices need ACID transactions.', type: 'Decision', tags: ['demo', 'billing'], importance: 0.9 },
-			{ content: 'Deploys to production happen on Tuesdays after the 10:00 stand-up; never deploy on Fridays.', type: 'Habit', tags: ['demo', 'ops'] },
-			{ content: 'Invoice totals were off by a cent because of floating-point rounding; amounts are now stored as integer cents.', type: 'Insight', tags: ['demo', 'billing'] },
+			{ content: 'The user prefers concise answers with code first and explanations after.', type: 'Preference', tags: ['demo', 'style'], importance: 0.8, scope: DEMO_SCOPE },
+			{ content: 'Decision: the team moved the billing service from MongoDB to PostgreSQL because invoices need ACID transactions.', type: 'Decision', tags: ['demo', 'billing'], importance: 0.9, scope: DEMO_SCOPE },
+			{ content: 'Deploys to production happen on Tuesdays after the 10:00 stand-up; never deploy on Fridays.', type: 'Habit', tags: ['demo', 'ops'], scope: DEMO_SCOPE },
+			{ content: 'Invoice totals were off by a cent because of floating-point rounding; amounts are now stored as integer cents.', type: 'Insight', tags: ['demo', 'billing'], scope: DEMO_SCOPE },
 		],
 	});
 	const results = stored.results as { memory_id: string; status: string }[];
@@ -91,7 +95,7 @@ async function runScript(client: Client): Promise<void> {
 
 /** Recalls by meaning and logs the ranked results with their scores. */
 async function recall(client: Client, query: string): Promise<void> {
-	const out = await call(client, 'recall_memory', { query, limit: 3 });
+	const out = await call(client, 'recall_memory', { query, limit: 3, scope: DEMO_SCOPE });
 	const hits = out.results as { score: number; memory: { content: string } }[];
 	step(`Recalled “${query}”: ${hits.length} result${hits.length === 1 ? '' : 's'}`, hits.map((h) => `${h.score.toFixed(2)}  ${h.memory.content}`).join('\n') || 'nothing yet');
 }
@@ -101,12 +105,27 @@ async function main(): Promise<void> {
 	const run = $<HTMLButtonElement>('run');
 	const question = $<HTMLInputElement>('question');
 	const askButton = $<HTMLButtonElement>('ask-button');
+	const clear = $<HTMLButtonElement>('clear');
 	if (!iframe.contentDocument || iframe.contentDocument.readyState !== 'complete')
 		await new Promise((r) => iframe.addEventListener('load', r, { once: true }));
 	const client = await connect(iframe);
 	status.textContent = 'Connected to Engram over postMessage.';
 	document.body.dataset.connected = 'true';
-	for (const el of [run, question, askButton]) el.disabled = false;
+	for (const el of [run, question, askButton, clear]) el.disabled = false;
+
+	clear.addEventListener('click', async () => {
+		clear.disabled = true;
+		try {
+			const out = await call(client, 'delete_memory', { tags: [DEMO_SCOPE], scope: DEMO_SCOPE });
+			const n = out.deleted_count as number;
+			step(n ? `Removed the demo's ${n} ${n === 1 ? 'memory' : 'memories'} (scope “${DEMO_SCOPE}”); your own memories were not touched` : 'There were no demo memories to remove');
+			document.body.dataset.cleared = 'true';
+		} catch (e) {
+			step(String((e as Error).message ?? e), undefined, 'error');
+		} finally {
+			clear.disabled = false;
+		}
+	});
 
 	run.addEventListener('click', async () => {
 		run.disabled = true;

@@ -2,6 +2,9 @@
  * associate_memories: one pair, or a batch of ≤ 500 in one transaction where each item succeeds
  * or fails on its own (unknown id → not_found, self-link → invalid_input). Only the 11 authorable
  * types are accepted. Idempotent per (from, to, type): a repeat updates strength and fields.
+ *
+ * unlink_memories (deleteAssociation): removes the links from one memory to another, of one type
+ * or all, in one transaction that also updates the search index's adjacency and logs it.
  */
 import { MemoryError } from '../core/errors';
 import {
@@ -10,9 +13,12 @@ import {
 	type AssociateItem,
 	type AssociateOutput,
 	type AuthorableAssociationType,
+	UnlinkInputSchema,
+	type UnlinkInput,
+	type UnlinkOutput,
 } from '../core/schemas';
 import { appendActivity } from '../store/activity';
-import { linksOut, putLinks } from '../store/associations';
+import { deleteLinks, linksOut, putLinks } from '../store/associations';
 import { getByRef } from '../store/memories';
 import type { AssociationRow } from '../store/rows';
 import { bumpStamp } from '../store/settings';
@@ -52,7 +58,10 @@ export async function associateMemories(ctx: EngineContext, input: AssociateInpu
 				}
 			}
 			if (ok.length) {
-				await appendActivity(ctx.db, ok.map((s) => ({ at, actor, action: 'associated' as const, memory_id: s.memory1_id, detail: `${s.type} → ${s.memory2_id}` })));
+				await appendActivity(
+					ctx.db,
+					ok.map((s) => ({ at, actor, action: 'associated' as const, memory_id: s.memory1_id, memory_ids: [s.memory2_id], detail: `${s.type} → ${s.memory2_id}`, link: { from: s.memory1_id, to: s.memory2_id, type: s.type } })),
+				);
 				change.stamp = await bumpStamp(ctx.db);
 			}
 			return { ok, failed };
@@ -61,6 +70,38 @@ export async function associateMemories(ctx: EngineContext, input: AssociateInpu
 		if (applied.replayed) return replayedOutput(output(res.ok, res.failed), key!);
 		if (res.ok.length) ctx.hub.emit({ kind: 'associations', ids: [...new Set(res.ok.flatMap((s) => [s.memory1_id, s.memory2_id]))] });
 		return output(res.ok, res.failed);
+	});
+}
+
+/** Removes links; see the module comment. No link to remove is a not_found error naming it. */
+export async function unlinkMemories(ctx: EngineContext, input: UnlinkInput, actor = 'agent'): Promise<UnlinkOutput> {
+	const p = parseInput(UnlinkInputSchema, input);
+	return ctx.lock.run(async () => {
+		const change: IndexChange = { upserts: [], edges: [], removedEdges: [] };
+		const removed = await writeIndexed(ctx, change, async () => {
+			const [a, b] = await Promise.all([getByRef(ctx.db, p.memory1_id), getByRef(ctx.db, p.memory2_id)]);
+			if (!a) throw notFound('memory1_id', p.memory1_id);
+			if (!b) throw notFound('memory2_id', p.memory2_id);
+			const links = linksOut(a).filter((l) => l.to === b.id && (p.type === undefined || l.type === p.type));
+			if (links.length === 0)
+				throw new MemoryError('not_found', `${p.type ? 'type' : 'memory2_id'}: no ${p.type ? `${p.type} ` : ''}link from ${a.id} to ${b.id}`);
+			await deleteLinks(ctx.db, links);
+			const at = nowIso(ctx);
+			await appendActivity(
+				ctx.db,
+				links.map((l) => ({ at, actor, action: 'unlinked' as const, memory_id: a.id, memory_ids: [b.id], detail: `${l.type} → ${b.id}`, link: { from: a.id, to: b.id, type: l.type } })),
+			);
+			change.removedEdges!.push(...links);
+			change.stamp = await bumpStamp(ctx.db);
+			return links;
+		});
+		ctx.hub.emit({ kind: 'associations', ids: [removed[0].from, removed[0].to] });
+		return {
+			success: true,
+			message: `Removed ${removed.map((l) => l.type).join(', ')} from ${removed[0].from} to ${removed[0].to}`,
+			removed_count: removed.length,
+			removed: removed.map((l) => ({ memory1_id: l.from, memory2_id: l.to, type: l.type, strength: l.strength })),
+		};
 	});
 }
 

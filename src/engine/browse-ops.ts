@@ -28,7 +28,7 @@ export const BRIEF_CHARS = 500;
 export async function timeline(ctx: EngineContext, input: TimelineInput): Promise<TimelineOutput> {
 	const p = parseInput(TimelineInputSchema, input);
 	const now = ctx.now();
-	const q: RecallInput = { scope: p.scope, start: p.start, end: p.end, types: p.types, tags: p.tags, limit: p.limit ?? 20, offset: p.offset ?? 0, sort: p.order === 'asc' ? 'time_asc' : 'time_desc' };
+	const q: RecallInput = { scope: p.scope, start: p.start, end: p.end, types: p.types, tags: p.tags, tag_mode: p.tag_mode, exclude_tags: p.exclude_tags, limit: p.limit ?? 20, offset: p.offset ?? 0, sort: p.order === 'asc' ? 'time_asc' : 'time_desc' };
 	if (p.time_query) {
 		const w = parseTimeQuery(p.time_query, now);
 		if (!w) throw new MemoryError('invalid_input', `time_query: ${JSON.stringify(p.time_query)} is not a time range I can read; try "last week", "yesterday" or "in March 2024"`);

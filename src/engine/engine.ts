@@ -36,6 +36,8 @@ import type {
 	TimelineOutput,
 	TrendingInput,
 	TrendingOutput,
+	UnlinkInput,
+	UnlinkOutput,
 	UpdateInput,
 	UpdateOutput,
 } from '../core/schemas';
@@ -46,7 +48,7 @@ import { getByRef } from '../store/memories';
 import { ACTIVE_MODEL_KEY, bumpStamp, getSetting, readStamp, setSetting } from '../store/settings';
 import { opfsSnapshotFiles, type SnapshotFiles } from '../store/snapshot-files';
 import { removeOrphanFiles, type SnapshotPlace } from '../store/snapshots';
-import { associateMemories } from './associate-ops';
+import { associateMemories, unlinkMemories } from './associate-ops';
 import { findByEntity, timeline } from './browse-ops';
 import type { EngineContext } from './context';
 import { deleteMemories } from './delete-ops';
@@ -60,11 +62,11 @@ import { loadIndex, nextTask, persistSnapshot, restoreFromSource, restoreIndex, 
 import { ModelSwitcher, type EmbedderFactory } from './model-switch';
 import * as reads from './reads';
 import { recallMemories } from './recall-ops';
-import { health, stats, trendingLabels } from './stats-ops';
+import { dataSize, health, stats, trendingLabels } from './stats-ops';
 import { DeferredLog } from './deferred-log';
 import { storeMemories } from './store-ops';
 import { resolveThresholds, thresholdsKey, type Thresholds } from './thresholds';
-import type { ActivityEntry, ChangeEvent, EngineApi, Progress } from './types';
+import type { ActivityEntry, ChangeEvent, DataSize, EngineApi, Progress } from './types';
 import { updateMemory } from './update-ops';
 import { WriteGuesses } from './write-guess';
 import { WriteLock } from './write-lock';
@@ -192,6 +194,9 @@ export class Engine implements EngineApi {
 	associate(input: AssociateInput, c?: CallContext): Promise<AssociateOutput> {
 		return associateMemories(this.ctx, input, c?.actor);
 	}
+	deleteAssociation(input: UnlinkInput, c?: CallContext): Promise<UnlinkOutput> {
+		return unlinkMemories(this.ctx, input, c?.actor);
+	}
 	recall(input: RecallInput, c?: CallContext): Promise<RecallOutput> {
 		return recallMemories(this.ctx, input, c?.actor);
 	}
@@ -226,6 +231,9 @@ export class Engine implements EngineApi {
 	async storageFull(): Promise<string | undefined> {
 		const since = this.ctx.db.quotaFullSince;
 		return since === undefined ? undefined : new Date(since).toISOString();
+	}
+	dataSize(): Promise<DataSize> {
+		return dataSize(this.ctx);
 	}
 	exportMemories(input: ExportInput): Promise<ExportOutput> {
 		return exportMemories(this.ctx, input);

@@ -100,7 +100,7 @@ class Execution {
 		const k = clampK(args.k, text ? 20 : GRAPH_LIMITS.maxStartK, this.notes);
 		const scope = optString(args.scope, 'scope');
 		let ids: string[];
-		if (args.ids !== undefined) ids = await this.resolveIds(args.ids);
+		if (args.ids !== undefined) ids = await this.resolveIds(args.ids, 'id');
 		else if (args.entity !== undefined) ids = await this.entityMemories(String(args.entity));
 		else if (args.tag !== undefined)
 			ids = await this.scanMemories({ tags: [String(args.tag)], scope });
@@ -210,9 +210,9 @@ class Execution {
 				);
 			return [{ kind: 'tag', name: props.name }];
 		}
-		const ids = props.id ?? props.ids ?? props.seq;
-		if (ids !== undefined)
-			return (await this.resolveIds(ids)).map((id) => ({ kind: 'memory', id }));
+		const ids = props.id ?? props.ids;
+		if (ids !== undefined || props.seq !== undefined)
+			return (await this.resolveIds(ids ?? props.seq, ids === undefined ? 'seq' : 'id')).map((id) => ({ kind: 'memory', id }));
 		const tags =
 			typeof props.tag === 'string'
 				? [props.tag]
@@ -248,15 +248,21 @@ class Execution {
 		return e.id;
 	}
 
-	private async resolveIds(v: unknown): Promise<string[]> {
+	/**
+	 * Memory ids from `id`/`ids` (strings, matched exactly) or `seq` (integers). A numeric-looking
+	 * id is still an id: "7" never names the memory with seq 7.
+	 */
+	private async resolveIds(v: unknown, kind: 'id' | 'seq'): Promise<string[]> {
 		const refs = Array.isArray(v) ? v : [v];
 		const out: string[] = [];
 		for (const ref of refs) {
-			if (typeof ref !== 'string' && typeof ref !== 'number')
-				throw invalid(`ids must be strings or integers, got ${JSON.stringify(ref)}`);
-			const id = await this.engine.resolveId(ref);
+			if (kind === 'id' && typeof ref !== 'string')
+				throw invalid(`memory ids are strings, got ${JSON.stringify(ref)}; match {seq: …} for an integer seq`);
+			if (kind === 'seq' && !Number.isInteger(ref))
+				throw invalid(`seq must be an integer, got ${JSON.stringify(ref)}`);
+			const id = await this.engine.resolveId(ref as string | number);
 			if (id) out.push(id);
-			else this.notes.push(`no memory with id ${JSON.stringify(ref)}`);
+			else this.notes.push(`no memory with ${kind} ${JSON.stringify(ref)}`);
 		}
 		return out;
 	}
@@ -538,9 +544,9 @@ class Execution {
 			if (!m) return false;
 			if (k === 'tag') return m.tags.includes(String(want));
 			if (k === 'tags' && Array.isArray(want)) return want.every((t) => m.tags.includes(String(t)));
-			if (k === 'ids') return Array.isArray(want) && want.some((x) => x === m.id || x === m.seq);
-			if (k === 'id' && Array.isArray(want)) return want.some((x) => x === m.id || x === m.seq);
-			if (k === 'id' || k === 'seq') return want === m.id || want === m.seq;
+			if (k === 'ids' || (k === 'id' && Array.isArray(want))) return Array.isArray(want) && want.includes(m.id);
+			if (k === 'id') return want === m.id;
+			if (k === 'seq') return want === m.seq;
 		}
 		if (node.kind === 'entity' && k === 'name') {
 			const e = this.entities.get(node.id);

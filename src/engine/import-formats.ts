@@ -17,6 +17,7 @@ import {
 	TagsSchema,
 	UnitSchema,
 } from '../core/schemas';
+import { inspect } from '../core/well-formed';
 import { parseMarkdown } from './markdown-format';
 import { describeIssue, formatPath } from './validate';
 
@@ -134,6 +135,9 @@ export function detectFormat(data: string): ImportFormat {
 
 /** Validates `value` with `schema`; on failure returns the error text naming field and rule. */
 function check<T>(schema: z.ZodType<T>, value: unknown, what: string): { ok: T } | { error: string } {
+	// A JSON "\ud800" escape makes a lone surrogate: refuse it in any string or key of the record.
+	const [bad] = inspect(value);
+	if (bad) return { error: `${what}.${formatPath(bad.path)}: ${bad.message}` };
 	const r = schema.safeParse(value);
 	if (r.success) return { ok: r.data };
 	const issue = r.error.issues[0] as unknown as Parameters<typeof describeIssue>[0];

@@ -21,6 +21,8 @@ export const DEFAULT_MAX_CONTENT_CHARS = 2000;
 const DEFAULT_LIMIT = 10;
 /** How many caller-embedding matches join the candidates. */
 const CALLER_POOL = 100;
+/** Cosine from which a caller-embedding match counts as strong (its model is unknown: a paraphrase's level). */
+const CALLER_STRONG = 0.6;
 
 /** Recalls memories; see the module comment. */
 export async function recallMemories(ctx: EngineContext, input: RecallInput, actor = 'agent'): Promise<RecallOutput> {
@@ -94,11 +96,13 @@ function rankWithCaller(ctx: EngineContext, p: RecallInput, vectors: (Float32Arr
 		if (cos === undefined) return h;
 		const components = { ...h.components, semantic: Math.max(h.components.semantic, Math.max(0, cos)) };
 		if (!own.has(h.id) && h.components.tags === 1 && !hasContextBoost(p)) components.tags = 0;
-		return { ...h, components, score: combine(components, w), match: 'direct' as const };
+		const strength = h.strength === 'strong' || cos >= CALLER_STRONG ? 'strong' : 'weak';
+		return { ...h, components, score: combine(components, w), match: 'direct' as const, strength };
 	});
 	const kept = hits.filter((h) => p.min_score === undefined || h.score >= p.min_score);
 	if ((p.sort ?? 'score') === 'score') kept.sort((a, b) => b.score - a.score);
-	return { ...page, hits: kept.slice(offset, offset + limit), total: Math.max(page.total, kept.length), lexical_only: false };
+	const matched = Math.max(page.matched, kept.filter((h) => h.strength === 'strong').length);
+	return { ...page, hits: kept.slice(offset, offset + limit), total: Math.max(page.total, kept.length), matched, lexical_only: false };
 }
 
 function hasContextBoost(p: RecallInput): boolean {
@@ -120,14 +124,14 @@ async function loadPage(ctx: EngineContext, page: RankedPage, p: RecallInput): P
 		const memory = toMemory(row, modelsOf(row));
 		const cut = truncate(memory.content, max);
 		memory.content = cut.text;
-		const r: RecallOutput['results'][number] = { memory, score: h.score, components: h.components, match: h.match, matched_terms: h.matched_terms };
+		const r: RecallOutput['results'][number] = { memory, score: h.score, components: h.components, match: h.match, matched_terms: h.matched_terms, strength: h.strength };
 		if (h.via !== undefined) r.via = h.via;
 		if (cut.truncated) r.content_truncated = true;
 		results.push(r);
 	});
 	const offset = p.offset ?? 0;
 	const hasMore = offset + page.hits.length < page.total;
-	const out: RecallOutput = { results, count: results.length, has_more: hasMore };
+	const out: RecallOutput = { results, count: results.length, matched: page.matched, has_more: hasMore };
 	if (hasMore) out.next_offset = offset + page.hits.length;
 	if (page.lexical_only) out.lexical_only = true;
 	if (page.time_window) out.time_window = page.time_window;

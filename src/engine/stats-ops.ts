@@ -1,5 +1,5 @@
 /**
- * memory_stats, trending_labels and check_database_health.
+ * memory_stats, trending_labels and check_database_health; dataSize for the Settings screen.
  */
 import {
 	StatsInputSchema,
@@ -12,6 +12,7 @@ import {
 } from '../core/schemas';
 import { DB_VERSION } from '../store/db';
 import type { EngineContext } from './context';
+import type { DataSize } from './types';
 import { parseInput } from './validate';
 import { linksFrom } from '../store/associations';
 import { rowsWithVector, vectorModels } from '../store/vectors';
@@ -189,4 +190,30 @@ async function storageInfo(): Promise<HealthOutput['storage']> {
 	} catch {
 		return {};
 	}
+}
+
+/** A rough size of one activity entry as stored (short strings and a timestamp). */
+const ACTIVITY_ENTRY_BYTES = 160;
+
+/**
+ * Approximate bytes Engram keeps: each memory row's fields as JSON (links included), its vectors'
+ * raw bytes, the snapshots' recorded sizes, entities as JSON and the activity log at a flat rate.
+ * The browser's own estimate counts the app's caches (the model, the wasm) and is padded, so the
+ * Settings screen shows this next to it. One read transaction; a full scan, so only on demand.
+ */
+export async function dataSize(ctx: EngineContext): Promise<DataSize> {
+	const db = ctx.db;
+	const out: DataSize = { memories: 0, vectors: 0, snapshots: 0, other: 0, total: 0 };
+	await db.read(async () => {
+		await db.memories.each((row) => {
+			const { vectors, ...rest } = row;
+			out.memories += JSON.stringify(rest).length;
+			for (const v of Object.values(vectors ?? {})) out.vectors += v.byteLength;
+		});
+		await db.snapshots.each((r) => (out.snapshots += r.size ?? r.bytes?.byteLength ?? 0));
+		await db.entities.each((e) => (out.other += JSON.stringify(e).length));
+		out.other += (await db.activity.count()) * ACTIVITY_ENTRY_BYTES;
+	});
+	out.total = out.memories + out.vectors + out.snapshots + out.other;
+	return out;
 }

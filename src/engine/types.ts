@@ -31,6 +31,8 @@ import type {
 	TimelineOutput,
 	TrendingInput,
 	TrendingOutput,
+	UnlinkInput,
+	UnlinkOutput,
 	UpdateInput,
 	UpdateOutput,
 } from '../core/schemas';
@@ -40,11 +42,37 @@ export interface ActivityEntry {
 	id?: number;
 	at: string;
 	actor: string;
-	action: 'created' | 'updated' | 'accessed' | 'deleted' | 'associated' | 'recalled' | 'imported';
+	action: 'created' | 'updated' | 'accessed' | 'deleted' | 'associated' | 'unlinked' | 'recalled' | 'imported' | 'restored';
 	memory_id?: string;
-	/** The memories of an entry about several (a batch store writes one `created` entry). */
+	/**
+	 * The memories of an entry about several (a batch store writes one `created` entry); a link's
+	 * entry names its other end here, so both memories' histories show it.
+	 */
 	memory_ids?: string[];
 	detail?: string;
+	/** `updated`: each changed field's value before and after (absent = the field was unset). */
+	changes?: Record<string, FieldChange>;
+	/** `associated` / `unlinked`: the link, so a history can name both ends by title. */
+	link?: { from: string; to: string; type: string };
+}
+
+/** One field's value before and after an update. */
+export interface FieldChange {
+	from?: unknown;
+	to?: unknown;
+}
+
+/** Approximate bytes Engram itself keeps (not the origin's whole estimate, which counts caches). */
+export interface DataSize {
+	/** Memory records without their vectors: content, fields, links. */
+	memories: number;
+	/** Embedding vectors of every model. */
+	vectors: number;
+	/** Persisted search-index snapshots. */
+	snapshots: number;
+	/** Entities and the activity log. */
+	other: number;
+	total: number;
 }
 
 /** What changed, for live views. */
@@ -68,6 +96,8 @@ export interface EngineApi {
 	update(input: UpdateInput, ctx?: CallContext): Promise<UpdateOutput>;
 	delete(input: DeleteInput, ctx?: CallContext): Promise<DeleteOutput>;
 	associate(input: AssociateInput, ctx?: CallContext): Promise<AssociateOutput>;
+	/** Removes links from memory1 to memory2 (one type, or all): one transaction, an activity entry. */
+	deleteAssociation(input: UnlinkInput, ctx?: CallContext): Promise<UnlinkOutput>;
 	recall(input: RecallInput, ctx?: CallContext): Promise<RecallOutput>;
 	timeline(input: TimelineInput): Promise<TimelineOutput>;
 	findByEntity(input: FindByEntityInput): Promise<FindByEntityOutput>;
@@ -76,12 +106,18 @@ export interface EngineApi {
 	health(): Promise<HealthOutput>;
 	/** Whether writes are being refused for want of space: since when (ISO), or undefined. */
 	storageFull(): Promise<string | undefined>;
+	/** Approximate bytes of memories, vectors, index snapshots and the rest Engram stores. */
+	dataSize(): Promise<DataSize>;
 	exportMemories(input: ExportInput): Promise<ExportOutput>;
 	/** Imports in transactions of ≤ 500 records; `onProgress` hears `{ task: 'import', done, total }` after each. */
 	importMemories(input: ImportInput, ctx?: CallContext, onProgress?: (p: Progress) => void): Promise<ImportOutput>;
 
 	/** Reads without side effects (no access counted), for the graph walks and the UI. */
 	getMemories(ids: string[]): Promise<(Memory | undefined)[]>;
+	/**
+	 * The id of the memory a reference names: a string is an id, matched exactly (never a seq);
+	 * a number is a seq, for the profiles that type integer ids (memory-mcp).
+	 */
 	resolveId(ref: string | number): Promise<string | undefined>;
 	associationsOf(id: string): Promise<Association[]>;
 	entitiesOf(id: string): Promise<Entity[]>;

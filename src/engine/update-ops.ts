@@ -92,13 +92,30 @@ async function rewrite(
 			if (caller) setVector(next, callerModel(caller.length), caller);
 			await ctx.db.memories.put(next);
 			if (changed.includes('entities')) await relinkEntities(ctx, old, next);
-			await appendActivity(ctx.db, [{ at: next.updated_at, actor, action: 'updated', memory_id: next.id, detail: changed.join(', ') }]);
+			await appendActivity(ctx.db, [{ at: next.updated_at, actor, action: 'updated', memory_id: next.id, detail: changed.join(', '), changes: fieldChanges(old, next, changed) }]);
 			change.upserts.push({ row: next, vector: vec ?? null });
 			change.stamp = await bumpStamp(ctx.db);
 			return { row: next, changed };
 		}, compact));
 		return res;
 	}
+}
+
+/** Fields whose old and new values the history keeps (so a person can see and revert them). */
+const HISTORY_FIELDS = new Set(['content', 'summary', 'tags', 'type', 'importance', 'confidence', 'metadata', 'entities', 'source', 'scope', 'timestamp', 't_valid', 't_invalid']);
+
+/** Each changed field's value before and after; unset values are left out (`from`/`to` absent). */
+function fieldChanges(old: MemoryRow, next: MemoryRow, changed: string[]): Record<string, { from?: unknown; to?: unknown }> {
+	const out: Record<string, { from?: unknown; to?: unknown }> = {};
+	for (const f of changed) {
+		if (!HISTORY_FIELDS.has(f)) continue;
+		const key = f as (typeof FIELDS)[number];
+		const c: { from?: unknown; to?: unknown } = {};
+		if (old[key] !== undefined) c.from = old[key];
+		if (next[key] !== undefined) c.to = next[key];
+		out[f] = c;
+	}
+	return out;
 }
 
 /** The row after applying every given field. */

@@ -9,9 +9,15 @@
  * await server.connect(transport);
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+	CallToolRequestSchema,
+	ErrorCode,
+	type CallToolResult,
+	type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
 import { MemoryError } from '../core/errors';
-import type { CallContext } from '../core/schemas';
+import { WELL_FORMED_CHECKED, wellFormedInput, type CallContext } from '../core/schemas';
 import type { EngineApi } from '../engine/types';
 import { toolError } from './errors';
 import { aiakivProfile } from './profiles/aiakiv';
@@ -80,6 +86,7 @@ export function createMemoryServer(
 		{ instructions: p.instructions },
 	);
 	if (opts.onToolCall) observeToolCalls(server, opts.onToolCall);
+	guardToolArguments(server, opts.onToolCall);
 	const ctx = (): CallContext => ({ actor: opts.actor ?? clientActor(server, profile) });
 	for (const tool of p.tools) registerTool(server, tool, engine, ctx);
 	return server;
@@ -91,7 +98,13 @@ function registerTool(
 	engine: EngineApi,
 	ctx: () => CallContext,
 ): void {
-	server.registerTool(tool.name, tool.config, async (input: unknown): Promise<CallToolResult> => {
+	// Every string of every profile's arguments must be well-formed (core schemas carry the rule
+	// already; a profile's own schema gets it here), so no profile can store a lone surrogate.
+	const inputSchema = WELL_FORMED_CHECKED.has(tool.config.inputSchema)
+		? tool.config.inputSchema
+		: wellFormedInput(tool.config.inputSchema);
+	const config = { ...tool.config, inputSchema };
+	server.registerTool(tool.name, config, async (input: unknown): Promise<CallToolResult> => {
 		try {
 			return toResult(tool, await tool.run(input, engine, ctx()), input);
 		} catch (e) {
@@ -147,4 +160,51 @@ function observeToolCalls(server: McpServer, onToolCall: (e: ToolCallEvent) => v
 			}
 		}) as never);
 	}) as typeof low.setRequestHandler;
+}
+
+/**
+ * Answers a tools/call whose `arguments` is not an object (an array, a string, null) with a clean
+ * -32602 naming the problem. The SDK parses the whole request against its schema before any
+ * handler of ours runs and reports a failure as -32603 with the raw validation dump, so the check
+ * sits on the transport, between the wire and the protocol: it wraps the `onmessage` the protocol
+ * installs, just before the transport starts delivering.
+ */
+function guardToolArguments(server: McpServer, onToolCall?: (e: ToolCallEvent) => void): void {
+	const connect = server.connect.bind(server);
+	server.connect = async (transport: Transport) => {
+		const start = transport.start.bind(transport);
+		transport.start = async () => {
+			const deliver = transport.onmessage;
+			if (deliver)
+				transport.onmessage = (message, extra) => {
+					const refusal = badArguments(message);
+					if (!refusal) return deliver(message, extra);
+					onToolCall?.({ tool: refusal.tool, ok: false, ms: 0 });
+					void transport.send(refusal.reply).catch((e: unknown) => transport.onerror?.(e as Error));
+				};
+			return start();
+		};
+		return connect(transport);
+	};
+}
+
+/** The -32602 reply for a tools/call request whose `arguments` is present but not an object. */
+function badArguments(m: JSONRPCMessage): { tool: string; reply: JSONRPCMessage } | undefined {
+	if (!('method' in m) || m.method !== 'tools/call' || !('id' in m)) return undefined;
+	const params = m.params as { name?: unknown; arguments?: unknown } | undefined;
+	const args = params?.arguments;
+	if (args === undefined || (args !== null && typeof args === 'object' && !Array.isArray(args))) return undefined;
+	const got = args === null ? 'null' : Array.isArray(args) ? 'an array' : `a ${typeof args}`;
+	const tool = typeof params?.name === 'string' ? params.name : '?';
+	return {
+		tool,
+		reply: {
+			jsonrpc: '2.0',
+			id: m.id,
+			error: {
+				code: ErrorCode.InvalidParams,
+				message: `Invalid params: arguments must be an object of named arguments, e.g. {"memory_id": "…"} (got ${got})`,
+			},
+		},
+	};
 }

@@ -5,14 +5,14 @@ import type { MemoryRef } from '../core/schemas';
 import type { EngramDB } from './db';
 import type { MemoryRow } from './rows';
 
-/** The row a reference points at: a string id, or an integer seq. */
-export async function getByRef(db: EngramDB, ref: MemoryRef): Promise<MemoryRow | undefined> {
+/**
+ * The row a reference points at. A string is an id, matched exactly: "42" is never the memory
+ * with seq 42 (a retried delete would hit another memory). A number is a seq, for the profiles
+ * that type integer ids (memory-mcp); native schemas never let a number through.
+ */
+export async function getByRef(db: EngramDB, ref: MemoryRef | number): Promise<MemoryRow | undefined> {
 	if (typeof ref === 'number') return db.memories.where('seq').equals(ref).first();
-	const byId = await db.memories.get(ref);
-	if (byId) return byId;
-	// A numeric string ("42") from a client that only speaks strings is also a seq.
-	if (/^\d+$/.test(ref)) return db.memories.where('seq').equals(Number(ref)).first();
-	return undefined;
+	return db.memories.get(ref);
 }
 
 /**

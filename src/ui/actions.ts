@@ -2,8 +2,9 @@
  * Multi-step actions the screens share: delete with undo, bulk tagging. Each engine call is one
  * transaction, so a failure part-way leaves whole memories, never half a record.
  */
-import type { Association, Entity, Memory } from '../core/schemas';
+import type { Association, Entity, Memory, UpdateInput } from '../core/schemas';
 import { LIMITS } from '../core/schemas';
+import type { ActivityEntry } from '../engine/types';
 import type { AppContext } from './state/context';
 
 /** What is needed to put deleted memories back exactly: records, their links and entities. */
@@ -67,6 +68,8 @@ export async function deleteWithUndo(app: AppContext, ids: string[]): Promise<nu
 			run: async () => {
 				try {
 					const n = await restoreMemories(app, snap);
+					await app.engine.logActivity({ actor: 'app', action: 'restored', memory_ids: snap.memories.map((m) => m.id), detail: 'Undo after delete' });
+					app.live.touch('memories');
 					app.toasts.show(`Restored ${n} ${n === 1 ? 'memory' : 'memories'}`, { kind: 'success' });
 				} catch (e) {
 					app.toasts.error(e, 'Undo failed');
@@ -97,4 +100,26 @@ export async function retagMemories(
 	}
 	app.live.touch('memories');
 	return changed;
+}
+
+/**
+ * The update that puts back the values an `updated` history entry replaced, or undefined when
+ * the entry recorded none. It goes through the normal update path (so it is itself one entry in
+ * the history, and can be reverted in turn). A field that was unset before is cleared: windows
+ * with null, text fields with '', metadata keys the change added with null.
+ */
+export function revertInput(entry: ActivityEntry): UpdateInput | undefined {
+	if (entry.action !== 'updated' || !entry.memory_id || !entry.changes) return undefined;
+	const input: Record<string, unknown> = { memory_id: entry.memory_id };
+	for (const [field, { from, to }] of Object.entries(entry.changes)) {
+		if (field === 'metadata') {
+			const before = (from ?? {}) as Record<string, unknown>;
+			const patch: Record<string, unknown> = { ...before };
+			for (const k of Object.keys((to ?? {}) as Record<string, unknown>)) if (!(k in before)) patch[k] = null;
+			input.metadata = patch;
+		} else if (field === 't_valid' || field === 't_invalid') input[field] = from ?? null;
+		else if (field === 'summary' || field === 'source') input[field] = from ?? '';
+		else if (from !== undefined) input[field] = from;
+	}
+	return Object.keys(input).length > 1 ? (input as UpdateInput) : undefined;
 }

@@ -3,9 +3,10 @@
  * associations between them — around one memory, around a search, or across the most recent
  * memories. Bounded by `maxNodes` so a dense store still draws quickly.
  */
-import type { Association, Memory, MemoryBrief } from '../core/schemas';
+import type { Association, Memory, MemoryBrief, RecallResult } from '../core/schemas';
 import type { Engine } from './state/context';
 import { preview } from './format';
+import { titleOf, typeLabel } from './words';
 
 /** A node: a memory (coloured by type) or an entity. */
 export interface GraphNode {
@@ -16,6 +17,8 @@ export interface GraphNode {
 	/** Memory id for memory nodes (opens on click). */
 	memoryId?: string;
 	focus?: boolean;
+	/** What the hover card shows: a longer title and the tags. */
+	detail?: string;
 }
 
 /** An edge: an association between memories, or a memory's mention of an entity. */
@@ -57,7 +60,8 @@ class Builder {
 	addMemory(m: Memory | MemoryBrief, focus = false): boolean {
 		if (this.nodes.has(m.id)) return true;
 		if (this.nodes.size >= this.opts.maxNodes) return !(this.truncated = true);
-		this.nodes.set(m.id, { id: m.id, kind: 'memory', label: preview(m, 48), type: m.type, memoryId: m.id, focus });
+		const detail = [typeLabel(m.type), preview(m, 160), m.tags.length ? m.tags.map((t) => `#${t}`).join(' ') : ''].filter(Boolean).join('\n');
+		this.nodes.set(m.id, { id: m.id, kind: 'memory', label: titleOf(m, 36), type: m.type, memoryId: m.id, focus, detail });
 		return true;
 	}
 
@@ -115,15 +119,32 @@ export async function aroundMemory(engine: Engine, id: string, opts: GraphOption
 	return b.result();
 }
 
-/** The top results of a search and what links them. */
+/** Share of the best meaning score a result needs, without a word match, to count as a hit. */
+export const SEARCH_MEANING_SHARE = 0.75;
+
+/**
+ * The results that really match a search: those with a matching word, and those whose meaning
+ * score is close to the best one's. Recall ranks every memory it can; the graph draws only these.
+ */
+export function searchHits(results: RecallResult[]): RecallResult[] {
+	const direct = results.filter((r) => r.match === 'direct');
+	const best = Math.max(0, ...direct.map((r) => r.components.semantic));
+	return direct.filter((r) => r.matched_terms.length > 0 || r.components.lexical > 0 || (best > 0 && r.components.semantic >= best * SEARCH_MEANING_SHARE));
+}
+
+/** The memories that match a search (the focus), the memories one link away, and their links. */
 export async function aroundSearch(engine: Engine, query: string, opts: GraphOptions): Promise<GraphData> {
 	const out = await engine.recall({ query, limit: Math.min(100, opts.maxNodes), max_content_chars: 200 }, { actor: 'app' });
 	const b = new Builder(opts);
-	const ids = out.results.map((r) => r.memory.id);
-	const full = (await engine.getMemories(ids)).filter((m): m is Memory => !!m);
-	for (const m of full) b.addMemory(m);
-	for (const m of full) b.addEntities(m);
-	await addLinksAmong(engine, b, full);
+	const ids = searchHits(out.results).map((r) => r.memory.id);
+	const hits = (await engine.getMemories(ids)).filter((m): m is Memory => !!m);
+	for (const m of hits) b.addMemory(m, true);
+	const lists = await Promise.all(hits.map((m) => engine.associationsOf(m.id)));
+	const near = [...new Set(lists.flat().filter((a) => opts.systemLinks || !SYSTEM.has(a.type)).flatMap((a) => [a.from, a.to]))].filter((x) => !ids.includes(x));
+	const neighbours = (await engine.getMemories(near)).filter((m): m is Memory => !!m && b.addMemory(m));
+	const all = [...hits, ...neighbours];
+	for (const m of all) b.addEntities(m);
+	await addLinksAmong(engine, b, all);
 	return b.result();
 }
 

@@ -12,6 +12,7 @@ import {
 	type UpdateInput,
 } from '../core/schemas';
 import { fromLocalInput, toLocalInput } from './format';
+import { issueWords } from './words';
 
 /** A memory as the form holds it: strings for dates and metadata, numbers for sliders. */
 export interface MemoryDraft {
@@ -92,8 +93,7 @@ function zodErrors(issues: { path: PropertyKey[]; message: string }[]): DraftErr
 	for (const issue of issues) {
 		const key = String(issue.path[0] ?? 'form');
 		const field = (FIELD_OF[key] ?? key) as keyof DraftErrors;
-		const where = issue.path.map(String).join('.');
-		errors[field] ??= `${where}: ${issue.message}`;
+		errors[field] ??= issueWords(issue);
 	}
 	return errors;
 }

@@ -62,4 +62,23 @@ describe('demo agent page', () => {
 		await step.waitFor();
 		expect(await step.innerText()).toContain('Tuesdays');
 	});
+
+	it("keeps its memories in its own scope and offers to remove them, leaving the person's", async () => {
+		const app = await browser.context.newPage();
+		await app.goto(`${server.url}/`);
+		await engineReady(app);
+		await engine(app, 'wipe');
+		await engine(app, 'store', { content: 'My own note: the dentist is on Thursday at 3pm.', tags: ['demo'] });
+		const page = await browser.context.newPage();
+		await page.goto(`${server.url}/demo.html`);
+		await page.waitForSelector('body[data-connected="true"]', { timeout: 60_000 });
+		await page.getByRole('button', { name: 'Run the script' }).click();
+		await page.waitForSelector('body[data-done="true"]', { timeout: 60_000 });
+		const stats = await engine<{ by_scope: Record<string, number> }>(app, 'stats', {});
+		expect(stats.by_scope).toEqual({ default: 1, demo: 4 });
+		await page.getByRole('button', { name: 'Remove the demo memories' }).click();
+		await page.waitForSelector('body[data-cleared="true"]');
+		expect(await page.getByTestId('demo-step').last().innerText()).toContain("Removed the demo's 4 memories");
+		expect((await engine<{ by_scope: Record<string, number> }>(app, 'stats', {})).by_scope).toEqual({ default: 1 });
+	});
 });

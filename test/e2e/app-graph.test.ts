@@ -9,10 +9,14 @@ import { engine, openApp, seed, SAMPLE, type AppFixture } from './app-support';
 let app: AppFixture;
 let page: Page;
 let ids: string[];
+const warnings: string[] = [];
 
 beforeAll(async () => {
 	app = await openApp();
 	page = app.page;
+	page.on('console', (m) => {
+		if (m.type() === 'warning') warnings.push(m.text());
+	});
 	ids = await seed(page, SAMPLE);
 	await engine(page, 'associate', { memory1_id: ids[3], memory2_id: ids[1], type: 'DERIVED_FROM', strength: 0.9 });
 });
@@ -76,5 +80,56 @@ describe('graph view', () => {
 		expect(pos).toBeDefined();
 		await page.mouse.click(box!.x + pos!.x, box!.y + pos!.y);
 		await page.waitForURL(/#\/memory\//);
+	});
+
+	/** Every memory node: rendered label size, box and centre, in page coordinates. */
+	async function memoryNodes() {
+		return page.evaluate(() => {
+			type Node = { style(k: string): string; renderedBoundingBox(): { x1: number; y1: number; x2: number; y2: number }; renderedPosition(): { x: number; y: number }; data(k: string): string };
+			const el = document.querySelector('[data-testid="graph-canvas"]') as HTMLElement & { _cyreg?: { cy?: { zoom(): number; nodes(s: string): Node[] } } };
+			const cy = el._cyreg!.cy!;
+			const r = el.getBoundingClientRect();
+			return cy.nodes('.memory').map((n) => {
+				const b = n.renderedBoundingBox();
+				const p = n.renderedPosition();
+				return { px: parseFloat(n.style('font-size')) * cy.zoom(), box: { x1: r.x + b.x1, y1: r.y + b.y1, x2: r.x + b.x2, y2: r.y + b.y2 }, x: r.x + p.x, y: r.y + p.y, label: n.data('label') };
+			});
+		});
+	}
+
+	it('labels are readable at the default zoom, the legend covers no node, no wheel warning', async () => {
+		await page.goto(`${app.server.url}/#/graph`);
+		await waitDrawn();
+		const nodes = await memoryNodes();
+		expect(nodes.length).toBe(SAMPLE.length);
+		for (const n of nodes) expect(n.px).toBeGreaterThanOrEqual(11);
+		const legend = (await page.getByRole('list', { name: 'Legend' }).boundingBox())!;
+		for (const { box } of nodes) {
+			const apart = box.x2 < legend.x || box.x1 > legend.x + legend.width || box.y2 < legend.y || box.y1 > legend.y + legend.height;
+			expect(apart).toBe(true);
+		}
+		expect(warnings.filter((w) => /wheel/i.test(w))).toEqual([]);
+	});
+
+	it('shows hover details next to the node', async () => {
+		await page.goto(`${app.server.url}/#/graph`);
+		await waitDrawn();
+		const [n] = await memoryNodes();
+		await page.mouse.move(n.x, n.y);
+		const tip = page.getByTestId('graph-tooltip');
+		await tip.waitFor();
+		const box = (await tip.boundingBox())!;
+		expect(Math.hypot(box.x - n.x, box.y - n.y)).toBeLessThan(60);
+		expect(await tip.innerText()).toContain(n.label.replace('…', ''));
+	});
+
+	it('draws only the neighbourhood of a search', async () => {
+		await page.goto(`${app.server.url}/#/graph?q=${encodeURIComponent('PostgreSQL')}`);
+		await waitDrawn();
+		const labels = (await memoryNodes()).map((n) => n.label);
+		expect(labels).toContain('Billing moved to PostgreSQL');
+		// The invoice insight is linked to it (DERIVED_FROM): its neighbourhood.
+		expect(labels.some((l) => l.startsWith('Invoice totals'))).toBe(true);
+		expect(labels.length).toBeLessThan(SAMPLE.length);
 	});
 });

@@ -58,7 +58,7 @@ describe('app', () => {
 		it('refuses bad input with an error naming the field and stores nothing', async () => {
 			await page.getByRole('button', { name: 'New memory' }).first().click();
 			await page.getByRole('button', { name: 'Save memory' }).click();
-			await page.locator('dialog .error-text', { hasText: /^content: / }).waitFor();
+			await page.locator('dialog .error-text', { hasText: /^Write something to remember$/ }).waitFor();
 			await page.locator('#new-content').fill('Has content now');
 			await page.locator('dialog summary', { hasText: 'Time, metadata and entities' }).click();
 			await page.locator('#new-metadata').fill('{not json');
@@ -108,7 +108,7 @@ describe('app', () => {
 			expect(new Set(types)).toEqual(new Set(['Decision']));
 		});
 
-		it('filters by a natural time phrase and names time_query when it cannot read one', async () => {
+		it('filters by a natural time phrase and says plainly when it cannot read one', async () => {
 			const old = new Date(Date.now() - 60 * 86_400_000).toISOString();
 			await seed(page, [
 				{ content: 'Old note about the billing migration plan.', timestamp: old, tags: ['billing'] },
@@ -125,7 +125,7 @@ describe('app', () => {
 			expect(texts).toHaveLength(1);
 			expect(texts[0]).toContain('Fresh note');
 			await page.getByLabel('Time range').fill('when pigs fly');
-			await page.locator('.error-text', { hasText: 'time_query' }).first().waitFor();
+			await page.locator('.error-text', { hasText: 'is not a time I can read' }).first().waitFor();
 		});
 
 		it('current only hides superseded memories', async () => {
@@ -156,7 +156,7 @@ describe('app', () => {
 			await page.locator('#edit-importance').fill('0.3');
 			await page.locator('#edit-metadata').fill('{"project": "engram"}');
 			await page.getByRole('button', { name: 'Save changes' }).click();
-			await page.getByText(/^Saved: /).waitFor();
+			await page.getByText(/^Saved “/).waitFor();
 			const m = await getMemory(id);
 			expect(m).toMatchObject({ content: 'The user prefers light mode in the mornings.', summary: 'Light mode mornings', type: 'Habit', tags: ['style', 'mornings'], importance: 0.3, metadata: { project: 'engram' } });
 			await page.getByRole('heading', { name: 'Light mode mornings' }).waitFor();
@@ -188,7 +188,7 @@ describe('app', () => {
 			await page.getByLabel('Reason').fill('dark vs light');
 			await page.getByLabel('Resolution').fill('dark in the app, light in docs');
 			await page.getByRole('button', { name: 'Create link' }).click();
-			await page.getByText('Linked: CONTRADICTS').waitFor();
+			await page.getByText(/^Linked: this memory contradicts “/).waitFor();
 			await page.locator('[data-testid="association"][data-type="CONTRADICTS"]').waitFor();
 			const links = await engine<{ from: string; to: string; type: string; reason?: string; resolution?: string }[]>(page, 'associationsOf', a);
 			expect(links).toContainEqual(expect.objectContaining({ from: a, to: b, type: 'CONTRADICTS', reason: 'dark vs light', resolution: 'dark in the app, light in docs' }));

@@ -5,6 +5,7 @@
  * survived, foreign tokens and origins refused, Streamable HTTP, and the MCP Inspector CLI.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -14,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
 	BIN,
-	newToken,
+	handshake,
 	relayHome,
 	spawnRelayClient,
 	waitFor,
@@ -33,6 +34,7 @@ let desk: StdioRelayClient;
 const home = relayHome();
 const env = { ENGRAM_RELAY_HOME: home.dir };
 const clients: StdioRelayClient[] = [];
+const consoleLines: string[] = [];
 
 const relayState = () =>
 	page.evaluate(
@@ -52,14 +54,16 @@ beforeAll(async () => {
 	server = await startPreview();
 	browser = await launchBrowser();
 	port = await freePort();
-	token = newToken();
+	// No --token: the relay generates one, saves it (0600) and prints the pairing link once.
 	desk = await spawnRelayClient(
-		['--port', String(port), '--token', token, '--app-url', server.url],
+		['--port', String(port), '--app-url', server.url],
 		env,
 		'desktop-native',
 	);
 	clients.push(desk);
+	token = readFileSync(`${home.dir}/relay-token`, 'utf8').trim();
 	page = await browser.context.newPage();
+	page.on('console', (m) => void consoleLines.push(m.text()));
 });
 
 afterAll(async () => {
@@ -119,7 +123,7 @@ describe('engram-relay with the app in Chromium', () => {
 
 	it('serves a second desktop client with another profile at the same time', async () => {
 		const second = await spawnRelayClient(
-			['--port', String(port), '--token', token, '--profile', 'automem'],
+			['--port', String(port), '--profile', 'automem'],
 			env,
 			'desktop-automem',
 		);
@@ -168,7 +172,7 @@ describe('engram-relay with the app in Chromium', () => {
 		});
 	});
 
-	it('refuses a WebSocket with a wrong token or a foreign Origin', async () => {
+	it('refuses a WebSocket with a wrong token or a foreign Origin; the token never reaches the console', async () => {
 		const verdict = (url: string, origin: string) =>
 			new Promise<number | 'open'>((ok, fail) => {
 				const ws = new WebSocket(url, 'mcp', { origin });
@@ -176,11 +180,12 @@ describe('engram-relay with the app in Chromium', () => {
 				ws.on('unexpected-response', (_q, res) => (ws.terminate(), ok(res.statusCode!)));
 				ws.on('error', fail);
 			});
-		expect(await verdict(`ws://127.0.0.1:${port}/?token=${token.slice(1)}x`, server.url)).toBe(401);
-		expect(
-			await verdict(`ws://127.0.0.1:${port}/?token=${token}`, 'https://attacker.example'),
-		).toBe(403);
+		expect(await handshake(port, `${token.slice(1)}x`, 'tab', server.url)).toMatchObject({
+			refused: 4004,
+		});
+		expect(await verdict(`ws://127.0.0.1:${port}/`, 'https://attacker.example')).toBe(403);
 		expect((await relayState()).connection?.status).toBe('connected');
+		expect(consoleLines.join('\n')).not.toContain(token);
 	});
 
 	it('serves Streamable HTTP with the bearer token, and refuses it without one or with a foreign Host', async () => {
@@ -229,8 +234,6 @@ describe('engram-relay with the app in Chromium', () => {
 					BIN,
 					'--port',
 					String(port),
-					'--token',
-					token,
 					...args,
 				],
 				{

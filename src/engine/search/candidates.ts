@@ -26,7 +26,12 @@ export interface Candidate {
 	graph: number;
 	neighbor: number;
 	tags: number;
+	/** Where an expanded candidate came from (the last share it took). */
 	via?: string;
+	/** The turn whose neighbour share it holds. */
+	neighborVia?: string;
+	/** The memory or entity whose graph share it holds. */
+	graphVia?: string;
 	/** Processed query terms it matched. */
 	terms: Set<string>;
 	/** The turn-length factor (see `substance`; NaN until computed). */
@@ -97,6 +102,31 @@ export function substance(view: IndexView, c: Candidate): number {
 export function askDiscount(view: IndexView, c: Candidate): number {
 	const m = view.metas[c.slot];
 	return m.asks && view.sessionOf(c.slot) !== undefined ? Math.min(1, Math.max(0.01, TURNS.question)) : 1;
+}
+
+/**
+ * When a hit counts as a strong match rather than a weaker one. Raw cosines of the embedded
+ * model: unrelated memory pairs p50 0.147 (bench/calibrate-thresholds.ts); a short query and a
+ * memory about it score 0.4–0.6. The rescaled score puts the cosine between the filtered set's
+ * mean (0) and the best (1).
+ */
+export const STRENGTH = {
+	/** Raw cosine a meaning-only hit needs. */
+	cosine: 0.35,
+	/** And its position between the mean and the best cosine of this recall. */
+	rescaled: 0.5,
+};
+
+/**
+ * Strong when retrieval found the memory itself with evidence: one of the query's words (or a
+ * date token of its time phrase) in the memory, or a meaning clearly above the rest (both
+ * STRENGTH bars). A memory carried only by faint meaning, a neighbour, a link, priority or the
+ * priors is a weaker match.
+ */
+export function isStrong(c: Candidate): boolean {
+	if (!c.direct) return false;
+	if (c.lex > 0) return true;
+	return c.sem >= STRENGTH.rescaled && c.cos >= STRENGTH.cosine;
 }
 
 /** Gets or creates the candidate for `slot`. */

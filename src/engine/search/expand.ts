@@ -43,11 +43,14 @@ function strongest(cands: Map<number, Candidate>, rel: RelevanceOf, n: number, d
 	return list.slice(0, n);
 }
 
-/** True when two memories may count as adjacent turns (same session when both have one). */
+/**
+ * True when two memories are turns of one conversation (the same stated or implied session).
+ * Notes without a session are chained by PRECEDED_BY too (the order they were stored in), but
+ * a note stored after another is not its answer: relevance does not flow between them.
+ */
 function sameSession(view: IndexView, a: number, b: number): boolean {
 	const sa = view.sessionOf(a);
-	const sb = view.sessionOf(b);
-	return sa === undefined || sb === undefined || sa === sb;
+	return sa !== undefined && sa === view.sessionOf(b);
 }
 
 /** The turn next to `slot` in one direction along PRECEDED_BY ('out' = earlier, 'in' = later). */
@@ -81,6 +84,7 @@ export function spreadToNeighbors(view: IndexView, cands: Map<number, Candidate>
 				const share = r * EXPANSION.neighborDecay[step] * (dir === 'in' ? 1 : EXPANSION.neighborBackward) * substance(view, c);
 				if (share > c.neighbor) {
 					c.neighbor = share;
+					c.neighborVia = id;
 					if (!c.direct) c.via = id;
 				}
 			}
@@ -136,6 +140,7 @@ function lift(view: IndexView, cands: Map<number, Candidate>, slot: number, shar
 	const s = share * substance(view, c);
 	if (s > c.graph) {
 		c.graph = s;
+		c.graphVia = via;
 		if (!c.direct) c.via = via;
 	}
 }

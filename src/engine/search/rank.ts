@@ -22,6 +22,7 @@ import {
 	addLexical,
 	addSemantic,
 	candidateFor,
+	isStrong,
 	POOL,
 	scoreSemantic,
 	substance,
@@ -223,8 +224,16 @@ function hitOf(ctx: RankContext, c: Candidate): RankedHit {
 		match: c.direct ? 'direct' : 'expanded',
 		// Filled in for the returned page only (pageOf): most candidates are never shown.
 		matched_terms: [],
+		// fused() above scored the candidate's semantic part, which isStrong reads.
+		strength: isStrong(c) ? 'strong' : 'weak',
 	};
 	if (!c.direct && c.via !== undefined) hit.via = c.via;
+	else if (hit.strength === 'weak') {
+		// A weak hit found directly (the semantic pool takes every memory of a small store) still
+		// owes most of its score to a link or a neighbour: name the one that gave more.
+		const viaOf = ctx.w.neighbor * comps.neighbor >= ctx.w.graph * comps.graph ? c.neighborVia : c.graphVia;
+		if (viaOf !== undefined && comps.neighbor + comps.graph > 0) hit.via = viaOf;
+	}
 	return hit;
 }
 
@@ -252,12 +261,14 @@ function pageOf(ctx: RankContext, cands: Map<number, Candidate>): Omit<RankedPag
 	const minScore = ctx.input.min_score ?? 0;
 	const hits: RankedHit[] = [];
 	const candOf = new Map<RankedHit, Candidate>();
+	let matched = 0;
 	for (const c of cands.values()) {
 		if (c.slot === ctx.seedSlot) continue;
 		const h = hitOf(ctx, c);
 		if (h.score < minScore) continue;
 		hits.push(h);
 		candOf.set(h, c);
+		if (h.strength === 'strong') matched++;
 	}
 	hits.sort(comparator(ctx));
 	const offset = ctx.input.offset ?? 0;
@@ -265,7 +276,7 @@ function pageOf(ctx: RankContext, cands: Map<number, Candidate>): Omit<RankedPag
 	const page = hits.slice(offset, offset + limit);
 	const words = queryWords(ctx.phrasings);
 	for (const h of page) h.matched_terms = matchedTerms(words, candOf.get(h)!.terms);
-	return { hits: page, total: hits.length };
+	return { hits: page, total: hits.length, matched };
 }
 
 /** The order of `sort` (score by default; ties newest first, then by seq). */
@@ -337,7 +348,9 @@ function listPage(ctx: RankContext): Omit<RankedPage, 'lexical_only'> {
 				components: comps,
 				match: 'direct' as const,
 				matched_terms: [],
+				strength: 'strong' as const,
 			};
 		});
-	return { hits, total };
+	// Without a query every memory passing the filters is what was asked for.
+	return { hits, total, matched: total };
 }

@@ -70,12 +70,16 @@ export interface RankedHit {
 	match: 'direct' | 'expanded';
 	via?: string;
 	matched_terms: string[];
+	/** Strong: the memory's own words matched, or its meaning is clearly close (see `isStrong`). */
+	strength: 'strong' | 'weak';
 }
 
 export interface RankedPage {
 	hits: RankedHit[];
 	/** Hits that passed filters and min_score, before offset/limit. */
 	total: number;
+	/** Strong hits among `total`. */
+	matched: number;
 	lexical_only: boolean;
 	time_window?: { start?: string; end?: string };
 }

@@ -13,7 +13,7 @@ import {
 	MemoryRefSchema,
 	StoreItemShape,
 	TagsSchema,
-	UpdateInputSchema,
+	UpdateFieldsSchema,
 	type Memory,
 	type RecallInput,
 	type RecallResult,
@@ -591,7 +591,7 @@ Examples:
 update_memory({ memory_id: "8f3a2c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91", importance: 0.95 }) // Increase importance
 update_memory({ memory_id: "8f3a2c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91", tags: ["project-x", "critical", "auth"] }) // Add tags
 update_memory({ memory_id: "8f3a2c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91", content: "Updated: PostgreSQL chosen for ACID + team expertise" })`,
-		inputSchema: UpdateInputSchema.pick(
+		inputSchema: UpdateFieldsSchema.pick(
 			Object.fromEntries(UPDATE_FIELDS.map((k) => [k, true])) as {
 				[K in (typeof UPDATE_FIELDS)[number]]: true;
 			},

@@ -14,6 +14,7 @@ import { queryMemoryGraph } from './query-memory-graph';
 import { recallMemory } from './recall-memory';
 import { storeMemory } from './store-memory';
 import { trendingLabels } from './trending-labels';
+import { unlinkMemories } from './unlink-memories';
 import { updateMemory } from './update-memory';
 
 export {
@@ -31,6 +32,7 @@ export {
 	recallMemory,
 	storeMemory,
 	trendingLabels,
+	unlinkMemories,
 	updateMemory,
 };
 
@@ -42,6 +44,7 @@ export const NATIVE_TOOLS: readonly AnyToolDefinition[] = [
 	updateMemory,
 	deleteMemory,
 	associateMemories,
+	unlinkMemories,
 	findMemoryConnections,
 	queryMemoryGraph,
 	listMemoryTimeline,

@@ -1,8 +1,10 @@
 /**
- * The page's end of `engram-relay`: one WebSocket to `ws://127.0.0.1:PORT/?token=TOKEN`
- * (subprotocol `mcp`) carrying every desktop client the relay serves, each on its own
- * `RelaySessionTransport` (and so its own McpServer and profile). Reconnects with backoff when
- * the relay restarts or is not running yet; stops for good only when another tab took over.
+ * The page's end of `engram-relay`: one WebSocket to `ws://127.0.0.1:PORT/` (subprotocol `mcp`)
+ * carrying every desktop client the relay serves, each on its own `RelaySessionTransport` (and so
+ * its own McpServer and profile). The token never crosses the wire: the tab answers the relay's
+ * challenge with an HMAC (WebCrypto) and serves nothing until the relay has proved it knows the
+ * token too (relay-protocol.ts). Reconnects with backoff (at most 2 s apart) when the relay
+ * restarts or is not running yet; stops for good only when another tab took over.
  *
  * Pairing comes from the user (settings) or from a link `/#relay=ws://127.0.0.1:PORT&token=TOKEN`,
  * and is accepted only for a loopback relay address: a link must never point the app elsewhere.
@@ -14,10 +16,15 @@ import type {
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryError } from '../../core/errors';
 import {
+	ChallengeSchema,
+	RELAY_AUTH_VERSION,
 	RELAY_CLOSE,
 	RELAY_SUBPROTOCOL,
+	RelayProofSchema,
 	ToTabSchema,
+	authMessage,
 	parseEnvelope,
+	type Auth,
 	type FromTab,
 	type SessionInfo,
 } from './relay-protocol';
@@ -177,9 +184,25 @@ export interface RelayClientOptions {
 	onState?(state: RelayState): void;
 	app?: { name: string; version: string };
 	WebSocket?: WebSocketConstructor;
-	/** First retry delay and cap, ms (500, 30 000). */
+	/** First retry delay and cap, ms (RELAY_BACKOFF). */
 	backoff?: { initialMs: number; maxMs: number };
 }
+
+/**
+ * Retry delays, ms. The cap is low so a tab is back within ~2 s of the relay's return even after
+ * a long outage (a desktop client restarts the relay whenever it launches); a refused connection
+ * on loopback costs next to nothing.
+ */
+export const RELAY_BACKOFF = { initialMs: 500, maxMs: 2_000 };
+
+/** How long the relay has to finish the handshake after the socket opens. */
+const HANDSHAKE_MS = 10_000;
+
+const hex = (bytes: ArrayBuffer | Uint8Array) =>
+	Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+const unhex = (text: string) =>
+	new Uint8Array(text.match(/../g)?.map((h) => parseInt(h, 16)) ?? []);
+const utf8 = (text: string) => new TextEncoder().encode(text);
 
 /** One relay connection with reconnection. Call `start()`, then `stop()` when unpairing. */
 export class RelayClient {
@@ -188,6 +211,7 @@ export class RelayClient {
 	#ws?: WebSocket;
 	#timer?: ReturnType<typeof setTimeout>;
 	#state: RelayState;
+	#key?: Promise<CryptoKey>;
 
 	constructor(opts: RelayClientOptions) {
 		this.#opts = opts;
@@ -222,19 +246,70 @@ export class RelayClient {
 	}
 
 	#connect(): void {
-		const { url, token } = this.#opts.pairing;
+		const { url } = this.#opts.pairing;
 		const Ctor = this.#opts.WebSocket ?? globalThis.WebSocket;
 		this.#update({ status: 'connecting', retry_at: undefined });
 		let ws: WebSocket;
 		try {
-			ws = new Ctor(`${url}/?token=${encodeURIComponent(token)}`, RELAY_SUBPROTOCOL);
+			// No token in the URL: it would reach whoever holds the port, and show in the console.
+			ws = new Ctor(`${url}/`, RELAY_SUBPROTOCOL);
 		} catch (e) {
 			return this.#retry(`cannot open ${url}: ${(e as Error).message}`);
 		}
 		this.#ws = ws;
-		let opened = false;
-		ws.onopen = () => {
-			opened = true;
+		let stage: 'challenge' | 'proof' | 'ready' = 'challenge';
+		/** Why this side closed the socket, when it did (the close event reports it). */
+		let refusal: string | undefined;
+		let relayNonce = '';
+		let tabNonce = '';
+		let chain = Promise.resolve();
+		const notRelay = `the program listening at ${url} did not prove it knows the pairing token: it is not your engram-relay (or the relay's token changed: pair again with the link it prints)`;
+		const refuse = (why: string) => {
+			refusal = why;
+			ws.close(RELAY_CLOSE.unauthorized, 'the relay did not prove it knows the token');
+		};
+		const handshake = setTimeout(() => stage !== 'ready' && refuse(notRelay), HANDSHAKE_MS);
+		const step = async (text: string) => {
+			if (this.#ws !== ws || refusal) return;
+			if (stage === 'ready') return this.#onFrame(text);
+			if (stage === 'challenge') {
+				const challenge = parseEnvelope(ChallengeSchema, text);
+				if (challenge instanceof Error) return refuse(notRelay);
+				if (challenge.v !== RELAY_AUTH_VERSION)
+					return refuse(
+						`engram-relay at ${url} speaks handshake version ${challenge.v}, this app ${RELAY_AUTH_VERSION}: update the older one`,
+					);
+				relayNonce = challenge.nonce;
+				tabNonce = hex(crypto.getRandomValues(new Uint8Array(32)));
+				const key = await this.#hmacKey();
+				const proof = await crypto.subtle.sign(
+					'HMAC',
+					key,
+					utf8(authMessage('peer', 'tab', relayNonce, tabNonce)),
+				);
+				stage = 'proof';
+				const auth: Auth = {
+					t: 'auth',
+					v: RELAY_AUTH_VERSION,
+					role: 'tab',
+					nonce: tabNonce,
+					proof: hex(proof),
+				};
+				if (ws.readyState === 1) ws.send(JSON.stringify(auth));
+				return;
+			}
+			const proof = parseEnvelope(RelayProofSchema, text);
+			if (proof instanceof Error) return refuse(notRelay);
+			const ok = await crypto.subtle.verify(
+				'HMAC',
+				await this.#hmacKey(),
+				unhex(proof.proof),
+				utf8(authMessage('relay', 'tab', relayNonce, tabNonce)),
+			);
+			if (!ok) return refuse(notRelay);
+			if (this.#ws !== ws) return;
+			stage = 'ready';
+			clearTimeout(handshake);
 			this.#update({
 				status: 'connected',
 				attempts: 0,
@@ -247,9 +322,13 @@ export class RelayClient {
 		// The close event that follows says everything; without a handler Node's `ws` would throw.
 		ws.onerror = () => {};
 		ws.onmessage = (ev: MessageEvent) => {
-			if (this.#ws === ws && typeof ev.data === 'string') this.#onFrame(ev.data);
+			if (this.#ws !== ws || typeof ev.data !== 'string') return;
+			const text = ev.data;
+			// In order, one at a time: the handshake's crypto is asynchronous.
+			chain = chain.then(() => step(text)).catch((e: Error) => refuse(`${notRelay} (${e.message})`));
 		};
 		ws.onclose = (ev: CloseEvent) => {
+			clearTimeout(handshake);
 			if (this.#ws !== ws) return;
 			this.#ws = undefined;
 			this.#closeSessions();
@@ -259,16 +338,37 @@ export class RelayClient {
 					last_error: 'another Engram tab paired with this relay',
 				});
 			if (ev.code === RELAY_CLOSE.shutdown) this.#state.attempts = 0;
-			this.#retry(
-				opened
-					? `the relay closed the connection${ev.reason ? `: ${ev.reason}` : ''}`
-					: `cannot reach engram-relay at ${url} (not running, or it refused this token or origin: see its log)`,
-			);
+			const why =
+				refusal ??
+				(ev.code === RELAY_CLOSE.unauthorized && stage === 'proof'
+					? `engram-relay at ${url} refused this tab’s pairing token: pair again with the link it prints (engram-relay --pairing-link)`
+					: stage === 'ready'
+						? `the relay closed the connection${ev.reason ? `: ${ev.reason}` : ''}`
+						: ev.code === RELAY_CLOSE.protocol
+							? `engram-relay at ${url} refused the connection: ${ev.reason}`
+							: `cannot reach engram-relay at ${url} (not running, or it refused this origin: see its log)`);
+			this.#retry(why);
 		};
 	}
 
+	/** The pairing token as an HMAC-SHA256 key (WebCrypto; the page must be a secure context). */
+	#hmacKey(): Promise<CryptoKey> {
+		if (!globalThis.crypto?.subtle)
+			return Promise.reject(
+				new Error('WebCrypto is unavailable: open Engram at http://127.0.0.1 or over https'),
+			);
+		this.#key ??= crypto.subtle.importKey(
+			'raw',
+			utf8(this.#opts.pairing.token),
+			{ name: 'HMAC', hash: 'SHA-256' },
+			false,
+			['sign', 'verify'],
+		);
+		return this.#key;
+	}
+
 	#retry(why: string): void {
-		const { initialMs, maxMs } = this.#opts.backoff ?? { initialMs: 500, maxMs: 30_000 };
+		const { initialMs, maxMs } = this.#opts.backoff ?? RELAY_BACKOFF;
 		const attempts = this.#state.attempts + 1;
 		// Full jitter in [½d, d]: tabs of several users' relays do not retry in lockstep.
 		const d = Math.min(maxMs, initialMs * 2 ** (attempts - 1));

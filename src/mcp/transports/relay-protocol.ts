@@ -6,6 +6,14 @@
  * One socket carries several desktop clients at once; every JSON-RPC message travels inside an
  * envelope naming its session, and is otherwise passed through untouched.
  *
+ * Before anything else, both ends prove they know the pairing token without sending it (the
+ * token never crosses the wire, so a program squatting on the port while the relay is down learns
+ * nothing it can use): relay → peer `challenge {nonce: R}`; peer → relay `auth {role, nonce: P,
+ * proof: HMAC-SHA256(token, authMessage('peer', role, R, P))}`; relay → peer `proof {proof:
+ * HMAC-SHA256(token, authMessage('relay', role, R, P))}`. The relay serves nothing before a valid
+ * `auth`; the peer sends nothing but `auth`, and handles nothing, before a valid `proof`. A wrong
+ * proof closes the socket with RELAY_CLOSE.unauthorized.
+ *
  * relay → tab: `open` (a desktop client's session, with its profile), `msg` (a JSON-RPC message
  * from that client), `close` (the client went away).
  * tab → relay: `hello` (who the app is), `msg` (a JSON-RPC message for that client).
@@ -34,7 +42,59 @@ export const RELAY_CLOSE = {
 	shutdown: 4002,
 	/** An envelope could not be understood; a bug on one side. */
 	protocol: 4003,
+	/** The other side did not prove it knows the pairing token (wrong token, or not engram-relay). */
+	unauthorized: 4004,
 } as const;
+
+/** Sessions one relay serves at once (stdio, HTTP and joined relays' clients together). */
+export const MAX_RELAY_SESSIONS = 64;
+
+/** The handshake's version; a side that sees another refuses with a message saying which. */
+export const RELAY_AUTH_VERSION = 1;
+
+/** Who connects to the relay: the Engram tab, or a second relay process joining the first. */
+export const PeerRoleSchema = z.enum(['tab', 'relay']);
+export type PeerRole = z.infer<typeof PeerRoleSchema>;
+
+/** 32 random bytes, hex: a nonce. */
+const NonceSchema = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 hex characters');
+/** An HMAC-SHA256, hex. */
+const MacSchema = z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 hex characters');
+
+/** relay → peer, the first frame: the relay's nonce. */
+export const ChallengeSchema = z.object({
+	t: z.literal('challenge'),
+	v: z.number().int(),
+	nonce: NonceSchema,
+});
+export type Challenge = z.infer<typeof ChallengeSchema>;
+
+/** peer → relay, its first and (until the relay's proof) only frame. */
+export const AuthSchema = z.object({
+	t: z.literal('auth'),
+	v: z.number().int(),
+	role: PeerRoleSchema,
+	nonce: NonceSchema,
+	proof: MacSchema,
+});
+export type Auth = z.infer<typeof AuthSchema>;
+
+/** relay → peer, once the peer's proof checked out: the relay's own proof. */
+export const RelayProofSchema = z.object({ t: z.literal('proof'), proof: MacSchema });
+export type RelayProof = z.infer<typeof RelayProofSchema>;
+
+/**
+ * The text each side MACs with the token. `signer` and `role` are part of it, so a proof can
+ * never be replayed the other way round (a relay's proof is not a peer's) or for another role.
+ */
+export function authMessage(
+	signer: 'peer' | 'relay',
+	role: PeerRole,
+	relayNonce: string,
+	peerNonce: string,
+): string {
+	return `engram-relay-auth/${RELAY_AUTH_VERSION} ${signer} ${role} ${relayNonce} ${peerNonce}`;
+}
 
 /** How a desktop client reaches the relay. */
 export const SessionKindSchema = z.enum(['stdio', 'http']);

@@ -2,7 +2,12 @@
  * Search-as-you-type: the query and filters the person set, turned into a debounced hybrid
  * recall (the same engine call agents make), with stale answers dropped. With no query and no
  * current-only filter the memories view browses the timeline instead (see TimelinePager).
+ *
+ * Time phrases are read here, in the person's own time zone: the When field's phrase, and one
+ * typed in the search box ("billing last week"), which becomes the time filter (a removable
+ * chip) instead of words to search. Both reach the engine as start/end.
  */
+import { extractTimeMentions, parseTimeQuery, type TimeRange } from '../../core/time';
 import {
 	RecallInputSchema,
 	type MemoryType,
@@ -32,6 +37,57 @@ export function emptyFilters(): Filters {
 }
 
 const PAGE = 30;
+const MINUTE = 60_000;
+
+/**
+ * The window a time phrase means in the local time zone at `now`, as UTC ISO strings, or null
+ * when it is not a time phrase. parseTimeQuery counts days and weeks in UTC; reading it at the
+ * local wall-clock time and moving the result back by the offset gives local days ("yesterday"
+ * from local midnight to midnight). The offset is the one at `now`.
+ */
+export function localWindow(phrase: string, now: number): TimeRange | null {
+	const offset = -new Date(now).getTimezoneOffset() * MINUTE;
+	const w = parseTimeQuery(phrase, now + offset);
+	if (!w) return null;
+	const back = (iso?: string) => (iso === undefined ? undefined : new Date(Date.parse(iso) - offset).toISOString());
+	return { ...(w.start && { start: back(w.start) }), ...(w.end && { end: back(w.end) }) };
+}
+
+/** A time phrase found in the search box: the phrase, the words left to search, its window. */
+export interface QueryTime {
+	phrase: string;
+	rest: string;
+	window: TimeRange;
+}
+
+/**
+ * The first time phrase of a query that reads as a time filter ("billing last week", "in May",
+ * or the whole query), with the query's other words; undefined when it names no time.
+ */
+export function splitTimePhrase(query: string, now: number): QueryTime | undefined {
+	const q = query.trim();
+	if (!q) return undefined;
+	const whole = localWindow(q, now);
+	if (whole) return { phrase: q, rest: '', window: whole };
+	for (const m of extractTimeMentions(q, now)) {
+		const window = localWindow(m.phrase, now);
+		if (!window) continue;
+		const at = q.toLowerCase().indexOf(m.phrase.toLowerCase());
+		if (at < 0) continue;
+		const rest = `${q.slice(0, at)} ${q.slice(at + m.phrase.length)}`.replace(/\s+/g, ' ').trim();
+		return { phrase: q.slice(at, at + m.phrase.length), rest, window };
+	}
+	return undefined;
+}
+
+/** A window in the person's words: "Mon 23 Nov – Sun 29 Nov 2026" (the end is exclusive). */
+export function describeWindow(w: TimeRange): string {
+	const day = (ms: number) => new Date(ms).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
+	const s = w.start ? day(Date.parse(w.start)) : undefined;
+	const e = w.end ? day(Date.parse(w.end) - 1) : undefined;
+	if (s && e) return s === e ? s : `${s} – ${e}`;
+	return s ? `from ${s}` : `until ${e}`;
+}
 /** Settings key of the person's ranking weights. */
 export const WEIGHTS_KEY = 'recall_weights';
 const DEBOUNCE_MS = 160;
@@ -44,11 +100,14 @@ export class Search {
 	hasMore = $state(false);
 	loading = $state(false);
 	lexicalOnly = $state(false);
-	timeWindow = $state<{ start?: string; end?: string } | undefined>(undefined);
 	/** The engine's message for bad input (it names the field, e.g. time_query). */
 	error = $state<string | undefined>(undefined);
 	/** The person's ranking weights (Settings), applied to the app's searches. */
 	weights = $state<RecallWeights | undefined>(undefined);
+	/** Strong matches over all pages (the rest of the results are weaker matches). */
+	matched = $state(0);
+	/** The instant time phrases are read against; renewed on every change. */
+	now = $state(Date.now());
 	#engine: Engine;
 	#timer: ReturnType<typeof setTimeout> | undefined;
 	#generation = 0;
@@ -57,9 +116,41 @@ export class Search {
 		this.#engine = engine;
 	}
 
+	/** A time phrase in the search box, read as the time filter (unless the When field has one). */
+	get queryTime(): QueryTime | undefined {
+		if (this.filters.time.trim()) return undefined;
+		return splitTimePhrase(this.query, this.now);
+	}
+
+	/** The words searched: the query without its time phrase. */
+	get words(): string {
+		return this.queryTime?.rest ?? this.query.trim();
+	}
+
+	/** The When field read as a window, or why it cannot be. */
+	get when(): { window?: TimeRange; error?: string } {
+		const phrase = this.filters.time.trim();
+		if (!phrase) return {};
+		const window = localWindow(phrase, this.now);
+		if (window) return { window };
+		return { error: `“${phrase}” is not a time I can read. Try “last week”, “yesterday”, “last 30 days” or “in March 2024”.` };
+	}
+
+	/** The time window every list and search uses: the When field's, else the search box's. */
+	get window(): TimeRange | undefined {
+		return this.when.window ?? this.queryTime?.window;
+	}
+
+	/** Removes the search box's time phrase (its chip's × button). */
+	dropQueryTime(): void {
+		const t = this.queryTime;
+		if (t) this.query = t.rest;
+		void this.run();
+	}
+
 	/** True when the list shows ranked recall results rather than the timeline. */
 	get searching(): boolean {
-		return this.query.trim() !== '' || this.filters.currentOnly;
+		return this.words !== '' || this.filters.currentOnly;
 	}
 
 	/** How many filters are set (for the filter button's badge). */
@@ -70,7 +161,7 @@ export class Search {
 			(f.excludeTags.length ? 1 : 0) +
 			(f.types.length ? 1 : 0) +
 			(f.scope ? 1 : 0) +
-			(f.time.trim() ? 1 : 0) +
+			(f.time.trim() || this.queryTime ? 1 : 0) +
 			(f.currentOnly ? 1 : 0)
 		);
 	}
@@ -79,12 +170,12 @@ export class Search {
 	recallInput(offset = 0): RecallInput {
 		const f = this.filters;
 		const input: RecallInput = { limit: PAGE, offset, max_content_chars: 600 };
-		if (this.query.trim()) input.query = this.query.trim();
+		if (this.words) input.query = this.words;
 		if (f.tags.length) Object.assign(input, { tags: f.tags, tag_mode: f.tagMode });
 		if (f.excludeTags.length) input.exclude_tags = f.excludeTags;
 		if (f.types.length) input.types = f.types;
 		if (f.scope) input.scope = f.scope;
-		if (f.time.trim()) input.time_query = f.time.trim();
+		Object.assign(input, this.window);
 		if (f.currentOnly) input.current_only = true;
 		if (this.weights && Object.keys(this.weights).length) input.weights = this.weights;
 		input.sort = input.query ? f.sort : f.sort === 'score' ? 'time_desc' : f.sort;
@@ -98,10 +189,11 @@ export class Search {
 			order: f.sort === 'time_asc' ? 'asc' : 'desc',
 			max_content_chars: 300,
 		};
-		if (f.tags.length) input.tags = f.tags;
+		if (f.tags.length) Object.assign(input, { tags: f.tags, tag_mode: f.tagMode });
+		if (f.excludeTags.length) input.exclude_tags = f.excludeTags;
 		if (f.types.length) input.types = f.types;
 		if (f.scope) input.scope = f.scope;
-		if (f.time.trim()) input.time_query = f.time.trim();
+		Object.assign(input, this.window);
 		return input;
 	}
 
@@ -119,6 +211,7 @@ export class Search {
 
 	/** Schedules a search after typing pauses. */
 	schedule(): void {
+		this.now = Date.now();
 		clearTimeout(this.#timer);
 		this.#timer = setTimeout(() => void this.run(), DEBOUNCE_MS);
 	}
@@ -162,8 +255,8 @@ export class Search {
 			if (generation !== this.#generation) return;
 			this.results = offset === 0 ? out.results : [...this.results, ...out.results];
 			this.hasMore = out.has_more;
+			this.matched = offset === 0 ? (out.matched ?? out.results.length) : Math.max(this.matched, out.matched ?? 0);
 			this.lexicalOnly = out.lexical_only ?? false;
-			this.timeWindow = out.time_window;
 			this.error = undefined;
 		} catch (e) {
 			if (generation !== this.#generation) return;

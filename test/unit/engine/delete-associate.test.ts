@@ -28,7 +28,7 @@ describe('Engine', () => {
 			const a = await engine.store({ content: 'Maria Silva reviewed the budget', embedding: [1, 0] });
 			const before = engine.ctx.index.size;
 			expect((await vectorsOf(engine.db, [a.memory_id!])).map((v) => v.model).sort()).toEqual(['caller:2', engine.ctx.embedder.modelId].sort());
-			await engine.delete({ memory_id: a.seq! });
+			await engine.delete({ memory_id: a.memory_id! });
 			expect(await vectorsOf(engine.db, [a.memory_id!])).toEqual([]);
 			expect(await engine.db.memories.filter((m) => entityIdsOf(m.entities).includes('person:maria silva')).count()).toBe(0);
 			expect(await engine.getEntities(['person:maria silva'])).toEqual([undefined]);
@@ -99,7 +99,7 @@ describe('Engine', () => {
 		it('deletes the known ids of a list and reports the unknown ones', async () => {
 			const engine = await fresh();
 			const a = await engine.store({ content: 'To be deleted' });
-			const out = await engine.delete({ memory_ids: [a.memory_id!, 'ghost', 42] });
+			const out = await engine.delete({ memory_ids: [a.memory_id!, 'ghost', '42'] });
 			expect(out).toMatchObject({ success: false, deleted_count: 1, not_found: ['ghost', '42'] });
 		});
 
@@ -114,7 +114,7 @@ describe('Engine', () => {
 			const engine = await fresh();
 			const a = await engine.store({ content: 'Prefer Postgres' });
 			const b = await engine.store({ content: 'MongoDB was considered' });
-			const out = await engine.associate({ memory1_id: a.memory_id!, memory2_id: b.seq!, type: 'PREFERS_OVER', strength: 0.8, reason: 'transactions', context: 'billing' });
+			const out = await engine.associate({ memory1_id: a.memory_id!, memory2_id: b.memory_id!, type: 'PREFERS_OVER', strength: 0.8, reason: 'transactions', context: 'billing' });
 			expect(out).toMatchObject({ success: true, created_count: 1, updated_count: 0, failed_count: 0 });
 			expect((await engine.associationsOf(a.memory_id!)).find((l) => l.type === 'PREFERS_OVER')).toMatchObject({ from: a.memory_id, to: b.memory_id, strength: 0.8, reason: 'transactions', context: 'billing' });
 		});

@@ -8,25 +8,23 @@ const fresh = (opts: Parameters<typeof engines>[0] = {}) => engines({ now: clock
 
 describe('Engine', () => {
 	describe('get', () => {
-		it('get by seq returns the same memory as get by id', async () => {
+		it('a numeric-looking id is an id: get("2") is not the memory with seq 2', async () => {
 			const engine = await fresh();
 			await engine.store({ content: 'First memory' });
-			const b = await engine.store({ content: 'Maria leads the design team' });
-			const bySeq = await engine.get({ memory_id: 2, track_access: false });
-			const byId = await engine.get({ memory_id: b.memory_id!, track_access: false });
-			expect(bySeq.memory).toEqual(byId.memory);
-			expect(bySeq.memory.id).toBe(b.memory_id);
+			await engine.store({ content: 'Maria leads the design team' });
+			expect(await rejection(engine.get({ memory_id: '2' }))).toMatchObject({ code: 'not_found', message: 'memory_id: no memory with id "2"' });
+			const own = await engine.store({ id: '1', content: 'A memory whose own id is one' });
+			expect((await engine.get({ memory_id: '1', track_access: false })).memory).toMatchObject({ id: '1', seq: own.seq });
 		});
 
 		it('unknown id → not_found naming the field', async () => {
 			const engine = await fresh();
 			expect(await rejection(engine.get({ memory_id: 'missing' }))).toMatchObject({ code: 'not_found', message: 'memory_id: no memory with id "missing"' });
-			expect(await rejection(engine.get({ memory_id: 99 }))).toMatchObject({ code: 'not_found', message: 'memory_id: no memory with seq 99' });
 		});
 
-		it('a fractional seq is refused', async () => {
+		it('a seq is refused: ids are strings', async () => {
 			const engine = await fresh();
-			expect((await rejection(engine.get({ memory_id: 1.5 }))).message).toBe('memory_id: must be a string or an integer (got 1.5)');
+			expect((await rejection(engine.get({ memory_id: 1 as never }))).message).toBe('memory_id: must be a string (got number)');
 		});
 
 		it('counts an access and records it in the history', async () => {
@@ -179,7 +177,7 @@ describe('Engine', () => {
 		it('refuses an invalid date without writing', async () => {
 			const engine = await fresh();
 			const a = await engine.store({ content: 'Unchanged', tags: ['a'] });
-			expect((await rejection(engine.update({ memory_id: a.memory_id!, tags: ['b'], t_valid: '31/02/2026' }))).message).toBe('t_valid: must be an ISO 8601 date');
+			expect((await rejection(engine.update({ memory_id: a.memory_id!, tags: ['b'], t_valid: '31/02/2026' }))).message).toBe('t_valid: must be an ISO 8601 date or date-time, e.g. 2024-03-01 or 2024-03-01T09:30:00Z');
 			expect((await engine.getMemories([a.memory_id!]))[0]!.tags).toEqual(['a']);
 		});
 	});

@@ -185,7 +185,7 @@ describe('Engine', () => {
 			expect(res.success).toBe(false);
 			expect(res.errors).toEqual([
 				{ line: 3, error: expect.stringMatching(/^not a JSON object/) },
-				{ line: 4, error: 'memory.timestamp: must be an ISO 8601 date' },
+				{ line: 4, error: 'memory.timestamp: must be an ISO 8601 date or date-time, e.g. 2024-03-01 or 2024-03-01T09:30:00Z' },
 				{ line: 6, error: 'association: to memory "ghost" does not exist' },
 				{ line: 7, error: 'kind: must be one of header, memory, entity, association, vector (got "widget")' },
 			]);

@@ -45,12 +45,12 @@ describe('Engine', () => {
 			expect(last).toMatchObject({ count: 1, has_more: false });
 		});
 
-		it('"more like this" by seq returns neighbours, not the memory itself', async () => {
+		it('"more like this" by id returns neighbours, not the memory itself', async () => {
 			const engine = await fresh();
 			const a = await engine.store({ content: 'The daily standup meeting starts at 9 am' });
 			const b = await engine.store({ content: 'Our team meets for standup at nine every morning' });
 			await engine.store({ content: 'He is allergic to peanuts' });
-			const r = await engine.recall({ memory_id: a.seq, limit: 1 });
+			const r = await engine.recall({ memory_id: a.memory_id!, limit: 1 });
 			expect(r.results.map((x) => x.memory.id)).toEqual([b.memory_id]);
 		});
 

@@ -229,7 +229,7 @@ describe('Engine', () => {
 		it('supersedes with EVOLVED_INTO and keeps an existing t_invalid', async () => {
 			engine = await fresh();
 			const old = await engine.store({ content: 'Our logo is blue', t_invalid: '2026-01-01T00:00:00Z' });
-			const next = await engine.store({ content: 'Our logo is now teal with a white border', supersedes_memory_id: old.seq, supersede_relation: 'EVOLVED_INTO' });
+			const next = await engine.store({ content: 'Our logo is now teal with a white border', supersedes_memory_id: old.memory_id!, supersede_relation: 'EVOLVED_INTO' });
 			const [o] = await engine.getMemories([old.memory_id!]);
 			expect(o!.t_invalid).toBe('2026-01-01T00:00:00.000Z');
 			const links = await engine.associationsOf(old.memory_id!);
@@ -363,7 +363,7 @@ describe('Engine', () => {
 
 		it('invalid date refused', async () => {
 			engine = await fresh();
-			expect(await rejection(engine.store({ content: 'x', timestamp: 'around lunch' }))).toMatchObject({ code: 'invalid_input', message: 'timestamp: must be an ISO 8601 date' });
+			expect(await rejection(engine.store({ content: 'x', timestamp: 'around lunch' }))).toMatchObject({ code: 'invalid_input', message: 'timestamp: must be an ISO 8601 date or date-time, e.g. 2024-03-01 or 2024-03-01T09:30:00Z' });
 		});
 
 		it('empty string refused', async () => {

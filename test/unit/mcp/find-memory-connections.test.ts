@@ -101,7 +101,7 @@ describe('find_memory_connections', () => {
 			);
 			expect(
 				await rule({ sentence: 'x y z.', relation: 'before', reference_time: 'last week' }),
-			).toBe(`${PREFIX}must be an ISO 8601 date at reference_time`);
+			).toBe(`${PREFIX}must be an ISO 8601 date or date-time, e.g. 2024-03-01 or 2024-03-01T09:30:00Z at reference_time`);
 			expect(await rule({ sentence: 'x y z.', top_n: 0 })).toBe(
 				`${PREFIX}Too small: expected number to be >=1 at top_n`,
 			);

@@ -158,9 +158,9 @@ describe('native tools', () => {
 	});
 
 	describe('get_memory', () => {
-		it('returns the full record by seq with age, entities, related memories, and counts an access', async () => {
-			const before = data<GetOutput>(await c.call('get_memory', { memory_id: 1 }));
-			const after = data<GetOutput>(await c.call('get_memory', { memory_id: 1 }));
+		it('returns the full record by id with age, entities, related memories, and counts an access', async () => {
+			const before = data<GetOutput>(await c.call('get_memory', { memory_id: ids.pgChoice }));
+			const after = data<GetOutput>(await c.call('get_memory', { memory_id: ids.pgChoice }));
 			expect(before.memory.id).toBe(ids.pgChoice);
 			expect(after.memory.access_count).toBe(before.memory.access_count + 1);
 			expect(before.memory.entities.map((e) => e.name)).toEqual([

@@ -26,6 +26,7 @@ const EXPECTED_TOOLS: Record<string, string[]> = {
 		'update_memory',
 		'delete_memory',
 		'associate_memories',
+		'unlink_memories',
 		'find_memory_connections',
 		'query_memory_graph',
 		'list_memory_timeline',
@@ -140,6 +141,7 @@ describe('createMemoryServer', () => {
 			])
 				expect(byName[n].readOnlyHint, n).toBe(false);
 			expect(byName.delete_memory.destructiveHint).toBe(true);
+			expect(byName.unlink_memories).toMatchObject({ readOnlyHint: false, destructiveHint: true });
 			expect(byName.associate_memories).toMatchObject({
 				idempotentHint: true,
 				destructiveHint: false,

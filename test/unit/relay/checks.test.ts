@@ -100,6 +100,8 @@ describe('parseRelayArgs', () => {
 			profile: 'native',
 			allowOrigins: [],
 			token: undefined,
+			tokenSource: undefined,
+			pairingLink: false,
 			appUrl: 'http://127.0.0.1:4173',
 			httpOnly: false,
 			help: false,

@@ -14,7 +14,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import WebSocket from 'ws';
 import type { EngineApi } from '../../../src/engine/types';
 import { startMcpHost, type McpHost } from '../../../src/mcp/host';
+import { newNonce, proofFor } from '../../../relay/auth';
 import type { WebSocketConstructor } from '../../../src/mcp/transports/relay-client';
+import type { PeerRole } from '../../../src/mcp/transports/relay-protocol';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
 export const BIN = join(ROOT, 'bin/engram-relay.mjs');
@@ -140,4 +142,50 @@ export async function startNodeTab(
 	if (opts.waitConnected !== false)
 		await waitFor(() => host.relay().connection?.status === 'connected');
 	return host;
+}
+
+/** A peer that did the handshake: its socket, and the frames the relay sent after its proof. */
+export interface Peer {
+	ws: WebSocket;
+	frames: Record<string, unknown>[];
+	send(env: unknown): void;
+}
+
+/**
+ * Connects to the relay on `port` as a tab or a joining relay and does the handshake with
+ * `token` (a wrong one too). Resolves with the peer once the relay proved itself, or with the
+ * close code when the relay refused.
+ */
+export function handshake(
+	port: number,
+	token: string,
+	role: PeerRole = 'tab',
+	origin = 'http://127.0.0.1:4173',
+): Promise<Peer | { refused: number; reason: string }> {
+	return new Promise((ok, fail) => {
+		const ws = new WebSocket(`ws://127.0.0.1:${port}/`, 'mcp', role === 'tab' ? { origin } : {});
+		const frames: Record<string, unknown>[] = [];
+		const peerNonce = newNonce();
+		let relayNonce = '';
+		let stage: 'challenge' | 'proof' | 'ready' = 'challenge';
+		const peer: Peer = { ws, frames, send: (env) => ws.send(JSON.stringify(env)) };
+		ws.on('message', (data) => {
+			const env = JSON.parse(data.toString()) as Record<string, string>;
+			if (stage === 'challenge') {
+				relayNonce = env.nonce!;
+				stage = 'proof';
+				const proof = proofFor(token, 'peer', role, relayNonce, peerNonce);
+				return peer.send({ t: 'auth', v: 1, role, nonce: peerNonce, proof });
+			}
+			if (stage === 'proof') {
+				if (env.proof !== proofFor(token, 'relay', role, relayNonce, peerNonce))
+					return fail(new Error('the relay’s proof is wrong'));
+				stage = 'ready';
+				return ok(peer);
+			}
+			frames.push(env);
+		});
+		ws.on('close', (code, reason) => ok({ refused: code, reason: reason.toString() }));
+		ws.on('error', fail);
+	});
 }

@@ -63,7 +63,7 @@ describe('HttpSessions', () => {
 		expect(await ping(second)).toBe(404);
 		expect(await ping(first)).toBe(200);
 		expect(logs).toContain(
-			`closed the least recently used HTTP session (more than ${MAX_HTTP_SESSIONS} open)`,
+			`closed the least recently used HTTP session (the relay serves at most ${MAX_HTTP_SESSIONS} sessions)`,
 		);
 		expect(primary.hub.sessions).toHaveLength(MAX_HTTP_SESSIONS);
 	});

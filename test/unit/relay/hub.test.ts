@@ -251,6 +251,7 @@ describe('Hub', () => {
 			reply(hub, first.link, session.sid, { jsonrpc: '2.0', id: 0, result: {} });
 			hub.fromClient(session.sid, { jsonrpc: '2.0', method: 'notifications/initialized' });
 			hub.fromClient(session.sid, { jsonrpc: '2.0', id: 5, method: 'tools/call' });
+			hub.fromClient(session.sid, { jsonrpc: '2.0', id: 7, method: 'tools/list' });
 			out.length = 0;
 
 			hub.detachTab(first.link);
@@ -261,7 +262,16 @@ describe('Hub', () => {
 					error: {
 						code: -32000,
 						message:
-							'The Engram tab went away before answering (reloaded or closed); the call may or may not have taken effect. The relay reconnects when the tab is back: check, then retry.',
+							'The Engram tab went away (reloaded or closed) before this call was answered: unknown whether it was applied. Check with get_memory (or recall_memory), or resend it with the same request_id.',
+					},
+				},
+				{
+					jsonrpc: '2.0',
+					id: 7,
+					error: {
+						code: -32000,
+						message:
+							'The Engram tab went away (reloaded or closed) before this request was answered; it changes nothing, so retry it.',
 					},
 				},
 			]);

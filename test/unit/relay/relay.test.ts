@@ -3,6 +3,7 @@
  * real page host (over a real engine) as the tab, real `ws` sockets and the SDK's Streamable HTTP
  * client. The same paths with the app in Chromium are in test/e2e/relay.test.ts.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -14,6 +15,9 @@ import type { McpHost } from '../../../src/mcp/host';
 import { freePort } from '../../e2e/helpers';
 import { makeEngine } from '../engine/helpers';
 import {
+	BIN,
+	ROOT,
+	handshake,
 	newToken,
 	relayHome,
 	spawnRaw,
@@ -268,8 +272,19 @@ describe('engram-relay', () => {
 			await waitForLog(second.log, 'pair the Engram tab');
 			second.child.kill();
 			expect(second.log()).toContain(`using the pairing token saved in ${own.dir}/relay-token`);
+			// Printed once, when new: later starts say where it is instead.
+			expect(second.log()).not.toContain(token);
 			expect(second.log()).toContain(
-				`opening http://localhost:5173/#relay=ws://127.0.0.1:${port}&token=${token}`,
+				`pair the Engram tab by opening http://localhost:5173/#relay=ws://127.0.0.1:${port}&token=TOKEN, with the token from ${own.dir}/relay-token (engram-relay --pairing-link prints the whole link)`,
+			);
+			const link = spawnSync(process.execPath, [BIN, '--port', String(port), '--pairing-link'], {
+				cwd: ROOT,
+				encoding: 'utf8',
+				env: { PATH: process.env.PATH ?? '', ENGRAM_RELAY_HOME: own.dir },
+			});
+			expect(link.status).toBe(0);
+			expect(link.stdout).toBe(
+				`http://127.0.0.1:4173/#relay=ws://127.0.0.1:${port}&token=${token}\n`,
 			);
 		});
 
@@ -357,15 +372,19 @@ describe('engram-relay', () => {
 			});
 		});
 
-		it('refuses a tab WebSocket with a wrong token, a foreign Origin, or without the mcp subprotocol', async () => {
-			const url = (t: string) => `ws://127.0.0.1:${port}/?token=${t}`;
-			expect(await wsVerdict(url(`${token}x`), 'mcp', 'http://127.0.0.1:4173')).toBe(401);
-			expect(await wsVerdict(url(token), 'mcp', 'https://attacker.example')).toBe(403);
-			expect(await wsVerdict(url(token), 'mcp', 'http://127.0.0.1.attacker.example:4173')).toBe(
-				403,
-			);
-			expect(await wsVerdict(url(token), 'chat', 'http://127.0.0.1:4173')).toBe(400);
-			expect(await wsVerdict(url(token), 'mcp', 'http://localhost:4173')).toBe('open');
+		it('refuses a tab WebSocket from a foreign Origin or without the mcp subprotocol, and a wrong token in the handshake', async () => {
+			const url = `ws://127.0.0.1:${port}/`;
+			expect(await wsVerdict(url, 'mcp', 'https://attacker.example')).toBe(403);
+			expect(await wsVerdict(url, 'mcp', 'http://127.0.0.1.attacker.example:4173')).toBe(403);
+			expect(await wsVerdict(url, 'chat', 'http://127.0.0.1:4173')).toBe(400);
+			expect(await wsVerdict(url, 'mcp', 'http://localhost:4173')).toBe('open');
+			expect(await handshake(port, `${token}x`)).toEqual({
+				refused: 4004,
+				reason: 'wrong token: pair again with the link engram-relay printed',
+			});
+			const peer = await handshake(port, token, 'tab', 'http://localhost:4173');
+			expect('ws' in peer).toBe(true);
+			if ('ws' in peer) peer.ws.close();
 		});
 	});
 });

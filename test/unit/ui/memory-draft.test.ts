@@ -37,7 +37,7 @@ describe('ui/memory-draft', () => {
 		it('names content when it is blank', () => {
 			const { input, errors } = draftToStore({ ...emptyDraft(), content: '   ' });
 			expect(input).toBeUndefined();
-			expect(errors.content).toBe('content: must not be blank');
+			expect(errors.content).toBe('Write something to remember');
 		});
 
 		it('names metadata when it is not a JSON object', () => {
@@ -83,7 +83,7 @@ describe('ui/memory-draft', () => {
 			d.summary = 'x'.repeat(501);
 			const { input, errors } = draftToUpdate(d, memory);
 			expect(input).toBeUndefined();
-			expect(errors.summary).toMatch(/^summary: /);
+			expect(errors.summary).toMatch(/^Summary is too long/);
 		});
 	});
 });

@@ -240,8 +240,8 @@ describe('SearchIndex', () => {
 			back.upsert(meta('f', { seq: 100 }), { content: 'note f' }, toyEmbed('note f', DIMS));
 			back.upsert(meta('c', { seq: 101 }), { content: 'note c again' }, toyEmbed('note c', DIMS));
 			expect([seed(seqs[1]), seed(seqs[2]), seed(101), seed(100), seed(seqs[4]), seed(seqs[0])]).toEqual([undefined, undefined, 'c', 'f', 'e', 'a']);
-			expect(back.rank({ memory_id: 100, limit: 5 }, { vectors: [] }, Date.now()).hits.map((h) => h.id)).not.toContain('f');
-			expect(() => back.rank({ memory_id: seqs[1], limit: 5 }, { vectors: [] }, Date.now())).toThrow(`no memory with id ${seqs[1]}`);
+			expect(back.rank({ memory_id: 100 as never, limit: 5 }, { vectors: [] }, Date.now()).hits.map((h) => h.id)).not.toContain('f');
+			expect(() => back.rank({ memory_id: seqs[1] as never, limit: 5 }, { vectors: [] }, Date.now())).toThrow(`no memory with id ${seqs[1]}`);
 			expect([...(back as unknown as IndexView).seqToId.keys()].sort((x, y) => x - y)).toEqual([seqs[0], seqs[3], seqs[4], 100, 101].sort((x, y) => x - y));
 		});
 

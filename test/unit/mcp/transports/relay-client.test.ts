@@ -171,12 +171,34 @@ describe('RelayClient', () => {
 		await waitFor(() => c.state.attempts >= 2);
 		expect(c.state).toMatchObject({
 			status: expect.stringMatching(/^(retrying|connecting)$/),
-			last_error: `cannot reach engram-relay at ws://127.0.0.1:${port} (not running, or it refused this token or origin: see its log)`,
+			last_error: `cannot reach engram-relay at ws://127.0.0.1:${port} (not running, or it refused this origin: see its log)`,
 		});
 		await relay(port);
 		await waitFor(() => c.state.status === 'connected');
 		expect(c.state.attempts).toBe(0);
 	});
+
+	it('retries at most ~2 s apart, so a tab is back within ~2 s of the relay’s return after a long outage', async () => {
+		const port = await freePort();
+		const gaps: number[] = [];
+		const c = new RelayClient({
+			pairing: { url: `ws://127.0.0.1:${port}`, token: TOKEN },
+			onSession: () => {},
+			onState: (st) => {
+				if (st.status === 'retrying' && st.retry_at) gaps.push(Date.parse(st.retry_at) - Date.now());
+			},
+			WebSocket: Ws,
+		});
+		cleanups.push(() => c.stop());
+		c.start();
+		await new Promise((r) => setTimeout(r, 6_000));
+		expect(c.state.attempts).toBeGreaterThanOrEqual(4);
+		expect(Math.max(...gaps)).toBeLessThanOrEqual(2_000);
+		await relay(port);
+		const back = Date.now();
+		await waitFor(() => c.state.status === 'connected', 5_000);
+		expect(Date.now() - back).toBeLessThan(2_500);
+	}, 20_000);
 
 	it('reconnects after the relay restarts', async () => {
 		const port = await freePort();

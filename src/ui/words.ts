@@ -1,0 +1,160 @@
+/**
+ * The words a person reads: link types as sentences, memory types in one style, memory titles,
+ * field names, and engine or schema errors turned into plain sentences by field and rule. The
+ * engine and the tools keep their exact, field-naming messages (agents read those); the screens
+ * go through here instead of showing `RELATES_TO` or "Too small: expected string…".
+ */
+import type { AssociationType, MemoryType } from '../core/schemas';
+import { plainText } from './markdown';
+
+/** Each link type as the verb phrase of "A … B" (`out`) and of "B … A" (`in`). */
+export const LINK_PHRASES: Record<AssociationType, { out: string; in: string }> = {
+	RELATES_TO: { out: 'relates to', in: 'relates to' },
+	LEADS_TO: { out: 'leads to', in: 'follows from' },
+	OCCURRED_BEFORE: { out: 'came before', in: 'came after' },
+	PREFERS_OVER: { out: 'is preferred over', in: 'is less preferred than' },
+	EXEMPLIFIES: { out: 'is an example of', in: 'is illustrated by' },
+	CONTRADICTS: { out: 'contradicts', in: 'is contradicted by' },
+	REINFORCES: { out: 'supports', in: 'is supported by' },
+	INVALIDATED_BY: { out: 'was replaced by', in: 'replaced' },
+	EVOLVED_INTO: { out: 'evolved into', in: 'evolved from' },
+	DERIVED_FROM: { out: 'is derived from', in: 'is the basis of' },
+	PART_OF: { out: 'is part of', in: 'includes' },
+	SIMILAR_TO: { out: 'is similar to', in: 'is similar to' },
+	PRECEDED_BY: { out: 'came after', in: 'came before' },
+	EXPLAINS: { out: 'explains', in: 'is explained by' },
+	SHARES_THEME: { out: 'shares a theme with', in: 'shares a theme with' },
+	PARALLEL_CONTEXT: { out: 'happened alongside', in: 'happened alongside' },
+	DISCOVERED: { out: 'led to discovering', in: 'was discovered through' },
+};
+
+/** "was replaced by" for a link leaving the memory in view, "replaced" for one arriving. */
+export function linkPhrase(type: string, direction: 'out' | 'in' = 'out'): string {
+	const p = LINK_PHRASES[type as AssociationType];
+	return p ? p[direction] : type.toLowerCase().replaceAll('_', ' ');
+}
+
+/** A memory type in one style (capitalised): "Decision", "Episodic". */
+export function typeLabel(type: MemoryType | string): string {
+	return type ? type[0].toUpperCase() + type.slice(1) : type;
+}
+
+/** A memory's title: its summary, else the first line of its content, shortened. */
+export function titleOf(m: { summary?: string; content: string } | undefined, max = 60): string {
+	if (!m) return 'a deleted memory';
+	const first = m.summary?.trim() || plainText(m.content.split('\n').find((l) => l.trim()) ?? m.content).trim();
+	return first.length > max ? first.slice(0, max - 1).trimEnd() + '…' : first;
+}
+
+/** Field names as a person calls them. */
+const FIELD_WORDS: Record<string, string> = {
+	content: 'Content',
+	summary: 'Summary',
+	tags: 'Tags',
+	type: 'Type',
+	importance: 'Importance',
+	confidence: 'Confidence',
+	metadata: 'Metadata',
+	entities: 'Entities',
+	source: 'Source',
+	scope: 'Scope',
+	timestamp: 'Happened',
+	t_valid: 'Valid from',
+	t_invalid: 'Valid until',
+	memory_id: 'Memory',
+	memory1_id: 'This memory',
+	memory2_id: 'The other memory',
+	strength: 'Strength',
+	query: 'Search',
+	reason: 'Reason',
+	observations: 'Observations',
+};
+
+/** "t_invalid" → "Valid until"; unknown fields are spelled out ("pattern_type" → "Pattern type"). */
+export function fieldLabel(field: string): string {
+	const base = field.replace(/\[\d+\]|\.\d+/g, '').split('.').at(-1) ?? field;
+	return FIELD_WORDS[base] ?? (base[0]?.toUpperCase() ?? '') + base.slice(1).replaceAll('_', ' ');
+}
+
+/** Rules as zod and the engine word them → the sentence a person reads (after the field name). */
+const RULES: [RegExp, (m: RegExpMatchArray) => string][] = [
+	[/^Too small: expected string to have >=1 characters?/i, () => 'cannot be empty'],
+	[/^must not be blank/i, () => 'cannot be empty'],
+	[/^Too small: expected string to have >=(\d+) characters?/i, (m) => `needs at least ${m[1]} characters`],
+	[/^Too big: expected string to have <=(\d+) characters?/i, (m) => `is too long (at most ${Number(m[1]).toLocaleString()} characters)`],
+	[/^Too small: expected number to be >=?(-?[\d.]+)/i, (m) => `must be at least ${m[1]}`],
+	[/^Too big: expected number to be <=?(-?[\d.]+)/i, (m) => `must be at most ${m[1]}`],
+	[/^Too small: expected array to have >=(\d+) items?/i, (m) => `needs at least ${m[1]}`],
+	[/^Too big: expected array to have <=(\d+) items?/i, (m) => `can have at most ${m[1]}`],
+	[/^Invalid option: expected one of (.*)$/i, (m) => `must be one of ${m[1].replaceAll('|', ', ').replaceAll('"', '')}`],
+	[/^Invalid input: expected (\w+), received (\w+)/i, (m) => `must be a ${m[1]}`],
+	[/^no memory with (id|seq) (.*)$/i, () => 'no longer exists (it may have been deleted)'],
+];
+
+/** One rule message for `field`, as a sentence. Empty content reads "Write something to remember". */
+export function ruleWords(field: string, message: string): string {
+	const base = field.split('.').at(-1) ?? field;
+	for (const [re, say] of RULES) {
+		const m = re.exec(message.trim());
+		if (!m) continue;
+		const said = say(m);
+		if (base === 'content' && said === 'cannot be empty') return 'Write something to remember';
+		return field ? `${fieldLabel(field)} ${said}` : capitalise(said);
+	}
+	return field ? `${fieldLabel(field)}: ${message}` : capitalise(message);
+}
+
+/**
+ * Any error from the engine, the worker or a schema check, in words: a MemoryError's message is
+ * `field: rule` (core/errors.ts), a zod issue has a path and a message; anything else keeps its
+ * message without a code prefix.
+ */
+export function errorWords(e: unknown): string {
+	if (e && typeof e === 'object' && 'issues' in e && Array.isArray((e as { issues: unknown[] }).issues)) {
+		const issue = (e as { issues: { path: PropertyKey[]; message: string }[] }).issues[0];
+		if (issue) return issueWords(issue);
+	}
+	const message = e instanceof Error ? e.message : String(e);
+	return messageWords(message);
+}
+
+/** A zod issue in words. */
+export function issueWords(issue: { path: PropertyKey[]; message: string }): string {
+	return ruleWords(issue.path.map(String).join('.'), issue.message);
+}
+
+/** A "field: rule" message (MemoryError style) in words. */
+export function messageWords(message: string): string {
+	const text = message.replace(/^(invalid_input|not_found|conflict|quota_exceeded|embedding_failed|not_connected):\s*/, '');
+	const m = /^([a-z_][\w.[\]]*):\s+(.*)$/s.exec(text);
+	return m ? ruleWords(m[1], m[2]) : capitalise(text);
+}
+
+function capitalise(s: string): string {
+	return s ? s[0].toUpperCase() + s.slice(1) : s;
+}
+
+/** A field's value as a person reads it in the history ("—" when unset). */
+export function valueWords(field: string, v: unknown, max = 80): string {
+	if (v === undefined || v === null || v === '') return '—';
+	if (Array.isArray(v)) {
+		if (v.length === 0) return 'none';
+		return v.map((x) => (typeof x === 'object' && x && 'name' in x ? String((x as { name: unknown }).name) : field === 'tags' ? `#${x}` : String(x))).join(', ');
+	}
+	if (typeof v === 'number') return Number.isInteger(v) ? String(v) : v.toFixed(2);
+	if (typeof v === 'object') {
+		const keys = Object.entries(v as Record<string, unknown>);
+		return keys.length ? keys.map(([k, x]) => `${k}: ${typeof x === 'string' ? x : JSON.stringify(x)}`).join(', ') : 'none';
+	}
+	if (field === 'type') return typeLabel(String(v));
+	const s = String(v);
+	if (/^\d{4}-\d\d-\d\dT/.test(s)) return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(Date.parse(s));
+	const one = s.replace(/\s+/g, ' ').trim();
+	return one.length > max ? one.slice(0, max - 1) + '…' : one;
+}
+
+/** "content and tags", "content, tags and importance". */
+export function listWords(items: string[]): string {
+	if (items.length <= 1) return items.join('');
+	return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
