@@ -324,6 +324,17 @@ export const StoreItemShape = {
 export const StoreItemSchema = z.object(StoreItemShape);
 export type StoreItem = z.infer<typeof StoreItemSchema>;
 
+/** A client's idempotency key for a write (store, update, delete, associate). */
+export const RequestIdSchema = z
+	.string()
+	.min(1)
+	.max(200)
+	.describe(
+		'Idempotency key, e.g. a UUID per intended write: a resend with the same request_id and arguments is not applied again and returns the original result (replayed: true); reuse with other arguments is a conflict',
+	);
+/** Set on the output of a write whose request_id was applied before: nothing was written again. */
+export const ReplayedSchema = z.literal(true).optional().describe('True: this request_id was applied before; the original result, nothing written again');
+
 const storeSingleShape = Object.fromEntries(
 	Object.entries(StoreItemShape).map(([k, v]) => [k, v.optional()]),
 ) as { [K in keyof typeof StoreItemShape]: z.ZodOptional<(typeof StoreItemShape)[K]> };
@@ -339,6 +350,7 @@ export const StoreInputSchema = wellFormedInput(
 				.max(LIMITS.batch)
 				.optional()
 				.describe(`Batch mode: up to ${LIMITS.batch} memories, stored in one transaction`),
+			request_id: RequestIdSchema.optional(),
 		})
 		.superRefine((v, ctx) => {
 			if (v.memories === undefined && v.content === undefined)
@@ -373,6 +385,7 @@ export const StoreOutputSchema = z.object({
 	results: z.array(StoreResultSchema),
 	stored_count: z.number().int(),
 	duplicate_count: z.number().int(),
+	replayed: ReplayedSchema,
 });
 export type StoreOutput = z.infer<typeof StoreOutputSchema>;
 
@@ -425,6 +438,7 @@ export const UpdateFieldsSchema = z.object({
 	updated_at: IsoDateSchema.optional(),
 	last_accessed: IsoDateSchema.optional(),
 	embedding: EmbeddingSchema.optional(),
+	request_id: RequestIdSchema.optional(),
 });
 export const UpdateInputSchema = wellFormedInput(UpdateFieldsSchema);
 export type UpdateInput = z.infer<typeof UpdateInputSchema>;
@@ -436,6 +450,7 @@ export const UpdateOutputSchema = z.object({
 	seq: z.number().int(),
 	changed: z.array(z.string()).describe('Fields that changed'),
 	re_embedded: z.boolean(),
+	replayed: ReplayedSchema,
 });
 export type UpdateOutput = z.infer<typeof UpdateOutputSchema>;
 
@@ -449,6 +464,7 @@ export const DeleteInputSchema = wellFormedInput(
 			tags: TagsSchema.min(1).optional().describe('Bulk: delete memories with these tags'),
 			tag_mode: z.enum(['any', 'all']).optional().describe('For tags: any (default) or all'),
 			scope: z.string().min(1).max(200).optional().describe('For tags: only in this scope'),
+			request_id: RequestIdSchema.optional(),
 		})
 		.superRefine((v, ctx) => {
 			const n = [v.memory_id, v.memory_ids, v.tags].filter((x) => x !== undefined).length;
@@ -469,6 +485,11 @@ export const DeleteOutputSchema = z.object({
 	deleted_ids: z.array(z.string()).describe('Up to 500 of the deleted ids'),
 	associations_removed: z.number().int(),
 	not_found: z.array(z.string()).optional().describe('Requested ids that matched no memory'),
+	replayed: ReplayedSchema,
+	request_recorded: z
+		.literal(false)
+		.optional()
+		.describe('Storage full: the request_id is held in this tab and recorded once there is room'),
 });
 export type DeleteOutput = z.infer<typeof DeleteOutputSchema>;
 
@@ -497,8 +518,10 @@ export const AssociateInputSchema = wellFormedInput(
 				.max(LIMITS.batch)
 				.optional()
 				.describe(`Batch mode: up to ${LIMITS.batch}; each item fails or succeeds on its own`),
+			request_id: RequestIdSchema.optional(),
 		} as { [K in keyof typeof AssociateItemShape]: z.ZodOptional<(typeof AssociateItemShape)[K]> } & {
 			associations: z.ZodOptional<z.ZodArray<typeof AssociateItemSchema>>;
+			request_id: z.ZodOptional<typeof RequestIdSchema>;
 		})
 		.superRefine((v, ctx) => {
 			const single = v.memory1_id !== undefined || v.memory2_id !== undefined;
@@ -543,6 +566,7 @@ export const AssociateOutputSchema = z.object({
 			error: z.string(),
 		}),
 	),
+	replayed: ReplayedSchema,
 });
 export type AssociateOutput = z.infer<typeof AssociateOutputSchema>;
 

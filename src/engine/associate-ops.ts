@@ -25,6 +25,7 @@ import { bumpStamp } from '../store/settings';
 import { nowIso, type EngineContext } from './context';
 import { notFound } from './get-ops';
 import { writeIndexed, type IndexChange } from './index-sync';
+import { applyOnce, replayedOutput, requestKey } from './request-ids';
 import { parseInput } from './validate';
 
 /** Strength when the caller gives none (seed 000: 0.5–0.7 is "moderate"). */
@@ -41,9 +42,10 @@ export async function associateMemories(ctx: EngineContext, input: AssociateInpu
 	const p = parseInput(AssociateInputSchema, input);
 	const single = p.associations === undefined;
 	const items: AssociateItem[] = p.associations ?? [p as AssociateItem];
+	const key = requestKey('associate_memories', p);
 	return ctx.lock.run(async () => {
 		const change: IndexChange = { upserts: [], edges: [] };
-		const res = await writeIndexed(ctx, change, async () => {
+		const applied = await writeIndexed(ctx, change, () => applyOnce(ctx, key, async () => {
 			const ok: Succeeded[] = [];
 			const failed: Failed[] = [];
 			const at = nowIso(ctx);
@@ -63,7 +65,9 @@ export async function associateMemories(ctx: EngineContext, input: AssociateInpu
 				change.stamp = await bumpStamp(ctx.db);
 			}
 			return { ok, failed };
-		});
+		}, (r) => r));
+		const res = applied.value;
+		if (applied.replayed) return replayedOutput(output(res.ok, res.failed), key!);
 		if (res.ok.length) ctx.hub.emit({ kind: 'associations', ids: [...new Set(res.ok.flatMap((s) => [s.memory1_id, s.memory2_id]))] });
 		return output(res.ok, res.failed);
 	});

@@ -15,30 +15,36 @@ import { dropOrphanEntities } from './entity-orphans';
 import { notFound } from './get-ops';
 import { writeIndexed, type IndexChange } from './index-sync';
 import { carriesTags } from './search/filters';
+import { applyOnce, holdRequest, priorResult, replayedOutput, requestKey, type RequestKey } from './request-ids';
 import { parseInput } from './validate';
 
 /** Deletes memories; see the module comment. With the storage full, see `deleteWhenFull`. */
 export async function deleteMemories(ctx: EngineContext, input: DeleteInput, actor = 'agent'): Promise<DeleteOutput> {
 	const p = parseInput(DeleteInputSchema, input);
+	const key = requestKey('delete_memory', p);
 	return ctx.lock.run(async () => {
+		// A retry whose first call went through finds its memories gone: answer it before looking.
+		const early = key && (await priorResult(ctx, key));
+		if (early) return replayedOutput(early.result as DeleteOutput, key!);
 		const found = await targets(ctx, p);
 		const missing = found.missing;
 		if (found.ids.length === 0) return output([], 0, missing, p);
 		try {
-			return await deleteFully(ctx, p, found.ids, missing, actor);
+			return await deleteFully(ctx, p, found.ids, missing, actor, key);
 		} catch (e) {
 			if (!isMemoryError(e) || e.code !== 'quota_exceeded') throw e;
-			return deleteWhenFull(ctx, p, found.ids, missing, actor);
+			return deleteWhenFull(ctx, p, found.ids, missing, actor, key);
 		}
 	});
 }
 
 /** The delete in one transaction (the caller holds the write lock). */
-async function deleteFully(ctx: EngineContext, p: DeleteInput, found: string[], missing: MemoryRef[], actor: string): Promise<DeleteOutput> {
+async function deleteFully(ctx: EngineContext, p: DeleteInput, found: string[], missing: MemoryRef[], actor: string, key: RequestKey | undefined): Promise<DeleteOutput> {
 	{
 		let ids = found;
 		const change: IndexChange = { upserts: [], edges: [], removedIds: ids, removedEdges: [] };
-		const removed = await writeIndexed(ctx, change, async () => {
+		const compact = (removed: number) => output(ids, removed, missing, p);
+		const applied = await writeIndexed(ctx, change, () => applyOnce(ctx, key, async () => {
 			let rows = await ctx.db.memories.bulkGet(ids);
 			const tags = p.tags;
 			if (tags) {
@@ -62,9 +68,11 @@ async function deleteFully(ctx: EngineContext, p: DeleteInput, found: string[], 
 			change.removedEdges = links;
 			change.stamp = await bumpStamp(ctx.db);
 			return links.length;
-		});
+		}, compact));
+		// Another tab applied this request_id first: its memories are gone, and were removed here too.
+		if (applied.replayed) return replayedOutput(applied.value, key!);
 		ctx.hub.emit({ kind: 'memories', ids });
-		return output(ids, removed, missing, p);
+		return output(ids, applied.value, missing, p);
 	}
 }
 
@@ -79,11 +87,17 @@ async function deleteFully(ctx: EngineContext, p: DeleteInput, found: string[], 
  * - links into the deleted memories stay on their source rows, dangling (get, graph walks and
  *   recall skip a missing end, §3) and PRECEDED_BY chains are not bridged;
  * - entities left unmentioned keep their rows (an entity's counts come from the index);
- * - the `deleted` activity entries go to the deferred log, written once there is room.
+ * - the `deleted` activity entries go to the deferred log, written once there is room;
+ * - a request_id is held in this tab (replays here are recognised) and recorded by the next
+ *   write that commits (request-ids.ts); the result says `request_recorded: false`.
  */
-async function deleteWhenFull(ctx: EngineContext, p: DeleteInput, found: string[], missing: MemoryRef[], actor: string): Promise<DeleteOutput> {
+async function deleteWhenFull(ctx: EngineContext, p: DeleteInput, found: string[], missing: MemoryRef[], actor: string, key: RequestKey | undefined): Promise<DeleteOutput> {
 	let ids = found;
+	let prior: { result: unknown } | undefined;
 	await ctx.db.deleteOnly(async () => {
+		// Reading is allowed when full; the check must be in the transaction, as in `write`.
+		prior = key && (await priorResult(ctx, key));
+		if (prior) return;
 		if (p.tags) {
 			const tags = p.tags;
 			const rows = await ctx.db.memories.bulkGet(ids);
@@ -92,6 +106,7 @@ async function deleteWhenFull(ctx: EngineContext, p: DeleteInput, found: string[
 		await ctx.db.memories.bulkDelete(ids);
 		await ctx.db.snapshots.clear();
 	});
+	if (prior) return replayedOutput(prior.result as DeleteOutput, key!);
 	const gone = new Set(ids);
 	const linking = ctx.index.linkedFrom(ids).filter((id) => !gone.has(id)).length;
 	for (const id of ids) ctx.index.remove(id);
@@ -102,7 +117,13 @@ async function deleteWhenFull(ctx: EngineContext, p: DeleteInput, found: string[
 	ctx.hub.emit({ kind: 'memories', ids });
 	const out = output(ids, 0, missing, p);
 	out.message += `; storage is full: ${linking ? `${linking} other memor${linking === 1 ? 'y keeps its link' : 'ies keep their links'} to them, and ` : ''}the history entries wait until there is room`;
-	return out;
+	if (!key) return out;
+	holdRequest(ctx, key, out);
+	return {
+		...out,
+		message: `${out.message}; its request_id is held in this tab until there is room to record it (resent after a reload or from another tab first, it deletes again what is left: a single memory_id already gone is not_found)`,
+		request_recorded: false,
+	};
 }
 
 /**

@@ -13,6 +13,7 @@ import type { AssociationRow } from '../store/rows';
 import type { EngineContext } from './context';
 import { applyNotice } from './cross-tab';
 import { toDocMeta, toDocText } from './doc';
+import { withHeldRequests } from './request-ids';
 
 /** What one committed write changed, in the order it is applied: removals, upserts, edges. */
 export interface IndexChange {
@@ -42,12 +43,16 @@ export async function writeIndexed<T>(ctx: EngineContext, change: IndexChange, f
 		mirrored = true;
 	};
 	try {
-		const out = await ctx.db.write(async () => {
-			const result = await fn(complete);
-			ctx.db.commitNow();
-			complete();
-			return result;
-		});
+		// Request ids a full-disk delete could not record ride along (request-ids.ts).
+		const out = await withHeldRequests(ctx, (recordHeld) =>
+			ctx.db.write(async () => {
+				await recordHeld();
+				const result = await fn(complete);
+				ctx.db.commitNow();
+				complete();
+				return result;
+			}),
+		);
 		announce(ctx, change);
 		return out;
 	} catch (e) {

@@ -30,6 +30,7 @@ import { turnContext } from './doc';
 import { isNearDuplicate } from './duplicates';
 import { entityKeys, resolveEntities } from './entity-keys';
 import { writeIndexed, type IndexChange } from './index-sync';
+import { applyOnce, replayedOutput, requestKey } from './request-ids';
 import { sameState, StaleGuess, type GuessedState, type PrevTurn, type WriteState } from './write-guess';
 import { parseInput } from './validate';
 import { cosine } from '../core/vector';
@@ -71,19 +72,23 @@ export async function storeMemories(ctx: EngineContext, input: StoreInput, actor
 	const now = nowIso(ctx);
 	const vectors = await embedTexts(ctx, items.map((i) => i.content));
 	const drafts = items.map((item, i) => draftOf(item, i, now, vectors[i], path));
+	const key = requestKey('store_memory', parsed);
 	return ctx.lock.run(async () => {
 		const attempt = async (guess: boolean) => {
 			const change: IndexChange = { upserts: [], edges: [] };
-			return { change, results: await writeIndexed(ctx, change, (complete) => writeDrafts(ctx, drafts, { change, complete }, path, actor, now, guess)) };
+			const write = (complete: () => void) => writeDrafts(ctx, drafts, { change, complete }, path, actor, now, guess);
+			return { change, applied: await writeIndexed(ctx, change, (complete) => applyOnce(ctx, key, () => write(complete), (r) => r)) };
 		};
-		const { change, results } = await attempt(true).catch((e: unknown) => {
+		const { change, applied } = await attempt(true).catch((e: unknown) => {
 			if (!(e instanceof StaleGuess)) throw e;
 			ctx.guesses.stale++;
 			ctx.guesses.forget();
 			return attempt(false);
 		});
+		const out = output(applied.value, parsed.memories === undefined);
+		if (applied.replayed) return replayedOutput(out, key!);
 		ctx.hub.emit({ kind: 'memories', ids: change.upserts.map((u) => u.row.id) });
-		return output(results, parsed.memories === undefined);
+		return out;
 	});
 }
 

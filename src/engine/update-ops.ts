@@ -20,6 +20,7 @@ import { entityKeys, resolveEntities } from './entity-keys';
 import { notFound } from './get-ops';
 import { dropOrphanEntities } from './entity-orphans';
 import { writeIndexed, type IndexChange } from './index-sync';
+import { applyOnce, priorResult, replayedOutput, requestKey, type Applied, type RequestKey } from './request-ids';
 import { checkValidity, MAX_SIMILAR } from './store-ops';
 import { parseInput } from './validate';
 
@@ -29,6 +30,10 @@ const FIELDS = ['content', 'summary', 'tags', 'type', 'importance', 'confidence'
 /** Applies an update; see the module comment. */
 export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor = 'agent'): Promise<UpdateOutput> {
 	const p = parseInput(UpdateInputSchema, input);
+	const key = requestKey('update_memory', p);
+	// A retry whose first call went through is answered before the memory is looked up (it may be gone since).
+	const early = key && (await priorResult(ctx, key));
+	if (early) return replayedOutput(early.result as UpdateOutput, key!);
 	const current = await getByRef(ctx.db, p.memory_id);
 	if (!current) throw notFound('memory_id', p.memory_id);
 	const reembed = p.content !== undefined && p.content !== current.content;
@@ -36,7 +41,9 @@ export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor
 	const caller = p.embedding ? normalize(p.embedding) : null;
 	if (p.embedding && !caller) throw new MemoryError('invalid_input', 'embedding: must not be all zeros');
 	return ctx.lock.run(async () => {
-		const res = await rewrite(ctx, p, current, vector ?? null, caller, actor).catch(whenFull);
+		const applied = await rewrite(ctx, p, current, vector ?? null, caller, actor, key, (r) => output(r.row, r.changed, reembed)).catch(whenFull);
+		if (applied.replayed) return replayedOutput(applied.value, key!);
+		const res = applied.value;
 		if (res.changed.length || caller || p.updated_at !== undefined) ctx.hub.emit({ kind: 'memories', ids: [res.row.id] });
 		return output(res.row, res.changed, reembed);
 	});
@@ -56,11 +63,22 @@ function whenFull(e: unknown): never {
 	throw e;
 }
 
-/** The update's one transaction (the caller holds the write lock). */
-async function rewrite(ctx: EngineContext, p: UpdateInput, current: MemoryRow, vector: Float32Array | null, caller: Float32Array | null, actor: string): Promise<{ row: MemoryRow; changed: string[] }> {
+type Rewritten = { row: MemoryRow; changed: string[] };
+
+/** The update's one transaction (the caller holds the write lock); a replayed request_id writes nothing. */
+async function rewrite(
+	ctx: EngineContext,
+	p: UpdateInput,
+	current: MemoryRow,
+	vector: Float32Array | null,
+	caller: Float32Array | null,
+	actor: string,
+	key: RequestKey | undefined,
+	compact: (r: Rewritten) => UpdateOutput,
+): Promise<Applied<Rewritten, UpdateOutput>> {
 	{
 		const change: IndexChange = { upserts: [], edges: [], removedEdges: [] };
-		const res = await writeIndexed(ctx, change, async () => {
+		const res = await writeIndexed(ctx, change, () => applyOnce(ctx, key, async (): Promise<Rewritten> => {
 			const old = await ctx.db.memories.get(current.id);
 			if (!old) throw notFound('memory_id', p.memory_id);
 			const next = applyFields(old, p, nowIso(ctx));
@@ -78,7 +96,7 @@ async function rewrite(ctx: EngineContext, p: UpdateInput, current: MemoryRow, v
 			change.upserts.push({ row: next, vector: vec ?? null });
 			change.stamp = await bumpStamp(ctx.db);
 			return { row: next, changed };
-		});
+		}, compact));
 		return res;
 	}
 }

@@ -17,6 +17,7 @@ import type {
 	StoredLink,
 	VectorRow,
 } from './rows';
+import type { RequestRow } from './requests';
 import { contentKey, entityIdsOf, sessionOf } from './derived';
 import { isMemoryError } from '../core/errors';
 import { mapStoreError } from './errors';
@@ -147,8 +148,18 @@ export const SCHEMA_V11 = {
 	memories: 'id, &seq, [scope+seq], [session+seq], *vector_models',
 } as const;
 
+/**
+ * Version 12 adds `requests`: the client request ids (idempotency keys) writes applied, with
+ * their argument hash and result, so a retried call is applied at most once (see
+ * store/requests.ts). Indexed by `at` for trimming the oldest.
+ */
+export const SCHEMA_V12 = {
+	...SCHEMA_V11,
+	requests: 'id, at',
+} as const;
+
 /** The current schema version. */
-export const DB_VERSION = 11;
+export const DB_VERSION = 12;
 
 /** Options for opening a database; Node tests pass fake-indexeddb's factory and key range. */
 export interface EngramDBOptions {
@@ -164,6 +175,7 @@ export class EngramDB extends Dexie {
 	activity!: Table<ActivityRow, number>;
 	settings!: Table<SettingRow, string>;
 	snapshots!: Table<SnapshotRow, string>;
+	requests!: Table<RequestRow, string>;
 	/**
 	 * When a write last failed for want of space (ms since the epoch), until a write that adds
 	 * data commits again: the app's "storage is full" banner and the engine's fallbacks read it.
@@ -188,6 +200,7 @@ export class EngramDB extends Dexie {
 		this.version(9).stores(SCHEMA_V9);
 		this.version(10).stores(SCHEMA_V10).upgrade(upgradeToV10);
 		this.version(11).stores(SCHEMA_V11);
+		this.version(12).stores(SCHEMA_V12);
 		this.use(derivedFieldsMiddleware);
 	}
 

@@ -11,6 +11,8 @@ export const deleteMemory = defineTool({
 
 Use it for wrong, duplicate or test data the user wants gone. Do not use it for facts that became outdated: store the new one with store_memory's supersedes_memory_id (history kept) or set t_invalid with update_memory. Before deleting by tags, look at what matches with recall_memory({ tags, limit: 200 }) or memory_stats({ tags }).
 
+Pass request_id so a resend after a lost answer reports the original result (replayed: true) instead of not_found.
+
 Examples: delete_memory({ memory_id: "8f3a2c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91" }) · delete_memory({ tags: ["benchmark-test"] })`,
 		inputSchema: DeleteInputSchema,
 		outputSchema: DeleteOutputSchema,

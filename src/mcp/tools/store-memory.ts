@@ -13,6 +13,8 @@ Use it after a decision, a discovery, a correction or a stated preference. Do no
 
 On store Engram extracts entities (or takes yours), links the memory to similar ones (SIMILAR_TO) and to the previous one in its scope (PRECEDED_BY). Add typed links with associate_memories.
 
+Pass request_id (a new UUID per intended store) so a resend after a lost answer is not stored twice: the resend returns the original result with replayed: true.
+
 Write one idea per memory, 1–3 sentences with the why; tag with the project; importance 0.9+ for decisions that must not be lost (LOW/MEDIUM/HIGH/CRITICAL also accepted).
 
 Examples:

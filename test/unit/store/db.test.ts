@@ -3,12 +3,13 @@ import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../../src/core/errors';
 import { contentKey } from '../../../src/store/derived';
-import { DB_VERSION, EngramDB, openEngramDB, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V5, SCHEMA_V7, SCHEMA_V8 } from '../../../src/store/db';
+import { DB_VERSION, EngramDB, openEngramDB, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V5, SCHEMA_V7, SCHEMA_V8, SCHEMA_V11 } from '../../../src/store/db';
 import { linksOf, linksOut, linksTouching } from '../../../src/store/associations';
 import { modelCounts, rowsWithVector, setVector, vectorModels, vectorRowsOf } from '../../../src/store/vectors';
 import type { MemoryRow } from '../../../src/store/rows';
 import { bumpStamp, readCounters, reserveSeqs } from '../../../src/store/settings';
 import { mapStoreError } from '../../../src/store/errors';
+import { recordRequests } from '../../../src/store/requests';
 import { freshName } from '../engine/helpers';
 
 const opened: Dexie[] = [];
@@ -61,6 +62,14 @@ class V8Only extends Dexie {
 	constructor(name: string) {
 		super(name, { indexedDB, IDBKeyRange });
 		this.version(8).stores(SCHEMA_V8);
+	}
+}
+
+/** A database created at version 11 (no requests table). */
+class V11Only extends Dexie {
+	constructor(name: string) {
+		super(name, { indexedDB, IDBKeyRange });
+		this.version(11).stores(SCHEMA_V11);
 	}
 }
 
@@ -238,6 +247,22 @@ describe('EngramDB', () => {
 		expect(await db.memories.get('m1')).not.toHaveProperty('entity_ids');
 		await db.memories.bulkPut([{ ...row, id: 'm2', seq: 2, entity_ids: ['person:maria'] }]);
 		expect(await db.memories.get('m2')).not.toHaveProperty('entity_ids');
+	});
+
+	it('schema upgrade from v11 adds the requests table (by id, indexed by time) and keeps every memory', async () => {
+		const name = freshName();
+		const old = new V11Only(name);
+		await old.table('memories').add({ ...v1Memory, content_key: 'k', entities_given: false });
+		old.close();
+		const db = await openEngramDB({ name, indexedDB, IDBKeyRange });
+		opened.push(db);
+		expect(db.verno).toBe(DB_VERSION);
+		expect(db.requests.schema.primKey.name).toBe('id');
+		expect(db.requests.schema.indexes.map((i) => i.name)).toEqual(['at']);
+		expect(await db.requests.count()).toBe(0);
+		expect((await db.memories.get('m1'))?.content).toBe(v1Memory.content);
+		await db.write(() => recordRequests(db, [{ id: 'r1', op: 'store_memory', hash: 'h', at: 1, result: [] }], 2));
+		expect(await db.requests.get('r1')).toMatchObject({ op: 'store_memory', at: 1 });
 	});
 
 	it('schema upgrade from v3 merges the seq and write-stamp rows into one counters row', async () => {
