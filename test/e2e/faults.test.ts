@@ -14,7 +14,7 @@ let browser: Browser;
 type Engram = {
 	store(i: unknown): Promise<{ results: { memory_id: string }[] }>;
 	stats(i: unknown): Promise<{ total_memories: number }>;
-	recall(i: unknown): Promise<{ results: { memory: { id: string; tags: string[] } }[] }>;
+	recall(i: unknown): Promise<{ results: { memory: { id: string; tags: string[] } }[]; has_more: boolean }>;
 	getMemories(ids: string[]): Promise<unknown[]>;
 };
 
@@ -47,7 +47,7 @@ function tagged(page: Page, tag: string): Promise<number> {
 		const engram = (globalThis as unknown as { __engram: Engram }).__engram;
 		const ids = new Set<string>();
 		for (let offset = 0; ; offset += 200) {
-			const r = (await engram.recall({ query: tag, tags: [tag], limit: 200, offset })) as { results: { memory: { id: string } }[]; has_more: boolean };
+			const r = await engram.recall({ query: tag, tags: [tag], limit: 200, offset });
 			r.results.forEach((x) => ids.add(x.memory.id));
 			if (!r.has_more || r.results.length === 0) break;
 		}
