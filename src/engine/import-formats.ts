@@ -203,9 +203,25 @@ function emptyBundle(): EngramBundle {
 	return { kind: 'engram', memories: [], associations: [], entities: [], vectors: [], errors: new ImportErrors() };
 }
 
+/** Nesting the import lets through (deeper values overflow the stack in storage's structured clone). */
+const MAX_DEPTH = 64;
+
+/** Whether `v` nests deeper than `max` (iterative: no stack to overflow). */
+function deeperThan(v: unknown, max: number): boolean {
+	const stack: [unknown, number][] = [[v, 0]];
+	while (stack.length) {
+		const [x, d] = stack.pop()!;
+		if (typeof x !== 'object' || x === null) continue;
+		if (d >= max) return true;
+		for (const c of Object.values(x)) stack.push([c, d + 1]);
+	}
+	return false;
+}
+
 /** Sorts one record into the bundle by kind, or records why it was refused. */
 function addRecord(b: EngramBundle, kind: unknown, rec: unknown, line: number): void {
 	const put = <T>(list: Located<T>[], schema: z.ZodType<T>, what: string) => {
+		if (deeperThan(rec, MAX_DEPTH + 1)) return b.errors.add(line, `${what}: nested deeper than ${MAX_DEPTH} levels`);
 		const r = check(schema, rec, what);
 		if ('ok' in r) list.push({ line, value: r.ok });
 		else b.errors.add(line, r.error);

@@ -61,7 +61,10 @@ describe('Engine', () => {
 			const deep = `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`;
 			const res = await engine.importMemories({ data: `${HEADER}\n{"kind":"memory","content":"x","metadata":${deep}}` });
 			expect(res).toMatchObject({ imported: 0, refused: 1 });
-			expect(res.errors[0].error).toMatch(/^memory: could not be checked/);
+			expect(res.errors[0].error).toBe('memory: nested deeper than 64 levels');
+			const mid = `${'{"a":'.repeat(2_000)}1${'}'.repeat(2_000)}`;
+			const again = await engine.importMemories({ data: `${HEADER}\n{"kind":"memory","content":"x","metadata":${mid}}\n{"kind":"memory","content":"y"}` });
+			expect(again).toMatchObject({ imported: 1, refused: 1 });
 		});
 
 		it('cuts error texts to 300 characters and makes them well-formed', async () => {
