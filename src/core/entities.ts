@@ -474,7 +474,8 @@ function canonicalKey(key: string): string {
 // Normalisation and merging (public).
 // ---------------------------------------------------------------------------------------------
 
-const EDGE_JUNK = /^[\s"'“”‘’`«»()[\]{}<>*_~|,;:!?]+|[\s"'“”‘’`«»()[\]{}<>*_~|,;:!?.…]+$/g;
+const LEADING_JUNK = /^[\s"'“”‘’`«»()[\]{}<>*_~|,;:!?]+/;
+const TRAILING_JUNK = /[\s"'“”‘’`«»()[\]{}<>*_~|,;:!?.…]/;
 const POSSESSIVE = /['’]s$/;
 const SPACES = /\s+/g;
 
@@ -485,15 +486,29 @@ const SPACES = /\s+/g;
  * "PostgreSQL" both give "postgresql", "NYC" gives "new york".
  */
 export function normaliseEntityName(name: string, type?: string): string {
-	let s = name.normalize('NFKC').replace(SPACES, ' ').replace(EDGE_JUNK, '');
-	s = s
-		.replace(/^[@#]+/, '')
-		.replace(POSSESSIVE, '')
-		.replace(EDGE_JUNK, '')
-		.toLowerCase();
-	if (type === 'url') s = s.replace(/\/+$/, '');
+	const junk = (t: string) => trimEnd(t.replace(LEADING_JUNK, ''), TRAILING_JUNK);
+	let s = junk(name.normalize('NFKC').replace(SPACES, ' '));
+	s = junk(s.replace(/^[@#]+/, '').replace(POSSESSIVE, '')).toLowerCase();
+	if (type === 'url') s = trimEnd(s, /\//);
 	if (type === undefined || type === 'tool' || type === 'place') s = canonicalKey(s);
 	return s;
+}
+
+/**
+ * `s` without its trailing characters of class `edge` (a one-character class; give it the u flag
+ * to match astral code points). Linear: the regex `[…]+$` retries from every start of a long run
+ * that stops short of the end, which is quadratic (20,000 "’" before a letter took 16 s).
+ */
+export function trimEnd(s: string, edge: RegExp): string {
+	let end = s.length;
+	while (end > 0) {
+		const low = s.charCodeAt(end - 1);
+		const high = end > 1 ? s.charCodeAt(end - 2) : 0;
+		const width = edge.unicode && low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? 2 : 1;
+		if (!edge.test(s.slice(end - width, end))) break;
+		end -= width;
+	}
+	return s.slice(0, end);
 }
 
 /** Stable id of an entity: `${type}:${normalised name}`, e.g. "tool:postgresql". */
@@ -623,7 +638,7 @@ const SNAKE_RE = /(?<![\w$])_*[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+_*(?![\w$])/
 const QUOTE_RE =
 	/"([^"\n]{2,80})"|“([^”\n]{2,80})”|(?<![\p{L}\p{N}])'([^'\n]{2,60})'(?![\p{L}\p{N}])|‘([^’\n]{2,60})’/gu;
 const WORD_RE = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*(?:['’&-][\p{L}\p{N}\p{M}]+)*/gu;
-const TRAILING_PUNCT = /[.,;:!?)\]}'"’”>]+$/;
+const TRAILING_PUNCT = /[.,;:!?)\]}'"’”>]/;
 
 /** Leading Mc/Mac/O'/De… names are names, not PascalCase identifiers. */
 const NAME_PREFIX = /^(?:Mc|Mac|O'|O’|De|Di|Da|La|Le|Van|Von|Du)[A-Z]/;
@@ -732,7 +747,7 @@ function shortenUrl(url: string): string {
 
 /** Strips sentence punctuation and unbalanced closing brackets from a match's end. */
 function trimTrailing(s: string): string {
-	let out = s.replace(TRAILING_PUNCT, '');
+	let out = trimEnd(s, TRAILING_PUNCT);
 	if (out.length < s.length && s[out.length] === ')' && out.includes('(')) {
 		out += ')'; // keep the bracket of "…/Foo_(bar)" that opened inside the match
 		out = out.replace(/[.,;:!?]+$/, '');

@@ -873,6 +873,7 @@ export const ImportOutputSchema = z.object({
 	skipped: z.number().int(),
 	associations: z.number().int(),
 	entities: z.number().int(),
+	refused: z.number().int().describe('Records refused; `errors` lists the first 50 by line'),
 	errors: z.array(z.object({ line: z.number().int().optional(), error: z.string() })).max(50),
 });
 export type ImportOutput = z.infer<typeof ImportOutputSchema>;

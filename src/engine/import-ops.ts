@@ -26,6 +26,7 @@ import {
 	parseJson,
 	parseJsonl,
 	parseMarkdownBundle,
+	ImportErrors,
 	type EngramBundle,
 	type GraphBundle,
 	type ImportedMemory,
@@ -40,43 +41,44 @@ import { parseInput } from './validate';
 
 /** Records per transaction. */
 export const IMPORT_BATCH = LIMITS.batch;
-const MAX_ERRORS = 50;
 
 type Counts = { imported: number; replaced: number; skipped: number; associations: number; entities: number };
-type Errors = { line?: number; error: string }[];
 
 /** Imports data; see the module comment. */
 export async function importMemories(ctx: EngineContext, input: ImportInput, actor = 'import', onProgress?: (p: Progress) => void): Promise<ImportOutput> {
 	const p = parseInput(ImportInputSchema, input);
 	const format = !p.format || p.format === 'auto' ? detectFormat(p.data) : p.format;
 	const counts: Counts = { imported: 0, replaced: 0, skipped: 0, associations: 0, entities: 0 };
-	const errors: Errors = [];
-	if (format === 'server-memory-jsonl') await importGraph(ctx, parseGraphJsonl(p.data), p, actor, counts, errors, onProgress);
-	else {
+	let errors: ImportErrors;
+	if (format === 'server-memory-jsonl') {
+		const g = parseGraphJsonl(p.data);
+		errors = g.errors;
+		await importGraph(ctx, g, p, actor, counts, errors, onProgress);
+	} else {
 		const bundle = format === 'json' ? parseJson(p.data) : format === 'jsonl' ? parseJsonl(p.data) : parseMarkdownBundle(p.data);
+		errors = bundle.errors;
 		await importBundle(ctx, bundle, p, actor, counts, errors, onProgress);
 	}
 	ctx.hub.emit({ kind: 'memories' });
 	return output(counts, errors);
 }
 
-function output(c: Counts, errors: Errors): ImportOutput {
-	// In file order, whichever pass (parse, memories, links) found them.
-	const sorted = [...errors].sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
-	const shown = sorted.slice(0, MAX_ERRORS);
-	if (errors.length > MAX_ERRORS) shown[MAX_ERRORS - 1] = { error: `… and ${errors.length - MAX_ERRORS + 1} more errors` };
+function output(c: Counts, errors: ImportErrors): ImportOutput {
+	// In file order, whichever pass (parse, memories, links) found them; every one counted.
+	const n = errors.count;
 	return {
-		success: errors.length === 0,
-		message: `Imported ${c.imported} memories (${c.replaced} replaced, ${c.skipped} skipped as existing), ${c.associations} associations, ${c.entities} entities${errors.length ? `; ${errors.length} record(s) refused` : ''}`,
+		success: n === 0,
+		message: `Imported ${c.imported} memories (${c.replaced} replaced, ${c.skipped} skipped as existing), ${c.associations} associations, ${c.entities} entities${n ? `; ${n} record(s) refused` : ''}`,
 		...c,
-		errors: shown,
+		refused: n,
+		errors: errors.list(),
 	};
 }
 
 // ---------------------------------------------------------------- Engram data
 
-async function importBundle(ctx: EngineContext, b: EngramBundle, p: ImportInput, actor: string, counts: Counts, errors: Errors, onProgress?: (p: Progress) => void): Promise<void> {
-	errors.push(...b.errors);
+async function importBundle(ctx: EngineContext, b: EngramBundle, p: ImportInput, actor: string, counts: Counts, errors: ImportErrors, onProgress?: (p: Progress) => void): Promise<void> {
+	b.memories = lastOfEachId(b.memories, errors);
 	const vectors = vectorsByMemory(ctx, b, errors);
 	const total = b.memories.length + b.associations.length;
 	let done = 0;
@@ -95,12 +97,26 @@ async function importBundle(ctx: EngineContext, b: EngramBundle, p: ImportInput,
 	}
 }
 
+/**
+ * Within one file the last record for an id wins, in whichever batch it falls; each earlier one is
+ * reported (a repeated id is not dropped without a word).
+ */
+function lastOfEachId(memories: Located<ImportedMemory>[], errors: ImportErrors): Located<ImportedMemory>[] {
+	const last = new Map<string, number>();
+	for (const { line, value } of memories) if (value.id !== undefined) last.set(value.id, line);
+	return memories.filter(({ line, value }) => {
+		const keep = value.id === undefined || last.get(value.id) === line;
+		if (!keep) errors.add(line, `memory: id ${JSON.stringify(value.id)} is given again at line ${last.get(value.id!)}, which is imported`);
+		return keep;
+	});
+}
+
 /** Bundle vectors grouped by memory; active-model vectors of the wrong size are refused. */
-function vectorsByMemory(ctx: EngineContext, b: EngramBundle, errors: Errors): Map<string, Map<string, Float32Array>> {
+function vectorsByMemory(ctx: EngineContext, b: EngramBundle, errors: ImportErrors): Map<string, Map<string, Float32Array>> {
 	const out = new Map<string, Map<string, Float32Array>>();
 	for (const { line, value: v } of b.vectors) {
 		if (v.model === ctx.embedder.modelId && v.vector.length !== ctx.embedder.dims) {
-			errors.push({ line, error: `vector.vector: must have ${ctx.embedder.dims} dimensions for ${v.model} (got ${v.vector.length})` });
+			errors.add(line, `vector.vector: must have ${ctx.embedder.dims} dimensions for ${v.model} (got ${v.vector.length})`);
 			continue;
 		}
 		const m = out.get(v.memory_id) ?? new Map<string, Float32Array>();
@@ -256,25 +272,28 @@ async function settleSeqs(db: EngineContext['db'], rows: MemoryRow[], old: Map<s
  * rows it remembers only while the stamp is unchanged (write-guess.ts).
  */
 async function restoreEntities(ctx: EngineContext, b: EngramBundle): Promise<number> {
-	if (b.entities.length === 0) return 0;
-	return ctx.lock.run(async () => {
-		const { n, stamp } = await ctx.db.write(async () => {
-			let n = 0;
-			for (const { value: e } of b.entities) {
-				const row = await ctx.db.entities.get(e.id);
-				if (!row) continue;
-				await ctx.db.entities.put({ ...row, name: e.name, aliases: e.aliases ?? row.aliases });
-				n++;
-			}
-			return { n, stamp: n ? await bumpStamp(ctx.db) : undefined };
+	let total = 0;
+	for (let i = 0; i < b.entities.length; i += IMPORT_BATCH) {
+		const batch = b.entities.slice(i, i + IMPORT_BATCH).map(({ value }) => value);
+		total += await ctx.lock.run(async () => {
+			const { n, stamp } = await ctx.db.write(async () => {
+				const rows = await ctx.db.entities.bulkGet(batch.map((e) => e.id));
+				const put = batch.flatMap((e, k) => {
+					const row = rows[k];
+					return row ? [{ ...row, name: e.name, aliases: e.aliases ?? row.aliases }] : [];
+				});
+				if (put.length) await ctx.db.entities.bulkPut(put);
+				return { n: put.length, stamp: put.length ? await bumpStamp(ctx.db) : undefined };
+			});
+			if (stamp !== undefined) ctx.committed(stamp, { upserts: [], removed: [], edges: [] });
+			return n;
 		});
-		if (stamp !== undefined) ctx.committed(stamp, { upserts: [], removed: [], edges: [] });
-		return n;
-	});
+	}
+	return total;
 }
 
 /** Writes associations whose both ends exist; the others are reported. */
-async function importAssociationBatch(ctx: EngineContext, batch: EngramBundle['associations'], errors: Errors): Promise<number> {
+async function importAssociationBatch(ctx: EngineContext, batch: EngramBundle['associations'], errors: ImportErrors): Promise<number> {
 	const at = nowIso(ctx);
 	return ctx.lock.run(async () => {
 		const change: IndexChange = { upserts: [], edges: [] };
@@ -284,7 +303,7 @@ async function importAssociationBatch(ctx: EngineContext, batch: EngramBundle['a
 			for (const { line, value: a } of batch) {
 				const missing = !rows.has(a.from) ? 'from' : !rows.has(a.to) ? 'to' : undefined;
 				if (missing) {
-					errors.push({ line, error: `association: ${missing} memory ${JSON.stringify(a[missing])} does not exist` });
+					errors.add(line, `association: ${missing} memory ${JSON.stringify(a[missing])} does not exist`);
 					continue;
 				}
 				change.edges.push({ ...a, created_at: a.created_at ? toIso(a.created_at) : at });
@@ -299,11 +318,14 @@ async function importAssociationBatch(ctx: EngineContext, batch: EngramBundle['a
 // ---------------------------------------------------------------- server-memory knowledge graph
 
 /** One memory per observation (stable ids, so re-importing the same file skips what exists). */
-async function importGraph(ctx: EngineContext, g: GraphBundle, p: ImportInput, actor: string, counts: Counts, errors: Errors, onProgress?: (p: Progress) => void): Promise<void> {
-	errors.push(...g.errors);
+async function importGraph(ctx: EngineContext, g: GraphBundle, p: ImportInput, actor: string, counts: Counts, errors: ImportErrors, onProgress?: (p: Progress) => void): Promise<void> {
 	const entities = mergeGraphEntities(g);
-	const items = [...entities.values()].flatMap((e) => graphItems(e, p.scope));
-	const anchors = new Map([...entities.values()].map((e) => [e.name, graphItems(e, p.scope)[0].id]));
+	const anchors = new Map<string, string>();
+	const items = [...entities.values()].flatMap((e) => {
+		const list = graphItems(e, p.scope);
+		anchors.set(e.name, list[0].id);
+		return list;
+	});
 	const total = items.length + g.relations.length;
 	let done = 0;
 	for (let i = 0; i < items.length; i += IMPORT_BATCH) {
@@ -317,7 +339,7 @@ async function importGraph(ctx: EngineContext, g: GraphBundle, p: ImportInput, a
 	for (let i = 0; i < links.length; i += IMPORT_BATCH) {
 		const r = await associateMemories(ctx, { associations: links.slice(i, i + IMPORT_BATCH) }, actor);
 		counts.associations += r.created_count + r.updated_count;
-		r.failed.forEach((f) => errors.push({ error: f.error }));
+		r.failed.forEach((f) => errors.add(undefined, f.error));
 		done = Math.min(total, done + IMPORT_BATCH);
 		onProgress?.({ task: 'import', done, total, message: 'relations' });
 	}
@@ -325,15 +347,26 @@ async function importGraph(ctx: EngineContext, g: GraphBundle, p: ImportInput, a
 
 type GraphEntity = { name: string; entityType: string; observations: string[] };
 
-/** Entities by name; repeated lines for one name merge their observations. */
-function mergeGraphEntities(g: GraphBundle): Map<string, GraphEntity> {
-	const out = new Map<string, GraphEntity>();
+/**
+ * Entities by name; repeated lines for one name merge their observations (a Set each: linear in
+ * the observations however many lines repeat a name). Exported for tests.
+ */
+export function mergeGraphEntities(g: Pick<GraphBundle, 'entities'>): Map<string, GraphEntity> {
+	const seen = new Map<string, { e: GraphEntity; obs: Set<string> }>();
 	for (const { value: e } of g.entities) {
-		const cur = out.get(e.name);
-		if (cur) cur.observations.push(...e.observations.filter((o) => !cur.observations.includes(o)));
-		else out.set(e.name, { name: e.name, entityType: e.entityType, observations: [...new Set(e.observations)] });
+		const cur = seen.get(e.name);
+		if (!cur) {
+			const obs = new Set(e.observations);
+			seen.set(e.name, { e: { name: e.name, entityType: e.entityType, observations: [...obs] }, obs });
+			continue;
+		}
+		for (const o of e.observations) {
+			if (cur.obs.has(o)) continue;
+			cur.obs.add(o);
+			cur.e.observations.push(o);
+		}
 	}
-	return out;
+	return new Map([...seen].map(([name, { e }]) => [name, e]));
 }
 
 /** The store items of one entity: one per observation, or one naming the entity when it has none. */
@@ -365,21 +398,30 @@ async function storeGraphBatch(ctx: EngineContext, batch: ReturnType<typeof grap
 	counts.imported += r.stored_count - (onConflict === 'replace' ? existing.size : 0);
 }
 
-/** RELATES_TO between anchors; several relation types between one pair merge into one context. */
-function graphLinks(g: GraphBundle, anchors: Map<string, string>, errors: Errors) {
-	const pairs = new Map<string, { memory1_id: string; memory2_id: string; type: 'RELATES_TO'; strength: number; context: string }>();
+/**
+ * RELATES_TO between anchors; several relation types between one pair merge into one context
+ * (collected in a Set and joined once: linear however many lines name one pair). Exported for tests.
+ */
+export function graphLinks(g: Pick<GraphBundle, 'relations'>, anchors: Map<string, string>, errors: ImportErrors) {
+	const pairs = new Map<string, { memory1_id: string; memory2_id: string; types: Set<string> }>();
 	for (const { line, value: r } of g.relations) {
 		const a = anchors.get(r.from);
 		const b = anchors.get(r.to);
 		if (!a || !b) {
-			errors.push({ line, error: `relation: no entity named ${JSON.stringify(!a ? r.from : r.to)} in this file` });
+			errors.add(line, `relation: no entity named ${JSON.stringify(!a ? r.from : r.to)} in this file`);
 			continue;
 		}
 		if (a === b) continue;
 		const key = `${a}\u0000${b}`;
 		const cur = pairs.get(key);
-		if (cur) cur.context = [...new Set([...cur.context.split(', '), r.relationType])].join(', ');
-		else pairs.set(key, { memory1_id: a, memory2_id: b, type: 'RELATES_TO', strength: 0.8, context: r.relationType });
+		if (cur) cur.types.add(r.relationType);
+		else pairs.set(key, { memory1_id: a, memory2_id: b, types: new Set([r.relationType]) });
 	}
-	return [...pairs.values()];
+	return [...pairs.values()].map(({ memory1_id, memory2_id, types }) => ({
+		memory1_id,
+		memory2_id,
+		type: 'RELATES_TO' as const,
+		strength: 0.8,
+		context: [...types].join(', '),
+	}));
 }

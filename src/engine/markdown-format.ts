@@ -2,7 +2,11 @@
  * The Markdown export: one `##` heading per memory, a metadata list, the content in a fence
  * (so any Markdown inside it survives), and the memory's outgoing links. It reads well as a
  * document and parses back: `parseMarkdown` restores memories and links from it, and takes any
- * other Markdown file as one memory per `##` section (or one for the whole file).
+ * other Markdown file as one memory per `##` section (or one for the whole file; text before the
+ * first section is a memory too unless it is only a `#` title). Reading is linear in the text (a
+ * scanner, no backtracking regexes); a line over `MARKDOWN_LIMITS.lineChars` or an item over
+ * `itemChars` refuses its record with an error, and a section that doesn't read as an Engram record
+ * is imported whole as notes: no text is dropped without a word.
  */
 import type { Association, AssociationType } from '../core/schemas';
 import type { ExportBundle, ExportedMemory } from './export-ops';
@@ -11,7 +15,11 @@ import type { ExportBundle, ExportedMemory } from './export-ops';
 export function renderMarkdown(b: ExportBundle, exportedAt: string): string {
 	const out = [`# Engram memories`, '', `Exported ${exportedAt} · ${b.memories.length} memories · ${b.associations.length} links`, ''];
 	const linksFrom = new Map<string, Association[]>();
-	for (const a of b.associations) linksFrom.set(a.from, [...(linksFrom.get(a.from) ?? []), a]);
+	for (const a of b.associations) {
+		const list = linksFrom.get(a.from);
+		if (list) list.push(a);
+		else linksFrom.set(a.from, [a]);
+	}
 	for (const m of b.memories) out.push(...renderMemory(m, linksFrom.get(m.id) ?? []));
 	return out.join('\n');
 }
@@ -51,94 +59,297 @@ function longestRun(s: string, ch: string): number {
 	return best;
 }
 
-/** Inline code that survives any backticks in `s`. */
+/** Inline code that survives any backticks in `s`, and reads back as `s` (CommonMark's space rule). */
 function code(s: string): string {
 	const ticks = '`'.repeat(longestRun(s, '`') + 1);
-	const pad = s.startsWith('`') || s.endsWith('`') ? ' ' : '';
+	const spaced = s.startsWith(' ') && s.endsWith(' ') && s.trim() !== '';
+	const pad = s.startsWith('`') || s.endsWith('`') || spaced ? ' ' : '';
 	return `${ticks}${pad}${s}${pad}${ticks}`;
 }
+
+/** Caps on what the Markdown reader reads; a longer line or item is a per-record error, never cut. */
+export const MARKDOWN_LIMITS = {
+	/** Characters in one line (a memory holds at most LIMITS.contentChars, 50k). */
+	lineChars: 64_000,
+	/** Characters in one metadata item's value (the longest, `metadata`, is ≤ 32 KB of JSON). */
+	itemChars: 40_000,
+} as const;
 
 /** A memory (partial record) or link read back from Markdown, with its line number. */
 export interface MarkdownRecords {
 	memories: { line: number; record: Record<string, unknown> }[];
 	associations: { line: number; record: Record<string, unknown> }[];
+	/** Records refused while reading (one per record), with the line at fault. */
+	errors: { line: number; error: string }[];
 }
 
-const CODE_RE = /(`+) ?([\s\S]*?) ?\1(?!`)/g;
-
-function codes(v: string): string[] {
-	return [...v.matchAll(CODE_RE)].map((m) => m[2]);
+/** A part of an item's value: plain text, or the inside of a code span. */
+interface Segment {
+	code: boolean;
+	text: string;
+	/** Where the segment ends in the value (after a span's closing backticks). */
+	end: number;
 }
 
-/** Parses Markdown into memory records (see the module comment). */
+/**
+ * Splits `v` into text and code spans in one pass (CommonMark's rule: a span closes at the next
+ * backtick run of the same length; one space is stripped from each side when both are there).
+ * Regexes for this (`(`+) ?([\s\S]*?) ?\1`) backtrack quadratically on runs of unmatched spans.
+ */
+function segments(v: string): Segment[] {
+	const runs: { at: number; n: number }[] = [];
+	for (let i = 0; i < v.length; ) {
+		if (v.charCodeAt(i) !== 96) {
+			i++;
+			continue;
+		}
+		const at = i;
+		while (v.charCodeAt(i) === 96) i++;
+		runs.push({ at, n: i - at });
+	}
+	// For each run length, the runs of that length in order, and how far openers have looked.
+	const byLength = new Map<number, { list: number[]; next: number }>();
+	runs.forEach((r, k) => {
+		const e = byLength.get(r.n) ?? { list: [], next: 0 };
+		e.list.push(k);
+		byLength.set(r.n, e);
+	});
+	const out: Segment[] = [];
+	let textFrom = 0;
+	for (let k = 0; k < runs.length; ) {
+		const open = runs[k];
+		const same = byLength.get(open.n)!;
+		while (same.next < same.list.length && same.list[same.next] <= k) same.next++;
+		if (same.next === same.list.length) {
+			k++;
+			continue;
+		}
+		const q = same.list[same.next];
+		if (open.at > textFrom) out.push({ code: false, text: v.slice(textFrom, open.at), end: open.at });
+		let inner = v.slice(open.at + open.n, runs[q].at);
+		if (inner.length >= 2 && inner.startsWith(' ') && inner.endsWith(' ') && inner.trim() !== '') inner = inner.slice(1, -1);
+		textFrom = runs[q].at + open.n;
+		out.push({ code: true, text: inner, end: textFrom });
+		k = q + 1;
+	}
+	if (textFrom < v.length) out.push({ code: false, text: v.slice(textFrom), end: v.length });
+	return out;
+}
+/** Parses Markdown into memory records (see the module comment). Linear in the text's length. */
 export function parseMarkdown(text: string): MarkdownRecords {
 	const lines = text.split(/\r?\n/);
-	const starts = lines.flatMap((l, i) => (/^## /.test(l) ? [i] : []));
+	const out: MarkdownRecords = { memories: [], associations: [], errors: [] };
+	const starts = sectionStarts(lines);
 	if (starts.length === 0) {
-		const content = text.trim();
-		return { memories: content ? [{ line: 1, record: { content } }] : [], associations: [] };
+		plainMemory(lines, 0, lines.length, out);
+		return out;
 	}
-	const out: MarkdownRecords = { memories: [], associations: [] };
-	starts.forEach((s, k) => parseSection(lines.slice(s, starts[k + 1] ?? lines.length), s + 1, out));
+	if (!isTitleOnly(lines.slice(0, starts[0]))) plainMemory(lines, 0, starts[0], out);
+	starts.forEach((s, k) => parseSection(lines, s, starts[k + 1] ?? lines.length, out));
 	return out;
+}
+
+/** Lines that open a `##` section: those outside fenced code (content may hold `## ` lines). */
+function sectionStarts(lines: string[]): number[] {
+	const starts: number[] = [];
+	let fence: { ch: string; n: number } | undefined;
+	lines.forEach((l, i) => {
+		if (fence) {
+			if (closesFence(l, fence)) fence = undefined;
+		} else if (l.startsWith('## ')) starts.push(i);
+		else fence = openingFence(l);
+	});
+	return starts;
+}
+
+function runOf(l: string, ch: string): number {
+	let n = 0;
+	while (l[n] === ch) n++;
+	return n;
+}
+
+function openingFence(l: string): { ch: string; n: number } | undefined {
+	const ch = l[0];
+	if (ch !== '`' && ch !== '~') return undefined;
+	const n = runOf(l, ch);
+	return n >= 3 ? { ch, n } : undefined;
+}
+
+function closesFence(l: string, f: { ch: string; n: number }): boolean {
+	const n = runOf(l, f.ch);
+	return n >= f.n && l.slice(n).trim() === '';
+}
+
+/** Text before the first section that is only a `# ` title (and an Engram export's "Exported …" line). */
+function isTitleOnly(pre: string[]): boolean {
+	const rest = pre.filter((l) => l.trim() !== '' && !l.startsWith('# '));
+	return rest.length === 0 || (rest.length === 1 && pre.some((l) => l === '# Engram memories') && rest[0].startsWith('Exported '));
+}
+
+/** The first line in [from, to) over the line cap, as a record error; undefined when none. */
+function longLine(lines: string[], from: number, to: number): { line: number; error: string } | undefined {
+	for (let i = from; i < to; i++) {
+		if (lines[i].length > MARKDOWN_LIMITS.lineChars) {
+			return { line: i + 1, error: `memory: line ${i + 1} is ${lines[i].length} characters, over the ${MARKDOWN_LIMITS.lineChars} a line may have` };
+		}
+	}
+	return undefined;
+}
+
+/** Lines [from, to) as one memory (text kept as it is, trimmed); nothing when blank. */
+function plainMemory(lines: string[], from: number, to: number, out: MarkdownRecords, rec: Record<string, unknown> = {}, first?: string): void {
+	const long = longLine(lines, from, to);
+	if (long) return void out.errors.push(long);
+	const body = lines.slice(first === undefined ? from : from + 1, to);
+	const content = (first === undefined ? body : [first, ...body]).join('\n').trim();
+	if (content) out.memories.push({ line: from + 1, record: { ...rec, content } });
 }
 
 const KEYS: Record<string, string> = {
 	type: 'type', scope: 'scope', importance: 'importance', confidence: 'confidence', created: 'timestamp', updated: 'updated_at',
 	'valid from': 't_valid', 'valid until': 't_invalid', 'last accessed': 'last_accessed',
 };
+const ITEM_KEYS = new Set([...Object.keys(KEYS), 'id', 'source', 'summary', 'tags', 'accessed', 'metadata', 'entities', 'link']);
 
-/** One `##` section: an Engram memory when it has the metadata list, else heading + body. */
-function parseSection(lines: string[], lineNo: number, out: MarkdownRecords): void {
-	const rec: Record<string, unknown> = {};
-	const body: string[] = [];
-	let fence: string | undefined;
-	let fenced: string[] | undefined;
-	for (const l of lines.slice(1)) {
-		if (fenced && fence) {
-			if (l === fence) {
-				rec.content = fenced.join('\n');
-				fence = undefined;
-			} else fenced.push(l);
-			continue;
-		}
-		const open = /^(`{3,})text$/.exec(l);
-		if (open && rec.content === undefined) {
-			fence = open[1];
-			fenced = [];
-			continue;
-		}
-		const item = /^- \*\*(.+?):\*\* (.*)$/.exec(l);
-		if (item && rec.content === undefined) readItem(item[1], item[2], rec, out, lineNo);
-		else body.push(l);
-	}
-	const m = /^## (?:#(\d+) · )?(.*)$/.exec(lines[0])!;
-	if (m[1]) rec.seq = Number(m[1]);
-	if (rec.content === undefined) rec.content = [m[2], ...body].join('\n').trim();
-	out.memories.push({ line: lineNo, record: rec });
+/** `- **key:** value` → [key, value]; undefined for any other line. */
+function itemOf(l: string): [string, string] | undefined {
+	if (!l.startsWith('- **')) return undefined;
+	const end = l.indexOf(':** ', 4);
+	return end > 4 ? [l.slice(4, end), l.slice(end + 4)] : undefined;
 }
 
-function readItem(key: string, value: string, rec: Record<string, unknown>, out: MarkdownRecords, lineNo: number): void {
-	const c = codes(value);
-	if (key === 'id' || key === 'source' || key === 'summary') rec[key] = c[0] ?? value;
-	else if (key === 'tags') rec.tags = c;
-	else if (key === 'accessed') rec.access_count = parseInt(value, 10);
-	else if (key === 'metadata') rec.metadata = safeJson(c[0]);
-	else if (key === 'entities') rec.entities = [...value.matchAll(/(`+) ?([\s\S]*?) ?\1(?!`) \(([^)]+)\)/g)].map((x) => ({ name: x[2], type: x[3] }));
-	else if (key === 'link') {
-		const l = /^(\w+) → (`+) ?([\s\S]*?) ?\2(?!`) \(([\d.]+)\)(?: — ([\s\S]*))?$/.exec(value);
-		if (l && rec.id !== undefined) {
-			const a: Partial<Association> = { from: rec.id as string, to: l[3], type: l[1] as AssociationType, strength: Number(l[4]) };
-			if (l[5]) a.reason = l[5];
-			out.associations.push({ line: lineNo, record: a });
-		}
-	} else if (KEYS[key]) rec[KEYS[key]] = key === 'importance' || key === 'confidence' ? Number(value) : value;
+/** `## #12 · Title` → seq 12 and the title; other headings → the whole text. */
+function headingOf(l: string): { seq?: number; title: string } {
+	const h = l.slice(3);
+	const dot = h.indexOf(' · ');
+	const digits = h.slice(1, dot);
+	if (h.startsWith('#') && dot > 1 && /^\d+$/.test(digits)) return { seq: Number(digits), title: h.slice(dot + 3) };
+	return { title: h };
 }
 
-function safeJson(s: string | undefined): unknown {
-	try {
-		return s === undefined ? undefined : JSON.parse(s);
-	} catch {
-		return undefined;
+/**
+ * One `##` section [s, e). An Engram memory when it reads as one: metadata items from `id` on, the
+ * content in a `text` fence, nothing after it. Any other section is heading + body, kept whole.
+ */
+function parseSection(lines: string[], s: number, e: number, out: MarkdownRecords): void {
+	const { seq, title } = headingOf(lines[s]);
+	const rec: Record<string, unknown> = seq !== undefined ? { seq } : {};
+	const asNotes = () => plainMemory(lines, s, e, out, rec, title);
+	const long = longLine(lines, s, e);
+	if (long) return void out.errors.push(long);
+	const items: { line: number; key: string; value: string }[] = [];
+	let i = s + 1;
+	for (; i < e && !/^`{3,}text$/.test(lines[i]); i++) {
+		if (lines[i].trim() === '') continue;
+		const it = itemOf(lines[i]);
+		if (!it || (items.length === 0 && it[0] !== 'id')) return asNotes();
+		items.push({ line: i + 1, key: it[0], value: it[1] });
 	}
+	if (i === e || items.length === 0) return asNotes();
+	const fence = lines[i].slice(0, -4);
+	let close = i + 1;
+	while (close < e && lines[close] !== fence) close++;
+	if (close === e || lines.slice(close + 1, e).some((l) => l.trim() !== '')) return asNotes();
+	const links: { line: number; record: Record<string, unknown> }[] = [];
+	const seen = new Set<string>();
+	for (const it of items) {
+		const error = it.key === 'link' || !seen.has(it.key) ? readItem(it.key, it.value, rec, links, it.line) : `memory: "${it.key}" is given twice`;
+		if (error) return void out.errors.push({ line: it.line, error });
+		seen.add(it.key);
+	}
+	rec.content = lines.slice(i + 1, close).join('\n');
+	out.memories.push({ line: s + 1, record: rec });
+	out.associations.push(...links);
+}
+
+/** Code spans only, separated by `sep`-like text; undefined when anything else is there. */
+function spansOnly(v: string): string[] | undefined {
+	const segs = segments(v);
+	const codes: string[] = [];
+	for (const g of segs) {
+		if (g.code) codes.push(g.text);
+		else if (g.text.replace(/[, ]/g, '') !== '') return undefined;
+	}
+	return codes;
+}
+
+/** A single value: one code span, or text without backticks. */
+function single(v: string): string | undefined {
+	const segs = segments(v);
+	if (segs.length === 1 && segs[0].code) return segs[0].text;
+	return v.includes('`') ? undefined : v;
+}
+
+function num(v: string): number {
+	return v.trim() === '' ? NaN : Number(v);
+}
+
+/** Reads one metadata item into `rec` (links into `links`); returns an error text when it can't. */
+function readItem(key: string, value: string, rec: Record<string, unknown>, links: { line: number; record: Record<string, unknown> }[], line: number): string | undefined {
+	if (!ITEM_KEYS.has(key)) return `memory: "${key.slice(0, 60)}" is not an Engram metadata item`;
+	if (value.length > MARKDOWN_LIMITS.itemChars) return `memory: the ${key} item is ${value.length} characters, over the ${MARKDOWN_LIMITS.itemChars} an item may have`;
+	const bad = `memory: the ${key} item is not in the form Engram exports it`;
+	if (key === 'id' || key === 'source' || key === 'summary') {
+		const v = single(value);
+		if (v === undefined) return bad;
+		rec[key] = v;
+	} else if (key === 'tags') {
+		const tags = spansOnly(value);
+		if (!tags) return bad;
+		rec.tags = tags;
+	} else if (key === 'accessed') {
+		const n = value.endsWith(' times') ? value.slice(0, -6) : value;
+		if (!/^\d{1,15}$/.test(n)) return bad;
+		rec.access_count = Number(n);
+	} else if (key === 'metadata') {
+		const v = single(value);
+		try {
+			rec.metadata = JSON.parse(v ?? '') as unknown;
+		} catch {
+			return `memory: the metadata item is not valid JSON`;
+		}
+	} else if (key === 'entities') {
+		const entities = entitiesOf(value);
+		if (!entities) return bad;
+		rec.entities = entities;
+	} else if (key === 'link') {
+		const a = linkOf(value, rec.id as string);
+		if (!a) return `association: the link item is not in the form "TYPE → \`id\` (strength) — reason"`;
+		links.push({ line, record: a });
+	} else rec[KEYS[key]] = key === 'importance' || key === 'confidence' ? num(value) : value;
+	return undefined;
+}
+
+/** `` `name` (type), `name` (type) `` → entity refs; undefined when it doesn't read. */
+function entitiesOf(value: string): { name: string; type: string }[] | undefined {
+	const segs = segments(value);
+	const out: { name: string; type: string }[] = [];
+	for (let k = 0; k < segs.length; k += 2) {
+		const name = segs[k];
+		const after = segs[k + 1]?.text ?? '';
+		const last = k + 2 >= segs.length;
+		const tail = last ? ')' : '), ';
+		if (!name.code || segs[k + 1]?.code || !after.startsWith(' (') || !after.endsWith(tail) || after.length < 2 + tail.length + 1) return undefined;
+		out.push({ name: name.text, type: after.slice(2, -tail.length) });
+	}
+	return out;
+}
+
+/** `TYPE → `to` (0.7) — reason` → a link from `from`; undefined when it doesn't read. */
+function linkOf(value: string, from: string): Partial<Association> | undefined {
+	const arrow = value.indexOf(' → ');
+	const type = value.slice(0, arrow);
+	if (arrow < 1 || !/^\w+$/.test(type)) return undefined;
+	const target = value.slice(arrow + 3);
+	const segs = segments(target);
+	if (!segs[0]?.code) return undefined;
+	const rest = target.slice(segs[0].end);
+	if (!rest.startsWith(' (')) return undefined;
+	const close = rest.indexOf(')');
+	const strength = rest.slice(2, close);
+	const reason = rest.slice(close + 1);
+	if (close < 3 || !/^[\d.]+$/.test(strength) || (reason !== '' && !reason.startsWith(' — '))) return undefined;
+	const a: Partial<Association> = { from, to: segs[0].text, type: type as AssociationType, strength: Number(strength) };
+	if (reason.length > 3) a.reason = reason.slice(3);
+	return a;
 }

@@ -4,7 +4,7 @@
  * write, by the store on every memory write and by schema upgrades.
  */
 import type { EntityRef } from '../core/schemas';
-import { entityId } from '../core/entities';
+import { entityId, trimEnd } from '../core/entities';
 
 /** Metadata keys that name a conversation/session, in order of preference. */
 export const SESSION_KEYS = ['session_id', 'conversation_id', 'session'] as const;
@@ -24,11 +24,13 @@ export function sessionOf(metadata: Record<string, unknown> | undefined): string
  * surrounding punctuation are ignored, so "Use tabs." and "use  tabs" are the same memory.
  */
 export function normaliseContent(content: string): string {
-	return content
+	const s = content
 		.normalize('NFKC')
 		.toLowerCase()
 		.replace(/\s+/g, ' ')
-		.replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, '');
+		.replace(/^[\s\p{P}]+/u, '');
+	// Not `[\s\p{P}]+$`: quadratic on a long run of punctuation before the end (trimEnd).
+	return trimEnd(s, /[\s\p{P}]/u);
 }
 
 /**

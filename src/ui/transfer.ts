@@ -15,6 +15,10 @@ export type ImportFormatChoice = NonNullable<ImportInput['format']>;
 
 /** Memories per import call: big enough to be fast, small enough to cancel and show progress. */
 export const IMPORT_CHUNK = 2_000;
+/** Characters per import call at most (half the engine's cap, so a chunk never reaches it). */
+const CHUNK_CHARS = LIMITS.importChars / 2;
+/** Errors shown (the engine's cap). */
+const SHOWN_ERRORS = 50;
 /** Memories per export page. */
 const EXPORT_PAGE = 5_000;
 
@@ -97,22 +101,62 @@ interface Chunk {
 	lines: number[];
 }
 
-/** Cuts a bundle into JSONL chunks: memories (with their vectors) first, links last. */
-function chunksOf(b: Bundle, size: number): Chunk[] {
+/** A record as one JSONL line: a memory with its vectors, a link, an entity, or a bad line as it was. */
+interface Unit {
+	texts: string[];
+	lines: number[];
+	chars: number;
+	memories: number;
+}
+
+/**
+ * Cuts a bundle into JSONL chunks of ≤ `size` memories and ≤ CHUNK_CHARS characters: memories (with
+ * their vectors) first, links last. A record too big for any chunk is refused here, with its line.
+ */
+function chunksOf(b: Bundle, size: number, tooBig: { line: number; error: string }[]): Chunk[] {
 	const vectorsOf = new Map<string, Item[]>();
-	for (const v of b.vectors) vectorsOf.set(String(v.rec.memory_id), [...(vectorsOf.get(String(v.rec.memory_id)) ?? []), v]);
-	const header = JSON.stringify(b.header);
-	const make = (items: Item[], bad: Bundle['bad'], memories: number): Chunk => ({
-		data: [header, ...items.map((it) => JSON.stringify(it.rec)), ...bad.map((x) => x.text)].join('\n'),
-		memories,
-		lines: [0, ...items.map((it) => it.line), ...bad.map((x) => x.line)],
-	});
-	const chunks: Chunk[] = [];
-	for (let i = 0; i < b.memories.length; i += size) {
-		const part = b.memories.slice(i, i + size);
-		chunks.push(make([...part, ...part.flatMap((m) => vectorsOf.get(String(m.rec.id)) ?? [])], [], part.length));
+	for (const v of b.vectors) {
+		const list = vectorsOf.get(String(v.rec.memory_id));
+		if (list) list.push(v);
+		else vectorsOf.set(String(v.rec.memory_id), [v]);
 	}
-	if (b.entities.length || b.associations.length || b.bad.length) chunks.push(make([...b.entities, ...b.associations], b.bad, 0));
+	const header = JSON.stringify(b.header);
+	const unit = (items: Item[], memories: number): Unit => {
+		const texts = items.map((it) => JSON.stringify(it.rec));
+		return { texts, lines: items.map((it) => it.line), chars: texts.reduce((n, t) => n + t.length + 1, 0), memories };
+	};
+	const units = [
+		...b.memories.map((m) => unit([m, ...(vectorsOf.get(String(m.rec.id)) ?? [])], 1)),
+		...[...b.entities, ...b.associations].map((it) => unit([it], 0)),
+		...b.bad.map((x) => ({ texts: [x.text], lines: [x.line], chars: x.text.length + 1, memories: 0 })),
+	];
+	const chunks: Chunk[] = [];
+	let cur: Unit[] = [];
+	let chars = 0;
+	let count = 0;
+	const flush = () => {
+		if (cur.length === 0) return;
+		chunks.push({
+			data: [header, ...cur.flatMap((u) => u.texts)].join('\n'),
+			memories: cur.reduce((n, u) => n + u.memories, 0),
+			lines: [0, ...cur.flatMap((u) => u.lines)],
+		});
+		cur = [];
+		chars = count = 0;
+	};
+	for (const u of units) {
+		if (u.chars + header.length > CHUNK_CHARS) {
+			tooBig.push({ line: u.lines[0], error: `record: over ${CHUNK_CHARS.toLocaleString()} characters` });
+			continue;
+		}
+		// Memories and the rest never share a chunk: links go after every memory is in.
+		const kindChanges = cur.length > 0 && (cur[0].memories > 0) !== (u.memories > 0);
+		if (kindChanges || count >= size || chars + u.chars > CHUNK_CHARS) flush();
+		cur.push(u);
+		chars += u.chars;
+		count++;
+	}
+	flush();
 	return chunks;
 }
 
@@ -127,7 +171,15 @@ function fileLines(out: ImportOutput, chunk: Chunk): ImportOutput {
 	};
 }
 
+/** An engine's "… and N more errors" entry (it stands for errors counted in `refused`). */
+function isMoreNote(e: ImportOutput['errors'][number]): boolean {
+	return e.line === undefined && /^… and \d+ more errors$/.test(e.error);
+}
+
 function addOutput(total: ImportOutput, part: ImportOutput): ImportOutput {
+	const refused = total.refused + part.refused;
+	const errors = [...total.errors, ...part.errors].filter((e) => !isMoreNote(e)).slice(0, SHOWN_ERRORS);
+	if (refused > errors.length && errors.length >= SHOWN_ERRORS) errors[SHOWN_ERRORS - 1] = { error: `… and ${refused - SHOWN_ERRORS + 1} more errors` };
 	return {
 		success: total.success && part.success,
 		message: '',
@@ -136,7 +188,8 @@ function addOutput(total: ImportOutput, part: ImportOutput): ImportOutput {
 		skipped: total.skipped + part.skipped,
 		associations: total.associations + part.associations,
 		entities: total.entities + part.entities,
-		errors: [...total.errors, ...part.errors].slice(0, 50),
+		refused,
+		errors,
 	};
 }
 
@@ -161,12 +214,14 @@ export async function importText(
 ): Promise<ImportResult> {
 	const format = opts.format === 'auto' ? sniffFormat(text) : opts.format;
 	const bundle = format === 'jsonl' ? bundleFromJsonl(text) : format === 'json' ? bundleFromJson(text) : undefined;
-	const chunks: Chunk[] = bundle ? chunksOf(bundle, opts.chunkSize ?? IMPORT_CHUNK) : [{ data: text, memories: 0, lines: [] }];
+	const tooBig: { line: number; error: string }[] = [];
+	const chunks: Chunk[] = bundle ? chunksOf(bundle, opts.chunkSize ?? IMPORT_CHUNK, tooBig) : [{ data: text, memories: 0, lines: [] }];
 	// Bound: a comlink proxy doesn't need `this`, but the engine itself (tests, a same-thread engine) does.
 	const call = (engine.importMemories as unknown as ImportWithProgress).bind(engine);
 	const base: Omit<ImportInput, 'data'> = { format: bundle ? 'jsonl' : format, on_conflict: opts.onConflict, ...(opts.scope && { scope: opts.scope }) };
 	const totalMemories = bundle?.memories.length ?? 0;
-	let result: ImportOutput = { success: true, message: '', imported: 0, replaced: 0, skipped: 0, associations: 0, entities: 0, errors: [] };
+	const none: ImportOutput = { success: true, message: '', imported: 0, replaced: 0, skipped: 0, associations: 0, entities: 0, refused: 0, errors: [] };
+	let result = tooBig.length ? addOutput(none, { ...none, success: false, refused: tooBig.length, errors: tooBig.slice(0, SHOWN_ERRORS) }) : none;
 	let done = 0;
 	for (const chunk of chunks) {
 		if (task.cancelled) return { ...result, cancelled: true, format, message: summary(result, true) };
@@ -188,7 +243,7 @@ function summary(r: ImportOutput, cancelled: boolean): string {
 	if (r.replaced) parts.push(`${r.replaced.toLocaleString()} replaced`);
 	if (r.skipped) parts.push(`${r.skipped.toLocaleString()} already there`);
 	if (r.associations) parts.push(`${r.associations.toLocaleString()} links`);
-	if (r.errors.length) parts.push(`${r.errors.length} refused`);
+	if (r.refused) parts.push(`${r.refused.toLocaleString()} refused`);
 	return (cancelled ? 'Cancelled: ' : '') + parts.join(', ');
 }
 
