@@ -99,9 +99,9 @@ export const WellFormedStringSchema = z.string().superRefine((s, ctx) => {
  * well-formed, each issue naming its path and position. The walk is iterative (core/well-formed),
  * so a deep value cannot overflow it. Marks the schema so server.ts does not add it twice.
  */
-export function wellFormedInput<S extends z.ZodType>(schema: S): S {
+export function wellFormedInput<S extends z.ZodType>(schema: S, skipKeys: ReadonlySet<string> = REF_KEYS): S {
 	const checked = schema.superRefine((v, ctx) => {
-		for (const i of inspect(v, { maxIssues: 10, skipKeys: REF_KEYS })) ctx.addIssue({ code: 'custom', path: i.path, message: i.message });
+		for (const i of inspect(v, { maxIssues: 10, skipKeys })) ctx.addIssue({ code: 'custom', path: i.path, message: i.message });
 	}) as unknown as S;
 	WELL_FORMED_CHECKED.add(checked);
 	return checked;
@@ -850,6 +850,8 @@ export const ExportOutputSchema = z.object({
 });
 export type ExportOutput = z.infer<typeof ExportOutputSchema>;
 
+// An import's `data` is checked record by record instead (import-formats.ts `check`): a file with one
+// ill-formed record imports the others and names that record's line, rather than refusing them all.
 export const ImportInputSchema = wellFormedInput(
 	z.object({
 		data: z.string().min(1).max(LIMITS.importChars).describe('The export text'),
@@ -863,6 +865,7 @@ export const ImportInputSchema = wellFormedInput(
 			.describe('When an id already exists: skip (default) or replace'),
 		scope: z.string().min(1).max(200).optional().describe('Put imported memories in this scope'),
 	}),
+	new Set(['data']),
 );
 export type ImportInput = z.infer<typeof ImportInputSchema>;
 export const ImportOutputSchema = z.object({
