@@ -324,7 +324,7 @@ export const StoreItemShape = {
 export const StoreItemSchema = z.object(StoreItemShape);
 export type StoreItem = z.infer<typeof StoreItemSchema>;
 
-/** A client's idempotency key for a write (store, update, delete, associate). */
+/** A client's idempotency key for a write (store, update, delete, associate, unlink). */
 export const RequestIdSchema = z
 	.string()
 	.min(1)
@@ -575,6 +575,7 @@ export const UnlinkInputSchema = z.object({
 	memory1_id: MemoryRefSchema.describe('Source memory id (the link leaves it)'),
 	memory2_id: MemoryRefSchema.describe('Target memory id'),
 	type: AssociationTypeSchema.optional().describe('Only this link type (default: every link from memory1 to memory2)'),
+	request_id: RequestIdSchema.optional(),
 });
 export type UnlinkInput = z.infer<typeof UnlinkInputSchema>;
 
@@ -585,6 +586,7 @@ export const UnlinkOutputSchema = z.object({
 	removed: z.array(
 		z.object({ memory1_id: z.string(), memory2_id: z.string(), type: AssociationTypeSchema, strength: z.number() }),
 	),
+	replayed: ReplayedSchema,
 });
 export type UnlinkOutput = z.infer<typeof UnlinkOutputSchema>;
 

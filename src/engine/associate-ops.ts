@@ -73,12 +73,17 @@ export async function associateMemories(ctx: EngineContext, input: AssociateInpu
 	});
 }
 
-/** Removes links; see the module comment. No link to remove is a not_found error naming it. */
+/**
+ * Removes links; see the module comment. No link to remove is a not_found error naming it. With
+ * a request_id, a resend is answered with the original result (`replayed`) rather than
+ * not_found for the link it already removed.
+ */
 export async function unlinkMemories(ctx: EngineContext, input: UnlinkInput, actor = 'agent'): Promise<UnlinkOutput> {
 	const p = parseInput(UnlinkInputSchema, input);
+	const key = requestKey('unlink_memories', p);
 	return ctx.lock.run(async () => {
 		const change: IndexChange = { upserts: [], edges: [], removedEdges: [] };
-		const removed = await writeIndexed(ctx, change, async () => {
+		const applied = await writeIndexed(ctx, change, () => applyOnce(ctx, key, async () => {
 			const [a, b] = await Promise.all([getByRef(ctx.db, p.memory1_id), getByRef(ctx.db, p.memory2_id)]);
 			if (!a) throw notFound('memory1_id', p.memory1_id);
 			if (!b) throw notFound('memory2_id', p.memory2_id);
@@ -93,16 +98,22 @@ export async function unlinkMemories(ctx: EngineContext, input: UnlinkInput, act
 			);
 			change.removedEdges!.push(...links);
 			change.stamp = await bumpStamp(ctx.db);
-			return links;
-		});
-		ctx.hub.emit({ kind: 'associations', ids: [removed[0].from, removed[0].to] });
-		return {
-			success: true,
-			message: `Removed ${removed.map((l) => l.type).join(', ')} from ${removed[0].from} to ${removed[0].to}`,
-			removed_count: removed.length,
-			removed: removed.map((l) => ({ memory1_id: l.from, memory2_id: l.to, type: l.type, strength: l.strength })),
-		};
+			return unlinkOutput(links);
+		}, (out) => out));
+		if (applied.replayed) return replayedOutput(applied.value, key!);
+		const [first] = applied.value.removed;
+		ctx.hub.emit({ kind: 'associations', ids: [first.memory1_id, first.memory2_id] });
+		return applied.value;
 	});
+}
+
+function unlinkOutput(removed: AssociationRow[]): UnlinkOutput {
+	return {
+		success: true,
+		message: `Removed ${removed.map((l) => l.type).join(', ')} from ${removed[0].from} to ${removed[0].to}`,
+		removed_count: removed.length,
+		removed: removed.map((l) => ({ memory1_id: l.from, memory2_id: l.to, type: l.type, strength: l.strength })),
+	};
 }
 
 /** Writes one item, or describes why it failed. In single mode a failure throws instead. */

@@ -18,7 +18,7 @@ import { findRequest, recordRequests, type RequestRow } from '../store/requests'
 import type { EngineContext } from './context';
 
 /** The writes that accept a request_id, by tool name. */
-export type WriteOp = 'store_memory' | 'update_memory' | 'delete_memory' | 'associate_memories';
+export type WriteOp = 'store_memory' | 'update_memory' | 'delete_memory' | 'associate_memories' | 'unlink_memories';
 
 /** A call's request id, operation and argument hash. */
 export interface RequestKey {

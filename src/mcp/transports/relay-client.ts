@@ -107,6 +107,23 @@ export function readPairingHash(
 	}
 }
 
+/**
+ * Why the last attempt failed, for the UI to act on (its words are in `last_error`):
+ * `not_running` nothing answered (or a relay refused the upgrade without saying why: an
+ * engram-relay older than the handshake does); `origin_refused` the same, from a page whose
+ * origin the relay only accepts with --allow-origin; `wrong_token` the relay refused this tab's
+ * proof; `not_relay` the program on the port did not prove it knows the token; `version` the two
+ * speak different handshakes; `closed` the relay closed a working connection; `superseded`.
+ */
+export type RelayFailure =
+	| 'not_running'
+	| 'origin_refused'
+	| 'wrong_token'
+	| 'not_relay'
+	| 'version'
+	| 'closed'
+	| 'superseded';
+
 /** The relay connection's state, for the UI. */
 export interface RelayState {
 	status: 'connecting' | 'connected' | 'retrying' | 'superseded' | 'stopped';
@@ -117,7 +134,9 @@ export interface RelayState {
 	attempts: number;
 	/** When the next attempt happens (status 'retrying'). */
 	retry_at?: string;
+	/** Why the last attempt failed, in words a person can act on; never contains the token. */
 	last_error?: string;
+	reason?: RelayFailure;
 	relay_version?: string;
 	connected_at?: string;
 }
@@ -186,6 +205,8 @@ export interface RelayClientOptions {
 	WebSocket?: WebSocketConstructor;
 	/** First retry delay and cap, ms (RELAY_BACKOFF). */
 	backoff?: { initialMs: number; maxMs: number };
+	/** The page's origin, to word a refusal (default: `location.origin`). */
+	origin?: string;
 }
 
 /**
@@ -197,6 +218,17 @@ export const RELAY_BACKOFF = { initialMs: 500, maxMs: 2_000 };
 
 /** How long the relay has to finish the handshake after the socket opens. */
 const HANDSHAKE_MS = 10_000;
+
+/** What to do when the two sides speak different handshakes. */
+const UPDATE_OLDER =
+	'update the older of the two: the relay (git pull and npm install in its checkout) or this app (reload it)';
+
+/** `ws://127.0.0.1:17373` → `127.0.0.1:17373`, as the relay prints it. */
+const hostOf = (url: string) => url.replace(/^wss?:\/\//, '');
+
+/** The relay accepts these page origins without --allow-origin (relay/checks.ts). */
+const isLoopbackPage = (origin: string) =>
+	/^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/.test(origin);
 
 const hex = (bytes: ArrayBuffer | Uint8Array) =>
 	Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -254,7 +286,7 @@ export class RelayClient {
 			// No token in the URL: it would reach whoever holds the port, and show in the console.
 			ws = new Ctor(`${url}/`, RELAY_SUBPROTOCOL);
 		} catch (e) {
-			return this.#retry(`cannot open ${url}: ${(e as Error).message}`);
+			return this.#retry(`Cannot open ${hostOf(url)}: ${(e as Error).message}`);
 		}
 		this.#ws = ws;
 		let stage: 'challenge' | 'proof' | 'ready' = 'challenge';
@@ -263,9 +295,12 @@ export class RelayClient {
 		let relayNonce = '';
 		let tabNonce = '';
 		let chain = Promise.resolve();
-		const notRelay = `the program listening at ${url} did not prove it knows the pairing token: it is not your engram-relay (or the relay's token changed: pair again with the link it prints)`;
-		const refuse = (why: string) => {
+		const at = hostOf(url);
+		const notRelay = `The program listening at ${at} did not prove it knows the pairing token: it is not your engram-relay, or the relay's token changed (pair again with the link \`npx engram-relay --pairing-link\` prints)`;
+		let reason: RelayFailure = 'not_relay';
+		const refuse = (why: string, because: RelayFailure = 'not_relay') => {
 			refusal = why;
+			reason = because;
 			ws.close(RELAY_CLOSE.unauthorized, 'the relay did not prove it knows the token');
 		};
 		const handshake = setTimeout(() => stage !== 'ready' && refuse(notRelay), HANDSHAKE_MS);
@@ -277,7 +312,8 @@ export class RelayClient {
 				if (challenge instanceof Error) return refuse(notRelay);
 				if (challenge.v !== RELAY_AUTH_VERSION)
 					return refuse(
-						`engram-relay at ${url} speaks handshake version ${challenge.v}, this app ${RELAY_AUTH_VERSION}: update the older one`,
+						`engram-relay at ${at} speaks handshake version ${challenge.v} and this app version ${RELAY_AUTH_VERSION} — ${UPDATE_OLDER}`,
+						'version',
 					);
 				relayNonce = challenge.nonce;
 				tabNonce = hex(crypto.getRandomValues(new Uint8Array(32)));
@@ -314,6 +350,7 @@ export class RelayClient {
 				status: 'connected',
 				attempts: 0,
 				last_error: undefined,
+				reason: undefined,
 				connected_at: new Date().toISOString(),
 			});
 			const app = this.#opts.app ?? { name: 'engram', version: '0' };
@@ -321,6 +358,8 @@ export class RelayClient {
 		};
 		// The close event that follows says everything; without a handler Node's `ws` would throw.
 		ws.onerror = () => {};
+		let opened = false;
+		ws.onopen = () => void (opened = true);
 		ws.onmessage = (ev: MessageEvent) => {
 			if (this.#ws !== ws || typeof ev.data !== 'string') return;
 			const text = ev.data;
@@ -336,18 +375,13 @@ export class RelayClient {
 				return this.#update({
 					status: 'superseded',
 					last_error: 'another Engram tab paired with this relay',
+					reason: 'superseded',
 				});
 			if (ev.code === RELAY_CLOSE.shutdown) this.#state.attempts = 0;
-			const why =
-				refusal ??
-				(ev.code === RELAY_CLOSE.unauthorized && stage === 'proof'
-					? `engram-relay at ${url} refused this tab’s pairing token: pair again with the link it prints (engram-relay --pairing-link)`
-					: stage === 'ready'
-						? `the relay closed the connection${ev.reason ? `: ${ev.reason}` : ''}`
-						: ev.code === RELAY_CLOSE.protocol
-							? `engram-relay at ${url} refused the connection: ${ev.reason}`
-							: `cannot reach engram-relay at ${url} (not running, or it refused this origin: see its log)`);
-			this.#retry(why);
+			const [why, because]: [string, RelayFailure] = refusal
+				? [refusal, reason]
+				: this.#closeReason(at, ev, stage, opened);
+			this.#retry(why, because);
 		};
 	}
 
@@ -367,7 +401,45 @@ export class RelayClient {
 		return this.#key;
 	}
 
-	#retry(why: string): void {
+	/**
+	 * Words for a close this side did not ask for. A browser tells a page nothing about an upgrade
+	 * the relay refused (403 for a foreign Origin or Host, 401 from a relay older than the
+	 * handshake): it looks like a port where nothing listens, so that message names the likely
+	 * causes and the command that fixes each.
+	 */
+	#closeReason(
+		at: string,
+		ev: CloseEvent,
+		stage: 'challenge' | 'proof' | 'ready',
+		opened: boolean,
+	): [string, RelayFailure] {
+		if (stage === 'ready')
+			return [`The relay closed the connection${ev.reason ? `: ${ev.reason}` : ''}`, 'closed'];
+		if (ev.code === RELAY_CLOSE.unauthorized && stage === 'proof')
+			return [
+				`engram-relay at ${at} refused this tab’s pairing token (wrong token: the relay’s token changed, or the pairing is for another relay) — pair again with the link \`npx engram-relay --pairing-link\` prints`,
+				'wrong_token',
+			];
+		if (ev.code === RELAY_CLOSE.protocol)
+			return [
+				`engram-relay at ${at} does not speak this app’s handshake${ev.reason ? ` (${ev.reason})` : ''} — ${UPDATE_OLDER}`,
+				'version',
+			];
+		if (opened)
+			return [`The program listening at ${at} closed the connection during the handshake: is it engram-relay?`, 'not_relay'];
+		const origin = this.#opts.origin ?? globalThis.location?.origin;
+		if (origin && !isLoopbackPage(origin))
+			return [
+				`No relay is listening at ${at}, or it refused this page’s origin (${origin}) — start it with \`npx engram-relay --allow-origin ${origin}\``,
+				'origin_refused',
+			];
+		return [
+			`No relay is listening at ${at} — start it with \`npx engram-relay\` (if one is running, its log says why it refused this tab: an engram-relay older than this app does, so update it)`,
+			'not_running',
+		];
+	}
+
+	#retry(why: string, reason: RelayFailure = 'not_running'): void {
 		const { initialMs, maxMs } = this.#opts.backoff ?? RELAY_BACKOFF;
 		const attempts = this.#state.attempts + 1;
 		// Full jitter in [½d, d]: tabs of several users' relays do not retry in lockstep.
@@ -377,6 +449,7 @@ export class RelayClient {
 			status: 'retrying',
 			attempts,
 			last_error: why,
+			reason,
 			retry_at: new Date(Date.now() + delay).toISOString(),
 		});
 		this.#timer = setTimeout(() => this.#connect(), delay);

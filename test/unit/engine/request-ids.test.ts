@@ -76,6 +76,23 @@ describe('request_id', () => {
 			expect(again).toMatchObject({ replayed: true, created_count: 1, updated_count: 0, succeeded: first.succeeded });
 			expect((await engine.db.settings.get('sys:counters'))?.value).toEqual(stamp);
 		});
+
+		it('replays an unlink whose link is gone instead of answering not_found, removing nothing else', async () => {
+			const engine = await engines();
+			const a = await engine.store({ content: 'The billing service owns invoices' });
+			const b = await engine.store({ content: 'Invoices are emailed at seven' });
+			const ids = { memory1_id: a.memory_id!, memory2_id: b.memory_id! };
+			await engine.associate({ ...ids, type: 'RELATES_TO' });
+			await engine.associate({ ...ids, type: 'LEADS_TO' });
+			const first = await engine.deleteAssociation({ ...ids, type: 'RELATES_TO', request_id: 'l-1' });
+			const again = await engine.deleteAssociation({ ...ids, type: 'RELATES_TO', request_id: 'l-1' });
+			expect(first.replayed).toBeUndefined();
+			expect(again).toEqual({ ...first, message: `Already applied (request_id "l-1"), nothing written again: ${first.message}`, replayed: true });
+			const left = (await engine.associationsOf(a.memory_id!)).map((l) => l.type);
+			expect(left).toContain('LEADS_TO');
+			expect(left).not.toContain('RELATES_TO');
+			await expect(engine.deleteAssociation({ ...ids, request_id: 'l-1' })).rejects.toMatchObject({ code: 'conflict' });
+		});
 	});
 
 	describe('conflict', () => {

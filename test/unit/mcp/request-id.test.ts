@@ -4,7 +4,7 @@
  * isError naming the field.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AssociateOutput, DeleteOutput, StoreOutput, UpdateOutput } from '../../../src/core/schemas';
+import type { AssociateOutput, DeleteOutput, StoreOutput, UnlinkOutput, UpdateOutput } from '../../../src/core/schemas';
 import type { Engine } from '../../../src/engine/engine';
 import { connect, data, errorText, makeEngine, type Connection } from './helpers';
 
@@ -24,14 +24,14 @@ describe('native write tools', () => {
 	describe('request_id', () => {
 		it('is described in the input schema of every write tool', async () => {
 			const { tools } = await c.client.listTools();
-			for (const name of ['store_memory', 'update_memory', 'delete_memory', 'associate_memories']) {
+			for (const name of ['store_memory', 'update_memory', 'delete_memory', 'associate_memories', 'unlink_memories']) {
 				const prop = tools.find((t) => t.name === name)?.inputSchema.properties?.request_id as { type?: string; maxLength?: number; description?: string } | undefined;
 				expect(prop, name).toMatchObject({ type: 'string', maxLength: 200 });
 				expect(prop?.description).toMatch(/^Idempotency key/);
 			}
 		});
 
-		it('replays store, update, associate and delete with the original result, writing nothing again', async () => {
+		it('replays store, update, associate, unlink and delete with the original result, writing nothing again', async () => {
 			const store = { content: 'The design review moved to Wednesdays', tags: ['team'], request_id: 'mcp-s1' };
 			const first = data<StoreOutput>(await c.call('store_memory', store));
 			const again = data<StoreOutput>(await c.call('store_memory', store));
@@ -45,6 +45,10 @@ describe('native write tools', () => {
 			const link = { memory1_id: first.memory_id, memory2_id: other.memory_id, type: 'RELATES_TO', request_id: 'mcp-a1' };
 			data<AssociateOutput>(await c.call('associate_memories', link));
 			expect(data<AssociateOutput>(await c.call('associate_memories', link))).toMatchObject({ replayed: true, created_count: 1 });
+
+			const unlink = { memory1_id: first.memory_id, memory2_id: other.memory_id, request_id: 'mcp-l1' };
+			const unlinked = data<UnlinkOutput>(await c.call('unlink_memories', unlink));
+			expect(data<UnlinkOutput>(await c.call('unlink_memories', unlink))).toMatchObject({ replayed: true, removed_count: 1, removed: unlinked.removed });
 
 			const del = { memory_id: first.memory_id, request_id: 'mcp-d1' };
 			data<DeleteOutput>(await c.call('delete_memory', del));

@@ -171,11 +171,58 @@ describe('RelayClient', () => {
 		await waitFor(() => c.state.attempts >= 2);
 		expect(c.state).toMatchObject({
 			status: expect.stringMatching(/^(retrying|connecting)$/),
-			last_error: `cannot reach engram-relay at ws://127.0.0.1:${port} (not running, or it refused this origin: see its log)`,
+			reason: 'not_running',
+			last_error: `No relay is listening at 127.0.0.1:${port} — start it with \`npx engram-relay\` (if one is running, its log says why it refused this tab: an engram-relay older than this app does, so update it)`,
 		});
 		await relay(port);
 		await waitFor(() => c.state.status === 'connected');
 		expect(c.state.attempts).toBe(0);
+	});
+
+	it('says a relay refused the page’s origin, naming the --allow-origin that fixes it', async () => {
+		const port = await freePort();
+		await relay(port);
+		const origin = 'https://engram.example';
+		const Foreign = class extends WebSocket {
+			constructor(url: string, protocols: string) {
+				super(url, protocols, { origin });
+			}
+		} as unknown as WebSocketConstructor;
+		const c = new RelayClient({
+			pairing: { url: `ws://127.0.0.1:${port}`, token: TOKEN },
+			onSession: () => {},
+			WebSocket: Foreign,
+			origin,
+			backoff: { initialMs: 20, maxMs: 100 },
+		});
+		cleanups.push(() => c.stop());
+		c.start();
+		await waitFor(() => c.state.attempts >= 1);
+		expect(c.state).toMatchObject({
+			reason: 'origin_refused',
+			last_error: `No relay is listening at 127.0.0.1:${port}, or it refused this page’s origin (https://engram.example) — start it with \`npx engram-relay --allow-origin https://engram.example\``,
+		});
+	});
+
+	it('says the relay refused a wrong token, and how to pair again, without the token', async () => {
+		const port = await freePort();
+		await relay(port);
+		const wrong = 'another-token-of-enough-length';
+		const c = new RelayClient({
+			pairing: { url: `ws://127.0.0.1:${port}`, token: wrong },
+			onSession: () => {},
+			WebSocket: Ws,
+			backoff: { initialMs: 20, maxMs: 100 },
+		});
+		cleanups.push(() => c.stop());
+		c.start();
+		await waitFor(() => c.state.attempts >= 1);
+		expect(c.state).toMatchObject({
+			status: expect.stringMatching(/^(retrying|connecting)$/),
+			reason: 'wrong_token',
+			last_error: `engram-relay at 127.0.0.1:${port} refused this tab’s pairing token (wrong token: the relay’s token changed, or the pairing is for another relay) — pair again with the link \`npx engram-relay --pairing-link\` prints`,
+		});
+		expect(JSON.stringify(c.state)).not.toContain(wrong);
 	});
 
 	it('retries at most ~2 s apart, so a tab is back within ~2 s of the relay’s return after a long outage', async () => {
