@@ -72,9 +72,13 @@ export function sharpWords(text: string): Set<string> {
 	return out;
 }
 
-/** Whether a word that names or counts in `a` is missing from `b`'s words. */
-function loses(sharp: Set<string>, words: Set<string>): boolean {
-	for (const w of sharp) if (!words.has(w)) return true;
+/**
+ * Whether a word that names or counts in one text is missing from the other's words. A single
+ * letter counts as present only where it also names something there: "team A" is not in "a team",
+ * whose "a" is the article.
+ */
+function loses(sharp: Set<string>, words: Set<string>, otherSharp: Set<string>): boolean {
+	for (const w of sharp) if (w.length === 1 ? !otherSharp.has(w) : !words.has(w)) return true;
 	return false;
 }
 
@@ -87,7 +91,9 @@ export function isNearDuplicate(cosine: number, threshold: number, a: string, b:
 	if (cosine < threshold) return false;
 	const ta = new Set(tokenize(a));
 	const tb = new Set(tokenize(b));
-	if (loses(sharpWords(a), tb) || loses(sharpWords(b), ta)) return false;
+	const sa = sharpWords(a);
+	const sb = sharpWords(b);
+	if (loses(sa, tb, sb) || loses(sb, ta, sa)) return false;
 	const wa = contentWords(a);
 	const wb = contentWords(b);
 	return subset(wa, wb) || subset(wb, wa);

@@ -24,6 +24,11 @@ describe('isNearDuplicate', () => {
 		expect(near('The flag is never enabled', 'The flag is not enabled')).toBe(false);
 	});
 
+	it('keeps "team A" apart from "a team" (the article is no name)', () => {
+		expect(near('Meeting with team A at noon', 'Meeting with a team at noon')).toBe(false);
+		expect(near('Noted A meeting a', 'Noted meeting a')).toBe(false);
+	});
+
 	it('still folds a rewording that only adds or drops common words', () => {
 		expect(near('All tests must pass before a pull request can be merged', 'Tests must pass before a pull request can be merged')).toBe(true);
 		expect(near('We decided to use PostgreSQL for billing', 'we decided to use postgresql for billing.')).toBe(true);
