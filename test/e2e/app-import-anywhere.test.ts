@@ -237,6 +237,7 @@ describe('import from anywhere', () => {
 				},
 				{ type, text: '{"content": "Dropped on the heading"}\n' },
 			);
+		await page.getByRole('heading', { name: 'Import & export' }).waitFor();
 		await drag('dragenter');
 		await drag('dragover');
 		await page.getByTestId('drop-overlay').waitFor();
@@ -245,5 +246,15 @@ describe('import from anywhere', () => {
 		await page.getByText('dropped.jsonl').waitFor();
 		expect(await runImport()).toContain('1 imported');
 		expect((await stored()).memories.map((m) => m.content)).toEqual(['Dropped on the heading']);
+	});
+
+	it('shows the format help and a partial import as a warning (screenshot)', async () => {
+		await page.setViewportSize({ width: 1280, height: 1650 });
+		await chooseFile(join(FIXTURES, 'people.csv'));
+		await page.getByTestId('csv-preview').waitFor();
+		await runImport();
+		expect(await outcome()).toBe('partial');
+		await page.getByText(/records refused/).click();
+		await page.screenshot({ path: join(import.meta.dirname, '..', '..', 'docs', 'screenshots', 'import-partial.png'), fullPage: true });
 	});
 });
