@@ -858,9 +858,9 @@ export const ImportInputSchema = wellFormedInput(
 	z.object({
 		data: z.string().min(1).max(LIMITS.importChars).describe('The export text'),
 		format: z
-			.enum(['json', 'jsonl', 'markdown', 'server-memory-jsonl', 'auto'])
+			.enum(['json', 'jsonl', 'markdown', 'server-memory-jsonl', 'mem0-json', 'auto'])
 			.optional()
-			.describe('auto (default) detects Engram JSON/JSONL, Markdown, or server-memory JSONL'),
+			.describe('auto (default) detects by content: JSON/JSONL (Engram or plain {"content", "tags", ...} records), mem0 JSON, Markdown, or server-memory JSONL'),
 		on_conflict: z
 			.enum(['skip', 'replace'])
 			.optional()
@@ -880,6 +880,11 @@ export const ImportOutputSchema = z.object({
 	entities: z.number().int(),
 	refused: z.number().int().describe('Records refused; `errors` lists the first 50 by line'),
 	errors: z.array(z.object({ line: z.number().int().optional(), error: z.string() })).max(50),
+	not_imported: z
+		.array(z.object({ line: z.number().int().optional(), text: z.string() }))
+		.max(50)
+		.optional()
+		.describe('Text that is not a memory (a Markdown rule, an empty heading, a link to no note), first 50 by line'),
 });
 export type ImportOutput = z.infer<typeof ImportOutputSchema>;
 

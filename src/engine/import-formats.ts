@@ -1,7 +1,10 @@
 /**
- * Reading import data: format detection, parsing of Engram JSON / JSONL / Markdown and of the
- * official server-memory JSONL knowledge graph, and per-record validation. Bad records become
- * errors with their line numbers; the rest is imported.
+ * Reading import data: format detection (by content: the whole text as one JSON document, else one
+ * JSON record per line, else Markdown), parsing of Engram JSON / JSONL / Markdown, of plain records
+ * (content plus any known memory field, no `kind`), of mem0's export and of the official
+ * server-memory JSONL knowledge graph, and per-record validation. Bad records become errors with
+ * their line numbers; text that is not a record (a Markdown rule, an empty heading) is listed as not
+ * imported, with why; the rest is imported.
  */
 import { z } from 'zod';
 import {
@@ -19,6 +22,7 @@ import {
 } from '../core/schemas';
 import { inspect } from '../core/well-formed';
 import { parseMarkdown } from './markdown-format';
+import { mem0List, mem0Memory } from './import-mem0';
 import { describeIssue, formatPath } from './validate';
 
 /** An Engram memory record as import accepts it (everything but content is optional). */
@@ -138,6 +142,36 @@ export class ImportErrors {
 	}
 }
 
+/** A part of the file that is not imported (not a record, or a link with no target), and why. */
+export interface NotImported {
+	line?: number;
+	text: string;
+}
+
+/**
+ * What was left out of an import (capped like errors, first `SHOWN` in file order). Not refused
+ * records: text that is not a memory, said so instead of dropped without a word.
+ */
+export class NotImportedList {
+	#list = new ImportErrors();
+
+	add(line: number | undefined, text: string): void {
+		this.#list.add(line, text);
+	}
+
+	get count(): number {
+		return this.#list.count;
+	}
+
+	list(): NotImported[] {
+		return this.#list.list().map(({ line, error }, i, all) => {
+			const more = i === all.length - 1 && this.count > all.length;
+			const text = more ? `… and ${this.count - all.length + 1} more` : error;
+			return line === undefined ? { text } : { line, text };
+		});
+	}
+}
+
 /** The last entry of a capped error list. */
 export function moreErrors(n: number): string {
 	return `… and ${n} more errors`;
@@ -157,6 +191,7 @@ export interface EngramBundle {
 	entities: Located<ImportedEntity>[];
 	vectors: Located<ImportedVector>[];
 	errors: ImportErrors;
+	notImported: NotImportedList;
 }
 
 /** Everything parsed from a server-memory knowledge graph. */
@@ -167,23 +202,55 @@ export interface GraphBundle {
 	errors: ImportErrors;
 }
 
-export type ImportFormat = 'json' | 'jsonl' | 'markdown' | 'server-memory-jsonl';
+export type ImportFormat = 'json' | 'jsonl' | 'markdown' | 'server-memory-jsonl' | 'mem0-json';
 
-/** Detects the format of `data` from its first record. */
+/** The message for a file with nothing in it (checked before any format guess). */
+export const EMPTY_FILE = 'The file is empty: there is nothing to import.';
+
+/** Whether `data` is empty or only whitespace. */
+export function isBlank(data: string): boolean {
+	return data.trim() === '';
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Detects the format of `data` by its content: the whole text as one JSON document (Engram JSON,
+ * an array or `{memories}` of plain records, mem0's export, or one record), else one JSON object
+ * per line (server-memory's graph when its first line is an entity or relation, else JSONL
+ * records), else Markdown. A text that starts like JSON but is neither is read as JSONL when its
+ * first line is an object, else as a JSON document (whose error says where it breaks).
+ */
 export function detectFormat(data: string): ImportFormat {
-	const t = data.trimStart();
-	const firstLine = t.split('\n', 1)[0].trim();
-	if (t.startsWith('{')) {
+	const t = data.trim();
+	if (!t.startsWith('{') && !t.startsWith('[')) return 'markdown';
+	const E = Error as { stackTraceLimit?: number };
+	const limit = E.stackTraceLimit;
+	E.stackTraceLimit = 0;
+	try {
+		let doc: unknown;
 		try {
-			const first = JSON.parse(firstLine) as Record<string, unknown>;
-			if (first.type === 'entity' || first.type === 'relation') return 'server-memory-jsonl';
-			if (typeof first.kind === 'string') return 'jsonl';
+			doc = JSON.parse(t);
 		} catch {
-			// Not one record per line: a single JSON document.
+			const nl = t.indexOf('\n');
+			try {
+				doc = JSON.parse(nl < 0 ? t : t.slice(0, nl));
+			} catch {
+				return 'json';
+			}
+			if (!isObject(doc)) return 'json';
+			return doc.type === 'entity' || doc.type === 'relation' ? 'server-memory-jsonl' : 'jsonl';
+		}
+		if (mem0List(doc)) return 'mem0-json';
+		// One line holding one record is a JSONL file of one line.
+		if (isObject(doc) && !Array.isArray(doc.memories)) {
+			if (doc.type === 'entity' || doc.type === 'relation') return 'server-memory-jsonl';
+			if (typeof doc.kind === 'string' || typeof doc.content === 'string') return 'jsonl';
 		}
 		return 'json';
+	} finally {
+		E.stackTraceLimit = limit;
 	}
-	return 'markdown';
 }
 
 /** Validates `value` with `schema`; on failure returns the error text naming field and rule. */
@@ -204,7 +271,7 @@ function check<T>(schema: z.ZodType<T>, value: unknown, what: string): { ok: T }
 }
 
 function emptyBundle(): EngramBundle {
-	return { kind: 'engram', memories: [], associations: [], entities: [], vectors: [], errors: new ImportErrors() };
+	return { kind: 'engram', memories: [], associations: [], entities: [], vectors: [], errors: new ImportErrors(), notImported: new NotImportedList() };
 }
 
 /** Nesting the import lets through (deeper values overflow the stack in storage's structured clone). */
@@ -234,26 +301,57 @@ function addRecord(b: EngramBundle, kind: unknown, rec: unknown, line: number): 
 	else if (kind === 'association') put(b.associations, ImportedAssociationSchema, 'association');
 	else if (kind === 'entity') put(b.entities, ImportedEntitySchema, 'entity');
 	else if (kind === 'vector') put(b.vectors, ImportedVectorSchema, 'vector');
+	else if (kind === undefined) b.errors.add(line, 'content: missing; a record without "kind" is a memory and needs its "content" text');
 	else if (kind !== 'header') b.errors.add(line, `kind: must be one of header, memory, entity, association, vector (got ${JSON.stringify(kind)?.slice(0, 100)})`);
 }
 
-/** Parses an Engram JSON document `{ version, memories, associations, entities, vectors? }`. */
+/** A record's kind: its `kind`, or "memory" for a plain record with content (and no kind). */
+function kindOf(rec: unknown): unknown {
+	if (!isObject(rec)) return 'memory';
+	return rec.kind ?? ('content' in rec ? 'memory' : undefined);
+}
+
+/** A record without its `kind` (the schemas would drop it anyway; an object only). */
+function withoutKind(rec: unknown): unknown {
+	if (!isObject(rec) || !('kind' in rec)) return rec;
+	const { kind: _kind, ...rest } = rec;
+	return rest;
+}
+
+/**
+ * Parses a JSON document: Engram's `{ version, memories, associations, entities, vectors? }`, a
+ * `{ memories: [...] }` or bare array of plain records (content plus any known memory field), or
+ * mem0's export. For a document, "line" is the record's position in its list.
+ */
 export function parseJson(data: string): EngramBundle {
 	const b = emptyBundle();
-	let doc: Record<string, unknown>;
+	let doc: unknown;
 	try {
-		doc = JSON.parse(data) as Record<string, unknown>;
+		doc = JSON.parse(data) as unknown;
 	} catch (e) {
 		b.errors.add(1, `data: not valid JSON (${(e as Error).message})`);
 		return b;
 	}
-	const list = (k: string) => (Array.isArray(doc?.[k]) ? (doc[k] as unknown[]) : []);
-	if (!Array.isArray(doc?.memories)) b.errors.add(undefined, 'memories: must be an array (is this an Engram JSON export?)');
-	list('memories').forEach((m, i) => addRecord(b, 'memory', m, i + 1));
+	const mem0 = mem0List(doc);
+	if (mem0) {
+		mem0.list.forEach((r, i) => {
+			const m = mem0Memory(r);
+			if ('error' in m) b.errors.add(i + 1, m.error);
+			else addRecord(b, 'memory', m.record, i + 1);
+		});
+		return b;
+	}
+	if (Array.isArray(doc)) {
+		doc.forEach((r, i) => addRecord(b, kindOf(r), withoutKind(r), i + 1));
+		return b;
+	}
+	const d = isObject(doc) ? doc : {};
+	const list = (k: string) => (Array.isArray(d[k]) ? (d[k] as unknown[]) : []);
+	if (!Array.isArray(d.memories)) b.errors.add(undefined, 'memories: must be an array (is this an Engram JSON export?)');
+	list('memories').forEach((m, i) => addRecord(b, 'memory', withoutKind(m), i + 1));
 	list('associations').forEach((a, i) => addRecord(b, 'association', a, i + 1));
 	list('entities').forEach((e, i) => addRecord(b, 'entity', e, i + 1));
 	list('vectors').forEach((v, i) => addRecord(b, 'vector', v, i + 1));
-	// For a single document "line" is the record's position in its list.
 	return b;
 }
 
@@ -284,13 +382,10 @@ function jsonLines(data: string, errors: ImportErrors): { line: number; rec: Rec
 	return out;
 }
 
-/** Parses Engram JSONL: one record per line, its `kind` saying what it is. */
+/** Parses JSONL: one record per line, its `kind` saying what it is (none: a memory with content). */
 export function parseJsonl(data: string): EngramBundle {
 	const b = emptyBundle();
-	for (const { line, rec } of jsonLines(data, b.errors)) {
-		const { kind, ...rest } = rec;
-		addRecord(b, kind, rest, line);
-	}
+	for (const { line, rec } of jsonLines(data, b.errors)) addRecord(b, kindOf(rec), withoutKind(rec), line);
 	return b;
 }
 
@@ -299,6 +394,7 @@ export function parseMarkdownBundle(data: string): EngramBundle {
 	const b = emptyBundle();
 	const md = parseMarkdown(data);
 	md.errors.forEach(({ line, error }) => b.errors.add(line, error));
+	md.skipped?.forEach(({ line, text }) => b.notImported.add(line, text));
 	md.memories.forEach(({ line, record }) => addRecord(b, 'memory', record, line));
 	md.associations.forEach(({ line, record }) => addRecord(b, 'association', record, line));
 	return b;

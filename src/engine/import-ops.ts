@@ -7,6 +7,7 @@
  * relation type as `context`. Work is done in transactions of ≤ 500 records; bad records are
  * reported with their line numbers and skipped.
  */
+import { MemoryError } from '../core/errors';
 import { newMemoryId } from '../core/ids';
 import { ImportInputSchema, LIMITS, toIso, type ImportInput, type ImportOutput } from '../core/schemas';
 import { appendActivity } from '../store/activity';
@@ -22,6 +23,9 @@ import { deleteMemories } from './delete-ops';
 import { entityKeys, resolveEntities } from './entity-keys';
 import {
 	detectFormat,
+	EMPTY_FILE,
+	isBlank,
+	NotImportedList,
 	parseGraphJsonl,
 	parseJson,
 	parseJsonl,
@@ -47,31 +51,37 @@ type Counts = { imported: number; replaced: number; skipped: number; association
 /** Imports data; see the module comment. */
 export async function importMemories(ctx: EngineContext, input: ImportInput, actor = 'import', onProgress?: (p: Progress) => void): Promise<ImportOutput> {
 	const p = parseInput(ImportInputSchema, input);
-	const format = !p.format || p.format === 'auto' ? detectFormat(p.data) : p.format;
+	// Before any format guess: a blank file is said to be empty (like "" is), not "not valid JSON".
+	if (isBlank(p.data)) throw new MemoryError('invalid_input', `data: ${EMPTY_FILE}`, { issues: [{ path: 'data', rule: EMPTY_FILE }] });
 	const counts: Counts = { imported: 0, replaced: 0, skipped: 0, associations: 0, entities: 0 };
 	let errors: ImportErrors;
+	let notImported = new NotImportedList();
+	const format = !p.format || p.format === 'auto' ? detectFormat(p.data) : p.format;
 	if (format === 'server-memory-jsonl') {
 		const g = parseGraphJsonl(p.data);
 		errors = g.errors;
 		await importGraph(ctx, g, p, actor, counts, errors, onProgress);
 	} else {
-		const bundle = format === 'json' ? parseJson(p.data) : format === 'jsonl' ? parseJsonl(p.data) : parseMarkdownBundle(p.data);
+		const bundle = format === 'json' || format === 'mem0-json' ? parseJson(p.data) : format === 'jsonl' ? parseJsonl(p.data) : parseMarkdownBundle(p.data);
 		errors = bundle.errors;
+		notImported = bundle.notImported;
 		await importBundle(ctx, bundle, p, actor, counts, errors, onProgress);
 	}
 	ctx.hub.emit({ kind: 'memories' });
-	return output(counts, errors);
+	return output(counts, errors, notImported);
 }
 
-function output(c: Counts, errors: ImportErrors): ImportOutput {
+function output(c: Counts, errors: ImportErrors, notImported: NotImportedList): ImportOutput {
 	// In file order, whichever pass (parse, memories, links) found them; every one counted.
 	const n = errors.count;
+	const left = notImported.count;
 	return {
 		success: n === 0,
-		message: `Imported ${c.imported} memories (${c.replaced} replaced, ${c.skipped} skipped as existing), ${c.associations} associations, ${c.entities} entities${n ? `; ${n} record(s) refused` : ''}`,
+		message: `Imported ${c.imported} memories (${c.replaced} replaced, ${c.skipped} skipped as existing), ${c.associations} associations, ${c.entities} entities${n ? `; ${n} record(s) refused` : ''}${left ? `; ${left} part(s) of the text not imported` : ''}`,
 		...c,
 		refused: n,
 		errors: errors.list(),
+		...(left ? { not_imported: notImported.list() } : {}),
 	};
 }
 

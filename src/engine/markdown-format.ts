@@ -1,15 +1,16 @@
 /**
  * The Markdown export: one `##` heading per memory, a metadata list, the content in a fence
  * (so any Markdown inside it survives), and the memory's outgoing links. It reads well as a
- * document and parses back: `parseMarkdown` restores memories and links from it, and takes any
- * other Markdown file as one memory per `##` section (or one for the whole file; text before the
- * first section is a memory too unless it is only a `#` title). Reading is linear in the text (a
- * scanner, no backtracking regexes); a line over `MARKDOWN_LIMITS.lineChars` or an item over
- * `itemChars` refuses its record with an error, and a section that doesn't read as an Engram record
- * is imported whole as notes: no text is dropped without a word.
+ * document and parses back: `parseMarkdown` restores memories and links from it, and reads any
+ * other Markdown as notes (import-markdown-notes.ts: one memory per list item and per paragraph,
+ * the headings above as tags, what is not a memory listed as not imported). A section headed like
+ * an Engram record (`## #12 · Title`) that doesn't read as one is imported whole. Reading is linear
+ * in the text (a scanner, no backtracking regexes); a line over `MARKDOWN_LIMITS.lineChars` or an
+ * item over `itemChars` refuses its record with an error: no text is dropped without a word.
  */
 import type { Association, AssociationType } from '../core/schemas';
 import type { ExportBundle, ExportedMemory } from './export-ops';
+import { MarkdownNotes } from './import-markdown-notes';
 
 /** Renders an export page as Markdown. */
 export function renderMarkdown(b: ExportBundle, exportedAt: string): string {
@@ -81,6 +82,8 @@ export interface MarkdownRecords {
 	associations: { line: number; record: Record<string, unknown> }[];
 	/** Records refused while reading (one per record), with the line at fault. */
 	errors: { line: number; error: string }[];
+	/** Text that is not a memory (a rule, an empty heading), with why; absent when none. */
+	skipped?: { line: number; text: string }[];
 }
 
 /** A part of an item's value: plain text, or the inside of a code span. */
@@ -139,14 +142,23 @@ function segments(v: string): Segment[] {
 export function parseMarkdown(text: string): MarkdownRecords {
 	const lines = text.split(/\r?\n/);
 	const out: MarkdownRecords = { memories: [], associations: [], errors: [] };
+	const notes = new MarkdownNotes();
 	const starts = sectionStarts(lines);
-	if (starts.length === 0) {
-		plainMemory(lines, 0, lines.length, out);
-		return out;
-	}
-	if (!isTitleOnly(lines.slice(0, starts[0]))) plainMemory(lines, 0, starts[0], out);
-	starts.forEach((s, k) => parseSection(lines, s, starts[k + 1] ?? lines.length, out));
+	const first = starts[0] ?? lines.length;
+	if (!isExportHeader(lines.slice(0, first))) readNotes(lines, 0, first, out, notes);
+	starts.forEach((s, k) => parseSection(lines, s, starts[k + 1] ?? lines.length, out, notes));
+	notes.finish();
+	out.memories.push(...notes.memories);
+	out.memories.sort((a, b) => a.line - b.line);
+	if (notes.leftOut.length) out.skipped = notes.leftOut;
 	return out;
+}
+
+/** Lines [from, to) as notes; a line over the cap refuses the whole range (it is never cut). */
+function readNotes(lines: string[], from: number, to: number, out: MarkdownRecords, notes: MarkdownNotes): void {
+	const long = longLine(lines, from, to);
+	if (long) return void out.errors.push(long);
+	notes.read(lines, from, to);
 }
 
 /** Lines that open a `##` section: those outside fenced code (content may hold `## ` lines). */
@@ -180,10 +192,10 @@ function closesFence(l: string, f: { ch: string; n: number }): boolean {
 	return n >= f.n && l.slice(n).trim() === '';
 }
 
-/** Text before the first section that is only a `# ` title (and an Engram export's "Exported …" line). */
-function isTitleOnly(pre: string[]): boolean {
-	const rest = pre.filter((l) => l.trim() !== '' && !l.startsWith('# '));
-	return rest.length === 0 || (rest.length === 1 && pre.some((l) => l === '# Engram memories') && rest[0].startsWith('Exported '));
+/** Text before the first section that is only an Engram export's title and "Exported …" line (or nothing). */
+function isExportHeader(pre: string[]): boolean {
+	const rest = pre.filter((l) => l.trim() !== '');
+	return rest.length === 0 || (rest[0] === '# Engram memories' && (rest.length === 1 || (rest.length === 2 && rest[1].startsWith('Exported '))));
 }
 
 /** The first line in [from, to) over the line cap, as a record error; undefined when none. */
@@ -231,10 +243,11 @@ function headingOf(l: string): { seq?: number; title: string } {
  * One `##` section [s, e). An Engram memory when it reads as one: metadata items from `id` on, the
  * content in a `text` fence, nothing after it. Any other section is heading + body, kept whole.
  */
-function parseSection(lines: string[], s: number, e: number, out: MarkdownRecords): void {
+function parseSection(lines: string[], s: number, e: number, out: MarkdownRecords, notes: MarkdownNotes): void {
 	const { seq, title } = headingOf(lines[s]);
 	const rec: Record<string, unknown> = seq !== undefined ? { seq } : {};
-	const asNotes = () => plainMemory(lines, s, e, out, rec, title);
+	// A damaged Engram record is kept whole; any other section is notes.
+	const asNotes = () => (seq !== undefined ? plainMemory(lines, s, e, out, rec, title) : readNotes(lines, s, e, out, notes));
 	const long = longLine(lines, s, e);
 	if (long) return void out.errors.push(long);
 	const items: { line: number; key: string; value: string }[] = [];

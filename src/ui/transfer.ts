@@ -6,6 +6,12 @@
  */
 import { proxy } from 'comlink';
 import { LIMITS, type ExportInput, type ImportInput, type ImportOutput } from '../core/schemas';
+import { detectFormat, EMPTY_FILE, isBlank } from '../engine/import-formats';
+import { mem0List, mem0Memory } from '../engine/import-mem0';
+import { csvRecords, type CsvColumns, type CsvTable } from '../engine/import-csv';
+import { readNotes, type NoteFile } from '../engine/import-notes';
+import { newMemoryId } from '../core/ids';
+import { unzipSync } from 'fflate';
 import type { Progress } from '../engine/types';
 import type { Engine } from './state/context';
 import type { TaskHandle } from './state/tasks.svelte';
@@ -24,28 +30,20 @@ const EXPORT_PAGE = 5_000;
 
 type Rec = Record<string, unknown>;
 
-/** Guesses the format of a file's text the way the engine does (first record decides). */
+/** Guesses the format of a file's text the way the engine does (by content; see detectFormat). */
 export function sniffFormat(text: string): Exclude<ImportFormatChoice, 'auto'> {
-	const t = text.trimStart();
-	if (!t.startsWith('{')) return 'markdown';
-	try {
-		const first = JSON.parse(t.split('\n', 1)[0]) as Rec;
-		if (first.type === 'entity' || first.type === 'relation') return 'server-memory-jsonl';
-		if (typeof first.kind === 'string') return 'jsonl';
-	} catch {
-		// Not one record per line: one JSON document.
-	}
-	return 'json';
+	return detectFormat(text);
 }
 
-/** One record and the file line it came from (0 when the file is one JSON document). */
-interface Item {
+/** One record and where it came from: its file line (0 when none), or a label such as `results[2]` or a note's path. */
+export interface Item {
 	rec: Rec;
 	line: number;
+	label?: string;
 }
 
 /** An Engram bundle split into records. */
-interface Bundle {
+export interface Bundle {
 	header: Rec;
 	memories: Item[];
 	entities: Item[];
@@ -53,14 +51,18 @@ interface Bundle {
 	vectors: Item[];
 	/** Lines that did not parse; passed through so the engine reports them with its rules. */
 	bad: { text: string; line: number }[];
+	/** Records refused while reading the file (before the engine sees it). */
+	errors: { line?: number; error: string }[];
+	/** Parts of the file that are not memories, and why. */
+	notImported: { line?: number; text: string }[];
 }
 
-function emptyBundle(header: Rec): Bundle {
-	return { header, memories: [], entities: [], associations: [], vectors: [], bad: [] };
+export function emptyBundle(header: Rec = { kind: 'header', format: 'engram', version: 1 }): Bundle {
+	return { header, memories: [], entities: [], associations: [], vectors: [], bad: [], errors: [], notImported: [] };
 }
 
 function bundleFromJsonl(text: string): Bundle {
-	const b = emptyBundle({ kind: 'header', format: 'engram', version: 1 });
+	const b = emptyBundle();
 	const lists: Record<string, Item[]> = { memory: b.memories, entity: b.entities, association: b.associations, vector: b.vectors };
 	text.split('\n').forEach((raw, i) => {
 		if (!raw.trim()) return;
@@ -70,23 +72,39 @@ function bundleFromJsonl(text: string): Bundle {
 		} catch {
 			return b.bad.push({ text: raw, line: i + 1 });
 		}
-		if (rec.kind === 'header') b.header = rec;
-		else if (lists[String(rec.kind)]) lists[String(rec.kind)].push({ rec, line: i + 1 });
+		// A plain record (content, no kind) is a memory.
+		const kind = rec !== null && typeof rec === 'object' && rec.kind === undefined && 'content' in rec ? 'memory' : String(rec?.kind);
+		if (rec?.kind === 'header') b.header = rec;
+		else if (lists[kind]) lists[kind].push({ rec: { ...rec, kind }, line: i + 1 });
 		else b.bad.push({ text: raw, line: i + 1 });
 	});
 	return b;
 }
 
 function bundleFromJson(text: string): Bundle | undefined {
-	let doc: Rec;
+	let doc: unknown;
 	try {
-		doc = JSON.parse(text) as Rec;
+		doc = JSON.parse(text) as unknown;
 	} catch {
 		return undefined;
 	}
-	if (!Array.isArray(doc.memories)) return undefined;
-	const items = (key: string, kind: string) => (Array.isArray(doc[key]) ? (doc[key] as Rec[]) : []).map((r) => ({ rec: { kind, ...r }, line: 0 }));
-	const b = emptyBundle({ kind: 'header', format: 'engram', version: doc.version ?? 1, exported_at: doc.exported_at });
+	const b = emptyBundle();
+	const mem0 = mem0List(doc);
+	if (mem0) {
+		mem0.list.forEach((r, i) => {
+			const label = `${mem0.key || 'records'}[${i}]`;
+			const m = mem0Memory(r);
+			if ('error' in m) b.errors.push({ error: `${label}: ${m.error}` });
+			else b.memories.push({ rec: { kind: 'memory', ...m.record }, line: 0, label });
+		});
+		return b;
+	}
+	const plain = Array.isArray(doc);
+	const d = (plain ? { memories: doc } : doc) as Rec;
+	if (d === null || typeof d !== 'object' || !Array.isArray(d.memories)) return undefined;
+	const items = (key: string, kind: string) =>
+		(Array.isArray(d[key]) ? (d[key] as Rec[]) : []).map((r, i) => ({ rec: { ...r, kind }, line: 0, label: plain ? `record ${i + 1}` : `${key}[${i}]` }));
+	if (!plain) b.header = { kind: 'header', format: 'engram', version: d.version ?? 1, exported_at: d.exported_at };
 	b.memories = items('memories', 'memory');
 	b.entities = items('entities', 'entity');
 	b.associations = items('associations', 'association');
@@ -99,12 +117,15 @@ interface Chunk {
 	data: string;
 	memories: number;
 	lines: number[];
+	/** Where each line's record came from when it has no file line (a note's path, `results[2]`). */
+	labels: (string | undefined)[];
 }
 
 /** A record as one JSONL line: a memory with its vectors, a link, an entity, or a bad line as it was. */
 interface Unit {
 	texts: string[];
 	lines: number[];
+	labels: (string | undefined)[];
 	chars: number;
 	memories: number;
 }
@@ -113,7 +134,7 @@ interface Unit {
  * Cuts a bundle into JSONL chunks of ≤ `size` memories and ≤ CHUNK_CHARS characters: memories (with
  * their vectors) first, links last. A record too big for any chunk is refused here, with its line.
  */
-function chunksOf(b: Bundle, size: number, tooBig: { line: number; error: string }[]): Chunk[] {
+function chunksOf(b: Bundle, size: number, tooBig: { line?: number; error: string }[]): Chunk[] {
 	const vectorsOf = new Map<string, Item[]>();
 	for (const v of b.vectors) {
 		const list = vectorsOf.get(String(v.rec.memory_id));
@@ -123,12 +144,12 @@ function chunksOf(b: Bundle, size: number, tooBig: { line: number; error: string
 	const header = JSON.stringify(b.header);
 	const unit = (items: Item[], memories: number): Unit => {
 		const texts = items.map((it) => JSON.stringify(it.rec));
-		return { texts, lines: items.map((it) => it.line), chars: texts.reduce((n, t) => n + t.length + 1, 0), memories };
+		return { texts, lines: items.map((it) => it.line), labels: items.map((it) => it.label), chars: texts.reduce((n, t) => n + t.length + 1, 0), memories };
 	};
 	const units = [
 		...b.memories.map((m) => unit([m, ...(vectorsOf.get(String(m.rec.id)) ?? [])], 1)),
 		...[...b.entities, ...b.associations].map((it) => unit([it], 0)),
-		...b.bad.map((x) => ({ texts: [x.text], lines: [x.line], chars: x.text.length + 1, memories: 0 })),
+		...b.bad.map((x) => ({ texts: [x.text], lines: [x.line], labels: [undefined], chars: x.text.length + 1, memories: 0 })),
 	];
 	const chunks: Chunk[] = [];
 	let cur: Unit[] = [];
@@ -140,13 +161,15 @@ function chunksOf(b: Bundle, size: number, tooBig: { line: number; error: string
 			data: [header, ...cur.flatMap((u) => u.texts)].join('\n'),
 			memories: cur.reduce((n, u) => n + u.memories, 0),
 			lines: [0, ...cur.flatMap((u) => u.lines)],
+			labels: [undefined, ...cur.flatMap((u) => u.labels)],
 		});
 		cur = [];
 		chars = count = 0;
 	};
 	for (const u of units) {
 		if (u.chars + header.length > CHUNK_CHARS) {
-			tooBig.push({ line: u.lines[0], error: `record: over ${CHUNK_CHARS.toLocaleString()} characters` });
+			const error = `record: over ${CHUNK_CHARS.toLocaleString()} characters`;
+			tooBig.push(u.labels[0] ? { error: `${u.labels[0]}: ${error}` } : { line: u.lines[0], error });
 			continue;
 		}
 		// Memories and the rest never share a chunk: links go after every memory is in.
@@ -165,6 +188,8 @@ function fileLines(out: ImportOutput, chunk: Chunk): ImportOutput {
 	return {
 		...out,
 		errors: out.errors.map((e) => {
+			const label = e.line !== undefined ? chunk.labels[e.line - 1] : undefined;
+			if (label) return { error: `${label}: ${e.error}` };
 			const line = e.line !== undefined ? chunk.lines[e.line - 1] : undefined;
 			return line ? { ...e, line } : { error: e.error };
 		}),
@@ -180,7 +205,9 @@ function addOutput(total: ImportOutput, part: ImportOutput): ImportOutput {
 	const refused = total.refused + part.refused;
 	const errors = [...total.errors, ...part.errors].filter((e) => !isMoreNote(e)).slice(0, SHOWN_ERRORS);
 	if (refused > errors.length && errors.length >= SHOWN_ERRORS) errors[SHOWN_ERRORS - 1] = { error: `… and ${refused - SHOWN_ERRORS + 1} more errors` };
+	const notImported = [...(total.not_imported ?? []), ...(part.not_imported ?? [])].slice(0, SHOWN_ERRORS);
 	return {
+		...(notImported.length ? { not_imported: notImported } : {}),
 		success: total.success && part.success,
 		message: '',
 		imported: total.imported + part.imported,
@@ -196,32 +223,67 @@ function addOutput(total: ImportOutput, part: ImportOutput): ImportOutput {
 /** The engine's import with a progress callback (the worker-side Engine accepts a third argument). */
 type ImportWithProgress = (input: ImportInput, ctx: { actor: string }, onProgress?: (p: Progress) => void) => Promise<ImportOutput>;
 
+/** What a file was read as: an engine format, a folder or zip of notes, or a CSV. */
+export type ImportedAs = Exclude<ImportFormatChoice, 'auto'> | 'notes' | 'csv';
+
 /** The import's outcome, including whether the person cancelled part-way. */
 export interface ImportResult extends ImportOutput {
 	cancelled: boolean;
-	format: Exclude<ImportFormatChoice, 'auto'>;
+	format: ImportedAs;
 }
 
 /**
  * Imports a file's text with progress; Cancel stops between chunks (every chunk already written
- * is whole: the engine writes each batch in one transaction).
+ * is whole: the engine writes each batch in one transaction). A blank file is refused as empty
+ * before any format guess.
  */
 export async function importText(
 	engine: Engine,
 	text: string,
-	opts: { format: ImportFormatChoice; onConflict: 'skip' | 'replace'; scope?: string; chunkSize?: number },
+	opts: ImportOptions & { format: ImportFormatChoice },
 	task: TaskHandle,
 ): Promise<ImportResult> {
+	if (isBlank(text)) throw new Error(EMPTY_FILE);
 	const format = opts.format === 'auto' ? sniffFormat(text) : opts.format;
-	const bundle = format === 'jsonl' ? bundleFromJsonl(text) : format === 'json' ? bundleFromJson(text) : undefined;
-	const tooBig: { line: number; error: string }[] = [];
-	const chunks: Chunk[] = bundle ? chunksOf(bundle, opts.chunkSize ?? IMPORT_CHUNK, tooBig) : [{ data: text, memories: 0, lines: [] }];
+	const bundle = format === 'jsonl' ? bundleFromJsonl(text) : format === 'json' || format === 'mem0-json' ? bundleFromJson(text) : undefined;
+	if (bundle) return importBundle(engine, bundle, format, opts, task);
+	return run(engine, undefined, [{ data: text, memories: 0, lines: [], labels: [] }], format, opts, task, []);
+}
+
+/** How to import: what to do with existing ids, the scope to put memories in, memories per call. */
+export interface ImportOptions {
+	onConflict: 'skip' | 'replace';
+	scope?: string;
+	chunkSize?: number;
+}
+
+/**
+ * Imports records read in the page (a notes folder or zip, a CSV, a JSON/JSONL file) through the
+ * engine's import in chunks: memories first, links after every memory is in.
+ */
+export async function importBundle(engine: Engine, bundle: Bundle, format: ImportedAs, opts: ImportOptions, task: TaskHandle): Promise<ImportResult> {
+	const pre: { line?: number; error: string }[] = [...bundle.errors];
+	const chunks = chunksOf(bundle, opts.chunkSize ?? IMPORT_CHUNK, pre);
+	return run(engine, bundle, chunks, format, opts, task, pre);
+}
+
+async function run(
+	engine: Engine,
+	bundle: Bundle | undefined,
+	chunks: Chunk[],
+	format: ImportedAs,
+	opts: ImportOptions,
+	task: TaskHandle,
+	pre: { line?: number; error: string }[],
+): Promise<ImportResult> {
 	// Bound: a comlink proxy doesn't need `this`, but the engine itself (tests, a same-thread engine) does.
 	const call = (engine.importMemories as unknown as ImportWithProgress).bind(engine);
-	const base: Omit<ImportInput, 'data'> = { format: bundle ? 'jsonl' : format, on_conflict: opts.onConflict, ...(opts.scope && { scope: opts.scope }) };
+	const engineFormat = bundle ? 'jsonl' : (format as ImportInput['format']);
+	const base: Omit<ImportInput, 'data'> = { format: engineFormat, on_conflict: opts.onConflict, ...(opts.scope && { scope: opts.scope }) };
 	const totalMemories = bundle?.memories.length ?? 0;
 	const none: ImportOutput = { success: true, message: '', imported: 0, replaced: 0, skipped: 0, associations: 0, entities: 0, refused: 0, errors: [] };
-	let result = tooBig.length ? addOutput(none, { ...none, success: false, refused: tooBig.length, errors: tooBig.slice(0, SHOWN_ERRORS) }) : none;
+	let result = pre.length ? addOutput(none, { ...none, success: false, refused: pre.length, errors: pre.slice(0, SHOWN_ERRORS) }) : none;
+	if (bundle?.notImported.length) result = addOutput(result, { ...none, not_imported: bundle.notImported.slice(0, SHOWN_ERRORS) });
 	let done = 0;
 	for (const chunk of chunks) {
 		if (task.cancelled) return { ...result, cancelled: true, format, message: summary(result, true) };
@@ -238,13 +300,57 @@ export async function importText(
 	return { ...result, cancelled: false, format, message: summary(result, false) };
 }
 
+/**
+ * How an import went: everything in (`success`), some records refused (`partial`), nothing
+ * written (`nothing`: a warning, whatever the reason), or nothing new because every memory was
+ * already there (`unchanged`).
+ */
+export type ImportOutcome = 'success' | 'partial' | 'nothing' | 'unchanged';
+
+export function importOutcome(r: Pick<ImportOutput, 'imported' | 'replaced' | 'skipped' | 'associations' | 'refused'>): ImportOutcome {
+	const written = r.imported + r.replaced + r.associations;
+	if (written === 0) return r.refused === 0 && r.skipped > 0 ? 'unchanged' : 'nothing';
+	return r.refused > 0 ? 'partial' : 'success';
+}
+
 function summary(r: ImportOutput, cancelled: boolean): string {
 	const parts = [`${r.imported.toLocaleString()} imported`];
 	if (r.replaced) parts.push(`${r.replaced.toLocaleString()} replaced`);
 	if (r.skipped) parts.push(`${r.skipped.toLocaleString()} already there`);
 	if (r.associations) parts.push(`${r.associations.toLocaleString()} links`);
 	if (r.refused) parts.push(`${r.refused.toLocaleString()} refused`);
-	return (cancelled ? 'Cancelled: ' : '') + parts.join(', ');
+	const outcome = importOutcome(r);
+	const lead = cancelled ? 'Cancelled: ' : outcome === 'nothing' ? 'Nothing was imported: ' : outcome === 'partial' ? 'Partly imported: ' : '';
+	return lead + parts.join(', ');
+}
+
+/** A folder's or zip's notes as a bundle: one memory per note, wiki links as RELATES_TO after all notes. */
+export function notesBundle(files: NoteFile[]): Bundle {
+	const n = readNotes(files, newMemoryId);
+	const b = emptyBundle();
+	b.memories = n.memories.map((m) => ({ rec: { kind: 'memory', ...m.record }, line: 0, label: m.path }));
+	b.associations = n.links.map((l) => ({ rec: { kind: 'association', ...l.record }, line: 0, label: `${l.path}: link ${l.record.context}` }));
+	b.errors = n.errors.map((error) => ({ error }));
+	b.notImported = n.notImported.map((text) => ({ text }));
+	return b;
+}
+
+/** A CSV's rows as a bundle, with the columns the person chose. */
+export function csvBundle(table: CsvTable, cols: CsvColumns): Bundle {
+	const { records, errors } = csvRecords(table, cols);
+	const b = emptyBundle();
+	b.memories = records.map((r) => ({ rec: { kind: 'memory', ...r.record }, line: r.line }));
+	b.errors = errors;
+	return b;
+}
+
+/** The files of a zip (directories left out), decoded as UTF-8. */
+export function unzipNotes(bytes: Uint8Array): NoteFile[] {
+	const entries = unzipSync(bytes);
+	const text = new TextDecoder();
+	return Object.entries(entries)
+		.filter(([path]) => !path.endsWith('/'))
+		.map(([path, data]) => ({ path, text: /\.(md|markdown)$/i.test(path) ? text.decode(data) : '' }));
 }
 
 /** What the export should contain. */

@@ -161,12 +161,15 @@ describe('Engine', () => {
 			expect(res.associations).toBe((await storedLinks(engine)).length);
 		});
 
-		it('imports any Markdown file as one memory per ## section', async () => {
+		it('imports any Markdown file as one memory per paragraph, the headings above as tags', async () => {
 			const engine = await fresh();
 			const res = await engine.importMemories({ data: '# Notes\n\n## Deploys\nWe ship on Tuesdays.\n\n## People\nMaria runs design.\n' });
 			expect(res.imported).toBe(2);
-			const contents = (await engine.db.memories.orderBy('seq').toArray()).map((m) => m.content);
-			expect(contents).toEqual(['Deploys\nWe ship on Tuesdays.', 'People\nMaria runs design.']);
+			const rows = (await engine.db.memories.orderBy('seq').toArray()).map((m) => [m.content, m.tags]);
+			expect(rows).toEqual([
+				['We ship on Tuesdays.', ['Notes', 'Deploys']],
+				['Maria runs design.', ['Notes', 'People']],
+			]);
 		});
 
 		it('reports bad lines with their line numbers and imports the rest', async () => {

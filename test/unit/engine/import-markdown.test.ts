@@ -53,19 +53,25 @@ describe('parseMarkdown', () => {
 
 		it('does not throw on a heading with a line separator, NUL or lone surrogate', () => {
 			const out = parseMarkdown('## a\u2028b\u0000\ud800\nbody\n');
-			expect(out.memories).toEqual([{ line: 1, record: { content: 'a\u2028b\u0000\ud800\nbody' } }]);
+			expect(out.memories).toEqual([{ line: 2, record: { content: 'body', tags: ['a\u2028b\u0000\ud800'] } }]);
 		});
 	});
 
 	describe('no silent loss', () => {
-		it('keeps an unknown bold item in a notes section as text', () => {
+		it('keeps an unknown bold item in a notes section as text (one memory per item)', () => {
 			const out = parseMarkdown('## Meeting\n- **Decision:** ship on Tuesday\n- **Owner:** Maria\n');
-			expect(out.memories).toEqual([{ line: 1, record: { content: 'Meeting\n- **Decision:** ship on Tuesday\n- **Owner:** Maria' } }]);
+			expect(out.memories).toEqual([
+				{ line: 2, record: { content: '**Decision:** ship on Tuesday', tags: ['Meeting'] } },
+				{ line: 3, record: { content: '**Owner:** Maria', tags: ['Meeting'] } },
+			]);
 		});
 
-		it('keeps text before the first section as a memory (a lone # title is not one)', () => {
-			expect(parseMarkdown('# Notes\n\n## A\nx\n').memories.map((m) => m.record.content)).toEqual(['A\nx']);
-			expect(parseMarkdown('# Notes\nSome intro.\n\n## A\nx\n').memories.map((m) => m.record.content)).toEqual(['# Notes\nSome intro.', 'A\nx']);
+		it('keeps text before the first section as a memory (a # title is a tag, not one)', () => {
+			expect(parseMarkdown('# Notes\n\n## A\nx\n').memories.map((m) => m.record)).toEqual([{ content: 'x', tags: ['Notes', 'A'] }]);
+			expect(parseMarkdown('# Notes\nSome intro.\n\n## A\nx\n').memories.map((m) => m.record)).toEqual([
+				{ content: 'Some intro.', tags: ['Notes'] },
+				{ content: 'x', tags: ['Notes', 'A'] },
+			]);
 		});
 
 		it('keeps `## ` lines inside the content fence as content', () => {

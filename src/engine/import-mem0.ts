@@ -1,0 +1,40 @@
+/**
+ * mem0's exported memories (`get_all` / export): `{ results: [...] }`, `{ memories: [...] }` or a
+ * bare array of `{ id, memory, hash, metadata, categories, created_at, updated_at, user_id,
+ * agent_id, run_id, ... }`. Each becomes an Engram memory record: memory → content, categories →
+ * tags, created_at → timestamp, updated_at → updated_at, metadata kept, and mem0's own fields
+ * (id, user_id, agent_id, run_id, app_id, hash) under `metadata.mem0`. Nothing else is read.
+ */
+
+type Rec = Record<string, unknown>;
+
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** mem0's own fields, kept under metadata.mem0. */
+const OWN = ['id', 'user_id', 'agent_id', 'run_id', 'app_id', 'actor_id', 'role', 'hash'] as const;
+
+/** The list of records of a mem0 export, and the key it is under (for error positions); undefined when `doc` is not one. */
+export function mem0List(doc: unknown): { key: string; list: unknown[] } | undefined {
+	const looks = (list: unknown[]) => list.length > 0 && list.every((r) => isRec(r) && 'memory' in r && !('content' in r));
+	if (Array.isArray(doc)) return looks(doc) ? { key: '', list: doc } : undefined;
+	if (!isRec(doc)) return undefined;
+	for (const key of ['results', 'memories']) {
+		const list = doc[key];
+		if (Array.isArray(list) && looks(list)) return { key, list };
+	}
+	return undefined;
+}
+
+/** One mem0 record as an Engram memory record (validated later by the import's schema), or why it can't be. */
+export function mem0Memory(r: unknown): { record: Rec } | { error: string } {
+	if (!isRec(r)) return { error: 'memory: a mem0 record must be an object' };
+	if (typeof r.memory !== 'string' || r.memory.trim() === '') return { error: 'memory: a mem0 record needs its "memory" text (it is empty or missing)' };
+	const record: Rec = { content: r.memory };
+	if (Array.isArray(r.categories)) record.tags = r.categories.filter((c) => typeof c === 'string' && c.trim() !== '');
+	if (typeof r.created_at === 'string' && r.created_at) record.timestamp = r.created_at;
+	if (typeof r.updated_at === 'string' && r.updated_at) record.updated_at = r.updated_at;
+	const own: Rec = {};
+	for (const k of OWN) if (r[k] !== undefined && r[k] !== null) own[k] = r[k];
+	record.metadata = { ...(isRec(r.metadata) ? r.metadata : {}), ...(Object.keys(own).length ? { mem0: own } : {}) };
+	return { record };
+}

@@ -1,0 +1,195 @@
+/**
+ * The parsers that bring in what people already have: detection by content, plain records with no
+ * `kind`, mem0's export shapes, CSV edge cases (RFC 4180), front matter and wiki links, and the
+ * outcome the Import screen shows.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { detectFormat, parseJson, parseJsonl } from '../../../src/engine/import-formats';
+import { mem0List, mem0Memory } from '../../../src/engine/import-mem0';
+import { csvRecords, guessColumns, parseCsv, splitTags } from '../../../src/engine/import-csv';
+import { frontMatterTags, readNotes, splitFrontMatter, wikiLinks } from '../../../src/engine/import-notes';
+import { importOutcome } from '../../../src/ui/transfer';
+import { useEngines } from './helpers';
+
+const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'imports');
+const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
+const engines = useEngines();
+
+describe('detectFormat', () => {
+	it('tells JSON from JSONL by content, not by the first byte', () => {
+		expect(detectFormat(fixture('plain.jsonl'))).toBe('jsonl');
+		expect(detectFormat(fixture('plain.json'))).toBe('json');
+		expect(detectFormat('{"content": "one line, one record"}')).toBe('jsonl');
+		expect(detectFormat('{\n  "memories": [{"content": "x"}]\n}')).toBe('json');
+		expect(detectFormat(fixture('mem0.json'))).toBe('mem0-json');
+		expect(detectFormat('[{"memory": "x", "user_id": "u"}]')).toBe('mem0-json');
+		expect(detectFormat('{"type":"entity","name":"A","entityType":"p","observations":[]}')).toBe('server-memory-jsonl');
+		expect(detectFormat('{\n  "memories": [ oops\n}')).toBe('json');
+		expect(detectFormat('# Notes\n- a')).toBe('markdown');
+	});
+});
+
+describe('plain records', () => {
+	it('reads JSONL lines of content plus known fields with no kind as memories', () => {
+		const b = parseJsonl(fixture('plain.jsonl'));
+		expect(b.errors.count).toBe(0);
+		expect(b.memories.map((m) => [m.line, m.value.tags])).toEqual([
+			[1, ['style', 'ui']],
+			[2, ['ops']],
+			[4, ['billing']],
+		]);
+	});
+
+	it('refuses a line with neither kind nor content, naming the field and the rule', () => {
+		const b = parseJsonl('{"tags": ["x"]}\n{"kind": "memory", "content": "ok"}');
+		expect(b.errors.list()).toEqual([{ line: 1, error: 'content: missing; a record without "kind" is a memory and needs its "content" text' }]);
+		expect(b.memories).toHaveLength(1);
+	});
+
+	it('reads a JSON array and {memories: [...]} of plain records', () => {
+		expect(parseJson(fixture('plain.json')).memories.map((m) => m.value.content)).toEqual(['Alice Chen owns the payments API.', 'Use pnpm workspaces for the monorepo.']);
+		expect(parseJson('{"memories": [{"content": "x", "kind": "memory"}]}').memories.map((m) => m.value.content)).toEqual(['x']);
+	});
+});
+
+describe('mem0', () => {
+	it('finds the list under results, memories, or a bare array', () => {
+		expect(mem0List({ results: [{ memory: 'a' }] })?.key).toBe('results');
+		expect(mem0List({ memories: [{ memory: 'a' }] })?.key).toBe('memories');
+		expect(mem0List([{ memory: 'a' }])?.key).toBe('');
+		expect(mem0List([{ content: 'a', memory: 'b' }])).toBeUndefined();
+		expect(mem0List({ results: [] })).toBeUndefined();
+	});
+
+	it('maps memory, categories, dates and ids; refuses a record with no text', () => {
+		const r = mem0Memory({ id: 'm', memory: 'Likes tea', categories: ['food', 3, ''], created_at: '2024-01-02T03:04:05Z', updated_at: null, user_id: 'u', metadata: { k: 1 } });
+		expect(r).toEqual({ record: { content: 'Likes tea', tags: ['food'], timestamp: '2024-01-02T03:04:05Z', metadata: { k: 1, mem0: { id: 'm', user_id: 'u' } } } });
+		expect(mem0Memory({ memory: '  ' })).toEqual({ error: 'memory: a mem0 record needs its "memory" text (it is empty or missing)' });
+		const b = parseJson(fixture('mem0.json'));
+		expect(b.memories).toHaveLength(2);
+		expect(b.errors.list()).toEqual([{ line: 3, error: 'memory: a mem0 record needs its "memory" text (it is empty or missing)' }]);
+	});
+});
+
+describe('CSV', () => {
+	it('reads quoted fields with separators, doubled quotes, embedded newlines, CRLF and a BOM', () => {
+		const t = parseCsv('\ufeffa,b\r\n"x, y","say ""hi"""\r\n"two\r\nlines",z\r\n\r\n');
+		expect(t.header).toEqual(['a', 'b']);
+		expect(t.rows).toEqual([
+			{ line: 2, cells: ['x, y', 'say "hi"'] },
+			{ line: 3, cells: ['two\r\nlines', 'z'] },
+		]);
+		expect(t.errors).toEqual([]);
+	});
+
+	it('uses the separator the header has most of, and reports a quote never closed', () => {
+		expect(parseCsv('a;b\n1;2').rows[0].cells).toEqual(['1', '2']);
+		expect(parseCsv('a\tb\n1\t2').rows[0].cells).toEqual(['1', '2']);
+		expect(parseCsv('a,b\n1,"open\n2,3').errors).toEqual([{ line: 2, error: 'a quote opened on line 2 is never closed' }]);
+	});
+
+	it('splits tags on ; , or |, guesses columns, and refuses rows with no content or a bad date by line and column', () => {
+		expect(splitTags('a; b|c ,a,,')).toEqual(['a', 'b', 'c']);
+		const t = parseCsv(fixture('people.csv'));
+		const cols = guessColumns(t.header);
+		expect(cols).toEqual({ content: 'note', tags: 'labels', date: 'when' });
+		const { records, errors } = csvRecords(t, cols);
+		expect(records.map((r) => r.line)).toEqual([2, 3]);
+		expect(records[0].record).toEqual({ content: 'Alice Chen owns the "payments" API', tags: ['people', 'billing'], timestamp: '2024-05-01', metadata: { csv: { source: 'wiki' } } });
+		expect(errors.map((e) => e.line)).toEqual([5, 6]);
+		expect(errors[0].error).toMatch(/^when: "not a date" must be an ISO 8601 date/);
+		expect(errors[1].error).toBe('note: the content column is empty in this row');
+	});
+
+	it('keeps a short row refused as missing content, and cells past the header in metadata', () => {
+		const { records, errors } = csvRecords(parseCsv('text,tags\nonly one cell\n,x\nfull,t,extra'), { content: 'text', tags: 'tags' });
+		expect(records.map((r) => r.record)).toEqual([{ content: 'only one cell' }, { content: 'full', tags: ['t'], metadata: { csv: { 'column 3': 'extra' } } }]);
+		expect(errors).toEqual([{ line: 3, error: 'text: the content column is empty in this row' }]);
+		expect(csvRecords(parseCsv('a\n1'), { content: 'nope' }).errors).toEqual([{ line: 1, error: 'content: there is no column "nope"' }]);
+	});
+});
+
+describe('notes', () => {
+	it('splits front matter and reads tags as a list or a string', () => {
+		expect(splitFrontMatter('---\ntags: a\n---\nbody')).toEqual({ yaml: 'tags: a', body: 'body', bodyLine: 4 });
+		expect(splitFrontMatter('---\nno end\nbody').yaml).toBeUndefined();
+		expect(frontMatterTags(['a', '#b', 3])).toEqual(['a', 'b', '3']);
+		expect(frontMatterTags('a, b #c')).toEqual(['a', 'b', 'c']);
+	});
+
+	it('finds [[links]], [[link|alias]] and [[link#heading]], not ![[embeds]]', () => {
+		expect(wikiLinks('see [[A]], [[B|bee]], [[C#part]] and ![[pic.png]] [[unclosed')).toEqual(['A', 'B', 'C']);
+	});
+
+	it('makes one memory per note, links resolved after all notes by name, path or alias, and lists what is left out', () => {
+		let n = 0;
+		const out = readNotes(
+			[
+				{ path: 'v/A.md', text: '---\ntitle: Alpha\ntags: [x]\ncreated: 2024-01-02\nstatus: draft\n---\nLinks [[b]] and [[Nowhere]] and [[Bee]].' },
+				{ path: 'v/sub/B.md', text: '---\naliases: [Bee]\ndate: someday\n---\nBack to [[v/A|a]].' },
+				{ path: 'v/C.md', text: '---\ntitle: "broken\n---\nx' },
+				{ path: 'v/D.md', text: '---\ntags: [y]\n---\n' },
+				{ path: 'v/img.png', text: '' },
+			],
+			() => `id-${++n}`,
+		);
+		expect(out.memories.map((m) => m.record)).toEqual([
+			{ id: 'id-1', content: 'Links [[b]] and [[Nowhere]] and [[Bee]].', tags: ['x'], source: 'v/A.md', summary: 'Alpha', timestamp: '2024-01-02', metadata: { frontmatter: { status: 'draft' } } },
+			{ id: 'id-2', content: 'Back to [[v/A|a]].', tags: [], source: 'v/sub/B.md', summary: 'B', metadata: { frontmatter: { date: 'someday', aliases: ['Bee'] } } },
+		]);
+		expect(out.links.map((l) => [l.record.from, l.record.to])).toEqual([
+			['id-1', 'id-2'],
+			['id-2', 'id-1'],
+		]);
+		expect(out.errors).toHaveLength(2);
+		expect(out.errors[0]).toMatch(/^v\/C\.md: front matter: /);
+		expect(out.errors[1]).toBe('v/D.md: the note has no text below its front matter');
+		expect(out.notImported).toEqual(['v/img.png: not a Markdown note (.md)', 'v/A.md: [[Nowhere]]: no note of that name, so no link']);
+	});
+});
+
+describe('importOutcome', () => {
+	const r = (imported: number, refused: number, skipped = 0) => ({ imported, replaced: 0, skipped, associations: 0, refused });
+	it('is a warning when nothing was imported, partial when some was refused, success otherwise', () => {
+		expect(importOutcome(r(0, 3))).toBe('nothing');
+		expect(importOutcome(r(0, 0))).toBe('nothing');
+		expect(importOutcome(r(2, 1))).toBe('partial');
+		expect(importOutcome(r(2, 0))).toBe('success');
+		expect(importOutcome(r(0, 0, 4))).toBe('unchanged');
+	});
+});
+
+describe('Engine', () => {
+	describe('importMemories (what people have)', () => {
+		it('says a blank file is empty before any format guess', async () => {
+			const engine = await engines();
+			for (const data of [' ', '\n\t\n']) await expect(engine.importMemories({ data })).rejects.toThrow('data: The file is empty: there is nothing to import.');
+		});
+
+		it('imports plain JSONL and mem0 JSON, and lists foreign Markdown parts it left out', async () => {
+			const engine = await engines();
+			expect(await engine.importMemories({ data: fixture('plain.jsonl') })).toMatchObject({ imported: 3, refused: 0 });
+			expect(await engine.importMemories({ data: fixture('mem0.json') })).toMatchObject({ imported: 2, refused: 1 });
+			const md = await engine.importMemories({ data: fixture('foreign.md') });
+			expect(md).toMatchObject({ imported: 3, refused: 0 });
+			expect(md.not_imported).toEqual([
+				{ line: 6, text: '"---": a horizontal rule' },
+				{ line: 12, text: '"## Empty section": a heading with nothing under it' },
+			]);
+		});
+
+		it('still round-trips its own Markdown export exactly', async () => {
+			const engine = await engines();
+			await engine.importMemories({ data: fixture('foreign.md') });
+			const md = (await engine.exportMemories({ format: 'markdown' })).data;
+			const other = await engines();
+			const res = await other.importMemories({ data: md });
+			expect(res).toMatchObject({ imported: 3, refused: 0 });
+			expect(res.not_imported).toBeUndefined();
+			const rows = async (e: typeof engine) => (await e.db.memories.orderBy('seq').toArray()).map((m) => [m.id, m.seq, m.content, m.tags, m.timestamp]);
+			expect(await rows(other)).toEqual(await rows(engine));
+		});
+	});
+});
