@@ -42,7 +42,9 @@ function singleWasm(): Plugin {
  * compile its wasm); nothing in stored text can make the page load from elsewhere; sockets may
  * reach a relay on this machine; https to the Hugging Face hub lets Settings download a
  * transformers.js model (its files redirect to *.hf.co). Svelte writes `style` attributes, so
- * inline styles are allowed (DOMPurify removes them from stored text). No frame-ancestors: pages
+ * inline styles are allowed (DOMPurify removes them from stored text). connect-src also allows
+ * any https: origin and loopback http: for sync, whose CouchDB server the person chooses (the
+ * policy cannot name it per URL; docs/SYNC.md). No frame-ancestors: pages
  * of other origins may embed the app (their agents still need the person's approval).
  */
 export function contentSecurityPolicy(scriptHashes: string[] = []): string {
@@ -52,7 +54,7 @@ export function contentSecurityPolicy(scriptHashes: string[] = []): string {
 		"style-src 'self' 'unsafe-inline'",
 		"img-src 'self' data: blob:",
 		"font-src 'self'",
-		"connect-src 'self' ws://127.0.0.1:* ws://localhost:* wss://127.0.0.1:* wss://localhost:* https://huggingface.co https://*.huggingface.co https://*.hf.co",
+		"connect-src 'self' ws://127.0.0.1:* ws://localhost:* wss://127.0.0.1:* wss://localhost:* https://huggingface.co https://*.huggingface.co https://*.hf.co http://127.0.0.1:* http://localhost:* https:",
 		"worker-src 'self'",
 		"media-src 'none'",
 		"object-src 'none'",

@@ -790,6 +790,16 @@ export const StatsOutputSchema = z.object({
 	newest: z.string().optional(),
 	embedding_models: z.array(z.object({ model: z.string(), count: z.number().int() })),
 	active_model: z.string(),
+	/** Sync across devices (docs/SYNC.md): on/off, state, when last in step with the server, changes waiting. */
+	sync: z
+		.object({
+			on: z.boolean(),
+			status: z.enum(['synced', 'syncing', 'offline', 'paused', 'error', 'off']),
+			last_synced: z.string().optional(),
+			pending: z.number().int(),
+			error: z.string().optional(),
+		})
+		.optional(),
 });
 export type StatsOutput = z.infer<typeof StatsOutputSchema>;
 

@@ -65,8 +65,9 @@ import { recallMemories } from './recall-ops';
 import { dataSize, health, stats, trendingLabels } from './stats-ops';
 import { DeferredLog } from './deferred-log';
 import { storeMemories } from './store-ops';
+import { recordSyncConflict, syncRecords } from './sync-records';
 import { resolveThresholds, thresholdsKey, type Thresholds } from './thresholds';
-import type { ActivityEntry, ChangeEvent, DataSize, EngineApi, Progress } from './types';
+import type { ActivityEntry, ChangeEvent, DataSize, EngineApi, Progress, SyncRecord } from './types';
 import { updateMemory } from './update-ops';
 import { WriteGuesses } from './write-guess';
 import { WriteLock } from './write-lock';
@@ -319,6 +320,16 @@ export class Engine implements EngineApi {
 	}
 
 	/** Deletes every memory, link, entity, vector, snapshot and history entry; settings stay. */
+	/** Sync (src/sync): the user-authored records of the memories named, or of every memory. */
+	syncRecords(ids?: string[]): Promise<SyncRecord[]> {
+		return syncRecords(this.ctx, ids);
+	}
+
+	/** Sync: keeps a conflict's losing version in the memory's history. */
+	recordSyncConflict(winner: SyncRecord, loser: SyncRecord, detail: string): Promise<void> {
+		return recordSyncConflict(this.ctx, winner, loser, detail);
+	}
+
 	async wipe(): Promise<void> {
 		await this.#models.cancel();
 		await this.ctx.log.flush();

@@ -12,7 +12,11 @@ import {
 } from '../core/schemas';
 import { DB_VERSION } from '../store/db';
 import type { EngineContext } from './context';
-import type { DataSize } from './types';
+import type { DataSize, SyncState } from './types';
+import { getSetting } from '../store/settings';
+
+/** The setting src/sync keeps its state in, for memory_stats. */
+export const SYNC_STATE_KEY = 'sync_state';
 import { parseInput } from './validate';
 import { linksFrom } from '../store/associations';
 import { rowsWithVector, vectorModels } from '../store/vectors';
@@ -68,11 +72,12 @@ export async function stats(ctx: EngineContext, input: StatsInput): Promise<Stat
 	});
 	const counts = ctx.index.counts();
 	const topIds = topCounts(counts.memoriesPerEntity, TOP);
-	const [byAssoc, topRows, models] = await ctx.db.read(() =>
+	const [byAssoc, topRows, models, sync] = await ctx.db.read(() =>
 		Promise.all([
 			filtered ? linksLeaving(ctx, ids) : counts.edgesByType,
 			ctx.db.entities.bulkGet(topIds.map(([id]) => id)),
 			embeddingModels(ctx, counts.vectors),
+			getSetting<SyncState>(ctx.db, SYNC_STATE_KEY),
 		]),
 	);
 	const top = topRows.flatMap((e, i) => (e ? [{ ...e, memory_count: topIds[i][1] }] : []));
@@ -90,6 +95,7 @@ export async function stats(ctx: EngineContext, input: StatsInput): Promise<Stat
 		top_tags: topCounts(Object.entries(s.tags), TOP).map(([tag, count]) => ({ tag, count })),
 		embedding_models: models,
 		active_model: ctx.embedder.modelId,
+		sync: sync ? { on: sync.on, status: sync.status, last_synced: sync.last_synced, pending: sync.pending, error: sync.error } : { on: false, status: 'off', pending: 0 },
 	};
 	if (s.total) {
 		out.oldest = new Date(s.oldest).toISOString();

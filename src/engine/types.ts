@@ -81,6 +81,41 @@ export interface ChangeEvent {
 	ids?: string[];
 }
 
+/**
+ * A memory as sync ships it (engine/sync-records.ts): what a person or agent wrote, no derived
+ * data. `links` are the caller-authored links leaving it; `entities` only when the caller gave them.
+ */
+export interface SyncRecord {
+	id: string;
+	content: string;
+	summary?: string;
+	type: string;
+	tags: string[];
+	source?: string;
+	scope: string;
+	importance: number;
+	confidence: number;
+	metadata: Record<string, unknown>;
+	entities?: { name: string; type: string }[];
+	timestamp: string;
+	updated_at: string;
+	t_valid?: string;
+	t_invalid?: string;
+	context?: string;
+	links: Record<string, unknown>[];
+	/** The device that wrote this version (set by sync). */
+	device?: string;
+}
+
+/** Sync's state as memory_stats reports it (kept in the `sync_state` setting by src/sync). */
+export interface SyncState {
+	on: boolean;
+	status: 'synced' | 'syncing' | 'offline' | 'paused' | 'error' | 'off';
+	last_synced?: string;
+	pending: number;
+	error?: string;
+}
+
 /** Progress of long work (import, re-embedding, model download). */
 export interface Progress {
 	task: string;
@@ -161,6 +196,10 @@ export interface EngineApi {
 	activity(limit?: number): Promise<ActivityEntry[]>;
 	/** Registers a listener for changes; returns an unsubscribe function. */
 	subscribe(listener: (e: ChangeEvent) => void): () => void;
+	/** Sync: the user-authored records of the memories named, or of every memory. */
+	syncRecords(ids?: string[]): Promise<SyncRecord[]>;
+	/** Sync: keeps a conflict's losing version in the memory's history. */
+	recordSyncConflict(winner: SyncRecord, loser: SyncRecord, detail: string): Promise<void>;
 	/** Deletes everything: memories, links, entities, vectors, history. */
 	wipe(): Promise<void>;
 	close(): Promise<void>;

@@ -1,0 +1,78 @@
+/**
+ * "Test connection": what is wrong with a CouchDB server and database, in words. Speaks plain
+ * CouchDB HTTP (GET /db, PUT /db), nothing PouchDB-Server-specific.
+ */
+import { SyncError } from './crypto';
+
+export interface SyncServer {
+	/** e.g. http://127.0.0.1:5984 (a trailing slash is fine). */
+	url: string;
+	database: string;
+	user?: string;
+	password?: string;
+}
+
+/** The database's URL. */
+export function databaseUrl(s: SyncServer): string {
+	return `${s.url.trim().replace(/\/+$/, '')}/${encodeURIComponent(s.database.trim())}`;
+}
+
+/** Basic-auth headers when a user is given. */
+export function authHeaders(s: SyncServer): Record<string, string> {
+	return s.user ? { Authorization: `Basic ${btoa(unescape(encodeURIComponent(`${s.user}:${s.password ?? ''}`)))}` } : {};
+}
+
+/** Checks the server's URL and database name before any request. */
+export function checkServer(s: SyncServer): string | undefined {
+	let u: URL;
+	try {
+		u = new URL(s.url.trim());
+	} catch {
+		return 'Server URL: not a URL (e.g. http://127.0.0.1:5984)';
+	}
+	if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'Server URL: must start with http:// or https://';
+	if (!/^[a-z][a-z0-9_$()+/-]*$/.test(s.database.trim())) return 'Database: lowercase letters, digits and _$()+-/ only, starting with a letter (CouchDB rule)';
+	return undefined;
+}
+
+/**
+ * Resolves when the database answers; otherwise throws a SyncError whose message says what to do.
+ * A network failure is told apart from missing CORS by a no-cors request to the server's root: it
+ * succeeds (opaque) when the server answers but withholds CORS headers.
+ */
+export async function testConnection(s: SyncServer, f: typeof fetch = fetch): Promise<{ docs: number }> {
+	const bad = checkServer(s);
+	if (bad) throw new SyncError('server', bad);
+	let res: Response;
+	try {
+		res = await f(databaseUrl(s), { headers: { Accept: 'application/json', ...authHeaders(s) } });
+	} catch {
+		let answers = false;
+		try {
+			await f(s.url.trim(), { mode: 'no-cors' });
+			answers = true;
+		} catch {
+			answers = false;
+		}
+		if (answers)
+			throw new SyncError(
+				'cors',
+				`The server answers but does not allow this app (CORS is not enabled). In CouchDB set [chttpd] enable_cors = true and [cors] origins = ${globalThis.location?.origin ?? '<this app’s origin>'}, credentials = true (docs/SYNC.md).`,
+			);
+		throw new SyncError('unreachable', `Can't reach ${s.url.trim()}: check the address and that the server is running.`);
+	}
+	if (res.status === 401) throw new SyncError('unauthorized', 'The server refused the user and password (401): check them, or leave both empty for a server without authentication.');
+	if (res.status === 403) throw new SyncError('forbidden', `This user may not use the database "${s.database.trim()}" (403): add it to the database's members.`);
+	if (res.status === 404) throw new SyncError('no-database', `The database "${s.database.trim()}" does not exist on this server.`);
+	if (!res.ok) throw new SyncError('server', `The server answered ${res.status} ${res.statusText}.`);
+	const info = (await res.json().catch(() => ({}))) as { doc_count?: number };
+	return { docs: info.doc_count ?? 0 };
+}
+
+/** Creates the database (needs a server admin, or admin party). */
+export async function createDatabase(s: SyncServer, f: typeof fetch = fetch): Promise<void> {
+	const res = await f(databaseUrl(s), { method: 'PUT', headers: { Accept: 'application/json', ...authHeaders(s) } });
+	if (res.ok || res.status === 412) return;
+	if (res.status === 401 || res.status === 403) throw new SyncError('forbidden', `Only a server admin can create the database "${s.database.trim()}" (${res.status}); create it in CouchDB's Fauxton or with curl (docs/SYNC.md).`);
+	throw new SyncError('server', `Creating the database failed: ${res.status} ${res.statusText}.`);
+}

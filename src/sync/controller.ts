@@ -1,0 +1,386 @@
+/**
+ * Sync across devices through a CouchDB server (docs/DESIGN.md § Sync, docs/SYNC.md).
+ *
+ * A PouchDB database in this browser (its own IndexedDB) mirrors the server's: one encrypted
+ * document per memory (id = memory id, body = a Box over the memory's SyncRecord). PouchDB
+ * replicates it both ways. This controller moves records between that mirror and the engine:
+ * - out: the engine's change events → the changed memories' records → encrypt → put / delete;
+ * - in: the mirror's changes feed → decrypt → apply through the engine's import (ids, timestamps
+ *   and updated_at kept; derived data recomputed) or delete.
+ * The echo guard is a fingerprint per memory of the last record sent or applied: a change whose
+ * record matches it is not sent again, and a remote change matching it is not applied again.
+ *
+ * @example
+ * const sync = new SyncController(engine, PouchDB, deviceId);
+ * sync.onStatus((s) => console.log(s.status));
+ * await sync.start({ url: 'http://127.0.0.1:5984', database: 'engram' }, 'passphrase');
+ */
+import type { ChangeEvent, EngineApi, SyncRecord, SyncState } from '../engine/types';
+import { authHeaders, databaseUrl, testConnection, type SyncServer } from './connection';
+import { newSaltDoc, open, SALT_DOC_ID, seal, SyncError, unlockSaltDoc } from './crypto';
+import { asRecord, compareVersions, fingerprint } from './records';
+
+/** What the controller needs of the engine (the page's comlink proxy is one). */
+export type SyncEngine = Pick<EngineApi, 'syncRecords' | 'recordSyncConflict' | 'importMemories' | 'delete' | 'subscribe' | 'setSetting'>;
+
+/** The parts of PouchDB used here (pouchdb-browser's default export). */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export type PouchCtor = new (name: string, opts?: Record<string, unknown>) => any;
+
+/** The setting memory_stats reads (engine/stats-ops.ts SYNC_STATE_KEY). */
+const SYNC_STATE_KEY = 'sync_state';
+const MAP_DOC = '_local/engram-sync-map';
+
+export interface SyncStatus extends SyncState {
+	/** Documents skipped (undecryptable, malformed, foreign), newest first, at most 50. */
+	skipped: { id: string; reason: string }[];
+	/** First-sync progress: records applied so far of those the server had. */
+	progress?: { done: number; total: number };
+}
+
+interface MapDoc {
+	_id: string;
+	_rev?: string;
+	fp: Record<string, string>;
+	since: number | string;
+}
+
+export class SyncController {
+	#status: SyncStatus = { on: false, status: 'off', pending: 0, skipped: [] };
+	#listeners = new Set<(s: SyncStatus) => void>();
+	#local: any;
+	#remote: any;
+	#repl: any;
+	#feed: any;
+	#key: CryptoKey | undefined;
+	#map: MapDoc = { _id: MAP_DOC, fp: {}, since: 0 };
+	#queue: Promise<unknown> = Promise.resolve();
+	#unsubscribe: (() => void) | undefined;
+	#incoming: any[] = [];
+	#incomingTimer: ReturnType<typeof setTimeout> | undefined;
+	#reconcileTimer: ReturnType<typeof setTimeout> | undefined;
+	#saveTimer: ReturnType<typeof setTimeout> | undefined;
+	#server: SyncServer | undefined;
+	#pendingOut = 0;
+
+	constructor(
+		private readonly engine: SyncEngine,
+		private readonly Pouch: PouchCtor,
+		private readonly device: string,
+	) {}
+
+	get status(): SyncStatus {
+		return this.#status;
+	}
+
+	onStatus(l: (s: SyncStatus) => void): () => void {
+		this.#listeners.add(l);
+		l(this.#status);
+		return () => this.#listeners.delete(l);
+	}
+
+	#set(p: Partial<SyncStatus>): void {
+		const prev = this.#status;
+		this.#status = { ...prev, ...p };
+		for (const l of this.#listeners) l(this.#status);
+		if (prev.status !== this.#status.status || prev.on !== this.#status.on || prev.error !== this.#status.error || (p.last_synced && !prev.last_synced)) {
+			const { on, status, last_synced, pending, error } = this.#status;
+			void this.engine.setSetting(SYNC_STATE_KEY, { on, status, last_synced, pending, error }).catch(() => undefined);
+		}
+	}
+
+	#skip(id: string, reason: string): void {
+		this.#set({ skipped: [{ id, reason }, ...this.#status.skipped].slice(0, 50) });
+	}
+
+	/** Runs tasks one at a time, in order. */
+	#serial<T>(fn: () => Promise<T>): Promise<T> {
+		const run = this.#queue.then(fn, fn);
+		this.#queue = run.catch((e: unknown) => this.#set({ status: 'error', error: (e as Error).message }));
+		return run;
+	}
+
+	/**
+	 * Connects, unlocks (or sets up) the database's key, then syncs live both ways. A wrong
+	 * passphrase throws before anything is written on this device.
+	 */
+	async start(server: SyncServer, passphrase: string): Promise<void> {
+		if (this.#repl) throw new SyncError('server', 'Sync is already running on this device.');
+		if (!passphrase) throw new SyncError('wrong-passphrase', 'Passphrase: required (the same on every device).');
+		await testConnection(server);
+		const remote = new this.Pouch(databaseUrl(server), { skip_setup: true, fetch: (u: string, o: RequestInit = {}) => fetch(u, { ...o, headers: { ...Object.fromEntries(new Headers(o.headers).entries()), ...authHeaders(server) } }) });
+		let key: CryptoKey;
+		const salt = await remote.get(SALT_DOC_ID).catch((e: { status?: number }) => {
+			if (e.status === 404) return undefined;
+			throw new SyncError('server', `Reading ${SALT_DOC_ID} failed: ${(e as Error).message}`);
+		});
+		if (salt) key = await unlockSaltDoc(salt, passphrase);
+		else {
+			const fresh = await newSaltDoc(passphrase);
+			try {
+				await remote.put(fresh.doc);
+				key = fresh.key;
+			} catch (e) {
+				// Another device set it up a moment before: use theirs.
+				if ((e as { status?: number }).status !== 409) throw e;
+				key = await unlockSaltDoc(await remote.get(SALT_DOC_ID), passphrase);
+			}
+		}
+		this.#key = key;
+		this.#remote = remote;
+		this.#server = server;
+		this.#local = new this.Pouch(`engram-sync-${fingerprintOf(databaseUrl(server))}`, { auto_compaction: true });
+		this.#map = await this.#local.get(MAP_DOC).catch(() => ({ _id: MAP_DOC, fp: {}, since: 0 }));
+		this.#set({ on: true, status: 'syncing', error: undefined, skipped: [] });
+		this.#unsubscribe = await this.engine.subscribe(proxied((e: ChangeEvent) => this.#onEngineEvent(e)));
+		// What changed here while sync was off (or everything, the first time) goes out first.
+		await this.#serial(() => this.#reconcile());
+		const info = await remote.info().catch(() => ({ doc_count: 0 }));
+		this.#set({ progress: { done: 0, total: Math.max(0, (info.doc_count ?? 1) - 1) } });
+		this.#listen();
+		this.#replicate();
+	}
+
+	#listen(): void {
+		this.#feed = this.#local
+			.changes({ since: this.#map.since, live: true, include_docs: true, conflicts: true })
+			.on('change', (c: any) => {
+				this.#incoming.push(c);
+				if (this.#incoming.length >= 200) this.#flushIncoming();
+				else this.#incomingTimer ??= setTimeout(() => this.#flushIncoming(), 50);
+			})
+			.on('error', (e: Error) => this.#set({ status: 'error', error: `Local sync database: ${e.message}` }));
+	}
+
+	#flushIncoming(): void {
+		clearTimeout(this.#incomingTimer);
+		this.#incomingTimer = undefined;
+		const batch = this.#incoming.splice(0);
+		if (batch.length) void this.#serial(() => this.#applyIncoming(batch));
+	}
+
+	#replicate(): void {
+		this.#repl = this.#local
+			.sync(this.#remote, { live: true, retry: true, batch_size: 200 })
+			.on('change', (info: any) => {
+				if (info.direction === 'pull') this.#set({ status: 'syncing', pending: info.change?.pending ?? 0 });
+			})
+			.on('active', () => this.#set({ status: 'syncing' }))
+			.on('paused', (err: unknown) => {
+				if (err) this.#set({ status: 'offline', error: 'The server cannot be reached; changes wait here and go out when it is back.' });
+				else this.#set({ status: this.#pendingOut ? 'syncing' : 'synced', error: undefined, pending: this.#pendingOut, last_synced: new Date().toISOString() });
+			})
+			.on('denied', (err: any) => this.#skip(err?.id ?? '?', `the server refused it: ${err?.message ?? err?.reason ?? 'denied'}`))
+			.on('error', (err: any) => this.#set({ status: 'error', error: err?.status === 401 ? 'The server refused the user and password (401).' : `Sync stopped: ${err?.message ?? err}` }));
+	}
+
+	/** Pauses replication (local writes still reach the mirror and go out on resume). */
+	pause(): void {
+		this.#repl?.cancel();
+		this.#repl = undefined;
+		this.#set({ status: 'paused' });
+	}
+
+	resume(): void {
+		if (!this.#local || this.#repl) return;
+		this.#replicate();
+	}
+
+	/** Stops syncing this device: replication and listeners end; local memories stay. */
+	async stop(): Promise<void> {
+		this.#repl?.cancel();
+		this.#feed?.cancel();
+		this.#repl = this.#feed = undefined;
+		this.#unsubscribe?.();
+		this.#unsubscribe = undefined;
+		await this.#queue.catch(() => undefined);
+		await this.#saveMap();
+		await this.#local?.close().catch(() => undefined);
+		this.#local = this.#remote = this.#key = undefined;
+		this.#set({ on: false, status: 'off', pending: 0, error: undefined, progress: undefined });
+	}
+
+	/** Settles: resolves once queued work (incoming and outgoing) is done. For tests. */
+	async idle(): Promise<void> {
+		this.#flushIncoming();
+		await this.#queue.catch(() => undefined);
+	}
+
+	#onEngineEvent(e: ChangeEvent): void {
+		if (!this.#local) return;
+		if ((e.kind === 'memories' || e.kind === 'associations') && e.ids?.length) {
+			const ids = e.ids;
+			this.#pendingOut += ids.length;
+			void this.#serial(() => this.#push(ids)).finally(() => (this.#pendingOut -= ids.length));
+		} else if (e.kind === 'memories' || e.kind === 'wipe') {
+			clearTimeout(this.#reconcileTimer);
+			this.#reconcileTimer = setTimeout(() => void this.#serial(() => this.#reconcile()), 1_000);
+		}
+	}
+
+	/** Sends what differs from the fingerprints: every memory, or those named. */
+	async #reconcile(): Promise<void> {
+		const recs = await this.engine.syncRecords();
+		const present = new Set(recs.map((r) => r.id));
+		const gone = Object.keys(this.#map.fp).filter((id) => !present.has(id));
+		await this.#write(recs.filter((r) => this.#map.fp[r.id] !== fingerprint(r)), gone);
+	}
+
+	async #push(ids: string[]): Promise<void> {
+		if (!this.#local) return;
+		const recs = await this.engine.syncRecords(ids);
+		const present = new Set(recs.map((r) => r.id));
+		const gone = ids.filter((id) => !present.has(id) && this.#map.fp[id] !== undefined);
+		await this.#write(recs.filter((r) => this.#map.fp[r.id] !== fingerprint(r)), gone);
+	}
+
+	/** Encrypts and writes records (and deletions) to the mirror, in one bulk request. */
+	async #write(recs: SyncRecord[], gone: string[]): Promise<void> {
+		if (!recs.length && !gone.length) return;
+		const key = this.#key!;
+		const ids = [...recs.map((r) => r.id), ...gone];
+		const revs = new Map<string, string>();
+		for (const row of (await this.#local.allDocs({ keys: ids })).rows) if (row.value && !row.value.deleted) revs.set(row.id, row.value.rev);
+		const docs: Record<string, unknown>[] = [];
+		for (const r of recs) {
+			const rec = { ...r, device: this.device };
+			docs.push({ _id: r.id, ...(revs.has(r.id) ? { _rev: revs.get(r.id) } : {}), ...(await seal(key, rec, r.id)) });
+			this.#map.fp[r.id] = fingerprint(r);
+		}
+		for (const id of gone) {
+			if (revs.has(id)) docs.push({ _id: id, _rev: revs.get(id), _deleted: true });
+			delete this.#map.fp[id];
+		}
+		const res = await this.#local.bulkDocs(docs);
+		for (const r of res) if (r.error) this.#skip(r.id, `could not be written to the sync database: ${r.message ?? r.name}`);
+		this.#scheduleSave();
+	}
+
+	/** Applies a batch of the mirror's changes to the engine. */
+	async #applyIncoming(changes: any[]): Promise<void> {
+		if (!this.#local) return;
+		const key = this.#key!;
+		const upserts = new Map<string, SyncRecord>();
+		const deletes = new Set<string>();
+		const conflicts: { winner: SyncRecord; loser: SyncRecord }[] = [];
+		for (const c of changes) {
+			const id: string = c.id;
+			if (id === SALT_DOC_ID || id.startsWith('_design/')) continue;
+			upserts.delete(id);
+			deletes.delete(id);
+			if (c.deleted) {
+				if (this.#map.fp[id] !== undefined) deletes.add(id);
+				continue;
+			}
+			let rec: SyncRecord;
+			try {
+				const r = asRecord(id, await open(key, c.doc, id));
+				if (typeof r === 'string') {
+					this.#skip(id, `not an Engram memory record: ${r}`);
+					continue;
+				}
+				rec = r;
+			} catch {
+				this.#skip(id, 'could not be decrypted (tampered with, another passphrase, or not an Engram document)');
+				continue;
+			}
+			if (c.doc._conflicts?.length) rec = await this.#resolve(id, c.doc, rec, conflicts);
+			upserts.set(id, rec);
+		}
+		// A local edit not yet sent that is newer than the incoming version wins (and goes out next).
+		const local = new Map((await this.engine.syncRecords([...upserts.keys()])).map((r) => [r.id, r]));
+		for (const [id, rec] of upserts) {
+			const mine = local.get(id);
+			if (this.#map.fp[id] === fingerprint(rec) || (mine && fingerprint(mine) === fingerprint(rec))) {
+				this.#map.fp[id] = fingerprint(rec);
+				upserts.delete(id);
+				continue;
+			}
+			if (mine && this.#map.fp[id] !== fingerprint(mine)) {
+				const minev = { ...mine, device: this.device };
+				if (compareVersions(minev, rec) > 0) {
+					conflicts.push({ winner: minev, loser: rec });
+					upserts.delete(id);
+					continue;
+				}
+				conflicts.push({ winner: rec, loser: minev });
+			}
+		}
+		if (deletes.size) {
+			for (const id of deletes) delete this.#map.fp[id];
+			await this.engine.delete({ memory_ids: [...deletes] }, { actor: 'sync' });
+		}
+		if (upserts.size) {
+			const recs = [...upserts.values()];
+			for (const r of recs) this.#map.fp[r.id] = fingerprint(r);
+			const memories = recs.map(({ links: _l, device: _d, ...m }) => m);
+			const associations = recs.flatMap((r) => r.links.map((l) => ({ ...l, from: r.id })));
+			const out = await this.engine.importMemories({ data: JSON.stringify({ memories, associations }), format: 'json', on_conflict: 'replace' }, { actor: 'sync' });
+			for (const e of out.errors) this.#skip('?', `refused by the engine: ${e.error}`);
+			// What the engine stored (normalised) is what "unchanged" means from now on.
+			for (const r of await this.engine.syncRecords(recs.map((x) => x.id))) this.#map.fp[r.id] = fingerprint(r);
+		}
+		for (const { winner, loser } of conflicts)
+			await this.engine
+				.recordSyncConflict(winner, loser, `Sync conflict: the version from device ${winner.device ?? '?'} (updated ${winner.updated_at}) was kept; the one from device ${loser.device ?? '?'} (updated ${loser.updated_at}) lost and is kept here.`)
+				.catch(() => undefined);
+		const p = this.#status.progress;
+		if (p) this.#set({ progress: { done: Math.min(p.total, p.done + upserts.size), total: p.total } });
+		this.#map.since = changes[changes.length - 1].seq;
+		this.#scheduleSave();
+	}
+
+	/** Picks the winner among a document's conflicting revisions and removes the others from the mirror. */
+	async #resolve(id: string, doc: any, current: SyncRecord, conflicts: { winner: SyncRecord; loser: SyncRecord }[]): Promise<SyncRecord> {
+		const versions: { rev: string; rec: SyncRecord }[] = [{ rev: doc._rev, rec: current }];
+		for (const rev of doc._conflicts as string[]) {
+			try {
+				const other = await this.#local.get(id, { rev });
+				const r = asRecord(id, await open(this.#key!, other, id));
+				if (typeof r !== 'string') versions.push({ rev, rec: r });
+			} catch {
+				// Unreadable revisions lose.
+			}
+		}
+		versions.sort((a, b) => compareVersions(b.rec, a.rec) || (a.rev < b.rev ? 1 : -1));
+		const [win, ...lose] = versions;
+		for (const l of lose) if (fingerprint(l.rec) !== fingerprint(win.rec)) conflicts.push({ winner: win.rec, loser: l.rec });
+		const drop = [doc._rev, ...doc._conflicts].filter((r: string) => r !== win.rev).map((r: string) => ({ _id: id, _rev: r, _deleted: true }));
+		await this.#local.bulkDocs(drop).catch(() => undefined);
+		return win.rec;
+	}
+
+	#scheduleSave(): void {
+		this.#saveTimer ??= setTimeout(() => {
+			this.#saveTimer = undefined;
+			void this.#serial(() => this.#saveMap());
+		}, 1_000);
+	}
+
+	async #saveMap(): Promise<void> {
+		if (!this.#local) return;
+		const res = await this.#local.put(this.#map).catch(async () => {
+			const cur = await this.#local.get(MAP_DOC).catch(() => undefined);
+			return this.#local.put({ ...this.#map, _rev: cur?._rev });
+		});
+		if (res?.rev) this.#map._rev = res.rev;
+	}
+
+	/** The server this controller syncs with. */
+	get server(): SyncServer | undefined {
+		return this.#server;
+	}
+}
+
+/** Comlink needs listeners wrapped with proxy(); the caller passes its own wrapper. */
+let proxied = <T>(f: T): T => f;
+export function setListenerWrapper(w: <T>(f: T) => T): void {
+	proxied = w;
+}
+
+/** A short stable name for a server + database (the mirror's IndexedDB name). */
+function fingerprintOf(s: string): string {
+	let h = 2166136261;
+	for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+	return (h >>> 0).toString(36);
+}

@@ -1,0 +1,4 @@
+declare module 'pouchdb-browser' {
+	const PouchDB: new (name: string, opts?: Record<string, unknown>) => unknown;
+	export default PouchDB;
+}

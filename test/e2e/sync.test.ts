@@ -1,0 +1,148 @@
+/**
+ * Sync between two devices (two Chromium profiles, each its own IndexedDB) through a
+ * CouchDB-protocol server on loopback (pouchdb-server --in-memory, started here): the Settings
+ * form, a wrong passphrase refused before any local write, everything reaching the second device
+ * (edits and deletes too), a change going back, and no plaintext on the server.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { engine, engineReady, seed } from './app-support';
+import { freePort, launchBrowser, ROOT, startPreview, waitForHttp, type Browser, type Server } from './helpers';
+
+const CANARY = 'canary-7f3a9c-plaintext-must-not-leak';
+const DB = 'engram-e2e';
+let couch: { url: string; stop(): Promise<void> };
+let server: Server;
+const devices: { browser: Browser; page: Page }[] = [];
+
+async function startCouch(): Promise<typeof couch> {
+	const port = await freePort();
+	const dir = mkdtempSync(join(tmpdir(), 'engram-couch-'));
+	const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'node_modules/pouchdb-server/bin/pouchdb-server'), '--in-memory', '--port', String(port), '--host', '127.0.0.1'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+	const url = `http://127.0.0.1:${port}`;
+	await waitForHttp(url, 30_000, child);
+	return {
+		url,
+		async stop() {
+			if (child.exitCode === null) {
+				child.kill('SIGTERM');
+				await new Promise((r) => child.once('exit', r));
+			}
+			rmSync(dir, { recursive: true, force: true });
+		},
+	};
+}
+
+async function device(): Promise<Page> {
+	const browser = await launchBrowser({ offlineCapable: false });
+	const page = await browser.context.newPage();
+	page.on('pageerror', (e) => console.log(`[pageerror] ${e.message}`));
+	await page.goto(`${server.url}/#/settings`);
+	await engineReady(page);
+	devices.push({ browser, page });
+	return page;
+}
+
+async function fill(page: Page, passphrase: string): Promise<void> {
+	await page.getByLabel('Server URL').fill(couch.url);
+	await page.getByLabel('Database').fill(DB);
+	await page.getByLabel('User').fill('');
+	await page.getByLabel('Password', { exact: true }).fill('');
+	await page.getByLabel('Passphrase').fill(passphrase);
+}
+
+const total = (page: Page) => engine<{ total_memories: number }>(page, 'stats', {}).then((s) => s.total_memories);
+async function until(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> {
+	const end = Date.now() + ms;
+	while (!(await check())) {
+		if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
+		await new Promise((r) => setTimeout(r, 100));
+	}
+}
+
+beforeAll(async () => {
+	[couch, server] = await Promise.all([startCouch(), startPreview()]);
+}, 60_000);
+afterAll(async () => {
+	for (const d of devices) await d.browser.close();
+	await server?.stop();
+	await couch?.stop();
+});
+
+describe('sync across devices', () => {
+	let a: Page;
+	let b: Page;
+	let ids: string[];
+
+	it('device A: test connection offers to create a missing database, then syncs what it holds', async () => {
+		a = await device();
+		ids = await seed(a, [
+			{ content: `Deploys happen on Tuesdays after the standup ${CANARY}`, tags: ['ops'] },
+			{ content: 'The billing database runs on Postgres 16 in eu-west', tags: ['infra'] },
+			{ content: 'Alice prefers tea over coffee in the afternoon' },
+		]);
+		await engine(a, 'update', { memory_id: ids[1], content: 'The billing database runs on Postgres 17 in eu-west' });
+		await engine(a, 'delete', { memory_id: ids[2] });
+		await fill(a, 'correct horse battery staple');
+		await a.getByRole('button', { name: 'Test connection' }).click();
+		await a.getByText(`The database "${DB}" does not exist on this server.`).waitFor();
+		await a.getByRole('button', { name: 'Create database' }).click();
+		await a.getByText(`Created the database "${DB}".`).waitFor();
+		await a.getByRole('button', { name: 'Start syncing' }).click();
+		await a.getByTestId('sync-chip').or(a.getByRole('alert')).first().waitFor({ timeout: 20_000 });
+		if (await a.getByRole('alert').count()) throw new Error(await a.getByRole('alert').first().innerText());
+		await a.getByTestId('sync-chip').getByText('Synced').waitFor({ timeout: 20_000 });
+		await until('two memory docs on the server', async () => {
+			const r = (await (await fetch(`${couch.url}/${DB}/_all_docs`)).json()) as { rows: { id: string }[] };
+			return r.rows.filter((x) => ids.includes(x.id)).length === 2;
+		});
+		const stats = await engine<{ sync: { on: boolean; status: string } }>(a, 'stats', {});
+		expect(stats.sync.on).toBe(true);
+	}, 60_000);
+
+	it('device B: a wrong passphrase is refused before anything is written; the right one brings everything', async () => {
+		b = await device();
+		await fill(b, 'wrong passphrase');
+		await b.getByRole('button', { name: 'Start syncing' }).click();
+		await b.getByText(/Wrong passphrase/).first().waitFor({ timeout: 20_000 });
+		expect(await total(b)).toBe(0);
+		const dbs = await b.evaluate(async () => (await indexedDB.databases()).map((d) => d.name));
+		expect(dbs.some((n) => n?.includes('engram-sync'))).toBe(false);
+		const t0 = Date.now();
+		await b.getByLabel('Passphrase').fill('correct horse battery staple');
+		await b.getByRole('button', { name: 'Start syncing' }).click();
+		await until('B has both memories', async () => (await total(b)) === 2, 30_000);
+		console.log(`first sync of 2 memories on B: ${Date.now() - t0} ms (includes key derivation)`);
+		const got = await engine<{ memory: { content: string; tags: string[] } }>(b, 'get', { memory_id: ids[1] });
+		expect(got.memory.content).toBe('The billing database runs on Postgres 17 in eu-west');
+		const found = await engine<{ results: { memory: { id: string } }[] }>(b, 'recall', { query: 'when do deploys happen' });
+		expect(found.results.map((r) => r.memory.id)).toContain(ids[0]);
+		await expect(engine(b, 'get', { memory_id: ids[2] })).rejects.toThrow();
+	}, 60_000);
+
+	it('a change on B reaches A, and A does not echo it back as a new edit', async () => {
+		const t0 = Date.now();
+		const [id] = await seed(b, [{ content: 'The on-call rotation changes every Monday at noon' }]);
+		await until('A has the memory from B', async () => (await total(a)) === 3);
+		console.log(`one new memory B → A: ${Date.now() - t0} ms`);
+		const t1 = Date.now();
+		await engine(b, 'update', { memory_id: ids[0], tags: ['ops', 'release'] });
+		await until('A sees the edit', async () => (await engine<{ memory: { tags: string[] } }>(a, 'get', { memory_id: ids[0] })).memory.tags.includes('release'));
+		console.log(`one edit B → A: ${Date.now() - t1} ms`);
+		await a.evaluate(() => (globalThis as unknown as { __engramSync: { idle(): Promise<void> } }).__engramSync.idle());
+		const doc = (await (await fetch(`${couch.url}/${DB}/${encodeURIComponent(id)}`)).json()) as { _rev: string };
+		expect(doc._rev.startsWith('1-')).toBe(true);
+	}, 60_000);
+
+	it('the server never holds the plaintext', async () => {
+		const all = await (await fetch(`${couch.url}/${DB}/_all_docs?include_docs=true`)).text();
+		expect(all).not.toContain(CANARY);
+		expect(all).not.toContain('Postgres');
+		expect(all).not.toContain('on-call');
+		expect(all).toContain('engram-sync-salt');
+	});
+});
