@@ -27,21 +27,19 @@ import { indexTarget } from './lib/index-target';
 import { type Outcome, recallAtK, summarise, table } from './lib/metrics';
 import { TURNS } from '../src/engine/search/candidates';
 import { LEXICAL_TUNING } from '../src/engine/search/lexical';
-import { UPDATES } from '../src/engine/search/rank';
 
 /**
  * Each ablation: a name, the recall options it changes and, for the conversation-turn priors
- * the turn-context field and the newer-restatement order (tunables, not weights), the TURNS,
- * LEXICAL_TUNING and UPDATES values it runs with — in-process targets only. "BM25 only" and "dense only" are the plain retrievers: no
+ * and the turn-context field (tunables, not weights), the TURNS and LEXICAL_TUNING values it runs
+ * with — in-process targets only. "BM25 only" and "dense only" are the plain retrievers: no
  * expansion, no priors, no turn priors, no turn context.
  */
-const VARIANTS: { name: string; opts: Partial<RecallInput>; turns?: Partial<typeof TURNS>; lexical?: Partial<typeof LEXICAL_TUNING>; updates?: Partial<typeof UPDATES> }[] = [
+const VARIANTS: { name: string; opts: Partial<RecallInput>; turns?: Partial<typeof TURNS>; lexical?: Partial<typeof LEXICAL_TUNING> }[] = [
 	{ name: 'full (defaults)', opts: {} },
 	{ name: 'fusion = rrf', opts: { fusion: 'rrf' } },
 	{ name: '− turn-length prior', opts: {}, turns: { fullWords: 0 } },
 	{ name: '− question-turn discount', opts: {}, turns: { question: 1 } },
 	{ name: '− turn context', opts: {}, lexical: { context: 0 } },
-	{ name: '− newer restatement first', opts: {}, updates: { window: 0 } },
 	{ name: '− lexical', opts: { weights: { lexical: 0 } } },
 	{ name: '− semantic', opts: { weights: { semantic: 0 } } },
 	{ name: '− neighbor', opts: { weights: { neighbor: 0 } } },
@@ -53,13 +51,11 @@ const VARIANTS: { name: string; opts: Partial<RecallInput>; turns?: Partial<type
 		opts: { weights: { semantic: 0, neighbor: 0, graph: 0, recency: 0, importance: 0, confidence: 0, access: 0 } },
 		turns: { fullWords: 0, question: 1 },
 		lexical: { context: 0 },
-		updates: { window: 0 },
 	},
 	{
 		name: 'dense only',
 		opts: { weights: { lexical: 0, neighbor: 0, graph: 0, recency: 0, importance: 0, confidence: 0, access: 0 } },
 		turns: { fullWords: 0, question: 1 },
-		updates: { window: 0 },
 	},
 ];
 
@@ -155,17 +151,15 @@ async function main(): Promise<void> {
 	if (args.ablation) {
 		const rows: (string | number)[][] = [];
 		for (const v of VARIANTS) {
-			if ((v.turns || v.lexical || v.updates) && target.name !== 'engine' && target.name !== 'index') continue;
+			if ((v.turns || v.lexical) && target.name !== 'engine' && target.name !== 'index') continue;
 			const row: (string | number)[] = [v.name];
 			for (const { split, data } of sets) {
-				const saved = { turns: { ...TURNS }, lexical: { ...LEXICAL_TUNING }, updates: { ...UPDATES } };
+				const saved = { turns: { ...TURNS }, lexical: { ...LEXICAL_TUNING } };
 				Object.assign(TURNS, v.turns ?? {});
 				Object.assign(LEXICAL_TUNING, v.lexical ?? {});
-				Object.assign(UPDATES, v.updates ?? {});
 				const s = (await runQuestions(target, data, v.opts, hard)).summary;
 				Object.assign(TURNS, saved.turns);
 				Object.assign(LEXICAL_TUNING, saved.lexical);
-				Object.assign(UPDATES, saved.updates);
 				const o = s.get('overall')!;
 				const b = base.get(split)!;
 				row.push(o.r5, o.r10, signed(o.r5 - b.r5), signed(o.r10 - b.r10));

@@ -60,23 +60,6 @@ interface RankContext {
 
 const DEFAULT_LIMIT = 10;
 
-/**
- * Newer restatements (knowledge updates): when a memory restates what an older one of its scope
- * said ("we sold the Volvo, we've got a little electric Fiat now" after "the old Volvo failed its
- * MOT"), the newer should come first, since an agent reads the top hit as the current fact.
- * Measured on both dev splits (docs/BENCHMARKS.md).
- */
-export const UPDATES = {
-	/**
-	 * Top hits within which a newer restatement moves above an older one (0 = off). Both must be
-	 * in it: pulling a restatement up from further down cost recall on the tune split (it pushes a
-	 * hit out of the top 10); within the top 5 the move changes no recall@5 or @10.
-	 */
-	window: 5,
-	/** Cosine at or above which two memories are taken to speak of the same thing. */
-	cosine: 0.6,
-};
-
 
 /** Ranks the index for `input`; see SearchIndex.rank. */
 export function rankIndex(view: IndexView, input: RecallInput, qv: QueryVectors, now: number): RankedPage {
@@ -288,43 +271,12 @@ function pageOf(ctx: RankContext, cands: Map<number, Candidate>): Omit<RankedPag
 		if (h.strength === 'strong') matched++;
 	}
 	hits.sort(comparator(ctx));
-	if ((ctx.input.sort ?? 'score') === 'score') promoteUpdates(ctx.view, hits);
 	const offset = ctx.input.offset ?? 0;
 	const limit = ctx.input.limit ?? DEFAULT_LIMIT;
 	const page = hits.slice(offset, offset + limit);
 	const words = queryWords(ctx.phrasings);
 	for (const h of page) h.matched_terms = matchedTerms(words, candOf.get(h)!.terms);
 	return { hits: page, total: hits.length, matched };
-}
-
-/**
- * Moves a newer restatement above the hit it restates, in score-sorted `hits`: for each of the
- * first UPDATES.window hits, the best-scored hit after it, within that window, of the same scope
- * that is newer (a later timestamp, so never a turn of the same session), close in meaning
- * (cosine ≥ UPDATES.cosine) goes right above it. Scores are left as computed: the
- * order says which is current, each score still says how well it matched.
- */
-export function promoteUpdates(view: IndexView, hits: RankedHit[]): void {
-	const n = Math.min(UPDATES.window, hits.length);
-	const moved = new Set<RankedHit>();
-	for (let i = 0; i < n; i++) {
-		const a = hits[i];
-		if (moved.has(a)) continue;
-		const sa = view.slotOf.get(a.id)!;
-		const va = view.vectors.get(sa);
-		if (!va) continue;
-		const ma = view.metas[sa];
-		for (let j = i + 1; j < n; j++) {
-			const sb = view.slotOf.get(hits[j].id)!;
-			const mb = view.metas[sb];
-			if (mb.scope !== ma.scope || mb.timestamp <= ma.timestamp || !view.vectors.has(sb)) continue;
-			if (view.vectors.dot(sb, va) < UPDATES.cosine) continue;
-			const [b] = hits.splice(j, 1);
-			hits.splice(i, 0, b);
-			moved.add(b);
-			break;
-		}
-	}
 }
 
 /** The order of `sort` (score by default; ties newest first, then by seq). */

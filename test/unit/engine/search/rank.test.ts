@@ -4,7 +4,6 @@ import type { IndexView } from '../../../../src/engine/search/view';
 import { TURNS } from '../../../../src/engine/search/candidates';
 import { EXPANSION } from '../../../../src/engine/search/expand';
 import { createSearchIndex, restoreSearchIndex } from '../../../../src/engine/search/index';
-import { UPDATES } from '../../../../src/engine/search/rank';
 import type { DocMeta, SearchIndex } from '../../../../src/engine/search/types';
 import { meta, toyEmbed } from './fixtures';
 
@@ -97,8 +96,7 @@ describe('SearchIndex.rank', () => {
 		);
 		idx.addEdge({ from: 'n1', to: 'n2', type: 'EVOLVED_INTO', strength: 0.9 });
 		const all = rank(idx, { query: 'postgres storage', scope: 'work' });
-		// Without current_only both are listed (the newer restatement first: UPDATES, below).
-		expect(all.hits.map((h) => h.id).slice(0, 2)).toEqual(['n2', 'n1']);
+		expect(all.hits[0].id).toBe('n1');
 		const cur = rank(idx, { query: 'postgres storage', scope: 'work', current_only: true });
 		expect(cur.hits.map((h) => h.id)).toEqual(['n2']);
 	});
@@ -230,41 +228,5 @@ describe('SearchIndex.rank: turn-length prior', () => {
 		// q is long (16+ distinct words: substance 1 before the discount) and the only lexical hit.
 		expect(q.components.lexical).toBeCloseTo(TURNS.question, 5);
 		expect(a.components.neighbor).toBeCloseTo(1, 5);
-	});
-});
-
-describe('newer restatements (UPDATES)', () => {
-	const saved = { ...UPDATES };
-	afterEach(() => Object.assign(UPDATES, saved));
-
-	/** Two memories about Felix's car with the same vector; the older matches the query's words better. */
-	function cars(newerAt: number, newerVector?: Float32Array): SearchIndex {
-		const idx = createSearchIndex({ modelId: 'toy', dims: DIMS });
-		const v = toyEmbed('felix car volvo', DIMS);
-		idx.upsert(meta('old', { scope: 'chat', timestamp: NOW - 100 * DAY }), { content: 'Felix: my car, the old Volvo, failed its test; my car needs brakes.' }, v);
-		idx.upsert(meta('new', { scope: 'chat', timestamp: newerAt }), { content: 'Felix: we sold the Volvo, we have a little electric Fiat now.' }, newerVector ?? v);
-		idx.upsert(meta('other', { scope: 'chat', timestamp: NOW - 50 * DAY }), { content: 'Nadia: the clinic is short two physios.' }, toyEmbed('clinic physios', DIMS));
-		return idx;
-	}
-	const ask = (idx: SearchIndex) => rank(idx, { query: 'What car does Felix drive?', scope: 'chat' }, 'felix car').hits.map((h) => h.id);
-
-	it('puts the newer of two hits that speak of the same thing first, scores unchanged', () => {
-		const idx = cars(NOW - 10 * DAY);
-		Object.assign(UPDATES, { window: 0 });
-		expect(ask(idx).slice(0, 2)).toEqual(['old', 'new']);
-		Object.assign(UPDATES, saved);
-		expect(ask(idx).slice(0, 2)).toEqual(['new', 'old']);
-		const page = rank(idx, { query: 'What car does Felix drive?', scope: 'chat' }, 'felix car');
-		expect(page.hits[0].score).toBeLessThan(page.hits[1].score);
-	});
-
-	it('leaves alone a newer hit that means something else, and one of the same time', () => {
-		expect(ask(cars(NOW - 10 * DAY, toyEmbed('sold electric fiat little', DIMS)))[0]).toBe('old');
-		expect(ask(cars(NOW - 100 * DAY))[0]).toBe('old');
-	});
-
-	it('moves nothing from outside the window', () => {
-		Object.assign(UPDATES, { window: 1 });
-		expect(ask(cars(NOW - 10 * DAY))[0]).toBe('old');
 	});
 });
