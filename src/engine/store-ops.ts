@@ -27,7 +27,7 @@ import { readCounters, writeCounters } from '../store/settings';
 import { setVector } from '../store/vectors';
 import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
 import { turnContext } from './doc';
-import { isNearDuplicate, isPossibleUpdate } from './duplicates';
+import { isNearDuplicate, isPossibleUpdate, UPDATE_MAX_CHARS } from './duplicates';
 import { entityKeys, resolveEntities } from './entity-keys';
 import { writeIndexed, type IndexChange } from './index-sync';
 import { sameState, StaleGuess, type GuessedState, type PrevTurn, type WriteState } from './write-guess';
@@ -520,7 +520,7 @@ async function findSuperseded(ctx: EngineContext, d: Draft, plan: Plan, path: (i
  */
 async function rowsAbove(ctx: EngineContext, neighbours: Map<Draft, Neighbour[]>): Promise<Map<string, MemoryRow>> {
 	const min = ctx.thresholds.similar;
-	const ids = [...new Set([...neighbours.values()].flatMap((ns) => ns.filter((n) => n.cosine >= min).map((n) => n.id)))];
+	const ids = [...new Set([...neighbours.entries()].flatMap(([d, ns]) => (d.row.content.length > UPDATE_MAX_CHARS ? [] : ns.filter((n) => n.cosine >= min).map((n) => n.id))))];
 	if (ids.length === 0) return new Map();
 	const rows = await ctx.db.memories.bulkGet(ids);
 	return new Map(rows.filter((r): r is MemoryRow => r !== undefined).map((r) => [r.id, r]));
@@ -533,6 +533,7 @@ async function rowsAbove(ctx: EngineContext, neighbours: Map<Draft, Neighbour[]>
  */
 function possibleUpdates(ctx: EngineContext, d: Draft, near: Neighbour[], rows: Map<string, MemoryRow>, skip: string | undefined): string[] {
 	const th = ctx.thresholds.similar;
+	if (d.row.content.length > UPDATE_MAX_CHARS) return [];
 	return near
 		.filter((n) => n.id !== skip && n.cosine >= th)
 		.sort((a, b) => b.cosine - a.cosine)

@@ -65,6 +65,7 @@ describe('isPossibleUpdate', () => {
 	});
 
 	it('leaves alone rewordings, other subjects and weak likeness', () => {
+		expect(may('Deploys happen on Tuesday. ' + 'x'.repeat(2000), 'Deploys happen on Thursday')).toBe(false);
 		expect(may('Deploys happen on Tuesday', 'deploys happen on tuesday')).toBe(false);
 		expect(may('Deploys happen on Tuesday', 'Lunch with Alice on Thursday')).toBe(false);
 		expect(isPossibleUpdate(0.5, 0.6, 'Deploys happen on Tuesday', 'Deploys happen on Thursday')).toBe(false);
