@@ -375,6 +375,10 @@ export const StoreResultSchema = z.object({
 	near_duplicate_of: z.string().optional(),
 	similarity: z.number().optional(),
 	entities: z.array(EntityRefSchema).optional(),
+	possible_update_of: z
+		.array(z.string())
+		.optional()
+		.describe('Similar memories of the scope it may replace (another number, name or negation); supersede them if so'),
 });
 export const StoreOutputSchema = z.object({
 	success: z.boolean(),

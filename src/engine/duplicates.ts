@@ -98,3 +98,36 @@ export function isNearDuplicate(cosine: number, threshold: number, a: string, b:
 	const wb = contentWords(b);
 	return subset(wa, wb) || subset(wb, wa);
 }
+
+/** Share of the shorter text's other content words the longer must hold for one subject. */
+const UPDATE_OVERLAP = 0.5;
+
+/**
+ * Texts longer than this are documents, not a stated value: never compared (a batch of 210
+ * 40k-character notes took minutes of word analysis on a loaded 2-core machine).
+ */
+export const UPDATE_MAX_CHARS = 2000;
+
+/**
+ * True when `b` may state a changed value of what `a` states (store_memory's
+ * `possible_update_of`): a vector match at or above `threshold`, a word that names or counts
+ * (sharpWords) in only one of them, and at least half of the shorter's other content words in
+ * the longer — one subject, a different number, name or negation ("deploys happen on Tuesday" →
+ * "… on Thursday", "the limit is 100" → "… 1000", "is enabled" → "is not enabled"). Says
+ * nothing about which is true: the agent decides whether to supersede. Texts over
+ * UPDATE_MAX_CHARS are never flagged.
+ */
+export function isPossibleUpdate(cosine: number, threshold: number, a: string, b: string): boolean {
+	if (cosine < threshold || a.length > UPDATE_MAX_CHARS || b.length > UPDATE_MAX_CHARS) return false;
+	const ta = new Set(tokenize(a));
+	const tb = new Set(tokenize(b));
+	const sa = sharpWords(a);
+	const sb = sharpWords(b);
+	if (!loses(sa, tb) && !loses(sb, ta)) return false;
+	const wa = [...contentWords(a)].filter((w) => !sa.has(w) && !sb.has(w));
+	const wb = new Set([...contentWords(b)].filter((w) => !sa.has(w) && !sb.has(w)));
+	const [short, long] = wa.length <= wb.size ? [wa, wb] : [[...wb], new Set(wa)];
+	if (short.length === 0) return false;
+	return short.filter((w) => long.has(w)).length >= UPDATE_OVERLAP * short.length;
+}
+

@@ -27,7 +27,7 @@ import { readCounters, writeCounters } from '../store/settings';
 import { setVector } from '../store/vectors';
 import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
 import { turnContext } from './doc';
-import { isNearDuplicate } from './duplicates';
+import { isNearDuplicate, isPossibleUpdate, UPDATE_MAX_CHARS } from './duplicates';
 import { entityKeys, resolveEntities } from './entity-keys';
 import { writeIndexed, type IndexChange } from './index-sync';
 import { applyOnce, replayedOutput, requestKey } from './request-ids';
@@ -187,6 +187,9 @@ async function writeDrafts(
 	// every draft that supersedes nothing are looked up together, up front (nearestMany shares
 	// their scans); a superseding draft looks up its own, leaving out the memory it replaces.
 	const neighbours = storedNeighboursOf(ctx, drafts);
+	const similarRows = await rowsAbove(ctx, neighbours);
+	/** Memories each stored draft may replace (possible_update_of), by index. */
+	const updatesOf = new Map<number, string[]>();
 	// Inside a Dexie transaction every `await` must be an IndexedDB request or soon reach one:
 	// Dexie follows native awaits for only ~100 microtasks (ZONE_ECHO_LIMIT), so pure planning
 	// steps are synchronous and requests are awaited only when one is really needed.
@@ -216,6 +219,10 @@ async function writeDrafts(
 			nearOf.set(d.index, kept);
 		}
 		if (superseded) planSupersede(superseded, row, d.item, plan);
+		else {
+			const may = possibleUpdates(ctx, d, [...stored, ...batch], similarRows, kept?.row.id);
+			if (may.length > 0) updatesOf.set(d.index, may);
+		}
 		plan.written.push({ draft: d, row });
 		results.push(d);
 		writer.flush();
@@ -230,6 +237,8 @@ async function writeDrafts(
 		const out: StoreResult = { index: r.index, memory_id: row.id, seq: row.seq, status: 'stored', entities: row.entities };
 		const near = nearOf.get(r.index);
 		if (near) Object.assign(out, { near_duplicate_of: near.row.id, similarity: round(near.similarity) });
+		const may = updatesOf.get(r.index);
+		if (may) out.possible_update_of = may;
 		return out;
 	});
 }
@@ -508,6 +517,36 @@ async function findSuperseded(ctx: EngineContext, d: Draft, plan: Plan, path: (i
 	const old = inBatch ?? plan.superseded.get(String(ref)) ?? (await getByRef(ctx.db, ref));
 	if (!old) throw new MemoryError('not_found', `${path(d.index, 'supersedes_memory_id')}: no memory with id ${JSON.stringify(ref)}`);
 	return plan.superseded.get(old.id) ?? old;
+}
+
+/**
+ * The rows of every stored neighbour at or above the similarity threshold, in one read: what
+ * possible_update_of compares a draft's words with.
+ */
+async function rowsAbove(ctx: EngineContext, neighbours: Map<Draft, Neighbour[]>): Promise<Map<string, MemoryRow>> {
+	const min = ctx.thresholds.similar;
+	const ids = [...new Set([...neighbours.entries()].flatMap(([d, ns]) => (d.row.content.length > UPDATE_MAX_CHARS ? [] : ns.filter((n) => n.cosine >= min).map((n) => n.id))))];
+	if (ids.length === 0) return new Map();
+	const rows = await ctx.db.memories.bulkGet(ids);
+	return new Map(rows.filter((r): r is MemoryRow => r !== undefined).map((r) => [r.id, r]));
+}
+
+/**
+ * Similar memories of the draft's scope (stored, or earlier in the batch) that it may replace:
+ * the same subject with another number, name or negation (isPossibleUpdate), best match first.
+ * A superseding draft names its own; the memory it nearly repeats is reported as that.
+ */
+function possibleUpdates(ctx: EngineContext, d: Draft, near: Neighbour[], rows: Map<string, MemoryRow>, skip: string | undefined): string[] {
+	const th = ctx.thresholds.similar;
+	if (d.row.content.length > UPDATE_MAX_CHARS) return [];
+	return near
+		.filter((n) => n.id !== skip && n.cosine >= th)
+		.sort((a, b) => b.cosine - a.cosine)
+		.filter((n) => {
+			const row = n.row ?? rows.get(n.id);
+			return row !== undefined && isPossibleUpdate(n.cosine, th, row.content, d.row.content);
+		})
+		.map((n) => n.id);
 }
 
 /** A stored memory or earlier batch item in the same scope with the same normalised content. */

@@ -88,14 +88,17 @@ export function renderStore(out: StoreOutput): string {
 		const near = r.near_duplicate_of
 			? `\nNearly repeats ${r.near_duplicate_of} (similarity ${r.similarity?.toFixed(2) ?? '?'}): kept apart for its given id, linked SIMILAR_TO.`
 			: '';
-		return `Stored #${r.seq} ${r.memory_id}.${ents}${near}`;
+		const may = r.possible_update_of?.length
+			? `\nMay update ${r.possible_update_of.join(', ')} (same subject, another number, name or negation): if it replaces one, store with supersedes_memory_id or update_memory.`
+			: '';
+		return `Stored #${r.seq} ${r.memory_id}.${ents}${near}${may}`;
 	}
 	const body = out.results
 		.slice(0, 50)
 		.map((r) =>
 			r.status === 'duplicate'
 				? `[${r.index}] duplicate of ${r.duplicate_of}`
-				: `[${r.index}] #${r.seq} ${r.memory_id}${r.near_duplicate_of ? ` (nearly repeats ${r.near_duplicate_of})` : ''}`,
+				: `[${r.index}] #${r.seq} ${r.memory_id}${r.near_duplicate_of ? ` (nearly repeats ${r.near_duplicate_of})` : ''}${r.possible_update_of?.length ? ` (may update ${r.possible_update_of.join(', ')})` : ''}`,
 		);
 	const more =
 		out.results.length > 50

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isNearDuplicate } from '../../../src/engine/duplicates';
+import { isNearDuplicate, isPossibleUpdate } from '../../../src/engine/duplicates';
 
 /** Every vector check passes: only the words decide. */
 const near = (a: string, b: string) => isNearDuplicate(1, 0.95, a, b);
@@ -58,3 +58,22 @@ describe('isNearDuplicate', () => {
 		);
 	});
 });
+
+describe('isPossibleUpdate', () => {
+	const may = (a: string, b: string) => isPossibleUpdate(0.9, 0.6, a, b);
+
+	it('flags one subject with another number, name or negation', () => {
+		expect(may('Deploys happen on Tuesday', 'Deploys happen on Thursday')).toBe(true);
+		expect(may('The rate limit is 100 requests', 'The rate limit is 1000 requests')).toBe(true);
+		expect(may('The beta flag is enabled', 'The beta flag is not enabled')).toBe(true);
+		expect(may('Felix drives an old Volvo', 'Felix now drives a little Fiat')).toBe(true);
+	});
+
+	it('leaves alone rewordings, other subjects and weak likeness', () => {
+		expect(may('Deploys happen on Tuesday. ' + 'x'.repeat(2000), 'Deploys happen on Thursday')).toBe(false);
+		expect(may('Deploys happen on Tuesday', 'deploys happen on tuesday')).toBe(false);
+		expect(may('Deploys happen on Tuesday', 'Lunch with Alice on Thursday')).toBe(false);
+		expect(isPossibleUpdate(0.5, 0.6, 'Deploys happen on Tuesday', 'Deploys happen on Thursday')).toBe(false);
+	});
+});
+

@@ -112,6 +112,17 @@ describe('Engine', () => {
 			expect((await engine.store({ content: 'Rotate the signing keys every quarter' })).results[0]).toMatchObject({ status: 'duplicate', duplicate_of: 'd' });
 		});
 
+		it('reports possible_update_of: a similar memory with another number or name, not a rewording', async () => {
+			engine = await fresh();
+			const a = await engine.store({ content: 'The staging deploy window is on Tuesday at 3pm' });
+			const b = await engine.store({ content: 'The staging deploy window is on Thursday at 3pm' });
+			expect(b.results[0]).toMatchObject({ status: 'stored', possible_update_of: [a.memory_id] });
+			const batch = await engine.store({ memories: [{ content: 'Our rate limit is 100 requests per minute' }, { content: 'Our rate limit is 1000 requests per minute' }] });
+			expect(batch.results[1].possible_update_of).toEqual([batch.results[0].memory_id]);
+			const other = await engine.store({ content: 'Bake sourdough bread every Sunday morning' });
+			expect(other.results[0].possible_update_of).toBeUndefined();
+		});
+
 		it('stores an exact duplicate without a vector under a caller-given id', async () => {
 			engine = await fresh();
 			await engine.store({ id: 'x1', content: 'Qzxv Wvbn Plokk.' });
