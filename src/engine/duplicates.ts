@@ -123,7 +123,7 @@ export function isPossibleUpdate(cosine: number, threshold: number, a: string, b
 	const tb = new Set(tokenize(b));
 	const sa = sharpWords(a);
 	const sb = sharpWords(b);
-	if (!loses(sa, tb) && !loses(sb, ta)) return false;
+	if (!loses(sa, tb, sb) && !loses(sb, ta, sa)) return false;
 	const wa = [...contentWords(a)].filter((w) => !sa.has(w) && !sb.has(w));
 	const wb = new Set([...contentWords(b)].filter((w) => !sa.has(w) && !sb.has(w)));
 	const [short, long] = wa.length <= wb.size ? [wa, wb] : [[...wb], new Set(wa)];
