@@ -1,27 +1,34 @@
 /**
  * `npm run bench`: Engram's speed benchmark in Node and in headless Chromium at 1k, 10k and 100k
- * realistic memories (`-- --quick`: 1k and 10k). Prints a human table, then as its very last line
- * one JSON object `{"node": ENV, "browser": ENV}` (format in issue 3; null marks a figure that
- * could not be measured, with the reason on stderr).
+ * realistic memories (`-- --quick`: 1k and 10k), then the agent's path next to server-memory
+ * (issue 25, bench/lib/agent-path.ts). Prints a human table, then as its very last line one JSON
+ * object `{"node": ENV, "browser": ENV, "agent_path": AGENT}` (format in issue 3; null marks a
+ * figure that could not be measured, with the reason on stderr).
  *
- *   npm run bench                  # both environments, all sizes
+ *   npm run bench                  # both environments, all sizes, and the agent path
  *   npm run bench -- --quick       # 1k and 10k
- *   npm run bench -- --only node   # or --only browser
+ *   npm run bench -- --only node   # or --only browser (no agent path)
+ *   npm run bench -- --peers       # the agent path only (needs npm run build)
+ *   npm run bench -- --peers --agent-n 2000   # its size (default 10k)
  */
 import { runBrowser } from './lib/browser-bench';
+import { agentPathTable, runAgentPath, type AgentPathResult } from './lib/agent-path';
 import { runNode } from './lib/node-bench';
 import type { EnvResult } from './lib/stats';
 
 interface Args {
 	sizes: number[];
-	only?: 'node' | 'browser';
+	only?: 'node' | 'browser' | 'peers';
+	agentN: number;
 }
 
 function parseArgs(argv: string[]): Args {
-	const a: Args = { sizes: [1_000, 10_000, 100_000] };
+	const a: Args = { sizes: [1_000, 10_000, 100_000], agentN: 10_000 };
 	for (let i = 0; i < argv.length; i++) {
 		if (argv[i] === '--quick') a.sizes = [1_000, 10_000];
 		else if (argv[i] === '--only') a.only = argv[++i] as Args['only'];
+		else if (argv[i] === '--peers') a.only = 'peers';
+		else if (argv[i] === '--agent-n') a.agentN = Number(argv[++i]);
 		else if (argv[i] === '--sizes') a.sizes = argv[++i].split(',').map(Number);
 		else throw new Error(`unknown argument ${argv[i]}`);
 	}
@@ -65,10 +72,18 @@ function humanTable(results: Record<string, EnvResult>): string {
 async function main(): Promise<void> {
 	const args = parseArgs(process.argv.slice(2));
 	const results: Record<string, EnvResult> = {};
-	results.node = args.only === 'browser' ? failed(args.sizes) : await attempt('node', args.sizes, () => runNode(args.sizes, log));
-	results.browser = args.only === 'node' ? failed(args.sizes) : await attempt('browser', args.sizes, () => runBrowser(args.sizes, log));
+	const skip = (env: 'node' | 'browser') => args.only !== undefined && args.only !== env;
+	results.node = skip('node') ? failed(args.sizes) : await attempt('node', args.sizes, () => runNode(args.sizes, log));
+	results.browser = skip('browser') ? failed(args.sizes) : await attempt('browser', args.sizes, () => runBrowser(args.sizes, log));
+	let agentPath: AgentPathResult | null = null;
+	if (args.only === undefined || args.only === 'peers')
+		agentPath = await runAgentPath(args.agentN, log).catch((e: unknown) => {
+			log(`agent path: failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+			return null;
+		});
 	console.log(humanTable(results));
-	console.log(JSON.stringify({ node: results.node, browser: results.browser }));
+	if (agentPath) console.log(`\n${agentPathTable(agentPath)}`);
+	console.log(JSON.stringify({ node: results.node, browser: results.browser, agent_path: agentPath }));
 }
 
 main().catch((e) => {

@@ -24,6 +24,7 @@ import { newNonce, proofFor, proofMatches } from './auth';
 import { checkHost, checkOrigin, type Refusal } from './checks';
 import { SessionLimitError, type Hub, type TabLink } from './hub';
 import { RELAY_ERROR, classify, errorResponse, safeStringify, type Id, type Message } from './jsonrpc';
+import { trace } from './trace';
 
 /** Largest frame accepted; above the hub's forward limit so it can answer "too large" itself. */
 export const MAX_FRAME_BYTES = 128 * 1024 * 1024;
@@ -176,11 +177,16 @@ export class RelaySockets {
 
 	#attachTab(ws: WebSocket): void {
 		const link: TabLink = {
-			send: (text) => ws.readyState === ws.OPEN && ws.send(text),
+			send: (text) => {
+				if (ws.readyState !== ws.OPEN) return;
+				trace('to-tab');
+				ws.send(text);
+			},
 			close: (code, reason) => ws.close(code, reason),
 		};
 		keepAlive(ws);
 		ws.on('message', (data, isBinary) => {
+			trace('from-tab');
 			if (isBinary) return;
 			try {
 				this.#hub.fromTab(link, data.toString());

@@ -6,6 +6,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { RELAY_ERROR, classify, errorResponse, safeStringify, type Message } from './jsonrpc';
+import { trace } from './trace';
 
 /** Longest inbound line (a 500-memory batch of long memories fits). */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -69,7 +70,10 @@ export class LineReader {
 export function lineWriter(out: Writable): (m: Message | Message[]) => void {
 	return (m) => {
 		const text = safeStringify(m);
-		if (!(text instanceof Error)) return void out.write(`${text}\n`);
+		if (!(text instanceof Error)) {
+			trace('stdout');
+			return void out.write(`${text}\n`);
+		}
 		const c = classify(m);
 		if (c.kind === 'response')
 			out.write(`${JSON.stringify(errorResponse(c.id, RELAY_ERROR.internal, text.message))}\n`);
@@ -82,5 +86,8 @@ export function readLines(input: Readable, out: Writable, onValue: (value: unkno
 	const reader = new LineReader(onValue, (reason) =>
 		write(errorResponse(undefined, RELAY_ERROR.parseError, reason)),
 	);
-	input.on('data', (chunk: Buffer) => reader.push(chunk));
+	input.on('data', (chunk: Buffer) => {
+		trace('stdin');
+		reader.push(chunk);
+	});
 }

@@ -1,0 +1,357 @@
+/**
+ * The agent's path, side by side with a peer (`npm run bench -- --peers`, issue 25): one MCP SDK
+ * client process talks to Engram through the real `engram-relay` (spawned over stdio, paired with
+ * the built app in headless Chromium) and to `@modelcontextprotocol/server-memory` (spawned over
+ * stdio, a JSONL file in a temp dir). Both get the same N memories in batches of 500, then 200
+ * single stores and 200 searches, alternating between the two systems call by call.
+ *
+ * Then a per-hop breakdown of single calls: the client's send and answer, the relay's four points
+ * (`ENGRAM_RELAY_TRACE=1`, relay/trace.ts), and in Chromium the WebSocket frames and the worker's
+ * messages stamped by a bench-only init script (the page) and `worker.evaluate` (the worker). All
+ * stamps are wall-clock milliseconds (`performance.timeOrigin + now()`); the spans that matter
+ * are also given clock-free (each process's span minus the span of the one it waits on).
+ * `AGENT_PATH_DEBUG=1` prints every traced call's raw stamps to stderr.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Page, Worker } from 'playwright-core';
+import { freePort, launchBrowser, ROOT, startPreview } from '../../test/e2e/helpers';
+import { newToken, relayHome, spawnRelayClient } from '../../test/unit/relay/helpers';
+import { Corpus } from './corpus';
+import { percentile, round } from './stats';
+
+const BATCH = 500;
+const CALLS = 200;
+const WARMUP = 5;
+const TRACED = 30;
+/** Batches of 500 traced after the single calls (where a fill's time goes). */
+const TRACED_BATCHES = 3;
+
+/** One system's figures. */
+export interface SystemFigures {
+	fill_s: number;
+	store_p50_ms: number;
+	store_p99_ms: number;
+	recall_p50_ms: number;
+	recall_p99_ms: number;
+	/** Median size of a search answer (the whole CallToolResult as JSON), bytes. */
+	recall_bytes_p50: number;
+}
+
+/** Medians over the traced calls of one tool, ms. */
+export interface HopBreakdown {
+	calls: number;
+	/** Stamps relative to the client's send (medians of each). */
+	at: Record<string, number>;
+	/** Clock-free spans: each process's own time minus the time it waited on the next. */
+	spans: Record<string, number>;
+	/** Engine calls (main thread → worker) per tool call, median. */
+	worker_calls: number;
+}
+
+/** The `agent_path` section of the bench JSON. */
+export interface AgentPathResult {
+	n: number;
+	engram: SystemFigures;
+	server_memory: SystemFigures;
+	/** server-memory's figure over Engram's (above 1: Engram is faster). */
+	ratios: { store_p50: number; store_p99: number; recall_p50: number; recall_p99: number; fill: number };
+	hops: { store: HopBreakdown; recall: HopBreakdown; store_batch: HopBreakdown } | null;
+}
+
+type Call = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
+
+function caller(client: Client): Call {
+	return async (name, args) => {
+		const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+		if (r.isError) throw new Error(`${name}: ${JSON.stringify(r.content).slice(0, 300)}`);
+		return r;
+	};
+}
+
+const now = () => performance.timeOrigin + performance.now();
+
+/**
+ * Page-side stamps, bench only (a string so no bundler helper leaks into the page): WebSocket
+ * frames in and out, and messages to and from the engine worker, while `__hop.on` is set.
+ */
+const PAGE_HOOKS = `(() => {
+	const hop = (globalThis.__hop = { on: false, ev: [] });
+	const stamp = (k) => { if (hop.on) hop.ev.push([k, performance.timeOrigin + performance.now()]); };
+	const WS = globalThis.WebSocket;
+	globalThis.WebSocket = class extends WS {
+		constructor(...a) { super(...a); this.addEventListener('message', () => stamp('tab-recv')); }
+		send(d) { stamp('tab-send'); return super.send(d); }
+	};
+	const W = globalThis.Worker;
+	globalThis.Worker = class extends W {
+		constructor(...a) { super(...a); this.addEventListener('message', () => stamp('main-from-worker')); }
+		postMessage(...a) { stamp('main-to-worker'); return super.postMessage(...a); }
+	};
+})()`;
+
+/** Worker-side stamps: a capturing listener runs before comlink's, postMessage is its answer. */
+const WORKER_HOOKS = `(() => {
+	if (self.__hop) return;
+	const hop = (self.__hop = { on: false, ev: [] });
+	const stamp = (k) => { if (hop.on) hop.ev.push([k, performance.timeOrigin + performance.now()]); };
+	self.addEventListener('message', () => stamp('worker-start'), { capture: true });
+	const post = self.postMessage.bind(self);
+	self.postMessage = (...a) => { stamp('worker-end'); return post(...a); };
+})()`;
+
+type Ev = [string, number];
+
+/** Engram in Chromium behind the relay, with the relay's trace on. */
+async function startEngram(log: (s: string) => void) {
+	if (!existsSync(join(ROOT, 'dist', 'index.html'))) throw new Error('agent path: build the app first (npm run build)');
+	const server = await startPreview();
+	const browser = await launchBrowser();
+	const home = relayHome();
+	const port = await freePort();
+	const token = newToken();
+	const desk = await spawnRelayClient(['--port', String(port), '--token', token, '--app-url', server.url], { ENGRAM_RELAY_HOME: home.dir, ENGRAM_RELAY_TRACE: '1' }, 'engram-bench');
+	const close = async () => {
+		await desk.close().catch(() => {});
+		await browser.close();
+		await server.stop();
+		home.remove();
+	};
+	try {
+		const page = await browser.context.newPage();
+		await page.addInitScript({ content: PAGE_HOOKS });
+		await page.goto(`${server.url}/#relay=ws://127.0.0.1:${port}&token=${token}`);
+		for (let i = 0; ; i++) {
+			const tools = await desk.client.listTools().catch(() => ({ tools: [] }));
+			if (tools.tools.some((t) => t.name === 'recall_memory')) break;
+			if (i > 600) throw new Error(`the tab did not pair with the relay:\n${desk.log()}`);
+			await new Promise((r) => setTimeout(r, 100));
+		}
+		log('agent path: Engram tab paired with engram-relay');
+		return { call: caller(desk.client), page, log: desk.log, close };
+	} catch (e) {
+		await close();
+		throw e;
+	}
+}
+
+/** server-memory over stdio, its JSONL file in a temp dir. */
+async function startPeer() {
+	const dir = mkdtempSync(join(tmpdir(), 'engram-peer-'));
+	const transport = new StdioClientTransport({
+		command: process.execPath,
+		args: [join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js')],
+		env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
+		stderr: 'pipe',
+		cwd: ROOT,
+	});
+	const client = new Client({ name: 'engram-bench', version: '1.0.0' });
+	await client.connect(transport);
+	return {
+		call: caller(client),
+		async close() {
+			await client.close().catch(() => {});
+			rmSync(dir, { recursive: true, force: true });
+		},
+	};
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+	const t = performance.now();
+	const r = await fn();
+	return [performance.now() - t, r];
+}
+
+const p = (xs: number[], q: number) => round(percentile(xs, q));
+const median = (xs: number[]) => (xs.length ? percentile(xs, 50) : NaN);
+
+/** Groups the stamps of one traced call into the breakdown's points. */
+function hopsOf(t0: number, t1: number, relay: Ev[], tab: Ev[], worker: Ev[]) {
+	const first = (evs: Ev[], k: string) => evs.find((e) => e[0] === k)?.[1] ?? NaN;
+	const last = (evs: Ev[], k: string) => evs.findLast((e) => e[0] === k)?.[1] ?? NaN;
+	const tabRecv = first(tab, 'tab-recv');
+	const tabSend = last(tab, 'tab-send');
+	// Worker messages inside the tab's handling of the call (later ones are the UI's reactions).
+	const inCall = (e: Ev) => e[1] >= tabRecv && e[1] <= tabSend;
+	const wk = worker.filter(inCall);
+	let workerBusy = 0;
+	for (let i = 0, start = NaN; i < wk.length; i++) {
+		if (wk[i][0] === 'worker-start') start = wk[i][1];
+		else if (!Number.isNaN(start)) (workerBusy += wk[i][1] - start), (start = NaN);
+	}
+	const at: Record<string, number> = {
+		'relay stdin': first(relay, 'stdin'),
+		'relay → tab': first(relay, 'to-tab'),
+		'tab receives': tabRecv,
+		'tab → worker': first(tab.filter(inCall), 'main-to-worker'),
+		'worker starts': first(wk, 'worker-start'),
+		'worker ends': last(wk, 'worker-end'),
+		'tab gets answer': last(tab.filter(inCall), 'main-from-worker'),
+		'tab sends': tabSend,
+		'relay from tab': last(relay, 'from-tab'),
+		'relay stdout': last(relay, 'stdout'),
+		'client has answer': t1,
+	};
+	for (const k of Object.keys(at)) at[k] -= t0;
+	const relaySpan = at['relay stdout'] - at['relay stdin'];
+	const wsRtt = at['relay from tab'] - at['relay → tab'];
+	const tabSpan = at['tab sends'] - at['tab receives'];
+	// Page and worker share the renderer's clock: postMessage → handler, and back.
+	const messages = at['worker starts'] - at['tab → worker'] + (at['tab gets answer'] - at['worker ends']);
+	const spans: Record<string, number> = {
+		total: t1 - t0,
+		'client + stdio (SDK, pipes)': t1 - t0 - relaySpan,
+		'relay (parse, route, stringify)': relaySpan - wsRtt,
+		'WebSocket (both ways)': wsRtt - tabSpan,
+		'tab main thread (MCP server, JSON, zod)': tabSpan - messages - workerBusy,
+		'page ⇄ worker messages (comlink)': messages,
+		'worker (engine)': workerBusy,
+	};
+	return { at, spans, workerCalls: wk.filter((e) => e[0] === 'worker-start').length };
+}
+
+/** Runs `calls` traced calls one by one and returns the medians of every point and span. */
+async function traceCalls(engram: Awaited<ReturnType<typeof startEngram>>, make: (i: number) => [string, Record<string, unknown>], calls = TRACED): Promise<HopBreakdown> {
+	const worker: Worker | undefined = engram.page.workers().find((w) => w.url().includes('engine'));
+	if (worker) await worker.evaluate(WORKER_HOOKS);
+	const setOn = async (on: boolean) => {
+		await engram.page.evaluate(`(globalThis.__hop.on = ${on}, globalThis.__hop.ev = ${on ? '[]' : 'globalThis.__hop.ev'}, 0)`);
+		if (worker) await worker.evaluate(`(self.__hop.on = ${on}, self.__hop.ev = ${on ? '[]' : 'self.__hop.ev'}, 0)`);
+	};
+	const rows: ReturnType<typeof hopsOf>[] = [];
+	for (let i = 0; i < calls; i++) {
+		const [name, args] = make(i);
+		await setOn(true);
+		const logFrom = engram.log().length;
+		const t0 = now();
+		await engram.call(name, args);
+		const t1 = now();
+		await new Promise((r) => setTimeout(r, 20));
+		await setOn(false);
+		const relay = [...engram.log().slice(logFrom).matchAll(/engram-relay trace (\S+) ([\d.]+)/g)].map((m) => [m[1], Number(m[2])] as Ev);
+		const tab = (await engram.page.evaluate('globalThis.__hop.ev')) as Ev[];
+		const wk = worker ? ((await worker.evaluate('self.__hop.ev')) as Ev[]) : [];
+		rows.push(hopsOf(t0, t1, relay, tab, wk));
+		if (process.env.AGENT_PATH_DEBUG) console.error(JSON.stringify({ t0, t1, relay, tab, wk }));
+		await new Promise((r) => setTimeout(r, 50));
+	}
+	const med = (pick: (r: ReturnType<typeof hopsOf>) => Record<string, number>) =>
+		Object.fromEntries(Object.keys(pick(rows[0])).map((k) => [k, round(median(rows.map((r) => pick(r)[k]).filter((x) => !Number.isNaN(x))))]));
+	return { calls: rows.length, at: med((r) => r.at), spans: med((r) => r.spans), worker_calls: median(rows.map((r) => r.workerCalls)) };
+}
+
+/** The whole comparison at `n` memories. */
+export async function runAgentPath(n: number, log: (s: string) => void): Promise<AgentPathResult> {
+	const corpus = new Corpus(25);
+	const texts = Array.from({ length: n + 2 * CALLS + 2 * WARMUP + TRACED + TRACED_BATCHES * BATCH }, (_, i) => corpus.memory(i).content);
+	// A search an agent would make: a person named in some stored memory ("X mentioned ticket").
+	const queries = Array.from({ length: CALLS + WARMUP + TRACED }, (_, i) => /(\S+) mentioned ticket/.exec(texts[(i * 7919) % n])![1]);
+	const engram = await startEngram(log);
+	let peer: Awaited<ReturnType<typeof startPeer>> | undefined;
+	try {
+		peer = await startPeer();
+		const sys = {
+			engram: {
+				store: (i: number) => engram.call('store_memory', { content: texts[i] }),
+				fill: (from: number, to: number) => engram.call('store_memory', { memories: texts.slice(from, to).map((content) => ({ content })) }),
+				search: (q: string) => engram.call('recall_memory', { query: q, limit: 10 }),
+			},
+			server_memory: {
+				store: (i: number) => peer!.call('create_entities', { entities: [{ name: `memory-${i}`, entityType: 'memory', observations: [texts[i]] }] }),
+				fill: (from: number, to: number) =>
+					peer!.call('create_entities', { entities: texts.slice(from, to).map((t, j) => ({ name: `memory-${from + j}`, entityType: 'memory', observations: [t] })) }),
+				search: (q: string) => peer!.call('search_nodes', { query: q }),
+			},
+		};
+		type Name = keyof typeof sys;
+		const names: Name[] = ['engram', 'server_memory'];
+		const fill: Record<Name, number> = { engram: 0, server_memory: 0 };
+		// Fill: batches alternate between the systems too.
+		for (let from = 0; from < n; from += BATCH) {
+			for (const s of names) fill[s] += (await timed(() => sys[s].fill(from, Math.min(n, from + BATCH))))[0];
+			if ((from / BATCH) % 4 === 3) log(`agent path: filled ${from + BATCH} of ${n}`);
+		}
+		const stores: Record<Name, number[]> = { engram: [], server_memory: [] };
+		const searches: Record<Name, number[]> = { engram: [], server_memory: [] };
+		const bytes: Record<Name, number[]> = { engram: [], server_memory: [] };
+		let next = n;
+		for (let i = 0; i < WARMUP; i++) for (const s of names) await sys[s].store(next++);
+		for (let i = 0; i < WARMUP; i++) for (const s of names) await sys[s].search(queries[CALLS + i]);
+		// Alternating call by call; the first system swaps each round.
+		for (let i = 0; i < CALLS; i++)
+			for (const s of i % 2 ? [...names].reverse() : names) stores[s].push((await timed(() => sys[s].store(next++)))[0]);
+		for (let i = 0; i < CALLS; i++)
+			for (const s of i % 2 ? [...names].reverse() : names) {
+				const [ms, r] = await timed(() => sys[s].search(queries[i]));
+				searches[s].push(ms);
+				bytes[s].push(JSON.stringify(r).length);
+			}
+		const figures = (s: Name): SystemFigures => ({
+			fill_s: round(fill[s] / 1000, 2),
+			store_p50_ms: p(stores[s], 50),
+			store_p99_ms: p(stores[s], 99),
+			recall_p50_ms: p(searches[s], 50),
+			recall_p99_ms: p(searches[s], 99),
+			recall_bytes_p50: Math.round(median(bytes[s])),
+		});
+		const e = figures('engram');
+		const m = figures('server_memory');
+		log('agent path: tracing single calls hop by hop');
+		let hops: AgentPathResult['hops'] = null;
+		try {
+			hops = {
+				store: await traceCalls(engram, () => ['store_memory', { content: texts[next++] }]),
+				recall: await traceCalls(engram, (i) => ['recall_memory', { query: queries[CALLS + WARMUP + i], limit: 10 }]),
+				store_batch: await traceCalls(
+					engram,
+					() => ['store_memory', { memories: texts.slice(next, (next += BATCH)).map((content) => ({ content })) }],
+					TRACED_BATCHES,
+				),
+			};
+		} catch (err) {
+			log(`agent path: the hop breakdown failed: ${(err as Error).message}`);
+		}
+		const r = (a: number, b: number) => round(a / b, 2);
+		return {
+			n,
+			engram: e,
+			server_memory: m,
+			ratios: {
+				store_p50: r(m.store_p50_ms, e.store_p50_ms),
+				store_p99: r(m.store_p99_ms, e.store_p99_ms),
+				recall_p50: r(m.recall_p50_ms, e.recall_p50_ms),
+				recall_p99: r(m.recall_p99_ms, e.recall_p99_ms),
+				fill: r(m.fill_s, e.fill_s),
+			},
+			hops,
+		};
+	} finally {
+		await peer?.close();
+		await engram.close();
+	}
+}
+
+/** The human table for the agent path. */
+export function agentPathTable(a: AgentPathResult): string {
+	const rows: string[][] = [
+		['store one memory, p50 / p99 ms', `${a.engram.store_p50_ms} / ${a.engram.store_p99_ms}`, `${a.server_memory.store_p50_ms} / ${a.server_memory.store_p99_ms}`, `${a.ratios.store_p50}× / ${a.ratios.store_p99}×`],
+		['search, p50 / p99 ms', `${a.engram.recall_p50_ms} / ${a.engram.recall_p99_ms}`, `${a.server_memory.recall_p50_ms} / ${a.server_memory.recall_p99_ms}`, `${a.ratios.recall_p50}× / ${a.ratios.recall_p99}×`],
+		['search answer, bytes p50', String(a.engram.recall_bytes_p50), String(a.server_memory.recall_bytes_p50), ''],
+		[`fill ${a.n} in batches of ${BATCH}, s`, String(a.engram.fill_s), String(a.server_memory.fill_s), `${a.ratios.fill}×`],
+	];
+	const head = [`agent path at ${a.n}`, 'Engram via relay', 'server-memory stdio', 'ratio'];
+	const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+	const line = (r: string[]) => r.map((c, i) => c.padEnd(w[i])).join('  ');
+	const out = [line(head), w.map((x) => '-'.repeat(x)).join('  '), ...rows.map(line)];
+	if (a.hops)
+		for (const [tool, h] of Object.entries(a.hops)) {
+			out.push('', `${tool}: one call hop by hop (median of ${h.calls}; ms since the client's send; ${h.worker_calls} engine call(s))`);
+			out.push(Object.entries(h.at).map(([k, v]) => `  ${k} ${v}`).join('\n'));
+			out.push(`  spans: ${Object.entries(h.spans).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+		}
+	return out.join('\n');
+}
