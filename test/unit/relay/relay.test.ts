@@ -212,6 +212,22 @@ describe('engram-relay', () => {
 			expect(batch.map((r) => r.id)).toEqual(['s', 'p', 't']);
 		});
 
+		it('stamps its hops on stderr only with ENGRAM_RELAY_TRACE=1', async () => {
+			const plain = spawnRaw(['--port', String(await freePort()), '--token', newToken()], env);
+			const traced = spawnRaw(['--port', String(await freePort()), '--token', newToken()], {
+				...env,
+				ENGRAM_RELAY_TRACE: '1',
+			});
+			cleanups.push(() => plain.child.kill(), () => traced.child.kill());
+			for (const raw of [plain, traced]) {
+				raw.send('this is not json');
+				await waitFor(() => raw.lines.length === 1);
+			}
+			expect(plain.log()).not.toContain('engram-relay trace');
+			expect(traced.log()).toMatch(/engram-relay trace stdin \d+\.\d{3}\n/);
+			expect(traced.log()).toMatch(/engram-relay trace stdout \d+\.\d{3}\n/);
+		});
+
 		it('answers a line that is not JSON with a parse error; stdout carries JSON-RPC only', async () => {
 			const raw = spawnRaw(['--port', String(await freePort()), '--token', newToken()], env);
 			cleanups.push(() => raw.child.kill());
