@@ -100,8 +100,8 @@ describe('sync across devices', () => {
 			const r = (await (await fetch(`${couch.url}/${DB}/_all_docs`)).json()) as { rows: { id: string }[] };
 			return r.rows.filter((x) => ids.includes(x.id)).length === 2;
 		});
-		const stats = await engine<{ sync: { on: boolean; status: string } }>(a, 'stats', {});
-		expect(stats.sync.on).toBe(true);
+		// The controller writes its state for memory_stats without waiting (behind other writes).
+		await until('memory_stats reports sync on', async () => (await engine<{ sync: { on: boolean } }>(a, 'stats', {})).sync.on);
 	}, 60_000);
 
 	it('device B: a wrong passphrase is refused before anything is written; the right one brings everything', async () => {
@@ -136,6 +136,33 @@ describe('sync across devices', () => {
 		await a.evaluate(() => (globalThis as unknown as { __engramSync: { idle(): Promise<void> } }).__engramSync.idle());
 		const doc = (await (await fetch(`${couch.url}/${DB}/${encodeURIComponent(id)}`)).json()) as { _rev: string };
 		expect(doc._rev.startsWith('1-')).toBe(true);
+	}, 60_000);
+
+	it('B resumes after a reload without re-entering anything; after Stop, a reload does not sync', async () => {
+		await b.reload();
+		await engineReady(b);
+		await b.getByTestId('sync-chip').getByText('Synced').waitFor({ timeout: 20_000 });
+		const has = (p: Page, id: string) => engine(p, 'get', { memory_id: id }).then(() => true, () => false);
+		const [id] = await seed(a, [{ content: 'The staging cluster restarts every night at two' }]);
+		await until('B has the memory from A after its reload', () => has(b, id));
+		const kept = await b.evaluate(async () => {
+			const c = await (globalThis as unknown as { __engram: { getSetting(k: string): Promise<{ key: CryptoKey; server: object }> } }).__engram.getSetting('sync_config');
+			return { key: c.key instanceof CryptoKey && !c.key.extractable, text: JSON.stringify(c) };
+		});
+		expect(kept.key).toBe(true);
+		expect(kept.text).not.toContain('correct horse');
+		await b.getByRole('button', { name: 'Stop syncing this device' }).click();
+		await b.getByTestId('sync-chip').waitFor({ state: 'detached' });
+		await b.reload();
+		await engineReady(b);
+		const [later] = await seed(a, [{ content: 'The office closes early on Fridays in August' }]);
+		await until('the memory from A is on the server', async () => (await fetch(`${couch.url}/${DB}/${encodeURIComponent(later)}`)).ok);
+		await new Promise((r) => setTimeout(r, 1_500));
+		expect(await has(b, later)).toBe(false);
+		expect(await has(b, id)).toBe(true);
+		expect(await b.getByTestId('sync-chip').count()).toBe(0);
+		expect((await engine<{ sync: { on: boolean } }>(b, 'stats', {})).sync.on).toBe(false);
+		await b.getByLabel('Passphrase').waitFor();
 	}, 60_000);
 
 	it('the server never holds the plaintext', async () => {
