@@ -2,7 +2,8 @@
  * Sync between two devices (two Chromium profiles, each its own IndexedDB) through a
  * CouchDB-protocol server on loopback (pouchdb-server --in-memory, started here): the Settings
  * form, a wrong passphrase refused before any local write, everything reaching the second device
- * (edits and deletes too), a change going back, and no plaintext on the server.
+ * (edits and deletes too), a change going back, one syncing tab per device, resuming after a
+ * reload (and not after Stop), and no plaintext on the server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -55,6 +56,7 @@ async function fill(page: Page, passphrase: string): Promise<void> {
 	await page.getByLabel('Passphrase').fill(passphrase);
 }
 
+const has = (page: Page, id: string) => engine(page, 'get', { memory_id: id }).then(() => true, () => false);
 const total = (page: Page) => engine<{ total_memories: number }>(page, 'stats', {}).then((s) => s.total_memories);
 async function until(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> {
 	const end = Date.now() + ms;
@@ -138,11 +140,34 @@ describe('sync across devices', () => {
 		expect(doc._rev.startsWith('1-')).toBe(true);
 	}, 60_000);
 
+	it('one tab of a device syncs (Web Lock); another takes over when it closes', async () => {
+		const a2 = await devices[0].browser.context.newPage();
+		await a2.goto(`${server.url}/#/settings`);
+		await engineReady(a2);
+		const state = (p: Page) =>
+			p.evaluate(() => {
+				const s = (globalThis as unknown as { __engramSync: { elsewhere: boolean; status: { status: string } } }).__engramSync;
+				return { elsewhere: s.elsewhere, status: s.status.status };
+			});
+		await until("the second tab waits, showing the first tab's status", async () => {
+			const s = await state(a2);
+			return s.elsewhere && s.status === 'synced';
+		});
+		await a2.getByTestId('sync-chip').getByText('Synced').waitFor();
+		await a.close();
+		await until('the second tab syncs', async () => {
+			const s = await state(a2);
+			return !s.elsewhere && s.status === 'synced';
+		});
+		a = a2;
+		const [id] = await seed(b, [{ content: 'The design review moved to Thursday afternoons' }]);
+		await until('the new holder receives a memory from B', () => has(a, id));
+	}, 60_000);
+
 	it('B resumes after a reload without re-entering anything; after Stop, a reload does not sync', async () => {
 		await b.reload();
 		await engineReady(b);
 		await b.getByTestId('sync-chip').getByText('Synced').waitFor({ timeout: 20_000 });
-		const has = (p: Page, id: string) => engine(p, 'get', { memory_id: id }).then(() => true, () => false);
 		const [id] = await seed(a, [{ content: 'The staging cluster restarts every night at two' }]);
 		await until('B has the memory from A after its reload', () => has(b, id));
 		const kept = await b.evaluate(async () => {
