@@ -2,8 +2,9 @@
  * Sync between two devices (two Chromium profiles, each its own IndexedDB) through a
  * CouchDB-protocol server on loopback (pouchdb-server --in-memory, started here): the Settings
  * form, a wrong passphrase refused before any local write, everything reaching the second device
- * (edits and deletes too), a change going back, one syncing tab per device, resuming after a
- * reload (and not after Stop), and no plaintext on the server.
+ * (edits and deletes too), a change going back, one syncing tab per device, concurrent edits and
+ * delete-vs-edit while apart, resuming after a reload (and not after Stop), and no plaintext on
+ * the server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -162,6 +163,47 @@ describe('sync across devices', () => {
 		a = a2;
 		const [id] = await seed(b, [{ content: 'The design review moved to Thursday afternoons' }]);
 		await until('the new holder receives a memory from B', () => has(a, id));
+	}, 60_000);
+
+	it('concurrent edits while apart converge on the latest; the loser is in History on both; an edit wins over a delete', async () => {
+		// Paused replication stands in for being offline: both devices write to their mirrors only.
+		const ctl = (p: Page, what: 'pause' | 'resume' | 'idle') =>
+			p.evaluate((w) => (globalThis as unknown as { __engramSync: Record<string, () => unknown> }).__engramSync[w](), what);
+		const [x, y] = await seed(a, [{ content: 'The team lunch is on Wednesdays at noon' }, { content: 'The wiki lives on the old intranet server' }]);
+		await until('B has both', async () => (await has(b, x)) && (await has(b, y)));
+		await ctl(a, 'idle');
+		await ctl(b, 'idle');
+		await ctl(a, 'pause');
+		await ctl(b, 'pause');
+		await engine(a, 'update', { memory_id: x, content: 'The team lunch is on Thursdays at noon' });
+		await engine(a, 'delete', { memory_id: y });
+		await new Promise((r) => setTimeout(r, 30)); // B's edits are the later ones
+		await engine(b, 'update', { memory_id: x, content: 'The team lunch is on Fridays at one' });
+		await engine(b, 'update', { memory_id: y, content: 'The wiki moved to the new docs site' });
+		await ctl(a, 'idle');
+		await ctl(b, 'idle');
+		await ctl(a, 'resume');
+		await ctl(b, 'resume');
+		const content = (p: Page, id: string) => engine<{ memory: { content: string } }>(p, 'get', { memory_id: id }).then((m) => m.memory.content, () => undefined);
+		for (const p of [a, b]) {
+			await until('the later edit wins on both devices', async () => (await content(p, x)) === 'The team lunch is on Fridays at one');
+			// DESIGN §4.7: a live revision wins over a deleted one, so the edit brings the memory back.
+			await until('the edit wins over the delete', async () => (await content(p, y)) === 'The wiki moved to the new docs site');
+		}
+		for (const p of [a, b]) {
+			await until('the losing version is in the history', async () => {
+				const h = await engine<{ actor: string; changes?: { content?: { from: unknown } } }[]>(p, 'history', x);
+				return h.some((e) => e.actor === 'sync' && e.changes?.content?.from === 'The team lunch is on Thursdays at noon');
+			});
+			await p.goto(`${server.url}/#/memory/${x}`);
+			await p.getByText('The team lunch is on Thursdays at noon').first().waitFor({ timeout: 10_000 });
+		}
+		await until('the server keeps no conflicting revision', async () => {
+			const doc = (await (await fetch(`${couch.url}/${DB}/${encodeURIComponent(x)}?conflicts=true`)).json()) as { _conflicts?: string[] };
+			return !doc._conflicts?.length;
+		});
+		await b.goto(`${server.url}/#/settings`);
+		await engineReady(b);
 	}, 60_000);
 
 	it('B resumes after a reload without re-entering anything; after Stop, a reload does not sync', async () => {
