@@ -180,6 +180,8 @@ describe('sync across devices', () => {
 		await new Promise((r) => setTimeout(r, 30)); // B's edits are the later ones
 		await engine(b, 'update', { memory_id: x, content: 'The team lunch is on Fridays at one' });
 		await engine(b, 'update', { memory_id: y, content: 'The wiki moved to the new docs site' });
+		// The engine's change events reach the controller asynchronously: let them land in the mirrors.
+		await new Promise((r) => setTimeout(r, 300));
 		await ctl(a, 'idle');
 		await ctl(b, 'idle');
 		await ctl(a, 'resume');

@@ -109,10 +109,11 @@ class SyncState {
 	/** Stops syncing this device (from any tab) and forgets the configuration and key; local memories stay. */
 	async stop(): Promise<void> {
 		await this.#controller?.stop();
+		// Forget before letting go of the lock, so a waiting tab does not resume from it.
+		await this.#engine?.setSetting(SYNC_CONFIG_KEY, undefined);
 		this.#release?.();
 		this.#release = undefined;
 		this.#channel?.postMessage({ type: 'stop' } satisfies Message);
-		await this.#engine?.setSetting(SYNC_CONFIG_KEY, undefined);
 		this.saved = undefined;
 		this.status = OFF;
 	}
