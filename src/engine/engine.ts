@@ -284,6 +284,8 @@ export class Engine implements EngineApi {
 	async setSetting(key: string, value: unknown): Promise<void> {
 		if (key.startsWith('sys:')) throw new MemoryError('invalid_input', `key: "${key}" is reserved for the engine`);
 		await this.ctx.db.write(() => setSetting(this.ctx.db, key, value));
+		// stats() reports the sync_state setting: a memoised answer must not outlive it.
+		this.#changes++;
 		if (key === thresholdsKey(this.ctx.embedder.modelId))
 			this.ctx.thresholds = resolveThresholds(this.ctx.embedder.modelId, value as Partial<Thresholds> | undefined);
 		this.ctx.hub.emit({ kind: 'settings', ids: [key] });

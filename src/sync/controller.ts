@@ -16,8 +16,8 @@
  * await sync.start({ url: 'http://127.0.0.1:5984', database: 'engram' }, 'passphrase');
  */
 import type { ChangeEvent, EngineApi, SyncRecord, SyncState } from '../engine/types';
-import { authHeaders, databaseUrl, testConnection, type SyncServer } from './connection';
-import { newSaltDoc, open, SALT_DOC_ID, seal, SyncError, unlockSaltDoc } from './crypto';
+import { authHeaders, checkServer, databaseUrl, testConnection, type SyncServer } from './connection';
+import { checkKey, newSaltDoc, open, SALT_DOC_ID, seal, SyncError, unlockSaltDoc } from './crypto';
 import { asRecord, compareVersions, fingerprint } from './records';
 
 /** What the controller needs of the engine (the page's comlink proxy is one). */
@@ -102,13 +102,14 @@ export class SyncController {
 
 	/**
 	 * Connects, unlocks (or sets up) the database's key, then syncs live both ways. A wrong
-	 * passphrase throws before anything is written on this device.
+	 * passphrase throws before anything is written on this device. Resolves with the key, which
+	 * the caller may keep (non-extractable) to resume later with `startWithKey`.
 	 */
-	async start(server: SyncServer, passphrase: string): Promise<void> {
+	async start(server: SyncServer, passphrase: string): Promise<CryptoKey> {
 		if (this.#repl) throw new SyncError('server', 'Sync is already running on this device.');
 		if (!passphrase) throw new SyncError('wrong-passphrase', 'Passphrase: required (the same on every device).');
 		await testConnection(server);
-		const remote = new this.Pouch(databaseUrl(server), { skip_setup: true, fetch: (u: string, o: RequestInit = {}) => fetch(u, { ...o, headers: { ...Object.fromEntries(new Headers(o.headers).entries()), ...authHeaders(server) } }) });
+		const remote = this.#remoteFor(server);
 		let key: CryptoKey;
 		const salt = await remote.get(SALT_DOC_ID).catch((e: { status?: number }) => {
 			if (e.status === 404) return undefined;
@@ -126,6 +127,36 @@ export class SyncController {
 				key = await unlockSaltDoc(await remote.get(SALT_DOC_ID), passphrase);
 			}
 		}
+		await this.#begin(server, remote, key);
+		return key;
+	}
+
+	/**
+	 * Resumes sync with a key kept from an earlier `start` (after a reload): no passphrase, no key
+	 * derivation. An unreachable server is not an error (replication retries, the status says
+	 * offline); a database whose key check this key no longer opens (the passphrase was rotated)
+	 * or that lost its salt document throws before anything is written.
+	 */
+	async startWithKey(server: SyncServer, key: CryptoKey): Promise<void> {
+		if (this.#repl) throw new SyncError('server', 'Sync is already running on this device.');
+		const bad = checkServer(server);
+		if (bad) throw new SyncError('server', bad);
+		const remote = this.#remoteFor(server);
+		const salt = await remote.get(SALT_DOC_ID).catch((e: { status?: number }) => {
+			if (e.status === 401) throw new SyncError('unauthorized', 'The server refused the user and password (401): stop syncing and set it up again.');
+			if (e.status === 403) throw new SyncError('forbidden', `This user may not use the database "${server.database.trim()}" (403).`);
+			return e.status === 404 ? null : undefined; // anything else: not reachable now, trust the kept key
+		});
+		if (salt === null) throw new SyncError('bad-salt', `The database has no ${SALT_DOC_ID} document any more (deleted or re-created): stop syncing and set it up again.`);
+		if (salt && !(await checkKey(key, salt))) throw new SyncError('wrong-passphrase', "The database's passphrase changed since this device joined: stop syncing and start again with the new one.");
+		await this.#begin(server, remote, key);
+	}
+
+	#remoteFor(server: SyncServer): any {
+		return new this.Pouch(databaseUrl(server), { skip_setup: true, fetch: (u: string, o: RequestInit = {}) => fetch(u, { ...o, headers: { ...Object.fromEntries(new Headers(o.headers).entries()), ...authHeaders(server) } }) });
+	}
+
+	async #begin(server: SyncServer, remote: any, key: CryptoKey): Promise<void> {
 		this.#key = key;
 		this.#remote = remote;
 		this.#server = server;
@@ -135,8 +166,11 @@ export class SyncController {
 		this.#unsubscribe = await this.engine.subscribe(proxied((e: ChangeEvent) => this.#onEngineEvent(e)));
 		// What changed here while sync was off (or everything, the first time) goes out first.
 		await this.#serial(() => this.#reconcile());
-		const info = await remote.info().catch(() => ({ doc_count: 0 }));
-		this.#set({ progress: { done: 0, total: Math.max(0, (info.doc_count ?? 1) - 1) } });
+		// Progress only for a first sync: a resumed one reads just what changed since its checkpoint.
+		if (!this.#map.since) {
+			const info = await remote.info().catch(() => ({ doc_count: 0 }));
+			this.#set({ progress: { done: 0, total: Math.max(0, (info.doc_count ?? 1) - 1) } });
+		}
 		this.#listen();
 		this.#replicate();
 	}

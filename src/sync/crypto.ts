@@ -115,12 +115,15 @@ export async function unlockSaltDoc(doc: unknown, passphrase: string): Promise<C
 	if (!d || d.v !== 1 || typeof d.salt !== 'string' || !k || k.name !== 'argon2id' || ![k.memorySize, k.iterations, k.parallelism].every((n) => Number.isInteger(n) && n > 0 && n <= 4_194_304))
 		throw new SyncError('bad-salt', `The database's ${SALT_DOC_ID} document is not one Engram can read (another app's, or a newer version's).`);
 	const key = await deriveKey(passphrase, fromB64(d.salt), k);
-	let text: unknown;
-	try {
-		text = await open(key, d.check, SALT_DOC_ID);
-	} catch {
-		text = undefined;
-	}
-	if (text !== CHECK_TEXT) throw new SyncError('wrong-passphrase', 'Wrong passphrase: this database was encrypted with another passphrase. Nothing was changed on this device.');
+	if (!(await checkKey(key, d))) throw new SyncError('wrong-passphrase', 'Wrong passphrase: this database was encrypted with another passphrase. Nothing was changed on this device.');
 	return key;
+}
+
+/** Whether `key` opens the salt document's key check (a kept key against the database's current salt). */
+export async function checkKey(key: CryptoKey, doc: unknown): Promise<boolean> {
+	try {
+		return (await open(key, (doc as Partial<SaltDoc> | null)?.check, SALT_DOC_ID)) === CHECK_TEXT;
+	} catch {
+		return false;
+	}
 }

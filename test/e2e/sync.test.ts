@@ -2,7 +2,9 @@
  * Sync between two devices (two Chromium profiles, each its own IndexedDB) through a
  * CouchDB-protocol server on loopback (pouchdb-server --in-memory, started here): the Settings
  * form, a wrong passphrase refused before any local write, everything reaching the second device
- * (edits and deletes too), a change going back, and no plaintext on the server.
+ * (edits and deletes too), a change going back, one syncing tab per device, concurrent edits and
+ * delete-vs-edit while apart, resuming after a reload (and not after Stop), and no plaintext on
+ * the server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -55,6 +57,7 @@ async function fill(page: Page, passphrase: string): Promise<void> {
 	await page.getByLabel('Passphrase').fill(passphrase);
 }
 
+const has = (page: Page, id: string) => engine(page, 'get', { memory_id: id }).then(() => true, () => false);
 const total = (page: Page) => engine<{ total_memories: number }>(page, 'stats', {}).then((s) => s.total_memories);
 async function until(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> {
 	const end = Date.now() + ms;
@@ -100,8 +103,8 @@ describe('sync across devices', () => {
 			const r = (await (await fetch(`${couch.url}/${DB}/_all_docs`)).json()) as { rows: { id: string }[] };
 			return r.rows.filter((x) => ids.includes(x.id)).length === 2;
 		});
-		const stats = await engine<{ sync: { on: boolean; status: string } }>(a, 'stats', {});
-		expect(stats.sync.on).toBe(true);
+		// The controller writes its state for memory_stats without waiting (behind other writes).
+		await until('memory_stats reports sync on', async () => (await engine<{ sync: { on: boolean } }>(a, 'stats', {})).sync.on);
 	}, 60_000);
 
 	it('device B: a wrong passphrase is refused before anything is written; the right one brings everything', async () => {
@@ -136,6 +139,99 @@ describe('sync across devices', () => {
 		await a.evaluate(() => (globalThis as unknown as { __engramSync: { idle(): Promise<void> } }).__engramSync.idle());
 		const doc = (await (await fetch(`${couch.url}/${DB}/${encodeURIComponent(id)}`)).json()) as { _rev: string };
 		expect(doc._rev.startsWith('1-')).toBe(true);
+	}, 60_000);
+
+	it('one tab of a device syncs (Web Lock); another takes over when it closes', async () => {
+		const a2 = await devices[0].browser.context.newPage();
+		await a2.goto(`${server.url}/#/settings`);
+		await engineReady(a2);
+		const state = (p: Page) =>
+			p.evaluate(() => {
+				const s = (globalThis as unknown as { __engramSync: { elsewhere: boolean; status: { status: string } } }).__engramSync;
+				return { elsewhere: s.elsewhere, status: s.status.status };
+			});
+		await until("the second tab waits, showing the first tab's status", async () => {
+			const s = await state(a2);
+			return s.elsewhere && s.status === 'synced';
+		});
+		await a2.getByTestId('sync-chip').getByText('Synced').waitFor();
+		await a.close();
+		await until('the second tab syncs', async () => {
+			const s = await state(a2);
+			return !s.elsewhere && s.status === 'synced';
+		});
+		a = a2;
+		const [id] = await seed(b, [{ content: 'The design review moved to Thursday afternoons' }]);
+		await until('the new holder receives a memory from B', () => has(a, id));
+	}, 60_000);
+
+	it('concurrent edits while apart converge on the latest; the loser is in History on both; an edit wins over a delete', async () => {
+		// Paused replication stands in for being offline: both devices write to their mirrors only.
+		const ctl = (p: Page, what: 'pause' | 'resume' | 'idle') =>
+			p.evaluate((w) => (globalThis as unknown as { __engramSync: Record<string, () => unknown> }).__engramSync[w](), what);
+		const [x, y] = await seed(a, [{ content: 'The team lunch is on Wednesdays at noon' }, { content: 'The wiki lives on the old intranet server' }]);
+		await until('B has both', async () => (await has(b, x)) && (await has(b, y)));
+		await ctl(a, 'idle');
+		await ctl(b, 'idle');
+		await ctl(a, 'pause');
+		await ctl(b, 'pause');
+		await engine(a, 'update', { memory_id: x, content: 'The team lunch is on Thursdays at noon' });
+		await engine(a, 'delete', { memory_id: y });
+		await new Promise((r) => setTimeout(r, 30)); // B's edits are the later ones
+		await engine(b, 'update', { memory_id: x, content: 'The team lunch is on Fridays at one' });
+		await engine(b, 'update', { memory_id: y, content: 'The wiki moved to the new docs site' });
+		// The engine's change events reach the controller asynchronously: let them land in the mirrors.
+		await new Promise((r) => setTimeout(r, 300));
+		await ctl(a, 'idle');
+		await ctl(b, 'idle');
+		await ctl(a, 'resume');
+		await ctl(b, 'resume');
+		const content = (p: Page, id: string) => engine<{ memory: { content: string } }>(p, 'get', { memory_id: id }).then((m) => m.memory.content, () => undefined);
+		for (const p of [a, b]) {
+			await until('the later edit wins on both devices', async () => (await content(p, x)) === 'The team lunch is on Fridays at one');
+			// DESIGN §4.7: a live revision wins over a deleted one, so the edit brings the memory back.
+			await until('the edit wins over the delete', async () => (await content(p, y)) === 'The wiki moved to the new docs site');
+		}
+		for (const p of [a, b]) {
+			await until('the losing version is in the history', async () => {
+				const h = await engine<{ actor: string; changes?: { content?: { from: unknown } } }[]>(p, 'history', x);
+				return h.some((e) => e.actor === 'sync' && e.changes?.content?.from === 'The team lunch is on Thursdays at noon');
+			});
+			await p.goto(`${server.url}/#/memory/${x}`);
+			await p.getByText('The team lunch is on Thursdays at noon').first().waitFor({ timeout: 10_000 });
+		}
+		await until('the server keeps no conflicting revision', async () => {
+			const doc = (await (await fetch(`${couch.url}/${DB}/${encodeURIComponent(x)}?conflicts=true`)).json()) as { _conflicts?: string[] };
+			return !doc._conflicts?.length;
+		});
+		await b.goto(`${server.url}/#/settings`);
+		await engineReady(b);
+	}, 60_000);
+
+	it('B resumes after a reload without re-entering anything; after Stop, a reload does not sync', async () => {
+		await b.reload();
+		await engineReady(b);
+		await b.getByTestId('sync-chip').getByText('Synced').waitFor({ timeout: 20_000 });
+		const [id] = await seed(a, [{ content: 'The staging cluster restarts every night at two' }]);
+		await until('B has the memory from A after its reload', () => has(b, id));
+		const kept = await b.evaluate(async () => {
+			const c = await (globalThis as unknown as { __engram: { getSetting(k: string): Promise<{ key: CryptoKey; server: object }> } }).__engram.getSetting('sync_config');
+			return { key: c.key instanceof CryptoKey && !c.key.extractable, text: JSON.stringify(c) };
+		});
+		expect(kept.key).toBe(true);
+		expect(kept.text).not.toContain('correct horse');
+		await b.getByRole('button', { name: 'Stop syncing this device' }).click();
+		await b.getByTestId('sync-chip').waitFor({ state: 'detached' });
+		await b.reload();
+		await engineReady(b);
+		const [later] = await seed(a, [{ content: 'The office closes early on Fridays in August' }]);
+		await until('the memory from A is on the server', async () => (await fetch(`${couch.url}/${DB}/${encodeURIComponent(later)}`)).ok);
+		await new Promise((r) => setTimeout(r, 1_500));
+		expect(await has(b, later)).toBe(false);
+		expect(await has(b, id)).toBe(true);
+		expect(await b.getByTestId('sync-chip').count()).toBe(0);
+		expect((await engine<{ sync: { on: boolean } }>(b, 'stats', {})).sync.on).toBe(false);
+		await b.getByLabel('Passphrase').waitFor();
 	}, 60_000);
 
 	it('the server never holds the plaintext', async () => {

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { MemoryError } from '../../core/errors';
-import type { Memory, MemoryBrief } from '../../core/schemas';
+import { StatsOutputSchema, type Memory, type MemoryBrief } from '../../core/schemas';
 import type { EngineApi } from '../../engine/types';
 import { fitContents } from '../render';
 import { defineTool, READ_ONLY } from '../tool-definition';
@@ -505,7 +505,7 @@ const memoryStats = defineTool({
 	name: 'memory_stats',
 	config: {
 		title: 'Get memory statistics',
-		description: `Memory counts. No parameters: {total_memories}. With labels and/or source (fuzzy; ! excludes): {matching, total, ratio "12/340", percentage "3%", labels_matched, sources_matched}.
+		description: `Memory counts. No parameters: {total_memories, sync: {on, status, last_synced, pending}} (sync across devices). With labels and/or source (fuzzy; ! excludes): {matching, total, ratio "12/340", percentage "3%", labels_matched, sources_matched}.
 
 Use it to size a label or source before acting on it. Do not use it to read memories (retrieve_memories).
 
@@ -513,6 +513,8 @@ Example: memory_stats(labels="beer")`,
 		inputSchema: z.object({ labels: LabelsArg.optional(), source: SourceArg.optional() }),
 		outputSchema: z.object({
 			total_memories: z.number().int().optional(),
+			// Added by Engram: this device's sync across devices (docs/SYNC.md).
+			sync: StatsOutputSchema.shape.sync,
 			matching: z.number().int().optional(),
 			total: z.number().int().optional(),
 			ratio: z.string().optional(),
@@ -528,7 +530,10 @@ Example: memory_stats(labels="beer")`,
 	},
 	run: async (input, engine) => {
 		const f = makeFilter(input.labels, input.source);
-		if (!isFiltering(f)) return { total_memories: (await engine.stats({})).total_memories };
+		if (!isFiltering(f)) {
+			const { total_memories, sync } = await engine.stats({});
+			return { total_memories, sync };
+		}
 		return filteredStats(engine, f);
 	},
 	render: json,

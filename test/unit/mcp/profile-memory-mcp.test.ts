@@ -295,8 +295,13 @@ describe('memory-mcp profile', () => {
 		});
 
 		it('memory_stats: total without filters; matching/ratio/percentage with labels', async () => {
-			const total = data<{ total_memories: number }>(await c.call('memory_stats', {}));
-			expect(Object.keys(total)).toEqual(['total_memories']);
+			const total = data<{ total_memories: number; sync: object }>(await c.call('memory_stats', {}));
+			expect(Object.keys(total)).toEqual(['total_memories', 'sync']);
+			expect(total.sync).toEqual({ on: false, status: 'off', pending: 0 });
+			const state = { on: true, status: 'offline', last_synced: '2026-01-02T03:04:05.000Z', pending: 2 };
+			await engine.setSetting('sync_state', state);
+			expect(data<{ sync: object }>(await c.call('memory_stats', {})).sync).toEqual(state);
+			await engine.setSetting('sync_state', undefined);
 			const beer = data<{
 				matching: number;
 				total: number;

@@ -4,7 +4,7 @@
  * does not open.
  */
 import { describe, expect, it } from 'vitest';
-import { newSaltDoc, open, seal, unlockSaltDoc, type KdfParams } from '../../../src/sync/crypto';
+import { checkKey, newSaltDoc, open, seal, unlockSaltDoc, type KdfParams } from '../../../src/sync/crypto';
 import { asRecord, compareVersions, fingerprint } from '../../../src/sync/records';
 
 // Small parameters keep the test fast; the real default is 64 MiB × 3.
@@ -19,6 +19,15 @@ describe('sync crypto', () => {
 		expect(await open(again, box, 'm1')).toEqual({ content: 'secret' });
 		await expect(unlockSaltDoc(doc, 'wrong')).rejects.toMatchObject({ code: 'wrong-passphrase' });
 		await expect(unlockSaltDoc({ v: 9 }, 'x')).rejects.toMatchObject({ code: 'bad-salt' });
+	});
+
+	it('checks a kept key against the current salt document (a rotated passphrase fails)', async () => {
+		const { doc, key } = await newSaltDoc('correct horse', FAST);
+		const rotated = await newSaltDoc('new passphrase', FAST);
+		expect(await checkKey(key, doc)).toBe(true);
+		expect(await checkKey(key, rotated.doc)).toBe(false);
+		expect(await checkKey(key, { check: 'garbage' })).toBe(false);
+		expect(await checkKey(key, null)).toBe(false);
 	});
 
 	it('refuses tampered, moved and foreign boxes', async () => {
