@@ -2,6 +2,7 @@
  * Shared set-up for engine tests: the real embedded model (loaded once per test file), a fresh
  * fake-indexeddb database per engine, and a controllable clock.
  */
+import type { DBCore, Middleware } from 'dexie';
 import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, beforeAll } from 'vitest';
 import { createEmbedder, type Embedder } from '../../../src/engine/embedder';
@@ -94,4 +95,29 @@ export async function rejection(p: Promise<unknown>): Promise<{ code: string; me
 /** Every stored association (each lives on the memory it leaves). */
 export async function storedLinks(engine: { db: EngramDB }): Promise<AssociationRow[]> {
 	return (await engine.db.memories.toArray()).flatMap(linksOut);
+}
+
+/**
+ * A Dexie middleware that refuses every add and put while `state.full`, as Chromium does at the
+ * origin's quota (test/e2e/quota.test.ts found the rule); a transaction of deletes alone commits.
+ */
+export function quota(state: { full: boolean }): Middleware<DBCore> {
+	return {
+		stack: 'dbcore',
+		name: 'test-quota',
+		create: (down) => ({
+			...down,
+			table(name) {
+				const t = down.table(name);
+				return {
+					...t,
+					mutate(req) {
+						if (state.full && (req.type === 'add' || req.type === 'put'))
+							return Promise.reject(Object.assign(new Error('quota reached'), { name: 'QuotaExceededError' }));
+						return t.mutate(req);
+					},
+				};
+			},
+		}),
+	};
 }

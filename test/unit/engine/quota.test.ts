@@ -2,33 +2,11 @@
  * A full disk, as Chromium enforces it (test/e2e/quota.test.ts found the rule): any request that
  * adds or puts fails with QuotaExceededError, a transaction of deletes alone commits.
  */
-import type { DBCore, Middleware } from 'dexie';
 import { describe, expect, it } from 'vitest';
-import { rejection, useEngines } from './helpers';
+import { quota, rejection, useEngines } from './helpers';
 
 const engines = useEngines();
 
-/** Refuses every add and put while `state.full`, as Chromium does at the quota. */
-function quota(state: { full: boolean }): Middleware<DBCore> {
-	return {
-		stack: 'dbcore',
-		name: 'test-quota',
-		create: (down) => ({
-			...down,
-			table(name) {
-				const t = down.table(name);
-				return {
-					...t,
-					mutate(req) {
-						if (state.full && (req.type === 'add' || req.type === 'put'))
-							return Promise.reject(Object.assign(new Error('quota reached'), { name: 'QuotaExceededError' }));
-						return t.mutate(req);
-					},
-				};
-			},
-		}),
-	};
-}
 
 describe('a full disk', () => {
 	it('deletes by id and by tags, gets uncounted, refuses an update with how to make room, then writes again', async () => {

@@ -3,35 +3,13 @@
  * replayed with its original result, refused when the id comes back with other arguments, and
  * remembered across a reload, across engines on one database, and (held) on a full disk.
  */
-import type { DBCore, Middleware } from 'dexie';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../../src/engine/request-ids';
 import { recordRequests, REQUEST_RETENTION } from '../../../src/store/requests';
-import { Clock, freshName, rejection, useEngines } from './helpers';
+import { Clock, freshName, quota, rejection, useEngines } from './helpers';
 
 const engines = useEngines();
 
-/** Refuses every add and put while `state.full`, as Chromium does at the quota (see quota.test.ts). */
-function quota(state: { full: boolean }): Middleware<DBCore> {
-	return {
-		stack: 'dbcore',
-		name: 'test-quota',
-		create: (down) => ({
-			...down,
-			table(name) {
-				const t = down.table(name);
-				return {
-					...t,
-					mutate(req) {
-						if (state.full && (req.type === 'add' || req.type === 'put'))
-							return Promise.reject(Object.assign(new Error('quota reached'), { name: 'QuotaExceededError' }));
-						return t.mutate(req);
-					},
-				};
-			},
-		}),
-	};
-}
 
 describe('request_id', () => {
 	describe('replay', () => {
