@@ -12,10 +12,13 @@
  * `deleteWhenFull`): the id is held in this tab (replays here are recognised) and written with
  * the next write that commits; the result says so (`request_recorded: false`).
  */
+import { canonicalJson, cyrb53 } from '../core/canonical';
 import { MemoryError } from '../core/errors';
 import type { EngramDB } from '../store/db';
 import { findRequest, recordRequests, type RequestRow } from '../store/requests';
 import type { EngineContext } from './context';
+
+export { canonicalJson };
 
 /** The writes that accept a request_id, by tool name. */
 export type WriteOp = 'store_memory' | 'update_memory' | 'delete_memory' | 'associate_memories' | 'unlink_memories';
@@ -38,14 +41,6 @@ export function requestKey(op: WriteOp, input: { request_id?: string }): Request
  * JSON with object keys sorted and undefined members left out, so two spellings of the same
  * arguments (key order, an explicit undefined) hash the same.
  */
-export function canonicalJson(v: unknown): string {
-	if (Array.isArray(v)) return `[${v.map((x) => (x === undefined ? 'null' : canonicalJson(x))).join(',')}]`;
-	if (v !== null && typeof v === 'object') {
-		const keys = Object.keys(v).filter((k) => (v as Record<string, unknown>)[k] !== undefined).sort();
-		return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
-	}
-	return JSON.stringify(v) ?? 'null';
-}
 
 /**
  * A 106-bit hash (two 53-bit cyrb53 lanes, hex): synchronous, so a write can key itself without
@@ -56,18 +51,6 @@ export function hashText(s: string): string {
 	return cyrb53(s, 0x9e3779b9).toString(16).padStart(14, '0') + cyrb53(s, 0x85ebca6b).toString(16).padStart(14, '0');
 }
 
-function cyrb53(s: string, seed: number): number {
-	let h1 = 0xdeadbeef ^ seed;
-	let h2 = 0x41c6ce57 ^ seed;
-	for (let i = 0; i < s.length; i++) {
-		const c = s.charCodeAt(i);
-		h1 = Math.imul(h1 ^ c, 2654435761);
-		h2 = Math.imul(h2 ^ c, 1597334677);
-	}
-	h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-	h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-	return 4294967296 * (2097151 & h2) + (h1 >>> 0);
-}
 
 /** Request ids a delete on a full disk applied but could not record, per database (this tab only). */
 const held = new WeakMap<EngramDB, Map<string, RequestRow>>();

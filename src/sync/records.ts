@@ -2,34 +2,17 @@
  * Pure helpers for sync: fingerprints (the echo guard), the conflict rule and the check that a
  * decrypted document is a memory record Engram can apply.
  */
+import { canonicalJson, cyrb53 } from '../core/canonical';
 import type { SyncRecord } from '../engine/types';
 
 /** Sorted-key JSON, so equal records give equal text. */
-export function canonical(v: unknown): string {
-	if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-	if (v && typeof v === 'object')
-		return `{${Object.keys(v)
-			.filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-			.sort()
-			.map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
-			.join(',')}}`;
-	return JSON.stringify(v) ?? 'null';
-}
+export const canonical = canonicalJson;
 
 /** A 53-bit hash (cyrb53) of a record's canonical text, without its device: what "unchanged" means. */
 export function fingerprint(rec: SyncRecord): string {
 	const { device: _d, ...rest } = rec;
 	const s = canonical(rest);
-	let h1 = 0xdeadbeef,
-		h2 = 0x41c6ce57;
-	for (let i = 0; i < s.length; i++) {
-		const c = s.charCodeAt(i);
-		h1 = Math.imul(h1 ^ c, 2654435761);
-		h2 = Math.imul(h2 ^ c, 1597334677);
-	}
-	h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-	h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-	return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36) + ':' + s.length.toString(36);
+	return cyrb53(s).toString(36) + ':' + s.length.toString(36);
 }
 
 /** > 0 when `a` wins over `b`: the later `updated_at`, then the greater device id. */
