@@ -113,13 +113,20 @@ function registerTool(
 	});
 }
 
+/** Said first when a write's request_id was already applied: the text then reads as news otherwise. */
+function replayNote(input: unknown): string {
+	const id = (input as { request_id?: unknown } | null)?.request_id;
+	return `Already applied (request_id ${JSON.stringify(id)}): this is the first call's result; nothing was written now.`;
+}
+
 /** The uniform wrapping: rendered text block(s) plus the structured data. */
 function toResult(
 	tool: AnyToolDefinition,
 	out: Record<string, unknown>,
 	input: unknown,
 ): CallToolResult {
-	const text = tool.render(out, input);
+	const rendered = tool.render(out, input);
+	const text = out.replayed === true ? [replayNote(input), ...(Array.isArray(rendered) ? rendered : [rendered])] : rendered;
 	const blocks = (Array.isArray(text) ? text : [text]).map((t) => ({
 		type: 'text' as const,
 		text: t,

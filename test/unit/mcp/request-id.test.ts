@@ -31,6 +31,16 @@ describe('native write tools', () => {
 			}
 		});
 
+		it('says in the text, first, that a replayed call wrote nothing now', async () => {
+			const store = { content: 'Stand-ups moved to 9:30', request_id: 'mcp-text-1' };
+			const first = await c.call('store_memory', store);
+			expect((first.content[0] as { text: string }).text).not.toMatch(/^Already applied/);
+			const again = await c.call('store_memory', store);
+			expect((again.content[0] as { text: string }).text).toBe('Already applied (request_id "mcp-text-1"): this is the first call\'s result; nothing was written now.');
+			expect((again.content[1] as { text: string }).text).toBe((first.content[0] as { text: string }).text);
+			await c.call('delete_memory', { memory_id: data<StoreOutput>(first).memory_id });
+		});
+
 		it('replays store, update, associate, unlink and delete with the original result, writing nothing again', async () => {
 			const store = { content: 'The design review moved to Wednesdays', tags: ['team'], request_id: 'mcp-s1' };
 			const first = data<StoreOutput>(await c.call('store_memory', store));
