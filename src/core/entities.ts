@@ -466,7 +466,8 @@ const LOWERCASE_TOOLS = new Set(
 
 /** Tool and place names resolved through the alias table, keyed by canonical lower form. */
 function canonicalKey(key: string): string {
-	const alias = ALIASES[key];
+	// Own keys only: a name like "constructor" must not find Object.prototype's.
+	const alias = Object.hasOwn(ALIASES, key) ? ALIASES[key] : undefined;
 	return alias ? plainKey(alias) : key;
 }
 

@@ -368,7 +368,8 @@ class Parser {
 		let label: NodeLabel | undefined;
 		if (this.acceptSym(':')) {
 			const l = this.name('a label (Memory, Event, Entity or Tag)');
-			label = LABEL_ALIASES[l.v.toLowerCase()];
+			const key = l.v.toLowerCase();
+			label = Object.hasOwn(LABEL_ALIASES, key) ? LABEL_ALIASES[key] : undefined;
 			if (!label)
 				throw syntaxError(this.src, l.pos, 'a label (Memory, Event, Entity or Tag)', `"${l.v}"`);
 		}

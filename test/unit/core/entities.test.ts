@@ -612,3 +612,11 @@ describe('entities', () => {
 		});
 	});
 });
+
+describe('names that are also Object.prototype keys', () => {
+	it('normalises "constructor", "toString" and "__proto__" as plain names', () => {
+		for (const name of ['constructor', 'toString', 'hasOwnProperty', 'valueOf'])
+			expect(normaliseEntityName(name)).toBe(name.toLowerCase());
+		expect(normaliseEntityName('__proto__')).toBe('proto'); // edge underscores trimmed, as for any name
+	});
+});

@@ -263,3 +263,10 @@ describe('bindParams', () => {
 		});
 	});
 });
+
+describe('labels that are Object.prototype keys', () => {
+	it('refuses (m:constructor) and (m:__proto__) as unknown labels', () => {
+		for (const label of ['constructor', '__proto__'])
+			expect(() => parseGraphQuery(`MATCH (m:${label}) RETURN m`)).toThrow(/label/);
+	});
+});
