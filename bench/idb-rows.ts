@@ -2,8 +2,8 @@
  * `npx tsx bench/idb-rows.ts`: what a write costs in this machine's Chromium IndexedDB, with
  * plain IndexedDB in a page (no Dexie, no Engram): 5,000 link-shaped rows with three, one and no
  * secondary indexes; 500 rows each holding ten links; 500 vector rows; one 200 kB row. Each case
- * is one relaxed-durability transaction, averaged over four. The figures behind docs/DESIGN.md's
- * "Few rows, few indexes": a write's cost is counted in rows and index entries, not bytes.
+ * is one relaxed-durability transaction, averaged over four. The figures behind docs/decisions/0010-fewer-rows-and-index-entries.md
+ * ("Few rows, few indexes"): a write's cost is counted in rows and index entries, not bytes.
  *
  * The page code is a string so the bundler's helpers never leak into the browser.
  */

@@ -1,6 +1,6 @@
 /**
  * Memory ids: time-ordered UUIDs (version 7, RFC 9562). A new memory's id sorts after every id
- * this process made before it, so IndexedDB appends its row, its vector row and the index
+ * this process made before it, so IndexedDB appends its row and the index
  * entries that point at it at the end of their key ranges instead of at random places in a
  * growing tree. Writing 100k memory-shaped rows in Chromium takes 12–15% less time with ordered
  * keys, at a cost per row that grows less as the store fills (`npx tsx bench/idb-keys.ts`), and

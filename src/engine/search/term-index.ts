@@ -5,7 +5,7 @@
  * search does. Adding or removing a document, a fuzzy lookup or a full walk needs the real tree:
  * `tree()` makes it then (all at once), and `settle()` makes it ahead of need in steps between
  * other work. At 100k memories the tree and the per-term objects of 71k terms took 170–230 ms
- * of a 0.9 s Node restore (docs/DESIGN.md §6).
+ * of a 0.9 s Node restore (docs/BENCHMARKS.md ("Design notes: the search index")).
  */
 import SearchableMap from 'minisearch/SearchableMap';
 
