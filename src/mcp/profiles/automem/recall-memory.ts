@@ -7,7 +7,9 @@ import { defineTool } from '../../tool-definition';
 import { renderRecall } from './recall-render';
 import { RecallArgs, RecallOut, type RecallItem } from './recall-schemas';
 
+/** Characters of content the text, items and detailed formats show. */
 const PREVIEW = 700;
+/** AutoMem's response budget in characters: results past it are dropped and counted. */
 const BUDGET = 80_000;
 
 export const recallMemory = defineTool({

@@ -1,6 +1,7 @@
 /** recall_memory's text: AutoMem's text, items and detailed blocks, or the JSON itself. */
 import type { RecallArgs, RecallItem, RecallOut } from './recall-schemas';
 
+/** The text of a recall result in the asked format (several blocks for `items`). */
 export function renderRecall(out: RecallOut, input: RecallArgs): string | string[] {
 	const format = input.format ?? 'text';
 	if (format === 'json') return JSON.stringify(out, null, 2);

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { LIMITS, StoreItemShape, TagsSchema } from '../../../core/schemas';
 
+/** recall_memory's arguments: the mode follows from which are given. */
 export const RecallArgs = z
 	.object({
 		memory_id: z
@@ -86,6 +87,7 @@ export const RecallArgs = z
 	});
 export type RecallArgs = z.infer<typeof RecallArgs>;
 
+/** One memory of a recall result, in AutoMem's field names. */
 export const RecallItem = z.object({
 	memory_id: z.string(),
 	content: z.string(),
@@ -118,6 +120,7 @@ export const RecallItem = z.object({
 });
 export type RecallItem = z.infer<typeof RecallItem>;
 
+/** recall_memory's result. */
 export const RecallOut = z.object({
 	count: z.number().int(),
 	mode: z.enum(['ranked', 'enumeration', 'id_fetch']),

@@ -6,11 +6,6 @@ import { defineTool } from '../../tool-definition';
 
 /** AutoMem refuses content over this many characters. */
 export const AUTOMEM_CONTENT_LIMIT = 2000;
-const PREVIEW = 700;
-const BUDGET = 80_000;
-
-// ---------------------------------------------------------------- store_memory
-
 const content = z
 	.string()
 	.min(1)

@@ -1,8 +1,8 @@
 /** add_labels: add labels to a memory, keeping the ones it has. */
-import { defineTool } from '../../tool-definition';
+import { z } from 'zod';
 import { IDEMPOTENT_WRITE } from '../../annotations';
 import { json } from '../../profile-helpers';
-import { z } from 'zod';
+import { defineTool } from '../../tool-definition';
 import { IdSchema, LabelResultSchema, LabelsInput, relabel, requireLabels } from './args';
 
 export const addLabels = defineTool({

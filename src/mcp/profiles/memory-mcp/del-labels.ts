@@ -1,8 +1,8 @@
 /** del_labels: remove labels from a memory. */
-import { defineTool } from '../../tool-definition';
+import { z } from 'zod';
 import { IDEMPOTENT_DESTRUCTIVE_WRITE } from '../../annotations';
 import { json } from '../../profile-helpers';
-import { z } from 'zod';
+import { defineTool } from '../../tool-definition';
 import { IdSchema, LabelResultSchema, LabelsInput, relabel, requireLabels } from './args';
 
 export const delLabels = defineTool({

@@ -1,8 +1,8 @@
 /** delete_memory: delete one memory by its integer id. */
-import { defineTool } from '../../tool-definition';
+import { z } from 'zod';
 import { IDEMPOTENT_DESTRUCTIVE_WRITE } from '../../annotations';
 import { json } from '../../profile-helpers';
-import { z } from 'zod';
+import { defineTool } from '../../tool-definition';
 import { IdSchema } from './args';
 import { bySeq } from './memory-dict';
 

@@ -2,8 +2,8 @@
  * memory-mcp's labels and filters: labels given as a comma-separated or JSON-array string, fuzzy
  * label and source filters with `!` exclusion, and the newest-first scan that applies them.
  */
-import type { MemoryBrief } from '../../../core/schemas';
 import { readPages } from '../../../core/paging';
+import type { MemoryBrief } from '../../../core/schemas';
 import type { EngineApi } from '../../../engine/types';
 
 /** Most memories a label/source scan reads (newest first) before it reports `approximate`. */
@@ -42,6 +42,7 @@ export function parseLabelFilter(labels: string | undefined): {
 	return { include, exclude };
 }
 
+/** A parsed label and source filter. */
 export interface Filter {
 	include: string[];
 	exclude: string[];
@@ -49,6 +50,7 @@ export interface Filter {
 	excludeSource: boolean;
 }
 
+/** The filter of a tool's `labels` and `source` arguments. */
 export function makeFilter(labels?: string, source?: string): Filter {
 	const s = source?.trim();
 	const excludeSource = !!s?.startsWith('!');
@@ -59,10 +61,12 @@ export function makeFilter(labels?: string, source?: string): Filter {
 	};
 }
 
+/** Whether the filter excludes anything at all. */
 export function isFiltering(f: Filter): boolean {
 	return f.include.length > 0 || f.exclude.length > 0 || f.source !== undefined;
 }
 
+/** Case-insensitive substring test: memory-mcp's fuzzy match. */
 export const has = (hay: string, needle: string) => hay.toLowerCase().includes(needle.toLowerCase());
 
 /** memory-mcp's fuzzy filter: any include label as a substring, no exclude label, source substring. */

@@ -1,8 +1,8 @@
 /** get_memory: one memory by its integer id, with its related memories. */
-import { defineTool } from '../../tool-definition';
+import { z } from 'zod';
 import { READ_ONLY } from '../../annotations';
 import { json } from '../../profile-helpers';
-import { z } from 'zod';
+import { defineTool } from '../../tool-definition';
 import { IdSchema } from './args';
 import { bySeq, McpMemorySchema, Shaper } from './memory-dict';
 

@@ -23,8 +23,10 @@ export function timeAgo(iso: string, now = Date.now()): string {
 	return unit(Math.floor(days / 365.25), 'year');
 }
 
+/** A similarity as memory-mcp shows it: "83%" (floored, never negative). */
 export const percent = (x: number) => `${Math.floor(Math.max(0, x) * 100)}%`;
 
+/** One related memory of a memory dict. */
 export const RelatedSchema = z.object({
 	id: z.number().int(),
 	similarity: z.string(),
@@ -41,6 +43,7 @@ const MetaSchema = z.object({
 	embedding_model: z.string().optional(),
 	embedding_dims: z.number().int().optional(),
 });
+/** memory-mcp's memory dict. */
 export const McpMemorySchema = z.object({
 	id: z.number().int(),
 	source: z.string().nullable(),
@@ -108,6 +111,7 @@ export class Shaper {
 	}
 }
 
+/** The memory with integer id `seq`; not_found in memory-mcp's words when there is none. */
 export async function bySeq(engine: EngineApi, seq: number): Promise<Memory> {
 	const id = await engine.resolveId(seq);
 	const m = id ? (await engine.getMemories([id]))[0] : undefined;

@@ -1,10 +1,10 @@
 /** memory_stats: totals and sync state, or counts matching labels and source. */
-import { defineTool } from '../../tool-definition';
-import { READ_ONLY } from '../../annotations';
-import { json } from '../../profile-helpers';
 import { z } from 'zod';
 import { StatsOutputSchema } from '../../../core/schemas';
 import type { EngineApi } from '../../../engine/types';
+import { READ_ONLY } from '../../annotations';
+import { json } from '../../profile-helpers';
+import { defineTool } from '../../tool-definition';
 import { LabelsArg, SourceArg } from './args';
 import { has, isFiltering, makeFilter, matches, scan, SCAN_CAP, type Filter } from './filters';
 

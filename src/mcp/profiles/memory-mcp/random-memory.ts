@@ -1,10 +1,10 @@
 /** random_memory: one random memory, optionally filtered by labels and source. */
-import { defineTool } from '../../tool-definition';
-import { READ_ONLY_VARYING } from '../../annotations';
-import { json } from '../../profile-helpers';
 import { z } from 'zod';
 import { MemoryError } from '../../../core/errors';
 import type { EngineApi } from '../../../engine/types';
+import { READ_ONLY_VARYING } from '../../annotations';
+import { json } from '../../profile-helpers';
+import { defineTool } from '../../tool-definition';
 import { LabelsArg, SourceArg } from './args';
 import { isFiltering, makeFilter, scan } from './filters';
 import { McpMemorySchema, Shaper } from './memory-dict';

@@ -1,8 +1,8 @@
 /** replace_labels: swap labels for others in one write. */
-import { defineTool } from '../../tool-definition';
+import { z } from 'zod';
 import { IDEMPOTENT_WRITE } from '../../annotations';
 import { json } from '../../profile-helpers';
-import { z } from 'zod';
+import { defineTool } from '../../tool-definition';
 import { IdSchema, LabelResultSchema, LabelsInput, relabel, requireLabels } from './args';
 
 export const replaceLabels = defineTool({

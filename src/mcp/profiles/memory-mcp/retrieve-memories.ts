@@ -1,10 +1,10 @@
 /** retrieve_memories: semantic or most-recent listing with fuzzy label and source filters. */
-import { defineTool } from '../../tool-definition';
-import { READ_ONLY } from '../../annotations';
-import { json } from '../../profile-helpers';
 import { z } from 'zod';
 import type { EngineApi } from '../../../engine/types';
+import { READ_ONLY } from '../../annotations';
+import { json } from '../../profile-helpers';
 import { fitContents } from '../../render';
+import { defineTool } from '../../tool-definition';
 import { LabelsArg, SourceArg } from './args';
 import { isFiltering, makeFilter, matches, scan, type Filter } from './filters';
 import { McpMemorySchema, Shaper, type McpMemory } from './memory-dict';

@@ -1,8 +1,8 @@
 /** store_memory: store one memory; warnings name the closest existing ones. */
-import { defineTool } from '../../tool-definition';
+import { z } from 'zod';
 import { ADDITIVE_WRITE } from '../../annotations';
 import { json } from '../../profile-helpers';
-import { z } from 'zod';
+import { defineTool } from '../../tool-definition';
 import { normalizeLabels } from './filters';
 
 /** memory-mcp's JSON-in-content workaround: content may be {"content": …, "labels": …, "source": …}. */

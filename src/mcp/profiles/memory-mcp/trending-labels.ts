@@ -1,8 +1,8 @@
 /** trending_labels: labels used lately, ranked with a daily decay. */
-import { defineTool } from '../../tool-definition';
+import { z } from 'zod';
 import { READ_ONLY } from '../../annotations';
 import { json } from '../../profile-helpers';
-import { z } from 'zod';
+import { defineTool } from '../../tool-definition';
 
 export const trendingLabels = defineTool({
 	name: 'trending_labels',
