@@ -116,8 +116,11 @@ function unlinkOutput(removed: AssociationRow[]): UnlinkOutput {
 	};
 }
 
-/** Writes one item, or describes why it failed. In single mode a failure throws instead. */
-async function writeOne(
+/**
+ * Writes one item inside the caller's transaction, or describes why it failed. In single mode a
+ * failure throws instead. Also used by store-linked.ts.
+ */
+export async function writeOne(
 	ctx: EngineContext,
 	item: AssociateItem,
 	index: number,

@@ -65,9 +65,10 @@ import { recallMemories } from './recall-ops';
 import { dataSize, health, stats, trendingLabels } from './stats-ops';
 import { DeferredLog } from './deferred-log';
 import { storeMemories } from './store-ops';
+import { storeLinked } from './store-linked';
 import { recordSyncConflict, syncRecords } from './sync-records';
 import { resolveThresholds, thresholdsKey, type Thresholds } from './thresholds';
-import type { ActivityEntry, ChangeEvent, DataSize, EngineApi, Progress, SyncRecord } from './types';
+import type { ActivityEntry, ChangeEvent, DataSize, EngineApi, Progress, StoreLinkedInput, StoreLinkedOutput, SyncRecord } from './types';
 import { updateMemory } from './update-ops';
 import { WriteGuesses } from './write-guess';
 import { WriteLock } from './write-lock';
@@ -194,6 +195,9 @@ export class Engine implements EngineApi {
 	}
 	associate(input: AssociateInput, c?: CallContext): Promise<AssociateOutput> {
 		return associateMemories(this.ctx, input, c?.actor);
+	}
+	storeLinked(input: StoreLinkedInput, c?: CallContext): Promise<StoreLinkedOutput> {
+		return storeLinked(this.ctx, input, c?.actor);
 	}
 	deleteAssociation(input: UnlinkInput, c?: CallContext): Promise<UnlinkOutput> {
 		return unlinkMemories(this.ctx, input, c?.actor);

@@ -64,8 +64,18 @@ interface Written {
 	row: MemoryRow;
 }
 
-/** Stores one memory or a batch; see the module comment for what happens. */
-export async function storeMemories(ctx: EngineContext, input: StoreInput, actor = 'agent'): Promise<StoreOutput> {
+/**
+ * Work a caller adds to a store's transaction (store-linked.ts): it runs once the store's own
+ * requests have succeeded, before the commit, so a failure there aborts the store too. The
+ * index already holds the store's change; edges it adds go in `change` and into the index.
+ */
+export type AfterStore = (results: StoreOutput['results'], change: IndexChange) => Promise<void>;
+
+/**
+ * Stores one memory or a batch; see the module comment for what happens. `after` joins the
+ * store's transaction (see AfterStore).
+ */
+export async function storeMemories(ctx: EngineContext, input: StoreInput, actor = 'agent', after?: AfterStore): Promise<StoreOutput> {
 	const parsed = parseInput(StoreInputSchema, input);
 	const items: StoreItem[] = parsed.memories ?? [parsed as StoreItem];
 	const path = (i: number, f: string) => (parsed.memories ? `memories[${i}].${f}` : f);
@@ -76,7 +86,10 @@ export async function storeMemories(ctx: EngineContext, input: StoreInput, actor
 	return ctx.lock.run(async () => {
 		const attempt = async (guess: boolean) => {
 			const change: IndexChange = { upserts: [], edges: [] };
-			const write = (complete: () => void) => writeDrafts(ctx, drafts, { change, complete }, path, actor, now, guess);
+			const write = (complete: () => void) => {
+				const written = writeDrafts(ctx, drafts, { change, complete }, path, actor, now, guess);
+				return after ? written.then(async (results) => (await after(results, change), results)) : written;
+			};
 			return { change, applied: await writeIndexed(ctx, change, (complete) => applyOnce(ctx, key, () => write(complete), (r) => r)) };
 		};
 		const { change, applied } = await attempt(true).catch((e: unknown) => {

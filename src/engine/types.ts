@@ -5,6 +5,7 @@
  */
 import type {
 	AssociateInput,
+	AssociateItem,
 	AssociateOutput,
 	Association,
 	CallContext,
@@ -124,6 +125,16 @@ export interface Progress {
 	message?: string;
 }
 
+/** storeLinked's input: one memory (no batch, no request_id) and a link from an existing memory to it. */
+export interface StoreLinkedInput {
+	memory: Omit<StoreInput, 'memories' | 'request_id'>;
+	/** The link to add: from `memory1_id` to the memory stored (or the one it duplicates). */
+	link_from?: Omit<AssociateItem, 'memory2_id'>;
+}
+
+/** The store's output, and the link written (absent when none was asked or it was a self-link). */
+export type StoreLinkedOutput = StoreOutput & { linked?: AssociateOutput['succeeded'][number] };
+
 /** The memory service. Usable directly in Node and the page, or through comlink from a worker. */
 export interface EngineApi {
 	store(input: StoreInput, ctx?: CallContext): Promise<StoreOutput>;
@@ -131,6 +142,8 @@ export interface EngineApi {
 	update(input: UpdateInput, ctx?: CallContext): Promise<UpdateOutput>;
 	delete(input: DeleteInput, ctx?: CallContext): Promise<DeleteOutput>;
 	associate(input: AssociateInput, ctx?: CallContext): Promise<AssociateOutput>;
+	/** Stores one memory and links an existing one to it, in one transaction (store-linked.ts). */
+	storeLinked(input: StoreLinkedInput, ctx?: CallContext): Promise<StoreLinkedOutput>;
 	/** Removes links from memory1 to memory2 (one type, or all): one transaction, an activity entry. */
 	deleteAssociation(input: UnlinkInput, ctx?: CallContext): Promise<UnlinkOutput>;
 	recall(input: RecallInput, ctx?: CallContext): Promise<RecallOutput>;

@@ -34,10 +34,5 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(
 	return def;
 }
 
-/** MCP annotations of a tool that only reads (openWorldHint is false everywhere: no network). */
-export const READ_ONLY: ToolAnnotations = {
-	readOnlyHint: true,
-	idempotentHint: true,
-	destructiveHint: false,
-	openWorldHint: false,
-};
+/** Kept here too: tools import READ_ONLY with defineTool. */
+export { READ_ONLY } from './annotations';

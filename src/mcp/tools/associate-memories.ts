@@ -1,6 +1,7 @@
 /** associate_memories: typed links between memories, single or batch with partial-failure report. */
 import { AssociateInputSchema, AssociateOutputSchema } from '../../core/schemas';
 import { renderAssociate } from '../render';
+import { IDEMPOTENT_WRITE } from '../annotations';
 import { defineTool } from '../tool-definition';
 
 export const associateMemories = defineTool({
@@ -24,12 +25,7 @@ associate_memories({ memory1_id: "old-decision", memory2_id: "new-decision", typ
 associate_memories({ associations: [{ memory1_id: "a", memory2_id: "b", type: "PART_OF", strength: 0.7, role: "migration step" }] })`,
 		inputSchema: AssociateInputSchema,
 		outputSchema: AssociateOutputSchema,
-		annotations: {
-			readOnlyHint: false,
-			idempotentHint: true,
-			destructiveHint: false,
-			openWorldHint: false,
-		},
+		annotations: IDEMPOTENT_WRITE,
 	},
 	run: (input, engine, ctx) => engine.associate(input, ctx),
 	render: renderAssociate,

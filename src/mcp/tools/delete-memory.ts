@@ -1,6 +1,7 @@
 /** delete_memory: by id, by ids, or by tags; links to deleted memories go too. */
 import { DeleteInputSchema, DeleteOutputSchema } from '../../core/schemas';
 import { renderDelete } from '../render';
+import { DESTRUCTIVE_WRITE } from '../annotations';
 import { defineTool } from '../tool-definition';
 
 export const deleteMemory = defineTool({
@@ -16,12 +17,7 @@ Pass request_id so a resend after a lost answer reports the original result (rep
 Examples: delete_memory({ memory_id: "8f3a2c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91" }) · delete_memory({ tags: ["benchmark-test"] })`,
 		inputSchema: DeleteInputSchema,
 		outputSchema: DeleteOutputSchema,
-		annotations: {
-			readOnlyHint: false,
-			idempotentHint: false,
-			destructiveHint: true,
-			openWorldHint: false,
-		},
+		annotations: DESTRUCTIVE_WRITE,
 	},
 	run: (input, engine, ctx) => engine.delete(input, ctx),
 	render: renderDelete,

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { GetInputSchema, GetOutputSchema } from '../../core/schemas';
 import { renderGet } from '../render';
+import { READ_ONLY } from '../annotations';
 import { defineTool } from '../tool-definition';
 
 /** A hub memory can carry thousands of links; the rest are counted, not listed. */
@@ -22,12 +23,7 @@ Use it to open a memory that recall_memory, a graph tool or the user pointed to,
 Examples: get_memory({ memory_id: "8f3a2c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91" }) · get_memory({ memory_id: 42, related_limit: 5 })`,
 		inputSchema: GetInputSchema,
 		outputSchema: GetMemoryOutputSchema,
-		annotations: {
-			readOnlyHint: true,
-			idempotentHint: true,
-			destructiveHint: false,
-			openWorldHint: false,
-		},
+		annotations: READ_ONLY,
 	},
 	run: async (input, engine, ctx) => {
 		const out = await engine.get(input, ctx);

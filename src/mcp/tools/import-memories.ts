@@ -1,6 +1,7 @@
 /** import_memories: load an export (or server-memory JSONL) in one transaction. */
 import { ImportInputSchema, ImportOutputSchema } from '../../core/schemas';
 import { renderImport } from '../render';
+import { IDEMPOTENT_DESTRUCTIVE_WRITE } from '../annotations';
 import { defineTool } from '../tool-definition';
 
 export const importMemories = defineTool({
@@ -14,12 +15,7 @@ Use it when the user hands you an export or a file from another memory tool. Do 
 Example: import_memories({ data: "<the jsonl text>", format: "jsonl", scope: "imported" })`,
 		inputSchema: ImportInputSchema,
 		outputSchema: ImportOutputSchema,
-		annotations: {
-			readOnlyHint: false,
-			idempotentHint: true,
-			destructiveHint: true,
-			openWorldHint: false,
-		},
+		annotations: IDEMPOTENT_DESTRUCTIVE_WRITE,
 	},
 	run: (input, engine, ctx) => engine.importMemories(input, ctx),
 	render: renderImport,

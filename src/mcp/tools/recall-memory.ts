@@ -1,6 +1,7 @@
 /** recall_memory: hybrid, explainable ranking with filters; output bounded in size. */
 import { RecallInputSchema, RecallOutputSchema, type RecallOutput } from '../../core/schemas';
 import { compactMetadata, countWithinBudget, fitContents, renderRecall } from '../render';
+import { READ_ONLY } from '../annotations';
 import { defineTool } from '../tool-definition';
 
 export const recallMemory = defineTool({
@@ -19,12 +20,7 @@ recall_memory({ query: "auth bugs", tags: ["my-project"], time_query: "last mont
 recall_memory({ queries: ["deployment checklist", "release process"], limit: 5 })`,
 		inputSchema: RecallInputSchema,
 		outputSchema: RecallOutputSchema,
-		annotations: {
-			readOnlyHint: true,
-			idempotentHint: true,
-			destructiveHint: false,
-			openWorldHint: false,
-		},
+		annotations: READ_ONLY,
 	},
 	run: async (input, engine, ctx) =>
 		boundRecall(await engine.recall(input, ctx), input.offset ?? 0),

@@ -1,6 +1,7 @@
 /** store_memory: save one memory or a batch of up to 500 in one transaction. */
 import { StoreInputSchema, StoreOutputSchema } from '../../core/schemas';
 import { renderStore } from '../render';
+import { ADDITIVE_WRITE } from '../annotations';
 import { defineTool } from '../tool-definition';
 
 export const storeMemory = defineTool({
@@ -23,12 +24,7 @@ store_memory({ content: "User now prefers SQLite for small local tools.", supers
 store_memory({ memories: [{ content: "…" }, { content: "…", tags: ["import"] }] })`,
 		inputSchema: StoreInputSchema,
 		outputSchema: StoreOutputSchema,
-		annotations: {
-			readOnlyHint: false,
-			idempotentHint: false,
-			destructiveHint: false,
-			openWorldHint: false,
-		},
+		annotations: ADDITIVE_WRITE,
 	},
 	run: (input, engine, ctx) => engine.store(input, ctx),
 	render: renderStore,

@@ -1,5 +1,6 @@
 /** unlink_memories: removes the links from one memory to another (one type, or every type). */
 import { UnlinkInputSchema, UnlinkOutputSchema } from '../../core/schemas';
+import { DESTRUCTIVE_WRITE } from '../annotations';
 import { defineTool } from '../tool-definition';
 
 export const unlinkMemories = defineTool({
@@ -13,12 +14,7 @@ Use it when a link made with associate_memories was wrong or no longer holds. Li
 Examples: unlink_memories({ memory1_id: "bug-fix-123", memory2_id: "feature-456", type: "RELATES_TO" }) · unlink_memories({ memory1_id: "a", memory2_id: "b" })`,
 		inputSchema: UnlinkInputSchema,
 		outputSchema: UnlinkOutputSchema,
-		annotations: {
-			readOnlyHint: false,
-			idempotentHint: false,
-			destructiveHint: true,
-			openWorldHint: false,
-		},
+		annotations: DESTRUCTIVE_WRITE,
 	},
 	run: (input, engine, ctx) => engine.deleteAssociation(input, ctx),
 	render: (out) => [out.message, ...out.removed.map((r) => `  ${r.memory1_id} -${r.type} ${r.strength}-> ${r.memory2_id} (removed)`)].join('\n'),

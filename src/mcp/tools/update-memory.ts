@@ -1,6 +1,7 @@
 /** update_memory: correct or enrich a memory in place. */
 import { UpdateInputSchema, UpdateOutputSchema } from '../../core/schemas';
 import { renderUpdate } from '../render';
+import { IDEMPOTENT_DESTRUCTIVE_WRITE } from '../annotations';
 import { defineTool } from '../tool-definition';
 
 export const updateMemory = defineTool({
@@ -17,12 +18,7 @@ update_memory({ memory_id: "8f3a2c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91", tags: ["proje
 update_memory({ memory_id: 42, content: "Updated: PostgreSQL chosen for ACID + team expertise", metadata: { reviewed: true } })`,
 		inputSchema: UpdateInputSchema,
 		outputSchema: UpdateOutputSchema,
-		annotations: {
-			readOnlyHint: false,
-			idempotentHint: true,
-			destructiveHint: true,
-			openWorldHint: false,
-		},
+		annotations: IDEMPOTENT_DESTRUCTIVE_WRITE,
 	},
 	run: (input, engine, ctx) => engine.update(input, ctx),
 	render: renderUpdate,

@@ -10,7 +10,7 @@ import { createEngine, type CreateEngineOptions, type Engine } from '../../../sr
 import { nodeModelPath } from '../../../src/engine/node-model-path';
 import { linksOut } from '../../../src/store/associations';
 import type { EngramDB } from '../../../src/store/db';
-import type { AssociationRow } from '../../../src/store/rows';
+import type { AssociationRow, MemoryRow } from '../../../src/store/rows';
 
 let shared: Promise<Embedder> | undefined;
 
@@ -113,6 +113,32 @@ export function quota(state: { full: boolean }): Middleware<DBCore> {
 					...t,
 					mutate(req) {
 						if (state.full && (req.type === 'add' || req.type === 'put'))
+							return Promise.reject(Object.assign(new Error('quota reached'), { name: 'QuotaExceededError' }));
+						return t.mutate(req);
+					},
+				};
+			},
+		}),
+	};
+}
+
+/**
+ * A Dexie middleware that refuses, while `state.on`, any put of a memory row carrying a link of
+ * `type`: the link step of a write fails (as at the quota) while everything else goes through.
+ */
+export function refuseLink(type: string, state: { on: boolean }): Middleware<DBCore> {
+	return {
+		stack: 'dbcore',
+		name: 'test-refuse-link',
+		create: (down) => ({
+			...down,
+			table(name) {
+				const t = down.table(name);
+				return {
+					...t,
+					mutate(req) {
+						const rows = (req.type === 'put' || req.type === 'add' ? req.values : []) as MemoryRow[];
+						if (state.on && name === 'memories' && rows.some((r) => linksOut(r).some((l) => l.type === type)))
 							return Promise.reject(Object.assign(new Error('quota reached'), { name: 'QuotaExceededError' }));
 						return t.mutate(req);
 					},

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionsOutput, GraphQueryOutput } from '../../../src/core/graph-schemas';
 import type { Engine } from '../../../src/engine/engine';
 import { seedCorpus, type CorpusKey } from './corpus';
+import { refuseLink } from '../engine/helpers';
 import { connect, data, errorText, makeEngine, text, type Connection } from './helpers';
 
 type Saved = {
@@ -172,6 +173,39 @@ describe('aiakiv profile', () => {
 					}),
 				).status,
 			).toBe('saved');
+		});
+
+		it('stores an event and its prev_event_id link as one write: a failed link leaves nothing stored', async () => {
+			const own = await makeEngine();
+			const state = { on: false };
+			// Dexie builds its middleware stack when it opens.
+			own.db.use(refuseLink('OCCURRED_BEFORE', state));
+			own.db.close();
+			await own.db.open();
+			const oc = await connect(own, 'aiakiv');
+			try {
+				const prev = data<Saved>(
+					await oc.call('save_memory', {
+						summary: 'Billing chose PgBouncer in transaction mode.',
+						content: 'Too many PostgreSQL connections under load; PgBouncer fronts them now.',
+					}),
+				);
+				state.on = true;
+				const next = {
+					summary: 'Grafana alerts on billing p99 latency above 300 ms.',
+					content: 'Alert rule billing-p99 in the ops folder.',
+					prev_event_id: prev.event_id,
+				};
+				expect(errorText(await oc.call('save_memory', next))).toMatch(/^quota_exceeded: /);
+				expect((await own.stats({})).total_memories).toBe(1);
+				expect(await own.associationsOf(prev.event_id)).toEqual([]);
+				state.on = false;
+				expect(data<Saved>(await oc.call('save_memory', next)).prev_event_id).toBe(prev.event_id);
+				expect((await own.stats({})).total_memories).toBe(2);
+			} finally {
+				await oc.close();
+				await own.close();
+			}
 		});
 	});
 

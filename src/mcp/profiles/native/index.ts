@@ -1,6 +1,6 @@
-/** The native profile: Engram's full tool set. */
-import { NATIVE_TOOLS } from '../tools/index';
-import type { Profile } from './profile';
+/** The native profile: Engram's full tool set (one file per tool in src/mcp/tools/). */
+import { NATIVE_TOOLS } from '../../tools/index';
+import type { Profile } from '../profile';
 
 export const nativeProfile: Profile = {
 	name: 'native',

@@ -1,0 +1,28 @@
+/** delete_memory: delete one memory by its integer id. */
+import { z } from 'zod';
+import { IDEMPOTENT_DESTRUCTIVE_WRITE } from '../../annotations';
+import { json } from '../../profile-helpers';
+import { defineTool } from '../../tool-definition';
+import { IdSchema } from './args';
+import { bySeq } from './memory-dict';
+
+export const deleteMemory = defineTool({
+	name: 'delete_memory',
+	config: {
+		title: 'Delete memory by ID',
+		description: `Delete one memory by its integer ID; its related-memory links are removed from the other side too. Returns {success, message}.
+
+Use it for wrong or unwanted memories. Do not use it to change labels (del_labels, replace_labels).
+
+Example: delete_memory(memory_id=42)`,
+		inputSchema: z.object({ memory_id: IdSchema }),
+		outputSchema: z.object({ success: z.boolean(), message: z.string() }),
+		annotations: IDEMPOTENT_DESTRUCTIVE_WRITE,
+	},
+	run: async (input, engine, ctx) => {
+		const m = await bySeq(engine, input.memory_id);
+		await engine.delete({ memory_id: m.id }, ctx);
+		return { success: true, message: `✅ Memory #${input.memory_id} deleted successfully` };
+	},
+	render: json,
+});
