@@ -6,6 +6,7 @@
 import type { StaticModelInfo, Progress } from './types';
 import { fail } from './types';
 
+/** Whether this runs in Node (not a browser, worker or jsdom page). */
 export const IS_NODE = typeof process !== 'undefined' && process.release?.name === 'node' && typeof (globalThis as { window?: unknown }).window === 'undefined';
 
 /** A model file, checked against the sha256 config.json records for it (when it records one). */

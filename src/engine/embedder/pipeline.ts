@@ -11,6 +11,7 @@ const PIPELINE_BATCH = 32;
 /** transformers.js, imported on first need: a local static model loads without it (a quarter of a second in Node). */
 export type Transformers = typeof import('@huggingface/transformers');
 let transformersModule: Promise<Transformers> | undefined;
+/** transformers.js, imported once on first call; a failed import is retried by the next call. */
 export const transformers = (): Promise<Transformers> =>
 	(transformersModule ??= import('@huggingface/transformers').catch((e: unknown) => {
 		// Offline before the app's files were cached: let a later load try again.

@@ -82,6 +82,7 @@ export interface StaticFiles {
 	onnx: Uint8Array;
 }
 
+/** Reads a static model's files, checks their digests, and parses them once `parseAfter` settles. */
 export async function readStaticFiles(
 	modelId: string,
 	info: StaticModelInfo,
@@ -117,6 +118,7 @@ export async function readStaticFiles(
 const maxTokensOf = (config: StaticFiles['config']): number =>
 	typeof config.model_max_length === 'number' && Number.isFinite(config.model_max_length) ? config.model_max_length : Infinity;
 
+/** A static model's parts from its parsed files. */
 export function partsOf(modelId: string, info: StaticModelInfo, files: StaticFiles, spec: WordLevelSpec): StaticModelParts {
 	const { table, scales, dims } = readTable(modelId, info, files.onnx, spec.vocabSize);
 	return { modelId, dims, unk: info.unk_token_id, maxTokens: maxTokensOf(files.config), table, scales, tokenizer: spec };
