@@ -3,8 +3,11 @@
  * quarters, years, and half-open spans of them.
  */
 export const MINUTE = 60_000;
+/** Milliseconds in an hour. */
 export const HOUR = 60 * MINUTE;
+/** Milliseconds in a UTC day (no leap seconds, no DST). */
 export const DAY = 24 * HOUR;
+/** Milliseconds in a week. */
 export const WEEK = 7 * DAY;
 
 /** A half-open window [s, e) in epoch milliseconds. */
@@ -19,14 +22,20 @@ export function utc(y: number, m: number, d = 1): number {
 	date.setUTCFullYear(y, m, d);
 	return date.getTime();
 }
+/** Midnight UTC of the day `ms` falls in. */
 export const dayStart = (ms: number): number => Math.floor(ms / DAY) * DAY;
+/** UTC year of `ms`. */
 export const yearOf = (ms: number): number => new Date(ms).getUTCFullYear();
+/** UTC month (0–11) of `ms`. */
 export const monthOf = (ms: number): number => new Date(ms).getUTCMonth();
-/** Day of week with Monday = 0 … Sunday = 6. */
+/** Day of week with Monday = 0 … Sunday = 6 (ISO 8601): the one weekday convention, WEEKDAYS' order. */
 export const weekdayOf = (ms: number): number => (new Date(ms).getUTCDay() + 6) % 7;
+/** Monday 00:00 UTC of the ISO week `ms` falls in. */
 export const weekStart = (ms: number): number => dayStart(ms) - weekdayOf(ms) * DAY;
+/** Days in month `m` (0–11) of year `y`. */
 export const daysInMonth = (y: number, m: number): number => new Date(utc(y, m + 1, 0)).getUTCDate();
 
+/** The UTC day `ms` falls in. */
 export function daySpan(ms: number): Span {
 	const s = dayStart(ms);
 	return { s, e: s + DAY };
@@ -35,12 +44,15 @@ function weekSpan(ms: number): Span {
 	const s = weekStart(ms);
 	return { s, e: s + WEEK };
 }
+/** Month `m` (0–11) of year `y`. */
 export function monthSpan(y: number, m: number): Span {
 	return { s: utc(y, m), e: utc(y, m + 1) };
 }
+/** Year `y`. */
 export function yearSpan(y: number): Span {
 	return { s: utc(y, 0), e: utc(y + 1, 0) };
 }
+/** Quarter `q` (0–3) of year `y`. */
 export function quarterSpan(y: number, q: number): Span {
 	return { s: utc(y, 3 * q), e: utc(y, 3 * q + 3) };
 }
@@ -55,6 +67,7 @@ export function addMonths(ms: number, n: number): number {
 	return utc(y, m, day) + (ms - dayStart(ms));
 }
 
+/** A calendar unit a phrase counts in. */
 export type Unit = 'minute' | 'hour' | 'day' | 'week' | 'month' | 'year';
 
 /** `ms` moved by `n` units (months and years clamp the day of month). */
@@ -93,8 +106,10 @@ export function unitSpan(ms: number, unit: Unit): Span {
 	}
 }
 
+/** `ms` as an ISO 8601 UTC string. */
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** The farthest instant a Date can hold either side of 1970 (ECMAScript's ±100,000,000 days). */
 export const DATE_LIMIT = 8.64e15;
+/** Whether a Date can hold `ms`. */
 export const representable = (ms: number): boolean => Math.abs(ms) <= DATE_LIMIT;

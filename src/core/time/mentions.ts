@@ -7,7 +7,7 @@ import { DAY, daySpan, dayStart, iso, monthOf, representable, type Span, yearOf 
 import { PART_OF_PERIOD, PATTERNS } from './patterns';
 import { partOf } from './resolvers';
 import { type Context, type Direction, type Groups, OPEN_END, type TimeMention } from './types';
-import { MONTHS, ONES, ORD_WORDS, TENS, WEEKDAYS } from './vocabulary';
+import { anyOf, MONTH_ABBREVIATIONS, MONTHS, ONES, ORD_WORDS, TENS, WEEKDAYS } from './vocabulary';
 
 /**
  * The patterns in their free-text form, sticky: extraction tries them only where a word that can
@@ -25,7 +25,7 @@ const OPENING_WORDS = new Set(
 		'from|around|back|circa|q1|q2|q3|q4|spring|summer|autumn|fall|winter',
 		'week|weekend|month|year|christmas|new|halloween|valentine|valentines|thanksgiving|easter',
 		MONTHS.join('|'),
-		'jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec',
+		MONTH_ABBREVIATIONS.join('|'),
 		WEEKDAYS.join('|'),
 		ONES.slice(1).join('|'),
 		TENS.slice(2).join('|'),
@@ -53,11 +53,28 @@ const ANY_MENTION = new RegExp(
 );
 
 /** Words that make a clause point forward ("we will go in June", "I'm flying out Friday"). */
-const FUTURE_CUES =
-	/\b(?:will|won't|shall|going\s+to|gonna|plan(?:ning)?\s+to|planning|planned|intend(?:ing)?\s+to|hope\s+to|hoping\s+to|about\s+to|looking\s+forward|can't\s+wait|upcoming|scheduled|booked|reserved|signed\s+up|due|soon|next|(?:i'm|i\s+am|we're|we\s+are|they're|he's|she's)\s+\w+ing)\b|'ll\b/i;
+const FUTURE_CUES = new RegExp(
+	String.raw`\b(?:${anyOf([
+		...['will', "won't", 'shall', 'going to', 'gonna', 'plan(?:ning)? to', 'planning', 'planned', 'intend(?:ing)? to'],
+		...['hope to', 'hoping to', 'about to', 'looking forward', "can't wait", 'upcoming', 'scheduled', 'booked'],
+		...['reserved', 'signed up', 'due', 'soon', 'next'],
+	])}|(?:${anyOf(["i'm", 'i am', "we're", 'we are', "they're", "he's", "she's"])})\s+\w+ing)\b|'ll\b`,
+	'i',
+);
 /** Words that make a clause point back ("we met on July 1", "got my score Friday"). */
-const PAST_CUES =
-	/\b(?:was|were|did|had|went|got|came|made|took|left|met|saw|said|told|ago|yesterday|already|used\s+to|back\s+in|since|bought|began|found|heard|lost|won|ran|ate|flew|drove|wrote|gave|felt|kept|sent)\b|\b(?!(?:excited|tired|interested|worried|scared|bored|thrilled|stressed|pleased|supposed|married|engaged|retired)\b)\w{2,}[^e\W]ed\b/i;
+const PAST_CUES = new RegExp(
+	String.raw`\b(?:${anyOf([
+		...['was', 'were', 'did', 'had', 'went', 'got', 'came', 'made', 'took', 'left', 'met', 'saw', 'said', 'told', 'ago'],
+		...['yesterday', 'already', 'used to', 'back in', 'since', 'bought', 'began', 'found', 'heard', 'lost', 'won'],
+		...['ran', 'ate', 'flew', 'drove', 'wrote', 'gave', 'felt', 'kept', 'sent'],
+	])})\b` +
+		// Any other word in -ed is a past verb, but for adjectives ("excited", "married").
+		String.raw`|\b(?!(?:${anyOf([
+			...['excited', 'tired', 'interested', 'worried', 'scared', 'bored', 'thrilled', 'stressed', 'pleased'],
+			...['supposed', 'married', 'engaged', 'retired'],
+		])})\b)\w{2,}[^e\W]ed\b`,
+	'i',
+);
 
 /**
  * Finds relative and absolute time expressions in free text and resolves each against the

@@ -110,7 +110,10 @@ function normaliseQuery(text: string): string {
 		.replace(/\s+/g, ' ')
 		.replace(/^[\s"'“”([{]+|[\s"'“”)\]}.,;:!?]+$/g, '')
 		.replace(
-			/^(?:(?:show|find|get|list)\s+)?(?:(?:all|my)\s+)?(?:memories|notes|things|stuff|events)\s+(?=from|since|in|during|on|before|after|between|until|of\s)/,
+			new RegExp(
+				String.raw`^(?:(?:show|find|get|list)\s+)?(?:(?:all|my)\s+)?(?:memories|notes|things|stuff|events)\s+` +
+					String.raw`(?=from|since|in|during|on|before|after|between|until|of\s)`,
+			),
 			'',
 		)
 		.replace(/^of\s+/, '');

@@ -2,7 +2,27 @@
  * Resolvers: turn a matched phrase's groups into a half-open window, relative to the context's
  * instant and direction.
  */
-import { addMonths, DAY, daysInMonth, daySpan, dayStart, HOUR, MINUTE, monthOf, monthSpan, quarterSpan, shift, type Span, type Unit, unitSpan, utc, WEEK, weekdayOf, weekStart, yearOf } from './calendar';
+import {
+	addMonths,
+	DAY,
+	daysInMonth,
+	daySpan,
+	dayStart,
+	HOUR,
+	MINUTE,
+	monthOf,
+	monthSpan,
+	quarterSpan,
+	shift,
+	type Span,
+	type Unit,
+	unitSpan,
+	utc,
+	WEEK,
+	weekdayOf,
+	weekStart,
+	yearOf,
+} from './calendar';
 import { type Context, type Groups, OPEN_END } from './types';
 import { amount, monthIndex, SEASONS, weekdayIndex } from './vocabulary';
 
@@ -34,6 +54,7 @@ const PART_HOURS: Record<string, [number, number]> = {
 	night: [18, 30], // runs into the small hours of the next day
 };
 
+/** Today, tomorrow, the day before yesterday …, or a part of it ("yesterday morning"). */
 export function relativeDay(which: string, part: string | undefined, c: Context): Span {
 	const w = which.toLowerCase().replace(/\s+/g, ' ');
 	const offsets: Record<string, number> = {
@@ -59,6 +80,7 @@ export function partOfDay(which: string, part: string, c: Context): Span {
 	return { s: day + a * HOUR, e: day + b * HOUR };
 }
 
+/** "Earlier today / this week …": from the unit's start to now. */
 export function earlierThis(unit: string | undefined, c: Context): Span {
 	const u = (unit?.toLowerCase() ?? 'day') as Unit;
 	return { s: unitSpan(c.now, u).s, e: c.now };
@@ -233,6 +255,7 @@ export function isoWeek(y: number, w: number): Span | null {
 	return { s, e: s + WEEK };
 }
 
+/** H1/H2 (first/second half) of year `y`. */
 export function half(h: string, y: number): Span {
 	const second = /2|second/i.test(h);
 	return { s: utc(y, second ? 6 : 0), e: utc(y, second ? 12 : 6) };
@@ -358,6 +381,10 @@ export function dayOfMonth(d: number, c: Context): Span | null {
 	return pick(c.dir === 'future' ? null : find(-1), c.dir === 'past' ? null : find(1), c);
 }
 
+/**
+ * Q1–Q4 (or first–fourth quarter) of `year`; without one, the latest such quarter (the current
+ * one included), or the next in a future clause.
+ */
 export function quarter(nth: string, year: string | undefined, c: Context): Span | null {
 	const n = nth.toLowerCase();
 	const word = ['first', 'second', 'third', 'fourth'].indexOf(n);

@@ -22,6 +22,7 @@ export interface TimeMention {
  */
 export type Direction = 'past' | 'future' | 'nearest';
 
+/** What a phrase is resolved against: the instant, the direction, query or free-text mode. */
 export interface Context {
 	/** The reference instant: "now" for queries, the memory's timestamp for mentions. */
 	now: number;
@@ -32,6 +33,7 @@ export interface Context {
 	month?: { y: number; m: number };
 }
 
+/** A match's named groups. */
 export type Groups = Record<string, string | undefined>;
 
 /** Rolling windows end at "now": queries leave them open, mentions close them at the day's end. */
