@@ -273,7 +273,7 @@ export const FUNCTION_WORDS = new Set(
 	).split('|'),
 );
 
-/** Days and months: time expressions (see time.ts), not entities. */
+/** Days and months: time expressions (see core/time/), not entities. */
 export const CALENDAR_WORDS = new Set(
 	(
 		'monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|thu|thur|thurs|' +
