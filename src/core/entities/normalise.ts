@@ -64,8 +64,9 @@ const TYPE_RANK: Record<string, number> = {
 	term: 1,
 	concept: 0,
 };
+// Own keys only: a caller's type named "constructor" must not find Object.prototype's.
 /** How specific an entity type is (higher wins when mentions of one name disagree). */
-export const typeRank = (type: string) => TYPE_RANK[type] ?? 2;
+export const typeRank = (type: string) => (Object.hasOwn(TYPE_RANK, type) ? TYPE_RANK[type] : 2);
 
 /** Prefer the canonical spelling, then mixed case ("PostgreSQL"), then all caps, then lower. */
 function displayScore(name: string, key: string): number {
