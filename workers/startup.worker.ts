@@ -7,7 +7,7 @@
  *    its metadata section, which the engine decodes at once, then the other sections
  *    (src/engine/search/snapshot.ts), read from the file section by section where it can
  *    (`postFromFile`), else cut out of the whole bytes (`postSnapshot`); or { snapshotError }.
- * 2. The embedded model's parts (src/engine/embedder.ts `loadStaticParts`: fetching,
+ * 2. The embedded model's parts (src/engine/embedder/static-parts.ts `loadStaticParts`: fetching,
  *    checking the digests of and parsing 18 MB of files), posted as { model } (null when the model
  *    is not a local static one) or { modelError }. Once the snapshot is posted they are read
  *    from an OPFS file an earlier load wrote (src/engine/parts-file.ts), which spares fetching

@@ -1,5 +1,5 @@
 /**
- * Node-only helper: where the repository's built models live on disk. Kept out of embedder.ts because a browser
+ * Node-only helper: where the repository's built models live on disk. Kept out of embedder/ because a browser
  * bundle cannot resolve filesystem paths; there the app passes a URL path such as '/models/'.
  */
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * A static model's parts (embedder.ts `StaticModelParts`) as one file, so a page load can read
+ * A static model's parts (embedder/types.ts `StaticModelParts`) as one file, so a page load can read
  * them in one go instead of fetching, hashing and parsing 18 MB of model files: in Chromium the
  * 15 MB ONNX file alone took 300–460 ms to come from the HTTP cache at start-up, and was what the
  * engine waited for last (docs/BENCHMARKS.md). The file is a cache: it names the model files'
@@ -9,7 +9,7 @@
  * Layout (little-endian): magic "ENGM" · u32 version · u32 header length · header JSON (UTF-8)
  * · each array of `header.arrays` in order, each starting 8-byte aligned.
  */
-import type { StaticModelParts } from './embedder';
+import type { StaticModelParts } from './embedder/types';
 import type { PackedVocab } from './packed-vocab';
 import type { WordLevelSpec } from './word-tokenizer';
 

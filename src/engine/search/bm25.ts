@@ -11,21 +11,8 @@
  * on the way, as minisearch does.
  */
 import type MiniSearch from 'minisearch';
-import type { SearchOptions } from 'minisearch';
+import { internalsOf } from './minisearch-internals';
 import { TopKBy } from './top-k';
-
-/** What a search reads of minisearch 7's internals. */
-interface Internals {
-	_index: { get(term: string): Map<number, Map<number, number>> | undefined; atPrefix(prefix: string): Iterable<[string, Map<number, Map<number, number>>]> };
-	_documentIds: Map<number, string>;
-	_fieldLength: Map<number, number[]>;
-	_avgFieldLength: number[];
-	_fieldIds: Record<string, number>;
-	_documentCount: number;
-	_nextId: number;
-	_options: { fields: string[]; tokenize: (text: string) => string[]; processTerm: (term: string) => string | string[] | null | undefined | false; searchOptions: SearchOptions };
-	removeTerm(fieldId: number, shortId: number, term: string): void;
-}
 
 /** One hit: the document id, its score and the processed query terms it matched. */
 export interface Bm25Hit {
@@ -84,7 +71,7 @@ function bm25(tf: number, matching: number, total: number, length: number, avgLe
  * the same options would rank them; undefined for a query of more than MAX_TERMS distinct terms.
  */
 export function searchTop(ms: MiniSearch<unknown>, query: string, opts: Bm25Options, cap: number): Bm25Hit[] | undefined {
-	const s = ms as unknown as Internals;
+	const s = internalsOf(ms);
 	const o = s._options;
 	const terms = o.tokenize(query).flatMap((t) => o.processTerm(t)).filter((t): t is string => !!t);
 	const distinct = [...new Set(terms)];

@@ -5,9 +5,7 @@
  * 2023", "on 8 May 2023", "last June") into the same tokens. Dates are UTC because stored
  * timestamps are UTC and a session date has no time zone of its own.
  */
-import { extractTimeMentions, MONTHS } from '../../core/time';
-
-const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+import { extractTimeMentions, MONTHS, WEEKDAYS, weekdayOf } from '../../core/time';
 
 /** Zero-padded two digits. */
 function two(n: number): string {
@@ -33,7 +31,7 @@ export function dateWords(ms: number): string {
 	return [
 		MONTHS[m],
 		String(y),
-		WEEKDAYS[d.getUTCDay()],
+		WEEKDAYS[weekdayOf(ms)],
 		monthToken(y, m),
 		dayToken(y, m, d.getUTCDate()),
 	].join(' ');

@@ -9,29 +9,16 @@
  * (`PackedTermData`): a query touches a handful of terms, and making the maps of all of them
  * (millions of entries at 100k memories) was most of restoring the index.
  *
- * It reads and writes minisearch v7's internal fields (`_index`, `_documentIds`, …), the same
- * ones its loadJS fills; `FORMAT` guards the layout, and index.test.ts checks that a restored
- * index answers exactly like the original, so a minisearch upgrade that moves them fails loudly.
+ * It reads and writes minisearch v7's internal fields (`_index`, `_documentIds`, …, declared in
+ * minisearch-internals.ts), the same ones its loadJS fills; `FORMAT` guards the layout, and
+ * index.test.ts checks that a restored index answers exactly like the original, so a minisearch
+ * upgrade that moves them fails loudly.
  */
 import type MiniSearch from 'minisearch';
+import { internalsOf, type TermTree } from './minisearch-internals';
 import { OverlayMap } from './overlay-map';
 import { PackedTermIndex, strictlySorted } from './term-index';
 import type { SlotNames } from './types';
-
-/** minisearch v7's internal state (what loadJS restores). */
-interface Internals {
-	_index:
-		| PackedTermIndex
-		| { set(term: string, data: Map<number, Map<number, number>>): void; [Symbol.iterator](): Iterator<[string, Map<number, Map<number, number>>]> };
-	_documentCount: number;
-	_nextId: number;
-	_documentIds: Map<number, string>;
-	_idToShortId: Map<string, number>;
-	_fieldIds: Record<string, number>;
-	_fieldLength: Map<number, number[]>;
-	_avgFieldLength: number[];
-	_dirtCount: number;
-}
 
 /** Layout version of the packed form. */
 const FORMAT = 2;
@@ -202,7 +189,7 @@ export class PackedTermData extends Map<number, Map<number, number>> {
  * id must be in it, else ids are written out after all).
  */
 export function packLexical(ms: MiniSearch<unknown>, slotOf?: ReadonlyMap<string, number>): PackedLexical {
-	const s = ms as unknown as Internals;
+	const s = internalsOf(ms);
 	const nFields = Object.keys(s._fieldIds).length;
 	const w = new VarintWriter();
 	let bySlot = slotOf !== undefined;
@@ -270,7 +257,7 @@ export function packLexical(ms: MiniSearch<unknown>, slotOf?: ReadonlyMap<string
 export function unpackLexical(p: PackedLexical, ms: MiniSearch<unknown>, slots?: SlotNames): void {
 	if (p.format !== FORMAT) throw new Error(`lexical snapshot format ${p.format} is not supported`);
 	if (p.bySlot && !slots) throw new Error('lexical snapshot names documents by slot, and no slots were given');
-	const s = ms as unknown as Internals;
+	const s = internalsOf(ms);
 	const nFields = Object.keys(p.fieldIds).length;
 	const r = new VarintReader(p.bytes, 0);
 	const docs = readDocuments(p, r, nFields, slots);
@@ -289,7 +276,7 @@ export function unpackLexical(p: PackedLexical, ms: MiniSearch<unknown>, slots?:
 	const make = (from: number, to: number) => new PackedTermData(p.bytes, from, to);
 	if (strictlySorted(terms)) s._index = new PackedTermIndex(terms, ranges, make);
 	// Packed before terms were sorted: make the tree now.
-	else for (let i = 0; i < terms.length; i++) (s._index as Exclude<Internals['_index'], PackedTermIndex>).set(terms[i], make(ranges[2 * i], ranges[2 * i + 1]));
+	else for (let i = 0; i < terms.length; i++) (s._index as TermTree).set(terms[i], make(ranges[2 * i], ranges[2 * i + 1]));
 	s._documentCount = p.documentCount;
 	s._nextId = p.nextId;
 	s._dirtCount = p.dirtCount;

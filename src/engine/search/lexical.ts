@@ -8,6 +8,7 @@ import MiniSearch, { type Options, type SearchOptions, type SearchResult } from 
 import { processTerm, tokenize } from '../../core/text';
 import { searchTop } from './bm25';
 import { packLexical, unpackLexical, type PackedLexical } from './lexical-codec';
+import { internalsOf } from './minisearch-internals';
 import { PackedTermIndex } from './term-index';
 import type { SlotNames } from './types';
 
@@ -114,16 +115,6 @@ export interface Collection {
 	has: (id: string) => boolean;
 }
 
-/** minisearch's internals read for per-collection document frequencies (v7 layout). */
-interface MiniSearchInternals {
-	_index: { get(term: string): Map<number, Map<number, number>> | undefined };
-	_documentIds: Map<number, string>;
-	_idToShortId: Map<string, number>;
-	_fieldLength: Map<number, number[]>;
-	_fieldIds: Record<string, number>;
-	_documentCount: number;
-}
-
 /** BM25's idf, exactly as minisearch computes it. */
 function idf(total: number, matching: number): number {
 	return Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
@@ -174,7 +165,7 @@ export class LexicalIndex {
 
 	/** Distinct words of a document's content as indexed (stop words included; 0 when unknown). */
 	contentLength(id: string): number {
-		const ms = this.ms as unknown as MiniSearchInternals;
+		const ms = internalsOf(this.ms);
 		const short = ms._idToShortId.get(id);
 		return short === undefined ? 0 : (ms._fieldLength.get(short)?.[ms._fieldIds.content] ?? 0);
 	}
@@ -222,7 +213,7 @@ export class LexicalIndex {
 
 	/** The query without words too common to matter (see LEXICAL_TUNING.pruneShare). */
 	private pruneCommon(query: string, within?: Collection): string {
-		const ms = this.ms as unknown as MiniSearchInternals;
+		const ms = internalsOf(this.ms);
 		const total = within ? within.size : ms._documentCount;
 		if (total < LEXICAL_TUNING.pruneMinDocs) return query;
 		const content = ms._fieldIds.content;
@@ -249,7 +240,7 @@ export class LexicalIndex {
 	 * (content field statistics; the other fields are short and follow the same correction).
 	 */
 	private collectionBoosts(query: string, within: Collection): Map<string, number> {
-		const ms = this.ms as unknown as MiniSearchInternals;
+		const ms = internalsOf(this.ms);
 		const content = ms._fieldIds.content;
 		const out = new Map<string, number>();
 		for (const tok of tokenize(query)) {
@@ -270,7 +261,7 @@ export class LexicalIndex {
 
 	/** Makes, in steps, what a restore left packed and a write would need (see term-index.ts). */
 	async settle(pause: () => Promise<void>): Promise<void> {
-		const index = (this.ms as unknown as { _index: unknown })._index;
+		const index = internalsOf(this.ms)._index;
 		if (index instanceof PackedTermIndex) await index.settle(pause);
 	}
 

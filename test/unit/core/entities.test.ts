@@ -619,4 +619,13 @@ describe('names that are also Object.prototype keys', () => {
 			expect(normaliseEntityName(name)).toBe(name.toLowerCase());
 		expect(normaliseEntityName('__proto__')).toBe('proto'); // edge underscores trimmed, as for any name
 	});
+
+	it('ranks a caller-given type named like an Object.prototype key as any unknown type', () => {
+		for (const type of ['constructor', 'toString', 'valueOf', '__proto__']) {
+			// A known specific type outranks an unknown one, whichever comes first.
+			expect(mergeEntities([{ name: 'maya', type }, { name: 'Maya', type: 'person' }])).toEqual([{ name: 'Maya', type: 'person' }]);
+			// An unknown type outranks "concept", as 'custom' does.
+			expect(mergeEntities([{ name: 'Kepler', type: 'concept' }, { name: 'Kepler', type }])).toEqual([{ name: 'Kepler', type }]);
+		}
+	});
 });

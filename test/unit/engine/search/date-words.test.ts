@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { describeDate, WEEKDAYS, weekdayOf } from '../../../../src/core/time';
 import { dateWords, queryDateWords } from '../../../../src/engine/search/date-words';
 import { createSearchIndex } from '../../../../src/engine/search/index';
 import { meta } from './fixtures';
@@ -9,6 +10,17 @@ describe('dateWords', () => {
 	it('gives the month name, year, weekday and canonical tokens of a timestamp (UTC)', () => {
 		expect(dateWords(Date.parse('2023-05-08T18:30:00Z'))).toBe('may 2023 monday m202305 d20230508');
 		expect(dateWords(NaN)).toBe('');
+	});
+
+	it('names the weekday as core/time does (one convention: Monday first), on every day of a week', () => {
+		const monday = Date.parse('2024-01-01T00:00:00Z');
+		for (let i = 0; i < 7; i++) {
+			const ms = monday + i * 86_400_000 + 23 * 3_600_000;
+			expect(weekdayOf(ms)).toBe(i);
+			expect(dateWords(ms).split(' ')[2]).toBe(WEEKDAYS[i]);
+			expect(describeDate(new Date(ms).toISOString())[3]).toBe(WEEKDAYS[i]);
+		}
+		expect(WEEKDAYS[0]).toBe('monday');
 	});
 });
 
