@@ -1,6 +1,6 @@
 /**
  * The engine's public surface: what the MCP tools, the UI (through the worker proxy) and the
- * tests call. Every method validates its input with the matching schema in core/schemas.ts and
+ * tests call. Every method validates its input with the matching schema in core/schemas/ and
  * throws a MemoryError on bad input; every write is one IndexedDB transaction.
  */
 import type {

@@ -1,5 +1,5 @@
 /**
- * The shapes Engram keeps in IndexedDB. They extend the public schemas (core/schemas.ts) only
+ * The shapes Engram keeps in IndexedDB. They extend the public schemas (core/schemas/) only
  * with bookkeeping the engine needs to answer quickly: the derived session key, the
  * duplicate-detection key and whether entities came from the caller.
  */
