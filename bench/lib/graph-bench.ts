@@ -16,6 +16,14 @@ type Caught = Record<string, { execute(input: Record<string, unknown>): Promise<
 export const GRAPH_QUERY =
 	'START a = events(text: $q, k: 5) MATCH (a)-[s:SHARES]-(b) RETURN b, s.count ORDER BY s.weight DESC LIMIT 10';
 
+/**
+ * A scan-shaped query_memory_graph pattern: every memory of a tag (up to the scan cap), their
+ * entities, grouped and counted. $tag takes turns over the corpus's tags.
+ */
+export const GRAPH_SCAN_QUERY =
+	'MATCH (m:Memory {tag: $tag})-[:MENTIONS]->(e:Entity) RETURN e.name, count(DISTINCT m) AS n ORDER BY n DESC LIMIT 10';
+const SCAN_TAGS = ['work', 'home', 'health', 'travel', 'family', 'project', 'reading', 'music', 'finance', 'garden', 'code', 'meeting'];
+
 /** Makes every page of `context` register its WebMCP tools on `globalThis.__graphBenchTools`. */
 export async function catchWebMcpTools(context: BrowserContext): Promise<void> {
 	// A string, not a function: tsx's name-keeping helper (__name) does not exist in the page.
@@ -53,12 +61,14 @@ function toolTimes(page: Page, tool: string, args: Record<string, unknown>[]): P
 	);
 }
 
-/** The graph tools' figures at one size (keys added to the browser bench's JSON). */
+/** The graph tools' figures at one size (keys added to the browser bench's JSON), in ms. */
 export interface GraphToolsResult {
 	find_connections_p50_ms: number;
 	find_connections_p90_ms: number;
 	query_graph_p50_ms: number;
 	query_graph_p90_ms: number;
+	query_graph_scan_p50_ms: number;
+	query_graph_scan_p90_ms: number;
 }
 
 /**
@@ -74,10 +84,14 @@ export async function graphToolTimes(page: Page, n: number, samples: number): Pr
 	const queries = Array.from({ length: samples }, (_, j) => ({ query: GRAPH_QUERY, params: { q: probe.queryFor(pick(j)) } }));
 	const conn = await toolTimes(page, 'find_memory_connections', sentences);
 	const graph = await toolTimes(page, 'query_memory_graph', queries);
+	const scans = Array.from({ length: Math.max(4, Math.round(samples / 5)) }, (_, j) => ({ query: GRAPH_SCAN_QUERY, params: { tag: SCAN_TAGS[j % SCAN_TAGS.length] } }));
+	const scan = await toolTimes(page, 'query_memory_graph', scans);
 	return {
 		find_connections_p50_ms: round(percentile(conn, 50)),
 		find_connections_p90_ms: round(percentile(conn, 90)),
 		query_graph_p50_ms: round(percentile(graph, 50)),
 		query_graph_p90_ms: round(percentile(graph, 90)),
+		query_graph_scan_p50_ms: round(percentile(scan, 50)),
+		query_graph_scan_p90_ms: round(percentile(scan, 90)),
 	};
 }
