@@ -75,6 +75,7 @@ async function rankByText(
 		return near.map((n) => n.id);
 	}
 	const scored: { id: string; cos: number }[] = [];
+	await ex.reads.preload(pool);
 	for (const id of pool) {
 		const v = await ex.reads.vectorOf(id);
 		if (v) scored.push({ id, cos: cosine(v, vec) });

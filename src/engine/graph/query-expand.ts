@@ -41,6 +41,7 @@ export async function expand(
 	reversed: boolean,
 ): Promise<Row[]> {
 	const dir = reversed ? flip(rel.dir) : rel.dir;
+	await preloadFrom(ex, rows, fromPat, rel, toPat);
 	const out: Row[] = [];
 	for (const r of rows) {
 		const from = r[fromPat.var] as GNode;
@@ -55,6 +56,22 @@ export async function expand(
 		}
 	}
 	return filterNodes(ex, out, toPat);
+}
+
+/**
+ * Reads, in bulk, the rows of the memories the rows expand from (their links, tags, vectors
+ * and entity lists live there), and their entities when the step goes to entities.
+ */
+async function preloadFrom(ex: QueryState, rows: Row[], fromPat: NodePattern, rel: RelPattern, toPat: NodePattern): Promise<void> {
+	const ids = new Set<string>();
+	for (const r of rows) {
+		const v = r[fromPat.var];
+		if (v?.kind === 'memory') ids.add(v.id);
+	}
+	if (ids.size === 0) return;
+	const kind = relKind(rel, toPat, { kind: 'memory', id: '' });
+	if (kind === 'MENTIONS' || kind === 'SHARES') await ex.reads.preloadEntitiesOf([...ids]);
+	else await ex.reads.preload([...ids]);
 }
 
 async function stepsFrom(

@@ -65,23 +65,12 @@ export class QueryState {
 		types?: string[];
 		scope?: string;
 	}): Promise<string[]> {
-		const ids: string[] = [];
-		for (let offset = 0; ids.length < GRAPH_LIMITS.scan;) {
-			const page = await this.reads.timeline({
-				...f,
-				types: f.types as never,
-				limit: 200,
-				offset,
-				max_content_chars: 0,
-			});
-			ids.push(...page.memories.map((m) => m.id));
-			if (!page.has_more) return ids;
-			offset = page.next_offset ?? offset + page.memories.length;
-			if (ids.length >= GRAPH_LIMITS.scan)
-				this.cut(
-					`scan stopped at ${GRAPH_LIMITS.scan} of ${page.total} memories (newest first); narrow with {tag}, {type} or START`,
-				);
-		}
+		// One ranking of the index (the timeline's order), ids only: no row is read to list them.
+		const { ids, total } = this.reads.scanIds(f, GRAPH_LIMITS.scan);
+		if (total > GRAPH_LIMITS.scan)
+			this.cut(
+				`scan stopped at ${GRAPH_LIMITS.scan} of ${total} memories (newest first); narrow with {tag}, {type} or START`,
+			);
 		return ids;
 	}
 
@@ -128,7 +117,7 @@ export class QueryState {
 
 	async total(): Promise<number> {
 		// The timeline's total is an index count; stats() would aggregate every memory.
-		this.totalMemories ??= (await this.reads.timeline({ limit: 1, max_content_chars: 0 })).total;
+		this.totalMemories ??= this.reads.scanIds({}, 1).total;
 		return this.totalMemories;
 	}
 

@@ -18,7 +18,8 @@ import type {
 	TimelineInput,
 	TimelineOutput,
 } from '../../core/schemas';
-import { linksOf } from '../../store/associations';
+import { TimelineInputSchema } from '../../core/schemas';
+import { linksOut } from '../../store/associations';
 import { entityIdsOf } from '../../store/derived';
 import { getByRef } from '../../store/memories';
 import type { MemoryRow } from '../../store/rows';
@@ -29,6 +30,7 @@ import type { EngineContext } from '../context';
 import { toMemory } from '../doc';
 import { cosineSample, embedOne, getEntities, searchEntities } from '../reads';
 import { recallMemories } from '../recall-ops';
+import { parseInput } from '../validate';
 import { resolveThresholds, thresholdsKey, type Thresholds } from '../thresholds';
 
 /** Rows read per IndexedDB request. */
@@ -105,9 +107,10 @@ export class GraphReads {
 
 	/** Every association out of and into a memory (EngineApi.associationsOf). */
 	async associationsOf(id: string): Promise<Association[]> {
-		const [row] = await this.rows([id]);
-		const { out, in: inc } = await linksOf(this.#ctx.db, id, this.#ctx.index.linkedFrom([id]), row);
-		return [...out, ...inc];
+		// Links live on the row they leave (store/associations.ts); the index names the sources.
+		const sources = [...new Set(this.#ctx.index.linkedFrom([id]))];
+		const [own, ...from] = await this.rows([id, ...sources]);
+		return [...linksOut(own), ...from.flatMap(linksOut).filter((a) => a.to === id)];
 	}
 
 	/** Entities by name prefix, then substring (EngineApi.searchEntities). */
@@ -143,6 +146,24 @@ export class GraphReads {
 	/** list_memory_timeline (EngineApi.timeline). */
 	timeline(input: TimelineInput): Promise<TimelineOutput> {
 		return timeline(this.#ctx, input);
+	}
+
+	/**
+	 * Ids of the newest `max` memories matching list_memory_timeline's filters (validated by its
+	 * schema, so a bad tag fails as the timeline's would), and how many match in all: the
+	 * timeline's own ranking, without reading a row.
+	 */
+	scanIds(f: { tags?: string[]; types?: string[]; scope?: string }, max: number): { ids: string[]; total: number } {
+		const p = parseInput(TimelineInputSchema, { ...f, limit: 1, max_content_chars: 0 });
+		const q: RecallInput = { scope: p.scope, types: p.types, tags: p.tags, tag_mode: p.tag_mode, limit: max, offset: 0, sort: 'time_desc' };
+		const page = this.#ctx.index.rank(q, { vectors: [] }, this.#ctx.now());
+		return { ids: page.hits.map((h) => h.id), total: page.total };
+	}
+
+	/** Reads, in bulk, the rows of `ids` and every entity they mention (ahead of entitiesOf). */
+	async preloadEntitiesOf(ids: readonly string[]): Promise<void> {
+		const rows = await this.rows(ids);
+		await this.getEntities([...new Set(rows.flatMap((r) => entityIdsOf(r?.entities)))]);
 	}
 
 	/** The active model's similarity thresholds, with the stored override if any. */
