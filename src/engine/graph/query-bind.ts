@@ -15,6 +15,7 @@ import { filterNodes } from './query-evaluate';
 import { expand } from './query-expand';
 import { clampK, invalid, optString, type GNode, type QueryState, type Row } from './query-state';
 
+/** START's memories: by ids, an entity, a tag, or nearest a text (k of them, with notes when cut). */
 export async function start(ex: QueryState): Promise<GNode[]> {
 	const args = Object.fromEntries(
 		Object.entries(ex.q.start!.args).map(([k, v]) => [k, constValue(v)]),
@@ -87,9 +88,10 @@ async function rankByText(
 	return scored.slice(0, k).map((s) => s.id);
 }
 
+/** Binds one MATCH path onto `rows`: anchor it, then expand right and left of the anchor. */
 export async function matchPath(ex: QueryState, rows: Row[], p: PathPattern): Promise<Row[]> {
 	const boundIdx = p.nodes.findIndex((n) => rows[0] && n.var in rows[0]);
-	const anchor = boundIdx >= 0 ? boundIdx : pickAnchor(ex, p);
+	const anchor = boundIdx >= 0 ? boundIdx : pickAnchor(p);
 	let out = boundIdx >= 0 ? rows : await bindAnchor(ex, rows, p.nodes[anchor]);
 	out = await filterNodes(ex, out, p.nodes[anchor]);
 	for (let i = anchor; i < p.rels.length; i++)
@@ -100,7 +102,7 @@ export async function matchPath(ex: QueryState, rows: Row[], p: PathPattern): Pr
 }
 
 /** The node to bind first: ids beat names, names beat tag/type scans, which beat full scans. */
-function pickAnchor(ex: QueryState, p: PathPattern): number {
+function pickAnchor(p: PathPattern): number {
 	const rank = (n: NodePattern) => {
 		if ('id' in n.props || 'ids' in n.props || 'seq' in n.props) return 0;
 		if ((n.label === 'Entity' || n.label === 'Tag') && ('name' in n.props || 'id' in n.props))

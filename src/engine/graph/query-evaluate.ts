@@ -68,6 +68,7 @@ function propMatches(ex: QueryState, node: GNode, k: string, want: unknown): boo
 	return equal(prop(ex, node, k), want);
 }
 
+/** A variable's property: a record field, or a computed one (current, entities, score). */
 export function prop(ex: QueryState, v: Val, p: string): unknown {
 	if (v.kind === 'rel') return v[p] ?? null;
 	if (v.kind === 'tag') {
@@ -89,12 +90,14 @@ export function prop(ex: QueryState, v: Val, p: string): unknown {
 	return (m as Record<string, unknown>)[p] ?? null;
 }
 
+/** The rows for which WHERE is true (null and false drop a row). */
 export async function filterRows(ex: QueryState, rows: Row[], where: Expr): Promise<Row[]> {
 	const out: Row[] = [];
 	for (const r of rows) if ((await evaluate(ex, where, r)) === true) out.push(r);
 	return out;
 }
 
+/** The value of an expression over one row. */
 export async function evaluate(ex: QueryState, e: Expr, r: Row): Promise<unknown> {
 	switch (e.kind) {
 		case 'lit':

@@ -32,6 +32,10 @@ import {
 	type Step,
 } from './query-state';
 
+/**
+ * The rows extended by one relationship, from `fromPat`'s node to `toPat`'s (`reversed` when
+ * the path is read right to left); a row whose target is already bound keeps only that target.
+ */
 export async function expand(
 	ex: QueryState,
 	rows: Row[],

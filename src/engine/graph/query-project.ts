@@ -14,6 +14,7 @@ import { pageNumber, round3, type QueryState, type Row } from './query-state';
 /** Most characters of JSON the rows of one result may take. */
 const ROWS_BUDGET = 500_000;
 
+/** The output: RETURN's columns over the rows, grouped, deduplicated, sorted and paged. */
 export async function project(ex: QueryState, rows: Row[]): Promise<GraphQueryOutput> {
 	const items = ex.q.returns;
 	const orderVars = varsOf(ex.q.orderBy.map((k) => k.expr));

@@ -54,6 +54,7 @@ export class QueryState {
 		readonly q: GraphQuery,
 	) {}
 
+	/** Keeps an entity read elsewhere; returns its id. */
 	cacheEntity(e: Entity): string {
 		this.entities.set(e.id, e);
 		return e.id;
@@ -74,6 +75,7 @@ export class QueryState {
 		return ids;
 	}
 
+	/** The memories mentioning an entity, at most GRAPH_LIMITS.fanout (then partial). */
 	async memoryIdsForEntity(e: Entity): Promise<string[]> {
 		const ids = await this.reads.memoryIdsForEntity(e.id);
 		if (ids.length <= GRAPH_LIMITS.fanout) return ids;
@@ -99,6 +101,7 @@ export class QueryState {
 		ids.forEach((id, i) => this.entities.set(id, got[i] ?? null));
 	}
 
+	/** The memories of `ids` that exist, in order, read in bulk and kept. */
 	async loadMemories(ids: string[]): Promise<Memory[]> {
 		const missing = ids.filter((id) => !this.memories.has(id));
 		for (let i = 0; i < missing.length; i += 500) {
@@ -109,29 +112,34 @@ export class QueryState {
 		return ids.flatMap((id) => (this.memories.get(id) ? [this.memories.get(id)!] : []));
 	}
 
+	/** One entity, read once. */
 	async entity(id: string): Promise<Entity | null> {
 		if (!this.entities.has(id))
 			this.entities.set(id, (await this.reads.getEntities([id]))[0] ?? null);
 		return this.entities.get(id)!;
 	}
 
+	/** How many memories there are (SHARES' rarity weights), counted once. */
 	async total(): Promise<number> {
 		// The timeline's total is an index count; stats() would aggregate every memory.
 		this.totalMemories ??= this.reads.scanIds({}, 1).total;
 		return this.totalMemories;
 	}
 
+	/** Cosine of two memories' vectors; null when either has none. */
 	async cosine(a: string, b: string): Promise<number | null> {
 		const [va, vb] = [await this.reads.vectorOf(a), await this.reads.vectorOf(b)];
 		return va && vb ? cosine(va, vb) : null;
 	}
 
+	/** `rows`, cut at GRAPH_LIMITS.rows (then partial). */
 	capRows(rows: Row[]): Row[] {
 		if (rows.length <= GRAPH_LIMITS.rows) return rows;
 		this.cut(`stopped at ${GRAPH_LIMITS.rows} intermediate rows; narrow the pattern`);
 		return rows.slice(0, GRAPH_LIMITS.rows);
 	}
 
+	/** Marks the run partial, with a note (once). */
 	cut(note: string): void {
 		this.partial = true;
 		if (!this.notes.includes(note)) this.notes.push(note);
