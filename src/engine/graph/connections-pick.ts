@@ -7,7 +7,6 @@ import type { ConnectionCandidate, ConnectionsOutput } from '../../core/graph-sc
 import type { Entity, Memory } from '../../core/schemas';
 import { percentile, rarity, type Entry, type Pooled, type Walk } from './connections-state';
 
-
 /** The picks of one round: at most topN, chosen as the relation asks. */
 export function select(w: Walk, pool: Pooled[]): Pooled[] {
 	if (pool.length <= w.topN && w.relation !== 'evolution') return pool;
@@ -64,10 +63,12 @@ function brief(m: Memory): string {
 	return s.length <= 240 ? s : `${s.slice(0, 239)}…`;
 }
 
-export function round3(x: number | null): number | null {
+/** Rounded to three decimals; null stays null. */
+function round3(x: number | null): number | null {
 	return x === null ? null : Math.round(x * 1000) / 1000;
 }
 
+/** A pick as the output names it, with its cosine's percentile in scope. */
 export function candidateOut(w: Walk, p: Pooled & { round: number }): ConnectionCandidate {
 	return {
 		event_id: p.memory.id,
@@ -83,10 +84,12 @@ export function candidateOut(w: Walk, p: Pooled & { round: number }): Connection
 	};
 }
 
+/** An entry memory as the output names it. */
 export function entryOut(e: Entry): ConnectionsOutput['entry'][number] {
 	return { event_id: e.memory.id, summary: brief(e.memory), cosine: round3(e.cosine), via: e.via };
 }
 
+/** The bridges the picks came through (and the anchor entity), each with its pick count. */
 export function bridgesOut(
 	w: Walk,
 	picks: (Pooled & { round: number })[],
@@ -120,6 +123,7 @@ export function bridgesOut(
 	return [...out.values()];
 }
 
+/** What was searched: the scope, its memory count, and the time window of before / after. */
 export function searchedScope(w: Walk): ConnectionsOutput['searched_scope'] {
 	const window =
 		w.t0 === undefined

@@ -23,6 +23,7 @@ import {
 /** The entities of `sources` not in `used`, rarest first, at most BRIDGES_PER_ROUND. */
 export async function collectBridges(w: Walk, sources: Source[], used: Set<string>): Promise<Bridge[]> {
 	const byId = new Map<string, Bridge>();
+	await w.reads.preloadEntitiesOf(sources.map((s) => s.id));
 	for (const s of sources)
 		for (const e of await w.reads.entitiesOf(s.id))
 			if (!used.has(e.id) && !byId.has(e.id))
