@@ -11,10 +11,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { findConnections } from '../src/engine/connections';
 import { createEmbedder } from '../src/engine/embedder';
 import { createEngine, type Engine } from '../src/engine/engine';
-import { runGraphQuery } from '../src/engine/graph-query';
 import { nodeModelPath } from '../src/engine/node-model-path';
 import { createMemoryServer, PROFILE_NAMES, PROFILES, type ProfileName } from '../src/mcp/server';
 import { Corpus } from './lib/corpus';
@@ -124,12 +122,12 @@ async function main(): Promise<void> {
 		[
 			'find_memory_connections',
 			(i) => native('find_memory_connections', { sentence: sentence(i) }),
-			(i) => findConnections(engine, { sentence: sentence(i) }),
+			(i) => engine.findConnections({ sentence: sentence(i) }),
 		],
 		[
 			'query_memory_graph',
 			(i) => native('query_memory_graph', { query: graphQ, params: { q: query(i) } }),
-			(i) => runGraphQuery(engine, { query: graphQ, params: { q: query(i) } }),
+			(i) => engine.queryGraph({ query: graphQ, params: { q: query(i) } }),
 		],
 		[
 			'list_memory_timeline',

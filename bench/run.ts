@@ -3,7 +3,9 @@
  * realistic memories (`-- --quick`: 1k and 10k), then the agent's path next to server-memory
  * (issue 25, bench/lib/agent-path.ts). Prints a human table, then as its very last line one JSON
  * object `{"node": ENV, "browser": ENV, "agent_path": AGENT}` (format in issue 3; null marks a
- * figure that could not be measured, with the reason on stderr).
+ * figure that could not be measured, with the reason on stderr). Each browser size also carries
+ * the graph tools' latency (`find_connections_p50_ms`, `query_graph_p50_ms`, … from
+ * bench/lib/graph-bench.ts; `npx tsx bench/graph-tools.ts` measures them alone).
  *
  *   npm run bench                  # both environments, all sizes, and the agent path
  *   npm run bench -- --quick       # 1k and 10k

@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import type { EngineApi } from '../../src/engine/types';
 import { launchBrowser, ROOT, startPreview } from '../../test/e2e/helpers';
 import { Corpus, type GeneratedMemory } from './corpus';
+import { catchWebMcpTools, graphToolTimes } from './graph-bench';
 import { type EnvResult, percentile, round, type SizeResult } from './stats';
 
 const BATCH = 500;
@@ -139,6 +140,7 @@ async function coldStart(page: Page, query: string): Promise<number> {
 async function runSize(url: string, n: number, log: (s: string) => void, last: boolean, out: EnvResult): Promise<SizeResult> {
 	const browser = await launchBrowser({ offlineCapable: false });
 	try {
+		await catchWebMcpTools(browser.context);
 		const page = await browser.context.newPage();
 		await page.goto(url);
 		await engineReady(page);
@@ -155,6 +157,7 @@ async function runSize(url: string, n: number, log: (s: string) => void, last: b
 		const store = await singleStores(page, Array.from({ length: SAMPLES }, (_, j) => gen.memory(n + j)));
 		const queries = Array.from({ length: SAMPLES }, (_, j) => probe.queryFor(new Corpus(42).memory((j * 7919) % Math.min(n, 2000))));
 		const recall = await recalls(page, queries);
+		const graph = await graphToolTimes(page, n, SAMPLES / 2);
 		if (last) {
 			out.heap_mb = await heapMb(page, log);
 			out.idb_bytes_per_memory = round(((await storageUsage(page)) - baseline) / (n + SAMPLES), 0);
@@ -166,6 +169,7 @@ async function runSize(url: string, n: number, log: (s: string) => void, last: b
 			recall_p50_ms: round(percentile(recall, 50)),
 			recall_p99_ms: round(percentile(recall, 99)),
 			import_s: round(importMs / 1000, 1),
+			...graph,
 		};
 	} finally {
 		await browser.close();

@@ -30,6 +30,13 @@ export interface SizeResult {
 	recall_p50_ms: number;
 	recall_p99_ms: number;
 	import_s: number;
+	/** The graph tools through the page's MCP server and the worker (browser only; bench/lib/graph-bench.ts). */
+	find_connections_p50_ms?: number;
+	find_connections_p90_ms?: number;
+	query_graph_p50_ms?: number;
+	query_graph_p90_ms?: number;
+	query_graph_scan_p50_ms?: number;
+	query_graph_scan_p90_ms?: number;
 }
 
 /** One environment's figures (null where a figure could not be measured, with the reason logged). */

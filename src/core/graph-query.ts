@@ -2,7 +2,8 @@
  * Parser of query_memory_graph's pattern language: a small, read-only subset of Cypher over
  * memories, entities, tags and the links between them, with AiAkiv's `START a = events(...)`
  * entry clause. Pure: text in, a checked syntax tree out, or a MemoryError naming the line,
- * column and what was expected. Execution lives in engine/graph-query.ts.
+ * column and what was expected. The tree's types are in graph-query-ast.ts, the tokenizer in
+ * graph-query-lexer.ts; execution lives in engine/graph/ (in the engine worker).
  *
  * @example
  * parseGraphQuery('MATCH (e:Entity {name: $n})<-[:MENTIONS]-(m) WHERE m.type = "Decision" RETURN m LIMIT 5')
@@ -18,89 +19,39 @@
  */
 import { MemoryError } from './errors';
 import type { GraphParamValue } from './graph-schemas';
+import type {
+	CmpOp,
+	Expr,
+	GraphQuery,
+	NodeLabel,
+	NodePattern,
+	OrderKey,
+	PathPattern,
+	RelPattern,
+	ReturnItem,
+	StartClause,
+} from './graph-query-ast';
+import { describe, syntaxError, tokenize, type Token } from './graph-query-lexer';
 import { AUTHORABLE_ASSOCIATION_TYPES, SYSTEM_ASSOCIATION_TYPES } from './schemas';
+
+export type {
+	CmpOp,
+	Expr,
+	GraphQuery,
+	NodeLabel,
+	NodePattern,
+	OrderKey,
+	PathPattern,
+	RelPattern,
+	ReturnItem,
+	StartClause,
+} from './graph-query-ast';
 
 /** Every stored link type, usable as a relationship type in patterns. */
 export const ASSOCIATION_TYPES_ALL: readonly string[] = [
 	...AUTHORABLE_ASSOCIATION_TYPES,
 	...SYSTEM_ASSOCIATION_TYPES,
 ];
-
-// ---------------------------------------------------------------- syntax tree
-
-/** A literal, a list, or a `$name` placeholder, in a property map or an expression. */
-export type Expr =
-	| { kind: 'lit'; value: string | number | boolean | null }
-	| { kind: 'list'; items: Expr[] }
-	| { kind: 'param'; name: string; pos: number }
-	| { kind: 'var'; name: string; pos: number }
-	| { kind: 'prop'; var: string; prop: string; pos: number }
-	| { kind: 'cmp'; op: CmpOp; left: Expr; right: Expr }
-	| { kind: 'and' | 'or'; items: Expr[] }
-	| { kind: 'not'; expr: Expr }
-	| { kind: 'isnull'; expr: Expr; negate: boolean }
-	| {
-			kind: 'call';
-			fn: 'count' | 'cos';
-			args: Expr[];
-			distinct: boolean;
-			star: boolean;
-			pos: number;
-	  };
-
-export type CmpOp =
-	'=' | '<>' | '<' | '<=' | '>' | '>=' | 'CONTAINS' | 'STARTS WITH' | 'ENDS WITH' | 'IN';
-
-export type NodeLabel = 'Memory' | 'Entity' | 'Tag';
-
-export interface NodePattern {
-	var: string;
-	label?: NodeLabel;
-	props: Record<string, Expr>;
-	pos: number;
-}
-
-export interface RelPattern {
-	var?: string;
-	types: string[];
-	dir: 'out' | 'in' | 'both';
-	hops?: { min: number; max: number };
-	props: Record<string, Expr>;
-	pos: number;
-}
-
-export interface PathPattern {
-	nodes: NodePattern[];
-	rels: RelPattern[];
-}
-
-export interface StartClause {
-	var: string;
-	args: Record<string, Expr>;
-	pos: number;
-}
-
-export interface ReturnItem {
-	expr: Expr;
-	name: string;
-}
-
-export interface OrderKey {
-	expr: Expr;
-	desc: boolean;
-}
-
-/** A parsed query. Anonymous nodes get generated variables (`_n1`, …). */
-export interface GraphQuery {
-	start?: StartClause;
-	match: PathPattern[];
-	where?: Expr;
-	distinct: boolean;
-	returns: ReturnItem[];
-	orderBy: OrderKey[];
-	skip?: Expr;
-	limit?: Expr;
-}
 
 // ---------------------------------------------------------------- vocabulary
 
@@ -129,123 +80,6 @@ const KEYWORDS = new Set(
 		' ',
 	),
 );
-
-// ---------------------------------------------------------------- tokens
-
-interface Token {
-	t: 'word' | 'str' | 'num' | 'param' | 'sym' | 'end';
-	v: string;
-	pos: number;
-}
-
-const SYMBOLS = [
-	'..',
-	'<=',
-	'>=',
-	'<>',
-	'!=',
-	'(',
-	')',
-	'[',
-	']',
-	'{',
-	'}',
-	':',
-	',',
-	'.',
-	'-',
-	'<',
-	'>',
-	'=',
-	'*',
-	'|',
-];
-
-function tokenize(src: string): Token[] {
-	const out: Token[] = [];
-	let i = 0;
-	while (i < src.length) {
-		const c = src[i];
-		if (/\s/.test(c)) i++;
-		else if (src.startsWith('//', i)) i = skipLine(src, i);
-		else if (c === '"' || c === "'") i = readString(src, i, out);
-		else if (/[0-9]/.test(c)) i = readMatch(src, i, /^[0-9]+(?:\.[0-9]+)?/, 'num', out);
-		else if (c === '$') i = readParam(src, i, out);
-		else if (c === '`') i = readQuoted(src, i, out);
-		else if (/[A-Za-z_]/.test(c)) i = readMatch(src, i, /^[A-Za-z_][A-Za-z0-9_]*/, 'word', out);
-		else i = readSymbol(src, i, out);
-	}
-	out.push({ t: 'end', v: '', pos: src.length });
-	return out;
-}
-
-function skipLine(src: string, i: number): number {
-	const nl = src.indexOf('\n', i);
-	return nl === -1 ? src.length : nl;
-}
-
-function readMatch(src: string, i: number, re: RegExp, t: Token['t'], out: Token[]): number {
-	const v = re.exec(src.slice(i))![0];
-	out.push({ t, v, pos: i });
-	return i + v.length;
-}
-
-function readParam(src: string, i: number, out: Token[]): number {
-	const m = /^\$([A-Za-z_][A-Za-z0-9_]*)/.exec(src.slice(i));
-	if (!m) throw syntaxError(src, i, 'a parameter name after "$"', src[i + 1] ?? 'end of query');
-	out.push({ t: 'param', v: m[1], pos: i });
-	return i + m[0].length;
-}
-
-function readQuoted(src: string, i: number, out: Token[]): number {
-	const end = src.indexOf('`', i + 1);
-	if (end === -1) throw syntaxError(src, i, 'a closing "`"', 'end of query');
-	out.push({ t: 'word', v: src.slice(i + 1, end), pos: i });
-	return end + 1;
-}
-
-function readString(src: string, i: number, out: Token[]): number {
-	const quote = src[i];
-	let s = '';
-	let j = i + 1;
-	while (j < src.length && src[j] !== quote) {
-		if (src[j] === '\\' && j + 1 < src.length) {
-			const e = src[j + 1];
-			s += e === 'n' ? '\n' : e === 't' ? '\t' : e;
-			j += 2;
-		} else s += src[j++];
-	}
-	if (j >= src.length)
-		throw syntaxError(src, i, `a closing ${quote} for the string`, 'end of query');
-	out.push({ t: 'str', v: s, pos: i });
-	return j + 1;
-}
-
-function readSymbol(src: string, i: number, out: Token[]): number {
-	const sym = SYMBOLS.find((s) => src.startsWith(s, i));
-	if (!sym) throw syntaxError(src, i, 'a keyword, name, value or symbol', `"${src[i]}"`);
-	out.push({ t: 'sym', v: sym === '!=' ? '<>' : sym, pos: i });
-	return i + sym.length;
-}
-
-/** A parse error naming the line, column, offset, what was expected and what was found. */
-function syntaxError(src: string, pos: number, expected: string, found: string): MemoryError {
-	const before = src.slice(0, pos);
-	const line = before.split('\n').length;
-	const col = pos - before.lastIndexOf('\n');
-	return new MemoryError(
-		'invalid_input',
-		`query: at line ${line}, column ${col} (offset ${pos}): expected ${expected}, found ${found}`,
-		{ position: pos, line, column: col },
-	);
-}
-
-function describe(tok: Token): string {
-	if (tok.t === 'end') return 'end of query';
-	if (tok.t === 'str') return `string "${tok.v}"`;
-	if (tok.t === 'param') return `$${tok.v}`;
-	return `"${tok.v}"`;
-}
 
 // ---------------------------------------------------------------- parser
 

@@ -42,6 +42,7 @@ import type {
 	UpdateOutput,
 } from '../core/schemas';
 import { MemoryError } from '../core/errors';
+import type { ConnectionsInput, ConnectionsOutput, GraphQueryInput, GraphQueryOutput } from '../core/graph-schemas';
 import { recentActivity, appendActivity, trimActivity } from '../store/activity';
 import { openEngramDB, type EngramDB, type EngramDBOptions } from '../store/db';
 import { getByRef } from '../store/memories';
@@ -57,6 +58,9 @@ import { applyNotice, CrossTab, StampTracker, type ChangeNotice } from './cross-
 import { ChangeHub } from './events';
 import { exportMemories } from './export-ops';
 import { getMemory } from './get-ops';
+import { findConnections } from './graph/connections';
+import { runGraphQuery } from './graph/query';
+import { GraphReads } from './graph/reads';
 import { importMemories } from './import-ops';
 import { loadIndex, nextTask, persistSnapshot, restoreFromSource, restoreIndex, SnapshotScheduler, type IndexOrigin, type LoadedIndex, type SnapshotSource } from './index-lifecycle';
 import { ModelSwitcher, type EmbedderFactory } from './model-switch';
@@ -246,6 +250,15 @@ export class Engine implements EngineApi {
 	/** Imports; `onProgress` hears `{ task: 'import', done, total }` after each batch. */
 	importMemories(input: ImportInput, c?: CallContext, onProgress?: (p: Progress) => void): Promise<ImportOutput> {
 		return importMemories(this.ctx, input, c?.actor, onProgress);
+	}
+
+	/** find_memory_connections, walked here over this engine's rows and index (one GraphReads per call). */
+	findConnections(input: ConnectionsInput): Promise<ConnectionsOutput> {
+		return findConnections(new GraphReads(this.ctx), input);
+	}
+	/** query_memory_graph, run here over this engine's rows and index (one GraphReads per call). */
+	queryGraph(input: GraphQueryInput): Promise<GraphQueryOutput> {
+		return runGraphQuery(new GraphReads(this.ctx), input);
 	}
 
 	getMemories(ids: string[]): Promise<(Memory | undefined)[]> {

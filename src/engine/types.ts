@@ -37,6 +37,7 @@ import type {
 	UpdateInput,
 	UpdateOutput,
 } from '../core/schemas';
+import type { ConnectionsInput, ConnectionsOutput, GraphQueryInput, GraphQueryOutput } from '../core/graph-schemas';
 
 /** One entry of a memory's history / the activity log: who did what, when. */
 export interface ActivityEntry {
@@ -160,7 +161,19 @@ export interface EngineApi {
 	/** Imports in transactions of ≤ 500 records; `onProgress` hears `{ task: 'import', done, total }` after each. */
 	importMemories(input: ImportInput, ctx?: CallContext, onProgress?: (p: Progress) => void): Promise<ImportOutput>;
 
-	/** Reads without side effects (no access counted), for the graph walks and the UI. */
+	/**
+	 * find_memory_connections in one call: the entity–memory walk runs where the rows, vectors
+	 * and mention lists are (engine/graph/connections.ts). MemoryError('not_found') for an
+	 * unknown anchor entity or event.
+	 */
+	findConnections(input: ConnectionsInput): Promise<ConnectionsOutput>;
+	/**
+	 * query_memory_graph in one call: parse, bind, expand, evaluate and project inside the engine
+	 * (engine/graph/query.ts). MemoryError('invalid_input') for a bad query, naming the fault.
+	 */
+	queryGraph(input: GraphQueryInput): Promise<GraphQueryOutput>;
+
+	/** Reads without side effects (no access counted), for the UI and the profiles. */
 	getMemories(ids: string[]): Promise<(Memory | undefined)[]>;
 	/**
 	 * The id of the memory a reference names: a string is an id, matched exactly (never a seq);

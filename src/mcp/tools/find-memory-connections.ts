@@ -1,6 +1,5 @@
-/** find_memory_connections: the entity–memory graph walk of seed 002. */
+/** find_memory_connections: the entity–memory graph walk of seed 002, run in the engine (engine/graph/connections.ts). */
 import { ConnectionsInputSchema, ConnectionsOutputSchema } from '../../core/graph-schemas';
-import { findConnections } from '../../engine/connections';
 import { renderConnections } from '../render';
 import { defineTool, READ_ONLY } from '../tool-definition';
 
@@ -35,6 +34,6 @@ export const findMemoryConnections = defineTool({
 		outputSchema: ConnectionsOutputSchema,
 		annotations: READ_ONLY,
 	},
-	run: (input, engine) => findConnections(engine, input),
+	run: (input, engine) => engine.findConnections(input),
 	render: renderConnections,
 });

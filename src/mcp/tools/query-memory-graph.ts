@@ -1,6 +1,5 @@
-/** query_memory_graph: the read-only pattern language of core/graph-query.ts. */
+/** query_memory_graph: the read-only pattern language of core/graph-query.ts, run in the engine (engine/graph/query.ts). */
 import { GraphQueryInputSchema, GraphQueryOutputSchema } from '../../core/graph-schemas';
-import { runGraphQuery } from '../../engine/graph-query';
 import { renderGraphQuery } from '../render';
 import { defineTool, READ_ONLY } from '../tool-definition';
 
@@ -36,6 +35,6 @@ export const queryMemoryGraph = defineTool({
 		outputSchema: GraphQueryOutputSchema,
 		annotations: READ_ONLY,
 	},
-	run: (input, engine) => runGraphQuery(engine, input),
+	run: (input, engine) => engine.queryGraph(input),
 	render: renderGraphQuery,
 });
