@@ -41,6 +41,9 @@ function subset(a: Set<string>, b: Set<string>): boolean {
 /** The pronoun "I" and its contractions (I'm, I'll, I've, I'd), capitalised anywhere. */
 const PRONOUN_I = /^I(?:['’]\p{L}+)?$/u;
 
+/** A word of ASCII letters and digits only. */
+const PLAIN = /^[A-Za-z0-9]+$/;
+
 /** Between two words, what makes the second start a sentence. */
 const SENTENCE_END = /[.!?:;\n]/u;
 
@@ -57,7 +60,9 @@ export function sharpWords(text: string): Set<string> {
 		const raw = m[0];
 		const start = end === 0 || SENTENCE_END.test(text.slice(end, m.index));
 		end = m.index + raw.length;
-		const [w] = tokenize(raw);
+		// A plain ASCII word is its own token, lower-cased (the tokenizer's answer, without a
+		// regex run per word: this loop ran for every word of every text a batch compares).
+		const w = PLAIN.test(raw) ? raw.toLowerCase() : tokenize(raw)[0];
 		if (w === undefined) continue;
 		const first = raw[0];
 		const capital = first !== first.toLowerCase();

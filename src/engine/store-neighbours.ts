@@ -20,6 +20,8 @@ export interface Draft {
 	row: Omit<MemoryRow, 'seq'>;
 	norm: string;
 	vector: Float32Array | null;
+	/** The squared length of `vector` (0 without one): batch cosines reuse it. */
+	sq: number;
 	caller: Float32Array | null;
 	keys: EntityKey[];
 	item: StoreItem;
@@ -67,7 +69,12 @@ export function batchNeighbours(ctx: EngineContext, d: Draft, batch: Written[]):
 	const out: Neighbour[] = [];
 	for (const w of batch) {
 		if (w.row.scope !== d.row.scope || !w.draft.vector) continue;
-		const c = cosine(v, w.draft.vector);
+		// cosine() without its two norms: each draft's squared length is worked out once (draftOf).
+		const u = w.draft.vector;
+		if (u.length !== v.length) cosine(v, u); // throws, naming the lengths
+		let ab = 0;
+		for (let i = 0; i < v.length; i++) ab += v[i] * u[i];
+		const c = d.sq === 0 || w.draft.sq === 0 ? 0 : Math.max(-1, Math.min(1, ab / Math.sqrt(d.sq * w.draft.sq)));
 		if (c >= min) out.push({ id: w.row.id, cosine: c, row: w.row });
 	}
 	return out;

@@ -128,7 +128,9 @@ function draftOf(
 	const session = sessionOf(metadata);
 	if (session !== undefined) row.session = session;
 	checkValidity(row, (f) => path(index, f));
-	return { index, row, norm, vector, caller, keys: entityKeys(refs), item };
+	let sq = 0;
+	if (vector) for (let i = 0; i < vector.length; i++) sq += vector[i] * vector[i];
+	return { index, row, norm, vector, sq, caller, keys: entityKeys(refs), item };
 }
 
 /** A validity window must not end before it starts. */
