@@ -102,16 +102,25 @@ export function wordsOf(text: string): Words {
 	return { chars: text.length, tokens: new Set(tokens), sharp: sharpWords(text), content: new Set(tokens.filter((w) => !FUNCTION_WORDS.has(w))) };
 }
 
+/** Texts whose word sets are remembered between calls (wordCache); the oldest go first. */
+export const WORD_CACHE_SIZE = 8_192;
+
+const remembered = new Map<string, Words>();
+
 /**
- * wordsOf, remembered per text for the life of the returned function: a batch compares each of
- * its texts with many others, and working out a text's words again for every pair was most of a
- * 500-memory store (the tokenizer and sharpWords ran ~100 times per memory).
+ * wordsOf, remembered per text (up to WORD_CACHE_SIZE texts, shared by every store: the word sets
+ * are a pure function of the text). A batch compares each of its texts with many others, and
+ * working out a text's words again for every pair was most of a 500-memory store (the tokenizer
+ * and sharpWords ran ~100 times per memory); a batch's items are then the stored neighbours of
+ * the next batch's.
  */
 export function wordCache(): (text: string) => Words {
-	const seen = new Map<string, Words>();
 	return (text) => {
-		let w = seen.get(text);
-		if (!w) seen.set(text, (w = wordsOf(text)));
+		let w = remembered.get(text);
+		if (!w) {
+			if (remembered.size >= WORD_CACHE_SIZE) remembered.delete(remembered.keys().next().value!);
+			remembered.set(text, (w = wordsOf(text)));
+		}
 		return w;
 	};
 }
