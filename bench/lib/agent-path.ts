@@ -10,7 +10,15 @@
  * messages stamped by a bench-only init script (the page) and `worker.evaluate` (the worker). All
  * stamps are wall-clock milliseconds (`performance.timeOrigin + now()`); the spans that matter
  * are also given clock-free (each process's span minus the span of the one it waits on).
- * `AGENT_PATH_DEBUG=1` prints every traced call's raw stamps to stderr.
+ * `AGENT_PATH_DEBUG=1` prints every traced call's raw stamps to stderr (with the engine method of
+ * each page → worker message); `AGENT_PATH_PROFILE=/tmp/x` writes CPU profiles of the page's
+ * workers over the traced batches. For a batch, `worker starts` can come late (the worker is
+ * busy in the store before the bench's listener stamps it), so read page → worker + worker together.
+ *
+ * Last, the concurrency phase: 100 calls per client (a store, then a search, alternating) from
+ * one client, then from 4 at once (this stdio client, a second relay process joining the first
+ * over stdio, and 2 clients on the relay's Streamable HTTP endpoint): calls per second and the
+ * scaling between the two.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
