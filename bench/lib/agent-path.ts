@@ -10,13 +10,22 @@
  * messages stamped by a bench-only init script (the page) and `worker.evaluate` (the worker). All
  * stamps are wall-clock milliseconds (`performance.timeOrigin + now()`); the spans that matter
  * are also given clock-free (each process's span minus the span of the one it waits on).
- * `AGENT_PATH_DEBUG=1` prints every traced call's raw stamps to stderr.
+ * `AGENT_PATH_DEBUG=1` prints every traced call's raw stamps to stderr (with the engine method of
+ * each page → worker message); `AGENT_PATH_PROFILE=/tmp/x` writes CPU profiles of the page's
+ * workers over the traced batches. For a batch, `worker starts` can come late (the worker is
+ * busy in the store before the bench's listener stamps it), so read page → worker + worker together.
+ *
+ * Last, the concurrency phase: 100 calls per client (a store, then a search, alternating) from
+ * one client, then from 4 at once (this stdio client, a second relay process joining the first
+ * over stdio, and 2 clients on the relay's Streamable HTTP endpoint): calls per second and the
+ * scaling between the two.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Page, Worker } from 'playwright-core';
 import { freePort, launchBrowser, ROOT, startPreview } from '../../test/e2e/helpers';
@@ -30,6 +39,8 @@ const WARMUP = 5;
 const TRACED = 30;
 /** Batches of 500 traced after the single calls (where a fill's time goes). */
 const TRACED_BATCHES = 3;
+/** Calls each client makes in the concurrency phase (stores and searches, alternating). */
+const CONCURRENT_CALLS = 100;
 
 /** One system's figures. */
 export interface SystemFigures {
@@ -61,6 +72,27 @@ export interface AgentPathResult {
 	/** server-memory's figure over Engram's (above 1: Engram is faster). */
 	ratios: { store_p50: number; store_p99: number; recall_p50: number; recall_p99: number; fill: number };
 	hops: { store: HopBreakdown; recall: HopBreakdown; store_batch: HopBreakdown } | null;
+	/** 4 MCP clients at once (2 over stdio through the relay, 2 over its HTTP endpoint) vs 1. */
+	concurrency: ConcurrencyFigures | null;
+}
+
+/** One run of the concurrency phase: every client's calls, all clients at once. */
+export interface LoadFigures {
+	clients: number;
+	calls: number;
+	wall_s: number;
+	calls_per_s: number;
+	p50_ms: number;
+	p99_ms: number;
+}
+
+/** The concurrency phase: the same calls per client, from 1 client and from 4 at once. */
+export interface ConcurrencyFigures {
+	calls_per_client: number;
+	one: LoadFigures;
+	four: LoadFigures & { stdio_p50_ms: number; http_p50_ms: number };
+	/** four.calls_per_s / one.calls_per_s: 4 means perfect scaling, 1 none. */
+	scaling: number;
 }
 
 type Call = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
@@ -81,7 +113,7 @@ const now = () => performance.timeOrigin + performance.now();
  */
 const PAGE_HOOKS = `(() => {
 	const hop = (globalThis.__hop = { on: false, ev: [] });
-	const stamp = (k) => { if (hop.on) hop.ev.push([k, performance.timeOrigin + performance.now()]); };
+	const stamp = (k, what) => { if (hop.on) hop.ev.push([k, performance.timeOrigin + performance.now(), what]); };
 	const WS = globalThis.WebSocket;
 	globalThis.WebSocket = class extends WS {
 		constructor(...a) { super(...a); this.addEventListener('message', () => stamp('tab-recv')); }
@@ -90,7 +122,7 @@ const PAGE_HOOKS = `(() => {
 	const W = globalThis.Worker;
 	globalThis.Worker = class extends W {
 		constructor(...a) { super(...a); this.addEventListener('message', () => stamp('main-from-worker')); }
-		postMessage(...a) { stamp('main-to-worker'); return super.postMessage(...a); }
+		postMessage(...a) { stamp('main-to-worker', a[0] && Array.isArray(a[0].path) ? a[0].path.join('.') : undefined); return super.postMessage(...a); }
 	};
 })()`;
 
@@ -132,7 +164,25 @@ async function startEngram(log: (s: string) => void) {
 			await new Promise((r) => setTimeout(r, 100));
 		}
 		log('agent path: Engram tab paired with engram-relay');
-		return { call: caller(desk.client), page, log: desk.log, close };
+		const extra: (() => Promise<void>)[] = [];
+		/** One more desktop client: a second relay process joining the first over stdio. */
+		const stdioClient = async (name: string) => {
+			const c = await spawnRelayClient(['--port', String(port), '--token', token, '--app-url', server.url], { ENGRAM_RELAY_HOME: home.dir }, name);
+			extra.push(() => c.close());
+			return caller(c.client);
+		};
+		/** One more client over the relay's Streamable HTTP endpoint. */
+		const httpClient = async (name: string) => {
+			const client = new Client({ name, version: '1.0.0' });
+			await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+			extra.push(() => client.close());
+			return caller(client);
+		};
+		const closeAll = async () => {
+			for (const x of extra) await x().catch(() => {});
+			await close();
+		};
+		return { call: caller(desk.client), page, log: desk.log, close: closeAll, stdioClient, httpClient };
 	} catch (e) {
 		await close();
 		throw e;
@@ -244,10 +294,81 @@ async function traceCalls(engram: Awaited<ReturnType<typeof startEngram>>, make:
 	return { calls: rows.length, at: med((r) => r.at), spans: med((r) => r.spans), worker_calls: median(rows.map((r) => r.workerCalls)) };
 }
 
+/**
+ * Each client makes `calls` calls one after another (a store, then a search, alternating), all
+ * clients at once; returns the wall time and every call's latency, by client.
+ */
+async function load(clients: Call[], calls: number, text: () => string, query: (i: number) => string): Promise<{ wall: number; ms: number[][] }> {
+	const t0 = performance.now();
+	const ms = await Promise.all(
+		clients.map(async (call, c) => {
+			const out: number[] = [];
+			for (let i = 0; i < calls; i++) {
+				const t = performance.now();
+				if (i % 2 === 0) await call('store_memory', { content: text() });
+				else await call('recall_memory', { query: query(c * calls + i), limit: 10 });
+				out.push(performance.now() - t);
+			}
+			return out;
+		}),
+	);
+	return { wall: performance.now() - t0, ms };
+}
+
+/** The concurrency phase: 1 client, then 2 stdio + 2 HTTP clients at once, the same calls each. */
+async function concurrency(engram: Awaited<ReturnType<typeof startEngram>>, text: () => string, query: (i: number) => string): Promise<ConcurrencyFigures> {
+	const clients = [engram.call, await engram.stdioClient('engram-bench-2'), await engram.httpClient('engram-bench-http-1'), await engram.httpClient('engram-bench-http-2')];
+	// Warm every connection (its McpServer, the HTTP session) before timing.
+	for (const call of clients) await call('recall_memory', { query: query(0), limit: 10 });
+	const figures = (r: { wall: number; ms: number[][] }): LoadFigures => {
+		const all = r.ms.flat();
+		return { clients: r.ms.length, calls: all.length, wall_s: round(r.wall / 1000, 2), calls_per_s: round(all.length / (r.wall / 1000), 1), p50_ms: p(all, 50), p99_ms: p(all, 99) };
+	};
+	const one = figures(await load(clients.slice(0, 1), CONCURRENT_CALLS, text, query));
+	const r4 = await load(clients, CONCURRENT_CALLS, text, query);
+	const four = { ...figures(r4), stdio_p50_ms: p(r4.ms.slice(0, 2).flat(), 50), http_p50_ms: p(r4.ms.slice(2).flat(), 50) };
+	return { calls_per_client: CONCURRENT_CALLS, one, four, scaling: round(four.calls_per_s / one.calls_per_s, 2) };
+}
+
+/**
+ * Runs `fn` with a CPU profile of the page's workers when `AGENT_PATH_PROFILE` names a file
+ * prefix (each worker's profile goes to PREFIX-K.cpuprofile, for DevTools).
+ */
+async function profiled<T>(page: Page, fn: () => Promise<T>): Promise<T> {
+	const prefix = process.env.AGENT_PATH_PROFILE;
+	if (!prefix) return fn();
+	const cdp = await page.context().newCDPSession(page);
+	const workers: string[] = [];
+	cdp.on('Target.attachedToTarget', (e) => void (e.targetInfo.type === 'worker' && workers.push(e.sessionId)));
+	let id = 0;
+	const pending = new Map<number, (r: unknown) => void>();
+	cdp.on('Target.receivedMessageFromTarget', (e) => {
+		const m = JSON.parse(e.message) as { id?: number; result?: unknown };
+		if (m.id !== undefined) pending.get(m.id)?.(m.result);
+	});
+	const send = (sessionId: string, method: string, params: object = {}) =>
+		new Promise<unknown>((resolve) => {
+			pending.set(++id, resolve);
+			void cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) });
+		});
+	await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+	await new Promise((r) => setTimeout(r, 300));
+	for (const w of workers) await send(w, 'Profiler.enable').then(() => send(w, 'Profiler.start'));
+	try {
+		return await fn();
+	} finally {
+		for (const [k, w] of workers.entries()) {
+			const r = (await send(w, 'Profiler.stop')) as { profile: unknown };
+			writeFileSync(`${prefix}-${k}.cpuprofile`, JSON.stringify(r.profile));
+		}
+		await cdp.detach();
+	}
+}
+
 /** The whole comparison at `n` memories. */
 export async function runAgentPath(n: number, log: (s: string) => void): Promise<AgentPathResult> {
 	const corpus = new Corpus(25);
-	const texts = Array.from({ length: n + 2 * CALLS + 2 * WARMUP + TRACED + TRACED_BATCHES * BATCH }, (_, i) => corpus.memory(i).content);
+	const texts = Array.from({ length: n + 2 * CALLS + 2 * WARMUP + TRACED + TRACED_BATCHES * BATCH + 5 * CONCURRENT_CALLS }, (_, i) => corpus.memory(i).content);
 	// A search an agent would make: a person named in some stored memory ("X mentioned ticket").
 	const queries = Array.from({ length: CALLS + WARMUP + TRACED }, (_, i) => /(\S+) mentioned ticket/.exec(texts[(i * 7919) % n])![1]);
 	const engram = await startEngram(log);
@@ -306,14 +427,19 @@ export async function runAgentPath(n: number, log: (s: string) => void): Promise
 			hops = {
 				store: await traceCalls(engram, () => ['store_memory', { content: texts[next++] }]),
 				recall: await traceCalls(engram, (i) => ['recall_memory', { query: queries[CALLS + WARMUP + i], limit: 10 }]),
-				store_batch: await traceCalls(
-					engram,
-					() => ['store_memory', { memories: texts.slice(next, (next += BATCH)).map((content) => ({ content })) }],
-					TRACED_BATCHES,
+				store_batch: await profiled(engram.page, () =>
+					traceCalls(engram, () => ['store_memory', { memories: texts.slice(next, (next += BATCH)).map((content) => ({ content })) }], TRACED_BATCHES),
 				),
 			};
 		} catch (err) {
 			log(`agent path: the hop breakdown failed: ${(err as Error).message}`);
+		}
+		log('agent path: 4 clients at once (2 stdio, 2 HTTP) vs 1');
+		let conc: ConcurrencyFigures | null = null;
+		try {
+			conc = await concurrency(engram, () => texts[next++], (i) => queries[i % queries.length]);
+		} catch (err) {
+			log(`agent path: the concurrency phase failed: ${(err as Error).message}`);
 		}
 		const r = (a: number, b: number) => round(a / b, 2);
 		return {
@@ -328,6 +454,7 @@ export async function runAgentPath(n: number, log: (s: string) => void): Promise
 				fill: r(m.fill_s, e.fill_s),
 			},
 			hops,
+			concurrency: conc,
 		};
 	} finally {
 		await peer?.close();
@@ -347,6 +474,13 @@ export function agentPathTable(a: AgentPathResult): string {
 	const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 	const line = (r: string[]) => r.map((c, i) => c.padEnd(w[i])).join('  ');
 	const out = [line(head), w.map((x) => '-'.repeat(x)).join('  '), ...rows.map(line)];
+	const c = a.concurrency;
+	if (c)
+		out.push(
+			'',
+			`${c.calls_per_client} calls per client (store, search alternating): 1 client ${c.one.calls_per_s} calls/s (p50 ${c.one.p50_ms} ms, p99 ${c.one.p99_ms}); ` +
+				`4 at once (2 stdio, 2 HTTP) ${c.four.calls_per_s} calls/s (p50 ${c.four.p50_ms} ms, p99 ${c.four.p99_ms}; stdio p50 ${c.four.stdio_p50_ms}, HTTP p50 ${c.four.http_p50_ms}): scaling ${c.scaling}×`,
+		);
 	if (a.hops)
 		for (const [tool, h] of Object.entries(a.hops)) {
 			out.push('', `${tool}: one call hop by hop (median of ${h.calls}; ms since the client's send; ${h.worker_calls} engine call(s))`);

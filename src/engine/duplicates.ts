@@ -41,6 +41,9 @@ function subset(a: Set<string>, b: Set<string>): boolean {
 /** The pronoun "I" and its contractions (I'm, I'll, I've, I'd), capitalised anywhere. */
 const PRONOUN_I = /^I(?:['’]\p{L}+)?$/u;
 
+/** A word of ASCII letters and digits only. */
+const PLAIN = /^[A-Za-z0-9]+$/;
+
 /** Between two words, what makes the second start a sentence. */
 const SENTENCE_END = /[.!?:;\n]/u;
 
@@ -57,7 +60,9 @@ export function sharpWords(text: string): Set<string> {
 		const raw = m[0];
 		const start = end === 0 || SENTENCE_END.test(text.slice(end, m.index));
 		end = m.index + raw.length;
-		const [w] = tokenize(raw);
+		// A plain ASCII word is its own token, lower-cased (the tokenizer's answer, without a
+		// regex run per word: this loop ran for every word of every text a batch compares).
+		const w = PLAIN.test(raw) ? raw.toLowerCase() : tokenize(raw)[0];
 		if (w === undefined) continue;
 		const first = raw[0];
 		const capital = first !== first.toLowerCase();
@@ -82,21 +87,58 @@ function loses(sharp: Set<string>, words: Set<string>, otherSharp: Set<string>):
 	return false;
 }
 
+/** The word sets the duplicate checks compare, worked out once per text (see wordsOf). */
+export interface Words {
+	/** The text's length in characters. */
+	chars: number;
+	tokens: Set<string>;
+	sharp: Set<string>;
+	content: Set<string>;
+}
+
+/** The word sets of `text` (tokens, sharpWords, contentWords). */
+export function wordsOf(text: string): Words {
+	const tokens = tokenize(text);
+	return { chars: text.length, tokens: new Set(tokens), sharp: sharpWords(text), content: new Set(tokens.filter((w) => !FUNCTION_WORDS.has(w))) };
+}
+
+/** Texts whose word sets are remembered between calls (wordCache); the oldest go first. */
+export const WORD_CACHE_SIZE = 8_192;
+
+const remembered = new Map<string, Words>();
+
+/**
+ * wordsOf, remembered per text (up to WORD_CACHE_SIZE texts, shared by every store: the word sets
+ * are a pure function of the text). A batch compares each of its texts with many others, and
+ * working out a text's words again for every pair was most of a 500-memory store (the tokenizer
+ * and sharpWords ran ~100 times per memory); a batch's items are then the stored neighbours of
+ * the next batch's.
+ */
+export function wordCache(): (text: string) => Words {
+	return (text) => {
+		let w = remembered.get(text);
+		if (!w) {
+			if (remembered.size >= WORD_CACHE_SIZE) remembered.delete(remembered.keys().next().value!);
+			remembered.set(text, (w = wordsOf(text)));
+		}
+		return w;
+	};
+}
+
 /**
  * True when a vector match at `cosine` between texts `a` and `b` is a near-duplicate: at or
  * above `threshold`, no word that names or counts in only one of them (sharpWords), and no
  * content word of the shorter missing from the longer.
  */
 export function isNearDuplicate(cosine: number, threshold: number, a: string, b: string): boolean {
+	return cosine >= threshold && nearDuplicateWords(cosine, threshold, wordsOf(a), wordsOf(b));
+}
+
+/** isNearDuplicate on texts' word sets (wordsOf). */
+export function nearDuplicateWords(cosine: number, threshold: number, a: Words, b: Words): boolean {
 	if (cosine < threshold) return false;
-	const ta = new Set(tokenize(a));
-	const tb = new Set(tokenize(b));
-	const sa = sharpWords(a);
-	const sb = sharpWords(b);
-	if (loses(sa, tb, sb) || loses(sb, ta, sa)) return false;
-	const wa = contentWords(a);
-	const wb = contentWords(b);
-	return subset(wa, wb) || subset(wb, wa);
+	if (loses(a.sharp, b.tokens, b.sharp) || loses(b.sharp, a.tokens, a.sharp)) return false;
+	return subset(a.content, b.content) || subset(b.content, a.content);
 }
 
 /** Share of the shorter text's other content words the longer must hold for one subject. */
@@ -119,15 +161,18 @@ export const UPDATE_MAX_CHARS = 2000;
  */
 export function isPossibleUpdate(cosine: number, threshold: number, a: string, b: string): boolean {
 	if (cosine < threshold || a.length > UPDATE_MAX_CHARS || b.length > UPDATE_MAX_CHARS) return false;
-	const ta = new Set(tokenize(a));
-	const tb = new Set(tokenize(b));
-	const sa = sharpWords(a);
-	const sb = sharpWords(b);
-	if (!loses(sa, tb, sb) && !loses(sb, ta, sa)) return false;
-	const wa = [...contentWords(a)].filter((w) => !sa.has(w) && !sb.has(w));
-	const wb = new Set([...contentWords(b)].filter((w) => !sa.has(w) && !sb.has(w)));
+	return possibleUpdateWords(cosine, threshold, wordsOf(a), wordsOf(b));
+}
+
+/** isPossibleUpdate on texts' word sets (wordsOf). */
+export function possibleUpdateWords(cosine: number, threshold: number, a: Words, b: Words): boolean {
+	if (cosine < threshold || a.chars > UPDATE_MAX_CHARS || b.chars > UPDATE_MAX_CHARS) return false;
+	const sa = a.sharp;
+	const sb = b.sharp;
+	if (!loses(sa, b.tokens, sb) && !loses(sb, a.tokens, sa)) return false;
+	const wa = [...a.content].filter((w) => !sa.has(w) && !sb.has(w));
+	const wb = new Set([...b.content].filter((w) => !sa.has(w) && !sb.has(w)));
 	const [short, long] = wa.length <= wb.size ? [wa, wb] : [[...wb], new Set(wa)];
 	if (short.length === 0) return false;
 	return short.filter((w) => long.has(w)).length >= UPDATE_OVERLAP * short.length;
 }
-

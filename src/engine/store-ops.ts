@@ -27,13 +27,29 @@ import { readCounters, writeCounters } from '../store/settings';
 import { setVector } from '../store/vectors';
 import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
 import { turnContext } from './doc';
-import { isNearDuplicate, isPossibleUpdate, UPDATE_MAX_CHARS } from './duplicates';
+import { wordCache } from './duplicates';
 import { entityKeys, resolveEntities } from './entity-keys';
 import { writeIndexed, type IndexChange } from './index-sync';
 import { applyOnce, replayedOutput, requestKey } from './request-ids';
 import { sameState, StaleGuess, type GuessedState, type PrevTurn, type WriteState } from './write-guess';
 import { parseInput } from './validate';
-import { cosine } from '../core/vector';
+import {
+	batchNeighbours,
+	exactDuplicate,
+	nearDuplicate,
+	possibleUpdates,
+	round,
+	rowsAbove,
+	scopeKey,
+	similarNeighbours,
+	storedNeighbours,
+	storedNeighboursOf,
+	type Draft,
+	type Neighbour,
+	type Written,
+} from './store-neighbours';
+
+export { MAX_SIMILAR, scopeKey } from './store-neighbours';
 
 /** Defaults for fields a caller leaves out (documented in docs/DESIGN.md). */
 export const STORE_DEFAULTS = {
@@ -44,25 +60,6 @@ export const STORE_DEFAULTS = {
 	confidence: 0.8,
 } as const;
 
-/** How many SIMILAR_TO links a new memory gets at most. */
-export const MAX_SIMILAR = 5;
-
-/** A memory ready to write: everything computed that needs no transaction. */
-interface Draft {
-	index: number;
-	row: Omit<MemoryRow, 'seq'>;
-	norm: string;
-	vector: Float32Array | null;
-	caller: Float32Array | null;
-	keys: EntityKey[];
-	item: StoreItem;
-}
-
-/** A memory written in this call (or found as its duplicate). */
-interface Written {
-	draft: Draft;
-	row: MemoryRow;
-}
 
 /**
  * Work a caller adds to a store's transaction (store-linked.ts): it runs once the store's own
@@ -144,7 +141,9 @@ function draftOf(
 	const session = sessionOf(metadata);
 	if (session !== undefined) row.session = session;
 	checkValidity(row, (f) => path(index, f));
-	return { index, row, norm, vector, caller, keys: entityKeys(refs), item };
+	let sq = 0;
+	if (vector) for (let i = 0; i < vector.length; i++) sq += vector[i] * vector[i];
+	return { index, row, norm, vector, sq, caller, keys: entityKeys(refs), item };
 }
 
 /** A validity window must not end before it starts. */
@@ -203,6 +202,7 @@ async function writeDrafts(
 	const similarRows = await rowsAbove(ctx, neighbours);
 	/** Memories each stored draft may replace (possible_update_of), by index. */
 	const updatesOf = new Map<number, string[]>();
+	const words = wordCache();
 	// Inside a Dexie transaction every `await` must be an IndexedDB request or soon reach one:
 	// Dexie follows native awaits for only ~100 microtasks (ZONE_ECHO_LIMIT), so pure planning
 	// steps are synchronous and requests are awaited only when one is really needed.
@@ -214,7 +214,7 @@ async function writeDrafts(
 		const stored = neighbours.get(d) ?? storedNeighbours(ctx, d, superseded?.id);
 		const batch = batchNeighbours(ctx, d, plan.written);
 		if (!dup && !d.item.force) {
-			const near = nearDuplicate(ctx, d, batch, stored);
+			const near = nearDuplicate(ctx, d, batch, stored, words);
 			dup = near && 'then' in near ? await near : near;
 		}
 		// A caller-given id asks for a distinct record (AutoMem's seed stores `a` and `b`, then links
@@ -233,7 +233,7 @@ async function writeDrafts(
 		}
 		if (superseded) planSupersede(superseded, row, d.item, plan);
 		else {
-			const may = possibleUpdates(ctx, d, [...stored, ...batch], similarRows, kept?.row.id);
+			const may = possibleUpdates(ctx, d, [...stored, ...batch], similarRows, kept?.row.id, words);
 			if (may.length > 0) updatesOf.set(d.index, may);
 		}
 		plan.written.push({ draft: d, row });
@@ -269,8 +269,6 @@ async function refuseTakenIds(ctx: EngineContext, drafts: Draft[], path: (i: num
 	});
 }
 
-/** The key of a scope + session (or content key): PRECEDED_BY and turn contexts chain per key. */
-export const scopeKey = (scope: string, key: string) => `${scope}\u0000${key}`;
 
 /**
  * The records a store plans with: the counters, the newest stored memory of each scope +
@@ -480,48 +478,6 @@ function systemLink(from: string, to: string, type: AssociationType, strength: n
 	return { from, to, type, strength, created_at: at };
 }
 
-/** A memory near a draft, with its cosine (and its row when it is an earlier item of the batch). */
-type Neighbour = { id: string; cosine: number; row?: MemoryRow };
-
-/**
- * The MAX_SIMILAR stored memories nearest a draft in its scope (never the one it supersedes):
- * the candidates for both near-duplicates and SIMILAR_TO links.
- */
-function storedNeighbours(ctx: EngineContext, d: Draft, skip: string | undefined): Neighbour[] {
-	if (!d.vector) return [];
-	return ctx.index.nearest(d.vector, MAX_SIMILAR, { scope: d.row.scope, exclude: skip ? [skip] : [] });
-}
-
-/** storedNeighbours of every draft with a vector that supersedes nothing, in one index call. */
-function storedNeighboursOf(ctx: EngineContext, drafts: Draft[]): Map<Draft, Neighbour[]> {
-	const asked = drafts.filter((d) => d.vector && d.item.supersedes_memory_id === undefined);
-	const found = ctx.index.nearestMany(asked.map((d) => ({ vector: d.vector!, scope: d.row.scope })), MAX_SIMILAR);
-	return new Map(asked.map((d, i) => [d, found[i]]));
-}
-
-/**
- * Earlier items of the batch in the draft's scope close enough to matter (at or above the lower
- * of the similarity and duplicate thresholds), in batch order: each cosine is computed once.
- */
-function batchNeighbours(ctx: EngineContext, d: Draft, batch: Written[]): Neighbour[] {
-	const v = d.vector;
-	if (!v) return [];
-	const min = Math.min(ctx.thresholds.similar, ctx.thresholds.duplicate);
-	const out: Neighbour[] = [];
-	for (const w of batch) {
-		if (w.row.scope !== d.row.scope || !w.draft.vector) continue;
-		const c = cosine(v, w.draft.vector);
-		if (c >= min) out.push({ id: w.row.id, cosine: c, row: w.row });
-	}
-	return out;
-}
-
-/** Up to MAX_SIMILAR nearest memories above the similarity threshold (stored and batch ones). */
-function similarNeighbours(ctx: EngineContext, near: Neighbour[]): Neighbour[] {
-	const min = ctx.thresholds.similar;
-	return near.filter((n) => n.cosine >= min).sort((a, b) => b.cosine - a.cosine).slice(0, MAX_SIMILAR);
-}
-
 /** The memory this draft supersedes (possibly an earlier item of the batch, by its id). */
 async function findSuperseded(ctx: EngineContext, d: Draft, plan: Plan, path: (i: number, f: string) => string): Promise<MemoryRow | undefined> {
 	const ref = d.item.supersedes_memory_id;
@@ -530,61 +486,6 @@ async function findSuperseded(ctx: EngineContext, d: Draft, plan: Plan, path: (i
 	const old = inBatch ?? plan.superseded.get(String(ref)) ?? (await getByRef(ctx.db, ref));
 	if (!old) throw new MemoryError('not_found', `${path(d.index, 'supersedes_memory_id')}: no memory with id ${JSON.stringify(ref)}`);
 	return plan.superseded.get(old.id) ?? old;
-}
-
-/**
- * The rows of every stored neighbour at or above the similarity threshold, in one read: what
- * possible_update_of compares a draft's words with.
- */
-async function rowsAbove(ctx: EngineContext, neighbours: Map<Draft, Neighbour[]>): Promise<Map<string, MemoryRow>> {
-	const min = ctx.thresholds.similar;
-	const ids = [...new Set([...neighbours.entries()].flatMap(([d, ns]) => (d.row.content.length > UPDATE_MAX_CHARS ? [] : ns.filter((n) => n.cosine >= min).map((n) => n.id))))];
-	if (ids.length === 0) return new Map();
-	const rows = await ctx.db.memories.bulkGet(ids);
-	return new Map(rows.filter((r): r is MemoryRow => r !== undefined).map((r) => [r.id, r]));
-}
-
-/**
- * Similar memories of the draft's scope (stored, or earlier in the batch) that it may replace:
- * the same subject with another number, name or negation (isPossibleUpdate), best match first.
- * A superseding draft names its own; the memory it nearly repeats is reported as that.
- */
-function possibleUpdates(ctx: EngineContext, d: Draft, near: Neighbour[], rows: Map<string, MemoryRow>, skip: string | undefined): string[] {
-	const th = ctx.thresholds.similar;
-	if (d.row.content.length > UPDATE_MAX_CHARS) return [];
-	return near
-		.filter((n) => n.id !== skip && n.cosine >= th)
-		.sort((a, b) => b.cosine - a.cosine)
-		.filter((n) => {
-			const row = n.row ?? rows.get(n.id);
-			return row !== undefined && isPossibleUpdate(n.cosine, th, row.content, d.row.content);
-		})
-		.map((n) => n.id);
-}
-
-/** A stored memory or earlier batch item in the same scope with the same normalised content. */
-function exactDuplicate(d: Draft, batch: Written[], exact: Map<string, MemoryRow[]>, skip: string | undefined): { row: MemoryRow; similarity: number } | undefined {
-	const scope = d.row.scope;
-	const inBatch = batch.find((w) => w.row.scope === scope && w.draft.norm === d.norm);
-	if (inBatch) return { row: inBatch.row, similarity: 1 };
-	const same = (exact.get(scopeKey(scope, d.row.content_key)) ?? []).find((r) => r.id !== skip && normaliseContent(r.content) === d.norm);
-	return same ? { row: same, similarity: 1 } : undefined;
-}
-
-/**
- * A near-parallel vector in the same scope with (nearly) the same words: earlier batch items
- * first, then the index; only candidates above the threshold are read from the store.
- */
-function nearDuplicate(ctx: EngineContext, d: Draft, batch: Neighbour[], stored: Neighbour[]): { row: MemoryRow; similarity: number } | undefined | Promise<{ row: MemoryRow; similarity: number } | undefined> {
-	if (!d.vector) return undefined;
-	const th = ctx.thresholds.duplicate;
-	for (const n of batch) if (isNearDuplicate(n.cosine, th, d.row.content, n.row!.content)) return { row: n.row!, similarity: n.cosine };
-	const near = stored.filter((n) => n.cosine >= th);
-	if (near.length === 0) return undefined;
-	return ctx.db.memories.bulkGet(near.map((n) => n.id)).then((rows) => {
-		const i = rows.findIndex((row, k) => row && isNearDuplicate(near[k].cosine, th, d.row.content, row.content));
-		return i < 0 ? undefined : { row: rows[i]!, similarity: near[i].cosine };
-	});
 }
 
 /** Marks `old` invalid from the new memory's time (unless already) and links old → new. */
@@ -599,11 +500,6 @@ function planSupersede(old: MemoryRow, row: MemoryRow, item: StoreItem, plan: Pl
 	if (item.supersede_reason !== undefined) link.reason = item.supersede_reason;
 	if (type === 'INVALIDATED_BY') link.timestamp = row.timestamp;
 	plan.links.push(link);
-}
-
-/** Rounds a similarity for output and storage (6 decimals is far below any threshold's precision). */
-function round(x: number): number {
-	return Math.round(x * 1e6) / 1e6;
 }
 
 /** What a stored memory that nearly repeats another (kept for its caller-given id) says of it. */

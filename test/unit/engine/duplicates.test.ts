@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isNearDuplicate, isPossibleUpdate } from '../../../src/engine/duplicates';
+import { tokenize } from '../../../src/core/text';
+import { isNearDuplicate, isPossibleUpdate, nearDuplicateWords, possibleUpdateWords, sharpWords, wordCache, wordsOf } from '../../../src/engine/duplicates';
 
 /** Every vector check passes: only the words decide. */
 const near = (a: string, b: string) => isNearDuplicate(1, 0.95, a, b);
@@ -77,3 +78,43 @@ describe('isPossibleUpdate', () => {
 	});
 });
 
+
+describe('word sets worked out once (wordsOf, wordCache)', () => {
+	const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'nothing', 'without', 'dont', 'doesnt', 'didnt', 'isnt', 'arent', 'wasnt', 'werent', 'cant', 'cannot', 'wont', 'shouldnt', 'nor']);
+	/** sharpWords as it was before its ASCII fast path: the tokenizer on every word. */
+	function sharpReference(text: string): Set<string> {
+		const out = new Set<string>();
+		let end = 0;
+		for (const m of text.matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu)) {
+			const raw = m[0];
+			const start = end === 0 || /[.!?:;\n]/u.test(text.slice(end, m.index));
+			end = m.index + raw.length;
+			const [w] = tokenize(raw);
+			if (w === undefined) continue;
+			const capital = raw[0] !== raw[0].toLowerCase();
+			if (/\p{N}/u.test(w) || NEGATIONS.has(w) || (w.length === 1 && w !== 'a' && w !== 'i') || (capital && !start && !/^I(?:['’]\p{L}+)?$/u.test(raw))) out.add(w);
+		}
+		return out;
+	}
+	const words = fc.array(fc.constantFrom('Alice', 'alice', 'A', 'a', 'I', "I'm", 'İstanbul', 'Ünïcode', 'v2', '3pm', 'not', 'never', 'Don’t', "Bob's", 'team', '.', ',', ':', '\n', 'ß', 'ǅ'), { maxLength: 12 });
+
+	it('sharpWords gives what the tokenizer on every word gave', () => {
+		fc.assert(
+			fc.property(words, (ws) => {
+				const text = ws.join(' ');
+				expect([...sharpWords(text)]).toEqual([...sharpReference(text)]);
+			}),
+		);
+	});
+
+	it('the checks on word sets answer as the checks on texts', () => {
+		const cache = wordCache();
+		fc.assert(
+			fc.property(words, words, fc.double({ min: 0.8, max: 1, noNaN: true }), (a, b, cos) => {
+				const [ta, tb] = [a.join(' '), b.join(' ')];
+				expect(nearDuplicateWords(cos, 0.9, cache(ta), cache(tb))).toBe(isNearDuplicate(cos, 0.9, ta, tb));
+				expect(possibleUpdateWords(cos, 0.9, wordsOf(ta), cache(tb))).toBe(isPossibleUpdate(cos, 0.9, ta, tb));
+			}),
+		);
+	});
+});

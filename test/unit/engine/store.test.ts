@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/engine/engine';
+import { MAX_SIMILAR } from '../../../src/engine/store-ops';
 import { Clock, freshName, rejection, storedLinks, useEngines } from './helpers';
 
 let engine: Engine;
@@ -121,6 +122,23 @@ describe('Engine', () => {
 			expect(batch.results[1].possible_update_of).toEqual([batch.results[0].memory_id]);
 			const other = await engine.store({ content: 'Bake sourdough bread every Sunday morning' });
 			expect(other.results[0].possible_update_of).toBeUndefined();
+		});
+
+		it('compares a batch item with its MAX_SIMILAR nearest only, as a single store does', async () => {
+			engine = await fresh();
+			const limits = [100, 200, 300, 400, 500, 600, 700, 800, 900, 1000];
+			const batch = await engine.store({ memories: limits.map((n) => ({ content: `Our rate limit is ${n} requests per minute` })) });
+			const last = batch.results.at(-1)!;
+			const earlier = batch.results.slice(0, -1).map((r) => r.memory_id);
+			expect(last.status).toBe('stored');
+			expect(last.possible_update_of!.length).toBeGreaterThan(0);
+			expect(last.possible_update_of!.length).toBeLessThanOrEqual(MAX_SIMILAR);
+			for (const id of last.possible_update_of!) expect(earlier).toContain(id);
+			// One by one, the tenth store sees the same: its MAX_SIMILAR nearest.
+			const alone = await fresh();
+			let lastAlone: Awaited<ReturnType<Engine['store']>> | undefined;
+			for (const n of limits) lastAlone = await alone.store({ content: `Our rate limit is ${n} requests per minute` });
+			expect(lastAlone!.results[0].possible_update_of).toHaveLength(last.possible_update_of!.length);
 		});
 
 		it('stores an exact duplicate without a vector under a caller-given id', async () => {

@@ -1,0 +1,157 @@
+/**
+ * What store_memory compares a new memory with: its nearest stored memories (the index) and the
+ * earlier items of its batch, for near-duplicates, SIMILAR_TO links and possible_update_of.
+ * Split from store-ops.ts, which plans and writes; nothing here writes.
+ */
+import type { StoreItem } from '../core/schemas';
+import { cosine } from '../core/vector';
+import { normaliseContent } from '../store/derived';
+import type { EntityKey } from '../store/entities';
+import type { MemoryRow } from '../store/rows';
+import type { EngineContext } from './context';
+import { nearDuplicateWords, possibleUpdateWords, UPDATE_MAX_CHARS, type Words } from './duplicates';
+
+/** How many SIMILAR_TO links a new memory gets at most (and how many neighbours it is compared with). */
+export const MAX_SIMILAR = 5;
+
+/** A memory ready to write: everything computed that needs no transaction. */
+export interface Draft {
+	index: number;
+	row: Omit<MemoryRow, 'seq'>;
+	norm: string;
+	vector: Float32Array | null;
+	/** The squared length of `vector` (0 without one): batch cosines reuse it. */
+	sq: number;
+	caller: Float32Array | null;
+	keys: EntityKey[];
+	item: StoreItem;
+}
+
+/** A memory written in this call (or found as its duplicate). */
+export interface Written {
+	draft: Draft;
+	row: MemoryRow;
+}
+
+/** A memory near a draft, with its cosine (and its row when it is an earlier item of the batch). */
+export type Neighbour = { id: string; cosine: number; row?: MemoryRow };
+
+/** A memory a draft repeats, and how closely. */
+export type Duplicate = { row: MemoryRow; similarity: number };
+
+/** The key of a scope + session (or content key): PRECEDED_BY and turn contexts chain per key. */
+export const scopeKey = (scope: string, key: string) => `${scope}\u0000${key}`;
+
+/**
+ * The MAX_SIMILAR stored memories nearest a draft in its scope (never the one it supersedes):
+ * the candidates for both near-duplicates and SIMILAR_TO links.
+ */
+export function storedNeighbours(ctx: EngineContext, d: Draft, skip: string | undefined): Neighbour[] {
+	if (!d.vector) return [];
+	return ctx.index.nearest(d.vector, MAX_SIMILAR, { scope: d.row.scope, exclude: skip ? [skip] : [] });
+}
+
+/** storedNeighbours of every draft with a vector that supersedes nothing, in one index call. */
+export function storedNeighboursOf(ctx: EngineContext, drafts: Draft[]): Map<Draft, Neighbour[]> {
+	const asked = drafts.filter((d) => d.vector && d.item.supersedes_memory_id === undefined);
+	const found = ctx.index.nearestMany(asked.map((d) => ({ vector: d.vector!, scope: d.row.scope })), MAX_SIMILAR);
+	return new Map(asked.map((d, i) => [d, found[i]]));
+}
+
+/**
+ * Earlier items of the batch in the draft's scope close enough to matter (at or above the lower
+ * of the similarity and duplicate thresholds), in batch order: each cosine is computed once.
+ */
+export function batchNeighbours(ctx: EngineContext, d: Draft, batch: Written[]): Neighbour[] {
+	const v = d.vector;
+	if (!v) return [];
+	const min = Math.min(ctx.thresholds.similar, ctx.thresholds.duplicate);
+	const out: Neighbour[] = [];
+	for (const w of batch) {
+		if (w.row.scope !== d.row.scope || !w.draft.vector) continue;
+		// cosine() without its two norms: each draft's squared length is worked out once (draftOf).
+		const u = w.draft.vector;
+		if (u.length !== v.length) cosine(v, u); // throws, naming the lengths
+		let ab = 0;
+		for (let i = 0; i < v.length; i++) ab += v[i] * u[i];
+		const c = d.sq === 0 || w.draft.sq === 0 ? 0 : Math.max(-1, Math.min(1, ab / Math.sqrt(d.sq * w.draft.sq)));
+		if (c >= min) out.push({ id: w.row.id, cosine: c, row: w.row });
+	}
+	return out;
+}
+
+/** The MAX_SIMILAR nearest of `near` (stored and batch ones), best first. */
+function nearestOf(near: Neighbour[]): Neighbour[] {
+	return near.length <= MAX_SIMILAR ? [...near].sort((a, b) => b.cosine - a.cosine) : [...near].sort((a, b) => b.cosine - a.cosine).slice(0, MAX_SIMILAR);
+}
+
+/** Up to MAX_SIMILAR nearest memories above the similarity threshold (stored and batch ones). */
+export function similarNeighbours(ctx: EngineContext, near: Neighbour[]): Neighbour[] {
+	const min = ctx.thresholds.similar;
+	return nearestOf(near).filter((n) => n.cosine >= min);
+}
+
+/**
+ * The rows of every stored neighbour at or above the similarity threshold, in one read: what
+ * possible_update_of compares a draft's words with.
+ */
+export async function rowsAbove(ctx: EngineContext, neighbours: Map<Draft, Neighbour[]>): Promise<Map<string, MemoryRow>> {
+	const min = ctx.thresholds.similar;
+	const ids = [...new Set([...neighbours.entries()].flatMap(([d, ns]) => (d.row.content.length > UPDATE_MAX_CHARS ? [] : ns.filter((n) => n.cosine >= min).map((n) => n.id))))];
+	if (ids.length === 0) return new Map();
+	const rows = await ctx.db.memories.bulkGet(ids);
+	return new Map(rows.filter((r): r is MemoryRow => r !== undefined).map((r) => [r.id, r]));
+}
+
+/**
+ * Similar memories of the draft's scope (stored, or earlier in the batch) that it may replace:
+ * the same subject with another number, name or negation (isPossibleUpdate), best match first.
+ * Only the MAX_SIMILAR nearest are compared, stored and batch ones together, as if the batch's
+ * earlier items had been stored one by one (a single store compares its MAX_SIMILAR nearest): in
+ * a batch of look-alike lines every earlier item was a candidate, and a 500-memory store spent
+ * most of its time comparing words. A superseding draft names its own; the memory it nearly
+ * repeats is reported as that.
+ */
+export function possibleUpdates(ctx: EngineContext, d: Draft, near: Neighbour[], rows: Map<string, MemoryRow>, skip: string | undefined, words: (text: string) => Words): string[] {
+	const th = ctx.thresholds.similar;
+	if (d.row.content.length > UPDATE_MAX_CHARS) return [];
+	const mine = words(d.row.content);
+	return nearestOf(near.filter((n) => n.cosine >= th))
+		.filter((n) => {
+			if (n.id === skip) return false;
+			const row = n.row ?? rows.get(n.id);
+			return row !== undefined && possibleUpdateWords(n.cosine, th, words(row.content), mine);
+		})
+		.map((n) => n.id);
+}
+
+/** A stored memory or earlier batch item in the same scope with the same normalised content. */
+export function exactDuplicate(d: Draft, batch: Written[], exact: Map<string, MemoryRow[]>, skip: string | undefined): Duplicate | undefined {
+	const scope = d.row.scope;
+	const inBatch = batch.find((w) => w.row.scope === scope && w.draft.norm === d.norm);
+	if (inBatch) return { row: inBatch.row, similarity: 1 };
+	const same = (exact.get(scopeKey(scope, d.row.content_key)) ?? []).find((r) => r.id !== skip && normaliseContent(r.content) === d.norm);
+	return same ? { row: same, similarity: 1 } : undefined;
+}
+
+/**
+ * A near-parallel vector in the same scope with (nearly) the same words: earlier batch items
+ * first, then the index; only candidates above the threshold are read from the store.
+ */
+export function nearDuplicate(ctx: EngineContext, d: Draft, batch: Neighbour[], stored: Neighbour[], words: (text: string) => Words): Duplicate | undefined | Promise<Duplicate | undefined> {
+	if (!d.vector) return undefined;
+	const th = ctx.thresholds.duplicate;
+	const mine = () => words(d.row.content);
+	for (const n of batch) if (n.cosine >= th && nearDuplicateWords(n.cosine, th, mine(), words(n.row!.content))) return { row: n.row!, similarity: n.cosine };
+	const near = stored.filter((n) => n.cosine >= th);
+	if (near.length === 0) return undefined;
+	return ctx.db.memories.bulkGet(near.map((n) => n.id)).then((rows) => {
+		const i = rows.findIndex((row, k) => row && nearDuplicateWords(near[k].cosine, th, mine(), words(row.content)));
+		return i < 0 ? undefined : { row: rows[i]!, similarity: near[i].cosine };
+	});
+}
+
+/** Rounds a similarity for output and storage (6 decimals is far below any threshold's precision). */
+export function round(x: number): number {
+	return Math.round(x * 1e6) / 1e6;
+}
