@@ -6,6 +6,7 @@
 import type { ConnectionCandidate, ConnectionsOutput } from '../../core/graph-schemas';
 import type { Entity, Memory } from '../../core/schemas';
 import { percentile, rarity, type Entry, type Pooled, type Walk } from './connections-state';
+import { round3 } from '../../core/numbers';
 
 /** The picks of one round: at most topN, chosen as the relation asks. */
 export function select(w: Walk, pool: Pooled[]): Pooled[] {
@@ -64,8 +65,8 @@ function brief(m: Memory): string {
 }
 
 /** Rounded to three decimals; null stays null. */
-function round3(x: number | null): number | null {
-	return x === null ? null : Math.round(x * 1000) / 1000;
+function round3OrNull(x: number | null): number | null {
+	return x === null ? null : round3(x);
 }
 
 /** A pick as the output names it, with its cosine's percentile in scope. */
@@ -76,17 +77,17 @@ export function candidateOut(w: Walk, p: Pooled & { round: number }): Connection
 		summary: brief(p.memory),
 		path: p.path,
 		bridge_entity_id: p.bridge?.id ?? null,
-		cosine: round3(p.cos),
+		cosine: round3OrNull(p.cos),
 		cosine_percentile: percentile(w, p.cos),
 		timestamp: p.memory.timestamp,
 		round: p.round,
-		score: round3(p.score)!,
+		score: round3(p.score),
 	};
 }
 
 /** An entry memory as the output names it. */
 export function entryOut(e: Entry): ConnectionsOutput['entry'][number] {
-	return { event_id: e.memory.id, summary: brief(e.memory), cosine: round3(e.cosine), via: e.via };
+	return { event_id: e.memory.id, summary: brief(e.memory), cosine: round3OrNull(e.cosine), via: e.via };
 }
 
 /** The bridges the picks came through (and the anchor entity), each with its pick count. */
@@ -102,7 +103,7 @@ export function bridgesOut(
 			name: anchor.name,
 			type: anchor.type,
 			memory_count: anchor.memory_count,
-			rarity: round3(rarity(w, anchor))!,
+			rarity: round3(rarity(w, anchor)),
 			round: 1,
 			candidates: 0,
 		});
@@ -113,7 +114,7 @@ export function bridgesOut(
 			name: p.bridge.name,
 			type: p.bridge.type,
 			memory_count: p.bridge.memory_count,
-			rarity: round3(rarity(w, p.bridge))!,
+			rarity: round3(rarity(w, p.bridge)),
 			round: p.round,
 			candidates: 0,
 		};

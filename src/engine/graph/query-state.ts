@@ -197,7 +197,4 @@ export function pageNumber(e: Expr | undefined, what: string): number | undefine
 	return v;
 }
 
-/** Rounded to three decimals. */
-export function round3(x: number): number {
-	return Math.round(x * 1000) / 1000;
-}
+export { round3 } from '../../core/numbers';
