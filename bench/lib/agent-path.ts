@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Page, Worker } from 'playwright-core';
+import type { Worker } from 'playwright-core';
 import { freePort, launchBrowser, ROOT, startPreview } from '../../test/e2e/helpers';
 import { newToken, relayHome, spawnRelayClient } from '../../test/unit/relay/helpers';
 import { Corpus } from './corpus';
@@ -181,7 +181,10 @@ function hopsOf(t0: number, t1: number, relay: Ev[], tab: Ev[], worker: Ev[]) {
 	let workerBusy = 0;
 	for (let i = 0, start = NaN; i < wk.length; i++) {
 		if (wk[i][0] === 'worker-start') start = wk[i][1];
-		else if (!Number.isNaN(start)) (workerBusy += wk[i][1] - start), (start = NaN);
+		else if (!Number.isNaN(start)) {
+			workerBusy += wk[i][1] - start;
+			start = NaN;
+		}
 	}
 	const at: Record<string, number> = {
 		'relay stdin': first(relay, 'stdin'),

@@ -47,7 +47,7 @@ export async function testConnection(s: SyncServer, f: typeof fetch = fetch): Pr
 	try {
 		res = await f(databaseUrl(s), { headers: { Accept: 'application/json', ...authHeaders(s) } });
 	} catch {
-		let answers = false;
+		let answers: boolean;
 		try {
 			await f(s.url.trim(), { mode: 'no-cors' });
 			answers = true;

@@ -385,7 +385,8 @@ export class SyncController {
 	}
 
 	#scheduleSave(): void {
-		this.#saveTimer ??= setTimeout(() => {
+		if (this.#saveTimer !== undefined) return;
+		this.#saveTimer = setTimeout(() => {
 			this.#saveTimer = undefined;
 			void this.#serial(() => this.#saveMap());
 		}, 1_000);

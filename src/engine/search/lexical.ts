@@ -4,7 +4,7 @@
  * (core/text.ts). Summary, tags and entities are boosted because they are short, deliberate
  * descriptions of the memory; date words let "when…" and "in May 2023" queries match.
  */
-import MiniSearch, { type Options, type SearchOptions, type SearchResult } from 'minisearch';
+import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import { processTerm, tokenize } from '../../core/text';
 import { searchTop } from './bm25';
 import { packLexical, unpackLexical, type PackedLexical } from './lexical-codec';

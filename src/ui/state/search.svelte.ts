@@ -16,7 +16,7 @@ import {
 	type RecallWeights,
 	type TimelineInput,
 } from '../../core/schemas';
-import type { Engine } from './context';
+import type { EngineProxy } from './engine-proxy';
 
 /** The filters above the list; every one maps onto a recall/timeline argument. */
 export interface Filters {
@@ -108,11 +108,11 @@ export class Search {
 	matched = $state(0);
 	/** The instant time phrases are read against; renewed on every change. */
 	now = $state(Date.now());
-	#engine: Engine;
+	#engine: EngineProxy;
 	#timer: ReturnType<typeof setTimeout> | undefined;
 	#generation = 0;
 
-	constructor(engine: Engine) {
+	constructor(engine: EngineProxy) {
 		this.#engine = engine;
 	}
 
