@@ -144,6 +144,7 @@ async function shutdown(why: string, primary: Primary | undefined): Promise<void
 	log(`${why}: exiting`);
 	setTimeout(() => process.exit(0), 2000).unref();
 	// Every call still waiting gets its truthful answer before the connections close.
+	// Exiting either way: a connection that fails to close is ended with the process.
 	await primary?.close('engram-relay is shutting down').catch(() => {});
 	process.exit(0);
 }

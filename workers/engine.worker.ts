@@ -55,6 +55,7 @@ function startHelper(request: StartupRequest): { snapshot: Promise<SourcedSnapsh
 			helper.addEventListener('error', (e) => settle(() => reject(new Error(e.message || 'start-up helper failed'))));
 		});
 	const sections = answer('sections').then((a) => a.sections);
+	// Awaited by the restore when it needs them; until then a failure must not count as unhandled.
 	sections.catch(() => undefined);
 	// A sliced snapshot arrives with its metadata first; the other sections follow.
 	const snapshot: Promise<SourcedSnapshot> = answer('snapshot').then(({ snapshot: { stamp, snapshot: snap } }) => ({
@@ -77,12 +78,14 @@ function loadModel(modelId: string, onProgress?: (p: EmbedderProgress) => void) 
 // visit there is no database yet and the helper says so; the engine then builds an empty index.
 const helper = startHelper({ name: DEFAULT_DB_NAME, of: { active: DEFAULT_MODEL_ID }, model: { modelId: DEFAULT_MODEL_ID, localModelPath } });
 const early = helper.snapshot;
+// The engine awaits it and rebuilds the index on failure; until then it must not count as unhandled.
 early.catch(() => undefined);
 // Should the helper fail, this thread loads the model, and reports the failure if it is real.
 const embedder = helper.model.then(
 	(parts) => (parts ? staticEmbedder(parts) : loadModel(DEFAULT_MODEL_ID)),
 	() => loadModel(DEFAULT_MODEL_ID),
 );
+// createEngine awaits it and fails with its error; until then it must not count as unhandled.
 embedder.catch(() => undefined);
 
 const ready = import('../src/engine/engine').then(({ createEngine }) =>

@@ -22,8 +22,7 @@ export interface StartupRequest {
 export interface PostedSnapshot {
 	stamp: SourcedSnapshot['stamp'];
 	snapshot:
-		| (Omit<NonNullable<SourcedSnapshot['snapshot']>, 'bytes' | 'slices'> &
-				({ bytes: Uint8Array } | { slices: Omit<SnapshotSlices, 'sections'> }))
+		| (Omit<NonNullable<SourcedSnapshot['snapshot']>, 'bytes' | 'slices'> & ({ bytes: Uint8Array } | { slices: Omit<SnapshotSlices, 'sections'> }))
 		| undefined;
 }
 

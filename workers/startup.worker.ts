@@ -71,6 +71,7 @@ function postSnapshot(stamp: number, snapshot: LoadedSnapshot | undefined): void
  */
 async function postFromFile(stamp: number, row: SnapshotRow | undefined, files: SnapshotFiles | undefined): Promise<boolean> {
 	if (row?.file === undefined || !files?.openSync || row.stamp !== stamp) return false;
+	// No sync handle: the snapshot is read whole below.
 	const file = await files.openSync(row.file).catch(() => undefined);
 	if (!file) return false;
 	try {
@@ -117,6 +118,7 @@ self.onmessage = async (e: MessageEvent<StartupRequest>) => {
 	// parsed) once the snapshot is on its way.
 	const cache = partsCache();
 	const parts = loadStaticParts({ ...model, parseAfter: indexPosted, cache: cache?.files });
+	// Awaited below, after the snapshot; until then a failure must not count as unhandled.
 	parts.catch(() => undefined);
 	await indexPosted;
 	try {
@@ -142,6 +144,7 @@ function partsCache(): { files: SnapshotFiles; written: () => Promise<unknown> }
 }
 
 function track(writes: Promise<unknown>[], write: Promise<void>): Promise<void> {
+	// Only waited for before `done`; the caller of write() gets its error.
 	writes.push(write.catch(() => undefined));
 	return write;
 }

@@ -16,6 +16,8 @@ export const ACTIVITY_ACTIONS = [
 	'recalled',
 	'imported',
 	'restored',
+	/** Background work the engine does on its own failed (engine/background.ts). */
+	'failed',
 ] as const;
 
 /** One field's value before and after an update (absent = the field was unset). */
@@ -38,10 +40,7 @@ export const ActivityEntrySchema = z.object({
 	 */
 	memory_ids: z.array(z.string()).optional().describe('The memories of an entry about several'),
 	detail: z.string().optional().describe('Free text'),
-	changes: z
-		.record(z.string(), FieldChangeSchema)
-		.optional()
-		.describe('`updated`: each changed field, before and after'),
+	changes: z.record(z.string(), FieldChangeSchema).optional().describe('`updated`: each changed field, before and after'),
 	link: z
 		.object({ from: z.string(), to: z.string(), type: z.string() })
 		.optional()

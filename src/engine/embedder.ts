@@ -111,6 +111,7 @@ let loadQueue: Promise<unknown> = Promise.resolve();
  */
 export function createEmbedder(opts: CreateEmbedderOptions = {}): Promise<Embedder> {
 	const run = loadQueue.then(() => loadEmbedder(opts));
+	// The queue only orders loads: the caller gets this load's error from `run`.
 	loadQueue = run.catch(() => undefined);
 	return run;
 }
@@ -219,6 +220,7 @@ export async function loadStaticParts(opts: {
 	const name = `${encodeURIComponent(modelId)}.parts`;
 	if (key) {
 		// Reading is this thread's work too: it waits like parsing does.
+		// Only a signal to wait for: its own failure is its owner's to report.
 		await (opts.parseAfter ?? Promise.resolve()).catch(() => undefined);
 		const cached = await opts.cache!.read(name).then((bytes) => decodePartsFile(bytes, key), () => undefined);
 		if (cached) return cached;
@@ -226,6 +228,7 @@ export async function loadStaticParts(opts: {
 	const files = await readStaticFiles(modelId, info, opts.localModelPath, undefined, opts.parseAfter);
 	const parts = files.spec ? partsOf(modelId, info, files, files.spec) : undefined;
 	// A copy, written while the caller goes on (and may transfer the parts away).
+	// A cache: without the file, the next load parses the model files again.
 	if (parts && key) void opts.cache!.write(name, encodePartsFile(key, parts)).catch(() => undefined);
 	return parts;
 }

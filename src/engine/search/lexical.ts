@@ -165,6 +165,7 @@ export class LexicalIndex {
 	private vacuumIfDirty(): void {
 		const { minDirtCount, minDirtFactor } = VACUUM_CONDITIONS;
 		if (this.ms.dirtCount < minDirtCount || this.ms.dirtFactor < minDirtFactor) return;
+		// The pass is synchronous (above); what it left undone, the next vacuum does.
 		void this.ms.vacuum({ batchSize: Number.MAX_SAFE_INTEGER, batchWait: 0 }).catch(() => undefined);
 	}
 
