@@ -210,6 +210,7 @@ export class HttpSessions {
 
 	/** Ends every HTTP session. */
 	async close(): Promise<void> {
+		// Shutting down: a session that fails to close is gone with the process.
 		await Promise.all([...this.#transports.values()].map((t) => t.close().catch(() => {})));
 	}
 }

@@ -90,6 +90,7 @@ async function serve(
 			if (!client)
 				throw new Error(
 					`port ${opts.port} is already in use (is another engram-relay serving it?)`,
+					{ cause: e },
 				);
 		}
 		try {
@@ -125,6 +126,8 @@ async function main(): Promise<void> {
 	opts.httpOnly ||= !stdinIsPipe();
 	const token = resolveToken(opts);
 	const client = opts.httpOnly ? undefined : new StdioClient(process.stdin, process.stdout);
+	// `let`, not const: the handlers below may run before serve() returns, and see undefined then.
+	// eslint-disable-next-line prefer-const
 	let primary: Primary | undefined;
 	if (client) {
 		// npx does not forward signals: the client closing our stdin is the one reliable "stop".
@@ -141,6 +144,7 @@ async function shutdown(why: string, primary: Primary | undefined): Promise<void
 	log(`${why}: exiting`);
 	setTimeout(() => process.exit(0), 2000).unref();
 	// Every call still waiting gets its truthful answer before the connections close.
+	// Exiting either way: a connection that fails to close is ended with the process.
 	await primary?.close('engram-relay is shutting down').catch(() => {});
 	process.exit(0);
 }

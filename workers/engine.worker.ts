@@ -16,8 +16,7 @@ import { remoteFacade } from '../src/engine/remote-facade';
 import { registerMemoryErrorTransfer } from '../src/engine/transfer';
 import { DEFAULT_DB_NAME } from '../src/store/names';
 import type { SourcedSnapshot } from '../src/engine/index-lifecycle';
-import type { SnapshotSections } from '../src/engine/search/snapshot';
-import type { StartupRequest } from './startup.worker';
+import { ERROR_OF, type StartupAnswer, type StartupRequest } from './startup-protocol';
 
 registerMemoryErrorTransfer();
 
@@ -39,42 +38,32 @@ const HELPER_TIMEOUT_MS = 10_000;
  */
 function startHelper(request: StartupRequest): { snapshot: Promise<SourcedSnapshot>; model: Promise<StaticModelParts | null> } {
 	const helper = new Worker(new URL('./startup.worker.ts', import.meta.url), { type: 'module', name: 'engram-startup' });
-	type Answer = {
-		snapshot?: SourcedSnapshot;
-		snapshotError?: string;
-		sections?: SnapshotSections;
-		sectionsError?: string;
-		model?: StaticModelParts | null;
-		modelError?: string;
-		/** The helper has nothing left to do (it may still be writing after its last answer). */
-		done?: true;
-	};
-	const answer = <T,>(take: (a: Answer) => { ok: T } | { error: string } | undefined) =>
-		new Promise<T>((resolve, reject) => {
+	type Ok = keyof typeof ERROR_OF;
+	/** The first answer of type `ok` (or the error that stands for it), within HELPER_TIMEOUT_MS. */
+	const answer = <K extends Ok>(ok: K) =>
+		new Promise<Extract<StartupAnswer, { type: K }>>((resolve, reject) => {
 			const timer = setTimeout(() => reject(new Error('start-up helper timed out')), HELPER_TIMEOUT_MS);
-			const settle = (r: { ok: T } | { error: string }) => {
+			const settle = (fn: () => void) => {
 				clearTimeout(timer);
-				if ('ok' in r) resolve(r.ok);
-				else reject(new Error(r.error));
+				fn();
 			};
-			helper.addEventListener('message', (e: MessageEvent<Answer>) => {
-				const r = take(e.data);
-				if (r) settle(r);
+			helper.addEventListener('message', (e: MessageEvent<StartupAnswer>) => {
+				const a = e.data;
+				if (a.type === ok) settle(() => resolve(a as Extract<StartupAnswer, { type: K }>));
+				else if (a.type === ERROR_OF[ok] && 'error' in a) settle(() => reject(new Error(a.error)));
 			});
-			helper.addEventListener('error', (e) => settle({ error: e.message || 'start-up helper failed' }));
+			helper.addEventListener('error', (e) => settle(() => reject(new Error(e.message || 'start-up helper failed'))));
 		});
-	const sections = answer<SnapshotSections>((a) =>
-		a.sections ? { ok: a.sections } : a.sectionsError !== undefined ? { error: a.sectionsError } : undefined,
-	);
+	const sections = answer('sections').then((a) => a.sections);
+	// Awaited by the restore when it needs them; until then a failure must not count as unhandled.
 	sections.catch(() => undefined);
 	// A sliced snapshot arrives with its metadata first; the other sections follow.
-	const snapshot = answer<SourcedSnapshot>((a) =>
-		a.snapshot ? { ok: a.snapshot } : a.snapshotError !== undefined ? { error: a.snapshotError } : undefined,
-	).then(({ stamp, snapshot: snap }) => ({ stamp, snapshot: snap && 'slices' in snap ? { ...snap, slices: { ...snap.slices, sections } } : snap }));
-	const model = answer<StaticModelParts | null>((a) =>
-		a.model !== undefined ? { ok: a.model } : a.modelError !== undefined ? { error: a.modelError } : undefined,
-	);
-	const done = answer<true>((a) => (a.done ? { ok: true } : undefined));
+	const snapshot: Promise<SourcedSnapshot> = answer('snapshot').then(({ snapshot: { stamp, snapshot: snap } }) => ({
+		stamp,
+		snapshot: snap && 'slices' in snap ? { ...snap, slices: { ...snap.slices, sections } } : snap,
+	}));
+	const model = answer('model').then((a) => a.model);
+	const done = answer('done');
 	helper.postMessage(request);
 	void Promise.allSettled([snapshot, sections, model, done]).then(() => helper.terminate());
 	return { snapshot, model };
@@ -89,12 +78,14 @@ function loadModel(modelId: string, onProgress?: (p: EmbedderProgress) => void) 
 // visit there is no database yet and the helper says so; the engine then builds an empty index.
 const helper = startHelper({ name: DEFAULT_DB_NAME, of: { active: DEFAULT_MODEL_ID }, model: { modelId: DEFAULT_MODEL_ID, localModelPath } });
 const early = helper.snapshot;
+// The engine awaits it and rebuilds the index on failure; until then it must not count as unhandled.
 early.catch(() => undefined);
 // Should the helper fail, this thread loads the model, and reports the failure if it is real.
 const embedder = helper.model.then(
 	(parts) => (parts ? staticEmbedder(parts) : loadModel(DEFAULT_MODEL_ID)),
 	() => loadModel(DEFAULT_MODEL_ID),
 );
+// createEngine awaits it and fails with its error; until then it must not count as unhandled.
 embedder.catch(() => undefined);
 
 const ready = import('../src/engine/engine').then(({ createEngine }) =>

@@ -1,15 +1,15 @@
 /**
  * The engine worker's start-up helper: reads what a page load waits for on a thread of its own,
  * while the engine worker loads its code and then restores its index, and hands each over as a
- * transfer. One request: { name, of, model }.
+ * transfer. One request, { name, of, model }; the answers are startup-protocol.ts's `StartupAnswer`.
  *
  * 1. The index snapshot (see src/store/snapshot-reader.ts for why it is read here), in two parts:
  *    its metadata section, which the engine decodes at once, then the other sections
  *    (src/engine/search/snapshot.ts), read from the file section by section where it can
- *    (`postFromFile`), else cut out of the whole bytes (`postSnapshot`); or { snapshotError }.
+ *    (`postFromFile`), else cut out of the whole bytes (`postSnapshot`); or `snapshot-error`.
  * 2. The embedded model's parts (src/engine/embedder/static-parts.ts `loadStaticParts`: fetching,
- *    checking the digests of and parsing 18 MB of files), posted as { model } (null when the model
- *    is not a local static one) or { modelError }. Once the snapshot is posted they are read
+ *    checking the digests of and parsing 18 MB of files), posted as `model` (null when the model
+ *    is not a local static one) or `model-error`. Once the snapshot is posted they are read
  *    from an OPFS file an earlier load wrote (src/engine/parts-file.ts), which spares fetching
  *    and parsing the files while they are unchanged; else the files are fetched and parsed, and
  *    the file written for the next load.
@@ -20,12 +20,11 @@ import type { SnapshotRow } from '../src/store/rows';
 import { opfsFiles, opfsSnapshotFiles, type SnapshotFiles } from '../src/store/snapshot-files';
 import { readStampedRow, type SnapshotOf } from '../src/store/snapshot-reader';
 import { loadSnapshotBytes, type LoadedSnapshot } from '../src/store/snapshots';
+import type { StartupAnswer, StartupRequest } from './startup-protocol';
 
-/** What the engine worker asks for. */
-export interface StartupRequest {
-	name: string;
-	of: SnapshotOf;
-	model: { modelId: string; localModelPath: string };
+/** Posts one answer to the engine worker (see startup-protocol.ts), moving `transfer`. */
+function post(answer: StartupAnswer, transfer: Transferable[] = []): void {
+	self.postMessage(answer, { transfer });
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -35,14 +34,14 @@ const MODEL_PARTS_DIR = 'engram-model-parts';
 
 /**
  * Posts the snapshot in two messages: its header and metadata section as soon as they are cut
- * ({ snapshot }, whose slices' `sections` the engine worker fills in from the next message), and
- * then the rest ({ sections }), cut while the engine decodes the metadata. A snapshot that does
+ * (`snapshot`, whose slices' `sections` the engine worker fills in from the next message), and
+ * then the rest (`sections`), cut while the engine decodes the metadata. A snapshot that does
  * not slice goes whole (the engine then refuses it as it would anyway, and rebuilds).
  */
 function postSnapshot(stamp: number, snapshot: LoadedSnapshot | undefined): void {
 	const whole = () => {
-		self.postMessage({ snapshot: { stamp, snapshot } }, snapshot ? { transfer: [snapshot.bytes.buffer as ArrayBuffer] } : {});
-		self.postMessage({ sectionsError: 'no sections: the snapshot was sent whole' });
+		post({ type: 'snapshot', snapshot: { stamp, snapshot } }, snapshot ? [snapshot.bytes.buffer as ArrayBuffer] : []);
+		post({ type: 'sections-error', error: 'no sections: the snapshot was sent whole' });
 	};
 	// A stale snapshot is never restored: not worth cutting.
 	if (!snapshot || snapshot.stamp !== stamp) return whole();
@@ -55,12 +54,12 @@ function postSnapshot(stamp: number, snapshot: LoadedSnapshot | undefined): void
 	}
 	const metas = sliceMetas(bytes, head);
 	const { modelId, dims, count } = head;
-	self.postMessage({ snapshot: { stamp, snapshot: { ...rest, slices: { modelId, dims, count, metas } } } }, { transfer: [metas.bytes.buffer as ArrayBuffer] });
+	post({ type: 'snapshot', snapshot: { stamp, snapshot: { ...rest, slices: { modelId, dims, count, metas } } } }, [metas.bytes.buffer as ArrayBuffer]);
 	try {
 		const sections = sliceSections(bytes, head);
-		self.postMessage({ sections }, { transfer: sectionBuffers(sections) });
+		post({ type: 'sections', sections }, sectionBuffers(sections));
 	} catch (err) {
-		self.postMessage({ sectionsError: message(err) });
+		post({ type: 'sections-error', error: message(err) });
 	}
 }
 
@@ -72,6 +71,7 @@ function postSnapshot(stamp: number, snapshot: LoadedSnapshot | undefined): void
  */
 async function postFromFile(stamp: number, row: SnapshotRow | undefined, files: SnapshotFiles | undefined): Promise<boolean> {
 	if (row?.file === undefined || !files?.openSync || row.stamp !== stamp) return false;
+	// No sync handle: the snapshot is read whole below.
 	const file = await files.openSync(row.file).catch(() => undefined);
 	if (!file) return false;
 	try {
@@ -86,12 +86,12 @@ async function postFromFile(stamp: number, row: SnapshotRow | undefined, files: 
 		}
 		const { modelId, dims, count } = head;
 		const snapshot = { model: row.model, stamp: row.stamp, at: row.at, place: 'file' as const, slices: { modelId, dims, count, metas } };
-		self.postMessage({ snapshot: { stamp, snapshot } }, { transfer: [metas.bytes.buffer as ArrayBuffer] });
+		post({ type: 'snapshot', snapshot: { stamp, snapshot } }, [metas.bytes.buffer as ArrayBuffer]);
 		try {
 			const sections = readSections(head, file.read);
-			self.postMessage({ sections }, { transfer: sectionBuffers(sections) });
+			post({ type: 'sections', sections }, sectionBuffers(sections));
 		} catch (err) {
-			self.postMessage({ sectionsError: message(err) });
+			post({ type: 'sections-error', error: message(err) });
 		}
 		return true;
 	} finally {
@@ -106,8 +106,8 @@ async function postIndex(name: string, of: SnapshotOf): Promise<void> {
 		const { stamp, row } = await readStampedRow(indexedDB, name, of);
 		if (!(await postFromFile(stamp, row, files))) postSnapshot(stamp, row && (await loadSnapshotBytes(row, files)));
 	} catch (err) {
-		self.postMessage({ snapshotError: message(err) });
-		self.postMessage({ sectionsError: message(err) });
+		post({ type: 'snapshot-error', error: message(err) });
+		post({ type: 'sections-error', error: message(err) });
 	}
 }
 
@@ -118,17 +118,18 @@ self.onmessage = async (e: MessageEvent<StartupRequest>) => {
 	// parsed) once the snapshot is on its way.
 	const cache = partsCache();
 	const parts = loadStaticParts({ ...model, parseAfter: indexPosted, cache: cache?.files });
+	// Awaited below, after the snapshot; until then a failure must not count as unhandled.
 	parts.catch(() => undefined);
 	await indexPosted;
 	try {
 		const loaded = await parts;
-		self.postMessage({ model: loaded ?? null }, loaded ? { transfer: staticPartsBuffers(loaded) } : {});
+		post({ type: 'model', model: loaded ?? null }, loaded ? staticPartsBuffers(loaded) : []);
 	} catch (err) {
-		self.postMessage({ modelError: message(err) });
+		post({ type: 'model-error', error: message(err) });
 	}
 	// The engine worker ends this thread on `done`: not before the parts file is written.
 	await cache?.written();
-	self.postMessage({ done: true });
+	post({ type: 'done' });
 };
 
 /** The OPFS directory for the model's parts, and a promise of the writes it was asked for. */
@@ -143,6 +144,7 @@ function partsCache(): { files: SnapshotFiles; written: () => Promise<unknown> }
 }
 
 function track(writes: Promise<unknown>[], write: Promise<void>): Promise<void> {
+	// Only waited for before `done`; the caller of write() gets its error.
 	writes.push(write.catch(() => undefined));
 	return write;
 }

@@ -231,7 +231,10 @@ function hopsOf(t0: number, t1: number, relay: Ev[], tab: Ev[], worker: Ev[]) {
 	let workerBusy = 0;
 	for (let i = 0, start = NaN; i < wk.length; i++) {
 		if (wk[i][0] === 'worker-start') start = wk[i][1];
-		else if (!Number.isNaN(start)) (workerBusy += wk[i][1] - start), (start = NaN);
+		else if (!Number.isNaN(start)) {
+			workerBusy += wk[i][1] - start;
+			start = NaN;
+		}
 	}
 	const at: Record<string, number> = {
 		'relay stdin': first(relay, 'stdin'),

@@ -22,6 +22,7 @@ export function createEngineClient(): EngineClient {
 	const remote = wrap<EngineApi>(worker);
 	// Workers get no pagehide: ask the engine to persist its index snapshot while the page goes.
 	globalThis.addEventListener?.('pagehide', () => {
+		// The page is going: nobody is left to tell; the engine reports its own failure (background.ts).
 		void (remote as unknown as { flushSnapshot(): Promise<void> }).flushSnapshot().catch(() => undefined);
 	});
 	return remote;

@@ -6,13 +6,23 @@ import { MemoryError } from '../core/errors';
 import type { EngramDB } from '../store/db';
 import type { SnapshotFiles } from '../store/snapshot-files';
 import type { Embedder } from './embedder';
-import type { ChangeNotice } from './cross-tab';
 import type { DeferredLog } from './deferred-log';
 import type { ChangeHub } from './events';
 import type { SearchIndex } from './search/types';
 import type { Thresholds } from './thresholds';
 import type { WriteGuesses } from './write-guess';
 import type { WriteLock } from './write-lock';
+import type { AssociationType } from '../core/schemas';
+
+/** What one committed write touched; receivers re-read these records from IndexedDB. */
+export interface ChangeNotice {
+	/** The write stamp the write set. */
+	stamp: number;
+	upserts: string[];
+	removed: string[];
+	edges: [string, string, AssociationType][];
+	wipe?: boolean;
+}
 
 /** Shared engine state; `embedder`, `index` and `thresholds` change together on a model switch. */
 export interface EngineContext {

@@ -6,21 +6,10 @@
  * BroadcastChannel named after the database; the others re-read exactly those records and
  * mirror them into their index, then tell their own subscribers.
  */
-import type { AssociationType } from '../core/schemas';
 import { linksByKey } from '../store/associations';
-import type { EngineContext } from './context';
+import type { ChangeNotice, EngineContext } from './context';
 import { toDocMeta, toDocText } from './doc';
 import type { ChangeEvent } from './types';
-
-/** What one committed write touched; receivers re-read these records from IndexedDB. */
-export interface ChangeNotice {
-	/** The write stamp the write set. */
-	stamp: number;
-	upserts: string[];
-	removed: string[];
-	edges: [string, string, AssociationType][];
-	wipe?: boolean;
-}
 
 /** The channel of one database; a no-op where BroadcastChannel does not exist. */
 export class CrossTab {

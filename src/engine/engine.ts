@@ -51,10 +51,11 @@ import { opfsSnapshotFiles, type SnapshotFiles } from '../store/snapshot-files';
 import { removeOrphanFiles, type SnapshotPlace } from '../store/snapshots';
 import { associateMemories, unlinkMemories } from './associate-ops';
 import { findByEntity, timeline } from './browse-ops';
-import type { EngineContext } from './context';
+import type { ChangeNotice, EngineContext } from './context';
+import { reportFailure } from './background';
 import { deleteMemories } from './delete-ops';
 import type { Embedder } from './embedder';
-import { applyNotice, CrossTab, StampTracker, type ChangeNotice } from './cross-tab';
+import { applyNotice, CrossTab, StampTracker } from './cross-tab';
 import { ChangeHub } from './events';
 import { exportMemories } from './export-ops';
 import { getMemory } from './get-ops';
@@ -156,14 +157,14 @@ export class Engine implements EngineApi {
 		this.#stamps.see(stamp);
 		this.#cross.post({ ...notice, stamp });
 		this.#snapshots.schedule();
-		if (++this.#writes % TRIM_EVERY === 0) void trimActivity(this.ctx.db).catch(() => undefined);
+		if (++this.#writes % TRIM_EVERY === 0) void trimActivity(this.ctx.db).catch((e) => reportFailure(this.ctx, 'trimming the activity log', e));
 	}
 
 	/** Another tab's engine committed a write: mirror it, then tell our own subscribers. */
 	async #onNotice(n: ChangeNotice): Promise<void> {
 		if (this.#closed) return;
 		this.#changes++;
-		const event = await this.ctx.lock.run(() => applyNotice(this.ctx, n)).catch(() => undefined);
+		const event = await this.ctx.lock.run(() => applyNotice(this.ctx, n)).catch((e) => reportFailure(this.ctx, "mirroring another tab's write", e));
 		this.#stamps.see(n.stamp);
 		this.#snapshots.schedule();
 		if (event) this.ctx.hub.emit(event);
@@ -182,7 +183,7 @@ export class Engine implements EngineApi {
 				this.#snapshotPlace = await persistSnapshot(this.ctx.db, this.ctx.index, stamp, this.ctx.snapshotFiles);
 				this.#snapshotOf = of;
 			})
-			.catch(() => undefined);
+			.catch((e) => (this.#closed ? undefined : reportFailure(this.ctx, 'saving the index snapshot', e)));
 	}
 
 	store(input: StoreInput, c?: CallContext): Promise<StoreOutput> {
@@ -228,6 +229,7 @@ export class Engine implements EngineApi {
 		if (memo && memo.key === key && now - memo.at < STATS_MEMO_MS) return memo.out;
 		const out = stats(this.ctx, input);
 		this.#statsMemo = { key, at: now, out };
+		// A failed count is not remembered; the caller gets the error from `out`.
 		out.catch(() => (this.#statsMemo = undefined));
 		return out;
 	}
@@ -360,7 +362,7 @@ export class Engine implements EngineApi {
 			});
 			this.#snapshots.cancel();
 			// The rows naming them are gone: every snapshot file is garbage now.
-			if (this.ctx.snapshotFiles) await removeOrphanFiles(db, this.ctx.snapshotFiles, Infinity).catch(() => undefined);
+			if (this.ctx.snapshotFiles) await removeOrphanFiles(db, this.ctx.snapshotFiles, Infinity).catch((e) => reportFailure(this.ctx, 'removing snapshot files', e));
 			this.ctx.index.clear();
 			this.#committed(stamp, { upserts: [], removed: [], edges: [], wipe: true });
 		});
@@ -397,12 +399,14 @@ export async function createEngine(opts: CreateEngineOptions): Promise<Engine> {
 	given.catch(() => undefined);
 	// Restoring needs no embedder, and with a source that finds the active model's snapshot itself
 	// (the worker's helper thread) not even the database: it starts before the database is open.
+	// No snapshot read means the index is rebuilt from the rows below: slower, never wrong.
 	const sourced = opts.snapshotSource ? restoreFromSource(opts.snapshotSource).catch(() => undefined) : undefined;
 	const db = await openEngramDB(dbOpts);
 	const stored = await getSetting<string>(db, ACTIVE_MODEL_KEY);
 	// Else it starts now, for the model that will most likely be active.
 	const expected = stored ?? opts.modelId;
 	const files = opts.snapshotFiles === null ? undefined : (opts.snapshotFiles ?? opfsSnapshotFiles(db.name));
+	// As above: a snapshot that cannot be read is rebuilt from the rows (loadIndex).
 	const early = sourced ?? (expected === undefined ? undefined : restoreIndex(db, expected, files).catch(() => undefined));
 	const embedder = await activeEmbedder(stored, await given, opts.embedderFactory);
 	const restored = await early;
@@ -433,9 +437,10 @@ export async function createEngine(opts: CreateEngineOptions): Promise<Engine> {
 	// Memories left without a vector (an interrupted model switch) are embedded in the background.
 	engine.reembedMissing();
 	// Snapshot files a closing page cut off mid-write.
-	if (files) void removeOrphanFiles(db, files).catch(() => undefined);
+	if (files) void removeOrphanFiles(db, files).catch((e) => reportFailure(engine.ctx, 'removing snapshot files', e));
 	// What the restore left to be made when first needed, made after the first requests instead.
 	if (loaded.origin === 'snapshot') {
+		// Best effort: whatever settling did not make is made by the first request that needs it.
 		const timer = setTimeout(() => void index.settle(nextTask).catch(() => undefined), SETTLE_AFTER_MS);
 		(timer as { unref?: () => void }).unref?.();
 	}

@@ -20,6 +20,7 @@ export class ChangeHub {
 		for (const l of this.#listeners) {
 			try {
 				const r = l(e) as unknown;
+				// A remote listener that rejects is gone (its page closed): stop telling it.
 				if (r instanceof Promise) r.catch(() => this.#listeners.delete(l));
 			} catch {
 				// A broken listener must not fail the write that already committed.

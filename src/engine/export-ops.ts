@@ -3,7 +3,7 @@
  * optionally, vectors of every model, as one JSON document, JSONL (one record per line with a
  * `kind`), or human-readable Markdown. JSON and JSONL round-trip losslessly through import.
  */
-import { ExportInputSchema, type Association, type ExportInput, type ExportOutput } from '../core/schemas';
+import { ExportInputSchema, type ExportInput, type ExportOutput } from '../core/schemas';
 import type { EngramDB } from '../store/db';
 import type { EntityRow, MemoryRow } from '../store/rows';
 import type { EngineContext } from './context';
@@ -11,29 +11,14 @@ import { renderMarkdown } from './markdown-format';
 import { toEntity } from './reads';
 import { parseInput } from './validate';
 import { vectorRowsOf } from '../store/vectors';
+import type { ExportBundle, ExportedMemory } from './export-bundle';
 import { entityIdsOf } from '../store/derived';
 import { linksOut } from '../store/associations';
 
+export type { ExportBundle, ExportedMemory, ExportedVector } from './export-bundle';
+
 /** Version of the export format; import accepts this and earlier. */
 export const EXPORT_VERSION = 1;
-
-/** A memory as exported: the stored record without derived index keys. */
-export type ExportedMemory = Omit<MemoryRow, 'content_key' | 'session' | 'entity_ids' | 'links' | 'link_keys' | 'vectors' | 'vector_models'>;
-
-/** A vector as exported (numbers print exactly: float32 → double → JSON → float32 is lossless). */
-export interface ExportedVector {
-	model: string;
-	memory_id: string;
-	vector: number[];
-}
-
-/** Everything one export page holds. */
-export interface ExportBundle {
-	memories: ExportedMemory[];
-	associations: Association[];
-	entities: ReturnType<typeof toEntity>[];
-	vectors?: ExportedVector[];
-}
 
 /** Exports a page; see the module comment. */
 export async function exportMemories(ctx: EngineContext, input: ExportInput): Promise<ExportOutput> {

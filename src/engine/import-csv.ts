@@ -78,7 +78,6 @@ export function parseCsv(input: string): CsvTable {
 				errors.push({ line: quotedAt, error: `a quote opened on line ${quotedAt} is never closed` });
 				field = '';
 				cells = [];
-				quotedAt = 0;
 				break;
 			}
 			quotedAt = 0;

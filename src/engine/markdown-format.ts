@@ -9,7 +9,7 @@
  * item over `itemChars` refuses its record with an error: no text is dropped without a word.
  */
 import type { Association, AssociationType } from '../core/schemas';
-import type { ExportBundle, ExportedMemory } from './export-ops';
+import type { ExportBundle, ExportedMemory } from './export-bundle';
 import { MarkdownNotes } from './import-markdown-notes';
 
 /** Renders an export page as Markdown. */

@@ -8,6 +8,7 @@ import { MemoryError } from '../core/errors';
 import { getSetting, bumpStamp, setSetting, ACTIVE_MODEL_KEY } from '../store/settings';
 import { modelCounts, setVector } from '../store/vectors';
 import { embedTexts, type EngineContext } from './context';
+import { reportFailure } from './background';
 import type { Embedder, EmbedderProgress } from './embedder';
 import { loadIndex } from './index-lifecycle';
 import { resolveThresholds, thresholdsKey, type Thresholds } from './thresholds';
@@ -70,7 +71,7 @@ export class ModelSwitcher {
 		const token = (this.#token = { cancelled: false });
 		this.#busy = true;
 		this.#job = this.#run(token, onProgress)
-			.catch(() => undefined)
+			.catch((e) => reportFailure(this.ctx, 're-embedding', e))
 			.finally(() => {
 				this.#busy = false;
 			});

@@ -38,31 +38,10 @@ import type {
 	UpdateOutput,
 } from '../core/schemas';
 import type { ConnectionsInput, ConnectionsOutput, GraphQueryInput, GraphQueryOutput } from '../core/graph-schemas';
+import type { ActivityEntry, FieldChange } from '../core/activity';
 
-/** One entry of a memory's history / the activity log: who did what, when. */
-export interface ActivityEntry {
-	id?: number;
-	at: string;
-	actor: string;
-	action: 'created' | 'updated' | 'accessed' | 'deleted' | 'associated' | 'unlinked' | 'recalled' | 'imported' | 'restored';
-	memory_id?: string;
-	/**
-	 * The memories of an entry about several (a batch store writes one `created` entry); a link's
-	 * entry names its other end here, so both memories' histories show it.
-	 */
-	memory_ids?: string[];
-	detail?: string;
-	/** `updated`: each changed field's value before and after (absent = the field was unset). */
-	changes?: Record<string, FieldChange>;
-	/** `associated` / `unlinked`: the link, so a history can name both ends by title. */
-	link?: { from: string; to: string; type: string };
-}
-
-/** One field's value before and after an update. */
-export interface FieldChange {
-	from?: unknown;
-	to?: unknown;
-}
+/** The activity log's entry and a field's before/after live in core (core/activity.ts): the store keeps them too. */
+export type { ActivityEntry, FieldChange };
 
 /** Approximate bytes Engram itself keeps (not the origin's whole estimate, which counts caches). */
 export interface DataSize {

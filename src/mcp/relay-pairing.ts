@@ -148,6 +148,7 @@ export class RelayPairingManager {
 		if (link.error) return this.#fail(link.error);
 		const { url, token } = link.pairing!;
 		if (!this.#pairing) {
+			// pair() shows its own failure in the pairing status.
 			await this.pair(url, token).catch(() => {});
 			const made = this.state();
 			if (made.url === url && made.paired_at) this.#notice = { url, paired_at: made.paired_at };

@@ -25,6 +25,7 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
 }
 
 /** A tool of any schema pair, as profiles list them (`any`: run/render are contravariant). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: no narrower type admits every tool
 export type AnyToolDefinition = ToolDefinition<any, any>;
 
 /** Identity with inference: `defineTool({...})` types `run` and `render` from the schemas. */

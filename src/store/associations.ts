@@ -11,7 +11,7 @@
  * their `links` and put them back, so a link is never written apart from the memory it leaves.
  */
 import type { EngramDB } from './db';
-import type { AssociationRow, MemoryRow, StoredLink } from './rows';
+import type { AssociationRow, MemoryRow } from './rows';
 import { MemoryError } from '../core/errors';
 
 /** The identity of a link: source, target and type. */

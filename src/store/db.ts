@@ -12,12 +12,12 @@ import type {
 	AssociationRow,
 	EntityRow,
 	MemoryRow,
+	RequestRow,
 	SettingRow,
 	SnapshotRow,
 	StoredLink,
 	VectorRow,
 } from './rows';
-import type { RequestRow } from './requests';
 import { contentKey, entityIdsOf, sessionOf } from './derived';
 import { isMemoryError } from '../core/errors';
 import { mapStoreError } from './errors';

@@ -5,19 +5,9 @@
  * commits (engine/request-ids.ts has the rules); the oldest are trimmed by later writes.
  */
 import type { EngramDB } from './db';
+import type { RequestRow } from './rows';
 
-/** A request a write applied. `result` is the operation's own compact result (enough to rebuild its output). */
-export interface RequestRow {
-	/** The client's request_id. */
-	id: string;
-	/** The tool that applied it, e.g. `store_memory`. */
-	op: string;
-	/** Hash of the canonical arguments (request_id left out). */
-	hash: string;
-	/** When it was applied (ms since the epoch). */
-	at: number;
-	result: unknown;
-}
+export type { RequestRow };
 
 /** How long and how many request ids are remembered. */
 export interface RequestRetention {

@@ -4,7 +4,7 @@
  * duplicate-detection key and whether entities came from the caller.
  */
 import type { Association, Entity, EntityRef, MemoryType } from '../core/schemas';
-import type { ActivityEntry } from '../engine/types';
+import type { ActivityEntry } from '../core/activity';
 
 /** A memory row. Dates are ISO 8601 UTC strings so that they sort as text. */
 export interface MemoryRow {
@@ -99,3 +99,16 @@ export interface SettingRow {
 
 /** An activity row. */
 export type ActivityRow = ActivityEntry;
+
+/** A request a write applied. `result` is the operation's own compact result (enough to rebuild its output). */
+export interface RequestRow {
+	/** The client's request_id. */
+	id: string;
+	/** The tool that applied it, e.g. `store_memory`. */
+	op: string;
+	/** Hash of the canonical arguments (request_id left out). */
+	hash: string;
+	/** When it was applied (ms since the epoch). */
+	at: number;
+	result: unknown;
+}

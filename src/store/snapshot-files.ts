@@ -95,6 +95,7 @@ export function opfsFiles(...path: string[]): SnapshotFiles | undefined {
 				await w.write(bytes as Uint8Array<ArrayBuffer>);
 				await w.close();
 			} catch (e) {
+				// The write's error (rethrown below) is the one that matters.
 				await w.abort().catch(() => undefined);
 				throw e;
 			}
@@ -102,6 +103,7 @@ export function opfsFiles(...path: string[]): SnapshotFiles | undefined {
 		async read(name) {
 			const file = (await (await directory()).getFileHandle(name)) as SyncCapable;
 			if (file.createSyncAccessHandle) {
+				// Another thread holds the file: read it the asynchronous way below.
 				const h = await file.createSyncAccessHandle().catch(() => undefined);
 				// Another context holding the file open: read it the shared way instead.
 				if (h) {
@@ -118,6 +120,7 @@ export function opfsFiles(...path: string[]): SnapshotFiles | undefined {
 		},
 		async openSync(name) {
 			const file = (await (await directory()).getFileHandle(name)) as SyncCapable;
+			// No sync handle (held elsewhere, or unsupported): the caller reads the file whole.
 			const h = await file.createSyncAccessHandle?.().catch(() => undefined);
 			if (!h) return undefined;
 			return {
@@ -138,6 +141,7 @@ export function opfsFiles(...path: string[]): SnapshotFiles | undefined {
 			const d = (await directory()) as FileSystemDirectoryHandle & { values(): AsyncIterable<FileSystemHandle> };
 			for await (const h of d.values()) {
 				if (h.kind !== 'file') continue;
+				// A file removed while listed is no orphan to remove.
 				const f = await (h as FileSystemFileHandle).getFile().catch(() => undefined);
 				out.push({ name: h.name, modified: f?.lastModified ?? 0 });
 			}

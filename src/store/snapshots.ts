@@ -30,6 +30,7 @@ export async function loadSnapshotBytes(row: SnapshotRow, files: SnapshotFiles |
 	const base = { model: row.model, stamp: row.stamp, at: row.at };
 	if (row.file === undefined) return row.bytes ? { ...base, bytes: row.bytes, place: 'indexeddb' } : undefined;
 	if (!files) return undefined;
+	// A file that cannot be read is no snapshot: the engine rebuilds the index from the rows.
 	const bytes = await files.read(row.file).catch(() => undefined);
 	return bytes && bytes.byteLength === row.size ? { ...base, bytes, place: 'file' } : undefined;
 }
@@ -69,11 +70,14 @@ export async function writeSnapshot(
 			await db.snapshots.put(row);
 		});
 	} catch (e) {
+		// The write's own error (rethrown below) is the one to report; an orphan is swept later.
 		if (written) await files!.remove(name).catch(() => undefined);
 		throw e;
 	}
 	if (files) {
+		// The new snapshot is saved; a file left behind is an orphan, swept at the next start.
 		if (replaced !== undefined && replaced !== name) await files.remove(replaced).catch(() => undefined);
+		// Housekeeping after a saved snapshot: what it leaves, the engine's start-up sweep reports.
 		await removeOrphanFiles(db, files).catch(() => undefined);
 	}
 	return written ? 'file' : 'indexeddb';

@@ -47,7 +47,7 @@ export async function testConnection(s: SyncServer, f: typeof fetch = fetch): Pr
 	try {
 		res = await f(databaseUrl(s), { headers: { Accept: 'application/json', ...authHeaders(s) } });
 	} catch {
-		let answers = false;
+		let answers: boolean;
 		try {
 			await f(s.url.trim(), { mode: 'no-cors' });
 			answers = true;
@@ -65,6 +65,7 @@ export async function testConnection(s: SyncServer, f: typeof fetch = fetch): Pr
 	if (res.status === 403) throw new SyncError('forbidden', `This user may not use the database "${s.database.trim()}" (403): add it to the database's members.`);
 	if (res.status === 404) throw new SyncError('no-database', `The database "${s.database.trim()}" does not exist on this server.`);
 	if (!res.ok) throw new SyncError('server', `The server answered ${res.status} ${res.statusText}.`);
+	// The server answered OK: a body that is not JSON only leaves the count unknown.
 	const info = (await res.json().catch(() => ({}))) as { doc_count?: number };
 	return { docs: info.doc_count ?? 0 };
 }

@@ -85,6 +85,7 @@ export class SyncController {
 		for (const l of this.#listeners) l(this.#status);
 		if (prev.status !== this.#status.status || prev.on !== this.#status.on || prev.error !== this.#status.error || (p.last_synced && !prev.last_synced)) {
 			const { on, status, last_synced, pending, error } = this.#status;
+			// Saved only to show the state after a reload; the live status above is what the UI reads.
 			void this.engine.setSetting(SYNC_STATE_KEY, { on, status, last_synced, pending, error }).catch(() => undefined);
 		}
 	}
@@ -161,6 +162,7 @@ export class SyncController {
 		this.#remote = remote;
 		this.#server = server;
 		this.#local = new this.Pouch(`engram-sync-${fingerprintOf(databaseUrl(server))}`, { auto_compaction: true });
+		// No map yet (a first sync): start from an empty one.
 		this.#map = await this.#local.get(MAP_DOC).catch(() => ({ _id: MAP_DOC, fp: {}, since: 0 }));
 		this.#set({ on: true, status: 'syncing', error: undefined, skipped: [] });
 		this.#unsubscribe = await this.engine.subscribe(proxied((e: ChangeEvent) => this.#onEngineEvent(e)));
@@ -168,6 +170,7 @@ export class SyncController {
 		await this.#serial(() => this.#reconcile());
 		// Progress only for a first sync: a resumed one reads just what changed since its checkpoint.
 		if (!this.#map.since) {
+			// Only for the progress bar's total; replication reports its own errors.
 			const info = await remote.info().catch(() => ({ doc_count: 0 }));
 			this.#set({ progress: { done: 0, total: Math.max(0, (info.doc_count ?? 1) - 1) } });
 		}
@@ -227,8 +230,10 @@ export class SyncController {
 		this.#repl = this.#feed = undefined;
 		this.#unsubscribe?.();
 		this.#unsubscribe = undefined;
+		// Stopping: queued work's errors were reported to the status when they happened.
 		await this.#queue.catch(() => undefined);
 		await this.#saveMap();
+		// Closing a local database that is already gone: nothing left to do.
 		await this.#local?.close().catch(() => undefined);
 		this.#local = this.#remote = this.#key = undefined;
 		this.#set({ on: false, status: 'off', pending: 0, error: undefined, progress: undefined });
@@ -236,6 +241,7 @@ export class SyncController {
 
 	/** Settles: resolves once queued work (incoming and outgoing) is done. For tests. */
 	async idle(): Promise<void> {
+		// Waits only: queued work's errors went to the status when they happened.
 		this.#flushIncoming();
 		await this.#queue.catch(() => undefined);
 	}
@@ -357,6 +363,7 @@ export class SyncController {
 		for (const { winner, loser } of conflicts)
 			await this.engine
 				.recordSyncConflict(winner, loser, `Sync conflict: the version from device ${winner.device ?? '?'} (updated ${winner.updated_at}) was kept; the one from device ${loser.device ?? '?'} (updated ${loser.updated_at}) lost and is kept here.`)
+				// The winner is applied either way; only the losing version's history entry is lost.
 				.catch(() => undefined);
 		const p = this.#status.progress;
 		if (p) this.#set({ progress: { done: Math.min(p.total, p.done + upserts.size), total: p.total } });
@@ -380,12 +387,14 @@ export class SyncController {
 		const [win, ...lose] = versions;
 		for (const l of lose) if (fingerprint(l.rec) !== fingerprint(win.rec)) conflicts.push({ winner: win.rec, loser: l.rec });
 		const drop = [doc._rev, ...doc._conflicts].filter((r: string) => r !== win.rev).map((r: string) => ({ _id: id, _rev: r, _deleted: true }));
+		// Losing revisions left in place are dropped again at the next reconcile.
 		await this.#local.bulkDocs(drop).catch(() => undefined);
 		return win.rec;
 	}
 
 	#scheduleSave(): void {
-		this.#saveTimer ??= setTimeout(() => {
+		if (this.#saveTimer !== undefined) return;
+		this.#saveTimer = setTimeout(() => {
 			this.#saveTimer = undefined;
 			void this.#serial(() => this.#saveMap());
 		}, 1_000);
@@ -394,6 +403,7 @@ export class SyncController {
 	async #saveMap(): Promise<void> {
 		if (!this.#local) return;
 		const res = await this.#local.put(this.#map).catch(async () => {
+			// No stored map: the put below creates it.
 			const cur = await this.#local.get(MAP_DOC).catch(() => undefined);
 			return this.#local.put({ ...this.#map, _rev: cur?._rev });
 		});

@@ -4,7 +4,7 @@
  * memories. Bounded by `maxNodes` so a dense store still draws quickly.
  */
 import type { Association, Memory, MemoryBrief, RecallResult } from '../core/schemas';
-import type { Engine } from './state/context';
+import type { EngineProxy } from './state/engine-proxy';
 import { preview } from './format';
 import { titleOf, typeLabel } from './words';
 
@@ -94,13 +94,13 @@ class Builder {
 	}
 }
 
-async function addLinksAmong(engine: Engine, b: Builder, memories: Memory[]): Promise<void> {
+async function addLinksAmong(engine: EngineProxy, b: Builder, memories: Memory[]): Promise<void> {
 	const lists = await Promise.all(memories.map((m) => engine.associationsOf(m.id)));
 	for (const list of lists) for (const a of list) b.addAssociation(a);
 }
 
 /** The memories within `depth` links of one memory. */
-export async function aroundMemory(engine: Engine, id: string, opts: GraphOptions): Promise<GraphData> {
+export async function aroundMemory(engine: EngineProxy, id: string, opts: GraphOptions): Promise<GraphData> {
 	const b = new Builder(opts);
 	const [start] = await engine.getMemories([id]);
 	if (!start) throw new Error(`memory_id: no memory with id ${id}`);
@@ -112,7 +112,11 @@ export async function aroundMemory(engine: Engine, id: string, opts: GraphOption
 		const next = [...new Set(lists.flat().filter((a) => opts.systemLinks || !SYSTEM.has(a.type)).flatMap((a) => [a.from, a.to]))].filter((x) => !seen.has(x));
 		const loaded = (await engine.getMemories(next)).filter((m): m is Memory => !!m);
 		frontier = [];
-		for (const m of loaded) if (b.addMemory(m)) (seen.set(m.id, m), frontier.push(m));
+		for (const m of loaded) {
+			if (!b.addMemory(m)) continue;
+			seen.set(m.id, m);
+			frontier.push(m);
+		}
 	}
 	for (const m of seen.values()) b.addEntities(m);
 	await addLinksAmong(engine, b, [...seen.values()]);
@@ -133,7 +137,7 @@ export function searchHits(results: RecallResult[]): RecallResult[] {
 }
 
 /** The memories that match a search (the focus), the memories one link away, and their links. */
-export async function aroundSearch(engine: Engine, query: string, opts: GraphOptions): Promise<GraphData> {
+export async function aroundSearch(engine: EngineProxy, query: string, opts: GraphOptions): Promise<GraphData> {
 	const out = await engine.recall({ query, limit: Math.min(100, opts.maxNodes), max_content_chars: 200 }, { actor: 'app' });
 	const b = new Builder(opts);
 	const ids = searchHits(out.results).map((r) => r.memory.id);
@@ -153,7 +157,7 @@ export async function aroundSearch(engine: Engine, query: string, opts: GraphOpt
  * the memories with their links in a single transaction: a call per memory through the worker
  * would cost seconds at a few thousand nodes.
  */
-export async function overview(engine: Engine, opts: GraphOptions): Promise<GraphData> {
+export async function overview(engine: EngineProxy, opts: GraphOptions): Promise<GraphData> {
 	const b = new Builder(opts);
 	const budget = opts.entities ? Math.ceil(opts.maxNodes * 0.7) : opts.maxNodes;
 	const { total_memories: total } = await engine.stats({});

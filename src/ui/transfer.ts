@@ -13,7 +13,7 @@ import { readNotes, type NoteFile } from '../engine/import-notes';
 import { newMemoryId } from '../core/ids';
 import { unzipSync } from 'fflate';
 import type { Progress } from '../engine/types';
-import type { Engine } from './state/context';
+import type { EngineProxy } from './state/engine-proxy';
 import type { TaskHandle } from './state/tasks.svelte';
 
 /** The formats a person can pick; 'auto' lets the engine detect. */
@@ -238,7 +238,7 @@ export interface ImportResult extends ImportOutput {
  * before any format guess.
  */
 export async function importText(
-	engine: Engine,
+	engine: EngineProxy,
 	text: string,
 	opts: ImportOptions & { format: ImportFormatChoice },
 	task: TaskHandle,
@@ -261,14 +261,14 @@ export interface ImportOptions {
  * Imports records read in the page (a notes folder or zip, a CSV, a JSON/JSONL file) through the
  * engine's import in chunks: memories first, links after every memory is in.
  */
-export async function importBundle(engine: Engine, bundle: Bundle, format: ImportedAs, opts: ImportOptions, task: TaskHandle): Promise<ImportResult> {
+export async function importBundle(engine: EngineProxy, bundle: Bundle, format: ImportedAs, opts: ImportOptions, task: TaskHandle): Promise<ImportResult> {
 	const pre: { line?: number; error: string }[] = [...bundle.errors];
 	const chunks = chunksOf(bundle, opts.chunkSize ?? IMPORT_CHUNK, pre);
 	return run(engine, bundle, chunks, format, opts, task, pre);
 }
 
 async function run(
-	engine: Engine,
+	engine: EngineProxy,
 	bundle: Bundle | undefined,
 	chunks: Chunk[],
 	format: ImportedAs,
@@ -357,7 +357,7 @@ export function unzipNotes(bytes: Uint8Array): NoteFile[] {
 export type ExportChoice = Pick<ExportInput, 'format' | 'scope' | 'tags' | 'include_vectors'>;
 
 /** Reads every page of an export and assembles one file; undefined when cancelled. */
-export async function exportAll(engine: Engine, choice: ExportChoice, total: number, task: TaskHandle, pageSize = EXPORT_PAGE): Promise<{ text: string; count: number } | undefined> {
+export async function exportAll(engine: EngineProxy, choice: ExportChoice, total: number, task: TaskHandle, pageSize = EXPORT_PAGE): Promise<{ text: string; count: number } | undefined> {
 	const format = choice.format ?? 'json';
 	const pages: string[] = [];
 	let count = 0;

@@ -102,7 +102,7 @@ describe('app', () => {
 			await page.getByRole('button', { name: 'Decision', exact: true }).click();
 			await page.locator('#search-input').fill('billing tooling workspaces');
 			await page.getByTestId('result').first().waitFor();
-			await page.waitForTimeout(400);
+			await page.locator('[data-testid="search-status"][data-state="idle"]').waitFor();
 			const types = await page.locator('[data-testid="result"] .type').allInnerTexts();
 			expect(types.length).toBeGreaterThan(0);
 			expect(new Set(types)).toEqual(new Set(['Decision']));
@@ -120,7 +120,7 @@ describe('app', () => {
 			await page.getByLabel('Time range').fill('last week');
 			await page.locator('#search-input').fill('billing migration');
 			await page.getByTestId('result').first().waitFor();
-			await page.waitForTimeout(400);
+			await page.locator('[data-testid="search-status"][data-state="idle"]').waitFor();
 			const texts = await page.getByTestId('result').allInnerTexts();
 			expect(texts).toHaveLength(1);
 			expect(texts[0]).toContain('Fresh note');

@@ -26,14 +26,14 @@ const URL_RE = new RegExp(
 const EMAIL_RE = /(?<![\w.+-])[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?![\w-])/gi;
 const WINDOWS_PATH_RE = /(?<![\w\\])[A-Za-z]:\\(?:[^\\\s"'`<>|*?,;]+\\?)*/g;
 const UNIX_PATH_RE =
-	/(?<![\w\/\\.~@:-])(?:(?:~|\.{1,2})?\/[\w.@+-]+(?:\/[\w.@+-]+)*\/?|(?:~|\.{1,2})\/|[\w@+-][\w.@+-]*(?:\/[\w.@+-]+)+\/?)/g;
+	/(?<![\w/\\.~@:-])(?:(?:~|\.{1,2})?\/[\w.@+-]+(?:\/[\w.@+-]+)*\/?|(?:~|\.{1,2})\/|[\w@+-][\w.@+-]*(?:\/[\w.@+-]+)+\/?)/g;
 const FILE_NAME_RE = new RegExp(
 	String.raw`(?<![\w.\/\\@-])(?:[\w-]+(?:\.[\w-]+)*\.(?:${FILE_EXTENSIONS})|\.[a-z][\w.-]*rc|\.env(?:\.[\w-]+)?|\.git(?:ignore|attributes)|\.dockerignore|\.editorconfig)(?![\w-])`,
 	'gi',
 );
 const TECH_SYMBOL_RE = /(?<![\w#+.])(?:C\+\+|C#|F#|\.NET|ASP\.NET|Objective-C)(?![\w#+])/g;
 const HANDLE_RE = /(?<![\w@.])@[A-Za-z0-9_](?:[\w.-]{0,48}\w)?(?:\/[\w.-]*\w)?/g;
-const HASHTAG_RE = /(?<![\w#&\/])#[\p{L}_][\p{L}\p{N}_-]*/gu;
+const HASHTAG_RE = /(?<![\w#&/])#[\p{L}_][\p{L}\p{N}_-]*/gu;
 /** "U.S.A" and "e.g" end in a letter that is also a file extension; they are not files. */
 const ACRONYM_DOTS = /^(?:[A-Za-z]\.)+[A-Za-z]$/;
 const HEX_COLOUR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;

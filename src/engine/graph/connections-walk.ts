@@ -5,7 +5,6 @@
  * Contract: every cap that cuts the walk adds a line to `w.truncations`; reads are batched
  * (one bulk read per round's pool), cosines come from the rows already read.
  */
-import type { Entity } from '../../core/schemas';
 import {
 	BRIDGES_PER_ROUND,
 	CHAIN_HOPS,

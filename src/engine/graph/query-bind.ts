@@ -9,7 +9,6 @@
  */
 import { constValue, type NodePattern, type PathPattern } from '../../core/graph-query';
 import { GRAPH_LIMITS } from '../../core/graph-schemas';
-import type { Entity } from '../../core/schemas';
 import { cosine } from '../../core/vector';
 import { filterNodes } from './query-evaluate';
 import { expand } from './query-expand';

@@ -143,8 +143,10 @@ export function varsOf(exprs: Expr[]): Set<string> {
 	const walk = (e: Expr): void => {
 		if (e.kind === 'var') out.add(e.name);
 		else if (e.kind === 'prop') out.add(e.var);
-		else if (e.kind === 'cmp') (walk(e.left), walk(e.right));
-		else if (e.kind === 'and' || e.kind === 'or' || e.kind === 'list') e.items.forEach(walk);
+		else if (e.kind === 'cmp') {
+			walk(e.left);
+			walk(e.right);
+		} else if (e.kind === 'and' || e.kind === 'or' || e.kind === 'list') e.items.forEach(walk);
 		else if (e.kind === 'not' || e.kind === 'isnull') walk(e.expr);
 		else if (e.kind === 'call') e.args.forEach(walk);
 	};

@@ -4,7 +4,7 @@
  * (core/text.ts). Summary, tags and entities are boosted because they are short, deliberate
  * descriptions of the memory; date words let "when…" and "in May 2023" queries match.
  */
-import MiniSearch, { type Options, type SearchOptions, type SearchResult } from 'minisearch';
+import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import { processTerm, tokenize } from '../../core/text';
 import { searchTop } from './bm25';
 import { packLexical, unpackLexical, type PackedLexical } from './lexical-codec';
@@ -156,6 +156,7 @@ export class LexicalIndex {
 	private vacuumIfDirty(): void {
 		const { minDirtCount, minDirtFactor } = VACUUM_CONDITIONS;
 		if (this.ms.dirtCount < minDirtCount || this.ms.dirtFactor < minDirtFactor) return;
+		// The pass is synchronous (above); what it left undone, the next vacuum does.
 		void this.ms.vacuum({ batchSize: Number.MAX_SAFE_INTEGER, batchWait: 0 }).catch(() => undefined);
 	}
 

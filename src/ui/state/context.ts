@@ -3,8 +3,7 @@
  * own engine client or imports the worker plumbing.
  */
 import { createContext } from 'svelte';
-import type { Remote } from 'comlink';
-import type { EngineApi } from '../../engine/types';
+import type { EngineProxy } from './engine-proxy';
 import type { Router } from './router.svelte';
 import type { Toasts } from './toasts.svelte';
 import type { Live } from './live.svelte';
@@ -15,12 +14,9 @@ import type { Pwa } from './pwa.svelte';
 import type { Search } from './search.svelte';
 import type { Selection } from './selection.svelte';
 
-/** The engine as the UI sees it: the worker's comlink proxy (every method async). */
-export type Engine = Remote<EngineApi>;
-
 /** Everything a screen may need. */
 export interface AppContext {
-	engine: Engine;
+	engine: EngineProxy;
 	router: Router;
 	toasts: Toasts;
 	live: Live;

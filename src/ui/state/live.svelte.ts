@@ -5,7 +5,7 @@
  */
 import { proxy } from 'comlink';
 import type { ChangeEvent } from '../../engine/types';
-import type { Engine } from './context';
+import type { EngineProxy } from './engine-proxy';
 
 /**
  * Engine events within a window are applied together: an agent storing memories one by one then
@@ -32,7 +32,7 @@ export class Live {
 	#opening = false;
 
 	/** Subscribes to the engine's change events. */
-	async start(engine: Engine): Promise<void> {
+	async start(engine: EngineProxy): Promise<void> {
 		const unsubscribe = await engine.subscribe(proxy((e: ChangeEvent) => this.#receive(e)));
 		this.#unsubscribe = unsubscribe as unknown as () => unknown;
 	}

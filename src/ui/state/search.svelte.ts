@@ -16,7 +16,7 @@ import {
 	type RecallWeights,
 	type TimelineInput,
 } from '../../core/schemas';
-import type { Engine } from './context';
+import type { EngineProxy } from './engine-proxy';
 
 /** The filters above the list; every one maps onto a recall/timeline argument. */
 export interface Filters {
@@ -99,6 +99,8 @@ export class Search {
 	results = $state<RecallResult[]>([]);
 	hasMore = $state(false);
 	loading = $state(false);
+	/** A search is scheduled (typing has not paused yet). */
+	pending = $state(false);
 	lexicalOnly = $state(false);
 	/** The engine's message for bad input (it names the field, e.g. time_query). */
 	error = $state<string | undefined>(undefined);
@@ -108,11 +110,11 @@ export class Search {
 	matched = $state(0);
 	/** The instant time phrases are read against; renewed on every change. */
 	now = $state(Date.now());
-	#engine: Engine;
+	#engine: EngineProxy;
 	#timer: ReturnType<typeof setTimeout> | undefined;
 	#generation = 0;
 
-	constructor(engine: Engine) {
+	constructor(engine: EngineProxy) {
 		this.#engine = engine;
 	}
 
@@ -146,6 +148,11 @@ export class Search {
 		const t = this.queryTime;
 		if (t) this.query = t.rest;
 		void this.run();
+	}
+
+	/** True from a keystroke until its results are shown: the screen says so (`data-state`), and tests wait for it. */
+	get busy(): boolean {
+		return this.pending || this.loading;
 	}
 
 	/** True when the list shows ranked recall results rather than the timeline. */
@@ -213,12 +220,14 @@ export class Search {
 	schedule(): void {
 		this.now = Date.now();
 		clearTimeout(this.#timer);
+		this.pending = true;
 		this.#timer = setTimeout(() => void this.run(), DEBOUNCE_MS);
 	}
 
 	/** Runs the search now (first page). */
 	async run(): Promise<void> {
 		clearTimeout(this.#timer);
+		this.pending = false;
 		if (!this.searching) {
 			this.#generation++;
 			this.results = [];

@@ -14,7 +14,7 @@
 import { proxy } from 'comlink';
 import type { SyncController, SyncStatus } from '../../sync/controller';
 import type { SyncServer } from '../../sync/connection';
-import type { Engine } from './context';
+import type { EngineProxy } from './engine-proxy';
 
 const DEVICE_KEY = 'engram-sync-device';
 /** The engine setting holding what resumes sync after a reload. */
@@ -53,7 +53,7 @@ class SyncState {
 	/** True while another tab of this browser runs sync (this one waits for the lock). */
 	elsewhere = $state(false);
 	#controller: SyncController | undefined;
-	#engine: Engine | undefined;
+	#engine: EngineProxy | undefined;
 	#release: (() => void) | undefined;
 	#waiting = false;
 	#channel: BroadcastChannel | undefined;
@@ -63,7 +63,7 @@ class SyncState {
 	 * sync as soon as this tab holds the lock. Resolves when sync runs, or right away when there
 	 * is nothing to resume.
 	 */
-	async restore(engine: Engine): Promise<void> {
+	async restore(engine: EngineProxy): Promise<void> {
 		this.#engine = engine;
 		this.#listen();
 		const cfg = await this.#read();
@@ -82,7 +82,7 @@ class SyncState {
 	 * and database, resumes with that key (the password was not remembered); otherwise derives the
 	 * key. Keeps the configuration for the next start; the password only when `remember`.
 	 */
-	async start(engine: Engine, server: SyncServer, passphrase: string, remember = true): Promise<void> {
+	async start(engine: EngineProxy, server: SyncServer, passphrase: string, remember = true): Promise<void> {
 		this.#engine = engine;
 		this.#listen();
 		const kept = await this.#read();

@@ -3,7 +3,7 @@
  * pages around the visible rows are loaded, so 100k memories cost a few hundred rows of memory.
  */
 import type { MemoryBrief, TimelineInput } from '../../core/schemas';
-import type { Engine } from './context';
+import type { EngineProxy } from './engine-proxy';
 
 const PAGE_SIZE = 100;
 /** Pages kept in memory; far-away pages are dropped and re-read when scrolled back to. */
@@ -18,11 +18,11 @@ export class TimelinePager {
 	#version = $state(0);
 	#pages = new Map<number, MemoryBrief[]>();
 	#pending = new Map<number, Promise<void>>();
-	#engine: Engine;
+	#engine: EngineProxy;
 	#filter: Omit<TimelineInput, 'offset' | 'limit'> = {};
 	#generation = 0;
 
-	constructor(engine: Engine) {
+	constructor(engine: EngineProxy) {
 		this.#engine = engine;
 	}
 

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize as normalizePath, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basename, extname, join, normalize as normalizePath, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeStaticModel } from '../../../scripts/build-model';
 import { isMemoryError } from '../../../src/core/errors';
 import { dot, norm } from '../../../src/core/vector';
@@ -265,9 +265,14 @@ describe('the fast path over HTTP (the browser code path), behind an SPA-style s
 		let settle!: (ok: boolean) => void;
 		const gate = new Promise<void>((resolve, reject) => (settle = (ok) => (ok ? resolve() : reject(new Error('snapshot failed')))));
 		let done = false;
+		// The server says when it has sent each file: the fetches must all finish before the gate opens.
+		const sent = new Set<string>();
+		const onRequest = (req: IncomingMessage, res: ServerResponse) => res.on('finish', () => sent.add(basename(new URL(req.url ?? '/', 'http://x').pathname)));
+		server.on('request', onRequest);
 		const loading = loadStaticParts({ localModelPath: base, parseAfter: gate }).then((p) => ((done = true), p));
-		// Long enough to fetch and hash 18 MB from the local server; nothing is parsed meanwhile.
-		await new Promise((r) => setTimeout(r, 300));
+		const allSent = () => sent.has('tokenizer.json') && sent.has('tokenizer_config.json') && [...sent].some((f) => f.endsWith('.onnx'));
+		await vi.waitFor(() => expect(allSent()).toBe(true), { timeout: 15_000, interval: 5 });
+		server.off('request', onRequest);
 		expect(done).toBe(false);
 		settle(false);
 		const parts = await loading;

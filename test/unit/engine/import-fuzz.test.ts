@@ -111,7 +111,10 @@ describe('import fuzz', () => {
 				fc.property(markdown, (text) => {
 					const md = timed(PARSE_MS, () => parseMarkdown(text));
 					const lines = text.split(/\r?\n/).length;
-					for (const r of [...md.memories, ...md.associations, ...md.errors]) expect(r.line).toBeGreaterThanOrEqual(1), expect(r.line).toBeLessThanOrEqual(lines);
+					for (const r of [...md.memories, ...md.associations, ...md.errors]) {
+						expect(r.line).toBeGreaterThanOrEqual(1);
+						expect(r.line).toBeLessThanOrEqual(lines);
+					}
 					// Every memory, refused record and left-out part starts on a line of its own (links come only from memories).
 					const starts = [...md.memories, ...md.errors, ...(md.skipped ?? [])].map((r) => r.line);
 					expect(new Set(starts).size).toBe(starts.length);

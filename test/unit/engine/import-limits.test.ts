@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { graphLinks, mergeGraphEntities } from '../../../src/engine/import-ops';
 import { ImportErrors, parseJson } from '../../../src/engine/import-formats';
-import type { Engine as EngineClient } from '../../../src/ui/state/context';
+import type { EngineProxy as EngineClient } from '../../../src/ui/state/engine-proxy';
 import { importText } from '../../../src/ui/transfer';
 import { Clock, useEngines } from './helpers';
 

@@ -318,6 +318,22 @@ describe('Engine', () => {
 			expect(await engine.getSetting('active_model')).toBe('engram/glove-sif-100d');
 		});
 
+		it('reports a re-embedding that fails in the activity log, as the engine', async () => {
+			const base = await embedder();
+			const broken: Embedder = {
+				...truncatedModel(base),
+				embed: async () => {
+					throw new Error('the model ran out of memory');
+				},
+			};
+			const engine = await fresh({ embedderFactory: async (id) => (id === broken.modelId ? broken : base) });
+			await engine.store({ memories: NOTES.map((content) => ({ content })) });
+			await engine.setActiveModel(broken.modelId);
+			await engine.whenIdle();
+			const failed = (await engine.activity(100)).filter((e) => e.action === 'failed');
+			expect(failed).toMatchObject([{ actor: 'engine', detail: 're-embedding failed: embedding with test/glove-first-50d failed: the model ran out of memory' }]);
+		});
+
 		it('embeds, when it opens, the memories an interrupted job left without a vector', async () => {
 			const dbName = freshName();
 			const first = await makeEngine({ dbName });

@@ -63,9 +63,16 @@ describe('registerMemoryErrorTransfer', () => {
 		const err = await remote.store({ content: '' }).catch((e: unknown) => e);
 		expect(err).toMatchObject({ name: 'MemoryError', code: 'invalid_input', message: 'content: must not be empty; content: must not be blank' });
 		const seen: ChangeEvent[] = [];
-		await remote.subscribe(proxy((e: ChangeEvent) => void seen.push(e)));
+		let arrived!: () => void;
+		const first = new Promise<void>((r) => (arrived = r));
+		await remote.subscribe(
+			proxy((e: ChangeEvent) => {
+				seen.push(e);
+				arrived();
+			}),
+		);
 		const out = await remote.store({ content: 'Stored through comlink' });
-		await new Promise((r) => setTimeout(r, 20));
+		await first;
 		expect(seen).toEqual([{ kind: 'memories', ids: [out.memory_id] }]);
 		const off = await remote.subscribe(proxy(() => undefined));
 		await off();

@@ -2,7 +2,7 @@
  * The relay's routing logic, with the tab and the clients as recording stand-ins: what each side
  * receives, in which order, and what the relay answers by itself.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Hub, MAX_FORWARD_CHARS, type TabLink } from '../../../relay/hub';
 import type { Message } from '../../../relay/jsonrpc';
 
@@ -169,14 +169,21 @@ describe('Hub', () => {
 			]);
 		});
 
-		it('has no timeout of its own: an answer arriving much later still reaches the client', async () => {
-			const { hub, session, out } = setup();
-			const t = tab();
-			hub.attachTab(t.link);
-			hub.fromClient(session.sid, { jsonrpc: '2.0', id: 9, method: 'tools/call' });
-			await new Promise((r) => setTimeout(r, 200));
-			reply(hub, t.link, session.sid, { jsonrpc: '2.0', id: 9, result: { late: true } });
-			expect(out).toEqual([{ jsonrpc: '2.0', id: 9, result: { late: true } }]);
+		it('has no timeout of its own: an answer arriving much later still reaches the client', () => {
+			vi.useFakeTimers();
+			try {
+				const { hub, session, out } = setup();
+				const t = tab();
+				hub.attachTab(t.link);
+				hub.fromClient(session.sid, { jsonrpc: '2.0', id: 9, method: 'tools/call' });
+				// A day passes: any timer the hub had set would have fired and answered by now.
+				vi.advanceTimersByTime(24 * 3600_000);
+				expect(out).toEqual([]);
+				reply(hub, t.link, session.sid, { jsonrpc: '2.0', id: 9, result: { late: true } });
+				expect(out).toEqual([{ jsonrpc: '2.0', id: 9, result: { late: true } }]);
+			} finally {
+				vi.useRealTimers();
+			}
 		});
 
 		it('passes server-initiated requests and notifications to the client, and the client’s answers back', () => {

@@ -259,10 +259,13 @@ describe('engram-relay', () => {
 			);
 			cleanups.push(() => raw.child.kill());
 			await waitForLog(raw.log, 'listening');
-			raw.child.stdin!.end();
-			await new Promise((r) => setTimeout(r, 500));
-			expect(raw.child.exitCode).toBe(null);
 			expect(raw.log()).toContain(': Streamable HTTP at http://127.0.0.1:');
+			const url = /Streamable HTTP at (http:\/\/\S+)/.exec(raw.log())![1];
+			await new Promise<void>((r) => raw.child.stdin!.end(r));
+			// An HTTP round trip after our end of stdin closed: the relay answers, so it is still up.
+			const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+			expect(res.status).toBeGreaterThanOrEqual(400);
+			expect(raw.child.exitCode).toBe(null);
 		});
 
 		it('generates and saves a token when none is given, prints the pairing link, and reuses it next time', async () => {

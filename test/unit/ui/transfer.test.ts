@@ -4,7 +4,7 @@
  * numbers of the person's file, and paged exports are assembled into one file that imports back.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Engine as EngineClient } from '../../../src/ui/state/context';
+import type { EngineProxy as EngineClient } from '../../../src/ui/state/engine-proxy';
 import type { TaskHandle } from '../../../src/ui/state/tasks.svelte';
 import { exportAll, importText, sniffFormat } from '../../../src/ui/transfer';
 import type { Engine } from '../../../src/engine/engine';

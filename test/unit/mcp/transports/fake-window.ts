@@ -59,11 +59,11 @@ export class FakeWindow extends EventTarget implements WindowView {
 		if (viewer === this) return this;
 		let view = this.#views.get(viewer);
 		if (!view) {
-			const target = this;
+			const isClosed = () => this.closed;
 			view = {
-				postMessage: (data, targetOrigin) => target.#deliver(data, targetOrigin, viewer),
+				postMessage: (data, targetOrigin) => this.#deliver(data, targetOrigin, viewer),
 				get closed() {
-					return target.closed;
+					return isClosed();
 				},
 			};
 			this.#views.set(viewer, view);
