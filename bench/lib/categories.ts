@@ -1,6 +1,6 @@
 /**
- * The eval's category table: public/models/engram/hyponyms.txt (scripts/build-hyponyms.ts), read
- * once; undefined when ENGRAM_CATEGORIES=0 (the ablation without it) or the file is missing.
+ * The eval's category table: public/models/engram/categories.json (scripts/build-hyponyms.ts),
+ * read once; undefined when ENGRAM_CATEGORIES=0 or the file is missing.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,7 +12,7 @@ let table: CategoryTable | undefined | null = null;
 /** The parsed table, or undefined. */
 export function categoryTable(): CategoryTable | undefined {
 	if (table === null) {
-		const file = path.join(nodeModelPath(), 'engram', 'hyponyms.txt');
+		const file = path.join(nodeModelPath(), 'engram', 'categories.json');
 		table = process.env.ENGRAM_CATEGORIES === '0' || !fs.existsSync(file) ? undefined : parseCategories(fs.readFileSync(file, 'utf8'));
 	}
 	return table;

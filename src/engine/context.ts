@@ -9,6 +9,7 @@ import type { Embedder } from './embedder';
 import type { ChangeNotice } from './cross-tab';
 import type { DeferredLog } from './deferred-log';
 import type { ChangeHub } from './events';
+import type { CategoryTable } from './search/categories';
 import type { SearchIndex } from './search/types';
 import type { Thresholds } from './thresholds';
 import type { WriteGuesses } from './write-guess';
@@ -20,6 +21,8 @@ export interface EngineContext {
 	embedder: Embedder;
 	index: SearchIndex;
 	thresholds: Thresholds;
+	/** WordNet's category table once loaded (recall expands an asked-for category with it). */
+	categories?: CategoryTable;
 	now: () => number;
 	lock: WriteLock;
 	hub: ChangeHub;

@@ -27,20 +27,21 @@ export const CATEGORIES = {
 };
 
 /**
- * Parses the table's text (see scripts/build-hyponyms.ts): one `category<TAB>members` line per
- * category. Categories are keyed by their processed term, so "sports" finds "sport"; members
- * whose processed term is the category's own are dropped.
+ * Parses the table (public/models/engram/categories.json, see scripts/build-hyponyms.ts).
+ * Categories are keyed by their processed term, so "sports" finds "sport"; members whose
+ * processed term is the category's own are dropped. Throws on anything but that shape.
  */
-export function parseCategories(text: string): CategoryTable {
+export function parseCategories(json: string): CategoryTable {
+	const data = JSON.parse(json) as { categories?: unknown };
+	if (typeof data?.categories !== 'object' || data.categories === null)
+		throw new Error('categories.json: expected an object with a "categories" object');
 	const out = new Map<string, string[]>();
-	for (const line of text.split('\n')) {
-		if (line.length === 0 || line.startsWith('#')) continue;
-		const tab = line.indexOf('\t');
-		if (tab < 0) continue;
-		const cat = processTerm(line.slice(0, tab));
+	for (const [word, list] of Object.entries(data.categories as Record<string, unknown>)) {
+		if (typeof list !== 'string') throw new Error(`categories.json: members of ${JSON.stringify(word)} must be a string`);
+		const cat = processTerm(word);
 		if (cat === null) continue;
 		const members = out.get(cat) ?? [];
-		for (const w of line.slice(tab + 1).split(' ')) {
+		for (const w of list.split(' ')) {
 			const p = processTerm(w);
 			if (p !== null && p !== cat && !members.includes(w)) members.push(w);
 		}
