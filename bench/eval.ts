@@ -16,6 +16,7 @@
  *   npm run eval -- --through app --no-ablation   # the built app in Chromium, via engram-relay, as an agent calls it
  *   npm run eval -- --no-ablation --misses --data path/to/set.json
  *   npm run eval -- --turns no-session   # or plain: turns stored without the session / the speaker prefix
+ *   npm run eval -- --model-path /tmp/variant/   # a model built with ENGRAM_MODEL_OUT=/tmp/variant/engram/glove-sif-100d
  *   npm run eval -- --pool 2             # every 2 conversations share one scope: a haystack twice as large
  */
 import type { RecallInput } from '../src/core/schemas';
@@ -74,6 +75,8 @@ interface Args {
 	splits: Split[];
 	turns: TurnFormat;
 	pool: number;
+	/** Where the models live (a variant build's folder, ENGRAM_MODEL_OUT's parent's parent); default public/models. */
+	modelPath?: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -87,6 +90,7 @@ function parseArgs(argv: string[]): Args {
 		else if (k === '--split') a.splits = argv[++i] === 'both' ? [...SPLITS] : [argv[i] as Split];
 		else if (k === '--turns') a.turns = argv[++i] as TurnFormat;
 		else if (k === '--pool') a.pool = Number(argv[++i]);
+		else if (k === '--model-path') a.modelPath = argv[++i].replace(/\/?$/, '/');
 		else if (k === '--set') {
 			// --set categories.weight=0.2: one tunable for a sweep (TURNS, LEXICAL_TUNING, CATEGORIES or FEEDBACK).
 			const [key, value] = argv[++i].split('=');
@@ -139,7 +143,7 @@ async function main(): Promise<void> {
 	const all = loadDataset(...args.data);
 	const hard = new Set(args.data.includes(HARD_SET) ? loadDataset(HARD_SET).conversations.map((c) => c.id) : []);
 	setTurnFormat(args.turns);
-	const embedder = await createEmbedder({ localModelPath: nodeModelPath() });
+	const embedder = await createEmbedder({ localModelPath: args.modelPath ?? nodeModelPath() });
 	const target = await makeTarget(args, embedder);
 	const sets = args.splits.map((split) => ({ split, data: poolConversations(splitOf(all, split), args.pool) }));
 	const t0 = performance.now();
