@@ -151,7 +151,8 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 				addExpansion(view, expandCategories(ctx.categories, q), CATEGORIES.weight, ctx.acceptAll ? undefined : ctx.accept, cands, input.scope);
 	}
 	if (w.semantic > 0) ctx.semantic = addSemantic(view, ctx.vectors, k, ctx.acceptAll ? undefined : ctx.accept, cands);
-	if (w.semantic > 0 && FEEDBACK.weight > 0 && ctx.vectors.length > 0) feedback(ctx, cands, k);
+	const searched = input.scope === undefined ? view.count : view.scopeSize(input.scope);
+	if (w.semantic > 0 && FEEDBACK.weight > 0 && ctx.vectors.length > 0 && searched <= FEEDBACK.maxMemories) feedback(ctx, cands, k);
 	for (const id of input.priority_ids ?? []) {
 		const slot = view.slotOf.get(id);
 		if (slot !== undefined && ctx.accept(slot)) candidateFor(cands, slot, true);
@@ -175,6 +176,12 @@ export const FEEDBACK = {
 	beta: 0.5,
 	/** Share of a feedback match's rescaled score it counts for (0 = off). */
 	weight: 0.3,
+	/**
+	 * Most memories a recall may search (its scope's size, or the whole index) for feedback to run:
+	 * the second scan costs as much as the first (+40% of a 10k unscoped recall's ranking), so it
+	 * runs where it is cheap — a conversation's or a project's scope — and is skipped beyond.
+	 */
+	maxMemories: 5_000,
 };
 
 /**
