@@ -2,7 +2,8 @@
  * "Did this replace …?" on a memory's page, in the built app (real Chromium, IndexedDB and
  * engine worker): a newer memory that store_memory reported as a possible update of an older
  * one offers to supersede it in one click, with Undo; "No" keeps both; unrelated or
- * already-superseded memories are never offered.
+ * already-superseded memories are never offered. And recall in the app expanding the category a
+ * question asks for with WordNet's table (issue 28).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -88,3 +89,18 @@ describe('memory page: did this replace …?', () => {
 		}
 	});
 });
+
+describe('recall in the app: WordNet categories', () => {
+	it('finds a memory naming only a member of the category a question asks for (categories.json, precached with the model)', async () => {
+		const out = await engine<StoreOut>(page, 'store', {
+			memories: [{ content: 'Judo on Wednesday was brutal, my shoulders hate me.' }, { content: 'The bakery on Mill Road sells sourdough now.' }],
+		});
+		const judo = out.results[0].memory_id;
+		// Words only: "sports" is in neither memory, so only the category table can find judo.
+		const ask = () =>
+			engine<{ results: { memory: { id: string } }[] }>(page, 'recall', { query: 'Which sports came up?', weights: { semantic: 0 } }).then((r) => r.results.map((x) => x.memory.id));
+		// The engine loads the table without waiting for it: the first recalls may come before it.
+		await expect.poll(ask, { timeout: 10_000 }).toEqual([judo]);
+	});
+});
+
