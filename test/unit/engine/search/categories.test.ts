@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CATEGORIES, expandCategories, parseCategories } from '../../../../src/engine/search/categories';
@@ -45,7 +45,9 @@ describe('category expansion', () => {
 	});
 
 	it('ships a built table that knows common categories (scripts/build-hyponyms.ts)', () => {
-		const table = parseCategories(readFileSync(join(nodeModelPath(), 'engram', 'categories.json'), 'utf8'));
+		const file = join(nodeModelPath(), 'engram', 'categories.json');
+		if (!existsSync(file)) throw new Error(`${file} is missing: run \`node scripts/ensure-model.mjs\` (npm test does) to build it`);
+		const table = parseCategories(readFileSync(file, 'utf8'));
 		const members = (q: string) => expandCategories(table, q).split(' ');
 		expect(members('Which sports has she tried?')).toEqual(expect.arrayContaining(['tennis', 'skiing', 'swimming']));
 		expect(members('Which cities has she visited?')).toEqual(expect.arrayContaining(['paris', 'ghent', 'tallinn']));
