@@ -16,6 +16,7 @@
  *   npm run eval -- --through app --no-ablation   # the built app in Chromium, via engram-relay, as an agent calls it
  *   npm run eval -- --no-ablation --misses --data path/to/set.json
  *   npm run eval -- --turns no-session   # or plain: turns stored without the session / the speaker prefix
+ *   npm run eval -- --model-path /tmp/variant/   # a model built with ENGRAM_MODEL_OUT=/tmp/variant/engram/glove-sif-100d
  *   npm run eval -- --pool 2             # every 2 conversations share one scope: a haystack twice as large
  */
 import type { RecallInput } from '../src/core/schemas';
@@ -27,15 +28,20 @@ import { indexTarget } from './lib/index-target';
 import { type Outcome, recallAtK, summarise, table } from './lib/metrics';
 import { TURNS } from '../src/engine/search/candidates';
 import { LEXICAL_TUNING } from '../src/engine/search/lexical';
+import { CATEGORIES } from '../src/engine/search/categories';
+import { FEEDBACK } from '../src/engine/search/rank';
 
 /**
  * Each ablation: a name, the recall options it changes and, for the conversation-turn priors
  * and the turn-context field (tunables, not weights), the TURNS and LEXICAL_TUNING values it runs
  * with — in-process targets only. "BM25 only" and "dense only" are the plain retrievers: no
- * expansion, no priors, no turn priors, no turn context.
+ * expansion (neither links nor WordNet categories nor feedback), no priors, no turn priors, no
+ * turn context.
  */
-const VARIANTS: { name: string; opts: Partial<RecallInput>; turns?: Partial<typeof TURNS>; lexical?: Partial<typeof LEXICAL_TUNING> }[] = [
+const VARIANTS: { name: string; opts: Partial<RecallInput>; turns?: Partial<typeof TURNS>; lexical?: Partial<typeof LEXICAL_TUNING>; categories?: Partial<typeof CATEGORIES>; feedback?: Partial<typeof FEEDBACK> }[] = [
 	{ name: 'full (defaults)', opts: {} },
+	{ name: '− categories (WordNet)', opts: {}, categories: { weight: 0 } },
+	{ name: '− feedback (Rocchio)', opts: {}, feedback: { weight: 0 } },
 	{ name: 'fusion = rrf', opts: { fusion: 'rrf' } },
 	{ name: '− turn-length prior', opts: {}, turns: { fullWords: 0 } },
 	{ name: '− question-turn discount', opts: {}, turns: { question: 1 } },
@@ -51,11 +57,13 @@ const VARIANTS: { name: string; opts: Partial<RecallInput>; turns?: Partial<type
 		opts: { weights: { semantic: 0, neighbor: 0, graph: 0, recency: 0, importance: 0, confidence: 0, access: 0 } },
 		turns: { fullWords: 0, question: 1 },
 		lexical: { context: 0 },
+		categories: { weight: 0 },
 	},
 	{
 		name: 'dense only',
 		opts: { weights: { lexical: 0, neighbor: 0, graph: 0, recency: 0, importance: 0, confidence: 0, access: 0 } },
 		turns: { fullWords: 0, question: 1 },
+		feedback: { weight: 0 },
 	},
 ];
 
@@ -67,6 +75,8 @@ interface Args {
 	splits: Split[];
 	turns: TurnFormat;
 	pool: number;
+	/** Where the models live (a variant build's folder, ENGRAM_MODEL_OUT's parent's parent); default public/models. */
+	modelPath?: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -80,6 +90,15 @@ function parseArgs(argv: string[]): Args {
 		else if (k === '--split') a.splits = argv[++i] === 'both' ? [...SPLITS] : [argv[i] as Split];
 		else if (k === '--turns') a.turns = argv[++i] as TurnFormat;
 		else if (k === '--pool') a.pool = Number(argv[++i]);
+		else if (k === '--model-path') a.modelPath = argv[++i].replace(/\/?$/, '/');
+		else if (k === '--set') {
+			// --set categories.weight=0.2: one tunable for a sweep (TURNS, LEXICAL_TUNING, CATEGORIES or FEEDBACK).
+			const [key, value] = argv[++i].split('=');
+			const [group, field] = key.split('.');
+			const target = ({ turns: TURNS, lexical: LEXICAL_TUNING, categories: CATEGORIES, feedback: FEEDBACK } as Record<string, Record<string, unknown>>)[group];
+			if (!target || !(field in target)) throw new Error(`--set: unknown tunable ${key}`);
+			target[field] = Number(value);
+		}
 		else throw new Error(`unknown argument ${k}`);
 	}
 	if (a.data.length === 0) a.data = [DEV_SET, HARD_SET];
@@ -124,7 +143,7 @@ async function main(): Promise<void> {
 	const all = loadDataset(...args.data);
 	const hard = new Set(args.data.includes(HARD_SET) ? loadDataset(HARD_SET).conversations.map((c) => c.id) : []);
 	setTurnFormat(args.turns);
-	const embedder = await createEmbedder({ localModelPath: nodeModelPath() });
+	const embedder = await createEmbedder({ localModelPath: args.modelPath ?? nodeModelPath() });
 	const target = await makeTarget(args, embedder);
 	const sets = args.splits.map((split) => ({ split, data: poolConversations(splitOf(all, split), args.pool) }));
 	const t0 = performance.now();
@@ -151,15 +170,19 @@ async function main(): Promise<void> {
 	if (args.ablation) {
 		const rows: (string | number)[][] = [];
 		for (const v of VARIANTS) {
-			if ((v.turns || v.lexical) && target.name !== 'engine' && target.name !== 'index') continue;
+			if ((v.turns || v.lexical || v.categories || v.feedback) && target.name !== 'engine' && target.name !== 'index') continue;
 			const row: (string | number)[] = [v.name];
 			for (const { split, data } of sets) {
-				const saved = { turns: { ...TURNS }, lexical: { ...LEXICAL_TUNING } };
+				const saved = { turns: { ...TURNS }, lexical: { ...LEXICAL_TUNING }, categories: { ...CATEGORIES }, feedback: { ...FEEDBACK } };
 				Object.assign(TURNS, v.turns ?? {});
 				Object.assign(LEXICAL_TUNING, v.lexical ?? {});
+				Object.assign(CATEGORIES, v.categories ?? {});
+				Object.assign(FEEDBACK, v.feedback ?? {});
 				const s = (await runQuestions(target, data, v.opts, hard)).summary;
 				Object.assign(TURNS, saved.turns);
 				Object.assign(LEXICAL_TUNING, saved.lexical);
+				Object.assign(CATEGORIES, saved.categories);
+				Object.assign(FEEDBACK, saved.feedback);
 				const o = s.get('overall')!;
 				const b = base.get(split)!;
 				row.push(o.r5, o.r10, signed(o.r5 - b.r5), signed(o.r10 - b.r10));

@@ -41,6 +41,10 @@ export interface BuildParams {
 	sifA: number;
 	/** Principal components removed from the weighted vectors. */
 	components: number;
+	/** Scale each GloVe vector to unit length before SIF weighting (measured for issue 28; off). */
+	unitWords?: boolean;
+	/** Split a digit run from the letters after it ("7am" → "7 am") in the tokenizer (measured for issue 28; off). */
+	splitDigits?: boolean;
 }
 
 /**
@@ -230,7 +234,12 @@ export function buildSifTable(src: SourceVectors, params: BuildParams): SifTable
 	for (let i = 0; i < n; i++) {
 		p[i] = 1 / (src.ranks[i] * harmonic);
 		pSum += p[i];
-		const w = params.sifA / (params.sifA + p[i]);
+		let w = params.sifA / (params.sifA + p[i]);
+		if (params.unitWords) {
+			let sq = 0;
+			for (let k = 0; k < DIMS; k++) sq += src.vectors[i * DIMS + k] * src.vectors[i * DIMS + k];
+			if (sq > 0) w /= Math.sqrt(sq);
+		}
 		for (let k = 0; k < DIMS; k++) x[i * DIMS + k] = w * src.vectors[i * DIMS + k];
 	}
 	const mean = new Float64Array(DIMS);
@@ -335,7 +344,7 @@ export function encodeOnnxModel(q: Int8Array, scales: Float32Array, count: numbe
  * "don" + "t"), then BertPreTokenizer (split on whitespace and punctuation), then a WordLevel vocabulary. transformers.js
  * has no WordLevel class but loads a plain vocab map through its Legacy model, mapping misses to [UNK].
  */
-export function tokenizerFiles(words: string[]): { tokenizer: unknown; tokenizerConfig: unknown } {
+export function tokenizerFiles(words: string[], splitDigits = false): { tokenizer: unknown; tokenizerConfig: unknown } {
 	const vocab: Record<string, number> = { [UNK]: 0, [PAD]: 1 };
 	words.forEach((w, i) => {
 		vocab[w] = i + 2;
@@ -353,6 +362,7 @@ export function tokenizerFiles(words: string[]): { tokenizer: unknown; tokenizer
 				{ type: 'Lowercase' },
 				{ type: 'Replace', pattern: { String: "n't" }, content: ' not' },
 				{ type: 'Replace', pattern: { String: 'n\u2019t' }, content: ' not' },
+				...(splitDigits ? [{ type: 'Replace', pattern: { Regex: '(?<=[0-9])(?=[a-z])' }, content: ' ' }] : []),
 			],
 		},
 		pre_tokenizer: { type: 'BertPreTokenizer' },
@@ -391,13 +401,13 @@ export interface StaticModelInfo {
  * Exported so tests can build tiny models with the same layout; `plain: true` leaves out the `engram_static` block,
  * so the folder looks like any transformers.js feature-extraction model and loads through the pipeline path.
  */
-export function writeStaticModel(outDir: string, words: string[], rows: Float64Array | Float32Array, dims: number, extra: { modelType?: string; info?: Record<string, unknown>; docString?: string; plain?: boolean } = {}): { bytes: number; sha256: Record<string, string> } {
+export function writeStaticModel(outDir: string, words: string[], rows: Float64Array | Float32Array, dims: number, extra: { modelType?: string; info?: Record<string, unknown>; docString?: string; plain?: boolean; splitDigits?: boolean } = {}): { bytes: number; sha256: Record<string, string> } {
 	const count = words.length + 2;
 	const full = new Float64Array(count * dims);
 	full.set(rows, 2 * dims);
 	const { q, scales } = quantizeRows(full, count, dims);
 	const model = encodeOnnxModel(q, scales, count, dims, extra.docString ?? 'Static word-embedding table');
-	const { tokenizer, tokenizerConfig } = tokenizerFiles(words);
+	const { tokenizer, tokenizerConfig } = tokenizerFiles(words, extra.splitDigits);
 	const tokenizerJson = JSON.stringify(tokenizer);
 	const tokenizerConfigJson = `${JSON.stringify(tokenizerConfig, null, '\t')}\n`;
 	const hashes = { 'onnx/model.onnx': sha256(model), 'tokenizer.json': sha256(tokenizerJson), 'tokenizer_config.json': sha256(tokenizerConfigJson) };
@@ -444,6 +454,7 @@ export function buildModel(outDir = path.join(ROOT, 'public', 'models', ...MODEL
 	const table = buildSifTable(src, params);
 	const t2 = performance.now();
 	const { bytes, sha256: hashes } = writeStaticModel(outDir, table.words, table.rows, DIMS, {
+		splitDigits: params.splitDigits,
 		docString: `Engram ${MODEL_ID}: GloVe 6B 100d (${SOURCE_PACKAGE}@${src.sourceVersion}) with SIF weighting and common-component removal`,
 		info: {
 			recipe_version: RECIPE_VERSION,
@@ -462,7 +473,9 @@ export function buildModel(outDir = path.join(ROOT, 'public', 'models', ...MODEL
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
 	const out = process.env.ENGRAM_MODEL_OUT;
-	const summary = buildModel(out ? path.resolve(out) : undefined);
+	// ENGRAM_MODEL_UNIT=1 / ENGRAM_MODEL_SPLIT_DIGITS=1 build the variants measured for issue 28 (with ENGRAM_MODEL_OUT).
+	const params = { ...DEFAULT_PARAMS, unitWords: process.env.ENGRAM_MODEL_UNIT === '1', splitDigits: process.env.ENGRAM_MODEL_SPLIT_DIGITS === '1' };
+	const summary = buildModel(out ? path.resolve(out) : undefined, params);
 	const mb = (summary.bytes / 1e6).toFixed(2);
 	console.log(`built ${MODEL_ID}: ${summary.vocabSize} tokens (source ranks ≤ ${summary.maxRank}), ${mb} MB in ${(summary.ms.total / 1000).toFixed(1)} s → ${path.relative(ROOT, summary.outDir)}`);
 	console.log(`  read ${(summary.ms.read / 1000).toFixed(1)} s, sif ${(summary.ms.sif / 1000).toFixed(1)} s, write ${(summary.ms.write / 1000).toFixed(1)} s; removed variance ${summary.removedVariance.map((v) => v.toFixed(3)).join(', ')}`);

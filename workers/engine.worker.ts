@@ -11,6 +11,7 @@ import '../src/core/zod-jitless';
 import { expose } from 'comlink';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
+import { parseCategories } from '../src/engine/search/categories';
 import { createEmbedder, DEFAULT_MODEL_ID, staticEmbedder, type EmbedderProgress, type StaticModelParts } from '../src/engine/embedder';
 import { remoteFacade } from '../src/engine/remote-facade';
 import { registerMemoryErrorTransfer } from '../src/engine/transfer';
@@ -94,6 +95,8 @@ const ready = import('../src/engine/engine').then(({ createEngine }) =>
 		modelId: DEFAULT_MODEL_ID,
 		embedderFactory: loadModel,
 		snapshotSource: () => early,
+		// WordNet's category table (scripts/build-hyponyms.ts), precached with the model.
+		categories: fetch(`${localModelPath}engram/categories.json`).then((r) => (r.ok ? r.text().then(parseCategories) : undefined)),
 	}),
 );
 

@@ -4,6 +4,7 @@
  * PRECEDED_BY) and recall exactly as the tools call it. `index`: the search index alone, fed the
  * way the engine feeds it, for fast ablations. `mcp`: a hook for the MCP engineer's client path.
  */
+import { categoryTable } from './categories';
 import type { RecallInput } from '../../src/core/schemas';
 import type { Embedder } from '../../src/engine/embedder';
 import { type Conversation, turnMemory } from './dataset';
@@ -27,6 +28,7 @@ export async function engineTarget(embedder: Embedder): Promise<EvalTarget> {
 		indexedDB,
 		IDBKeyRange,
 		embedder,
+		categories: categoryTable(),
 		snapshotDelayMs: 3_600_000,
 	});
 	return {

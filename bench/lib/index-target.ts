@@ -10,6 +10,7 @@ import { metadataText, turnContext } from '../../src/engine/doc';
 import { createSearchIndex } from '../../src/engine/search/index';
 import { resolveThresholds } from '../../src/engine/thresholds';
 import { turnMemory } from './dataset';
+import { categoryTable } from './categories';
 import type { EvalTarget } from './eval-targets';
 
 /** When the turns are stored: after every session date, so they count as caller-dated (toDocMeta). */
@@ -58,7 +59,7 @@ export function indexTarget(embedder: Embedder): EvalTarget {
 		async recall(input) {
 			const phrasings = [input.query, ...(input.queries ?? [])].filter((q): q is string => !!q);
 			const vectors = await embedder.embed(phrasings);
-			return index.rank(input, { vectors }, Date.now()).hits.map((h) => dia.get(h.id)!);
+			return index.rank(input, { vectors, categories: categoryTable() }, Date.now()).hits.map((h) => dia.get(h.id)!);
 		},
 		async close() {},
 	};

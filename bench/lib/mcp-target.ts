@@ -4,6 +4,7 @@
  * InMemoryTransport, so the figures include argument validation, the tools' output bounding and
  * the protocol round trip.
  */
+import { categoryTable } from './categories';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -22,6 +23,7 @@ export async function mcpTarget(embedder: Embedder): Promise<EvalTarget> {
 		indexedDB,
 		IDBKeyRange,
 		embedder,
+		categories: categoryTable(),
 		snapshotDelayMs: 3_600_000,
 	});
 	const server = createMemoryServer(engine, 'native', { actor: 'eval' });

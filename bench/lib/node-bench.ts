@@ -13,7 +13,7 @@ import { setFlagsFromString } from 'node:v8';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { createEmbedder, type Embedder } from '../../src/engine/embedder';
 import { createEngine, type Engine } from '../../src/engine/engine';
-import { nodeModelPath } from '../../src/engine/node-model-path';
+import { nodeCategories, nodeModelPath } from '../../src/engine/node-model-path';
 import { Corpus } from './corpus';
 import { type EnvResult, percentile, round, type SizeResult, timeMs } from './stats';
 
@@ -91,7 +91,7 @@ export async function runNode(sizes: number[], log: (s: string) => void): Promis
 	for (const n of sizes) {
 		const indexedDB = new IDBFactory();
 		const dbName = `engram-bench-${n}`;
-		const engine = await createEngine({ dbName, indexedDB, IDBKeyRange, embedder, snapshotDelayMs: 3_600_000 });
+		const engine = await createEngine({ dbName, indexedDB, IDBKeyRange, embedder, categories: nodeCategories(), snapshotDelayMs: 3_600_000 });
 		log(`node: ${n} memories…`);
 		const import_s = round(await importAll(engine, new Corpus(42), n, log), 1);
 		const lat = await latencies(engine, corpus, n);
@@ -103,7 +103,7 @@ export async function runNode(sizes: number[], log: (s: string) => void): Promis
 			out.idb_bytes_per_memory = await storedBytesPerMemory(engine);
 			await engine.close();
 			const reopen = await timeMs(async () => {
-				const e = await createEngine({ dbName, indexedDB, IDBKeyRange, embedder: createEmbedder({ localModelPath: nodeModelPath() }) });
+				const e = await createEngine({ dbName, indexedDB, IDBKeyRange, embedder: createEmbedder({ localModelPath: nodeModelPath() }), categories: nodeCategories() });
 				await e.recall({ query: corpus.queryFor(corpus.memory(1)), limit: 10 });
 				log(`node: reopened from ${e.indexOrigin}`);
 				await e.close();

@@ -8,6 +8,7 @@ import type { SnapshotFiles } from '../store/snapshot-files';
 import type { Embedder } from './embedder';
 import type { DeferredLog } from './deferred-log';
 import type { ChangeHub } from './events';
+import type { CategoryTable } from './search/categories';
 import type { SearchIndex } from './search/types';
 import type { Thresholds } from './thresholds';
 import type { WriteGuesses } from './write-guess';
@@ -30,6 +31,8 @@ export interface EngineContext {
 	embedder: Embedder;
 	index: SearchIndex;
 	thresholds: Thresholds;
+	/** WordNet's category table once loaded (recall expands an asked-for category with it). */
+	categories?: CategoryTable;
 	now: () => number;
 	lock: WriteLock;
 	hub: ChangeHub;

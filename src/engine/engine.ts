@@ -55,6 +55,7 @@ import type { ChangeNotice, EngineContext } from './context';
 import { reportFailure } from './background';
 import { deleteMemories } from './delete-ops';
 import type { Embedder } from './embedder';
+import type { CategoryTable } from './search/categories';
 import { applyNotice, CrossTab, StampTracker } from './cross-tab';
 import { ChangeHub } from './events';
 import { exportMemories } from './export-ops';
@@ -92,6 +93,11 @@ export interface CreateEngineOptions {
 	 * active model is then restored while the model loads, instead of after.
 	 */
 	modelId?: string;
+	/**
+	 * WordNet's category table (search/categories.ts) or a promise of it: recall uses it once it
+	 * has loaded and never waits for it; a failed load leaves recall without it.
+	 */
+	categories?: CategoryTable | Promise<CategoryTable | undefined>;
 	/** Loads another model for setActiveModel (and for a stored non-default active model at open). */
 	embedderFactory?: EmbedderFactory;
 	/** Clock in epoch ms (tests fix it). */
@@ -434,6 +440,10 @@ export async function createEngine(opts: CreateEngineOptions): Promise<Engine> {
 		stamp,
 		opts,
 	);
+	if (opts.categories)
+		void Promise.resolve(opts.categories)
+			.then((t) => (engine.ctx.categories = t))
+			.catch(() => undefined);
 	// Memories left without a vector (an interrupted model switch) are embedded in the background.
 	engine.reembedMissing();
 	// Snapshot files a closing page cut off mid-write.

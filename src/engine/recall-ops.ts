@@ -33,7 +33,7 @@ export async function recallMemories(ctx: EngineContext, input: RecallInput, act
 	const vectors = await embedTexts(ctx, phrasings);
 	const caller = p.embedding ? await callerMatches(ctx, p.embedding) : undefined;
 	if (caller) delete rankInput.embedding;
-	const page = caller ? rankWithCaller(ctx, rankInput, vectors, now, caller) : ctx.index.rank(rankInput, { vectors }, now);
+	const page = caller ? rankWithCaller(ctx, rankInput, vectors, now, caller) : ctx.index.rank(rankInput, { vectors, categories: ctx.categories }, now);
 	const out = await loadPage(ctx, page, p);
 	if (window) out.time_window = window;
 	if (phrasings.length || p.memory_id !== undefined) logRecall(ctx, actor, p, out.count);
@@ -89,7 +89,7 @@ function rankWithCaller(ctx: EngineContext, p: RecallInput, vectors: (Float32Arr
 	const limit = p.limit ?? DEFAULT_LIMIT;
 	const own = new Set(p.priority_ids ?? []);
 	const wide: RecallInput = { ...p, offset: 0, limit: offset + limit + CALLER_POOL, priority_ids: [...own, ...caller.keys()].slice(0, 50 + CALLER_POOL) };
-	const page = ctx.index.rank(wide, { vectors }, now);
+	const page = ctx.index.rank(wide, { vectors, categories: ctx.categories }, now);
 	const w = resolveWeights(p.weights);
 	const hits: RankedHit[] = page.hits.map((h) => {
 		const cos = caller.get(h.id);

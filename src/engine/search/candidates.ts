@@ -169,6 +169,35 @@ export function addLexical(
 }
 
 /**
+ * Lexical hits of a category expansion (categories.ts) into `cands`, each counting for `weight`
+ * of its score relative to the expansion's best hit: a member word is weaker evidence than the
+ * query's own word. They take no lexical rank and no matched terms (the caller never said them).
+ */
+export function addExpansion(
+	view: IndexView,
+	query: string,
+	weight: number,
+	accept: ((slot: number) => boolean) | undefined,
+	cands: Map<number, Candidate>,
+	scope?: string,
+): void {
+	if (query.length === 0 || weight <= 0) return;
+	const within = scope === undefined ? undefined : scopeCollection(view, scope);
+	const filter = accept
+		? (id: string) => {
+				const s = view.slotOf.get(id);
+				return s !== undefined && accept(s);
+			}
+		: undefined;
+	const hits = view.lexical.search(query, filter, POOL.lexical, within);
+	const top = hits.length > 0 ? hits[0].score : 1;
+	for (const h of hits) {
+		const c = candidateFor(cands, view.slotOf.get(h.id)!, true);
+		c.lex = Math.max(c.lex, (weight * h.score) / top);
+	}
+}
+
+/**
  * A query vector with its baseline over the filtered memories: the mean cosine (what an
  * unrelated memory scores) and the best one. Raw cosines of a static model sit in a narrow band
  * that differs per query, so the semantic component is the cosine's position between the two.
@@ -177,6 +206,8 @@ export interface SemanticQuery {
 	q: Float32Array;
 	mean: number;
 	max: number;
+	/** Share of its rescaled score a match counts for (feedback vectors; 1 when absent). */
+	weight?: number;
 }
 
 /** The memories of one scope as a BM25 collection. */
@@ -231,9 +262,10 @@ export function scoreSemantic(view: IndexView, c: Candidate, queries: SemanticQu
 	let best = -1;
 	for (const sq of queries) {
 		const cos = view.vectors.dot(c.slot, sq.q);
-		best = Math.max(best, cos);
+		// The raw cosine (what isStrong reads) is the caller's query's, never a feedback vector's.
+		if (sq.weight === undefined) best = Math.max(best, cos);
 		const span = sq.max - sq.mean;
-		if (span > 1e-6) c.sem = Math.max(c.sem, Math.min(1, (cos - sq.mean) / span));
+		if (span > 1e-6) c.sem = Math.max(c.sem, (sq.weight ?? 1) * Math.min(1, (cos - sq.mean) / span));
 	}
 	c.cos = best;
 }

@@ -18,7 +18,9 @@ import {
 	type Weights,
 } from '../../core/scoring';
 import { processTerm, tokenize } from '../../core/text';
+import { CATEGORIES, expandCategories, type CategoryTable } from './categories';
 import {
+	addExpansion,
 	addLexical,
 	addSemantic,
 	candidateFor,
@@ -56,6 +58,8 @@ interface RankContext {
 	valid: (slot: number) => boolean;
 	/** The memory_id of a "more like this" recall, never returned itself. */
 	seedSlot?: number;
+	/** WordNet's category table, when loaded. */
+	categories?: CategoryTable;
 }
 
 const DEFAULT_LIMIT = 10;
@@ -98,6 +102,7 @@ function buildContext(view: IndexView, input: RecallInput, qv: QueryVectors, now
 		acceptAll,
 		valid,
 		seedSlot,
+		categories: qv.categories,
 	};
 }
 
@@ -141,8 +146,13 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 		// Time phrases also search as the canonical date tokens memories index ("May 2023" → m202305).
 		const lexical = ctx.phrasings.map((q) => `${q} ${queryDateWords(q, ctx.now)}`.trim());
 		addLexical(view, lexical, ctx.acceptAll ? undefined : ctx.accept, cands, input.scope);
+		if (ctx.categories)
+			for (const q of ctx.phrasings)
+				addExpansion(view, expandCategories(ctx.categories, q), CATEGORIES.weight, ctx.acceptAll ? undefined : ctx.accept, cands, input.scope);
 	}
 	if (w.semantic > 0) ctx.semantic = addSemantic(view, ctx.vectors, k, ctx.acceptAll ? undefined : ctx.accept, cands);
+	const searched = input.scope === undefined ? view.count : view.scopeSize(input.scope);
+	if (w.semantic > 0 && FEEDBACK.weight > 0 && ctx.vectors.length > 0 && searched <= FEEDBACK.maxMemories) feedback(ctx, cands, k);
 	for (const id of input.priority_ids ?? []) {
 		const slot = view.slotOf.get(id);
 		if (slot !== undefined && ctx.accept(slot)) candidateFor(cands, slot, true);
@@ -156,6 +166,54 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 		});
 	if (input.current_only) redirectToCurrent(view, cands, rel, ctx.accept, ctx.valid);
 	return cands;
+}
+
+/** Tunables of pseudo-relevance feedback (the eval's ablation sets weight to 0). */
+export const FEEDBACK = {
+	/** Strongest direct candidates whose vectors make the feedback vector. */
+	top: 5,
+	/** Share of the top hits' mean direction added to each query vector (Rocchio's β). */
+	beta: 0.5,
+	/** Share of a feedback match's rescaled score it counts for (0 = off). */
+	weight: 0.3,
+	/**
+	 * Most memories a recall may search (its scope's size, or the whole index) for feedback to run:
+	 * the second scan costs as much as the first (+40% of a 10k unscoped recall's ranking), so it
+	 * runs where it is cheap — a conversation's or a project's scope — and is skipped beyond.
+	 */
+	maxMemories: 5_000,
+};
+
+/**
+ * Pseudo-relevance feedback (Rocchio): each query vector moved towards the mean of the strongest
+ * candidates' vectors searches once more, its matches counting for FEEDBACK.weight. A question
+ * whose evidence shares none of its words may share the words of turns near its best hits.
+ */
+function feedback(ctx: RankContext, cands: Map<number, Candidate>, k: number): void {
+	const { view } = ctx;
+	const direct = [...cands.values()].filter((c) => c.direct);
+	const rel = new Map(direct.map((c) => [c, relevance(ctx, c)]));
+	direct.sort((a, b) => rel.get(b)! - rel.get(a)!);
+	const sum = new Float32Array(view.dims);
+	let n = 0;
+	for (const c of direct.slice(0, FEEDBACK.top)) {
+		const v = view.vectors.get(c.slot);
+		if (!v) continue;
+		for (let i = 0; i < v.length; i++) sum[i] += v[i];
+		n++;
+	}
+	const centroid = n > 0 ? normalize(sum) : null;
+	if (!centroid) return;
+	const moved = ctx.vectors.flatMap((q) => {
+		const m = new Float32Array(q.length);
+		for (let i = 0; i < q.length; i++) m[i] = q[i] + FEEDBACK.beta * centroid[i];
+		const u = normalize(m);
+		return u ? [u] : [];
+	});
+	const extra = addSemantic(view, moved, k, ctx.acceptAll ? undefined : ctx.accept, cands);
+	ctx.semantic = [...ctx.semantic, ...extra.map((sq) => ({ ...sq, weight: FEEDBACK.weight }))];
+	// Semantic scores computed for ranking the feedback's sources are stale now.
+	for (const c of cands.values()) c.sem = NaN;
 }
 
 /**

@@ -5,6 +5,7 @@
  * only for the final page of results. That split is what keeps recall fast at 100k memories:
  * filters, scoring and graph expansion never touch IndexedDB.
  */
+import type { CategoryTable } from './categories';
 import type { AssociationType, RecallInput, ScoreComponents } from '../../core/schemas';
 
 /** What the index keeps of a memory: its filterable and rankable fields, dates as epoch ms. */
@@ -87,6 +88,8 @@ export interface RankedPage {
 /** Query vectors the engine computed (one per query phrasing; null = no known word). */
 export interface QueryVectors {
 	vectors: (Float32Array | null)[];
+	/** WordNet's category table (categories.ts), when loaded: category words also search their members. */
+	categories?: CategoryTable;
 }
 
 /**

@@ -1,0 +1,67 @@
+/**
+ * `npx tsx bench/recall-levers.ts [n]`: what issue 28's recall levers cost on the query path. One
+ * search index of `n` generated memories (default 10k, bench/lib/corpus.ts, embedded by the
+ * embedded model), then the same realistic recalls ranked with each lever on and off, interleaved
+ * so a busy machine slows every variant alike; reports p50 / p99 rank time per variant.
+ */
+import { createEmbedder } from '../src/engine/embedder';
+import { nodeCategories, nodeModelPath } from '../src/engine/node-model-path';
+import { CATEGORIES } from '../src/engine/search/categories';
+import { createSearchIndex } from '../src/engine/search/index';
+import { FEEDBACK } from '../src/engine/search/rank';
+import { Corpus } from './lib/corpus';
+import { percentile } from './lib/stats';
+
+async function main(): Promise<void> {
+	const n = Number(process.argv[2] ?? 10_000);
+	const embedder = await createEmbedder({ localModelPath: nodeModelPath() });
+	const categories = await nodeCategories();
+	const corpus = new Corpus();
+	const index = createSearchIndex({ modelId: embedder.modelId, dims: embedder.dims });
+	for (let i = 0; i < n; i += 500) {
+		const batch = Array.from({ length: Math.min(500, n - i) }, (_, k) => corpus.memory(i + k));
+		const vectors = await embedder.embed(batch.map((m) => m.content));
+		batch.forEach((m, k) => {
+			const ts = Date.parse(m.timestamp ?? '2024-01-01T00:00:00Z');
+			index.upsert({ id: `m${i + k}`, seq: i + k + 1, scope: m.scope, type: 'Context', tags: m.tags ?? [], timestamp: ts, updated_at: ts, importance: 0.5, confidence: 1, access_count: 0, entities: [] }, { content: m.content }, vectors[k]);
+		});
+	}
+	// Category questions too: the expansion only runs for "which/what X" questions.
+	const sources = Array.from({ length: 200 }, (_, j) => corpus.memory((j * 7919) % n));
+	const queries = sources.map((m, j) => (j % 4 === 3 ? `Which sports or dishes came up in ${corpus.queryFor(m)}?` : corpus.queryFor(m)));
+	const vectors = await embedder.embed(queries);
+	const scopeSizes = new Map<string, number>();
+	for (let i = 0; i < n; i++) {
+		const sc = corpus.memory(i).scope;
+		scopeSizes.set(sc, (scopeSizes.get(sc) ?? 0) + 1);
+	}
+	const variants = [
+		{ name: 'neither', feedback: 0, categories: 0 },
+		{ name: 'feedback', feedback: FEEDBACK.weight, categories: 0 },
+		{ name: 'categories', feedback: 0, categories: CATEGORIES.weight },
+		{ name: 'both (defaults)', feedback: FEEDBACK.weight, categories: CATEGORIES.weight },
+	];
+	// Unscoped (the whole index: feedback is skipped beyond FEEDBACK.maxMemories) and scoped to the
+	// scope of the memory each query was made from.
+	for (const scoped of [false, true]) {
+		const times = variants.map(() => [] as number[]);
+		for (let round = 0; round < 3; round++)
+			queries.forEach((query, j) => {
+				variants.forEach((v, i) => {
+					FEEDBACK.weight = v.feedback;
+					CATEGORIES.weight = v.categories;
+					const t0 = performance.now();
+					index.rank({ query, limit: 10, ...(scoped && { scope: sources[j].scope }) }, { vectors: [vectors[j]], categories }, Date.now());
+					times[i].push(performance.now() - t0);
+				});
+			});
+		const sizes = scoped ? ` (scopes of ${Math.min(...sources.map((m) => scopeSizes.get(m.scope)!))}–${Math.max(...sources.map((m) => scopeSizes.get(m.scope)!))} memories)` : '';
+		console.log(`rank at ${n} memories, ${scoped ? 'scoped' : 'unscoped'}${sizes}, ${queries.length} queries × 3 rounds (ms):`);
+		variants.forEach((v, i) => console.log(`  ${v.name.padEnd(16)} p50 ${percentile(times[i], 50).toFixed(2)}  p99 ${percentile(times[i], 99).toFixed(2)}`));
+	}
+}
+
+main().catch((e) => {
+	console.error(e);
+	process.exit(1);
+});

