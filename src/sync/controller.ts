@@ -18,10 +18,10 @@
 import type { ChangeEvent, EngineApi, SyncRecord, SyncState } from '../engine/types';
 import { authHeaders, checkServer, databaseUrl, testConnection, type SyncServer } from './connection';
 import { checkKey, newSaltDoc, open, SALT_DOC_ID, seal, SyncError, unlockSaltDoc } from './crypto';
-import { asRecord, compareVersions, fingerprint } from './records';
+import { asRecord, checkDoc, compareVersions, fingerprint, inScopes, linkKey } from './records';
 
 /** What the controller needs of the engine (the page's comlink proxy is one). */
-export type SyncEngine = Pick<EngineApi, 'syncRecords' | 'recordSyncConflict' | 'importMemories' | 'delete' | 'subscribe' | 'setSetting'>;
+export type SyncEngine = Pick<EngineApi, 'syncRecords' | 'recordSyncConflict' | 'importMemories' | 'delete' | 'deleteAssociation' | 'subscribe' | 'setSetting'>;
 
 /** The parts of PouchDB used here (pouchdb-browser's default export). */
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -43,6 +43,10 @@ interface MapDoc {
 	_rev?: string;
 	fp: Record<string, string>;
 	since: number | string;
+	/** Ids written to the mirror and not yet seen going to the server ("N waiting"). */
+	unsent?: string[];
+	/** Links that arrived before the memory they point to: target id → the ids of their sources. */
+	wait?: Record<string, string[]>;
 }
 
 export class SyncController {
@@ -62,6 +66,7 @@ export class SyncController {
 	#saveTimer: ReturnType<typeof setTimeout> | undefined;
 	#server: SyncServer | undefined;
 	#pendingOut = 0;
+	#unsent = new Set<string>();
 
 	constructor(
 		private readonly engine: SyncEngine,
@@ -162,6 +167,7 @@ export class SyncController {
 		this.#server = server;
 		this.#local = new this.Pouch(`engram-sync-${fingerprintOf(databaseUrl(server))}`, { auto_compaction: true });
 		this.#map = await this.#local.get(MAP_DOC).catch(() => ({ _id: MAP_DOC, fp: {}, since: 0 }));
+		this.#unsent = new Set(this.#map.unsent ?? []);
 		this.#set({ on: true, status: 'syncing', error: undefined, skipped: [] });
 		this.#unsubscribe = await this.engine.subscribe(proxied((e: ChangeEvent) => this.#onEngineEvent(e)));
 		// What changed here while sync was off (or everything, the first time) goes out first.
@@ -197,15 +203,28 @@ export class SyncController {
 		this.#repl = this.#local
 			.sync(this.#remote, { live: true, retry: true, batch_size: 200 })
 			.on('change', (info: any) => {
-				if (info.direction === 'pull') this.#set({ status: 'syncing', pending: info.change?.pending ?? 0 });
+				if (info.direction === 'push') {
+					for (const d of info.change?.docs ?? []) this.#unsent.delete(d._id);
+					this.#set({ status: 'syncing', pending: this.#waiting() });
+				} else this.#set({ status: 'syncing', pending: info.change?.pending ?? 0 });
 			})
 			.on('active', () => this.#set({ status: 'syncing' }))
 			.on('paused', (err: unknown) => {
-				if (err) this.#set({ status: 'offline', error: 'The server cannot be reached; changes wait here and go out when it is back.' });
-				else this.#set({ status: this.#pendingOut ? 'syncing' : 'synced', error: undefined, pending: this.#pendingOut, last_synced: new Date().toISOString() });
+				if (err) this.#set({ status: 'offline', pending: this.#waiting(), error: 'The server cannot be reached; changes wait here and go out when it is back.' });
+				else {
+					// Paused without an error: both directions are caught up, so nothing written waits.
+					this.#unsent.clear();
+					this.#scheduleSave();
+					this.#set({ status: this.#pendingOut ? 'syncing' : 'synced', error: undefined, pending: this.#pendingOut, last_synced: new Date().toISOString() });
+				}
 			})
 			.on('denied', (err: any) => this.#skip(err?.id ?? '?', `the server refused it: ${err?.message ?? err?.reason ?? 'denied'}`))
 			.on('error', (err: any) => this.#set({ status: 'error', error: err?.status === 401 ? 'The server refused the user and password (401).' : `Sync stopped: ${err?.message ?? err}` }));
+	}
+
+	/** Changes made here that the server has not received yet. */
+	#waiting(): number {
+		return this.#unsent.size + this.#pendingOut;
 	}
 
 	/** Pauses replication (local writes still reach the mirror and go out on resume). */
@@ -245,7 +264,11 @@ export class SyncController {
 		if ((e.kind === 'memories' || e.kind === 'associations') && e.ids?.length) {
 			const ids = e.ids;
 			this.#pendingOut += ids.length;
-			void this.#serial(() => this.#push(ids)).finally(() => (this.#pendingOut -= ids.length));
+			if (this.#status.status === 'offline') this.#set({ pending: this.#waiting() });
+			void this.#serial(() => this.#push(ids)).finally(() => {
+				this.#pendingOut -= ids.length;
+				if (this.#status.status === 'offline' || this.#status.status === 'paused') this.#set({ pending: this.#waiting() });
+			});
 		} else if (e.kind === 'memories' || e.kind === 'wipe') {
 			clearTimeout(this.#reconcileTimer);
 			this.#reconcileTimer = setTimeout(() => void this.#serial(() => this.#reconcile()), 1_000);
@@ -254,7 +277,7 @@ export class SyncController {
 
 	/** Sends what differs from the fingerprints: every memory, or those named. */
 	async #reconcile(): Promise<void> {
-		const recs = await this.engine.syncRecords();
+		const recs = (await this.engine.syncRecords()).filter((r) => this.#inScope(r));
 		const present = new Set(recs.map((r) => r.id));
 		const gone = Object.keys(this.#map.fp).filter((id) => !present.has(id));
 		await this.#write(recs.filter((r) => this.#map.fp[r.id] !== fingerprint(r)), gone);
@@ -262,7 +285,8 @@ export class SyncController {
 
 	async #push(ids: string[]): Promise<void> {
 		if (!this.#local) return;
-		const recs = await this.engine.syncRecords(ids);
+		// A memory moved out of the synced scopes leaves the server as if deleted here.
+		const recs = (await this.engine.syncRecords(ids)).filter((r) => this.#inScope(r));
 		const present = new Set(recs.map((r) => r.id));
 		const gone = ids.filter((id) => !present.has(id) && this.#map.fp[id] !== undefined);
 		await this.#write(recs.filter((r) => this.#map.fp[r.id] !== fingerprint(r)), gone);
@@ -286,7 +310,11 @@ export class SyncController {
 			delete this.#map.fp[id];
 		}
 		const res = await this.#local.bulkDocs(docs);
-		for (const r of res) if (r.error) this.#skip(r.id, `could not be written to the sync database: ${r.message ?? r.name}`);
+		for (const r of res) {
+			if (r.error) this.#skip(r.id, `could not be written to the sync database: ${r.message ?? r.name}`);
+			else this.#unsent.add(r.id);
+		}
+		if (this.#status.status === 'offline' || this.#status.status === 'paused') this.#set({ pending: this.#waiting() });
 		this.#scheduleSave();
 	}
 
@@ -306,6 +334,11 @@ export class SyncController {
 				if (this.#map.fp[id] !== undefined) deletes.add(id);
 				continue;
 			}
+			const bad = checkDoc(c.doc);
+			if (bad) {
+				this.#skip(id, bad);
+				continue;
+			}
 			let rec: SyncRecord;
 			try {
 				const r = asRecord(id, await open(key, c.doc, id));
@@ -315,11 +348,12 @@ export class SyncController {
 				}
 				rec = r;
 			} catch {
-				this.#skip(id, 'could not be decrypted (tampered with, another passphrase, or not an Engram document)');
+				this.#skip(id, 'could not be decrypted: tampered with, or encrypted with another passphrase');
 				continue;
 			}
 			if (c.doc._conflicts?.length) rec = await this.#resolve(id, c.doc, rec, conflicts);
-			upserts.set(id, rec);
+			// A device syncing chosen scopes takes only those.
+			if (this.#inScope(rec)) upserts.set(id, rec);
 		}
 		// A local edit not yet sent that is newer than the incoming version wins (and goes out next).
 		const local = new Map((await this.engine.syncRecords([...upserts.keys()])).map((r) => [r.id, r]));
@@ -344,16 +378,7 @@ export class SyncController {
 			for (const id of deletes) delete this.#map.fp[id];
 			await this.engine.delete({ memory_ids: [...deletes] }, { actor: 'sync' });
 		}
-		if (upserts.size) {
-			const recs = [...upserts.values()];
-			for (const r of recs) this.#map.fp[r.id] = fingerprint(r);
-			const memories = recs.map(({ links: _l, device: _d, ...m }) => m);
-			const associations = recs.flatMap((r) => r.links.map((l) => ({ ...l, from: r.id })));
-			const out = await this.engine.importMemories({ data: JSON.stringify({ memories, associations }), format: 'json', on_conflict: 'replace' }, { actor: 'sync' });
-			for (const e of out.errors) this.#skip('?', `refused by the engine: ${e.error}`);
-			// What the engine stored (normalised) is what "unchanged" means from now on.
-			for (const r of await this.engine.syncRecords(recs.map((x) => x.id))) this.#map.fp[r.id] = fingerprint(r);
-		}
+		if (upserts.size) await this.#apply([...upserts.values()], local);
 		for (const { winner, loser } of conflicts)
 			await this.engine
 				.recordSyncConflict(winner, loser, `Sync conflict: the version from device ${winner.device ?? '?'} (updated ${winner.updated_at}) was kept; the one from device ${loser.device ?? '?'} (updated ${loser.updated_at}) lost and is kept here.`)
@@ -362,6 +387,62 @@ export class SyncController {
 		if (p) this.#set({ progress: { done: Math.min(p.total, p.done + upserts.size), total: p.total } });
 		this.#map.since = changes[changes.length - 1].seq;
 		this.#scheduleSave();
+	}
+
+	/**
+	 * Writes incoming records through the engine's import: memories, then their links. A link to a
+	 * memory not here yet waits (in the map) and is made when that memory arrives; links the
+	 * record no longer has are removed (an unlink on another device).
+	 */
+	async #apply(recs: SyncRecord[], local: Map<string, SyncRecord>): Promise<void> {
+		const map = this.#map;
+		const wait = (map.wait ??= {});
+		const arriving = new Set(recs.map((r) => r.id));
+		const targets = [...new Set(recs.flatMap((r) => r.links.map((l) => String(l.to))))].filter((t) => !arriving.has(t));
+		const here = new Set((await this.engine.syncRecords(targets)).map((r) => r.id));
+		const associations: Record<string, unknown>[] = [];
+		for (const r of recs) {
+			for (const l of r.links) {
+				const to = String(l.to);
+				if (arriving.has(to) || here.has(to)) associations.push({ ...l, from: r.id });
+				else if (!(wait[to] ??= []).includes(r.id)) wait[to].push(r.id);
+			}
+		}
+		// Links waiting for a memory that arrives now: their sources' latest records, from the mirror.
+		const sources = [...new Set([...arriving].flatMap((id) => wait[id] ?? []))].filter((s) => !arriving.has(s));
+		const late = (await this.#mirrorRecords(sources)).flatMap((r) => r.links.filter((l) => arriving.has(String(l.to))).map((l) => ({ ...l, from: r.id })));
+		for (const id of arriving) delete wait[id];
+		const memories = recs.map(({ links: _l, device: _d, ...m }) => m);
+		const out = await this.engine.importMemories({ data: JSON.stringify({ memories, associations: [...associations, ...late] }), format: 'json', on_conflict: 'replace' }, { actor: 'sync' });
+		for (const e of out.errors) this.#skip('?', `refused by the engine: ${e.error}`);
+		for (const r of recs) {
+			const keep = new Set(r.links.map(linkKey));
+			for (const l of local.get(r.id)?.links ?? [])
+				if (!keep.has(linkKey(l)))
+					await this.engine.deleteAssociation({ memory1_id: r.id, memory2_id: String(l.to), type: l.type as never }, { actor: 'sync' }).catch(() => undefined);
+		}
+		// What the engine stored (normalised) is what "unchanged" means from now on.
+		for (const r of await this.engine.syncRecords([...arriving, ...sources])) map.fp[r.id] = fingerprint(r);
+	}
+
+	/** The decrypted records of the mirror's current documents (unreadable ones left out). */
+	async #mirrorRecords(ids: string[]): Promise<SyncRecord[]> {
+		if (!ids.length) return [];
+		const out: SyncRecord[] = [];
+		for (const row of (await this.#local.allDocs({ keys: ids, include_docs: true })).rows) {
+			if (!row.doc || checkDoc(row.doc)) continue;
+			try {
+				const r = asRecord(row.id, await open(this.#key!, row.doc, row.id));
+				if (typeof r !== 'string') out.push(r);
+			} catch {
+				// Skipped when it arrived.
+			}
+		}
+		return out;
+	}
+
+	#inScope(r: SyncRecord): boolean {
+		return inScopes(r.scope, this.#server?.scopes);
 	}
 
 	/** Picks the winner among a document's conflicting revisions and removes the others from the mirror. */
@@ -393,6 +474,7 @@ export class SyncController {
 
 	async #saveMap(): Promise<void> {
 		if (!this.#local) return;
+		this.#map.unsent = [...this.#unsent];
 		const res = await this.#local.put(this.#map).catch(async () => {
 			const cur = await this.#local.get(MAP_DOC).catch(() => undefined);
 			return this.#local.put({ ...this.#map, _rev: cur?._rev });

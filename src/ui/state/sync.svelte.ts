@@ -35,6 +35,8 @@ export interface SavedServer {
 	user?: string;
 	/** Whether the password was remembered. */
 	password: boolean;
+	/** The scopes synced (all when absent). */
+	scopes?: string[];
 }
 
 type Message = { type: 'status'; status: SyncStatus } | { type: 'ask' } | { type: 'stop' };
@@ -131,7 +133,7 @@ class SyncState {
 	}
 
 	#show(s: SyncServer): void {
-		this.saved = { url: s.url, database: s.database, user: s.user, password: s.password !== undefined };
+		this.saved = { url: s.url, database: s.database, user: s.user, password: s.password !== undefined, scopes: s.scopes };
 	}
 
 	async #ctl(): Promise<SyncController> {
