@@ -30,6 +30,7 @@ export type PouchCtor = new (name: string, opts?: Record<string, unknown>) => an
 /** The setting memory_stats reads (engine/stats-ops.ts SYNC_STATE_KEY). */
 const SYNC_STATE_KEY = 'sync_state';
 const MAP_DOC = '_local/engram-sync-map';
+const OFFLINE = 'The server cannot be reached; changes wait here and go out when it is back.';
 
 export interface SyncStatus extends SyncState {
 	/** Documents skipped (undecryptable, malformed, foreign), newest first, at most 50. */
@@ -67,6 +68,7 @@ export class SyncController {
 	#server: SyncServer | undefined;
 	#pendingOut = 0;
 	#unsent = new Set<string>();
+	#failing = { push: false, pull: false };
 
 	constructor(
 		private readonly engine: SyncEngine,
@@ -179,6 +181,7 @@ export class SyncController {
 		}
 		this.#listen();
 		this.#replicate();
+		globalThis.addEventListener?.('online', this.#online);
 	}
 
 	#listen(): void {
@@ -200,27 +203,56 @@ export class SyncController {
 	}
 
 	#replicate(): void {
+		// Retries back off from 1 s to at most 30 s (PouchDB's default grows to 10 minutes); the
+		// browser saying it is online again retries at once.
 		this.#repl = this.#local
-			.sync(this.#remote, { live: true, retry: true, batch_size: 200 })
+			.sync(this.#remote, { live: true, retry: true, batch_size: 200, back_off_function: (d: number) => (d ? Math.min(d * 2, 30_000) : 1_000) })
 			.on('change', (info: any) => {
 				if (info.direction === 'push') {
 					for (const d of info.change?.docs ?? []) this.#unsent.delete(d._id);
 					this.#set({ status: 'syncing', pending: this.#waiting() });
 				} else this.#set({ status: 'syncing', pending: info.change?.pending ?? 0 });
 			})
-			.on('active', () => this.#set({ status: 'syncing' }))
-			.on('paused', (err: unknown) => {
-				if (err) this.#set({ status: 'offline', pending: this.#waiting(), error: 'The server cannot be reached; changes wait here and go out when it is back.' });
-				else {
-					// Paused without an error: both directions are caught up, so nothing written waits.
-					this.#unsent.clear();
-					this.#scheduleSave();
-					this.#set({ status: this.#pendingOut ? 'syncing' : 'synced', error: undefined, pending: this.#pendingOut, last_synced: new Date().toISOString() });
-				}
+			.on('active', () => {
+				// A retry after an error stays "offline" until it gets through.
+				if (!this.#failing.push && !this.#failing.pull) this.#set({ status: 'syncing' });
+			})
+			.on('paused', () => {
+				if (this.#failing.push || this.#failing.pull) this.#set({ status: 'offline', pending: this.#waiting(), error: OFFLINE });
+				else this.#caughtUp();
 			})
 			.on('denied', (err: any) => this.#skip(err?.id ?? '?', `the server refused it: ${err?.message ?? err?.reason ?? 'denied'}`))
 			.on('error', (err: any) => this.#set({ status: 'error', error: err?.status === 401 ? 'The server refused the user and password (401).' : `Sync stopped: ${err?.message ?? err}` }));
+		// Sync's own "paused" carries no error: each direction's events tell a failing request
+		// (PouchDB retries it) from being caught up.
+		for (const dir of ['push', 'pull'] as const) {
+			this.#failing[dir] = false;
+			this.#repl[dir]
+				.on('requestError', (err: any) => {
+					if (err?.status === 401 || err?.status === 403) return; // PouchDB ends with "error" for these
+					this.#failing[dir] = true;
+					this.#set({ status: 'offline', pending: this.#waiting(), error: OFFLINE });
+				})
+				.on('paused', (err: unknown) => {
+					this.#failing[dir] = !!err;
+					if (!err && this.#status.status === 'offline' && !this.#failing.push && !this.#failing.pull) this.#caughtUp();
+				});
+		}
 	}
+
+	/** Both directions caught up: nothing written here waits any more. */
+	#caughtUp(): void {
+		this.#unsent.clear();
+		this.#scheduleSave();
+		this.#set({ status: this.#pendingOut ? 'syncing' : 'synced', error: undefined, pending: this.#pendingOut, last_synced: new Date().toISOString() });
+	}
+
+	/** Back online (the browser says so): retry now rather than after the back-off. */
+	#online = (): void => {
+		if (!this.#repl || this.#status.status !== 'offline') return;
+		this.#repl.cancel();
+		this.#replicate();
+	};
 
 	/** Changes made here that the server has not received yet. */
 	#waiting(): number {
@@ -241,6 +273,7 @@ export class SyncController {
 
 	/** Stops syncing this device: replication and listeners end; local memories stay. */
 	async stop(): Promise<void> {
+		globalThis.removeEventListener?.('online', this.#online);
 		this.#repl?.cancel();
 		this.#feed?.cancel();
 		this.#repl = this.#feed = undefined;
