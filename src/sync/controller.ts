@@ -68,7 +68,14 @@ export class SyncController {
 	#server: SyncServer | undefined;
 	#pendingOut = 0;
 	#unsent = new Set<string>();
+	#outIds = new Set<string>();
+	#stateTimer: ReturnType<typeof setTimeout> | undefined;
+	#outTimer: ReturnType<typeof setTimeout> | undefined;
+	/** The revision this device last wrote to the mirror, per id: its echo in the changes feed is skipped unread. */
+	#written = new Map<string, string>();
 	#failing = { push: false, pull: false };
+	/** Where the time goes (ms), for bench/sync.ts. */
+	readonly timings = { apply: 0, open: 0, import: 0, write: 0, reconcile: 0, batches: 0, docs: 0 };
 
 	constructor(
 		private readonly engine: SyncEngine,
@@ -90,10 +97,17 @@ export class SyncController {
 		const prev = this.#status;
 		this.#status = { ...prev, ...p };
 		for (const l of this.#listeners) l(this.#status);
-		if (prev.status !== this.#status.status || prev.on !== this.#status.on || prev.error !== this.#status.error || (p.last_synced && !prev.last_synced)) {
-			const { on, status, last_synced, pending, error } = this.#status;
-			void this.engine.setSetting(SYNC_STATE_KEY, { on, status, last_synced, pending, error }).catch(() => undefined);
-		}
+		// memory_stats reads the state from a setting: written when sync starts or stops at once,
+		// otherwise at most once a second (a write per status flip would compete with every store).
+		if (prev.on !== this.#status.on) this.#saveState();
+		else if (prev.status !== this.#status.status || prev.error !== this.#status.error || prev.pending !== this.#status.pending) this.#stateTimer ??= setTimeout(() => this.#saveState(), 1_000);
+	}
+
+	#saveState(): void {
+		clearTimeout(this.#stateTimer);
+		this.#stateTimer = undefined;
+		const { on, status, last_synced, pending, error } = this.#status;
+		void this.engine.setSetting(SYNC_STATE_KEY, { on, status, last_synced, pending, error }).catch(() => undefined);
 	}
 
 	#skip(id: string, reason: string): void {
@@ -189,7 +203,7 @@ export class SyncController {
 			.changes({ since: this.#map.since, live: true, include_docs: true, conflicts: true })
 			.on('change', (c: any) => {
 				this.#incoming.push(c);
-				if (this.#incoming.length >= 200) this.#flushIncoming();
+				if (this.#incoming.length >= 500) this.#flushIncoming();
 				else this.#incomingTimer ??= setTimeout(() => this.#flushIncoming(), 50);
 			})
 			.on('error', (e: Error) => this.#set({ status: 'error', error: `Local sync database: ${e.message}` }));
@@ -206,7 +220,7 @@ export class SyncController {
 		// Retries back off from 1 s to at most 30 s (PouchDB's default grows to 10 minutes); the
 		// browser saying it is online again retries at once.
 		this.#repl = this.#local
-			.sync(this.#remote, { live: true, retry: true, batch_size: 200, back_off_function: (d: number) => (d ? Math.min(d * 2, 30_000) : 1_000) })
+			.sync(this.#remote, { live: true, retry: true, batch_size: 500, back_off_function: (d: number) => (d ? Math.min(d * 2, 30_000) : 1_000) })
 			.on('change', (info: any) => {
 				if (info.direction === 'push') {
 					for (const d of info.change?.docs ?? []) this.#unsent.delete(d._id);
@@ -274,6 +288,9 @@ export class SyncController {
 	/** Stops syncing this device: replication and listeners end; local memories stay. */
 	async stop(): Promise<void> {
 		globalThis.removeEventListener?.('online', this.#online);
+		clearTimeout(this.#outTimer);
+		this.#outTimer = undefined;
+		this.#outIds.clear();
 		this.#repl?.cancel();
 		this.#feed?.cancel();
 		this.#repl = this.#feed = undefined;
@@ -288,6 +305,7 @@ export class SyncController {
 
 	/** Settles: resolves once queued work (incoming and outgoing) is done. For tests. */
 	async idle(): Promise<void> {
+		this.#flushOut();
 		this.#flushIncoming();
 		await this.#queue.catch(() => undefined);
 	}
@@ -295,17 +313,28 @@ export class SyncController {
 	#onEngineEvent(e: ChangeEvent): void {
 		if (!this.#local) return;
 		if ((e.kind === 'memories' || e.kind === 'associations') && e.ids?.length) {
-			const ids = e.ids;
-			this.#pendingOut += ids.length;
-			if (this.#status.status === 'offline') this.#set({ pending: this.#waiting() });
-			void this.#serial(() => this.#push(ids)).finally(() => {
-				this.#pendingOut -= ids.length;
-				if (this.#status.status === 'offline' || this.#status.status === 'paused') this.#set({ pending: this.#waiting() });
-			});
+			// Changes close together go out together (one read of their records, one write).
+			for (const id of e.ids) this.#outIds.add(id);
+			if (this.#outIds.size >= 500) this.#flushOut();
+			else this.#outTimer ??= setTimeout(() => this.#flushOut(), 200);
 		} else if (e.kind === 'memories' || e.kind === 'wipe') {
 			clearTimeout(this.#reconcileTimer);
 			this.#reconcileTimer = setTimeout(() => void this.#serial(() => this.#reconcile()), 1_000);
 		}
+	}
+
+	#flushOut(): void {
+		clearTimeout(this.#outTimer);
+		this.#outTimer = undefined;
+		const ids = [...this.#outIds];
+		this.#outIds.clear();
+		if (!ids.length) return;
+		this.#pendingOut += ids.length;
+		if (this.#status.status === 'offline') this.#set({ pending: this.#waiting() });
+		void this.#serial(() => this.#push(ids)).finally(() => {
+			this.#pendingOut -= ids.length;
+			if (this.#status.status === 'offline' || this.#status.status === 'paused') this.#set({ pending: this.#waiting() });
+		});
 	}
 
 	/** Sends what differs from the fingerprints: every memory, or those named. */
@@ -328,6 +357,12 @@ export class SyncController {
 	/** Encrypts and writes records (and deletions) to the mirror, in one bulk request. */
 	async #write(recs: SyncRecord[], gone: string[]): Promise<void> {
 		if (!recs.length && !gone.length) return;
+		const tw = performance.now();
+		await this.#writeTimed(recs, gone);
+		this.timings.write += performance.now() - tw;
+	}
+
+	async #writeTimed(recs: SyncRecord[], gone: string[]): Promise<void> {
 		const key = this.#key!;
 		const ids = [...recs.map((r) => r.id), ...gone];
 		const revs = new Map<string, string>();
@@ -345,7 +380,10 @@ export class SyncController {
 		const res = await this.#local.bulkDocs(docs);
 		for (const r of res) {
 			if (r.error) this.#skip(r.id, `could not be written to the sync database: ${r.message ?? r.name}`);
-			else this.#unsent.add(r.id);
+			else {
+				this.#unsent.add(r.id);
+				this.#written.set(r.id, r.rev);
+			}
 		}
 		if (this.#status.status === 'offline' || this.#status.status === 'paused') this.#set({ pending: this.#waiting() });
 		this.#scheduleSave();
@@ -354,6 +392,17 @@ export class SyncController {
 	/** Applies a batch of the mirror's changes to the engine. */
 	async #applyIncoming(changes: any[]): Promise<void> {
 		if (!this.#local) return;
+		const t0 = performance.now();
+		try {
+			await this.#applyIncomingTimed(changes);
+		} finally {
+			this.timings.apply += performance.now() - t0;
+			this.timings.batches++;
+			this.timings.docs += changes.length;
+		}
+	}
+
+	async #applyIncomingTimed(changes: any[]): Promise<void> {
 		const key = this.#key!;
 		const upserts = new Map<string, SyncRecord>();
 		const deletes = new Set<string>();
@@ -363,6 +412,11 @@ export class SyncController {
 			if (id === SALT_DOC_ID || id.startsWith('_design/')) continue;
 			upserts.delete(id);
 			deletes.delete(id);
+			const mine = this.#written.get(id);
+			if (mine !== undefined && c.doc?._rev === mine && !c.doc._conflicts?.length) {
+				this.#written.delete(id);
+				continue; // this device's own write
+			}
 			if (c.deleted) {
 				if (this.#map.fp[id] !== undefined) deletes.add(id);
 				continue;
@@ -374,7 +428,9 @@ export class SyncController {
 			}
 			let rec: SyncRecord;
 			try {
+				const to = performance.now();
 				const r = asRecord(id, await open(key, c.doc, id));
+				this.timings.open += performance.now() - to;
 				if (typeof r === 'string') {
 					this.#skip(id, `not an Engram memory record: ${r}`);
 					continue;
@@ -388,6 +444,8 @@ export class SyncController {
 			// A device syncing chosen scopes takes only those.
 			if (this.#inScope(rec)) upserts.set(id, rec);
 		}
+		// What this device already has (sent or applied) needs no more work.
+		for (const [id, rec] of upserts) if (this.#map.fp[id] === fingerprint(rec)) upserts.delete(id);
 		// A local edit not yet sent that is newer than the incoming version wins (and goes out next).
 		const local = new Map((await this.engine.syncRecords([...upserts.keys()])).map((r) => [r.id, r]));
 		for (const [id, rec] of upserts) {
@@ -446,7 +504,9 @@ export class SyncController {
 		const late = (await this.#mirrorRecords(sources)).flatMap((r) => r.links.filter((l) => arriving.has(String(l.to))).map((l) => ({ ...l, from: r.id })));
 		for (const id of arriving) delete wait[id];
 		const memories = recs.map(({ links: _l, device: _d, ...m }) => m);
+		const ti = performance.now();
 		const out = await this.engine.importMemories({ data: JSON.stringify({ memories, associations: [...associations, ...late] }), format: 'json', on_conflict: 'replace' }, { actor: 'sync' });
+		this.timings.import += performance.now() - ti;
 		for (const e of out.errors) this.#skip('?', `refused by the engine: ${e.error}`);
 		for (const r of recs) {
 			const keep = new Set(r.links.map(linkKey));

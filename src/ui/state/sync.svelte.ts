@@ -120,6 +120,11 @@ class SyncState {
 		this.status = OFF;
 	}
 
+	/** For bench/sync.ts: where the controller's time went. */
+	timings(): Record<string, number> | undefined {
+		return this.#controller ? { ...this.#controller.timings } : undefined;
+	}
+
 	/** For e2e tests: waits until queued sync work is done. */
 	idle(): Promise<void> {
 		return this.#controller?.idle() ?? Promise.resolve();
