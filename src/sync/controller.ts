@@ -70,6 +70,8 @@ export class SyncController {
 	#unsent = new Set<string>();
 	#outIds = new Set<string>();
 	#stateTimer: ReturnType<typeof setTimeout> | undefined;
+	/** Imports sync made whose id-less "memories" event has not come back yet. */
+	#ownImports = 0;
 	#outTimer: ReturnType<typeof setTimeout> | undefined;
 	/** The revision this device last wrote to the mirror, per id: its echo in the changes feed is skipped unread. */
 	#written = new Map<string, string>();
@@ -317,6 +319,9 @@ export class SyncController {
 			for (const id of e.ids) this.#outIds.add(id);
 			if (this.#outIds.size >= 500) this.#flushOut();
 			else this.#outTimer ??= setTimeout(() => this.#flushOut(), 200);
+		} else if (e.kind === 'memories' && this.#ownImports > 0) {
+			// The id-less event of sync's own import: what it wrote is already accounted for.
+			this.#ownImports--;
 		} else if (e.kind === 'memories' || e.kind === 'wipe') {
 			clearTimeout(this.#reconcileTimer);
 			this.#reconcileTimer = setTimeout(() => void this.#serial(() => this.#reconcile()), 1_000);
@@ -505,7 +510,13 @@ export class SyncController {
 		for (const id of arriving) delete wait[id];
 		const memories = recs.map(({ links: _l, device: _d, ...m }) => m);
 		const ti = performance.now();
-		const out = await this.engine.importMemories({ data: JSON.stringify({ memories, associations: [...associations, ...late] }), format: 'json', on_conflict: 'replace' }, { actor: 'sync' });
+		this.#ownImports++;
+		const out = await this.engine
+			.importMemories({ data: JSON.stringify({ memories, associations: [...associations, ...late] }), format: 'json', on_conflict: 'replace' }, { actor: 'sync' })
+			.catch((e: unknown) => {
+				this.#ownImports--;
+				throw e;
+			});
 		this.timings.import += performance.now() - ti;
 		for (const e of out.errors) this.#skip('?', `refused by the engine: ${e.error}`);
 		for (const r of recs) {
