@@ -569,11 +569,15 @@ export class SyncController {
 		return win.rec;
 	}
 
+	/**
+	 * Keeps the map (fingerprints, checkpoint) at most every 5 s: it holds an entry per memory, and
+	 * losing the last seconds of it costs only a re-check (a record re-sent or re-read is a no-op).
+	 */
 	#scheduleSave(): void {
 		this.#saveTimer ??= setTimeout(() => {
 			this.#saveTimer = undefined;
 			void this.#serial(() => this.#saveMap());
-		}, 1_000);
+		}, 5_000);
 	}
 
 	async #saveMap(): Promise<void> {
