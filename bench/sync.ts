@@ -161,6 +161,8 @@ export async function runSync(n: number, changes: number, log: (s: string) => vo
 		const sample = Array.from({ length: 150 }, (_, k) => corpus.memory(n + 20_000 + k));
 		const queries = Array.from({ length: 50 }, (_, k) => corpus.queryFor(corpus.memory((k * 97) % n)));
 		// Each measured after 30 untimed calls, so neither inherits the other's (or the catch-up's) background work.
+		// The engine's own background work after the catch-up (index upkeep) settles first.
+		await new Promise((r) => setTimeout(r, 10_000));
 		const warm = Array.from({ length: 60 }, (_, k) => corpus.memory(n + 30_000 + k));
 		await storeRecall(b, warm.slice(0, 30), queries);
 		const withSync = await storeRecall(b, sample.slice(0, 75), queries);
