@@ -12,16 +12,19 @@
  *   npm run bench -- --only node   # or --only browser (no agent path)
  *   npm run bench -- --peers       # the agent path only (needs npm run build)
  *   npm run bench -- --peers --agent-n 2000   # its size (default 10k)
+ *   npm run bench -- --sync        # also sync between two devices (bench/sync.ts): key "sync"
  */
 import { runBrowser } from './lib/browser-bench';
 import { agentPathTable, runAgentPath, type AgentPathResult } from './lib/agent-path';
 import { runNode } from './lib/node-bench';
 import type { EnvResult } from './lib/stats';
+import { runSync, syncTable, type SyncBenchResult } from './sync';
 
 interface Args {
 	sizes: number[];
 	only?: 'node' | 'browser' | 'peers';
 	agentN: number;
+	sync?: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -30,6 +33,7 @@ function parseArgs(argv: string[]): Args {
 		if (argv[i] === '--quick') a.sizes = [1_000, 10_000];
 		else if (argv[i] === '--only') a.only = argv[++i] as Args['only'];
 		else if (argv[i] === '--peers') a.only = 'peers';
+		else if (argv[i] === '--sync') a.sync = true;
 		else if (argv[i] === '--agent-n') a.agentN = Number(argv[++i]);
 		else if (argv[i] === '--sizes') a.sizes = argv[++i].split(',').map(Number);
 		else throw new Error(`unknown argument ${argv[i]}`);
@@ -83,9 +87,16 @@ async function main(): Promise<void> {
 			log(`agent path: failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
 			return null;
 		});
+	let sync: SyncBenchResult | null | undefined;
+	if (args.sync)
+		sync = await runSync(10_000, 1_000, log).catch((e: unknown) => {
+			log(`sync: failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+			return null;
+		});
 	console.log(humanTable(results));
 	if (agentPath) console.log(`\n${agentPathTable(agentPath)}`);
-	console.log(JSON.stringify({ node: results.node, browser: results.browser, agent_path: agentPath }));
+	if (sync) console.log(`\n${syncTable(sync)}`);
+	console.log(JSON.stringify({ node: results.node, browser: results.browser, agent_path: agentPath, ...(sync !== undefined ? { sync } : {}) }));
 }
 
 main().catch((e) => {

@@ -10,6 +10,8 @@ export interface SyncServer {
 	database: string;
 	user?: string;
 	password?: string;
+	/** Only memories of these scopes sync (both ways); all of them when absent or empty. */
+	scopes?: string[];
 }
 
 /** The database's URL. */

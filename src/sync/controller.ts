@@ -18,10 +18,10 @@
 import type { ChangeEvent, EngineApi, SyncRecord, SyncState } from '../engine/types';
 import { authHeaders, checkServer, databaseUrl, testConnection, type SyncServer } from './connection';
 import { checkKey, newSaltDoc, open, SALT_DOC_ID, seal, SyncError, unlockSaltDoc } from './crypto';
-import { asRecord, compareVersions, fingerprint } from './records';
+import { asRecord, checkDoc, compareVersions, fingerprint, inScopes, linkKey } from './records';
 
 /** What the controller needs of the engine (the page's comlink proxy is one). */
-export type SyncEngine = Pick<EngineApi, 'syncRecords' | 'recordSyncConflict' | 'importMemories' | 'delete' | 'subscribe' | 'setSetting'>;
+export type SyncEngine = Pick<EngineApi, 'syncRecords' | 'recordSyncConflict' | 'importMemories' | 'delete' | 'deleteAssociation' | 'subscribe' | 'setSetting'>;
 
 /** The parts of PouchDB used here (pouchdb-browser's default export). */
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -30,6 +30,7 @@ export type PouchCtor = new (name: string, opts?: Record<string, unknown>) => an
 /** The setting memory_stats reads (engine/stats-ops.ts SYNC_STATE_KEY). */
 const SYNC_STATE_KEY = 'sync_state';
 const MAP_DOC = '_local/engram-sync-map';
+const OFFLINE = 'The server cannot be reached; changes wait here and go out when it is back.';
 
 export interface SyncStatus extends SyncState {
 	/** Documents skipped (undecryptable, malformed, foreign), newest first, at most 50. */
@@ -43,6 +44,10 @@ interface MapDoc {
 	_rev?: string;
 	fp: Record<string, string>;
 	since: number | string;
+	/** Ids written to the mirror and not yet seen going to the server ("N waiting"). */
+	unsent?: string[];
+	/** Links that arrived before the memory they point to: target id → the ids of their sources. */
+	wait?: Record<string, string[]>;
 }
 
 export class SyncController {
@@ -62,6 +67,17 @@ export class SyncController {
 	#saveTimer: ReturnType<typeof setTimeout> | undefined;
 	#server: SyncServer | undefined;
 	#pendingOut = 0;
+	#unsent = new Set<string>();
+	#outIds = new Set<string>();
+	#stateTimer: ReturnType<typeof setTimeout> | undefined;
+	/** Imports sync made whose id-less "memories" event has not come back yet. */
+	#ownImports = 0;
+	#outTimer: ReturnType<typeof setTimeout> | undefined;
+	/** The revision this device last wrote to the mirror, per id: its echo in the changes feed is skipped unread. */
+	#written = new Map<string, string>();
+	#failing = { push: false, pull: false };
+	/** Where the time goes (ms), for bench/sync.ts. */
+	readonly timings = { apply: 0, open: 0, import: 0, write: 0, reconcile: 0, batches: 0, docs: 0 };
 
 	constructor(
 		private readonly engine: SyncEngine,
@@ -83,11 +99,18 @@ export class SyncController {
 		const prev = this.#status;
 		this.#status = { ...prev, ...p };
 		for (const l of this.#listeners) l(this.#status);
-		if (prev.status !== this.#status.status || prev.on !== this.#status.on || prev.error !== this.#status.error || (p.last_synced && !prev.last_synced)) {
-			const { on, status, last_synced, pending, error } = this.#status;
-			// Saved only to show the state after a reload; the live status above is what the UI reads.
-			void this.engine.setSetting(SYNC_STATE_KEY, { on, status, last_synced, pending, error }).catch(() => undefined);
-		}
+		// memory_stats reads the state from a setting: written when sync starts or stops at once,
+		// otherwise at most once a second (a write per status flip would compete with every store).
+		if (prev.on !== this.#status.on) this.#saveState();
+		else if (prev.status !== this.#status.status || prev.error !== this.#status.error || prev.pending !== this.#status.pending) this.#stateTimer ??= setTimeout(() => this.#saveState(), 1_000);
+	}
+
+	#saveState(): void {
+		clearTimeout(this.#stateTimer);
+		this.#stateTimer = undefined;
+		const { on, status, last_synced, pending, error } = this.#status;
+		// Saved only to show the state after a reload; the live status is what the UI reads.
+		void this.engine.setSetting(SYNC_STATE_KEY, { on, status, last_synced, pending, error }).catch(() => undefined);
 	}
 
 	#skip(id: string, reason: string): void {
@@ -164,6 +187,7 @@ export class SyncController {
 		this.#local = new this.Pouch(`engram-sync-${fingerprintOf(databaseUrl(server))}`, { auto_compaction: true });
 		// No map yet (a first sync): start from an empty one.
 		this.#map = await this.#local.get(MAP_DOC).catch(() => ({ _id: MAP_DOC, fp: {}, since: 0 }));
+		this.#unsent = new Set(this.#map.unsent ?? []);
 		this.#set({ on: true, status: 'syncing', error: undefined, skipped: [] });
 		this.#unsubscribe = await this.engine.subscribe(proxied((e: ChangeEvent) => this.#onEngineEvent(e)));
 		// What changed here while sync was off (or everything, the first time) goes out first.
@@ -176,6 +200,7 @@ export class SyncController {
 		}
 		this.#listen();
 		this.#replicate();
+		globalThis.addEventListener?.('online', this.#online);
 	}
 
 	#listen(): void {
@@ -183,7 +208,7 @@ export class SyncController {
 			.changes({ since: this.#map.since, live: true, include_docs: true, conflicts: true })
 			.on('change', (c: any) => {
 				this.#incoming.push(c);
-				if (this.#incoming.length >= 200) this.#flushIncoming();
+				if (this.#incoming.length >= 500) this.#flushIncoming();
 				else this.#incomingTimer ??= setTimeout(() => this.#flushIncoming(), 50);
 			})
 			.on('error', (e: Error) => this.#set({ status: 'error', error: `Local sync database: ${e.message}` }));
@@ -197,18 +222,60 @@ export class SyncController {
 	}
 
 	#replicate(): void {
+		// Retries back off from 1 s to at most 30 s (PouchDB's default grows to 10 minutes); the
+		// browser saying it is online again retries at once.
 		this.#repl = this.#local
-			.sync(this.#remote, { live: true, retry: true, batch_size: 200 })
+			.sync(this.#remote, { live: true, retry: true, batch_size: 500, back_off_function: (d: number) => (d ? Math.min(d * 2, 30_000) : 1_000) })
 			.on('change', (info: any) => {
-				if (info.direction === 'pull') this.#set({ status: 'syncing', pending: info.change?.pending ?? 0 });
+				if (info.direction === 'push') {
+					for (const d of info.change?.docs ?? []) this.#unsent.delete(d._id);
+					this.#set({ status: 'syncing', pending: this.#waiting() });
+				} else this.#set({ status: 'syncing', pending: info.change?.pending ?? 0 });
 			})
-			.on('active', () => this.#set({ status: 'syncing' }))
-			.on('paused', (err: unknown) => {
-				if (err) this.#set({ status: 'offline', error: 'The server cannot be reached; changes wait here and go out when it is back.' });
-				else this.#set({ status: this.#pendingOut ? 'syncing' : 'synced', error: undefined, pending: this.#pendingOut, last_synced: new Date().toISOString() });
+			.on('active', () => {
+				// A retry after an error stays "offline" until it gets through.
+				if (!this.#failing.push && !this.#failing.pull) this.#set({ status: 'syncing' });
+			})
+			.on('paused', () => {
+				if (this.#failing.push || this.#failing.pull) this.#set({ status: 'offline', pending: this.#waiting(), error: OFFLINE });
+				else this.#caughtUp();
 			})
 			.on('denied', (err: any) => this.#skip(err?.id ?? '?', `the server refused it: ${err?.message ?? err?.reason ?? 'denied'}`))
 			.on('error', (err: any) => this.#set({ status: 'error', error: err?.status === 401 ? 'The server refused the user and password (401).' : `Sync stopped: ${err?.message ?? err}` }));
+		// Sync's own "paused" carries no error: each direction's events tell a failing request
+		// (PouchDB retries it) from being caught up.
+		for (const dir of ['push', 'pull'] as const) {
+			this.#failing[dir] = false;
+			this.#repl[dir]
+				.on('requestError', (err: any) => {
+					if (err?.status === 401 || err?.status === 403) return; // PouchDB ends with "error" for these
+					this.#failing[dir] = true;
+					this.#set({ status: 'offline', pending: this.#waiting(), error: OFFLINE });
+				})
+				.on('paused', (err: unknown) => {
+					this.#failing[dir] = !!err;
+					if (!err && this.#status.status === 'offline' && !this.#failing.push && !this.#failing.pull) this.#caughtUp();
+				});
+		}
+	}
+
+	/** Both directions caught up: nothing written here waits any more. */
+	#caughtUp(): void {
+		this.#unsent.clear();
+		this.#scheduleSave();
+		this.#set({ status: this.#pendingOut ? 'syncing' : 'synced', error: undefined, pending: this.#pendingOut, last_synced: new Date().toISOString() });
+	}
+
+	/** Back online (the browser says so): retry now rather than after the back-off. */
+	#online = (): void => {
+		if (!this.#repl || this.#status.status !== 'offline') return;
+		this.#repl.cancel();
+		this.#replicate();
+	};
+
+	/** Changes made here that the server has not received yet. */
+	#waiting(): number {
+		return this.#unsent.size + this.#pendingOut;
 	}
 
 	/** Pauses replication (local writes still reach the mirror and go out on resume). */
@@ -225,6 +292,10 @@ export class SyncController {
 
 	/** Stops syncing this device: replication and listeners end; local memories stay. */
 	async stop(): Promise<void> {
+		globalThis.removeEventListener?.('online', this.#online);
+		clearTimeout(this.#outTimer);
+		this.#outTimer = undefined;
+		this.#outIds.clear();
 		this.#repl?.cancel();
 		this.#feed?.cancel();
 		this.#repl = this.#feed = undefined;
@@ -242,6 +313,7 @@ export class SyncController {
 	/** Settles: resolves once queued work (incoming and outgoing) is done. For tests. */
 	async idle(): Promise<void> {
 		// Waits only: queued work's errors went to the status when they happened.
+		this.#flushOut();
 		this.#flushIncoming();
 		await this.#queue.catch(() => undefined);
 	}
@@ -249,18 +321,36 @@ export class SyncController {
 	#onEngineEvent(e: ChangeEvent): void {
 		if (!this.#local) return;
 		if ((e.kind === 'memories' || e.kind === 'associations') && e.ids?.length) {
-			const ids = e.ids;
-			this.#pendingOut += ids.length;
-			void this.#serial(() => this.#push(ids)).finally(() => (this.#pendingOut -= ids.length));
+			// Changes close together go out together (one read of their records, one write).
+			for (const id of e.ids) this.#outIds.add(id);
+			if (this.#outIds.size >= 500) this.#flushOut();
+			else this.#outTimer ??= setTimeout(() => this.#flushOut(), 200);
+		} else if (e.kind === 'memories' && this.#ownImports > 0) {
+			// The id-less event of sync's own import: what it wrote is already accounted for.
+			this.#ownImports--;
 		} else if (e.kind === 'memories' || e.kind === 'wipe') {
 			clearTimeout(this.#reconcileTimer);
 			this.#reconcileTimer = setTimeout(() => void this.#serial(() => this.#reconcile()), 1_000);
 		}
 	}
 
+	#flushOut(): void {
+		clearTimeout(this.#outTimer);
+		this.#outTimer = undefined;
+		const ids = [...this.#outIds];
+		this.#outIds.clear();
+		if (!ids.length) return;
+		this.#pendingOut += ids.length;
+		if (this.#status.status === 'offline') this.#set({ pending: this.#waiting() });
+		void this.#serial(() => this.#push(ids)).finally(() => {
+			this.#pendingOut -= ids.length;
+			if (this.#status.status === 'offline' || this.#status.status === 'paused') this.#set({ pending: this.#waiting() });
+		});
+	}
+
 	/** Sends what differs from the fingerprints: every memory, or those named. */
 	async #reconcile(): Promise<void> {
-		const recs = await this.engine.syncRecords();
+		const recs = (await this.engine.syncRecords()).filter((r) => this.#inScope(r));
 		const present = new Set(recs.map((r) => r.id));
 		const gone = Object.keys(this.#map.fp).filter((id) => !present.has(id));
 		await this.#write(recs.filter((r) => this.#map.fp[r.id] !== fingerprint(r)), gone);
@@ -268,7 +358,8 @@ export class SyncController {
 
 	async #push(ids: string[]): Promise<void> {
 		if (!this.#local) return;
-		const recs = await this.engine.syncRecords(ids);
+		// A memory moved out of the synced scopes leaves the server as if deleted here.
+		const recs = (await this.engine.syncRecords(ids)).filter((r) => this.#inScope(r));
 		const present = new Set(recs.map((r) => r.id));
 		const gone = ids.filter((id) => !present.has(id) && this.#map.fp[id] !== undefined);
 		await this.#write(recs.filter((r) => this.#map.fp[r.id] !== fingerprint(r)), gone);
@@ -277,6 +368,12 @@ export class SyncController {
 	/** Encrypts and writes records (and deletions) to the mirror, in one bulk request. */
 	async #write(recs: SyncRecord[], gone: string[]): Promise<void> {
 		if (!recs.length && !gone.length) return;
+		const tw = performance.now();
+		await this.#writeTimed(recs, gone);
+		this.timings.write += performance.now() - tw;
+	}
+
+	async #writeTimed(recs: SyncRecord[], gone: string[]): Promise<void> {
 		const key = this.#key!;
 		const ids = [...recs.map((r) => r.id), ...gone];
 		const revs = new Map<string, string>();
@@ -292,13 +389,31 @@ export class SyncController {
 			delete this.#map.fp[id];
 		}
 		const res = await this.#local.bulkDocs(docs);
-		for (const r of res) if (r.error) this.#skip(r.id, `could not be written to the sync database: ${r.message ?? r.name}`);
+		for (const r of res) {
+			if (r.error) this.#skip(r.id, `could not be written to the sync database: ${r.message ?? r.name}`);
+			else {
+				this.#unsent.add(r.id);
+				this.#written.set(r.id, r.rev);
+			}
+		}
+		if (this.#status.status === 'offline' || this.#status.status === 'paused') this.#set({ pending: this.#waiting() });
 		this.#scheduleSave();
 	}
 
 	/** Applies a batch of the mirror's changes to the engine. */
 	async #applyIncoming(changes: any[]): Promise<void> {
 		if (!this.#local) return;
+		const t0 = performance.now();
+		try {
+			await this.#applyIncomingTimed(changes);
+		} finally {
+			this.timings.apply += performance.now() - t0;
+			this.timings.batches++;
+			this.timings.docs += changes.length;
+		}
+	}
+
+	async #applyIncomingTimed(changes: any[]): Promise<void> {
 		const key = this.#key!;
 		const upserts = new Map<string, SyncRecord>();
 		const deletes = new Set<string>();
@@ -308,25 +423,40 @@ export class SyncController {
 			if (id === SALT_DOC_ID || id.startsWith('_design/')) continue;
 			upserts.delete(id);
 			deletes.delete(id);
+			const mine = this.#written.get(id);
+			if (mine !== undefined && c.doc?._rev === mine && !c.doc._conflicts?.length) {
+				this.#written.delete(id);
+				continue; // this device's own write
+			}
 			if (c.deleted) {
 				if (this.#map.fp[id] !== undefined) deletes.add(id);
 				continue;
 			}
+			const bad = checkDoc(c.doc);
+			if (bad) {
+				this.#skip(id, bad);
+				continue;
+			}
 			let rec: SyncRecord;
 			try {
+				const to = performance.now();
 				const r = asRecord(id, await open(key, c.doc, id));
+				this.timings.open += performance.now() - to;
 				if (typeof r === 'string') {
 					this.#skip(id, `not an Engram memory record: ${r}`);
 					continue;
 				}
 				rec = r;
 			} catch {
-				this.#skip(id, 'could not be decrypted (tampered with, another passphrase, or not an Engram document)');
+				this.#skip(id, 'could not be decrypted: tampered with, or encrypted with another passphrase');
 				continue;
 			}
 			if (c.doc._conflicts?.length) rec = await this.#resolve(id, c.doc, rec, conflicts);
-			upserts.set(id, rec);
+			// A device syncing chosen scopes takes only those.
+			if (this.#inScope(rec)) upserts.set(id, rec);
 		}
+		// What this device already has (sent or applied) needs no more work.
+		for (const [id, rec] of upserts) if (this.#map.fp[id] === fingerprint(rec)) upserts.delete(id);
 		// A local edit not yet sent that is newer than the incoming version wins (and goes out next).
 		const local = new Map((await this.engine.syncRecords([...upserts.keys()])).map((r) => [r.id, r]));
 		for (const [id, rec] of upserts) {
@@ -350,16 +480,7 @@ export class SyncController {
 			for (const id of deletes) delete this.#map.fp[id];
 			await this.engine.delete({ memory_ids: [...deletes] }, { actor: 'sync' });
 		}
-		if (upserts.size) {
-			const recs = [...upserts.values()];
-			for (const r of recs) this.#map.fp[r.id] = fingerprint(r);
-			const memories = recs.map(({ links: _l, device: _d, ...m }) => m);
-			const associations = recs.flatMap((r) => r.links.map((l) => ({ ...l, from: r.id })));
-			const out = await this.engine.importMemories({ data: JSON.stringify({ memories, associations }), format: 'json', on_conflict: 'replace' }, { actor: 'sync' });
-			for (const e of out.errors) this.#skip('?', `refused by the engine: ${e.error}`);
-			// What the engine stored (normalised) is what "unchanged" means from now on.
-			for (const r of await this.engine.syncRecords(recs.map((x) => x.id))) this.#map.fp[r.id] = fingerprint(r);
-		}
+		if (upserts.size) await this.#apply([...upserts.values()], local);
 		for (const { winner, loser } of conflicts)
 			await this.engine
 				.recordSyncConflict(winner, loser, `Sync conflict: the version from device ${winner.device ?? '?'} (updated ${winner.updated_at}) was kept; the one from device ${loser.device ?? '?'} (updated ${loser.updated_at}) lost and is kept here.`)
@@ -369,6 +490,70 @@ export class SyncController {
 		if (p) this.#set({ progress: { done: Math.min(p.total, p.done + upserts.size), total: p.total } });
 		this.#map.since = changes[changes.length - 1].seq;
 		this.#scheduleSave();
+	}
+
+	/**
+	 * Writes incoming records through the engine's import: memories, then their links. A link to a
+	 * memory not here yet waits (in the map) and is made when that memory arrives; links the
+	 * record no longer has are removed (an unlink on another device).
+	 */
+	async #apply(recs: SyncRecord[], local: Map<string, SyncRecord>): Promise<void> {
+		const map = this.#map;
+		const wait = (map.wait ??= {});
+		const arriving = new Set(recs.map((r) => r.id));
+		const targets = [...new Set(recs.flatMap((r) => r.links.map((l) => String(l.to))))].filter((t) => !arriving.has(t));
+		const here = new Set((await this.engine.syncRecords(targets)).map((r) => r.id));
+		const associations: Record<string, unknown>[] = [];
+		for (const r of recs) {
+			for (const l of r.links) {
+				const to = String(l.to);
+				if (arriving.has(to) || here.has(to)) associations.push({ ...l, from: r.id });
+				else if (!(wait[to] ??= []).includes(r.id)) wait[to].push(r.id);
+			}
+		}
+		// Links waiting for a memory that arrives now: their sources' latest records, from the mirror.
+		const sources = [...new Set([...arriving].flatMap((id) => wait[id] ?? []))].filter((s) => !arriving.has(s));
+		const late = (await this.#mirrorRecords(sources)).flatMap((r) => r.links.filter((l) => arriving.has(String(l.to))).map((l) => ({ ...l, from: r.id })));
+		for (const id of arriving) delete wait[id];
+		const memories = recs.map(({ links: _l, device: _d, ...m }) => m);
+		const ti = performance.now();
+		this.#ownImports++;
+		const out = await this.engine
+			.importMemories({ data: JSON.stringify({ memories, associations: [...associations, ...late] }), format: 'json', on_conflict: 'replace' }, { actor: 'sync' })
+			.catch((e: unknown) => {
+				this.#ownImports--;
+				throw e;
+			});
+		this.timings.import += performance.now() - ti;
+		for (const e of out.errors) this.#skip('?', `refused by the engine: ${e.error}`);
+		for (const r of recs) {
+			const keep = new Set(r.links.map(linkKey));
+			for (const l of local.get(r.id)?.links ?? [])
+				if (!keep.has(linkKey(l)))
+					await this.engine.deleteAssociation({ memory1_id: r.id, memory2_id: String(l.to), type: l.type as never }, { actor: 'sync' }).catch(() => undefined);
+		}
+		// What the engine stored (normalised) is what "unchanged" means from now on.
+		for (const r of await this.engine.syncRecords([...arriving, ...sources])) map.fp[r.id] = fingerprint(r);
+	}
+
+	/** The decrypted records of the mirror's current documents (unreadable ones left out). */
+	async #mirrorRecords(ids: string[]): Promise<SyncRecord[]> {
+		if (!ids.length) return [];
+		const out: SyncRecord[] = [];
+		for (const row of (await this.#local.allDocs({ keys: ids, include_docs: true })).rows) {
+			if (!row.doc || checkDoc(row.doc)) continue;
+			try {
+				const r = asRecord(row.id, await open(this.#key!, row.doc, row.id));
+				if (typeof r !== 'string') out.push(r);
+			} catch {
+				// Skipped when it arrived.
+			}
+		}
+		return out;
+	}
+
+	#inScope(r: SyncRecord): boolean {
+		return inScopes(r.scope, this.#server?.scopes);
 	}
 
 	/** Picks the winner among a document's conflicting revisions and removes the others from the mirror. */
@@ -392,16 +577,21 @@ export class SyncController {
 		return win.rec;
 	}
 
+	/**
+	 * Keeps the map (fingerprints, checkpoint) at most every 5 s: it holds an entry per memory, and
+	 * losing the last seconds of it costs only a re-check (a record re-sent or re-read is a no-op).
+	 */
 	#scheduleSave(): void {
 		if (this.#saveTimer !== undefined) return;
 		this.#saveTimer = setTimeout(() => {
 			this.#saveTimer = undefined;
 			void this.#serial(() => this.#saveMap());
-		}, 1_000);
+		}, 5_000);
 	}
 
 	async #saveMap(): Promise<void> {
 		if (!this.#local) return;
+		this.#map.unsent = [...this.#unsent];
 		const res = await this.#local.put(this.#map).catch(async () => {
 			// No stored map: the put below creates it.
 			const cur = await this.#local.get(MAP_DOC).catch(() => undefined);

@@ -39,3 +39,36 @@ export function asRecord(id: string, v: unknown): SyncRecord | string {
 	if (!Array.isArray(r.tags) || !Array.isArray(r.links ?? [])) return 'bad tags or links';
 	return { ...r, links: r.links ?? [] } as SyncRecord;
 }
+
+/** The largest document sync opens: a record at its limit, encrypted and base64-encoded, with room to spare. */
+export const MAX_DOC_CHARS = 600_000;
+
+/**
+ * Why a server document is not one this version of Engram can open, or undefined when it is: a
+ * document of another app (no Engram box), a box of a newer schema version, or one too large.
+ * Checked before decrypting, so a huge document costs no decryption.
+ */
+export function checkDoc(doc: unknown): string | undefined {
+	const d = doc as Record<string, unknown> | null;
+	if (!d || typeof d !== 'object') return 'not a document';
+	const size = JSON.stringify(d).length;
+	if (size > MAX_DOC_CHARS) return `too large (${Math.round(size / 1000)} kB; the largest memory record is under ${MAX_DOC_CHARS / 1000} kB)`;
+	if (typeof d.iv !== 'string' || typeof d.ct !== 'string' || d.v === undefined) return 'not an Engram document (another app’s?)';
+	if (d.v !== 1) return `unknown schema version ${JSON.stringify(d.v)} (written by a newer Engram? update this app)`;
+	return undefined;
+}
+
+/** Whether a memory in `scope` syncs: every scope when none are chosen. */
+export function inScopes(scope: string, scopes: readonly string[] | undefined): boolean {
+	return !scopes?.length || scopes.includes(scope);
+}
+
+/** A link's identity within its source: target and type. */
+export function linkKey(l: Record<string, unknown>): string {
+	return `${String(l.to)}\u0000${String(l.type)}`;
+}
+
+/** Scopes as typed in the form ("work, team-x"): trimmed, without empties and repeats. */
+export function parseScopes(text: string): string[] {
+	return [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
+}

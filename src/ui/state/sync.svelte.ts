@@ -35,6 +35,8 @@ export interface SavedServer {
 	user?: string;
 	/** Whether the password was remembered. */
 	password: boolean;
+	/** The scopes synced (all when absent). */
+	scopes?: string[];
 }
 
 type Message = { type: 'status'; status: SyncStatus } | { type: 'ask' } | { type: 'stop' };
@@ -118,6 +120,11 @@ class SyncState {
 		this.status = OFF;
 	}
 
+	/** For bench/sync.ts: where the controller's time went. */
+	timings(): Record<string, number> | undefined {
+		return this.#controller ? { ...this.#controller.timings } : undefined;
+	}
+
 	/** For e2e tests: waits until queued sync work is done. */
 	idle(): Promise<void> {
 		return this.#controller?.idle() ?? Promise.resolve();
@@ -131,7 +138,7 @@ class SyncState {
 	}
 
 	#show(s: SyncServer): void {
-		this.saved = { url: s.url, database: s.database, user: s.user, password: s.password !== undefined };
+		this.saved = { url: s.url, database: s.database, user: s.user, password: s.password !== undefined, scopes: s.scopes };
 	}
 
 	async #ctl(): Promise<SyncController> {

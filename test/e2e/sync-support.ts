@@ -1,0 +1,128 @@
+/**
+ * Shared by the sync e2e files: a CouchDB-protocol server on loopback (pouchdb-server, started
+ * and stopped here; on disk when it must survive a restart), devices (each its own Chromium
+ * profile, so its own IndexedDB), the Settings form, and reading the server's documents over
+ * its HTTP API (decrypted in Node with the same passphrase, to check what the server holds).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join as joinPath } from 'node:path';
+import type { Page } from 'playwright-core';
+import { engine, engineReady } from './app-support';
+import { freePort, launchBrowser, ROOT, waitForHttp, type Browser } from './helpers';
+import { open, SALT_DOC_ID, unlockSaltDoc } from '../../src/sync/crypto';
+import type { SyncRecord } from '../../src/engine/types';
+
+export interface Couch {
+	url: string;
+	port: number;
+	/** Stops the server (its data stays when it runs on disk). */
+	halt(): Promise<void>;
+	/** Starts it again on the same port. */
+	restart(): Promise<void>;
+	/** Stops it and removes its data. */
+	stop(): Promise<void>;
+}
+
+/** pouchdb-server on a free loopback port: in memory, or on disk (`persistent`) to survive a restart. */
+export async function startCouch(persistent = false): Promise<Couch> {
+	const port = await freePort();
+	const dir = mkdtempSync(joinPath(tmpdir(), 'engram-couch-'));
+	const url = `http://127.0.0.1:${port}`;
+	let child: ChildProcess | undefined;
+	const up = async () => {
+		const args = [joinPath(ROOT, 'node_modules/pouchdb-server/bin/pouchdb-server'), '--port', String(port), '--host', '127.0.0.1', '--no-stdout-logs'];
+		args.push(...(persistent ? ['--dir', dir] : ['--in-memory']));
+		child = spawn(process.execPath, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+		await waitForHttp(url, 30_000, child);
+	};
+	const halt = async () => {
+		const c = child;
+		if (c && c.exitCode === null) {
+			const gone = new Promise((r) => c.once('exit', r));
+			c.kill('SIGTERM');
+			await gone;
+		}
+	};
+	await up();
+	return {
+		url,
+		port,
+		halt,
+		restart: up,
+		async stop() {
+			await halt();
+			rmSync(dir, { recursive: true, force: true });
+		},
+	};
+}
+
+export interface Device {
+	browser: Browser;
+	page: Page;
+}
+
+/** A new device on the app's Settings screen. */
+export async function newDevice(appUrl: string, list: Device[]): Promise<Page> {
+	const browser = await launchBrowser({ offlineCapable: false });
+	const page = await browser.context.newPage();
+	page.on('pageerror', (e) => console.log(`[pageerror] ${e.message}`));
+	await page.goto(`${appUrl}/#/settings`);
+	await engineReady(page);
+	list.push({ browser, page });
+	return page;
+}
+
+/** Fills the Sync form. */
+export async function fill(page: Page, o: { url: string; database: string; passphrase: string; scopes?: string }): Promise<void> {
+	await page.getByLabel('Server URL').fill(o.url);
+	await page.getByLabel('Database').fill(o.database);
+	await page.getByLabel('User').fill('');
+	await page.getByLabel('Password', { exact: true }).fill('');
+	await page.getByLabel('Passphrase').fill(o.passphrase);
+	await page.getByLabel('Scopes').fill(o.scopes ?? '');
+}
+
+/** Fills the form, starts syncing and waits for the chip to say Synced. */
+export async function join(page: Page, o: { url: string; database: string; passphrase: string; scopes?: string }): Promise<void> {
+	await fill(page, o);
+	await page.getByRole('button', { name: 'Start syncing' }).click();
+	await page.getByTestId('sync-chip').or(page.getByRole('alert')).first().waitFor({ timeout: 30_000 });
+	if (await page.getByRole('alert').count()) throw new Error(await page.getByRole('alert').first().innerText());
+	await page.getByTestId('sync-chip').getByText('Synced').waitFor({ timeout: 30_000 });
+}
+
+export const has = (page: Page, id: string) => engine(page, 'get', { memory_id: id }).then(() => true, () => false);
+export const total = (page: Page) => engine<{ total_memories: number }>(page, 'stats', {}).then((s) => s.total_memories);
+export const content = (page: Page, id: string) => engine<{ memory: { content: string } }>(page, 'get', { memory_id: id }).then((m) => m.memory.content, () => undefined);
+/** The targets of the links leaving a memory, as `type→to`. */
+export const linksOf = (page: Page, id: string) =>
+	engine<{ from: string; to: string; type: string }[]>(page, 'associationsOf', id).then((l) => l.filter((a) => a.from === id).map((a) => `${a.type}→${a.to}`).sort());
+
+/** Calls the page's sync state (pause, resume, idle). */
+export const ctl = (p: Page, what: 'pause' | 'resume' | 'idle') =>
+	p.evaluate((w) => (globalThis as unknown as { __engramSync: Record<string, () => unknown> }).__engramSync[w](), what);
+
+export async function until(what: string, check: () => Promise<boolean>, ms = 20_000): Promise<void> {
+	const end = Date.now() + ms;
+	while (!(await check())) {
+		if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
+		await new Promise((r) => setTimeout(r, 100));
+	}
+}
+
+/** Every document of a database, with its body (through the server's HTTP API). */
+export async function serverDocs(url: string, db: string): Promise<Record<string, unknown>[]> {
+	const r = (await (await fetch(`${url}/${db}/_all_docs?include_docs=true&conflicts=true`)).json()) as { rows: { doc: Record<string, unknown> }[] };
+	return r.rows.map((x) => x.doc);
+}
+
+/** The server's memory documents, decrypted in Node with the passphrase (id → record). */
+export async function serverRecords(url: string, db: string, passphrase: string): Promise<Map<string, SyncRecord>> {
+	const docs = await serverDocs(url, db);
+	const key = await unlockSaltDoc(docs.find((d) => d._id === SALT_DOC_ID), passphrase);
+	const out = new Map<string, SyncRecord>();
+	for (const d of docs) if (d._id !== SALT_DOC_ID) out.set(String(d._id), (await open(key, d, String(d._id))) as SyncRecord);
+	return out;
+}

@@ -1,0 +1,40 @@
+/**
+ * Sync's checks on a server document before it is decrypted (another app's, a newer schema
+ * version, too large), and the scope filter and its form field.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkDoc, inScopes, linkKey, MAX_DOC_CHARS, parseScopes } from '../../../src/sync/records';
+
+describe('sync documents', () => {
+	it('accepts an Engram box of schema version 1', () => {
+		expect(checkDoc({ _id: 'm1', _rev: '1-a', v: 1, iv: 'AAAA', ct: 'BBBB' })).toBeUndefined();
+	});
+
+	it('names what is wrong with a document it will not open', () => {
+		expect(checkDoc({ _id: 'x', title: 'Shopping list' })).toMatch(/^not an Engram document/);
+		expect(checkDoc({ _id: 'x', v: 1, iv: 3, ct: 'B' })).toMatch(/^not an Engram document/);
+		expect(checkDoc({ _id: 'x', v: 2, iv: 'A', ct: 'B' })).toBe('unknown schema version 2 (written by a newer Engram? update this app)');
+		expect(checkDoc({ _id: 'x', v: '1', iv: 'A', ct: 'B' })).toMatch(/^unknown schema version "1"/);
+		expect(checkDoc({ _id: 'x', v: 1, iv: 'A', ct: 'B'.repeat(MAX_DOC_CHARS) })).toMatch(/^too large \(600 kB; the largest memory record is under 600 kB\)$/);
+		expect(checkDoc(null)).toBe('not a document');
+	});
+});
+
+describe('sync scopes', () => {
+	it('syncs every scope when none are chosen, else only those chosen', () => {
+		expect(inScopes('private', undefined)).toBe(true);
+		expect(inScopes('private', [])).toBe(true);
+		expect(inScopes('team-x', ['team-x'])).toBe(true);
+		expect(inScopes('private', ['team-x'])).toBe(false);
+	});
+
+	it('reads the form field: trimmed, no empties, no repeats', () => {
+		expect(parseScopes('')).toEqual([]);
+		expect(parseScopes(' team-x, ,work,team-x ')).toEqual(['team-x', 'work']);
+	});
+
+	it('tells links apart by target and type', () => {
+		expect(linkKey({ to: 'b', type: 'RELATES_TO', strength: 0.5 })).toBe(linkKey({ to: 'b', type: 'RELATES_TO', strength: 0.9 }));
+		expect(linkKey({ to: 'b', type: 'RELATES_TO' })).not.toBe(linkKey({ to: 'b', type: 'LEADS_TO' }));
+	});
+});
