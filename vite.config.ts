@@ -120,8 +120,7 @@ export default defineConfig({
 			manifest: {
 				name: 'Engram — memory for your AI agents',
 				short_name: 'Engram',
-				description:
-					'Private, offline long-term memory for AI agents: search, fix, link and export what your agents remember.',
+				description: 'Private, offline long-term memory for AI agents: search, fix, link and export what your agents remember.',
 				start_url: './',
 				scope: './',
 				display: 'standalone',

@@ -30,7 +30,19 @@ for (let i = 0; i < n; i += 2000) {
 		lookupMs += performance.now() - t;
 		t = performance.now();
 		index.upsert(
-			{ id: `m${i + j}`, seq: i + j + 1, scope: m.scope, type: m.type, tags: m.tags, timestamp: 0, updated_at: 0, importance: 0.5, confidence: 1, access_count: 0, entities: [] },
+			{
+				id: `m${i + j}`,
+				seq: i + j + 1,
+				scope: m.scope,
+				type: m.type,
+				tags: m.tags,
+				timestamp: 0,
+				updated_at: 0,
+				importance: 0.5,
+				confidence: 1,
+				access_count: 0,
+				entities: [],
+			},
 			{ content: m.content },
 			v,
 		);

@@ -40,7 +40,14 @@ try {
 	await page.waitForFunction(() => (globalThis as { __engram?: unknown }).__engram !== undefined);
 	const data = corpus(N);
 	const t0 = performance.now();
-	const out = await page.evaluate((d) => (globalThis as unknown as { __engram: { importMemories(i: object): Promise<{ imported: number }> } }).__engram.importMemories({ data: d, format: 'jsonl' }), data);
+	const out = await page.evaluate(
+		(d) =>
+			(globalThis as unknown as { __engram: { importMemories(i: object): Promise<{ imported: number }> } }).__engram.importMemories({
+				data: d,
+				format: 'jsonl',
+			}),
+		data,
+	);
 	const importS = (performance.now() - t0) / 1000;
 	console.error(`imported ${out.imported} memories in ${importS.toFixed(1)} s`);
 
@@ -62,10 +69,14 @@ try {
 		await page.goto(`${server.url}/#/graph`);
 		await page.getByLabel('Maximum nodes').selectOption('3000');
 		const t = performance.now();
-		await page.waitForFunction(() => {
-			const el = document.querySelector<HTMLElement>('[data-testid="graph-canvas"]');
-			return el?.dataset.state === 'ready' && Number(el.dataset.nodeCount) > 2000 && el.querySelector('canvas') !== null;
-		}, undefined, { timeout: 300_000 });
+		await page.waitForFunction(
+			() => {
+				const el = document.querySelector<HTMLElement>('[data-testid="graph-canvas"]');
+				return el?.dataset.state === 'ready' && Number(el.dataset.nodeCount) > 2000 && el.querySelector('canvas') !== null;
+			},
+			undefined,
+			{ timeout: 300_000 },
+		);
 		graph.push(performance.now() - t);
 		drawn = (await page.locator('.sub').innerText()).replace(/\s+/g, ' ');
 		console.error(`graph ${r + 1}: ${graph[r].toFixed(0)} ms (${drawn})`);

@@ -63,8 +63,12 @@ async function main(): Promise<void> {
 	const rewording = await score(REWORDINGS);
 	const contrast = await score(CONTRASTS);
 	console.log(`model ${e.modelId} (${e.dims}d)`);
-	console.log(`unrelated pairs   n=${unrelated.length}  p50 ${fmt(quantile(unrelated, 0.5))}  p95 ${fmt(quantile(unrelated, 0.95))}  p99 ${fmt(quantile(unrelated, 0.99))}  max ${fmt(Math.max(...unrelated))}`);
-	console.log(`paraphrase pairs  n=${paraphrase.length}  min ${fmt(Math.min(...paraphrase))}  p25 ${fmt(quantile(paraphrase, 0.25))}  p50 ${fmt(quantile(paraphrase, 0.5))}  max ${fmt(Math.max(...paraphrase))}`);
+	console.log(
+		`unrelated pairs   n=${unrelated.length}  p50 ${fmt(quantile(unrelated, 0.5))}  p95 ${fmt(quantile(unrelated, 0.95))}  p99 ${fmt(quantile(unrelated, 0.99))}  max ${fmt(Math.max(...unrelated))}`,
+	);
+	console.log(
+		`paraphrase pairs  n=${paraphrase.length}  min ${fmt(Math.min(...paraphrase))}  p25 ${fmt(quantile(paraphrase, 0.25))}  p50 ${fmt(quantile(paraphrase, 0.5))}  max ${fmt(Math.max(...paraphrase))}`,
+	);
 	console.log(`rewordings        n=${rewording.length}  min ${fmt(Math.min(...rewording))}  p50 ${fmt(quantile(rewording, 0.5))}`);
 	console.log(`contrasts         ${contrast.map(fmt).join(' ')}`);
 }

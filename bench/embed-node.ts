@@ -12,7 +12,10 @@ import { nodeModelPath } from '../src/engine/node-model-path';
 
 const runs = Number(process.argv[2] ?? 7);
 const count = Number(process.argv[3] ?? 2000);
-const fixture = JSON.parse(readFileSync(fileURLToPath(new URL('../test/fixtures/paraphrase-pairs.json', import.meta.url)), 'utf8')) as { paraphrase: [string, string][]; unrelated: [string, string][] };
+const fixture = JSON.parse(readFileSync(fileURLToPath(new URL('../test/fixtures/paraphrase-pairs.json', import.meta.url)), 'utf8')) as {
+	paraphrase: [string, string][];
+	unrelated: [string, string][];
+};
 const pool = [...new Set([...fixture.paraphrase.flat(), ...fixture.unrelated.flat()])];
 const texts = Array.from({ length: count }, (_, i) => pool[i % pool.length]);
 
@@ -49,6 +52,8 @@ const results = [
 ];
 console.log(`engram/glove-sif-100d in Node ${process.version}, ${count} sentences × ${runs} runs (medians):`);
 for (const r of results) {
-	console.log(`  ${r.label.padEnd(28)} ${Math.round(r.rate).toString().padStart(8)} sentences/s   single query ${r.latency.toFixed(3)} ms   load ${Math.round(r.loadMs)} ms`);
+	console.log(
+		`  ${r.label.padEnd(28)} ${Math.round(r.rate).toString().padStart(8)} sentences/s   single query ${r.latency.toFixed(3)} ms   load ${Math.round(r.loadMs)} ms`,
+	);
 }
 console.log(`  speed-up ×${(results[0].rate / results[1].rate).toFixed(1)} (batch), ×${(results[1].latency / results[0].latency).toFixed(1)} (single query)`);

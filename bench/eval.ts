@@ -22,7 +22,19 @@
 import type { RecallInput } from '../src/core/schemas';
 import { createEmbedder, type Embedder } from '../src/engine/embedder';
 import { nodeModelPath } from '../src/engine/node-model-path';
-import { DEV_SET, HARD_SET, loadDataset, poolConversations, setTurnFormat, splitOf, SPLITS, TURN_FORMATS, type Dataset, type Split, type TurnFormat } from './lib/dataset';
+import {
+	DEV_SET,
+	HARD_SET,
+	loadDataset,
+	poolConversations,
+	setTurnFormat,
+	splitOf,
+	SPLITS,
+	TURN_FORMATS,
+	type Dataset,
+	type Split,
+	type TurnFormat,
+} from './lib/dataset';
 import { engineTarget, mcpTarget, type EvalTarget } from './lib/eval-targets';
 import { indexTarget } from './lib/index-target';
 import { type Outcome, recallAtK, summarise, table } from './lib/metrics';
@@ -38,7 +50,14 @@ import { FEEDBACK } from '../src/engine/search/rank';
  * expansion (neither links nor WordNet categories nor feedback), no priors, no turn priors, no
  * turn context.
  */
-const VARIANTS: { name: string; opts: Partial<RecallInput>; turns?: Partial<typeof TURNS>; lexical?: Partial<typeof LEXICAL_TUNING>; categories?: Partial<typeof CATEGORIES>; feedback?: Partial<typeof FEEDBACK> }[] = [
+const VARIANTS: {
+	name: string;
+	opts: Partial<RecallInput>;
+	turns?: Partial<typeof TURNS>;
+	lexical?: Partial<typeof LEXICAL_TUNING>;
+	categories?: Partial<typeof CATEGORIES>;
+	feedback?: Partial<typeof FEEDBACK>;
+}[] = [
 	{ name: 'full (defaults)', opts: {} },
 	{ name: '− categories (WordNet)', opts: {}, categories: { weight: 0 } },
 	{ name: '− feedback (Rocchio)', opts: {}, feedback: { weight: 0 } },
@@ -95,11 +114,12 @@ function parseArgs(argv: string[]): Args {
 			// --set categories.weight=0.2: one tunable for a sweep (TURNS, LEXICAL_TUNING, CATEGORIES or FEEDBACK).
 			const [key, value] = argv[++i].split('=');
 			const [group, field] = key.split('.');
-			const target = ({ turns: TURNS, lexical: LEXICAL_TUNING, categories: CATEGORIES, feedback: FEEDBACK } as Record<string, Record<string, unknown>>)[group];
+			const target = ({ turns: TURNS, lexical: LEXICAL_TUNING, categories: CATEGORIES, feedback: FEEDBACK } as Record<string, Record<string, unknown>>)[
+				group
+			];
 			if (!target || !(field in target)) throw new Error(`--set: unknown tunable ${key}`);
 			target[field] = Number(value);
-		}
-		else throw new Error(`unknown argument ${k}`);
+		} else throw new Error(`unknown argument ${k}`);
 	}
 	if (a.data.length === 0) a.data = [DEV_SET, HARD_SET];
 	if (!a.splits.every((x) => SPLITS.includes(x))) throw new Error('--split: must be tune, check or both');
@@ -124,7 +144,12 @@ async function runQuestions(target: EvalTarget, data: Dataset, opts: Partial<Rec
 	let newerFirst = 0;
 	for (const q of data.questions) {
 		const ranked = await target.recall({ query: q.question, scope: q.conversation, limit: 50, ...opts });
-		const o = { category: q.category, r5: recallAtK(ranked, q.evidence, 5), r10: recallAtK(ranked, q.evidence, 10), r50: recallAtK(ranked, q.evidence, 50) };
+		const o = {
+			category: q.category,
+			r5: recallAtK(ranked, q.evidence, 5),
+			r10: recallAtK(ranked, q.evidence, 10),
+			r50: recallAtK(ranked, q.evidence, 50),
+		};
 		outcomes.push(o);
 		if (hard.has(q.conversation)) hardOnes.push(o);
 		if (q.stale) {
@@ -149,7 +174,9 @@ async function main(): Promise<void> {
 	const t0 = performance.now();
 	for (const { data } of sets) for (const conv of data.conversations) await target.storeConversation(conv);
 	const turns = all.conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
-	console.log(`eval: ${args.data.join(' + ')}, splits ${args.splits.join(' + ')}, through ${target.name}, model ${embedder.modelId}, turns ${args.turns}${args.pool > 1 ? `, ${args.pool} conversations per scope` : ''}`);
+	console.log(
+		`eval: ${args.data.join(' + ')}, splits ${args.splits.join(' + ')}, through ${target.name}, model ${embedder.modelId}, turns ${args.turns}${args.pool > 1 ? `, ${args.pool} conversations per scope` : ''}`,
+	);
 	console.log(`stored ${turns} turns in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 	const base = new Map<Split, { r5: number; r10: number }>();
 	for (const { split, data } of sets) {
@@ -157,11 +184,23 @@ async function main(): Promise<void> {
 		base.set(split, full.summary.get('overall')!);
 		const cats = [...full.summary.keys()];
 		const cell = (s: ReturnType<typeof summarise>, c: string, f: 'r5' | 'r10' | 'r50') => (s.has(c) ? s.get(c)![f] : '–');
-		console.log(`split ${split}: ${data.conversations.length} conversations, ${data.questions.length} questions; knowledge updates with the newer turn first: ${full.newerFirst}`);
+		console.log(
+			`split ${split}: ${data.conversations.length} conversations, ${data.questions.length} questions; knowledge updates with the newer turn first: ${full.newerFirst}`,
+		);
 		console.log(
 			table(
 				['category', 'n', 'recall@5', 'recall@10', 'recall@50', 'hard n', 'hard @5', 'hard @10', 'hard @50'],
-				cats.map((c) => [c, String(full.summary.get(c)!.n), full.summary.get(c)!.r5, full.summary.get(c)!.r10, full.summary.get(c)!.r50, String(full.hard.get(c)?.n ?? 0), cell(full.hard, c, 'r5'), cell(full.hard, c, 'r10'), cell(full.hard, c, 'r50')]),
+				cats.map((c) => [
+					c,
+					String(full.summary.get(c)!.n),
+					full.summary.get(c)!.r5,
+					full.summary.get(c)!.r10,
+					full.summary.get(c)!.r50,
+					String(full.hard.get(c)?.n ?? 0),
+					cell(full.hard, c, 'r5'),
+					cell(full.hard, c, 'r10'),
+					cell(full.hard, c, 'r50'),
+				]),
 			),
 		);
 		if (args.misses) console.log(`\nmisses (recall@10 < 1):\n${full.misses.join('\n')}`);

@@ -19,7 +19,10 @@
 import { parseArgs } from 'node:util';
 import { launchBrowser, startPreview } from '../test/e2e/helpers';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { rounds: { type: 'string', default: '1' }, without: { type: 'string', default: '' } } });
+const { values, positionals } = parseArgs({
+	allowPositionals: true,
+	options: { rounds: { type: 'string', default: '1' }, without: { type: 'string', default: '' } },
+});
 const n = Number(positionals[0] ?? 100_000);
 const rounds = Number(values.rounds);
 const without = values.without.split(',').filter(Boolean);

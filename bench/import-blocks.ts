@@ -22,16 +22,18 @@ const BLOCK = 10_000;
  * profile directory) and its descendants, as renderers and the rest.
  */
 function cpuSeconds(): Record<'browser' | 'renderer' | 'other', number> {
-	const procs = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).flatMap((pid) => {
-		try {
-			const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-			return [{ pid, ppid: stat[1], cpu: (Number(stat[11]) + Number(stat[12])) / 100, cmd: readFileSync(`/proc/${pid}/cmdline`, 'utf8') }];
-		} catch {
-			return []; // The process ended meanwhile.
-		}
-	});
+	const procs = readdirSync('/proc')
+		.filter((d) => /^\d+$/.test(d))
+		.flatMap((pid) => {
+			try {
+				const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+				return [{ pid, ppid: stat[1], cpu: (Number(stat[11]) + Number(stat[12])) / 100, cmd: readFileSync(`/proc/${pid}/cmdline`, 'utf8') }];
+			} catch {
+				return []; // The process ended meanwhile.
+			}
+		});
 	const ours = new Set(procs.filter((p) => p.cmd.includes('engram-chromium-') && !/--type=/.test(p.cmd)).map((p) => p.pid));
-	for (let grew = true; grew; ) {
+	for (let grew = true; grew;) {
 		grew = false;
 		for (const p of procs) if (!ours.has(p.pid) && ours.has(p.ppid)) grew = Boolean(ours.add(p.pid));
 	}
@@ -68,7 +70,9 @@ try {
 		if (done % BLOCK === 0 || done === n) {
 			const now = cpuSeconds();
 			const f = (x: number, w: number) => x.toFixed(1).padStart(w);
-			console.log(`${String(done).padStart(8)} ${f(block / 1000, 11)} ${f(total / 1000, 9)} ${f(now.browser - cpu.browser, 15)} ${f(now.renderer - cpu.renderer, 16)}`);
+			console.log(
+				`${String(done).padStart(8)} ${f(block / 1000, 11)} ${f(total / 1000, 9)} ${f(now.browser - cpu.browser, 15)} ${f(now.renderer - cpu.renderer, 16)}`,
+			);
 			cpu = now;
 			block = 0;
 		}

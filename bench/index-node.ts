@@ -32,7 +32,19 @@ for (const n of sizes) {
 			if (i + j > 0) index.addEdge({ from: `m${i + j}`, to: `m${i + j - 1}`, type: 'PRECEDED_BY', strength: 1 });
 			const ts = Date.parse(m.timestamp);
 			index.upsert(
-				{ id: `m${i + j}`, seq: i + j + 1, scope: m.scope, type: m.type, tags: m.tags, timestamp: ts, updated_at: ts, importance: m.importance, confidence: 1, access_count: 0, entities: [] },
+				{
+					id: `m${i + j}`,
+					seq: i + j + 1,
+					scope: m.scope,
+					type: m.type,
+					tags: m.tags,
+					timestamp: ts,
+					updated_at: ts,
+					importance: m.importance,
+					confidence: 1,
+					access_count: 0,
+					entities: [],
+				},
 				{ content: m.content },
 				v,
 			);

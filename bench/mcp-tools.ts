@@ -26,10 +26,7 @@ function sizeArg(argv: string[]): number {
 	return i >= 0 ? Number(argv[i + 1]) : 1_000;
 }
 
-async function connect(
-	engine: Engine,
-	profile: ProfileName,
-): Promise<(name: string, args: Record<string, unknown>) => Promise<CallToolResult>> {
+async function connect(engine: Engine, profile: ProfileName): Promise<(name: string, args: Record<string, unknown>) => Promise<CallToolResult>> {
 	const server = createMemoryServer(engine, profile, { actor: 'bench' });
 	const client = new Client({ name: 'bench', version: '1.0.0' });
 	const [a, b] = InMemoryTransport.createLinkedPair();
@@ -87,33 +84,18 @@ async function main(): Promise<void> {
 				force: true,
 			})),
 		});
-	const ids = (await engine.timeline({ limit: 200, max_content_chars: 0 })).memories.map(
-		(m) => m.id,
-	);
+	const ids = (await engine.timeline({ limit: 200, max_content_chars: 0 })).memories.map((m) => m.id);
 	const query = (i: number) => corpus.queryFor(corpus.memory((i * 7919) % n));
 	const sentence = (i: number) => corpus.memory((i * 104_729) % n).content.split('. ')[0];
 	const topEntity = (await engine.stats({})).top_entities[0]?.name ?? 'x';
 	const native = await connect(engine, 'native');
 	const codo = await connect(engine, 'codomyrmex');
 	const mm = await connect(engine, 'memory-mcp');
-	const graphQ =
-		'START a = events(text: $q, k: 5) MATCH (a)-[s:SHARES]-(b) RETURN b, s.count ORDER BY s.weight DESC LIMIT 10';
+	const graphQ = 'START a = events(text: $q, k: 5) MATCH (a)-[s:SHARES]-(b) RETURN b, s.count ORDER BY s.weight DESC LIMIT 10';
 
-	const cases: [
-		string,
-		(i: number) => Promise<unknown>,
-		((i: number) => Promise<unknown>) | null,
-	][] = [
-		[
-			'recall_memory',
-			(i) => native('recall_memory', { query: query(i), limit: 10 }),
-			(i) => engine.recall({ query: query(i), limit: 10 }),
-		],
-		[
-			'get_memory',
-			(i) => native('get_memory', { memory_id: ids[i % ids.length] }),
-			(i) => engine.get({ memory_id: ids[i % ids.length] }),
-		],
+	const cases: [string, (i: number) => Promise<unknown>, ((i: number) => Promise<unknown>) | null][] = [
+		['recall_memory', (i) => native('recall_memory', { query: query(i), limit: 10 }), (i) => engine.recall({ query: query(i), limit: 10 })],
+		['get_memory', (i) => native('get_memory', { memory_id: ids[i % ids.length] }), (i) => engine.get({ memory_id: ids[i % ids.length] })],
 		[
 			'store_memory',
 			(i) => native('store_memory', { ...corpus.memory(n + 2 * i), force: true }),
@@ -129,16 +111,8 @@ async function main(): Promise<void> {
 			(i) => native('query_memory_graph', { query: graphQ, params: { q: query(i) } }),
 			(i) => engine.queryGraph({ query: graphQ, params: { q: query(i) } }),
 		],
-		[
-			'list_memory_timeline',
-			() => native('list_memory_timeline', { limit: 20 }),
-			() => engine.timeline({ limit: 20 }),
-		],
-		[
-			'find_memories_by_entity',
-			() => native('find_memories_by_entity', { entity: topEntity }),
-			() => engine.findByEntity({ entity: topEntity }),
-		],
+		['list_memory_timeline', () => native('list_memory_timeline', { limit: 20 }), () => engine.timeline({ limit: 20 })],
+		['find_memories_by_entity', () => native('find_memories_by_entity', { entity: topEntity }), () => engine.findByEntity({ entity: topEntity })],
 		['memory_stats', () => native('memory_stats', {}), () => engine.stats({})],
 		['codomyrmex memory_search', (i) => codo('memory_search', { query: query(i), k: 5 }), null],
 		['memory-mcp retrieve_memories', (i) => mm('retrieve_memories', { query: query(i) }), null],
@@ -148,13 +122,9 @@ async function main(): Promise<void> {
 		const [p50, p90, d50, over] = await measure(SAMPLES, viaMcp, direct);
 		rows.push([name, p50, p90, direct ? d50 : '—', direct ? over : '—']);
 	}
-	console.log(
-		`MCP tool latency at ${n} memories (ms, ${SAMPLES} calls each, Node ${process.version})`,
-	);
+	console.log(`MCP tool latency at ${n} memories (ms, ${SAMPLES} calls each, Node ${process.version})`);
 	console.log(table(['tool', 'MCP p50', 'MCP p90', 'direct p50', 'overhead p50 (paired)'], rows));
-	console.log(
-		`\nTools per profile: ${PROFILE_NAMES.map((p) => `${p} ${PROFILES[p].tools.length}`).join(', ')}`,
-	);
+	console.log(`\nTools per profile: ${PROFILE_NAMES.map((p) => `${p} ${PROFILES[p].tools.length}`).join(', ')}`);
 	await engine.close();
 }
 

@@ -55,19 +55,33 @@ async function main() {
 		}
 		const times: number[] = [];
 		for (let i = 0; i < N; i += 500) {
-			const ms = await page.evaluate(async (batch) => {
-				const t = performance.now();
-				await (globalThis as unknown as PageEngine).__engram.store({ memories: batch as { content: string }[] });
-				return performance.now() - t;
-			}, mems.slice(i, i + 500));
+			const ms = await page.evaluate(
+				async (batch) => {
+					const t = performance.now();
+					await (globalThis as unknown as PageEngine).__engram.store({ memories: batch as { content: string }[] });
+					return performance.now() - t;
+				},
+				mems.slice(i, i + 500),
+			);
 			times.push(Math.round(ms));
 		}
-		const embedMs = await page.evaluate(async (texts) => {
-			const t = performance.now();
-			await Promise.all(texts.map((x: string) => (globalThis as unknown as PageEngine).__engram.embed(x)));
-			return performance.now() - t;
-		}, mems.slice(0, 500).map((m) => m.content + ' again'));
-		console.log(JSON.stringify({ n: N, batches_ms: times, total_s: times.reduce((a, b) => a + b, 0) / 1000, embed500_ms: Math.round(embedMs), workers: workers.map((w) => w.url) }));
+		const embedMs = await page.evaluate(
+			async (texts) => {
+				const t = performance.now();
+				await Promise.all(texts.map((x: string) => (globalThis as unknown as PageEngine).__engram.embed(x)));
+				return performance.now() - t;
+			},
+			mems.slice(0, 500).map((m) => m.content + ' again'),
+		);
+		console.log(
+			JSON.stringify({
+				n: N,
+				batches_ms: times,
+				total_s: times.reduce((a, b) => a + b, 0) / 1000,
+				embed500_ms: Math.round(embedMs),
+				workers: workers.map((w) => w.url),
+			}),
+		);
 		if (OUT)
 			for (const [k, w] of workers.entries()) {
 				const r = (await send(w.id, 'Profiler.stop')) as { profile: unknown };

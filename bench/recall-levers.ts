@@ -23,7 +23,23 @@ async function main(): Promise<void> {
 		const vectors = await embedder.embed(batch.map((m) => m.content));
 		batch.forEach((m, k) => {
 			const ts = Date.parse(m.timestamp ?? '2024-01-01T00:00:00Z');
-			index.upsert({ id: `m${i + k}`, seq: i + k + 1, scope: m.scope, type: 'Context', tags: m.tags ?? [], timestamp: ts, updated_at: ts, importance: 0.5, confidence: 1, access_count: 0, entities: [] }, { content: m.content }, vectors[k]);
+			index.upsert(
+				{
+					id: `m${i + k}`,
+					seq: i + k + 1,
+					scope: m.scope,
+					type: 'Context',
+					tags: m.tags ?? [],
+					timestamp: ts,
+					updated_at: ts,
+					importance: 0.5,
+					confidence: 1,
+					access_count: 0,
+					entities: [],
+				},
+				{ content: m.content },
+				vectors[k],
+			);
 		});
 	}
 	// Category questions too: the expansion only runs for "which/what X" questions.
@@ -55,9 +71,13 @@ async function main(): Promise<void> {
 					times[i].push(performance.now() - t0);
 				});
 			});
-		const sizes = scoped ? ` (scopes of ${Math.min(...sources.map((m) => scopeSizes.get(m.scope)!))}–${Math.max(...sources.map((m) => scopeSizes.get(m.scope)!))} memories)` : '';
+		const sizes = scoped
+			? ` (scopes of ${Math.min(...sources.map((m) => scopeSizes.get(m.scope)!))}–${Math.max(...sources.map((m) => scopeSizes.get(m.scope)!))} memories)`
+			: '';
 		console.log(`rank at ${n} memories, ${scoped ? 'scoped' : 'unscoped'}${sizes}, ${queries.length} queries × 3 rounds (ms):`);
-		variants.forEach((v, i) => console.log(`  ${v.name.padEnd(16)} p50 ${percentile(times[i], 50).toFixed(2)}  p99 ${percentile(times[i], 99).toFixed(2)}`));
+		variants.forEach((v, i) =>
+			console.log(`  ${v.name.padEnd(16)} p50 ${percentile(times[i], 50).toFixed(2)}  p99 ${percentile(times[i], 99).toFixed(2)}`),
+		);
 	}
 }
 

@@ -21,18 +21,14 @@ const WARMUP = 50;
 type Call = (c: Client) => Promise<unknown>;
 const CALLS: Record<string, Call> = {
 	ping: (c) => c.ping(),
-	'tools/call get_memory': (c) =>
-		c.callTool({ name: 'get_memory', arguments: { memory_id: 1, track_access: false } }),
+	'tools/call get_memory': (c) => c.callTool({ name: 'get_memory', arguments: { memory_id: 1, track_access: false } }),
 };
 
 function percentile(sorted: number[], p: number): number {
 	return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function measure(
-	client: Client,
-	call: Call,
-): Promise<{ p50: number; p90: number; p99: number }> {
+async function measure(client: Client, call: Call): Promise<{ p50: number; p90: number; p99: number }> {
 	for (let i = 0; i < WARMUP; i++) await call(client);
 	const times: number[] = [];
 	for (let i = 0; i < N; i++) {
@@ -57,11 +53,7 @@ async function main(): Promise<void> {
 	const home = relayHome();
 	const port = await freePort();
 	const token = newToken();
-	const stdio = await spawnRelayClient(
-		['--port', String(port), '--token', token],
-		{ ENGRAM_RELAY_HOME: home.dir },
-		'bench-stdio',
-	);
+	const stdio = await spawnRelayClient(['--port', String(port), '--token', token], { ENGRAM_RELAY_HOME: home.dir }, 'bench-stdio');
 	const tab = await startNodeTab(engine, port, token);
 	const http = new Client({ name: 'bench-http', version: '1' });
 	await http.connect(
@@ -70,17 +62,13 @@ async function main(): Promise<void> {
 		}),
 	);
 
-	console.log(
-		`relay overhead, ${N} sequential calls each after ${WARMUP} warm-up (node ${process.version})`,
-	);
+	console.log(`relay overhead, ${N} sequential calls each after ${WARMUP} warm-up (node ${process.version})`);
 	for (const [name, call] of Object.entries(CALLS)) {
 		const base = await measure(inMemory, call);
 		const viaStdio = await measure(stdio.client, call);
 		const viaHttp = await measure(http, call);
 		console.log(`\n${name}`);
-		console.log(
-			`  InMemoryTransport      p50 ${fmt(base.p50)}  p90 ${fmt(base.p90)}  p99 ${fmt(base.p99)}`,
-		);
+		console.log(`  InMemoryTransport      p50 ${fmt(base.p50)}  p90 ${fmt(base.p90)}  p99 ${fmt(base.p99)}`);
 		console.log(
 			`  relay (stdio)          p50 ${fmt(viaStdio.p50)}  p90 ${fmt(viaStdio.p90)}  p99 ${fmt(viaStdio.p99)}   overhead p50 ${fmt(viaStdio.p50 - base.p50)}`,
 		);

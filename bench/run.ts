@@ -46,7 +46,13 @@ const log = (s: string) => process.stderr.write(`${s}\n`);
 
 /** An environment whose run failed: every figure null (the error is logged). */
 function failed(sizes: number[]): EnvResult {
-	return { embed_per_s: null, cold_start_ms: null, heap_mb: null, idb_bytes_per_memory: null, sizes: Object.fromEntries(sizes.map((n) => [String(n), null])) };
+	return {
+		embed_per_s: null,
+		cold_start_ms: null,
+		heap_mb: null,
+		idb_bytes_per_memory: null,
+		sizes: Object.fromEntries(sizes.map((n) => [String(n), null])),
+	};
 }
 
 async function attempt(name: string, sizes: number[], run: () => Promise<EnvResult>): Promise<EnvResult> {
@@ -70,7 +76,8 @@ function humanTable(results: Record<string, EnvResult>): string {
 	const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 	const line = (r: string[]) => r.map((c, i) => c.padStart(w[i])).join('  ');
 	const extra = Object.entries(results).map(
-		([env, r]) => `${env}: embed ${fmt(r.embed_per_s)}/s, cold start ${fmt(r.cold_start_ms)} ms, heap ${fmt(r.heap_mb)} MB, IndexedDB ${fmt(r.idb_bytes_per_memory)} B/memory (largest size)`,
+		([env, r]) =>
+			`${env}: embed ${fmt(r.embed_per_s)}/s, cold start ${fmt(r.cold_start_ms)} ms, heap ${fmt(r.heap_mb)} MB, IndexedDB ${fmt(r.idb_bytes_per_memory)} B/memory (largest size)`,
 	);
 	return [line(head), w.map((n) => '-'.repeat(n)).join('  '), ...rows.map(line), '', ...extra].join('\n');
 }

@@ -66,7 +66,9 @@ async function main(): Promise<void> {
 		const queries = Array.from({ length: 100 }, (_, k) => corpus.queryFor(memories[(k * 13) % N]));
 		const t = await workload(page, memories, batch, queries);
 		const s = (xs: number[]) => `p50 ${round(percentile(xs, 50))} ms, p90 ${round(percentile(xs, 90))}, p99 ${round(percentile(xs, 99))}`;
-		console.log(`Chromium ${browser.context.browser()?.version() ?? ''}, real IndexedDB, via the engine worker, ${BARE ? 'no app (engine only)' : `app at ${ROUTE}`}`);
+		console.log(
+			`Chromium ${browser.context.browser()?.version() ?? ''}, real IndexedDB, via the engine worker, ${BARE ? 'no app (engine only)' : `app at ${ROUTE}`}`,
+		);
 		console.log(`store (single) while growing to ${N}: ${s(t.store)}`);
 		console.log(`store (single) at ~${N} (last 100): ${s(t.store.slice(-100))}`);
 		console.log(`get: ${s(t.get)} · recall: ${s(t.recall)} · delete: ${s(t.delete)}`);

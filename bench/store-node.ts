@@ -87,10 +87,16 @@ async function main(): Promise<void> {
 	};
 	if (asJson) console.log(JSON.stringify(result, null, 1));
 	else {
-		console.log(`store (single) while growing to ${N}: p50 ${result.store_single.all.p50} ms, p90 ${result.store_single.all.p90}, p99 ${result.store_single.all.p99}`);
-		console.log(`store (single) at ~${N} (last 100): p50 ${result.store_single.last_100.p50} ms, p90 ${result.store_single.last_100.p90}, p99 ${result.store_single.last_100.p99}`);
+		console.log(
+			`store (single) while growing to ${N}: p50 ${result.store_single.all.p50} ms, p90 ${result.store_single.all.p90}, p99 ${result.store_single.all.p99}`,
+		);
+		console.log(
+			`store (single) at ~${N} (last 100): p50 ${result.store_single.last_100.p50} ms, p90 ${result.store_single.last_100.p90}, p99 ${result.store_single.last_100.p99}`,
+		);
 		console.log(`store batch of 500 at ${N}: ${result.store_batch_500_ms} ms (${round(result.store_batch_500_ms / 500)} ms/memory)`);
-		console.log(`get p50 ${result.get.p50} ms · update p50 ${result.update_tags.p50} ms · recall p50 ${result.recall.p50} ms · delete p50 ${result.delete.p50} ms`);
+		console.log(
+			`get p50 ${result.get.p50} ms · update p50 ${result.update_tags.p50} ms · recall p50 ${result.recall.p50} ms · delete p50 ${result.delete.p50} ms`,
+		);
 		console.log(`reopen at ${total}: from snapshot ${round(reopenSnapshot)} ms, rebuild ${round(reopenRebuild)} ms`);
 	}
 }

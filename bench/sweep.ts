@@ -41,7 +41,16 @@ async function main(): Promise<void> {
 		Object.assign(TURNS, savedTurns);
 		const s = summarise(outs);
 		const cat = (c: string) => `${s.get(c)!.r5.toFixed(2)}/${s.get(c)!.r10.toFixed(2)}`;
-		rows.push([JSON.stringify(v), s.get('overall')!.r5, s.get('overall')!.r10, cat('single-hop'), cat('multi-hop'), cat('temporal'), cat('open-domain'), cat('adversarial')]);
+		rows.push([
+			JSON.stringify(v),
+			s.get('overall')!.r5,
+			s.get('overall')!.r10,
+			cat('single-hop'),
+			cat('multi-hop'),
+			cat('temporal'),
+			cat('open-domain'),
+			cat('adversarial'),
+		]);
 	}
 	console.log(table(['variant', 'r@5', 'r@10', 'single', 'multi', 'temporal', 'open', 'advers'], rows));
 }

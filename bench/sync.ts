@@ -121,7 +121,12 @@ export async function runSync(n: number, changes: number, log: (s: string) => vo
 			const text = `Edited ${k}: ${corpus.memory(n + k).content}`;
 			t = Date.now();
 			await engine(a, 'update', { memory_id: id, content: text });
-			await waitFor('the edit on B', async () => (await engine<{ memory: { content: string } }>(b, 'get', { memory_id: id })).memory.content === text, 30_000, 10);
+			await waitFor(
+				'the edit on B',
+				async () => (await engine<{ memory: { content: string } }>(b, 'get', { memory_id: id })).memory.content === text,
+				30_000,
+				10,
+			);
 			edits.push(Date.now() - t);
 		}
 		const edit_visible_ms = round(percentile(edits, 50));
@@ -144,13 +149,22 @@ export async function runSync(n: number, changes: number, log: (s: string) => vo
 		const lastId = `bench-${1000 + changes - fresh - 1}`;
 		const seqBefore = await docCount();
 		await ctl(a, 'idle');
-		await waitFor('A’s changes on the server', async () => (await (await fetch(`${couch.url}/${DB}/${lastId}`)).json() as { _rev: string })._rev.startsWith('2-') && (await docCount()) >= n + 1 + added.length, 120_000, 100);
+		await waitFor(
+			'A’s changes on the server',
+			async () =>
+				((await (await fetch(`${couch.url}/${DB}/${lastId}`)).json()) as { _rev: string })._rev.startsWith('2-') &&
+				(await docCount()) >= n + 1 + added.length,
+			120_000,
+			100,
+		);
 		log(`A made ${changes} changes (server ${seqBefore} → ${await docCount()} docs)`);
 		t = Date.now();
 		await ctl(b, 'resume');
 		await waitFor(
 			'B caught up',
-			async () => (await total(b)) === n + added.length && (await engine<{ memory: { content: string } }>(b, 'get', { memory_id: lastId })).memory.content === last,
+			async () =>
+				(await total(b)) === n + added.length &&
+				(await engine<{ memory: { content: string } }>(b, 'get', { memory_id: lastId })).memory.content === last,
 			120_000,
 			50,
 		);
@@ -183,7 +197,9 @@ export async function runSync(n: number, changes: number, log: (s: string) => vo
 			recall_p50_ms_sync: p50(withSync.recall),
 			recall_p50_ms_nosync: p50(without.recall),
 		};
-		log(`store p50 ${r.store_p50_ms_sync} ms with live sync, ${r.store_p50_ms_nosync} ms without; recall p50 ${r.recall_p50_ms_sync} / ${r.recall_p50_ms_nosync} ms`);
+		log(
+			`store p50 ${r.store_p50_ms_sync} ms with live sync, ${r.store_p50_ms_nosync} ms without; recall p50 ${r.recall_p50_ms_sync} / ${r.recall_p50_ms_nosync} ms`,
+		);
 		return r;
 	} finally {
 		for (const b of browsers) await b.close();

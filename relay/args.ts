@@ -4,13 +4,7 @@
  * stops the relay with a message naming the option and the rule.
  */
 import { parseArgs } from 'node:util';
-import {
-	DEFAULT_APP_URL,
-	DEFAULT_RELAY_PORT,
-	RELAY_PROFILES,
-	isRelayProfile,
-	type RelayProfile,
-} from '../src/mcp/transports/relay-protocol';
+import { DEFAULT_APP_URL, DEFAULT_RELAY_PORT, RELAY_PROFILES, isRelayProfile, type RelayProfile } from '../src/mcp/transports/relay-protocol';
 import { normaliseAllowedOrigin } from './checks';
 
 /** The relay's settings after parsing and validation. */
@@ -56,8 +50,7 @@ const TOKEN_RULE = /^[A-Za-z0-9._~-]{16,256}$/;
 
 /** Checks a token's form; throws an Error naming where it came from and the rule. */
 export function validateToken(token: string, from: string): string {
-	if (!TOKEN_RULE.test(token))
-		throw new Error(`${from} must be 16–256 characters of A–Z, a–z, 0–9, '.', '_', '~' or '-'`);
+	if (!TOKEN_RULE.test(token)) throw new Error(`${from} must be 16–256 characters of A–Z, a–z, 0–9, '.', '_', '~' or '-'`);
 	return token;
 }
 
@@ -88,10 +81,7 @@ export function parseRelayArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Rel
 		port: parsePort(values.port),
 		profile: parseProfile(values.profile),
 		allowOrigins: (values['allow-origin'] ?? []).map(normaliseAllowedOrigin),
-		token:
-			token === undefined
-				? undefined
-				: validateToken(token, tokenSource!),
+		token: token === undefined ? undefined : validateToken(token, tokenSource!),
 		tokenSource,
 		pairingLink: values['pairing-link'] ?? false,
 		appUrl: parseAppUrl(values['app-url']),
@@ -104,17 +94,13 @@ export function parseRelayArgs(argv: string[], env: NodeJS.ProcessEnv = {}): Rel
 function parsePort(value: string | undefined): number {
 	if (value === undefined) return DEFAULT_RELAY_PORT;
 	const port = Number(value);
-	if (!/^\d+$/.test(value) || port < 1 || port > 65535)
-		throw new Error(`--port ${JSON.stringify(value)} must be an integer from 1 to 65535`);
+	if (!/^\d+$/.test(value) || port < 1 || port > 65535) throw new Error(`--port ${JSON.stringify(value)} must be an integer from 1 to 65535`);
 	return port;
 }
 
 function parseProfile(value: string | undefined): RelayProfile {
 	if (value === undefined) return 'native';
-	if (!isRelayProfile(value))
-		throw new Error(
-			`--profile ${JSON.stringify(value)} must be one of ${RELAY_PROFILES.join(', ')}`,
-		);
+	if (!isRelayProfile(value)) throw new Error(`--profile ${JSON.stringify(value)} must be one of ${RELAY_PROFILES.join(', ')}`);
 	return value;
 }
 
@@ -126,7 +112,6 @@ function parseAppUrl(value: string | undefined): string {
 	} catch {
 		throw new Error(`--app-url ${JSON.stringify(value)} is not a URL`);
 	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:')
-		throw new Error(`--app-url ${JSON.stringify(value)} must be an http or https URL`);
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`--app-url ${JSON.stringify(value)} must be an http or https URL`);
 	return `${url.origin}${url.pathname.replace(/\/$/, '')}`;
 }

@@ -12,13 +12,7 @@ export function newNonce(): string {
 }
 
 /** HMAC-SHA256(token, authMessage(...)), hex. */
-export function proofFor(
-	token: string,
-	signer: 'peer' | 'relay',
-	role: PeerRole,
-	relayNonce: string,
-	peerNonce: string,
-): string {
+export function proofFor(token: string, signer: 'peer' | 'relay', role: PeerRole, relayNonce: string, peerNonce: string): string {
 	return createHmac('sha256', token)
 		.update(authMessage(signer, role, relayNonce, peerNonce))
 		.digest('hex');

@@ -41,10 +41,7 @@ export function isLoopbackOrigin(origin: string): boolean {
  * (browsers always send one on cross-origin requests and WebSocket upgrades, so its absence
  * means a non-browser client, which still needs the token).
  */
-export function checkOrigin(
-	origin: string | undefined,
-	allowed: readonly string[],
-): Refusal | undefined {
+export function checkOrigin(origin: string | undefined, allowed: readonly string[]): Refusal | undefined {
 	if (origin === undefined) return undefined;
 	if (isLoopbackOrigin(origin) || allowed.includes(origin)) return undefined;
 	return {
@@ -76,14 +73,10 @@ export function normaliseAllowedOrigin(value: string): string {
 	try {
 		url = new URL(value);
 	} catch {
-		throw new Error(
-			`--allow-origin ${JSON.stringify(value)} is not a URL origin such as https://engram.example`,
-		);
+		throw new Error(`--allow-origin ${JSON.stringify(value)} is not a URL origin such as https://engram.example`);
 	}
 	const bare = value.replace(/\/$/, '');
 	if (url.origin === 'null' || url.origin !== bare.toLowerCase())
-		throw new Error(
-			`--allow-origin ${JSON.stringify(value)} must be an origin only (scheme://host[:port], no path, no wildcard)`,
-		);
+		throw new Error(`--allow-origin ${JSON.stringify(value)} must be an origin only (scheme://host[:port], no path, no wildcard)`);
 	return url.origin;
 }

@@ -68,14 +68,9 @@ export function joinPrimary(opts: JoinOptions, client: StdioClient): Promise<voi
 			ws.terminate();
 		};
 		const timer = setTimeout(() => fail(notRelay), AUTH_TIMEOUT_MS * 2);
-		ws.on('unexpected-response', (_req, res) =>
-			fail(
-				`port ${opts.port} is in use by another program (HTTP ${res.statusCode}); choose another --port`,
-			),
-		);
+		ws.on('unexpected-response', (_req, res) => fail(`port ${opts.port} is in use by another program (HTTP ${res.statusCode}); choose another --port`));
 		ws.on('error', (e: NodeJS.ErrnoException) => {
-			if (ws.readyState !== WebSocket.OPEN)
-				fail(e.message, e.code === 'ECONNREFUSED' || e.code === 'ECONNRESET');
+			if (ws.readyState !== WebSocket.OPEN) fail(e.message, e.code === 'ECONNREFUSED' || e.code === 'ECONNRESET');
 		});
 		const joined = () => {
 			clearTimeout(timer);
@@ -113,8 +108,7 @@ export function joinPrimary(opts: JoinOptions, client: StdioClient): Promise<voi
 				return joined();
 			}
 			const env = parseEnvelope(ToDownstreamSchema, text);
-			if (env instanceof Error)
-				return opts.log(`ignored a frame from the owning relay: ${env.message}`);
+			if (env instanceof Error) return opts.log(`ignored a frame from the owning relay: ${env.message}`);
 			for (const m of Array.isArray(env.m) ? env.m : [env.m]) {
 				const c = classify(m);
 				if (c.kind === 'response') pending.delete(idKey(c.id));
@@ -125,16 +119,12 @@ export function joinPrimary(opts: JoinOptions, client: StdioClient): Promise<voi
 			clearTimeout(timer);
 			if (stage !== 'joined') {
 				if (code === RELAY_CLOSE.unauthorized)
-					return fail(
-						`port ${opts.port} is held by an engram-relay with a different token (use the same token file, ENGRAM_RELAY_TOKEN or --token)`,
-					);
+					return fail(`port ${opts.port} is held by an engram-relay with a different token (use the same token file, ENGRAM_RELAY_TOKEN or --token)`);
 				return fail(notRelay);
 			}
 			client.routeTo(undefined);
 			for (const { id, method } of pending.values())
-				client.write(
-					lostAnswer(id, method, `The engram-relay this one had joined (port ${opts.port}) went away`),
-				);
+				client.write(lostAnswer(id, method, `The engram-relay this one had joined (port ${opts.port}) went away`));
 			pending.clear();
 			resolve();
 		});

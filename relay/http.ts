@@ -8,12 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import {
-	MAX_RELAY_SESSIONS,
-	RELAY_PROFILES,
-	isRelayProfile,
-	type RelayProfile,
-} from '../src/mcp/transports/relay-protocol';
+import { MAX_RELAY_SESSIONS, RELAY_PROFILES, isRelayProfile, type RelayProfile } from '../src/mcp/transports/relay-protocol';
 import { bearerToken, checkHost, checkOrigin, isLoopbackOrigin, tokenMatches } from './checks';
 import { SessionLimitError, type Hub } from './hub';
 import { vet, type Id, type Message } from './jsonrpc';
@@ -38,8 +33,7 @@ export interface HttpOptions {
 
 const CORS_HEADERS = {
 	'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
-	'Access-Control-Allow-Headers':
-		'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
+	'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
 	'Access-Control-Expose-Headers': 'Mcp-Session-Id, WWW-Authenticate',
 	'Access-Control-Max-Age': '600',
 };
@@ -62,40 +56,22 @@ export class HttpSessions {
 	/** The http server's 'request' listener. */
 	handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
 		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-		const refusal =
-			checkHost(req.headers.host, this.#opts.port) ??
-			checkOrigin(req.headers.origin, this.#opts.allowOrigins);
+		const refusal = checkHost(req.headers.host, this.#opts.port) ?? checkOrigin(req.headers.origin, this.#opts.allowOrigins);
 		if (refusal) return reply(res, refusal.status, refusal.message);
 		this.#cors(req, res);
-		if (url.pathname !== '/mcp' && url.pathname !== '/mcp/')
-			return reply(res, 404, `no endpoint at ${url.pathname}: MCP is served at /mcp`);
+		if (url.pathname !== '/mcp' && url.pathname !== '/mcp/') return reply(res, 404, `no endpoint at ${url.pathname}: MCP is served at /mcp`);
 		if (req.method === 'OPTIONS') return void res.writeHead(204).end();
 		if (!tokenMatches(bearerToken(req.headers.authorization), this.#opts.token)) {
 			res.setHeader('WWW-Authenticate', 'Bearer realm="engram-relay"');
-			return reply(
-				res,
-				401,
-				'missing or wrong bearer token: send "Authorization: Bearer <relay token>"',
-			);
+			return reply(res, 401, 'missing or wrong bearer token: send "Authorization: Bearer <relay token>"');
 		}
 		const sid = req.headers['mcp-session-id'];
 		const existing = typeof sid === 'string' ? this.#transports.get(sid) : undefined;
 		if (typeof sid === 'string' && !existing)
-			return reply(
-				res,
-				404,
-				'Session not found (engram-relay restarted, or the session was closed): initialize a new session',
-				-32001,
-			);
-		if (!existing && req.method !== 'POST')
-			return reply(res, 400, 'Bad Request: no mcp-session-id; initialize with a POST first');
+			return reply(res, 404, 'Session not found (engram-relay restarted, or the session was closed): initialize a new session', -32001);
+		if (!existing && req.method !== 'POST') return reply(res, 400, 'Bad Request: no mcp-session-id; initialize with a POST first');
 		const profile = url.searchParams.get('profile') ?? this.#opts.profile;
-		if (!existing && !isRelayProfile(profile))
-			return reply(
-				res,
-				400,
-				`profile ${JSON.stringify(profile)} must be one of ${RELAY_PROFILES.join(', ')}`,
-			);
+		if (!existing && !isRelayProfile(profile)) return reply(res, 400, `profile ${JSON.stringify(profile)} must be one of ${RELAY_PROFILES.join(', ')}`);
 		// The body is read and vetted here, before the SDK's validator (which recurses) sees it.
 		let body: unknown;
 		if (req.method === 'POST') {
@@ -104,9 +80,7 @@ export class HttpSessions {
 			const refusal = vet(read.value);
 			if (refusal !== undefined) {
 				if (refusal === null) return reply(res, 400, 'the message is nested too deep', -32600);
-				return void res
-					.writeHead(200, { 'Content-Type': 'application/json' })
-					.end(JSON.stringify(refusal));
+				return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(refusal));
 			}
 			body = read.value;
 		}
@@ -120,12 +94,7 @@ export class HttpSessions {
 	};
 
 	/** A POST without a session: becomes a session if the SDK accepts it as an initialize. */
-	async #startSession(
-		profile: RelayProfile,
-		req: IncomingMessage,
-		res: ServerResponse,
-		body: unknown,
-	): Promise<void> {
+	async #startSession(profile: RelayProfile, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
 		const hubSid = `http-${this.#next++}`;
 		const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
 			sessionIdGenerator: () => randomUUID(),
@@ -147,8 +116,7 @@ export class HttpSessions {
 			},
 		};
 		this.#hubSids.set(transport, hubSid);
-		if (!this.#openHubSession(profile, sink, hubSid))
-			return reply(res, 503, new SessionLimitError().message);
+		if (!this.#openHubSession(profile, sink, hubSid)) return reply(res, 503, new SessionLimitError().message);
 		transport.onmessage = (m) => this.#hub.fromClient(hubSid, m);
 		transport.onclose = () => {
 			if (transport.sessionId) this.#transports.delete(transport.sessionId);
@@ -160,11 +128,7 @@ export class HttpSessions {
 	}
 
 	/** Opens the hub session; when the relay is full, first closes the least recently used HTTP one. */
-	#openHubSession(
-		profile: RelayProfile,
-		sink: { deliver: (m: Message | Message[], rel?: Id) => void },
-		hubSid: string,
-	): boolean {
+	#openHubSession(profile: RelayProfile, sink: { deliver: (m: Message | Message[], rel?: Id) => void }, hubSid: string): boolean {
 		for (;;) {
 			try {
 				this.#hub.openSession('http', profile, sink, hubSid);
@@ -175,9 +139,7 @@ export class HttpSessions {
 					this.#opts.log(`refused an HTTP session: ${e.message}`);
 					return false;
 				}
-				this.#closeOldest(
-					`closed the least recently used HTTP session (the relay serves at most ${MAX_RELAY_SESSIONS} sessions)`,
-				);
+				this.#closeOldest(`closed the least recently used HTTP session (the relay serves at most ${MAX_RELAY_SESSIONS} sessions)`);
 			}
 		}
 	}
@@ -216,9 +178,7 @@ export class HttpSessions {
 }
 
 /** Reads a request body as JSON, up to MAX_BODY_BYTES. */
-async function readJson(
-	req: IncomingMessage,
-): Promise<{ value: unknown } | { status: number; message: string; code: number }> {
+async function readJson(req: IncomingMessage): Promise<{ value: unknown } | { status: number; message: string; code: number }> {
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of req as AsyncIterable<Buffer>) {

@@ -7,10 +7,7 @@
  * the client stays connected, and every other request gets a clear error — never a cached list.
  * There is no timeout of its own: a 500-memory batch on a slow machine takes what it takes.
  */
-import {
-	LATEST_PROTOCOL_VERSION,
-	SUPPORTED_PROTOCOL_VERSIONS,
-} from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import {
 	FromTabSchema,
 	MAX_RELAY_SESSIONS,
@@ -43,9 +40,7 @@ export const MAX_FORWARD_CHARS = 8 * 1024 * 1024;
 /** Thrown by `openSession` when the relay already serves MAX_RELAY_SESSIONS sessions. */
 export class SessionLimitError extends Error {
 	constructor() {
-		super(
-			`engram-relay already serves ${MAX_RELAY_SESSIONS} sessions (its limit): close another MCP client's session, then retry`,
-		);
+		super(`engram-relay already serves ${MAX_RELAY_SESSIONS} sessions (its limit): close another MCP client's session, then retry`);
 	}
 }
 
@@ -129,13 +124,7 @@ export class Hub {
 			});
 			for (const id of ids) {
 				session.pending.delete(idKey(id));
-				session.sink.deliver(
-					errorResponse(
-						id,
-						RELAY_ERROR.internal,
-						`engram-relay could not handle this request: ${(e as Error).message}`,
-					),
-				);
+				session.sink.deliver(errorResponse(id, RELAY_ERROR.internal, `engram-relay could not handle this request: ${(e as Error).message}`));
 			}
 		}
 	}
@@ -143,15 +132,11 @@ export class Hub {
 	#fromClient(session: Session, value: unknown): void {
 		const refusal = vet(value);
 		if (refusal !== undefined) {
-			if (refusal === null)
-				return this.#opts.log(`dropped a notification from ${session.sid}: nested too deep`);
+			if (refusal === null) return this.#opts.log(`dropped a notification from ${session.sid}: nested too deep`);
 			return session.sink.deliver(refusal);
 		}
 		if (!Array.isArray(value)) return this.#fromClientOne(session, value);
-		if (value.length === 0)
-			return session.sink.deliver(
-				errorResponse(undefined, RELAY_ERROR.invalidRequest, 'Invalid Request: empty batch'),
-			);
+		if (value.length === 0) return session.sink.deliver(errorResponse(undefined, RELAY_ERROR.invalidRequest, 'Invalid Request: empty batch'));
 		const batch = new Batch();
 		for (const item of value) {
 			const c = classify(item);
@@ -172,8 +157,7 @@ export class Hub {
 			session.initialize = m;
 			session.initialized = false;
 		}
-		if (c.kind === 'notification' && c.method === 'notifications/initialized')
-			session.initialized = true;
+		if (c.kind === 'notification' && c.method === 'notifications/initialized') session.initialized = true;
 		if (this.#tab) {
 			if (c.kind === 'request') {
 				if (session.pending.has(idKey(c.id)))
@@ -211,10 +195,7 @@ export class Hub {
 
 	#handshake(m: Message): Record<string, unknown> {
 		const asked = (m.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-		const protocolVersion =
-			typeof asked === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(asked)
-				? asked
-				: LATEST_PROTOCOL_VERSION;
+		const protocolVersion = typeof asked === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
 		return {
 			protocolVersion,
 			capabilities: { tools: { listChanged: true } },
@@ -316,8 +297,7 @@ export class Hub {
 		if (c.kind !== 'response') return session.sink.deliver(m, rel);
 		const key = idKey(c.id);
 		if (session.replayIds.delete(key)) {
-			if ('error' in m)
-				this.#opts.log(`re-initialising ${session.sid} failed: ${JSON.stringify(m.error)}`);
+			if ('error' in m) this.#opts.log(`re-initialising ${session.sid} failed: ${JSON.stringify(m.error)}`);
 			return;
 		}
 		const entry = session.pending.get(key);

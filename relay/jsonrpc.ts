@@ -20,15 +20,11 @@ export type Classified =
 
 /** Classifies one parsed JSON value as a JSON-RPC message. */
 export function classify(value: unknown): Classified {
-	if (typeof value !== 'object' || value === null || Array.isArray(value))
-		return { kind: 'invalid', reason: 'a JSON-RPC message must be an object' };
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind: 'invalid', reason: 'a JSON-RPC message must be an object' };
 	const m = value as Record<string, unknown>;
 	const id = isId(m.id) ? m.id : undefined;
 	if (m.jsonrpc !== '2.0') return { kind: 'invalid', id, reason: 'jsonrpc must be "2.0"' };
-	if (typeof m.method === 'string')
-		return id === undefined
-			? { kind: 'notification', method: m.method }
-			: { kind: 'request', id, method: m.method };
+	if (typeof m.method === 'string') return id === undefined ? { kind: 'notification', method: m.method } : { kind: 'request', id, method: m.method };
 	if (id !== undefined && ('result' in m || 'error' in m)) return { kind: 'response', id };
 	if ('error' in m && m.id === undefined) return { kind: 'response', id: '' };
 	return {
@@ -48,12 +44,7 @@ export function idKey(id: Id): string {
 }
 
 /** A JSON-RPC error response; `id` undefined for errors about unreadable input. */
-export function errorResponse(
-	id: Id | undefined,
-	code: number,
-	message: string,
-	data?: unknown,
-): Message {
+export function errorResponse(id: Id | undefined, code: number, message: string, data?: unknown): Message {
 	const error: Record<string, unknown> = { code, message };
 	if (data !== undefined) error.data = data;
 	return id === undefined ? { jsonrpc: '2.0', error } : { jsonrpc: '2.0', id, error };
@@ -87,8 +78,7 @@ export function nestingExceeds(value: unknown, max = MAX_MESSAGE_DEPTH): boolean
 		const [v, depth] = stack.pop()!;
 		if (typeof v !== 'object' || v === null) continue;
 		if (depth > max) return true;
-		for (const child of Object.values(v))
-			if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+		for (const child of Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
 	}
 	return false;
 }
@@ -143,11 +133,7 @@ export function vet(value: unknown): Message | Message[] | null | undefined {
 		if (id === undefined) continue;
 		const own = problems.get(item);
 		answers.push(
-			errorResponse(
-				id,
-				RELAY_ERROR.invalidRequest,
-				own ?? `Invalid Request: refused with its batch (${firstProblem.replace(/^Invalid Request: /, '')})`,
-			),
+			errorResponse(id, RELAY_ERROR.invalidRequest, own ?? `Invalid Request: refused with its batch (${firstProblem.replace(/^Invalid Request: /, '')})`),
 		);
 	}
 	return answers.length ? answers : null;

@@ -41,18 +41,11 @@ interface TokenOrigin {
 function resolveToken(opts: RelayOptions, quiet = false): TokenOrigin {
 	if (opts.token) {
 		if (opts.tokenSource === '--token' && !quiet)
-			log(
-				'warning: --token shows in the process list (ps) to every user of this machine; prefer ENGRAM_RELAY_TOKEN or the saved token file',
-			);
+			log('warning: --token shows in the process list (ps) to every user of this machine; prefer ENGRAM_RELAY_TOKEN or the saved token file');
 		return { token: opts.token, fresh: false, where: opts.tokenSource ?? '--token' };
 	}
 	const { token, source, path } = loadOrCreateToken(configDir(process.env));
-	if (!quiet)
-		log(
-			source === 'generated'
-				? `generated a pairing token, saved in ${path}`
-				: `using the pairing token saved in ${path}`,
-		);
+	if (!quiet) log(source === 'generated' ? `generated a pairing token, saved in ${path}` : `using the pairing token saved in ${path}`);
 	return { token, fresh: source === 'generated', where: path };
 }
 
@@ -63,23 +56,14 @@ function pairingLink(opts: RelayOptions, token: string): string {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Owns the port, or joins the relay that does (and takes over when it leaves). */
-async function serve(
-	opts: RelayOptions,
-	origin: TokenOrigin,
-	client?: StdioClient,
-): Promise<Primary | undefined> {
+async function serve(opts: RelayOptions, origin: TokenOrigin, client?: StdioClient): Promise<Primary | undefined> {
 	const token = origin.token;
 	const common = { ...opts, token, version: VERSION, log };
 	for (let attempt = 0; ; attempt++) {
 		try {
 			const primary = await startPrimary(common);
 			if (client) {
-				const session = primary.hub.openSession(
-					'stdio',
-					opts.profile,
-					{ deliver: client.write },
-					'stdio',
-				);
+				const session = primary.hub.openSession('stdio', opts.profile, { deliver: client.write }, 'stdio');
 				primary.hub.seed(session, client.handshake);
 				client.routeTo((value) => primary.hub.fromClient(session.sid, value));
 			}
@@ -87,11 +71,7 @@ async function serve(
 			return primary;
 		} catch (e) {
 			if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
-			if (!client)
-				throw new Error(
-					`port ${opts.port} is already in use (is another engram-relay serving it?)`,
-					{ cause: e },
-				);
+			if (!client) throw new Error(`port ${opts.port} is already in use (is another engram-relay serving it?)`, { cause: e });
 		}
 		try {
 			await joinPrimary({ ...common }, client);
@@ -106,9 +86,7 @@ async function serve(
 
 function announce(opts: RelayOptions, origin: TokenOrigin): void {
 	const base = `127.0.0.1:${opts.port}`;
-	log(
-		`v${VERSION} listening on ${base}: ${opts.httpOnly ? '' : 'stdio + '}Streamable HTTP at http://${base}/mcp`,
-	);
+	log(`v${VERSION} listening on ${base}: ${opts.httpOnly ? '' : 'stdio + '}Streamable HTTP at http://${base}/mcp`);
 	// The token goes to the log once, when it is new: logs are kept and shared more than files.
 	if (origin.fresh) log(`pair the Engram tab by opening ${pairingLink(opts, origin.token)}`);
 	else
@@ -121,8 +99,7 @@ async function main(): Promise<void> {
 	const opts = parseRelayArgs(process.argv.slice(2), process.env);
 	if (opts.help) return void process.stderr.write(USAGE);
 	if (opts.version) return void process.stderr.write(`${VERSION}\n`);
-	if (opts.pairingLink)
-		return void process.stdout.write(`${pairingLink(opts, resolveToken(opts, true).token)}\n`);
+	if (opts.pairingLink) return void process.stdout.write(`${pairingLink(opts, resolveToken(opts, true).token)}\n`);
 	opts.httpOnly ||= !stdinIsPipe();
 	const token = resolveToken(opts);
 	const client = opts.httpOnly ? undefined : new StdioClient(process.stdin, process.stdout);
@@ -135,8 +112,7 @@ async function main(): Promise<void> {
 		process.stdin.on('close', () => void shutdown('stdin closed', primary));
 		process.stdout.on('error', () => void shutdown('stdout closed', primary));
 	}
-	for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
-		process.on(sig, () => void shutdown(sig, primary));
+	for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => void shutdown(sig, primary));
 	primary = await serve(opts, token, client);
 }
 
@@ -150,9 +126,7 @@ async function shutdown(why: string, primary: Primary | undefined): Promise<void
 }
 
 main().catch((e: Error & { code?: string }) => {
-	const hint = e.code?.startsWith('ERR_PARSE_ARGS')
-		? ' (engram-relay --help lists the options)'
-		: '';
+	const hint = e.code?.startsWith('ERR_PARSE_ARGS') ? ' (engram-relay --help lists the options)' : '';
 	log(`error: ${e.message}${hint}`);
 	process.exit(1);
 });

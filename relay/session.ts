@@ -57,8 +57,7 @@ export class Session {
 
 	/** The session as the tab sees it (client name from the remembered initialize). */
 	info(): SessionInfo {
-		const params = this.initialize?.params as
-			{ clientInfo?: { name?: unknown; version?: unknown } } | undefined;
+		const params = this.initialize?.params as { clientInfo?: { name?: unknown; version?: unknown } } | undefined;
 		const ci = params?.clientInfo;
 		const client =
 			typeof ci?.name === 'string'

@@ -48,22 +48,17 @@ export interface SocketOptions {
  */
 export function checkUpgrade(req: IncomingMessage, opts: SocketOptions): Refusal | undefined {
 	const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-	if (url.pathname !== '/')
-		return { status: 404, message: `no WebSocket endpoint at ${url.pathname}; use /` };
-	const refusal =
-		checkHost(req.headers.host, opts.port) ?? checkOrigin(req.headers.origin, opts.allowOrigins);
+	if (url.pathname !== '/') return { status: 404, message: `no WebSocket endpoint at ${url.pathname}; use /` };
+	const refusal = checkHost(req.headers.host, opts.port) ?? checkOrigin(req.headers.origin, opts.allowOrigins);
 	if (refusal) return refusal;
 	const protocols = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
-	if (!protocols.includes(RELAY_SUBPROTOCOL))
-		return { status: 400, message: `the WebSocket subprotocol must be "${RELAY_SUBPROTOCOL}"` };
+	if (!protocols.includes(RELAY_SUBPROTOCOL)) return { status: 400, message: `the WebSocket subprotocol must be "${RELAY_SUBPROTOCOL}"` };
 	return undefined;
 }
 
 /** Writes an HTTP refusal on a raw upgrade socket and closes it. */
 function refuse(socket: Duplex, { status, message }: Refusal): void {
-	const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' }[
-		status
-	];
+	const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' }[status];
 	const body = `engram-relay: ${message}\n`;
 	socket.end(
 		`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
@@ -241,8 +236,7 @@ export class RelaySockets {
 			const answers: Message[] = [];
 			for (const item of Array.isArray(value) ? value : [value]) {
 				const c = classify(item);
-				if (c.kind === 'request')
-					answers.push(errorResponse(c.id, RELAY_ERROR.internal, new SessionLimitError().message));
+				if (c.kind === 'request') answers.push(errorResponse(c.id, RELAY_ERROR.internal, new SessionLimitError().message));
 			}
 			if (answers.length) send({ t: 'msg', sid, m: Array.isArray(value) ? answers : answers[0] });
 		};
@@ -262,8 +256,7 @@ export class RelaySockets {
 
 	/** Closes every socket, telling tabs the relay is shutting down (so they retry later). */
 	close(): void {
-		for (const ws of this.#wss.clients)
-			ws.close(RELAY_CLOSE.shutdown, 'engram-relay is shutting down');
+		for (const ws of this.#wss.clients) ws.close(RELAY_CLOSE.shutdown, 'engram-relay is shutting down');
 		this.#wss.close();
 	}
 }

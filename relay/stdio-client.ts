@@ -45,7 +45,6 @@ export class StdioClient {
 			this.handshake.initialize = item;
 			this.handshake.initialized = false;
 		}
-		if (c.kind === 'notification' && c.method === 'notifications/initialized')
-			this.handshake.initialized = true;
+		if (c.kind === 'notification' && c.method === 'notifications/initialized') this.handshake.initialized = true;
 	}
 }

@@ -75,17 +75,14 @@ export function lineWriter(out: Writable): (m: Message | Message[]) => void {
 			return void out.write(`${text}\n`);
 		}
 		const c = classify(m);
-		if (c.kind === 'response')
-			out.write(`${JSON.stringify(errorResponse(c.id, RELAY_ERROR.internal, text.message))}\n`);
+		if (c.kind === 'response') out.write(`${JSON.stringify(errorResponse(c.id, RELAY_ERROR.internal, text.message))}\n`);
 	};
 }
 
 /** Wires stdin to `onValue`; answers unreadable lines with a JSON-RPC parse error on `out`. */
 export function readLines(input: Readable, out: Writable, onValue: (value: unknown) => void): void {
 	const write = lineWriter(out);
-	const reader = new LineReader(onValue, (reason) =>
-		write(errorResponse(undefined, RELAY_ERROR.parseError, reason)),
-	);
+	const reader = new LineReader(onValue, (reason) => write(errorResponse(undefined, RELAY_ERROR.parseError, reason)));
 	input.on('data', (chunk: Buffer) => {
 		trace('stdin');
 		reader.push(chunk);

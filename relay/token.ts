@@ -33,13 +33,9 @@ function checkPrivate(path: string, fd: number): void {
 	const st = fstatSync(fd);
 	const uid = process.getuid();
 	if (st.uid !== uid)
-		throw new Error(
-			`${path} belongs to another user (uid ${st.uid}, not ${uid}): it must be yours alone; remove it and engram-relay makes a new one`,
-		);
+		throw new Error(`${path} belongs to another user (uid ${st.uid}, not ${uid}): it must be yours alone; remove it and engram-relay makes a new one`);
 	if ((st.mode & 0o077) !== 0)
-		throw new Error(
-			`${path} is open to other users (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}): run chmod 600 ${path}`,
-		);
+		throw new Error(`${path} is open to other users (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}): run chmod 600 ${path}`);
 }
 
 /** The saved token, or a new one saved for next time. `source` says which, for the log. */

@@ -309,7 +309,10 @@ export function encodeOnnxModel(q: Int8Array, scales: Float32Array, count: numbe
 	const graph = {
 		name: 'glove_sif_static_embedding',
 		docString,
-		input: [valueInfo('input_ids', T.INT64, [dim('batch_size'), dim('sequence_length')]), valueInfo('attention_mask', T.INT64, [dim('batch_size'), dim('sequence_length')])],
+		input: [
+			valueInfo('input_ids', T.INT64, [dim('batch_size'), dim('sequence_length')]),
+			valueInfo('attention_mask', T.INT64, [dim('batch_size'), dim('sequence_length')]),
+		],
 		output: [valueInfo('last_hidden_state', T.FLOAT, [dim('batch_size'), dim('sequence_length'), { dimValue: dims }])],
 		initializer: [
 			tensor(TABLE_INITIALIZER, T.INT8, [count, dims], bytes(q)),
@@ -317,10 +320,34 @@ export function encodeOnnxModel(q: Int8Array, scales: Float32Array, count: numbe
 			tensor('unsqueeze_axes', T.INT64, [1], bytes(axes)),
 		],
 		node: [
-			{ name: 'gather_rows', opType: 'Gather', input: [TABLE_INITIALIZER, 'input_ids'], output: ['rows_int8'], attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }] },
-			{ name: 'cast_rows', opType: 'Cast', input: ['rows_int8'], output: ['rows_float'], attribute: [{ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: T.FLOAT }] },
-			{ name: 'gather_scales', opType: 'Gather', input: [SCALE_INITIALIZER, 'input_ids'], output: ['scales'], attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }] },
-			{ name: 'cast_mask', opType: 'Cast', input: ['attention_mask'], output: ['mask_float'], attribute: [{ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: T.FLOAT }] },
+			{
+				name: 'gather_rows',
+				opType: 'Gather',
+				input: [TABLE_INITIALIZER, 'input_ids'],
+				output: ['rows_int8'],
+				attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }],
+			},
+			{
+				name: 'cast_rows',
+				opType: 'Cast',
+				input: ['rows_int8'],
+				output: ['rows_float'],
+				attribute: [{ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: T.FLOAT }],
+			},
+			{
+				name: 'gather_scales',
+				opType: 'Gather',
+				input: [SCALE_INITIALIZER, 'input_ids'],
+				output: ['scales'],
+				attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }],
+			},
+			{
+				name: 'cast_mask',
+				opType: 'Cast',
+				input: ['attention_mask'],
+				output: ['mask_float'],
+				attribute: [{ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: T.FLOAT }],
+			},
 			{ name: 'mask_scales', opType: 'Mul', input: ['scales', 'mask_float'], output: ['masked_scales'] },
 			{ name: 'unsqueeze_scales', opType: 'Unsqueeze', input: ['masked_scales', 'unsqueeze_axes'], output: ['scales_3d'] },
 			{ name: 'dequantize', opType: 'Mul', input: ['rows_float', 'scales_3d'], output: ['last_hidden_state'] },
@@ -401,7 +428,13 @@ export interface StaticModelInfo {
  * Exported so tests can build tiny models with the same layout; `plain: true` leaves out the `engram_static` block,
  * so the folder looks like any transformers.js feature-extraction model and loads through the pipeline path.
  */
-export function writeStaticModel(outDir: string, words: string[], rows: Float64Array | Float32Array, dims: number, extra: { modelType?: string; info?: Record<string, unknown>; docString?: string; plain?: boolean; splitDigits?: boolean } = {}): { bytes: number; sha256: Record<string, string> } {
+export function writeStaticModel(
+	outDir: string,
+	words: string[],
+	rows: Float64Array | Float32Array,
+	dims: number,
+	extra: { modelType?: string; info?: Record<string, unknown>; docString?: string; plain?: boolean; splitDigits?: boolean } = {},
+): { bytes: number; sha256: Record<string, string> } {
 	const count = words.length + 2;
 	const full = new Float64Array(count * dims);
 	full.set(rows, 2 * dims);
@@ -468,7 +501,15 @@ export function buildModel(outDir = path.join(ROOT, 'public', 'models', ...MODEL
 		},
 	});
 	const t3 = performance.now();
-	return { outDir, vocabSize: src.words.length + 2, maxRank: src.ranks[src.ranks.length - 1], bytes, sha256: hashes, removedVariance: table.removedVariance, ms: { read: t1 - t0, sif: t2 - t1, write: t3 - t2, total: t3 - t0 } };
+	return {
+		outDir,
+		vocabSize: src.words.length + 2,
+		maxRank: src.ranks[src.ranks.length - 1],
+		bytes,
+		sha256: hashes,
+		removedVariance: table.removedVariance,
+		ms: { read: t1 - t0, sif: t2 - t1, write: t3 - t2, total: t3 - t0 },
+	};
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
@@ -477,7 +518,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
 	const params = { ...DEFAULT_PARAMS, unitWords: process.env.ENGRAM_MODEL_UNIT === '1', splitDigits: process.env.ENGRAM_MODEL_SPLIT_DIGITS === '1' };
 	const summary = buildModel(out ? path.resolve(out) : undefined, params);
 	const mb = (summary.bytes / 1e6).toFixed(2);
-	console.log(`built ${MODEL_ID}: ${summary.vocabSize} tokens (source ranks ≤ ${summary.maxRank}), ${mb} MB in ${(summary.ms.total / 1000).toFixed(1)} s → ${path.relative(ROOT, summary.outDir)}`);
-	console.log(`  read ${(summary.ms.read / 1000).toFixed(1)} s, sif ${(summary.ms.sif / 1000).toFixed(1)} s, write ${(summary.ms.write / 1000).toFixed(1)} s; removed variance ${summary.removedVariance.map((v) => v.toFixed(3)).join(', ')}`);
+	console.log(
+		`built ${MODEL_ID}: ${summary.vocabSize} tokens (source ranks ≤ ${summary.maxRank}), ${mb} MB in ${(summary.ms.total / 1000).toFixed(1)} s → ${path.relative(ROOT, summary.outDir)}`,
+	);
+	console.log(
+		`  read ${(summary.ms.read / 1000).toFixed(1)} s, sif ${(summary.ms.sif / 1000).toFixed(1)} s, write ${(summary.ms.write / 1000).toFixed(1)} s; removed variance ${summary.removedVariance.map((v) => v.toFixed(3)).join(', ')}`,
+	);
 	console.log(`  sha256 onnx/model.onnx ${summary.sha256['onnx/model.onnx']}`);
 }

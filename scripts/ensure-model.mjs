@@ -35,7 +35,9 @@ function staleness() {
 		if (source !== info.source) return `source changed (${info.source} → ${source})`;
 	}
 	for (const [file, expected] of Object.entries(info.sha256)) {
-		const actual = createHash('sha256').update(readFileSync(join(modelDir, file))).digest('hex');
+		const actual = createHash('sha256')
+			.update(readFileSync(join(modelDir, file)))
+			.digest('hex');
 		if (actual !== expected) return `${file} does not match its sha256 in config.json`;
 	}
 	return null;

@@ -46,9 +46,7 @@ const browser = await chromium.launch({
 });
 for (const icon of icons) {
 	const page = await browser.newPage({ viewport: { width: icon.size, height: icon.size } });
-	await page.setContent(
-		`<html><body style="margin:0;background:transparent">${svg(icon.size, icon)}</body></html>`,
-	);
+	await page.setContent(`<html><body style="margin:0;background:transparent">${svg(icon.size, icon)}</body></html>`);
 	await page.locator('svg').screenshot({ path: join(out, icon.file), omitBackground: true });
 	await page.close();
 	console.log(`wrote public/icons/${icon.file}`);

@@ -39,10 +39,9 @@ if (!existsSync(built) || !modelCopied || newest(sources) > statSync(built).mtim
 }
 
 console.log(`Engram is at http://127.0.0.1:${port}/`);
-const preview = spawn(
-	node,
-	[join(root, 'node_modules/vite/bin/vite.js'), 'preview', '--host', '127.0.0.1', '--port', port, '--strictPort'],
-	{ cwd: root, stdio: 'inherit' },
-);
+const preview = spawn(node, [join(root, 'node_modules/vite/bin/vite.js'), 'preview', '--host', '127.0.0.1', '--port', port, '--strictPort'], {
+	cwd: root,
+	stdio: 'inherit',
+});
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => preview.kill(sig));
 preview.on('exit', (code) => process.exit(code ?? 0));

@@ -11,6 +11,4 @@ import { createEngineClient } from './engine/client';
 const engine = createEngineClient();
 (globalThis as unknown as { __engram: typeof engine }).__engram = engine;
 
-import('./boot')
-	.then(({ boot }) => boot(engine))
-	.catch((e: unknown) => console.error('[engram] the page failed to start', e));
+import('./boot').then(({ boot }) => boot(engine)).catch((e: unknown) => console.error('[engram] the page failed to start', e));

@@ -146,7 +146,11 @@ async function startEngram(log: (s: string) => void) {
 	const home = relayHome();
 	const port = await freePort();
 	const token = newToken();
-	const desk = await spawnRelayClient(['--port', String(port), '--token', token, '--app-url', server.url], { ENGRAM_RELAY_HOME: home.dir, ENGRAM_RELAY_TRACE: '1' }, 'engram-bench');
+	const desk = await spawnRelayClient(
+		['--port', String(port), '--token', token, '--app-url', server.url],
+		{ ENGRAM_RELAY_HOME: home.dir, ENGRAM_RELAY_TRACE: '1' },
+		'engram-bench',
+	);
 	const close = async () => {
 		await desk.close().catch(() => {});
 		await browser.close();
@@ -174,7 +178,9 @@ async function startEngram(log: (s: string) => void) {
 		/** One more client over the relay's Streamable HTTP endpoint. */
 		const httpClient = async (name: string) => {
 			const client = new Client({ name, version: '1.0.0' });
-			await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+			await client.connect(
+				new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+			);
 			extra.push(() => client.close());
 			return caller(client);
 		};
@@ -268,7 +274,11 @@ function hopsOf(t0: number, t1: number, relay: Ev[], tab: Ev[], worker: Ev[]) {
 }
 
 /** Runs `calls` traced calls one by one and returns the medians of every point and span. */
-async function traceCalls(engram: Awaited<ReturnType<typeof startEngram>>, make: (i: number) => [string, Record<string, unknown>], calls = TRACED): Promise<HopBreakdown> {
+async function traceCalls(
+	engram: Awaited<ReturnType<typeof startEngram>>,
+	make: (i: number) => [string, Record<string, unknown>],
+	calls = TRACED,
+): Promise<HopBreakdown> {
 	const worker: Worker | undefined = engram.page.workers().find((w) => w.url().includes('engine'));
 	if (worker) await worker.evaluate(WORKER_HOOKS);
 	const setOn = async (on: boolean) => {
@@ -285,7 +295,12 @@ async function traceCalls(engram: Awaited<ReturnType<typeof startEngram>>, make:
 		const t1 = now();
 		await new Promise((r) => setTimeout(r, 20));
 		await setOn(false);
-		const relay = [...engram.log().slice(logFrom).matchAll(/engram-relay trace (\S+) ([\d.]+)/g)].map((m) => [m[1], Number(m[2])] as Ev);
+		const relay = [
+			...engram
+				.log()
+				.slice(logFrom)
+				.matchAll(/engram-relay trace (\S+) ([\d.]+)/g),
+		].map((m) => [m[1], Number(m[2])] as Ev);
 		const tab = (await engram.page.evaluate('globalThis.__hop.ev')) as Ev[];
 		const wk = worker ? ((await worker.evaluate('self.__hop.ev')) as Ev[]) : [];
 		rows.push(hopsOf(t0, t1, relay, tab, wk));
@@ -320,12 +335,24 @@ async function load(clients: Call[], calls: number, text: () => string, query: (
 
 /** The concurrency phase: 1 client, then 2 stdio + 2 HTTP clients at once, the same calls each. */
 async function concurrency(engram: Awaited<ReturnType<typeof startEngram>>, text: () => string, query: (i: number) => string): Promise<ConcurrencyFigures> {
-	const clients = [engram.call, await engram.stdioClient('engram-bench-2'), await engram.httpClient('engram-bench-http-1'), await engram.httpClient('engram-bench-http-2')];
+	const clients = [
+		engram.call,
+		await engram.stdioClient('engram-bench-2'),
+		await engram.httpClient('engram-bench-http-1'),
+		await engram.httpClient('engram-bench-http-2'),
+	];
 	// Warm every connection (its McpServer, the HTTP session) before timing.
 	for (const call of clients) await call('recall_memory', { query: query(0), limit: 10 });
 	const figures = (r: { wall: number; ms: number[][] }): LoadFigures => {
 		const all = r.ms.flat();
-		return { clients: r.ms.length, calls: all.length, wall_s: round(r.wall / 1000, 2), calls_per_s: round(all.length / (r.wall / 1000), 1), p50_ms: p(all, 50), p99_ms: p(all, 99) };
+		return {
+			clients: r.ms.length,
+			calls: all.length,
+			wall_s: round(r.wall / 1000, 2),
+			calls_per_s: round(all.length / (r.wall / 1000), 1),
+			p50_ms: p(all, 50),
+			p99_ms: p(all, 99),
+		};
 	};
 	const one = figures(await load(clients.slice(0, 1), CONCURRENT_CALLS, text, query));
 	const r4 = await load(clients, CONCURRENT_CALLS, text, query);
@@ -371,7 +398,10 @@ async function profiled<T>(page: Page, fn: () => Promise<T>): Promise<T> {
 /** The whole comparison at `n` memories. */
 export async function runAgentPath(n: number, log: (s: string) => void): Promise<AgentPathResult> {
 	const corpus = new Corpus(25);
-	const texts = Array.from({ length: n + 2 * CALLS + 2 * WARMUP + TRACED + TRACED_BATCHES * BATCH + 5 * CONCURRENT_CALLS }, (_, i) => corpus.memory(i).content);
+	const texts = Array.from(
+		{ length: n + 2 * CALLS + 2 * WARMUP + TRACED + TRACED_BATCHES * BATCH + 5 * CONCURRENT_CALLS },
+		(_, i) => corpus.memory(i).content,
+	);
 	// A search an agent would make: a person named in some stored memory ("X mentioned ticket").
 	const queries = Array.from({ length: CALLS + WARMUP + TRACED }, (_, i) => /(\S+) mentioned ticket/.exec(texts[(i * 7919) % n])![1]);
 	const engram = await startEngram(log);
@@ -387,7 +417,9 @@ export async function runAgentPath(n: number, log: (s: string) => void): Promise
 			server_memory: {
 				store: (i: number) => peer!.call('create_entities', { entities: [{ name: `memory-${i}`, entityType: 'memory', observations: [texts[i]] }] }),
 				fill: (from: number, to: number) =>
-					peer!.call('create_entities', { entities: texts.slice(from, to).map((t, j) => ({ name: `memory-${from + j}`, entityType: 'memory', observations: [t] })) }),
+					peer!.call('create_entities', {
+						entities: texts.slice(from, to).map((t, j) => ({ name: `memory-${from + j}`, entityType: 'memory', observations: [t] })),
+					}),
 				search: (q: string) => peer!.call('search_nodes', { query: q }),
 			},
 		};
@@ -406,8 +438,7 @@ export async function runAgentPath(n: number, log: (s: string) => void): Promise
 		for (let i = 0; i < WARMUP; i++) for (const s of names) await sys[s].store(next++);
 		for (let i = 0; i < WARMUP; i++) for (const s of names) await sys[s].search(queries[CALLS + i]);
 		// Alternating call by call; the first system swaps each round.
-		for (let i = 0; i < CALLS; i++)
-			for (const s of i % 2 ? [...names].reverse() : names) stores[s].push((await timed(() => sys[s].store(next++)))[0]);
+		for (let i = 0; i < CALLS; i++) for (const s of i % 2 ? [...names].reverse() : names) stores[s].push((await timed(() => sys[s].store(next++)))[0]);
 		for (let i = 0; i < CALLS; i++)
 			for (const s of i % 2 ? [...names].reverse() : names) {
 				const [ms, r] = await timed(() => sys[s].search(queries[i]));
@@ -431,7 +462,11 @@ export async function runAgentPath(n: number, log: (s: string) => void): Promise
 				store: await traceCalls(engram, () => ['store_memory', { content: texts[next++] }]),
 				recall: await traceCalls(engram, (i) => ['recall_memory', { query: queries[CALLS + WARMUP + i], limit: 10 }]),
 				store_batch: await profiled(engram.page, () =>
-					traceCalls(engram, () => ['store_memory', { memories: texts.slice(next, (next += BATCH)).map((content) => ({ content })) }], TRACED_BATCHES),
+					traceCalls(
+						engram,
+						() => ['store_memory', { memories: texts.slice(next, (next += BATCH)).map((content) => ({ content })) }],
+						TRACED_BATCHES,
+					),
 				),
 			};
 		} catch (err) {
@@ -440,7 +475,11 @@ export async function runAgentPath(n: number, log: (s: string) => void): Promise
 		log('agent path: 4 clients at once (2 stdio, 2 HTTP) vs 1');
 		let conc: ConcurrencyFigures | null = null;
 		try {
-			conc = await concurrency(engram, () => texts[next++], (i) => queries[i % queries.length]);
+			conc = await concurrency(
+				engram,
+				() => texts[next++],
+				(i) => queries[i % queries.length],
+			);
 		} catch (err) {
 			log(`agent path: the concurrency phase failed: ${(err as Error).message}`);
 		}
@@ -468,8 +507,18 @@ export async function runAgentPath(n: number, log: (s: string) => void): Promise
 /** The human table for the agent path. */
 export function agentPathTable(a: AgentPathResult): string {
 	const rows: string[][] = [
-		['store one memory, p50 / p99 ms', `${a.engram.store_p50_ms} / ${a.engram.store_p99_ms}`, `${a.server_memory.store_p50_ms} / ${a.server_memory.store_p99_ms}`, `${a.ratios.store_p50}× / ${a.ratios.store_p99}×`],
-		['search, p50 / p99 ms', `${a.engram.recall_p50_ms} / ${a.engram.recall_p99_ms}`, `${a.server_memory.recall_p50_ms} / ${a.server_memory.recall_p99_ms}`, `${a.ratios.recall_p50}× / ${a.ratios.recall_p99}×`],
+		[
+			'store one memory, p50 / p99 ms',
+			`${a.engram.store_p50_ms} / ${a.engram.store_p99_ms}`,
+			`${a.server_memory.store_p50_ms} / ${a.server_memory.store_p99_ms}`,
+			`${a.ratios.store_p50}× / ${a.ratios.store_p99}×`,
+		],
+		[
+			'search, p50 / p99 ms',
+			`${a.engram.recall_p50_ms} / ${a.engram.recall_p99_ms}`,
+			`${a.server_memory.recall_p50_ms} / ${a.server_memory.recall_p99_ms}`,
+			`${a.ratios.recall_p50}× / ${a.ratios.recall_p99}×`,
+		],
 		['search answer, bytes p50', String(a.engram.recall_bytes_p50), String(a.server_memory.recall_bytes_p50), ''],
 		[`fill ${a.n} in batches of ${BATCH}, s`, String(a.engram.fill_s), String(a.server_memory.fill_s), `${a.ratios.fill}×`],
 	];
@@ -487,8 +536,16 @@ export function agentPathTable(a: AgentPathResult): string {
 	if (a.hops)
 		for (const [tool, h] of Object.entries(a.hops)) {
 			out.push('', `${tool}: one call hop by hop (median of ${h.calls}; ms since the client's send; ${h.worker_calls} engine call(s))`);
-			out.push(Object.entries(h.at).map(([k, v]) => `  ${k} ${v}`).join('\n'));
-			out.push(`  spans: ${Object.entries(h.spans).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+			out.push(
+				Object.entries(h.at)
+					.map(([k, v]) => `  ${k} ${v}`)
+					.join('\n'),
+			);
+			out.push(
+				`  spans: ${Object.entries(h.spans)
+					.map(([k, v]) => `${k} ${v}`)
+					.join(', ')}`,
+			);
 		}
 	return out.join('\n');
 }

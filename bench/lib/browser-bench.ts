@@ -145,16 +145,29 @@ async function runSize(url: string, n: number, log: (s: string) => void, last: b
 		await page.goto(url);
 		await engineReady(page);
 		const corpus = new Corpus(42);
-		if (out.embed_per_s === null) out.embed_per_s = round(await embedRate(page, Array.from({ length: 2000 }, (_, i) => corpus.memory(i).content)), 0);
+		if (out.embed_per_s === null)
+			out.embed_per_s = round(
+				await embedRate(
+					page,
+					Array.from({ length: 2000 }, (_, i) => corpus.memory(i).content),
+				),
+				0,
+			);
 		const baseline = await storageUsage(page);
 		const gen = new Corpus(42);
 		let importMs = 0;
 		for (let i = 0; i < n; i += BATCH) {
-			importMs += await storeBatch(page, Array.from({ length: Math.min(BATCH, n - i) }, (_, j) => gen.memory(i + j)));
+			importMs += await storeBatch(
+				page,
+				Array.from({ length: Math.min(BATCH, n - i) }, (_, j) => gen.memory(i + j)),
+			);
 			if ((i / BATCH) % 20 === 19) log(`  browser: imported ${i + BATCH}/${n} (${(importMs / 1000).toFixed(0)} s)`);
 		}
 		const probe = new Corpus(7);
-		const store = await singleStores(page, Array.from({ length: SAMPLES }, (_, j) => gen.memory(n + j)));
+		const store = await singleStores(
+			page,
+			Array.from({ length: SAMPLES }, (_, j) => gen.memory(n + j)),
+		);
 		const queries = Array.from({ length: SAMPLES }, (_, j) => probe.queryFor(new Corpus(42).memory((j * 7919) % Math.min(n, 2000))));
 		const recall = await recalls(page, queries);
 		const graph = await graphToolTimes(page, n, SAMPLES / 2);

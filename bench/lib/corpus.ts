@@ -31,11 +31,7 @@ function sourceText(): string[] {
 		conversations: { sessions: { turns: { text: string }[] }[] }[];
 	};
 	const pairs = JSON.parse(read('../../test/fixtures/paraphrase-pairs.json')) as { paraphrase: string[][]; unrelated: string[][] };
-	return [
-		...dev.conversations.flatMap((c) => c.sessions.flatMap((s) => s.turns.map((t) => t.text))),
-		...pairs.paraphrase.flat(),
-		...pairs.unrelated.flat(),
-	];
+	return [...dev.conversations.flatMap((c) => c.sessions.flatMap((s) => s.turns.map((t) => t.text))), ...pairs.paraphrase.flat(), ...pairs.unrelated.flat()];
 }
 
 /** Bigram successors per word ('' starts and ends a sentence). */

@@ -54,7 +54,6 @@ export async function mcpTarget(embedder: Embedder): Promise<EvalTarget> {
 	const mod = (await import(/* @vite-ignore */ path).catch(() => null)) as {
 		mcpTarget?: (e: Embedder) => Promise<EvalTarget>;
 	} | null;
-	if (!mod?.mcpTarget)
-		throw new Error('--through mcp: bench/lib/mcp-target.ts (exporting mcpTarget) is not there yet');
+	if (!mod?.mcpTarget) throw new Error('--through mcp: bench/lib/mcp-target.ts (exporting mcpTarget) is not there yet');
 	return mod.mcpTarget(embedder);
 }

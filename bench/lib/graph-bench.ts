@@ -13,15 +13,13 @@ import { percentile, round } from './stats';
 type Caught = Record<string, { execute(input: Record<string, unknown>): Promise<{ isError?: boolean; content: unknown }> }>;
 
 /** The query_memory_graph pattern measured: a text start, then memories sharing entities. */
-export const GRAPH_QUERY =
-	'START a = events(text: $q, k: 5) MATCH (a)-[s:SHARES]-(b) RETURN b, s.count ORDER BY s.weight DESC LIMIT 10';
+export const GRAPH_QUERY = 'START a = events(text: $q, k: 5) MATCH (a)-[s:SHARES]-(b) RETURN b, s.count ORDER BY s.weight DESC LIMIT 10';
 
 /**
  * A scan-shaped query_memory_graph pattern: every memory of a tag (up to the scan cap), their
  * entities, grouped and counted. $tag takes turns over the corpus's tags.
  */
-export const GRAPH_SCAN_QUERY =
-	'MATCH (m:Memory {tag: $tag})-[:MENTIONS]->(e:Entity) RETURN e.name, count(DISTINCT m) AS n ORDER BY n DESC LIMIT 10';
+export const GRAPH_SCAN_QUERY = 'MATCH (m:Memory {tag: $tag})-[:MENTIONS]->(e:Entity) RETURN e.name, count(DISTINCT m) AS n ORDER BY n DESC LIMIT 10';
 const SCAN_TAGS = ['work', 'home', 'health', 'travel', 'family', 'project', 'reading', 'music', 'finance', 'garden', 'code', 'meeting'];
 
 /** Makes every page of `context` register its WebMCP tools on `globalThis.__graphBenchTools`. */
@@ -84,7 +82,10 @@ export async function graphToolTimes(page: Page, n: number, samples: number): Pr
 	const queries = Array.from({ length: samples }, (_, j) => ({ query: GRAPH_QUERY, params: { q: probe.queryFor(pick(j)) } }));
 	const conn = await toolTimes(page, 'find_memory_connections', sentences);
 	const graph = await toolTimes(page, 'query_memory_graph', queries);
-	const scans = Array.from({ length: Math.max(4, Math.round(samples / 5)) }, (_, j) => ({ query: GRAPH_SCAN_QUERY, params: { tag: SCAN_TAGS[j % SCAN_TAGS.length] } }));
+	const scans = Array.from({ length: Math.max(4, Math.round(samples / 5)) }, (_, j) => ({
+		query: GRAPH_SCAN_QUERY,
+		params: { tag: SCAN_TAGS[j % SCAN_TAGS.length] },
+	}));
 	const scan = await toolTimes(page, 'query_memory_graph', scans);
 	return {
 		find_connections_p50_ms: round(percentile(conn, 50)),

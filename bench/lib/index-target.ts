@@ -40,9 +40,27 @@ export function indexTarget(embedder: Embedder): EvalTarget {
 					const v = vectors[i];
 					const near = v ? index.nearest(v, MAX_SIMILAR, { scope: conv.id }).filter((n) => n.cosine >= similar) : [];
 					index.upsert(
-						{ id, seq: ++seq, scope: conv.id, type: 'Context', tags: [], session: m.metadata.session, group: m.metadata.session === undefined ? `${conv.id}\u0000${m.timestamp}` : undefined, timestamp: ts, updated_at: ts,
-							importance: 0.5, confidence: 1, access_count: 0, entities: [...new Set(ents.map(entityId))] },
-						{ content: m.content, entityNames: ents.map((e) => e.name), metadata: metadataText(m.metadata, m.content), context: turnContext({ session: m.metadata.session, timestamp: m.timestamp, updated_at: STORED_AT }, before) },
+						{
+							id,
+							seq: ++seq,
+							scope: conv.id,
+							type: 'Context',
+							tags: [],
+							session: m.metadata.session,
+							group: m.metadata.session === undefined ? `${conv.id}\u0000${m.timestamp}` : undefined,
+							timestamp: ts,
+							updated_at: ts,
+							importance: 0.5,
+							confidence: 1,
+							access_count: 0,
+							entities: [...new Set(ents.map(entityId))],
+						},
+						{
+							content: m.content,
+							entityNames: ents.map((e) => e.name),
+							metadata: metadataText(m.metadata, m.content),
+							context: turnContext({ session: m.metadata.session, timestamp: m.timestamp, updated_at: STORED_AT }, before),
+						},
 						v,
 					);
 					dia.set(id, t.dia_id);

@@ -38,11 +38,8 @@ export async function mcpTarget(embedder: Embedder): Promise<EvalTarget> {
 	return {
 		name: 'mcp',
 		async storeConversation(conv: Conversation) {
-			const memories = conv.sessions.flatMap((s) =>
-				s.turns.map((t) => ({ ...turnMemory(conv, s, t), force: true })),
-			);
-			for (let i = 0; i < memories.length; i += 500)
-				await call('store_memory', { memories: memories.slice(i, i + 500) });
+			const memories = conv.sessions.flatMap((s) => s.turns.map((t) => ({ ...turnMemory(conv, s, t), force: true })));
+			for (let i = 0; i < memories.length; i += 500) await call('store_memory', { memories: memories.slice(i, i + 500) });
 		},
 		async recall(input) {
 			const out = (await call('recall_memory', input)) as RecallOutput;

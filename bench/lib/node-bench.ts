@@ -103,7 +103,13 @@ export async function runNode(sizes: number[], log: (s: string) => void): Promis
 			out.idb_bytes_per_memory = await storedBytesPerMemory(engine);
 			await engine.close();
 			const reopen = await timeMs(async () => {
-				const e = await createEngine({ dbName, indexedDB, IDBKeyRange, embedder: createEmbedder({ localModelPath: nodeModelPath() }), categories: nodeCategories() });
+				const e = await createEngine({
+					dbName,
+					indexedDB,
+					IDBKeyRange,
+					embedder: createEmbedder({ localModelPath: nodeModelPath() }),
+					categories: nodeCategories(),
+				});
 				await e.recall({ query: corpus.queryFor(corpus.memory(1)), limit: 10 });
 				log(`node: reopened from ${e.indexOrigin}`);
 				await e.close();

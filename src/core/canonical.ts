@@ -8,7 +8,9 @@
 export function canonicalJson(v: unknown): string {
 	if (Array.isArray(v)) return `[${v.map((x) => (x === undefined ? 'null' : canonicalJson(x))).join(',')}]`;
 	if (v !== null && typeof v === 'object') {
-		const keys = Object.keys(v).filter((k) => (v as Record<string, unknown>)[k] !== undefined).sort();
+		const keys = Object.keys(v)
+			.filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+			.sort();
 		return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
 	}
 	return JSON.stringify(v) ?? 'null';

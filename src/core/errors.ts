@@ -3,14 +3,7 @@
  * `message` names the field or value at fault and the rule it broke.
  */
 export type MemoryErrorCode =
-	| 'not_found'
-	| 'invalid_input'
-	| 'conflict'
-	| 'quota_exceeded'
-	| 'embedding_failed'
-	| 'not_connected'
-	| 'storage_failed'
-	| 'cancelled';
+	'not_found' | 'invalid_input' | 'conflict' | 'quota_exceeded' | 'embedding_failed' | 'not_connected' | 'storage_failed' | 'cancelled';
 
 /** Thrown by every engine entry point; crosses the worker boundary intact (see engine/transfer.ts). */
 export class MemoryError extends Error {
@@ -32,5 +25,8 @@ export class MemoryError extends Error {
 
 /** True for a MemoryError, including one rebuilt on the other side of a worker boundary. */
 export function isMemoryError(e: unknown): e is MemoryError {
-	return e instanceof MemoryError || (typeof e === 'object' && e !== null && (e as { name?: string }).name === 'MemoryError' && typeof (e as { code?: unknown }).code === 'string');
+	return (
+		e instanceof MemoryError ||
+		(typeof e === 'object' && e !== null && (e as { name?: string }).name === 'MemoryError' && typeof (e as { code?: unknown }).code === 'string')
+	);
 }

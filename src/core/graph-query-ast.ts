@@ -23,8 +23,7 @@ export type Expr =
 			pos: number;
 	  };
 
-export type CmpOp =
-	'=' | '<>' | '<' | '<=' | '>' | '>=' | 'CONTAINS' | 'STARTS WITH' | 'ENDS WITH' | 'IN';
+export type CmpOp = '=' | '<>' | '<' | '<=' | '>' | '>=' | 'CONTAINS' | 'STARTS WITH' | 'ENDS WITH' | 'IN';
 
 export type NodeLabel = 'Memory' | 'Entity' | 'Tag';
 

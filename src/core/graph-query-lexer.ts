@@ -4,7 +4,6 @@
  */
 import { MemoryError } from './errors';
 
-
 /** One token: a word, string, number, $param, symbol, or the end of the query. */
 export interface Token {
 	t: 'word' | 'str' | 'num' | 'param' | 'sym' | 'end';
@@ -12,28 +11,7 @@ export interface Token {
 	pos: number;
 }
 
-const SYMBOLS = [
-	'..',
-	'<=',
-	'>=',
-	'<>',
-	'!=',
-	'(',
-	')',
-	'[',
-	']',
-	'{',
-	'}',
-	':',
-	',',
-	'.',
-	'-',
-	'<',
-	'>',
-	'=',
-	'*',
-	'|',
-];
+const SYMBOLS = ['..', '<=', '>=', '<>', '!=', '(', ')', '[', ']', '{', '}', ':', ',', '.', '-', '<', '>', '=', '*', '|'];
 
 /** The tokens of `src`, ending with an `end` token; throws a syntax error on a stray character. */
 export function tokenize(src: string): Token[] {
@@ -90,8 +68,7 @@ function readString(src: string, i: number, out: Token[]): number {
 			j += 2;
 		} else s += src[j++];
 	}
-	if (j >= src.length)
-		throw syntaxError(src, i, `a closing ${quote} for the string`, 'end of query');
+	if (j >= src.length) throw syntaxError(src, i, `a closing ${quote} for the string`, 'end of query');
 	out.push({ t: 'str', v: s, pos: i });
 	return j + 1;
 }
@@ -108,11 +85,11 @@ export function syntaxError(src: string, pos: number, expected: string, found: s
 	const before = src.slice(0, pos);
 	const line = before.split('\n').length;
 	const col = pos - before.lastIndexOf('\n');
-	return new MemoryError(
-		'invalid_input',
-		`query: at line ${line}, column ${col} (offset ${pos}): expected ${expected}, found ${found}`,
-		{ position: pos, line, column: col },
-	);
+	return new MemoryError('invalid_input', `query: at line ${line}, column ${col} (offset ${pos}): expected ${expected}, found ${found}`, {
+		position: pos,
+		line,
+		column: col,
+	});
 }
 
 /** How an error message names a token. */

@@ -19,51 +19,19 @@
  */
 import { MemoryError } from './errors';
 import type { GraphParamValue } from './graph-schemas';
-import type {
-	CmpOp,
-	Expr,
-	GraphQuery,
-	NodeLabel,
-	NodePattern,
-	OrderKey,
-	PathPattern,
-	RelPattern,
-	ReturnItem,
-	StartClause,
-} from './graph-query-ast';
+import type { CmpOp, Expr, GraphQuery, NodeLabel, NodePattern, OrderKey, PathPattern, RelPattern, ReturnItem, StartClause } from './graph-query-ast';
 import { describe, syntaxError, tokenize, type Token } from './graph-query-lexer';
 import { AUTHORABLE_ASSOCIATION_TYPES, SYSTEM_ASSOCIATION_TYPES } from './schemas';
 
-export type {
-	CmpOp,
-	Expr,
-	GraphQuery,
-	NodeLabel,
-	NodePattern,
-	OrderKey,
-	PathPattern,
-	RelPattern,
-	ReturnItem,
-	StartClause,
-} from './graph-query-ast';
+export type { CmpOp, Expr, GraphQuery, NodeLabel, NodePattern, OrderKey, PathPattern, RelPattern, ReturnItem, StartClause } from './graph-query-ast';
 
 /** Every stored link type, usable as a relationship type in patterns. */
-export const ASSOCIATION_TYPES_ALL: readonly string[] = [
-	...AUTHORABLE_ASSOCIATION_TYPES,
-	...SYSTEM_ASSOCIATION_TYPES,
-];
+export const ASSOCIATION_TYPES_ALL: readonly string[] = [...AUTHORABLE_ASSOCIATION_TYPES, ...SYSTEM_ASSOCIATION_TYPES];
 
 // ---------------------------------------------------------------- vocabulary
 
 /** Relation types computed from memories rather than stored as associations. */
-export const VIRTUAL_RELATIONS = [
-	'MENTIONS',
-	'TAGGED',
-	'SHARES',
-	'SIMILAR',
-	'FAR',
-	'NEXT',
-] as const;
+export const VIRTUAL_RELATIONS = ['MENTIONS', 'TAGGED', 'SHARES', 'SIMILAR', 'FAR', 'NEXT'] as const;
 const RELATION_ALIASES: Record<string, string> = {
 	PARTICIPATED_IN: 'MENTIONS',
 	MEMBER_OF: 'TAGGED',
@@ -76,9 +44,7 @@ const LABEL_ALIASES: Record<string, NodeLabel> = {
 };
 const START_ARGS = ['text', 'entity', 'tag', 'ids', 'k', 'scope'];
 const KEYWORDS = new Set(
-	'START MATCH WHERE RETURN DISTINCT ORDER BY SKIP LIMIT AND OR NOT IN IS NULL TRUE FALSE CONTAINS STARTS ENDS WITH AS ASC DESC'.split(
-		' ',
-	),
+	'START MATCH WHERE RETURN DISTINCT ORDER BY SKIP LIMIT AND OR NOT IN IS NULL TRUE FALSE CONTAINS STARTS ENDS WITH AS ASC DESC'.split(' '),
 );
 
 // ---------------------------------------------------------------- parser
@@ -155,8 +121,7 @@ class Parser {
 		}
 		const skip = this.acceptKw('SKIP') ? this.countValue() : undefined;
 		const limit = this.acceptKw('LIMIT') ? this.countValue() : undefined;
-		if (this.tok.t !== 'end')
-			this.fail(limit ? 'end of query' : 'ORDER BY, SKIP, LIMIT or end of query');
+		if (this.tok.t !== 'end') this.fail(limit ? 'end of query' : 'ORDER BY, SKIP, LIMIT or end of query');
 		return { start, match, where, distinct, returns, orderBy, skip, limit };
 	}
 
@@ -164,20 +129,13 @@ class Parser {
 		const v = this.name('a variable name after START');
 		this.expectSym('=');
 		const fn = this.name('events(...)');
-		if (fn.v.toLowerCase() !== 'events')
-			throw syntaxError(this.src, fn.pos, 'events(...)', `"${fn.v}"`);
+		if (fn.v.toLowerCase() !== 'events') throw syntaxError(this.src, fn.pos, 'events(...)', `"${fn.v}"`);
 		this.expectSym('(');
 		const args: Record<string, Expr> = {};
 		if (!this.isSym(')'))
 			do {
 				const key = this.name(`an events() argument (${START_ARGS.join(', ')})`);
-				if (!START_ARGS.includes(key.v))
-					throw syntaxError(
-						this.src,
-						key.pos,
-						`an events() argument (${START_ARGS.join(', ')})`,
-						`"${key.v}"`,
-					);
+				if (!START_ARGS.includes(key.v)) throw syntaxError(this.src, key.pos, `an events() argument (${START_ARGS.join(', ')})`, `"${key.v}"`);
 				this.expectSym(':');
 				args[key.v] = this.value();
 			} while (this.acceptSym(','));
@@ -204,8 +162,7 @@ class Parser {
 			const l = this.name('a label (Memory, Event, Entity or Tag)');
 			const key = l.v.toLowerCase();
 			label = Object.hasOwn(LABEL_ALIASES, key) ? LABEL_ALIASES[key] : undefined;
-			if (!label)
-				throw syntaxError(this.src, l.pos, 'a label (Memory, Event, Entity or Tag)', `"${l.v}"`);
+			if (!label) throw syntaxError(this.src, l.pos, 'a label (Memory, Event, Entity or Tag)', `"${l.v}"`);
 		}
 		const props = this.isSym('{') ? this.props() : {};
 		this.expectSym(')');
@@ -237,12 +194,7 @@ class Parser {
 		const type = RELATION_ALIASES[up] ?? up;
 		const known = [...VIRTUAL_RELATIONS, ...ASSOCIATION_TYPES_ALL] as readonly string[];
 		if (!known.includes(type))
-			throw syntaxError(
-				this.src,
-				t.pos,
-				`a relationship type (${[...VIRTUAL_RELATIONS, 'or a link type such as RELATES_TO'].join(', ')})`,
-				`"${t.v}"`,
-			);
+			throw syntaxError(this.src, t.pos, `a relationship type (${[...VIRTUAL_RELATIONS, 'or a link type such as RELATES_TO'].join(', ')})`, `"${t.v}"`);
 		return type;
 	}
 
@@ -358,15 +310,13 @@ class Parser {
 		if (lit) return lit;
 		const id = this.name('a variable, property, value or function');
 		if (this.isSym('(')) return this.call(id);
-		if (this.acceptSym('.'))
-			return { kind: 'prop', var: id.v, prop: this.name('a property name').v, pos: id.pos };
+		if (this.acceptSym('.')) return { kind: 'prop', var: id.v, prop: this.name('a property name').v, pos: id.pos };
 		return { kind: 'var', name: id.v, pos: id.pos };
 	}
 
 	call(id: { v: string; pos: number }): Expr {
 		const fn = id.v.toLowerCase();
-		if (fn !== 'count' && fn !== 'cos')
-			throw syntaxError(this.src, id.pos, 'count(...) or cos(a, b)', `"${id.v}("`);
+		if (fn !== 'count' && fn !== 'cos') throw syntaxError(this.src, id.pos, 'count(...) or cos(a, b)', `"${id.v}("`);
 		this.expectSym('(');
 		if (fn === 'count' && this.acceptSym('*')) {
 			this.expectSym(')');
@@ -452,35 +402,19 @@ function checkRefs(e: Expr, vars: Map<string, string>, aliases: Set<string> | un
 
 function checkRel(r: RelPattern): void {
 	if (r.hops && r.types.some((t) => ['MENTIONS', 'TAGGED', 'SIMILAR', 'FAR'].includes(t)))
-		throw new MemoryError(
-			'invalid_input',
-			`query: a hop range (*a..b) only applies to NEXT, SHARES or link types, not ${r.types.join('|')}`,
-		);
-	if (
-		r.types.length > 1 &&
-		r.types.some((t) => (VIRTUAL_RELATIONS as readonly string[]).includes(t))
-	)
-		throw new MemoryError(
-			'invalid_input',
-			`query: ${r.types.join('|')}: only link types can be combined with "|"`,
-		);
+		throw new MemoryError('invalid_input', `query: a hop range (*a..b) only applies to NEXT, SHARES or link types, not ${r.types.join('|')}`);
+	if (r.types.length > 1 && r.types.some((t) => (VIRTUAL_RELATIONS as readonly string[]).includes(t)))
+		throw new MemoryError('invalid_input', `query: ${r.types.join('|')}: only link types can be combined with "|"`);
 	if ((r.types[0] === 'NEXT' || r.types[0] === 'TAGGED') && r.dir === 'both')
-		throw new MemoryError(
-			'invalid_input',
-			`query: ${r.types[0]} is directed: write -[:${r.types[0]}]-> or <-[:${r.types[0]}]-`,
-		);
+		throw new MemoryError('invalid_input', `query: ${r.types[0]} is directed: write -[:${r.types[0]}]-> or <-[:${r.types[0]}]-`);
 }
 
 // ---------------------------------------------------------------- parameters
 
 /** Replaces every $param with its value; throws naming the first missing one. */
-export function bindParams(
-	q: GraphQuery,
-	params: Record<string, GraphParamValue> = {},
-): GraphQuery {
+export function bindParams(q: GraphQuery, params: Record<string, GraphParamValue> = {}): GraphQuery {
 	const sub = (e: Expr): Expr => substitute(e, params);
-	const props = (m: Record<string, Expr>) =>
-		Object.fromEntries(Object.entries(m).map(([k, v]) => [k, sub(v)]));
+	const props = (m: Record<string, Expr>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, sub(v)]));
 	return {
 		...q,
 		start: q.start && { ...q.start, args: props(q.start.args) },
@@ -499,11 +433,7 @@ export function bindParams(
 function substitute(e: Expr, params: Record<string, GraphParamValue>): Expr {
 	switch (e.kind) {
 		case 'param': {
-			if (!(e.name in params))
-				throw new MemoryError(
-					'invalid_input',
-					`params: $${e.name} is used in the query but not given in params`,
-				);
+			if (!(e.name in params)) throw new MemoryError('invalid_input', `params: $${e.name} is used in the query but not given in params`);
 			return toExpr(params[e.name]);
 		}
 		case 'cmp':
@@ -523,9 +453,7 @@ function substitute(e: Expr, params: Record<string, GraphParamValue>): Expr {
 }
 
 function toExpr(v: GraphParamValue): Expr {
-	return Array.isArray(v)
-		? { kind: 'list', items: v.map((x) => ({ kind: 'lit', value: x })) }
-		: { kind: 'lit', value: v };
+	return Array.isArray(v) ? { kind: 'list', items: v.map((x) => ({ kind: 'lit', value: x })) } : { kind: 'lit', value: v };
 }
 
 /** The constant value of a literal or list expression (after bindParams), else undefined. */

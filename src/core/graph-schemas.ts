@@ -7,14 +7,7 @@ import { z } from 'zod';
 import { IsoDateSchema, LIMITS, MemoryRefSchema, wellFormedInput } from './schemas';
 
 /** The walks find_memory_connections can take (seed 002). */
-export const CONNECTION_RELATIONS = [
-	'similar',
-	'before',
-	'after',
-	'evolution',
-	'contrast',
-	'explore',
-] as const;
+export const CONNECTION_RELATIONS = ['similar', 'before', 'after', 'evolution', 'contrast', 'explore'] as const;
 export type ConnectionRelation = (typeof CONNECTION_RELATIONS)[number];
 
 /** Server caps: top_n is clamped to this, and the clamp is reported in `truncations`. */
@@ -36,31 +29,22 @@ export const ConnectionsInputSchema = wellFormedInput(
 				.min(1)
 				.max(CONNECTION_LIMITS.sentenceChars)
 				.optional()
-				.describe(
-					'One complete sentence, not keywords. Required except for explore, which forbids it',
-				),
+				.describe('One complete sentence, not keywords. Required except for explore, which forbids it'),
 			anchor_entity_id: z
 				.string()
 				.min(1)
 				.max(LIMITS.entityNameChars + 60)
 				.optional()
 				.describe('Entity id (or name) to walk from instead of a vector entry. Required for explore'),
-			relation: z
-				.enum(CONNECTION_RELATIONS)
-				.optional()
-				.describe('similar (default, time-stratified), before, after, evolution, contrast, explore'),
+			relation: z.enum(CONNECTION_RELATIONS).optional().describe('similar (default, time-stratified), before, after, evolution, contrast, explore'),
 			reference_time: IsoDateSchema.optional().describe('ISO 8601 basis for before/after'),
-			anchor_event_id: MemoryRefSchema.optional().describe(
-				'Memory id (event) basis for before/after',
-			),
+			anchor_event_id: MemoryRefSchema.optional().describe('Memory id (event) basis for before/after'),
 			top_n: z
 				.number()
 				.int()
 				.min(1)
 				.optional()
-				.describe(
-					`Max candidates per round (${CONNECTION_LIMITS.defaultTopN}; capped at ${CONNECTION_LIMITS.topN})`,
-				),
+				.describe(`Max candidates per round (${CONNECTION_LIMITS.defaultTopN}; capped at ${CONNECTION_LIMITS.topN})`),
 			expansion_rounds: z
 				.number()
 				.int()
@@ -72,22 +56,15 @@ export const ConnectionsInputSchema = wellFormedInput(
 		})
 		.superRefine((v, ctx) => {
 			const relation = v.relation ?? 'similar';
-			const issue = (path: string, message: string) =>
-				ctx.addIssue({ code: 'custom', path: [path], message });
+			const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
 			if (relation === 'explore') {
-				if (v.sentence !== undefined)
-					issue('sentence', 'sentence is forbidden for relation "explore"');
-				if (v.anchor_entity_id === undefined)
-					issue('anchor_entity_id', 'anchor_entity_id is required for relation "explore"');
+				if (v.sentence !== undefined) issue('sentence', 'sentence is forbidden for relation "explore"');
+				if (v.anchor_entity_id === undefined) issue('anchor_entity_id', 'anchor_entity_id is required for relation "explore"');
 			} else if (v.sentence === undefined || v.sentence.trim() === '') {
-				issue(
-					'sentence',
-					`sentence is required for relation "${relation}" (only explore may omit it)`,
-				);
+				issue('sentence', `sentence is required for relation "${relation}" (only explore may omit it)`);
 			}
 			if (needsTimeBasis(relation)) {
-				const given =
-					Number(v.reference_time !== undefined) + Number(v.anchor_event_id !== undefined);
+				const given = Number(v.reference_time !== undefined) + Number(v.anchor_event_id !== undefined);
 				if (given !== 1)
 					issue(
 						given === 0 ? 'reference_time' : 'anchor_event_id',
@@ -95,18 +72,11 @@ export const ConnectionsInputSchema = wellFormedInput(
 							(given === 0 ? ' (there is no implicit "now")' : ', not both'),
 					);
 			} else {
-				if (v.reference_time !== undefined)
-					issue(
-						'reference_time',
-						`reference_time only applies to relation "before" or "after", not "${relation}"`,
-					);
+				if (v.reference_time !== undefined) issue('reference_time', `reference_time only applies to relation "before" or "after", not "${relation}"`);
 				if (v.anchor_event_id !== undefined)
-					issue(
-						'anchor_event_id',
-						`anchor_event_id only applies to relation "before" or "after", not "${relation}"`,
-					);
+					issue('anchor_event_id', `anchor_event_id only applies to relation "before" or "after", not "${relation}"`);
 			}
-		})
+		}),
 );
 export type ConnectionsInput = z.infer<typeof ConnectionsInputSchema>;
 
@@ -114,20 +84,10 @@ export const ConnectionCandidateSchema = z.object({
 	event_id: z.string().describe('Memory id; feeds get_memory'),
 	seq: z.number().int(),
 	summary: z.string().describe('Stored summary, or the start of the content'),
-	path: z
-		.array(z.string())
-		.describe(
-			'From an entry memory to this one: memory ids alternating with the entity id or link type between them',
-		),
-	bridge_entity_id: z
-		.string()
-		.nullable()
-		.describe('The shared entity this came through (null for a link)'),
+	path: z.array(z.string()).describe('From an entry memory to this one: memory ids alternating with the entity id or link type between them'),
+	bridge_entity_id: z.string().nullable().describe('The shared entity this came through (null for a link)'),
 	cosine: z.number().nullable().describe('Cosine to the sentence (null for explore)'),
-	cosine_percentile: z
-		.number()
-		.nullable()
-		.describe('Share of memories in scope less similar to the sentence, 0–100'),
+	cosine_percentile: z.number().nullable().describe('Share of memories in scope less similar to the sentence, 0–100'),
 	timestamp: z.string(),
 	round: z.number().int().describe('1 or 2'),
 	score: z.number().describe('Walk score used for ranking'),
@@ -161,9 +121,7 @@ export const ConnectionsOutputSchema = z.object({
 	searched_scope: z.object({
 		scope: z.string().describe('"*" for every scope'),
 		memories: z.number().int().describe('Memories with a vector in that scope'),
-		time_window: z
-			.object({ before: z.string().optional(), after: z.string().optional() })
-			.optional(),
+		time_window: z.object({ before: z.string().optional(), after: z.string().optional() }).optional(),
 	}),
 	truncations: z.array(z.string()).describe('Every cap that cut the walk or the output'),
 });
@@ -194,15 +152,8 @@ const ParamValueSchema = z.union([
 
 export const GraphQueryInputSchema = wellFormedInput(
 	z.object({
-		query: z
-			.string()
-			.min(1)
-			.max(GRAPH_LIMITS.queryChars)
-			.describe('The pattern query (see the tool description)'),
-		params: z
-			.record(z.string(), ParamValueSchema)
-			.optional()
-			.describe('Values for $name placeholders'),
+		query: z.string().min(1).max(GRAPH_LIMITS.queryChars).describe('The pattern query (see the tool description)'),
+		params: z.record(z.string(), ParamValueSchema).optional().describe('Values for $name placeholders'),
 	}),
 );
 export type GraphQueryInput = z.infer<typeof GraphQueryInputSchema>;

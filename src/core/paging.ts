@@ -27,17 +27,12 @@ export interface PagesRead {
  * const all: MemoryBrief[] = [];
  * const { truncated } = await readPages((offset) => list(offset), 2000, (items) => void all.push(...items));
  */
-export async function readPages<T>(
-	fetch: (offset: number) => Promise<Page<T>>,
-	cap: number,
-	take: (items: T[]) => boolean | void,
-): Promise<PagesRead> {
+export async function readPages<T>(fetch: (offset: number) => Promise<Page<T>>, cap: number, take: (items: T[]) => boolean | void): Promise<PagesRead> {
 	let read = 0;
-	for (let offset = 0; ; ) {
+	for (let offset = 0; ;) {
 		const page = await fetch(offset);
 		read += page.items.length;
-		if (take(page.items) === true || !page.has_more || page.items.length === 0)
-			return { read, truncated: false };
+		if (take(page.items) === true || !page.has_more || page.items.length === 0) return { read, truncated: false };
 		offset = page.next_offset ?? offset + page.items.length;
 		if (read >= cap) return { read, truncated: true };
 	}

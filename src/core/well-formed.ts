@@ -107,8 +107,7 @@ export function inspect(value: unknown, opts: InspectOptions = {}): WalkIssue[] 
 			const k = keys[i];
 			const pos = loneSurrogateAt(k);
 			if (pos >= 0) report(at, toWellFormed(k), `key ${illFormedRule(pos)}`);
-			else if (opts.noProtoKeys && k === '__proto__')
-				report(at, k, 'key "__proto__" is not allowed (JSON objects lose it); rename it');
+			else if (opts.noProtoKeys && k === '__proto__') report(at, k, 'key "__proto__" is not allowed (JSON objects lose it); rename it');
 			else if (!opts.skipKeys?.has(k)) push((v as Record<string, unknown>)[k], k);
 		}
 	}

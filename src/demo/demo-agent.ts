@@ -67,10 +67,32 @@ async function runScript(client: Client): Promise<void> {
 
 	const stored = await call(client, 'store_memory', {
 		memories: [
-			{ content: 'The user prefers concise answers with code first and explanations after.', type: 'Preference', tags: ['demo', 'style'], importance: 0.8, scope: DEMO_SCOPE },
-			{ content: 'Decision: the team moved the billing service from MongoDB to PostgreSQL because invoices need ACID transactions.', type: 'Decision', tags: ['demo', 'billing'], importance: 0.9, scope: DEMO_SCOPE },
-			{ content: 'Deploys to production happen on Tuesdays after the 10:00 stand-up; never deploy on Fridays.', type: 'Habit', tags: ['demo', 'ops'], scope: DEMO_SCOPE },
-			{ content: 'Invoice totals were off by a cent because of floating-point rounding; amounts are now stored as integer cents.', type: 'Insight', tags: ['demo', 'billing'], scope: DEMO_SCOPE },
+			{
+				content: 'The user prefers concise answers with code first and explanations after.',
+				type: 'Preference',
+				tags: ['demo', 'style'],
+				importance: 0.8,
+				scope: DEMO_SCOPE,
+			},
+			{
+				content: 'Decision: the team moved the billing service from MongoDB to PostgreSQL because invoices need ACID transactions.',
+				type: 'Decision',
+				tags: ['demo', 'billing'],
+				importance: 0.9,
+				scope: DEMO_SCOPE,
+			},
+			{
+				content: 'Deploys to production happen on Tuesdays after the 10:00 stand-up; never deploy on Fridays.',
+				type: 'Habit',
+				tags: ['demo', 'ops'],
+				scope: DEMO_SCOPE,
+			},
+			{
+				content: 'Invoice totals were off by a cent because of floating-point rounding; amounts are now stored as integer cents.',
+				type: 'Insight',
+				tags: ['demo', 'billing'],
+				scope: DEMO_SCOPE,
+			},
 		],
 	});
 	const results = stored.results as { memory_id: string; status: string }[];
@@ -100,7 +122,10 @@ async function runScript(client: Client): Promise<void> {
 async function recall(client: Client, query: string): Promise<void> {
 	const out = await call(client, 'recall_memory', { query, limit: 3, scope: DEMO_SCOPE });
 	const hits = out.results as { score: number; memory: { content: string } }[];
-	step(`Recalled “${query}”: ${hits.length} result${hits.length === 1 ? '' : 's'}`, hits.map((h) => `${h.score.toFixed(2)}  ${h.memory.content}`).join('\n') || 'nothing yet');
+	step(
+		`Recalled “${query}”: ${hits.length} result${hits.length === 1 ? '' : 's'}`,
+		hits.map((h) => `${h.score.toFixed(2)}  ${h.memory.content}`).join('\n') || 'nothing yet',
+	);
 }
 
 async function main(): Promise<void> {
@@ -121,7 +146,11 @@ async function main(): Promise<void> {
 		try {
 			const out = await call(client, 'delete_memory', { tags: [DEMO_SCOPE], scope: DEMO_SCOPE });
 			const n = out.deleted_count as number;
-			step(n ? `Removed the demo's ${n} ${n === 1 ? 'memory' : 'memories'} (scope “${DEMO_SCOPE}”); your own memories were not touched` : 'There were no demo memories to remove');
+			step(
+				n
+					? `Removed the demo's ${n} ${n === 1 ? 'memory' : 'memories'} (scope “${DEMO_SCOPE}”); your own memories were not touched`
+					: 'There were no demo memories to remove',
+			);
 			document.body.dataset.cleared = 'true';
 		} catch (e) {
 			step(String((e as Error).message ?? e), undefined, 'error');

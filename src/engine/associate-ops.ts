@@ -45,27 +45,42 @@ export async function associateMemories(ctx: EngineContext, input: AssociateInpu
 	const key = requestKey('associate_memories', p);
 	return ctx.lock.run(async () => {
 		const change: IndexChange = { upserts: [], edges: [] };
-		const applied = await writeIndexed(ctx, change, () => applyOnce(ctx, key, async () => {
-			const ok: Succeeded[] = [];
-			const failed: Failed[] = [];
-			const at = nowIso(ctx);
-			for (const [index, item] of items.entries()) {
-				const r = await writeOne(ctx, item, index, at, single);
-				if ('error' in r) failed.push(r);
-				else {
-					ok.push(r.result);
-					change.edges.push(r.row);
-				}
-			}
-			if (ok.length) {
-				await appendActivity(
-					ctx.db,
-					ok.map((s) => ({ at, actor, action: 'associated' as const, memory_id: s.memory1_id, memory_ids: [s.memory2_id], detail: `${s.type} → ${s.memory2_id}`, link: { from: s.memory1_id, to: s.memory2_id, type: s.type } })),
-				);
-				change.stamp = await bumpStamp(ctx.db);
-			}
-			return { ok, failed };
-		}, (r) => r));
+		const applied = await writeIndexed(ctx, change, () =>
+			applyOnce(
+				ctx,
+				key,
+				async () => {
+					const ok: Succeeded[] = [];
+					const failed: Failed[] = [];
+					const at = nowIso(ctx);
+					for (const [index, item] of items.entries()) {
+						const r = await writeOne(ctx, item, index, at, single);
+						if ('error' in r) failed.push(r);
+						else {
+							ok.push(r.result);
+							change.edges.push(r.row);
+						}
+					}
+					if (ok.length) {
+						await appendActivity(
+							ctx.db,
+							ok.map((s) => ({
+								at,
+								actor,
+								action: 'associated' as const,
+								memory_id: s.memory1_id,
+								memory_ids: [s.memory2_id],
+								detail: `${s.type} → ${s.memory2_id}`,
+								link: { from: s.memory1_id, to: s.memory2_id, type: s.type },
+							})),
+						);
+						change.stamp = await bumpStamp(ctx.db);
+					}
+					return { ok, failed };
+				},
+				(r) => r,
+			),
+		);
 		const res = applied.value;
 		if (applied.replayed) return replayedOutput(output(res.ok, res.failed), key!);
 		if (res.ok.length) ctx.hub.emit({ kind: 'associations', ids: [...new Set(res.ok.flatMap((s) => [s.memory1_id, s.memory2_id]))] });
@@ -83,23 +98,38 @@ export async function unlinkMemories(ctx: EngineContext, input: UnlinkInput, act
 	const key = requestKey('unlink_memories', p);
 	return ctx.lock.run(async () => {
 		const change: IndexChange = { upserts: [], edges: [], removedEdges: [] };
-		const applied = await writeIndexed(ctx, change, () => applyOnce(ctx, key, async () => {
-			const [a, b] = await Promise.all([getByRef(ctx.db, p.memory1_id), getByRef(ctx.db, p.memory2_id)]);
-			if (!a) throw notFound('memory1_id', p.memory1_id);
-			if (!b) throw notFound('memory2_id', p.memory2_id);
-			const links = linksOut(a).filter((l) => l.to === b.id && (p.type === undefined || l.type === p.type));
-			if (links.length === 0)
-				throw new MemoryError('not_found', `${p.type ? 'type' : 'memory2_id'}: no ${p.type ? `${p.type} ` : ''}link from ${a.id} to ${b.id}`);
-			await deleteLinks(ctx.db, links);
-			const at = nowIso(ctx);
-			await appendActivity(
-				ctx.db,
-				links.map((l) => ({ at, actor, action: 'unlinked' as const, memory_id: a.id, memory_ids: [b.id], detail: `${l.type} → ${b.id}`, link: { from: a.id, to: b.id, type: l.type } })),
-			);
-			change.removedEdges!.push(...links);
-			change.stamp = await bumpStamp(ctx.db);
-			return unlinkOutput(links);
-		}, (out) => out));
+		const applied = await writeIndexed(ctx, change, () =>
+			applyOnce(
+				ctx,
+				key,
+				async () => {
+					const [a, b] = await Promise.all([getByRef(ctx.db, p.memory1_id), getByRef(ctx.db, p.memory2_id)]);
+					if (!a) throw notFound('memory1_id', p.memory1_id);
+					if (!b) throw notFound('memory2_id', p.memory2_id);
+					const links = linksOut(a).filter((l) => l.to === b.id && (p.type === undefined || l.type === p.type));
+					if (links.length === 0)
+						throw new MemoryError('not_found', `${p.type ? 'type' : 'memory2_id'}: no ${p.type ? `${p.type} ` : ''}link from ${a.id} to ${b.id}`);
+					await deleteLinks(ctx.db, links);
+					const at = nowIso(ctx);
+					await appendActivity(
+						ctx.db,
+						links.map((l) => ({
+							at,
+							actor,
+							action: 'unlinked' as const,
+							memory_id: a.id,
+							memory_ids: [b.id],
+							detail: `${l.type} → ${b.id}`,
+							link: { from: a.id, to: b.id, type: l.type },
+						})),
+					);
+					change.removedEdges!.push(...links);
+					change.stamp = await bumpStamp(ctx.db);
+					return unlinkOutput(links);
+				},
+				(out) => out,
+			),
+		);
 		if (applied.replayed) return replayedOutput(applied.value, key!);
 		const [first] = applied.value.removed;
 		ctx.hub.emit({ kind: 'associations', ids: [first.memory1_id, first.memory2_id] });
@@ -135,8 +165,7 @@ export async function writeOne(
 	const [a, b] = await Promise.all([getByRef(ctx.db, item.memory1_id), getByRef(ctx.db, item.memory2_id)]);
 	if (!a) return fail(notFound(`${prefix}memory1_id`, item.memory1_id));
 	if (!b) return fail(notFound(`${prefix}memory2_id`, item.memory2_id));
-	if (a.id === b.id)
-		return fail(new MemoryError('invalid_input', `${prefix}memory2_id: must differ from memory1_id (a memory cannot be linked to itself)`));
+	if (a.id === b.id) return fail(new MemoryError('invalid_input', `${prefix}memory2_id: must differ from memory1_id (a memory cannot be linked to itself)`));
 	const type: AuthorableAssociationType = item.type ?? 'RELATES_TO';
 	const existing = linksOut(a).find((l) => l.to === b.id && l.type === type);
 	const row = buildRow(existing, a.id, b.id, type, item, at);
@@ -156,9 +185,7 @@ function buildRow(
 	item: AssociateItem,
 	at: string,
 ): AssociationRow {
-	const row: AssociationRow = existing
-		? { ...existing, updated_at: at }
-		: { from, to, type, strength: DEFAULT_STRENGTH, created_at: at };
+	const row: AssociationRow = existing ? { ...existing, updated_at: at } : { from, to, type, strength: DEFAULT_STRENGTH, created_at: at };
 	if (item.strength !== undefined) row.strength = item.strength;
 	const fields = row as Record<string, unknown>;
 	for (const f of FIELDS) if (item[f] !== undefined) fields[f] = item[f];
@@ -171,9 +198,10 @@ function output(ok: Succeeded[], failed: Failed[]): AssociateOutput {
 	const parts = [`${created} created`, `${updated} updated`, `${failed.length} failed`];
 	return {
 		success: failed.length === 0,
-		message: ok.length === 1 && failed.length === 0
-			? `${ok[0].status === 'created' ? 'Created' : 'Updated'} ${ok[0].type} from ${ok[0].memory1_id} to ${ok[0].memory2_id} (strength ${ok[0].strength})`
-			: `Associations: ${parts.join(', ')}${failed.length ? ` (first failure: ${failed[0].error})` : ''}`,
+		message:
+			ok.length === 1 && failed.length === 0
+				? `${ok[0].status === 'created' ? 'Created' : 'Updated'} ${ok[0].type} from ${ok[0].memory1_id} to ${ok[0].memory2_id} (strength ${ok[0].strength})`
+				: `Associations: ${parts.join(', ')}${failed.length ? ` (first failure: ${failed[0].error})` : ''}`,
 		created_count: created,
 		updated_count: updated,
 		failed_count: failed.length,

@@ -28,10 +28,25 @@ export const BRIEF_CHARS = 500;
 export async function timeline(ctx: EngineContext, input: TimelineInput): Promise<TimelineOutput> {
 	const p = parseInput(TimelineInputSchema, input);
 	const now = ctx.now();
-	const q: RecallInput = { scope: p.scope, start: p.start, end: p.end, types: p.types, tags: p.tags, tag_mode: p.tag_mode, exclude_tags: p.exclude_tags, limit: p.limit ?? 20, offset: p.offset ?? 0, sort: p.order === 'asc' ? 'time_asc' : 'time_desc' };
+	const q: RecallInput = {
+		scope: p.scope,
+		start: p.start,
+		end: p.end,
+		types: p.types,
+		tags: p.tags,
+		tag_mode: p.tag_mode,
+		exclude_tags: p.exclude_tags,
+		limit: p.limit ?? 20,
+		offset: p.offset ?? 0,
+		sort: p.order === 'asc' ? 'time_asc' : 'time_desc',
+	};
 	if (p.time_query) {
 		const w = parseTimeQuery(p.time_query, now);
-		if (!w) throw new MemoryError('invalid_input', `time_query: ${JSON.stringify(p.time_query)} is not a time range I can read; try "last week", "yesterday" or "in March 2024"`);
+		if (!w)
+			throw new MemoryError(
+				'invalid_input',
+				`time_query: ${JSON.stringify(p.time_query)} is not a time range I can read; try "last week", "yesterday" or "in March 2024"`,
+			);
 		q.start = p.start ?? w.start;
 		q.end = p.end ?? w.end;
 	}
@@ -67,5 +82,12 @@ export async function findByEntity(ctx: EngineContext, input: FindByEntityInput)
 	const limit = p.limit ?? 20;
 	const memories = rows.slice(offset, offset + limit).map((r) => toBrief(r, p.max_content_chars ?? BRIEF_CHARS));
 	const hasMore = offset + memories.length < rows.length;
-	return { entity: toEntity(ctx.index, entity), matches, memories, count: memories.length, has_more: hasMore, ...(hasMore && { next_offset: offset + memories.length }) };
+	return {
+		entity: toEntity(ctx.index, entity),
+		matches,
+		memories,
+		count: memories.length,
+		has_more: hasMore,
+		...(hasMore && { next_offset: offset + memories.length }),
+	};
 }

@@ -39,36 +39,61 @@ export async function deleteMemories(ctx: EngineContext, input: DeleteInput, act
 }
 
 /** The delete in one transaction (the caller holds the write lock). */
-async function deleteFully(ctx: EngineContext, p: DeleteInput, found: string[], missing: MemoryRef[], actor: string, key: RequestKey | undefined): Promise<DeleteOutput> {
+async function deleteFully(
+	ctx: EngineContext,
+	p: DeleteInput,
+	found: string[],
+	missing: MemoryRef[],
+	actor: string,
+	key: RequestKey | undefined,
+): Promise<DeleteOutput> {
 	{
 		let ids = found;
 		const change: IndexChange = { upserts: [], edges: [], removedIds: ids, removedEdges: [] };
 		const compact = (removed: number) => output(ids, removed, missing, p);
-		const applied = await writeIndexed(ctx, change, () => applyOnce(ctx, key, async () => {
-			let rows = await ctx.db.memories.bulkGet(ids);
-			const tags = p.tags;
-			if (tags) {
-				// The index named them; the rows confirm they still match (another tab may have
-				// changed one since).
-				rows = rows.filter((r) => r !== undefined && (p.scope === undefined || r.scope === p.scope) && carriesTags(r.tags, tags, p.tag_mode ?? 'any'));
-				change.removedIds = ids = rows.map((r) => r!.id);
-			}
-			const deleted = new Set(ids);
-			const links = await linksTouching(ctx.db, ids, ctx.index.linkedFrom(ids), rows);
-			// Links leaving a deleted memory go with its row; links into one leave their sources.
-			await deleteLinks(ctx.db, links.filter((a) => !deleted.has(a.from)));
-			const bridges = bridgeSequence(links, deleted, nowIso(ctx));
-			await putLinks(ctx.db, bridges);
-			change.edges = bridges;
-			// A memory's vectors are part of its row (store/vectors.ts): they go with it.
-			await ctx.db.memories.bulkDelete(ids);
-			await dropOrphanEntities(ctx, rows.filter((r) => r !== undefined));
-			const at = nowIso(ctx);
-			await appendActivity(ctx.db, ids.map((memory_id) => ({ at, actor, action: 'deleted' as const, memory_id })));
-			change.removedEdges = links;
-			change.stamp = await bumpStamp(ctx.db);
-			return links.length;
-		}, compact));
+		const applied = await writeIndexed(ctx, change, () =>
+			applyOnce(
+				ctx,
+				key,
+				async () => {
+					let rows = await ctx.db.memories.bulkGet(ids);
+					const tags = p.tags;
+					if (tags) {
+						// The index named them; the rows confirm they still match (another tab may have
+						// changed one since).
+						rows = rows.filter(
+							(r) => r !== undefined && (p.scope === undefined || r.scope === p.scope) && carriesTags(r.tags, tags, p.tag_mode ?? 'any'),
+						);
+						change.removedIds = ids = rows.map((r) => r!.id);
+					}
+					const deleted = new Set(ids);
+					const links = await linksTouching(ctx.db, ids, ctx.index.linkedFrom(ids), rows);
+					// Links leaving a deleted memory go with its row; links into one leave their sources.
+					await deleteLinks(
+						ctx.db,
+						links.filter((a) => !deleted.has(a.from)),
+					);
+					const bridges = bridgeSequence(links, deleted, nowIso(ctx));
+					await putLinks(ctx.db, bridges);
+					change.edges = bridges;
+					// A memory's vectors are part of its row (store/vectors.ts): they go with it.
+					await ctx.db.memories.bulkDelete(ids);
+					await dropOrphanEntities(
+						ctx,
+						rows.filter((r) => r !== undefined),
+					);
+					const at = nowIso(ctx);
+					await appendActivity(
+						ctx.db,
+						ids.map((memory_id) => ({ at, actor, action: 'deleted' as const, memory_id })),
+					);
+					change.removedEdges = links;
+					change.stamp = await bumpStamp(ctx.db);
+					return links.length;
+				},
+				compact,
+			),
+		);
 		// Another tab applied this request_id first: its memories are gone, and were removed here too.
 		if (applied.replayed) return replayedOutput(applied.value, key!);
 		ctx.hub.emit({ kind: 'memories', ids });
@@ -91,7 +116,14 @@ async function deleteFully(ctx: EngineContext, p: DeleteInput, found: string[], 
  * - a request_id is held in this tab (replays here are recognised) and recorded by the next
  *   write that commits (request-ids.ts); the result says `request_recorded: false`.
  */
-async function deleteWhenFull(ctx: EngineContext, p: DeleteInput, found: string[], missing: MemoryRef[], actor: string, key: RequestKey | undefined): Promise<DeleteOutput> {
+async function deleteWhenFull(
+	ctx: EngineContext,
+	p: DeleteInput,
+	found: string[],
+	missing: MemoryRef[],
+	actor: string,
+	key: RequestKey | undefined,
+): Promise<DeleteOutput> {
 	let ids = found;
 	let prior: { result: unknown } | undefined;
 	await ctx.db.deleteOnly(async () => {
@@ -101,7 +133,9 @@ async function deleteWhenFull(ctx: EngineContext, p: DeleteInput, found: string[
 		if (p.tags) {
 			const tags = p.tags;
 			const rows = await ctx.db.memories.bulkGet(ids);
-			ids = rows.filter((r) => r !== undefined && (p.scope === undefined || r.scope === p.scope) && carriesTags(r.tags, tags, p.tag_mode ?? 'any')).map((r) => r!.id);
+			ids = rows
+				.filter((r) => r !== undefined && (p.scope === undefined || r.scope === p.scope) && carriesTags(r.tags, tags, p.tag_mode ?? 'any'))
+				.map((r) => r!.id);
 		}
 		await ctx.db.memories.bulkDelete(ids);
 		await ctx.db.snapshots.clear();
@@ -166,8 +200,9 @@ function output(ids: string[], associations: number, missing: MemoryRef[], p: De
 	const out: DeleteOutput = {
 		success: missing.length === 0,
 		message:
-			(ids.length ? `Deleted ${ids.length} memor${ids.length === 1 ? 'y' : 'ies'}${what} and ${associations} association(s)` : `No memories${what || ' matched'}`) +
-			(missing.length ? `; not found: ${missing.map((m) => JSON.stringify(m)).join(', ')}` : ''),
+			(ids.length
+				? `Deleted ${ids.length} memor${ids.length === 1 ? 'y' : 'ies'}${what} and ${associations} association(s)`
+				: `No memories${what || ' matched'}`) + (missing.length ? `; not found: ${missing.map((m) => JSON.stringify(m)).join(', ')}` : ''),
 		deleted_count: ids.length,
 		deleted_ids: ids.slice(0, LIMITS.batch),
 		associations_removed: associations,

@@ -63,7 +63,12 @@ export function toDocMeta(row: MemoryRow): DocMeta {
 
 /** The text the lexical index sees of a row. */
 export function toDocText(row: MemoryRow): DocText {
-	const text: DocText = { content: row.content, summary: row.summary, entityNames: row.entities.map((e) => e.name), metadata: metadataText(row.metadata, row.content) };
+	const text: DocText = {
+		content: row.content,
+		summary: row.summary,
+		entityNames: row.entities.map((e) => e.name),
+		metadata: metadataText(row.metadata, row.content),
+	};
 	if (row.context !== undefined) text.context = row.context;
 	return text;
 }
@@ -80,7 +85,10 @@ const SPEAKER_LABEL = /^\p{Lu}[\p{L}\p{M}'’.-]*(?: \p{Lu}[\p{L}\p{M}'’.-]*){
  * groups them. The previous turn's last CONTEXT_WORDS words, without its speaker label (a name
  * that says who spoke before would pull every turn towards the other person's name).
  */
-export function turnContext(row: Pick<MemoryRow, 'session' | 'timestamp' | 'updated_at'>, prev: { content: string; timestamp: string; session?: string } | undefined): string | undefined {
+export function turnContext(
+	row: Pick<MemoryRow, 'session' | 'timestamp' | 'updated_at'>,
+	prev: { content: string; timestamp: string; session?: string } | undefined,
+): string | undefined {
 	if (!prev) return undefined;
 	const sameTurns = row.session !== undefined ? prev.session === row.session : row.timestamp !== row.updated_at && prev.timestamp === row.timestamp;
 	if (!sameTurns) return undefined;

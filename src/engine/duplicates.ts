@@ -21,12 +21,33 @@ const WORD_RE = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
  * with both" and "tagged with x only" are different facts.
  */
 const FUNCTION_WORDS = new Set(
-	('a an the of to in on at for with by from into onto about as and or but so then than that this these those it its ' +
+	(
+		'a an the of to in on at for with by from into onto about as and or but so then than that this these those it its ' +
 		'i me my we us our you your he him his she her they them their is are was were be been being am do does did ' +
-		'has have had will would shall should can could may might must there here which who whom whose what').split(' '),
+		'has have had will would shall should can could may might must there here which who whom whose what'
+	).split(' '),
 );
 
-const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'nothing', 'without', 'dont', 'doesnt', 'didnt', 'isnt', 'arent', 'wasnt', 'werent', 'cant', 'cannot', 'wont', 'shouldnt', 'nor']);
+const NEGATIONS = new Set([
+	'not',
+	'no',
+	'never',
+	'none',
+	'nothing',
+	'without',
+	'dont',
+	'doesnt',
+	'didnt',
+	'isnt',
+	'arent',
+	'wasnt',
+	'werent',
+	'cant',
+	'cannot',
+	'wont',
+	'shouldnt',
+	'nor',
+]);
 
 /** Lower-cased words that carry meaning (function words dropped). */
 export function contentWords(text: string): Set<string> {
@@ -66,13 +87,7 @@ export function sharpWords(text: string): Set<string> {
 		if (w === undefined) continue;
 		const first = raw[0];
 		const capital = first !== first.toLowerCase();
-		if (
-			/\p{N}/u.test(w) ||
-			NEGATIONS.has(w) ||
-			(w.length === 1 && w !== 'a' && w !== 'i') ||
-			(capital && !start && !PRONOUN_I.test(raw))
-		)
-			out.add(w);
+		if (/\p{N}/u.test(w) || NEGATIONS.has(w) || (w.length === 1 && w !== 'a' && w !== 'i') || (capital && !start && !PRONOUN_I.test(raw))) out.add(w);
 	}
 	return out;
 }

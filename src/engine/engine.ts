@@ -64,7 +64,17 @@ import { findConnections } from './graph/connections';
 import { runGraphQuery } from './graph/query';
 import { GraphReads } from './graph/reads';
 import { importMemories } from './import-ops';
-import { loadIndex, nextTask, persistSnapshot, restoreFromSource, restoreIndex, SnapshotScheduler, type IndexOrigin, type LoadedIndex, type SnapshotSource } from './index-lifecycle';
+import {
+	loadIndex,
+	nextTask,
+	persistSnapshot,
+	restoreFromSource,
+	restoreIndex,
+	SnapshotScheduler,
+	type IndexOrigin,
+	type LoadedIndex,
+	type SnapshotSource,
+} from './index-lifecycle';
 import { ModelSwitcher, type EmbedderFactory } from './model-switch';
 import * as reads from './reads';
 import { recallMemories } from './recall-ops';
@@ -149,7 +159,11 @@ export class Engine implements EngineApi {
 		this.#snapshotPlace = loaded.place;
 		if (loaded.stamp !== undefined && loaded.place !== undefined) this.#snapshotOf = `${ctx.index.modelId}@${loaded.stamp}`;
 		this.#stamps = new StampTracker(stamp);
-		this.#snapshots = new SnapshotScheduler(() => this.#saveSnapshot(), () => this.ctx.index.size, opts.snapshotDelayMs);
+		this.#snapshots = new SnapshotScheduler(
+			() => this.#saveSnapshot(),
+			() => this.ctx.index.size,
+			opts.snapshotDelayMs,
+		);
 		this.#models = new ModelSwitcher(this.ctx, opts.embedderFactory);
 	}
 
@@ -368,7 +382,8 @@ export class Engine implements EngineApi {
 			});
 			this.#snapshots.cancel();
 			// The rows naming them are gone: every snapshot file is garbage now.
-			if (this.ctx.snapshotFiles) await removeOrphanFiles(db, this.ctx.snapshotFiles, Infinity).catch((e) => reportFailure(this.ctx, 'removing snapshot files', e));
+			if (this.ctx.snapshotFiles)
+				await removeOrphanFiles(db, this.ctx.snapshotFiles, Infinity).catch((e) => reportFailure(this.ctx, 'removing snapshot files', e));
 			this.ctx.index.clear();
 			this.#committed(stamp, { upserts: [], removed: [], edges: [], wipe: true });
 		});

@@ -30,7 +30,8 @@ export async function exportMemories(ctx: EngineContext, input: ExportInput): Pr
 	});
 	const format = p.format ?? 'json';
 	const exportedAt = new Date(ctx.now()).toISOString();
-	const data = format === 'markdown' ? renderMarkdown(bundle, exportedAt) : format === 'jsonl' ? renderJsonl(bundle, exportedAt) : renderJson(bundle, exportedAt);
+	const data =
+		format === 'markdown' ? renderMarkdown(bundle, exportedAt) : format === 'jsonl' ? renderJsonl(bundle, exportedAt) : renderJson(bundle, exportedAt);
 	const offset = p.offset ?? 0;
 	return {
 		format,
@@ -50,7 +51,10 @@ async function selectPage(db: EngramDB, p: ExportInput): Promise<{ rows: MemoryR
 	const base = db.memories.orderBy('seq');
 	const coll = filtered ? base.filter(match) : base;
 	const limit = p.limit ?? 100_000;
-	const page = await coll.offset(p.offset ?? 0).limit(limit + 1).toArray();
+	const page = await coll
+		.offset(p.offset ?? 0)
+		.limit(limit + 1)
+		.toArray();
 	const selected = filtered ? new Set((await db.memories.orderBy('seq').filter(match).primaryKeys()) as string[]) : undefined;
 	return { rows: page.slice(0, limit), hasMore: page.length > limit, selected };
 }

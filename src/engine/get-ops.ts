@@ -4,14 +4,7 @@
  * Counts an access unless `track_access` is false.
  */
 import { isMemoryError, MemoryError } from '../core/errors';
-import {
-	AUTHORABLE_ASSOCIATION_TYPES,
-	GetInputSchema,
-	type AssociationType,
-	type GetInput,
-	type GetOutput,
-	type MemoryRef,
-} from '../core/schemas';
+import { AUTHORABLE_ASSOCIATION_TYPES, GetInputSchema, type AssociationType, type GetInput, type GetOutput, type MemoryRef } from '../core/schemas';
 import { humanAge } from '../core/time';
 import { appendActivity } from '../store/activity';
 import { linksOf } from '../store/associations';
@@ -38,7 +31,8 @@ export function notFound(field: string, ref: MemoryRef): MemoryError {
 /** Reads one memory with its neighbourhood; see the module comment. */
 export async function getMemory(ctx: EngineContext, input: GetInput, actor = 'agent'): Promise<GetOutput> {
 	const p = parseInput(GetInputSchema, input);
-	const g = p.track_access === false ? await readOnly(ctx, p.memory_id) : await readCounting(ctx, p.memory_id, actor).catch(uncountedWhenFull(ctx, p.memory_id));
+	const g =
+		p.track_access === false ? await readOnly(ctx, p.memory_id) : await readCounting(ctx, p.memory_id, actor).catch(uncountedWhenFull(ctx, p.memory_id));
 	const related = relatedOf(ctx, g, p.related_limit ?? RELATED_DEFAULT);
 	const authored = [...g.links.out, ...g.links.in].filter((a) => AUTHORABLE.has(a.type));
 	return {

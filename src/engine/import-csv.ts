@@ -121,7 +121,14 @@ export function guessColumns(header: string[]): CsvColumns {
 
 /** Splits a tags cell on `;`, `,` or `|`. */
 export function splitTags(cell: string): string[] {
-	return [...new Set(cell.split(/[;,|]/).map((t) => t.trim()).filter((t) => t !== ''))];
+	return [
+		...new Set(
+			cell
+				.split(/[;,|]/)
+				.map((t) => t.trim())
+				.filter((t) => t !== ''),
+		),
+	];
 }
 
 /**
@@ -129,7 +136,10 @@ export function splitTags(cell: string): string[] {
  * time (checked by the import, which names the column and the rule), the other columns in
  * `metadata.csv`. A row without content is refused naming the column; nothing is dropped silently.
  */
-export function csvRecords(t: CsvTable, cols: CsvColumns): { records: { line: number; record: Record<string, unknown> }[]; errors: { line: number; error: string }[] } {
+export function csvRecords(
+	t: CsvTable,
+	cols: CsvColumns,
+): { records: { line: number; record: Record<string, unknown> }[]; errors: { line: number; error: string }[] } {
 	const at = (name: string | undefined) => (name ? t.header.indexOf(name) : -1);
 	const [ci, ti, di] = [at(cols.content), at(cols.tags), at(cols.date)];
 	const errors = [...t.errors];

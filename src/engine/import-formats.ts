@@ -302,7 +302,8 @@ function addRecord(b: EngramBundle, kind: unknown, rec: unknown, line: number): 
 	else if (kind === 'entity') put(b.entities, ImportedEntitySchema, 'entity');
 	else if (kind === 'vector') put(b.vectors, ImportedVectorSchema, 'vector');
 	else if (kind === undefined) b.errors.add(line, 'content: missing; a record without "kind" is a memory and needs its "content" text');
-	else if (kind !== 'header') b.errors.add(line, `kind: must be one of header, memory, entity, association, vector (got ${JSON.stringify(kind)?.slice(0, 100)})`);
+	else if (kind !== 'header')
+		b.errors.add(line, `kind: must be one of header, memory, entity, association, vector (got ${JSON.stringify(kind)?.slice(0, 100)})`);
 }
 
 /** A record's kind: its `kind`, or "memory" for a plain record with content (and no kind). */

@@ -32,7 +32,11 @@ export interface NotesBundle {
 }
 
 const isMarkdown = (p: string) => /\.(md|markdown)$/i.test(p);
-const baseName = (p: string) => p.split('/').pop()!.replace(/\.(md|markdown)$/i, '');
+const baseName = (p: string) =>
+	p
+		.split('/')
+		.pop()!
+		.replace(/\.(md|markdown)$/i, '');
 const noExt = (p: string) => p.replace(/\.(md|markdown)$/i, '');
 
 /** The front matter (between `---` lines at the very top) and the body after it. */

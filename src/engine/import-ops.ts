@@ -87,7 +87,15 @@ function output(c: Counts, errors: ImportErrors, notImported: NotImportedList): 
 
 // ---------------------------------------------------------------- Engram data
 
-async function importBundle(ctx: EngineContext, b: EngramBundle, p: ImportInput, actor: string, counts: Counts, errors: ImportErrors, onProgress?: (p: Progress) => void): Promise<void> {
+async function importBundle(
+	ctx: EngineContext,
+	b: EngramBundle,
+	p: ImportInput,
+	actor: string,
+	counts: Counts,
+	errors: ImportErrors,
+	onProgress?: (p: Progress) => void,
+): Promise<void> {
 	b.memories = lastOfEachId(b.memories, errors);
 	const vectors = vectorsByMemory(ctx, b, errors);
 	const total = b.memories.length + b.associations.length;
@@ -156,7 +164,10 @@ async function importMemoryBatch(
 	const existing = new Set((await ctx.db.memories.bulkGet(rows.map((r) => r.id))).flatMap((r) => (r ? [r.id] : [])));
 	const model = ctx.embedder.modelId;
 	const need = rows.filter((r) => !vectors.get(r.id)?.has(model) && !(onConflict === 'skip' && existing.has(r.id)));
-	const embedded = await embedTexts(ctx, need.map((r) => r.content));
+	const embedded = await embedTexts(
+		ctx,
+		need.map((r) => r.content),
+	);
 	need.forEach((r, i) => {
 		const v = embedded[i];
 		if (v) vectors.set(r.id, (vectors.get(r.id) ?? new Map()).set(model, v));
@@ -249,8 +260,16 @@ async function writeImported(
 		else delete r.vectors;
 	}
 	await db.memories.bulkPut(write.map((r) => (old.has(r.id) ? { ...r, links: old.get(r.id)!.links } : r)));
-	await ensureEntities(db, write.flatMap((r) => entityKeys(r.entities)));
-	if (replaced.length) await dropOrphanEntities(ctx, replaced.map((id) => old.get(id)!), write);
+	await ensureEntities(
+		db,
+		write.flatMap((r) => entityKeys(r.entities)),
+	);
+	if (replaced.length)
+		await dropOrphanEntities(
+			ctx,
+			replaced.map((id) => old.get(id)!),
+			write,
+		);
 	for (const r of write) change.upserts.push({ row: r, vector: vectors.get(r.id)?.get(ctx.embedder.modelId) ?? null });
 	counts.replaced += replaced.length;
 	counts.imported += write.length - replaced.length;
@@ -258,7 +277,15 @@ async function writeImported(
 
 /** Gives every row a seq that no other memory holds; imported seqs are kept where possible. */
 async function settleSeqs(db: EngineContext['db'], rows: MemoryRow[], old: Map<string, MemoryRow>): Promise<void> {
-	const holders = new Map((await rowsWhere(db.memories, 'seq', rows.filter((r) => r.seq > 0).map((r) => r.seq))).map((h) => [h.seq, h.id]));
+	const holders = new Map(
+		(
+			await rowsWhere(
+				db.memories,
+				'seq',
+				rows.filter((r) => r.seq > 0).map((r) => r.seq),
+			)
+		).map((h) => [h.seq, h.id]),
+	);
 	const used = new Set<number>();
 	const free = (seq: number, id: string) => seq > 0 && !used.has(seq) && (holders.get(seq) ?? id) === id;
 	const later: MemoryRow[] = [];
@@ -328,7 +355,15 @@ async function importAssociationBatch(ctx: EngineContext, batch: EngramBundle['a
 // ---------------------------------------------------------------- server-memory knowledge graph
 
 /** One memory per observation (stable ids, so re-importing the same file skips what exists). */
-async function importGraph(ctx: EngineContext, g: GraphBundle, p: ImportInput, actor: string, counts: Counts, errors: ImportErrors, onProgress?: (p: Progress) => void): Promise<void> {
+async function importGraph(
+	ctx: EngineContext,
+	g: GraphBundle,
+	p: ImportInput,
+	actor: string,
+	counts: Counts,
+	errors: ImportErrors,
+	onProgress?: (p: Progress) => void,
+): Promise<void> {
 	const entities = mergeGraphEntities(g);
 	const anchors = new Map<string, string>();
 	const items = [...entities.values()].flatMap((e) => {
@@ -397,7 +432,13 @@ function graphItems(e: GraphEntity, scope?: string) {
 	}));
 }
 
-async function storeGraphBatch(ctx: EngineContext, batch: ReturnType<typeof graphItems>, onConflict: 'skip' | 'replace', actor: string, counts: Counts): Promise<void> {
+async function storeGraphBatch(
+	ctx: EngineContext,
+	batch: ReturnType<typeof graphItems>,
+	onConflict: 'skip' | 'replace',
+	actor: string,
+	counts: Counts,
+): Promise<void> {
 	const existing = new Set((await ctx.db.memories.bulkGet(batch.map((b) => b.id))).flatMap((r) => (r ? [r.id] : [])));
 	if (existing.size && onConflict === 'replace') await deleteMemories(ctx, { memory_ids: [...existing] }, actor);
 	const todo = onConflict === 'replace' ? batch : batch.filter((b) => !existing.has(b.id));

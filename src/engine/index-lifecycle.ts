@@ -99,7 +99,7 @@ export async function rebuildIndex(db: EngramDB, model: string, dims: number): P
 	const links: AssociationRow[] = [];
 	// In seq order, as memories were stored: a rebuilt index lists ties (a batch shares one
 	// timestamp) in the same order as the index that saw them arrive.
-	for (let after = -Infinity; ; ) {
+	for (let after = -Infinity; ;) {
 		const page = await db.memories.where('seq').above(after).limit(PAGE).toArray();
 		for (const row of page) {
 			index.upsert(toDocMeta(row), toDocText(row), row.vectors?.[model] ?? null);

@@ -26,7 +26,10 @@ export function renderMarkdown(b: ExportBundle, exportedAt: string): string {
 }
 
 function headline(m: ExportedMemory): string {
-	const first = (m.summary ?? m.content).split('\n')[0].replace(/^#+\s*/, '').trim();
+	const first = (m.summary ?? m.content)
+		.split('\n')[0]
+		.replace(/^#+\s*/, '')
+		.trim();
 	return first.length > 80 ? `${first.slice(0, 79)}…` : first;
 }
 
@@ -101,7 +104,7 @@ interface Segment {
  */
 function segments(v: string): Segment[] {
 	const runs: { at: number; n: number }[] = [];
-	for (let i = 0; i < v.length; ) {
+	for (let i = 0; i < v.length;) {
 		if (v.charCodeAt(i) !== 96) {
 			i++;
 			continue;
@@ -119,7 +122,7 @@ function segments(v: string): Segment[] {
 	});
 	const out: Segment[] = [];
 	let textFrom = 0;
-	for (let k = 0; k < runs.length; ) {
+	for (let k = 0; k < runs.length;) {
 		const open = runs[k];
 		const same = byLength.get(open.n)!;
 		while (same.next < same.list.length && same.list[same.next] <= k) same.next++;
@@ -218,8 +221,15 @@ function plainMemory(lines: string[], from: number, to: number, out: MarkdownRec
 }
 
 const KEYS: Record<string, string> = {
-	type: 'type', scope: 'scope', importance: 'importance', confidence: 'confidence', created: 'timestamp', updated: 'updated_at',
-	'valid from': 't_valid', 'valid until': 't_invalid', 'last accessed': 'last_accessed',
+	type: 'type',
+	scope: 'scope',
+	importance: 'importance',
+	confidence: 'confidence',
+	created: 'timestamp',
+	updated: 'updated_at',
+	'valid from': 't_valid',
+	'valid until': 't_invalid',
+	'last accessed': 'last_accessed',
 };
 const ITEM_KEYS = new Set([...Object.keys(KEYS), 'id', 'source', 'summary', 'tags', 'accessed', 'metadata', 'entities', 'link']);
 
@@ -298,9 +308,16 @@ function num(v: string): number {
 }
 
 /** Reads one metadata item into `rec` (links into `links`); returns an error text when it can't. */
-function readItem(key: string, value: string, rec: Record<string, unknown>, links: { line: number; record: Record<string, unknown> }[], line: number): string | undefined {
+function readItem(
+	key: string,
+	value: string,
+	rec: Record<string, unknown>,
+	links: { line: number; record: Record<string, unknown> }[],
+	line: number,
+): string | undefined {
 	if (!ITEM_KEYS.has(key)) return `memory: "${key.slice(0, 60)}" is not an Engram metadata item`;
-	if (value.length > MARKDOWN_LIMITS.itemChars) return `memory: the ${key} item is ${value.length} characters, over the ${MARKDOWN_LIMITS.itemChars} an item may have`;
+	if (value.length > MARKDOWN_LIMITS.itemChars)
+		return `memory: the ${key} item is ${value.length} characters, over the ${MARKDOWN_LIMITS.itemChars} an item may have`;
 	const bad = `memory: the ${key} item is not in the form Engram exports it`;
 	if (key === 'id' || key === 'source' || key === 'summary') {
 		const v = single(value);

@@ -14,7 +14,6 @@ import { loadIndex } from './index-lifecycle';
 import { resolveThresholds, thresholdsKey, type Thresholds } from './thresholds';
 import type { Progress } from './types';
 
-
 /** Loads an embedder for a model id (the worker passes one bound to the app's model folder). */
 export type EmbedderFactory = (modelId: string, onProgress?: (p: EmbedderProgress) => void) => Promise<Embedder>;
 
@@ -117,7 +116,10 @@ export class ModelSwitcher {
 	/** Embeds one batch and stores the vectors in one transaction (skipping memories changed meanwhile). */
 	async #batch(model: string, ids: string[]): Promise<void> {
 		const rows = (await this.ctx.db.memories.bulkGet(ids)).filter((r) => r !== undefined);
-		const vectors = await embedTexts(this.ctx, rows.map((r) => r.content));
+		const vectors = await embedTexts(
+			this.ctx,
+			rows.map((r) => r.content),
+		);
 		await this.ctx.lock.run(async () => {
 			if (this.ctx.embedder.modelId !== model) return;
 			const done: { id: string; v: Float32Array }[] = [];

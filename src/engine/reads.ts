@@ -55,7 +55,10 @@ export async function searchEntities(ctx: EngineContext, text: string, limit: nu
 		const out = byMentions(await entitiesByPrefix(ctx.db, n, limit * 5)).slice(0, limit);
 		if (out.length < limit) {
 			const seen = new Set(out.map((e) => e.id));
-			const more = await ctx.db.entities.filter((e) => !seen.has(e.id) && e.norm.includes(n)).limit(limit - out.length).toArray();
+			const more = await ctx.db.entities
+				.filter((e) => !seen.has(e.id) && e.norm.includes(n))
+				.limit(limit - out.length)
+				.toArray();
 			out.push(...byMentions(more));
 		}
 		return out;

@@ -124,7 +124,14 @@ async function loadPage(ctx: EngineContext, page: RankedPage, p: RecallInput): P
 		const memory = toMemory(row, modelsOf(row));
 		const cut = truncate(memory.content, max);
 		memory.content = cut.text;
-		const r: RecallOutput['results'][number] = { memory, score: h.score, components: h.components, match: h.match, matched_terms: h.matched_terms, strength: h.strength };
+		const r: RecallOutput['results'][number] = {
+			memory,
+			score: h.score,
+			components: h.components,
+			match: h.match,
+			matched_terms: h.matched_terms,
+			strength: h.strength,
+		};
 		if (h.via !== undefined) r.via = h.via;
 		if (cut.truncated) r.content_truncated = true;
 		results.push(r);

@@ -12,8 +12,7 @@ export function remoteFacade(ready: Promise<EngineApi>): EngineApi {
 		get(_target, prop) {
 			// Not a thenable: comlink and `await` must not mistake the facade for a promise.
 			if (prop === 'then' || typeof prop === 'symbol') return undefined;
-			if (prop === 'subscribe')
-				return async (listener: Parameters<EngineApi['subscribe']>[0]) => proxy((await ready).subscribe(listener));
+			if (prop === 'subscribe') return async (listener: Parameters<EngineApi['subscribe']>[0]) => proxy((await ready).subscribe(listener));
 			return async (...args: unknown[]) => {
 				const engine = (await ready) as unknown as Record<string, unknown>;
 				const fn = engine[prop];

@@ -51,7 +51,6 @@ export function hashText(s: string): string {
 	return cyrb53(s, 0x9e3779b9).toString(16).padStart(14, '0') + cyrb53(s, 0x85ebca6b).toString(16).padStart(14, '0');
 }
 
-
 /** Request ids a delete on a full disk applied but could not record, per database (this tab only). */
 const held = new WeakMap<EngramDB, Map<string, RequestRow>>();
 

@@ -54,7 +54,16 @@ export async function stats(ctx: EngineContext, input: StatsInput): Promise<Stat
 	const p = parseInput(StatsInputSchema, input);
 	const now = ctx.now();
 	const filtered = p.scope !== undefined || p.source !== undefined || (p.tags?.length ?? 0) > 0;
-	const s = { total: 0, current: 0, by_type: {} as Record<string, number>, by_scope: {} as Record<string, number>, by_source: {} as Record<string, number>, tags: {} as Record<string, number>, oldest: Infinity, newest: -Infinity };
+	const s = {
+		total: 0,
+		current: 0,
+		by_type: {} as Record<string, number>,
+		by_scope: {} as Record<string, number>,
+		by_source: {} as Record<string, number>,
+		tags: {} as Record<string, number>,
+		oldest: Infinity,
+		newest: -Infinity,
+	};
 	const ids = new Set<string>();
 	ctx.index.eachMeta((m) => {
 		if (p.scope !== undefined && m.scope !== p.scope) return;
@@ -95,7 +104,9 @@ export async function stats(ctx: EngineContext, input: StatsInput): Promise<Stat
 		top_tags: topCounts(Object.entries(s.tags), TOP).map(([tag, count]) => ({ tag, count })),
 		embedding_models: models,
 		active_model: ctx.embedder.modelId,
-		sync: sync ? { on: sync.on, status: sync.status, last_synced: sync.last_synced, pending: sync.pending, error: sync.error } : { on: false, status: 'off', pending: 0 },
+		sync: sync
+			? { on: sync.on, status: sync.status, last_synced: sync.last_synced, pending: sync.pending, error: sync.error }
+			: { on: false, status: 'off', pending: 0 },
 	};
 	if (s.total) {
 		out.oldest = new Date(s.oldest).toISOString();
@@ -165,7 +176,9 @@ export async function health(
 	const associations = Object.values(ctx.index.counts().edgesByType).reduce((a, b) => a + b, 0);
 	const issues: string[] = [];
 	if (vectors < memories)
-		issues.push(`${memories - vectors} memories have no ${model} vector (${info.reembedding ? 're-embedding in progress' : 'texts without known words are found lexically'})`);
+		issues.push(
+			`${memories - vectors} memories have no ${model} vector (${info.reembedding ? 're-embedding in progress' : 'texts without known words are found lexically'})`,
+		);
 	if (ctx.index.size !== memories) issues.push(`search index holds ${ctx.index.size} memories, database ${memories}`);
 	const storage = await storageInfo();
 	if (storage.quota && storage.usage && storage.usage / storage.quota > 0.9) issues.push('storage is over 90% of the browser quota');

@@ -54,7 +54,10 @@ export function storedNeighbours(ctx: EngineContext, d: Draft, skip: string | un
 /** storedNeighbours of every draft with a vector that supersedes nothing, in one index call. */
 export function storedNeighboursOf(ctx: EngineContext, drafts: Draft[]): Map<Draft, Neighbour[]> {
 	const asked = drafts.filter((d) => d.vector && d.item.supersedes_memory_id === undefined);
-	const found = ctx.index.nearestMany(asked.map((d) => ({ vector: d.vector!, scope: d.row.scope })), MAX_SIMILAR);
+	const found = ctx.index.nearestMany(
+		asked.map((d) => ({ vector: d.vector!, scope: d.row.scope })),
+		MAX_SIMILAR,
+	);
 	return new Map(asked.map((d, i) => [d, found[i]]));
 }
 
@@ -97,7 +100,11 @@ export function similarNeighbours(ctx: EngineContext, near: Neighbour[]): Neighb
  */
 export async function rowsAbove(ctx: EngineContext, neighbours: Map<Draft, Neighbour[]>): Promise<Map<string, MemoryRow>> {
 	const min = ctx.thresholds.similar;
-	const ids = [...new Set([...neighbours.entries()].flatMap(([d, ns]) => (d.row.content.length > UPDATE_MAX_CHARS ? [] : ns.filter((n) => n.cosine >= min).map((n) => n.id))))];
+	const ids = [
+		...new Set(
+			[...neighbours.entries()].flatMap(([d, ns]) => (d.row.content.length > UPDATE_MAX_CHARS ? [] : ns.filter((n) => n.cosine >= min).map((n) => n.id))),
+		),
+	];
 	if (ids.length === 0) return new Map();
 	const rows = await ctx.db.memories.bulkGet(ids);
 	return new Map(rows.filter((r): r is MemoryRow => r !== undefined).map((r) => [r.id, r]));
@@ -112,7 +119,14 @@ export async function rowsAbove(ctx: EngineContext, neighbours: Map<Draft, Neigh
  * most of its time comparing words. A superseding draft names its own; the memory it nearly
  * repeats is reported as that.
  */
-export function possibleUpdates(ctx: EngineContext, d: Draft, near: Neighbour[], rows: Map<string, MemoryRow>, skip: string | undefined, words: (text: string) => Words): string[] {
+export function possibleUpdates(
+	ctx: EngineContext,
+	d: Draft,
+	near: Neighbour[],
+	rows: Map<string, MemoryRow>,
+	skip: string | undefined,
+	words: (text: string) => Words,
+): string[] {
 	const th = ctx.thresholds.similar;
 	if (d.row.content.length > UPDATE_MAX_CHARS) return [];
 	const mine = words(d.row.content);
@@ -138,7 +152,13 @@ export function exactDuplicate(d: Draft, batch: Written[], exact: Map<string, Me
  * A near-parallel vector in the same scope with (nearly) the same words: earlier batch items
  * first, then the index; only candidates above the threshold are read from the store.
  */
-export function nearDuplicate(ctx: EngineContext, d: Draft, batch: Neighbour[], stored: Neighbour[], words: (text: string) => Words): Duplicate | undefined | Promise<Duplicate | undefined> {
+export function nearDuplicate(
+	ctx: EngineContext,
+	d: Draft,
+	batch: Neighbour[],
+	stored: Neighbour[],
+	words: (text: string) => Words,
+): Duplicate | undefined | Promise<Duplicate | undefined> {
 	if (!d.vector) return undefined;
 	const th = ctx.thresholds.duplicate;
 	const mine = () => words(d.row.content);

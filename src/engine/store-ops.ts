@@ -7,15 +7,7 @@
  */
 import { MemoryError } from '../core/errors';
 import { newMemoryId } from '../core/ids';
-import {
-	importanceValue,
-	StoreInputSchema,
-	toIso,
-	type AssociationType,
-	type StoreInput,
-	type StoreItem,
-	type StoreOutput,
-} from '../core/schemas';
+import { importanceValue, StoreInputSchema, toIso, type AssociationType, type StoreInput, type StoreItem, type StoreOutput } from '../core/schemas';
 import { normalize } from '../core/vector';
 import { contentHash, keyOfNormalised, normaliseContent, sessionOf } from '../store/derived';
 import { appendActivity } from '../store/activity';
@@ -60,7 +52,6 @@ export const STORE_DEFAULTS = {
 	confidence: 0.8,
 } as const;
 
-
 /**
  * Work a caller adds to a store's transaction (store-linked.ts): it runs once the store's own
  * requests have succeeded, before the commit, so a failure there aborts the store too. The
@@ -77,7 +68,10 @@ export async function storeMemories(ctx: EngineContext, input: StoreInput, actor
 	const items: StoreItem[] = parsed.memories ?? [parsed as StoreItem];
 	const path = (i: number, f: string) => (parsed.memories ? `memories[${i}].${f}` : f);
 	const now = nowIso(ctx);
-	const vectors = await embedTexts(ctx, items.map((i) => i.content));
+	const vectors = await embedTexts(
+		ctx,
+		items.map((i) => i.content),
+	);
 	const drafts = items.map((item, i) => draftOf(item, i, now, vectors[i], path));
 	const key = requestKey('store_memory', parsed);
 	return ctx.lock.run(async () => {
@@ -87,7 +81,17 @@ export async function storeMemories(ctx: EngineContext, input: StoreInput, actor
 				const written = writeDrafts(ctx, drafts, { change, complete }, path, actor, now, guess);
 				return after ? written.then(async (results) => (await after(results, change), results)) : written;
 			};
-			return { change, applied: await writeIndexed(ctx, change, (complete) => applyOnce(ctx, key, () => write(complete), (r) => r)) };
+			return {
+				change,
+				applied: await writeIndexed(ctx, change, (complete) =>
+					applyOnce(
+						ctx,
+						key,
+						() => write(complete),
+						(r) => r,
+					),
+				),
+			};
 		};
 		const { change, applied } = await attempt(true).catch((e: unknown) => {
 			if (!(e instanceof StaleGuess)) throw e;
@@ -103,16 +107,9 @@ export async function storeMemories(ctx: EngineContext, input: StoreInput, actor
 }
 
 /** Fills defaults and derives keys; nothing here touches the database. */
-function draftOf(
-	item: StoreItem,
-	index: number,
-	now: string,
-	vector: Float32Array | null,
-	path: (i: number, f: string) => string,
-): Draft {
+function draftOf(item: StoreItem, index: number, now: string, vector: Float32Array | null, path: (i: number, f: string) => string): Draft {
 	const caller = item.embedding ? normalize(item.embedding) : null;
-	if (item.embedding && !caller)
-		throw new MemoryError('invalid_input', `${path(index, 'embedding')}: must not be all zeros`);
+	if (item.embedding && !caller) throw new MemoryError('invalid_input', `${path(index, 'embedding')}: must not be all zeros`);
 	const { refs, given } = resolveEntities(item.content, item.entities);
 	const norm = normaliseContent(item.content);
 	const metadata = item.metadata ?? {};
@@ -221,7 +218,14 @@ async function writeDrafts(
 		// them): it is stored, linked SIMILAR_TO to the memory it nearly repeats, and says so.
 		const kept = dup && d.item.id !== undefined ? dup : undefined;
 		if (dup && !kept) {
-			results.push({ index: d.index, memory_id: dup.row.id, seq: dup.row.seq, status: 'duplicate', duplicate_of: dup.row.id, similarity: round(dup.similarity) });
+			results.push({
+				index: d.index,
+				memory_id: dup.row.id,
+				seq: dup.row.seq,
+				status: 'duplicate',
+				duplicate_of: dup.row.id,
+				similarity: round(dup.similarity),
+			});
 			continue;
 		}
 		const row: MemoryRow = { ...d.row, seq: 0 };
@@ -263,12 +267,10 @@ async function refuseTakenIds(ctx: EngineContext, drafts: Draft[], path: (i: num
 	const existing = await ctx.db.memories.bulkGet(given.map((d) => d.row.id));
 	const seen = new Set<string>();
 	given.forEach((d, i) => {
-		if (existing[i] || seen.has(d.row.id))
-			throw new MemoryError('conflict', `${path(d.index, 'id')}: a memory with id "${d.row.id}" already exists`);
+		if (existing[i] || seen.has(d.row.id)) throw new MemoryError('conflict', `${path(d.index, 'id')}: a memory with id "${d.row.id}" already exists`);
 		seen.add(d.row.id);
 	});
 }
-
 
 /**
  * The records a store plans with: the counters, the newest stored memory of each scope +

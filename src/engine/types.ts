@@ -176,11 +176,7 @@ export interface EngineApi {
 	 * `total` counts every memory with a vector. find_memory_connections turns these into
 	 * `cosine_percentile` without shipping 100k ids across the worker boundary.
 	 */
-	cosineSample(
-		vector: Float32Array,
-		max: number,
-		filter?: { scope?: string },
-	): Promise<{ cosines: Float32Array; total: number }>;
+	cosineSample(vector: Float32Array, max: number, filter?: { scope?: string }): Promise<{ cosines: Float32Array; total: number }>;
 
 	/** Persistent key/value settings (approved origins, relay pairing, weights, theme…). */
 	getSetting<T = unknown>(key: string): Promise<T | undefined>;

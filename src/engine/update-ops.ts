@@ -25,7 +25,22 @@ import { checkValidity, MAX_SIMILAR } from './store-ops';
 import { parseInput } from './validate';
 
 /** Fields compared to report what changed (updated_at always changes and is not listed). */
-const FIELDS = ['content', 'summary', 'tags', 'type', 'importance', 'confidence', 'metadata', 'entities', 'source', 'scope', 'timestamp', 't_valid', 't_invalid', 'last_accessed'] as const;
+const FIELDS = [
+	'content',
+	'summary',
+	'tags',
+	'type',
+	'importance',
+	'confidence',
+	'metadata',
+	'entities',
+	'source',
+	'scope',
+	'timestamp',
+	't_valid',
+	't_invalid',
+	'last_accessed',
+] as const;
 
 /** Applies an update; see the module comment. */
 export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor = 'agent'): Promise<UpdateOutput> {
@@ -78,31 +93,61 @@ async function rewrite(
 ): Promise<Applied<Rewritten, UpdateOutput>> {
 	{
 		const change: IndexChange = { upserts: [], edges: [], removedEdges: [] };
-		const res = await writeIndexed(ctx, change, () => applyOnce(ctx, key, async (): Promise<Rewritten> => {
-			const old = await ctx.db.memories.get(current.id);
-			if (!old) throw notFound('memory_id', p.memory_id);
-			const next = applyFields(old, p, nowIso(ctx));
-			checkValidity(next, (f) => f);
-			const changed: string[] = FIELDS.filter((f) => JSON.stringify(old[f]) !== JSON.stringify(next[f]));
-			if (caller) changed.push('embedding');
-			if (changed.length === 0 && !caller && p.updated_at === undefined) return { row: old, changed };
-			const contentChanged = changed.includes('content');
-			// Before the put: new content changes the row's own SIMILAR_TO links.
-			const vec = contentChanged ? await replaceVectors(ctx, next, vector, change) : next.vectors?.[ctx.embedder.modelId];
-			if (caller) setVector(next, callerModel(caller.length), caller);
-			await ctx.db.memories.put(next);
-			if (changed.includes('entities')) await relinkEntities(ctx, old, next);
-			await appendActivity(ctx.db, [{ at: next.updated_at, actor, action: 'updated', memory_id: next.id, detail: changed.join(', '), changes: fieldChanges(old, next, changed) }]);
-			change.upserts.push({ row: next, vector: vec ?? null });
-			change.stamp = await bumpStamp(ctx.db);
-			return { row: next, changed };
-		}, compact));
+		const res = await writeIndexed(ctx, change, () =>
+			applyOnce(
+				ctx,
+				key,
+				async (): Promise<Rewritten> => {
+					const old = await ctx.db.memories.get(current.id);
+					if (!old) throw notFound('memory_id', p.memory_id);
+					const next = applyFields(old, p, nowIso(ctx));
+					checkValidity(next, (f) => f);
+					const changed: string[] = FIELDS.filter((f) => JSON.stringify(old[f]) !== JSON.stringify(next[f]));
+					if (caller) changed.push('embedding');
+					if (changed.length === 0 && !caller && p.updated_at === undefined) return { row: old, changed };
+					const contentChanged = changed.includes('content');
+					// Before the put: new content changes the row's own SIMILAR_TO links.
+					const vec = contentChanged ? await replaceVectors(ctx, next, vector, change) : next.vectors?.[ctx.embedder.modelId];
+					if (caller) setVector(next, callerModel(caller.length), caller);
+					await ctx.db.memories.put(next);
+					if (changed.includes('entities')) await relinkEntities(ctx, old, next);
+					await appendActivity(ctx.db, [
+						{
+							at: next.updated_at,
+							actor,
+							action: 'updated',
+							memory_id: next.id,
+							detail: changed.join(', '),
+							changes: fieldChanges(old, next, changed),
+						},
+					]);
+					change.upserts.push({ row: next, vector: vec ?? null });
+					change.stamp = await bumpStamp(ctx.db);
+					return { row: next, changed };
+				},
+				compact,
+			),
+		);
 		return res;
 	}
 }
 
 /** Fields whose old and new values the history keeps (so a person can see and revert them). */
-const HISTORY_FIELDS = new Set(['content', 'summary', 'tags', 'type', 'importance', 'confidence', 'metadata', 'entities', 'source', 'scope', 'timestamp', 't_valid', 't_invalid']);
+const HISTORY_FIELDS = new Set([
+	'content',
+	'summary',
+	'tags',
+	'type',
+	'importance',
+	'confidence',
+	'metadata',
+	'entities',
+	'source',
+	'scope',
+	'timestamp',
+	't_valid',
+	't_invalid',
+]);
 
 /** Each changed field's value before and after; unset values are left out (`from`/`to` absent). */
 function fieldChanges(old: MemoryRow, next: MemoryRow, changed: string[]): Record<string, { from?: unknown; to?: unknown }> {
@@ -179,7 +224,10 @@ async function replaceVectors(ctx: EngineContext, row: MemoryRow, vector: Float3
 	delete row.vectors;
 	if (vector) setVector(row, ctx.embedder.modelId, vector);
 	const similar = (await linksTouching(ctx.db, [row.id], ctx.index.linkedFrom([row.id]), [row])).filter((a) => a.type === 'SIMILAR_TO');
-	await deleteLinks(ctx.db, similar.filter((a) => a.from !== row.id));
+	await deleteLinks(
+		ctx.db,
+		similar.filter((a) => a.from !== row.id),
+	);
 	row.links = row.links?.filter((l) => l.type !== 'SIMILAR_TO');
 	change.removedEdges!.push(...similar);
 	if (!vector) return null;

@@ -76,8 +76,7 @@ export function describeIssue(i: Issue, value: unknown): string {
 
 function describeBound(i: Issue, word: 'most' | 'least', strict: string): string {
 	const n = Number(i.code === 'too_big' ? i.maximum : i.minimum);
-	if (i.code === 'too_small' && n === 1 && (i.origin === 'string' || i.origin === 'array'))
-		return 'must not be empty';
+	if (i.code === 'too_small' && n === 1 && (i.origin === 'string' || i.origin === 'array')) return 'must not be empty';
 	const rel = i.inclusive === false ? strict : `at ${word}`;
 	if (i.origin === 'string') return `must be ${rel} ${n} characters`;
 	if (i.origin === 'array') return `must have ${rel} ${n} items`;
@@ -105,7 +104,8 @@ function describeType(i: Issue, value: unknown): string {
 
 function describeEnum(values: unknown[], value: unknown): string {
 	const list = values.map(String).join(', ');
-	const sameSet = values.length === AUTHORABLE_ASSOCIATION_TYPES.length && values.every((v) => (AUTHORABLE_ASSOCIATION_TYPES as readonly unknown[]).includes(v));
+	const sameSet =
+		values.length === AUTHORABLE_ASSOCIATION_TYPES.length && values.every((v) => (AUTHORABLE_ASSOCIATION_TYPES as readonly unknown[]).includes(v));
 	if (sameSet && (SYSTEM_ASSOCIATION_TYPES as readonly unknown[]).includes(value))
 		return `${String(value)} is a system relation that Engram creates itself and cannot be authored; use one of ${list}`;
 	return `must be one of ${list}${value === undefined ? '' : ` (got ${JSON.stringify(value)})`}`;

@@ -79,7 +79,7 @@ function splitterOf(tokens: string[]): (text: string) => string[] {
 	return (text) => {
 		const out: string[] = [];
 		let start = 0;
-		for (let i = 0; i < text.length; ) {
+		for (let i = 0; i < text.length;) {
 			let node: Node | undefined = trie;
 			let match: string | undefined;
 			for (let j = i; j < text.length && (node = node[text[j]]); j++) if (node.end) match = node.end;

@@ -61,12 +61,7 @@ export function actionFor(tool: string): ActivityEntry['action'] {
 /** A readable name for an agent: its client name, and how it came. */
 export function agentLabel(c: AgentConnection): string {
 	const name = c.client?.name ?? 'unnamed client';
-	const where =
-		c.kind === 'postMessage'
-			? `postMessage from ${c.origin}`
-			: c.kind === 'relay'
-				? `relay/${c.via}`
-				: 'WebMCP';
+	const where = c.kind === 'postMessage' ? `postMessage from ${c.origin}` : c.kind === 'relay' ? `relay/${c.via}` : 'WebMCP';
 	return `${name} (${where})`;
 }
 
@@ -101,10 +96,7 @@ export class AgentTracker {
 	 * Starts watching `transport`; call before the server connects to it. Returns the connection
 	 * record, which the caller may fill in (client name) before the first change is emitted.
 	 */
-	track(
-		transport: Transport,
-		meta: Omit<AgentConnection, 'id' | 'connected_at' | 'last_active_at' | 'calls' | 'errors'>,
-	): AgentConnection {
+	track(transport: Transport, meta: Omit<AgentConnection, 'id' | 'connected_at' | 'last_active_at' | 'calls' | 'errors'>): AgentConnection {
 		const now = new Date().toISOString();
 		const info: AgentConnection = {
 			...meta,
@@ -131,15 +123,10 @@ export class AgentTracker {
 		return info;
 	}
 
-	#inbound(
-		info: AgentConnection,
-		open: Map<string | number, { tool: string; started: number }>,
-		m: JSONRPCMessage,
-	): void {
+	#inbound(info: AgentConnection, open: Map<string | number, { tool: string; started: number }>, m: JSONRPCMessage): void {
 		info.last_active_at = new Date().toISOString();
 		if (!('method' in m) || !('id' in m)) return;
-		const params = m.params as
-			{ name?: unknown; clientInfo?: { name?: unknown; version?: unknown } } | undefined;
+		const params = m.params as { name?: unknown; clientInfo?: { name?: unknown; version?: unknown } } | undefined;
 		if (m.method === 'initialize' && typeof params?.clientInfo?.name === 'string') {
 			const version = params.clientInfo.version;
 			info.client = {
@@ -148,15 +135,10 @@ export class AgentTracker {
 			};
 			this.onChange();
 		}
-		if (m.method === 'tools/call' && typeof params?.name === 'string')
-			open.set(m.id, { tool: params.name.slice(0, 100), started: performance.now() });
+		if (m.method === 'tools/call' && typeof params?.name === 'string') open.set(m.id, { tool: params.name.slice(0, 100), started: performance.now() });
 	}
 
-	#outbound(
-		info: AgentConnection,
-		open: Map<string | number, { tool: string; started: number }>,
-		m: JSONRPCMessage,
-	): void {
+	#outbound(info: AgentConnection, open: Map<string | number, { tool: string; started: number }>, m: JSONRPCMessage): void {
 		if ('method' in m || !('id' in m) || m.id === undefined) return;
 		const call = open.get(m.id);
 		if (!call) return;
@@ -179,9 +161,7 @@ export class AgentTracker {
 		};
 		this.#calls = [call, ...this.#calls].slice(0, MAX_CALLS);
 		const detail = `${tool} ${error === undefined ? 'ok' : `failed: ${error}`} in ${ms} ms (profile ${info.profile})`;
-		this.sink
-			.logActivity({ actor: agent, action: actionFor(tool), detail })
-			.catch((e: Error) => this.onError(e));
+		this.sink.logActivity({ actor: agent, action: actionFor(tool), detail }).catch((e: Error) => this.onError(e));
 		this.onChange();
 	}
 }
@@ -189,9 +169,7 @@ export class AgentTracker {
 /** The error text of a failed tools/call response (JSON-RPC error or isError result), else undefined. */
 function failure(m: JSONRPCMessage): string | undefined {
 	if ('error' in m) return m.error.message.slice(0, 300);
-	const result = (
-		m as { result?: { isError?: boolean; content?: { type?: string; text?: string }[] } }
-	).result;
+	const result = (m as { result?: { isError?: boolean; content?: { type?: string; text?: string }[] } }).result;
 	if (!result?.isError) return undefined;
 	const text = result.content?.find((c) => c.type === 'text')?.text ?? 'isError';
 	return text.slice(0, 300);

@@ -21,22 +21,14 @@ import { AgentTracker, type AgentConnection, type ToolCall } from './agent-track
 import { OriginPolicy, type ApprovedOrigin, type ChannelLike, type OriginRequest } from './origins';
 import { RelayPairingManager, type RelayPairingState } from './relay-pairing';
 import { createMemoryServer } from './server';
-import {
-	PostMessageListener,
-	type HostWindow,
-	type PostMessageServerTransport,
-} from './transports/post-message';
+import { PostMessageListener, type HostWindow, type PostMessageServerTransport } from './transports/post-message';
 import type { RelaySessionTransport, WebSocketConstructor } from './transports/relay-client';
 import { isRelayProfile, type RelayProfile } from './transports/relay-protocol';
 import { trustingValidator } from './trusting-validator';
 import { findModelContext, registerWebMcpTools, type ModelContextLike } from './webmcp';
 
 /** Builds one server per connection (the signature of `createMemoryServer` in server.ts). */
-export type CreateServer = (
-	engine: EngineApi,
-	profile: RelayProfile,
-	opts: { actor: string },
-) => McpServer;
+export type CreateServer = (engine: EngineApi, profile: RelayProfile, opts: { actor: string }) => McpServer;
 
 /** Options of `startMcpHost`; every part is on by default. */
 export interface McpHostOptions {
@@ -110,9 +102,7 @@ const SWEEP_MS = 5_000;
  * loaded and every bridge is listening; WebMCP tools are registered before it resolves.
  */
 export async function startMcpHost(engine: EngineApi, opts: McpHostOptions = {}): Promise<McpHost> {
-	const win =
-		opts.window ??
-		(globalThis.window as unknown as HostWindow & { location: Location; history?: History });
+	const win = opts.window ?? (globalThis.window as unknown as HostWindow & { location: Location; history?: History });
 	const createServer = opts.createServer ?? createMemoryServer;
 	const onError = opts.onError ?? (() => {});
 	const listeners = new Set<() => void>();
@@ -132,27 +122,16 @@ export async function startMcpHost(engine: EngineApi, opts: McpHostOptions = {})
 	const tracker = new AgentTracker(engine, changed, onError);
 	const serve = (transport: Transport, meta: Parameters<AgentTracker['track']>[1]) => {
 		const info = tracker.track(transport, meta);
-		connectServer(
-			transport,
-			() => createServer(engine, meta.profile, { actor: actorName(meta) }),
-			onError,
-			info,
-		);
+		connectServer(transport, () => createServer(engine, meta.profile, { actor: actorName(meta) }), onError, info);
 	};
 
-	const listener =
-		opts.postMessage === false
-			? undefined
-			: startPostMessage(win, origins, serve, opts.defaultProfile ?? 'native');
-	const unwatch = listener
-		? watchApprovals(origins, listener, changed)
-		: origins.subscribe(changed);
+	const listener = opts.postMessage === false ? undefined : startPostMessage(win, origins, serve, opts.defaultProfile ?? 'native');
+	const unwatch = listener ? watchApprovals(origins, listener, changed) : origins.subscribe(changed);
 	const sweep = listener ? setInterval(() => void listener.sweep(), SWEEP_MS) : undefined;
 
 	const pairing = new RelayPairingManager({
 		store: engine,
-		onSession: (t: RelaySessionTransport) =>
-			serve(t, { kind: 'relay', via: t.info.kind, client: t.info.client, profile: t.info.profile }),
+		onSession: (t: RelaySessionTransport) => serve(t, { kind: 'relay', via: t.info.kind, client: t.info.client, profile: t.info.profile }),
 		onChange: changed,
 		WebSocket: opts.WebSocket,
 		app: opts.app,
@@ -210,24 +189,14 @@ export async function startMcpHost(engine: EngineApi, opts: McpHostOptions = {})
 	return host;
 }
 
-function actorName(meta: {
-	kind: string;
-	via: string;
-	origin?: string;
-	client?: { name: string };
-}): string {
+function actorName(meta: { kind: string; via: string; origin?: string; client?: { name: string } }): string {
 	const name = meta.client?.name ?? 'agent';
 	if (meta.kind === 'postMessage') return `${name} (postMessage ${meta.origin})`;
 	return meta.kind === 'relay' ? `${name} (relay/${meta.via})` : `${name} (WebMCP)`;
 }
 
 /** Connects a fresh server; if it cannot be built, every request gets an error naming why. */
-function connectServer(
-	transport: Transport,
-	build: () => McpServer,
-	onError: (e: Error) => void,
-	info: AgentConnection,
-): void {
+function connectServer(transport: Transport, build: () => McpServer, onError: (e: Error) => void, info: AgentConnection): void {
 	let server: McpServer;
 	try {
 		server = build();
@@ -237,8 +206,7 @@ function connectServer(
 		const tap = transport.onmessage;
 		transport.onmessage = (m) => {
 			tap?.(m);
-			if ('method' in m && 'id' in m)
-				void transport.send({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: why } });
+			if ('method' in m && 'id' in m) void transport.send({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: why } });
 		};
 		void transport.start();
 		return;
@@ -261,10 +229,7 @@ function startPostMessage(
 			const { kind, origin } = t.peer;
 			// Another origin gets the profile it was approved with, whatever it asks for; the page's
 			// own origin (which can reach everything anyway) chooses.
-			const profile =
-				origin === origins.selfOrigin
-					? (requestedProfile(first) ?? defaultProfile)
-					: (origins.profileFor(origin) ?? defaultProfile);
+			const profile = origin === origins.selfOrigin ? (requestedProfile(first) ?? defaultProfile) : (origins.profileFor(origin) ?? defaultProfile);
 			serve(t, { kind: 'postMessage', via: kind, origin, client: clientInfo(first), profile });
 		},
 	});
@@ -288,9 +253,7 @@ function requestedProfile(first: unknown): RelayProfile | undefined {
 }
 
 function clientInfo(first: unknown): { name: string; version?: string } | undefined {
-	const ci = (
-		first as { method?: string; params?: { clientInfo?: { name?: unknown; version?: unknown } } }
-	)?.params?.clientInfo;
+	const ci = (first as { method?: string; params?: { clientInfo?: { name?: unknown; version?: unknown } } })?.params?.clientInfo;
 	if (typeof ci?.name !== 'string') return undefined;
 	return {
 		name: ci.name.slice(0, 200),
@@ -299,11 +262,7 @@ function clientInfo(first: unknown): { name: string; version?: string } | undefi
 }
 
 /** Applies approval changes to live connections: newly approved origins are admitted, revoked ones evicted. */
-function watchApprovals(
-	origins: OriginPolicy,
-	listener: PostMessageListener,
-	changed: () => void,
-): () => void {
+function watchApprovals(origins: OriginPolicy, listener: PostMessageListener, changed: () => void): () => void {
 	let before = new Set(origins.approved().map((a) => a.origin));
 	return origins.subscribe(() => {
 		const now = new Set(origins.approved().map((a) => a.origin));
@@ -315,10 +274,7 @@ function watchApprovals(
 }
 
 /** Pairs from the address or the stored pairing, and watches for pairing links and coming back online. */
-async function startRelay(
-	win: HostWindow & { location: Location; history?: History },
-	pairing: RelayPairingManager,
-): Promise<() => void> {
+async function startRelay(win: HostWindow & { location: Location; history?: History }, pairing: RelayPairingManager): Promise<() => void> {
 	const replaceUrl = (url: string) => win.history?.replaceState(win.history.state, '', url);
 	await pairing.start(win.location, replaceUrl);
 	const target = win as unknown as EventTarget;
@@ -347,10 +303,7 @@ async function startWebMcp(
 		profile: 'native',
 	});
 	// No Ajv: it compiles with eval, which the CSP refuses; our server validates its own output.
-	const client = new Client(
-		{ name: 'WebMCP agent', version: '1' },
-		{ jsonSchemaValidator: trustingValidator },
-	);
+	const client = new Client({ name: 'WebMCP agent', version: '1' }, { jsonSchemaValidator: trustingValidator });
 	await client.connect(clientSide);
 	signal.addEventListener('abort', () => void client.close(), { once: true });
 	return registerWebMcpTools(mc, client, signal, onError);

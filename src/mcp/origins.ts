@@ -67,15 +67,8 @@ export interface ChannelLike {
 export function normaliseOrigin(input: string): string {
 	const origin = input.trim().replace(/\/$/, '').toLowerCase();
 	if (origin === 'null' || origin.includes('*'))
-		throw new MemoryError(
-			'invalid_input',
-			`origin ${JSON.stringify(input)} cannot be approved: it must name one site`,
-		);
-	if (!ORIGIN_RULE.test(origin))
-		throw new MemoryError(
-			'invalid_input',
-			`origin ${JSON.stringify(input)} must be scheme://host[:port], no path`,
-		);
+		throw new MemoryError('invalid_input', `origin ${JSON.stringify(input)} cannot be approved: it must name one site`);
+	if (!ORIGIN_RULE.test(origin)) throw new MemoryError('invalid_input', `origin ${JSON.stringify(input)} must be scheme://host[:port], no path`);
 	return origin;
 }
 
@@ -101,11 +94,7 @@ export class OriginPolicy {
 	 * read at all (a cross-site iframe whose browser denies it storage), the policy starts with no
 	 * approvals — only the page's own origin — and `loadError` says why.
 	 */
-	static async load(
-		store: SettingsStore,
-		selfOrigin: string,
-		opts: { channel?: ChannelLike | null } = {},
-	): Promise<OriginPolicy> {
+	static async load(store: SettingsStore, selfOrigin: string, opts: { channel?: ChannelLike | null } = {}): Promise<OriginPolicy> {
 		const policy = new OriginPolicy(store, selfOrigin);
 		try {
 			policy.#approved = await policy.#read();
@@ -162,14 +151,11 @@ export class OriginPolicy {
 		if (origin === 'null' || this.isAllowed(origin) || this.#dismissed.has(origin)) return;
 		const now = new Date().toISOString();
 		const seen = this.#pending.get(origin);
-		if (seen && Date.parse(now) - Date.parse(seen.last_seen) < 1000)
-			return void (seen.attempts += 1);
+		if (seen && Date.parse(now) - Date.parse(seen.last_seen) < 1000) return void (seen.attempts += 1);
 		if (!seen && this.#pending.size >= 20) return; // a page spamming from many origins stays bounded
 		this.#pending.set(
 			origin,
-			seen
-				? { ...seen, last_seen: now, attempts: seen.attempts + 1 }
-				: { origin, via, first_seen: now, last_seen: now, attempts: 1 },
+			seen ? { ...seen, last_seen: now, attempts: seen.attempts + 1 } : { origin, via, first_seen: now, last_seen: now, attempts: 1 },
 		);
 		this.#emit();
 	}
@@ -247,7 +233,6 @@ export class OriginPolicy {
 
 /** The app's channel, where the platform has BroadcastChannel. */
 function openChannel(): ChannelLike | undefined {
-	const BC = (globalThis as { BroadcastChannel?: new (name: string) => ChannelLike })
-		.BroadcastChannel;
+	const BC = (globalThis as { BroadcastChannel?: new (name: string) => ChannelLike }).BroadcastChannel;
 	return BC ? new BC(ORIGINS_CHANNEL) : undefined;
 }

@@ -179,8 +179,7 @@ export class RelayPairingManager {
 	async undoLinkPairing(): Promise<void> {
 		const notice = this.#notice;
 		this.#notice = undefined;
-		if (notice && this.#pairing?.url === notice.url && this.#pairing.paired_at === notice.paired_at)
-			await this.unpair();
+		if (notice && this.#pairing?.url === notice.url && this.#pairing.paired_at === notice.paired_at) await this.unpair();
 		else this.#opts.onChange();
 	}
 

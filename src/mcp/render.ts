@@ -52,12 +52,7 @@ export function shortDate(iso: string | undefined): string {
  * Shrinks the longest texts of `items` until their total fits `budget`, in place; true when it
  * cut anything. Fair share: every item keeps at least budget/n characters.
  */
-export function fitContents<T>(
-	items: T[],
-	get: (t: T) => string,
-	set: (t: T, s: string) => void,
-	budget = CONTENT_BUDGET,
-): boolean {
+export function fitContents<T>(items: T[], get: (t: T) => string, set: (t: T, s: string) => void, budget = CONTENT_BUDGET): boolean {
 	const total = items.reduce((n, t) => n + get(t).length, 0);
 	if (total <= budget || items.length === 0) return false;
 	const share = Math.floor(budget / items.length);
@@ -82,9 +77,7 @@ export function renderStore(out: StoreOutput): string {
 		const r = out.results[0];
 		if (r.status === 'duplicate')
 			return `Not stored again: near-duplicate of #${r.seq} ${r.duplicate_of} (similarity ${r.similarity?.toFixed(2) ?? '?'}). Use update_memory to change it, or pass force: true to keep both.`;
-		const ents = r.entities?.length
-			? `\nEntities: ${r.entities.map((e) => `${e.name} (${e.type})`).join(', ')}`
-			: '';
+		const ents = r.entities?.length ? `\nEntities: ${r.entities.map((e) => `${e.name} (${e.type})`).join(', ')}` : '';
 		const near = r.near_duplicate_of
 			? `\nNearly repeats ${r.near_duplicate_of} (similarity ${r.similarity?.toFixed(2) ?? '?'}): kept apart for its given id, linked SIMILAR_TO.`
 			: '';
@@ -100,28 +93,18 @@ export function renderStore(out: StoreOutput): string {
 				? `[${r.index}] duplicate of ${r.duplicate_of}`
 				: `[${r.index}] #${r.seq} ${r.memory_id}${r.near_duplicate_of ? ` (nearly repeats ${r.near_duplicate_of})` : ''}${r.possible_update_of?.length ? ` (may update ${r.possible_update_of.join(', ')})` : ''}`,
 		);
-	const more =
-		out.results.length > 50
-			? `… ${out.results.length - 50} more in structuredContent.results`
-			: undefined;
-	return lines(
-		`Stored ${out.stored_count} of ${out.results.length} (${out.duplicate_count} near-duplicates kept as existing).`,
-		body,
-		more,
-	);
+	const more = out.results.length > 50 ? `… ${out.results.length - 50} more in structuredContent.results` : undefined;
+	return lines(`Stored ${out.stored_count} of ${out.results.length} (${out.duplicate_count} near-duplicates kept as existing).`, body, more);
 }
 
 /** recall_memory. */
 export function renderRecall(out: RecallOutput): string {
-	if (out.results.length === 0)
-		return `No memories matched.${out.lexical_only ? ' (lexical only: no word of the query is known to the model)' : ''}`;
+	if (out.results.length === 0) return `No memories matched.${out.lexical_only ? ' (lexical only: no word of the query is known to the model)' : ''}`;
 	const body = out.results.map((r, i) => {
 		const via = r.match === 'expanded' ? ` via ${r.via ?? 'link'}` : '';
 		return `${i + 1}. ${memoryLine(r.memory, 300)}\n   score ${r.score.toFixed(3)}${via}`;
 	});
-	const more = out.has_more
-		? `More results: call again with offset ${out.next_offset}.`
-		: undefined;
+	const more = out.has_more ? `More results: call again with offset ${out.next_offset}.` : undefined;
 	const head = `${out.results.length} of ${out.count} memories${out.lexical_only ? ' (lexical only)' : ''}:`;
 	return lines(head, body, more);
 }
@@ -135,20 +118,13 @@ export function renderGet(out: GetOutput): string {
 		m.tags.length ? `tags: ${m.tags.join(', ')}` : '',
 		m.source ? `source: ${m.source}` : '',
 		m.t_invalid ? `superseded/invalid since ${m.t_invalid}` : '',
-		m.entities.length
-			? `entities: ${m.entities.map((e) => `${e.name} (${e.type})`).join(', ')}`
-			: '',
+		m.entities.length ? `entities: ${m.entities.map((e) => `${e.name} (${e.type})`).join(', ')}` : '',
 		m.summary ? `summary: ${m.summary}` : '',
 	].filter(Boolean);
 	const related = out.related_memories.map(
-		(r) =>
-			`  ${r.direction === 'out' ? '→' : '←'} ${r.relation} #${r.seq} ${r.id} (${Math.round(r.similarity * 100)}%) ${oneLine(r.snippet, 100)}`,
+		(r) => `  ${r.direction === 'out' ? '→' : '←'} ${r.relation} #${r.seq} ${r.id} (${Math.round(r.similarity * 100)}%) ${oneLine(r.snippet, 100)}`,
 	);
-	return lines(meta.join('\n'), [
-		'',
-		m.content,
-		...(related.length ? ['', 'Related:', ...related] : []),
-	]);
+	return lines(meta.join('\n'), ['', m.content, ...(related.length ? ['', 'Related:', ...related] : [])]);
 }
 
 /** update_memory. */
@@ -168,9 +144,7 @@ export function renderDelete(out: DeleteOutput): string {
 
 /** associate_memories. */
 export function renderAssociate(out: AssociateOutput): string {
-	const ok = out.succeeded
-		.slice(0, 30)
-		.map((s) => `  ${s.memory1_id} -${s.type} ${s.strength}-> ${s.memory2_id} (${s.status})`);
+	const ok = out.succeeded.slice(0, 30).map((s) => `  ${s.memory1_id} -${s.type} ${s.strength}-> ${s.memory2_id} (${s.status})`);
 	const bad = out.failed.slice(0, 30).map((f) => `  [${f.index}] ${f.code}: ${f.error}`);
 	return lines(out.message, [...ok, ...(bad.length ? ['Failed:', ...bad] : [])]);
 }
@@ -198,11 +172,7 @@ export function renderByEntity(out: FindByEntityOutput): string {
 	const e = out.entity;
 	const head = `${e.name} (${e.type}, id ${e.id}): ${e.memory_count} memories, ${shortDate(e.first_seen)} → ${shortDate(e.last_seen)}`;
 	const more = out.has_more ? `More: call again with offset ${out.next_offset}.` : undefined;
-	return lines(
-		head,
-		[...out.memories.map((m) => memoryLine(m)), ...(others ? [others] : [])],
-		more,
-	);
+	return lines(head, [...out.memories.map((m) => memoryLine(m)), ...(others ? [others] : [])], more);
 }
 
 function counts(rec: Record<string, number>, n = 12): string {
@@ -245,9 +215,7 @@ export function renderTrending(out: TrendingOutput): string {
 	if (out.labels.length === 0) return 'No labels used in that window.';
 	return lines(
 		'Trending labels (count × 0.9^days since last seen):',
-		out.labels.map(
-			(l) => `  ${l.label}: ${l.score.toFixed(2)} (${l.count}, last ${shortDate(l.last_seen)})`,
-		),
+		out.labels.map((l) => `  ${l.label}: ${l.score.toFixed(2)} (${l.count}, last ${shortDate(l.last_seen)})`),
 	);
 }
 
@@ -273,25 +241,16 @@ export function renderExport(out: ExportOutput): string {
 
 /** import_memories. */
 export function renderImport(out: ImportOutput): string {
-	const errs = out.errors
-		.slice(0, 20)
-		.map((e) => `  ${e.line !== undefined ? `line ${e.line}: ` : ''}${e.error}`);
+	const errs = out.errors.slice(0, 20).map((e) => `  ${e.line !== undefined ? `line ${e.line}: ` : ''}${e.error}`);
 	return lines(out.message, errs);
 }
 
 /** find_memory_connections. */
 export function renderConnections(out: ConnectionsOutput): string {
 	const head = `grounding: ${out.grounding} — ${out.grounding_basis}`;
-	const entry = out.entry.length
-		? [
-				`Entry: ${out.entry.map((e) => `${e.event_id}${e.cosine !== null ? ` (${e.cosine.toFixed(2)})` : ''}`).join(', ')}`,
-			]
-		: [];
+	const entry = out.entry.length ? [`Entry: ${out.entry.map((e) => `${e.event_id}${e.cosine !== null ? ` (${e.cosine.toFixed(2)})` : ''}`).join(', ')}`] : [];
 	const cands = out.candidates.map((c) => {
-		const cos =
-			c.cosine === null
-				? ''
-				: ` cos ${c.cosine.toFixed(2)} (p${Math.round(c.cosine_percentile ?? 0)})`;
+		const cos = c.cosine === null ? '' : ` cos ${c.cosine.toFixed(2)} (p${Math.round(c.cosine_percentile ?? 0)})`;
 		return `r${c.round} #${c.seq} ${c.event_id} ${shortDate(c.timestamp)}${cos} via ${c.bridge_entity_id ?? c.path[c.path.length - 2] ?? 'anchor'} — ${oneLine(c.summary, 160)}`;
 	});
 	const tail = out.truncations.length ? `Truncations: ${out.truncations.join('; ')}` : undefined;
@@ -300,11 +259,7 @@ export function renderConnections(out: ConnectionsOutput): string {
 
 /** query_memory_graph. */
 export function renderGraphQuery(out: GraphQueryOutput): string {
-	const flags = [
-		out.has_more ? `has_more (SKIP ${out.next_skip})` : '',
-		out.truncated ? 'truncated' : '',
-		out.partial ? 'partial' : '',
-	].filter(Boolean);
+	const flags = [out.has_more ? `has_more (SKIP ${out.next_skip})` : '', out.truncated ? 'truncated' : '', out.partial ? 'partial' : ''].filter(Boolean);
 	const head = `${out.count} rows${flags.length ? ` [${flags.join(', ')}]` : ''}: ${out.columns.join(' | ')}`;
 	const body = out.rows.map((r) => out.columns.map((c) => cell(r[c])).join(' | '));
 	return lines(head, body, out.notes.length ? `Notes: ${out.notes.join('; ')}` : undefined);
@@ -314,8 +269,7 @@ function cell(v: unknown): string {
 	if (v === null || v === undefined) return 'null';
 	if (typeof v !== 'object') return oneLine(String(v), 200);
 	const o = v as Record<string, unknown>;
-	if (typeof o.id === 'string' && 'seq' in o)
-		return `#${o.seq} ${o.id} ${oneLine(String(o.summary ?? o.snippet ?? ''), 120)}`;
+	if (typeof o.id === 'string' && 'seq' in o) return `#${o.seq} ${o.id} ${oneLine(String(o.summary ?? o.snippet ?? ''), 120)}`;
 	if (typeof o.id === 'string' && typeof o.name === 'string') return `${o.name} (${o.id})`;
 	return oneLine(JSON.stringify(v), 200);
 }
@@ -324,14 +278,9 @@ function cell(v: unknown): string {
 export const STRUCTURED_BUDGET = 1_000_000;
 
 /** Metadata as is when small, else `{ _truncated, _chars, _keys }` (get_memory has it whole). */
-export function compactMetadata(
-	meta: Record<string, unknown>,
-	max = 2000,
-): Record<string, unknown> {
+export function compactMetadata(meta: Record<string, unknown>, max = 2000): Record<string, unknown> {
 	const chars = JSON.stringify(meta).length;
-	return chars <= max
-		? meta
-		: { _truncated: true, _chars: chars, _keys: Object.keys(meta).slice(0, 50) };
+	return chars <= max ? meta : { _truncated: true, _chars: chars, _keys: Object.keys(meta).slice(0, 50) };
 }
 
 /** How many leading items fit in `budget` characters of JSON (always at least one). */

@@ -10,12 +10,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-	CallToolRequestSchema,
-	ErrorCode,
-	type CallToolResult,
-	type JSONRPCMessage,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryError } from '../core/errors';
 import { WELL_FORMED_CHECKED, wellFormedInput, type CallContext } from '../core/schemas';
 import type { EngineApi } from '../engine/types';
@@ -70,21 +65,11 @@ export interface MemoryServerOptions {
  * A new McpServer for one connection, with `profile`'s tools over `engine`. Throws
  * MemoryError('invalid_input') for an unknown profile. Connect it to exactly one transport.
  */
-export function createMemoryServer(
-	engine: EngineApi,
-	profile: ProfileName = 'native',
-	opts: MemoryServerOptions = {},
-): McpServer {
+export function createMemoryServer(engine: EngineApi, profile: ProfileName = 'native', opts: MemoryServerOptions = {}): McpServer {
 	if (!isProfileName(profile))
-		throw new MemoryError(
-			'invalid_input',
-			`profile: unknown profile ${JSON.stringify(profile)}; expected one of ${PROFILE_NAMES.join(', ')}`,
-		);
+		throw new MemoryError('invalid_input', `profile: unknown profile ${JSON.stringify(profile)}; expected one of ${PROFILE_NAMES.join(', ')}`);
 	const p: Profile = PROFILES[profile];
-	const server = new McpServer(
-		{ name: 'engram', title: 'Engram memory', version: SERVER_VERSION },
-		{ instructions: p.instructions },
-	);
+	const server = new McpServer({ name: 'engram', title: 'Engram memory', version: SERVER_VERSION }, { instructions: p.instructions });
 	if (opts.onToolCall) observeToolCalls(server, opts.onToolCall);
 	guardToolArguments(server, opts.onToolCall);
 	const ctx = (): CallContext => ({ actor: opts.actor ?? clientActor(server, profile) });
@@ -92,17 +77,10 @@ export function createMemoryServer(
 	return server;
 }
 
-function registerTool(
-	server: McpServer,
-	tool: AnyToolDefinition,
-	engine: EngineApi,
-	ctx: () => CallContext,
-): void {
+function registerTool(server: McpServer, tool: AnyToolDefinition, engine: EngineApi, ctx: () => CallContext): void {
 	// Every string of every profile's arguments must be well-formed (core schemas carry the rule
 	// already; a profile's own schema gets it here), so no profile can store a lone surrogate.
-	const inputSchema = WELL_FORMED_CHECKED.has(tool.config.inputSchema)
-		? tool.config.inputSchema
-		: wellFormedInput(tool.config.inputSchema);
+	const inputSchema = WELL_FORMED_CHECKED.has(tool.config.inputSchema) ? tool.config.inputSchema : wellFormedInput(tool.config.inputSchema);
 	const config = { ...tool.config, inputSchema };
 	server.registerTool(tool.name, config, async (input: unknown): Promise<CallToolResult> => {
 		try {
@@ -120,11 +98,7 @@ function replayNote(input: unknown): string {
 }
 
 /** The uniform wrapping: rendered text block(s) plus the structured data. */
-function toResult(
-	tool: AnyToolDefinition,
-	out: Record<string, unknown>,
-	input: unknown,
-): CallToolResult {
+function toResult(tool: AnyToolDefinition, out: Record<string, unknown>, input: unknown): CallToolResult {
 	const rendered = tool.render(out, input);
 	const text = out.replayed === true ? [replayNote(input), ...(Array.isArray(rendered) ? rendered : [rendered])] : rendered;
 	const blocks = (Array.isArray(text) ? text : [text]).map((t) => ({
@@ -147,15 +121,9 @@ function clientActor(server: McpServer, profile: ProfileName): string {
 function observeToolCalls(server: McpServer, onToolCall: (e: ToolCallEvent) => void): void {
 	const low = server.server;
 	const set = low.setRequestHandler.bind(low);
-	low.setRequestHandler = ((
-		schema: unknown,
-		handler: (req: { params: { name: string } }, extra: unknown) => Promise<CallToolResult>,
-	) => {
+	low.setRequestHandler = ((schema: unknown, handler: (req: { params: { name: string } }, extra: unknown) => Promise<CallToolResult>) => {
 		if (schema !== CallToolRequestSchema) return set(schema as never, handler as never);
-		return set(CallToolRequestSchema, (async (
-			req: { params: { name: string } },
-			extra: unknown,
-		) => {
+		return set(CallToolRequestSchema, (async (req: { params: { name: string } }, extra: unknown) => {
 			const t0 = performance.now();
 			let ok = false;
 			try {

@@ -29,9 +29,7 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
 export type AnyToolDefinition = ToolDefinition<any, any>;
 
 /** Identity with inference: `defineTool({...})` types `run` and `render` from the schemas. */
-export function defineTool<I extends z.ZodType, O extends z.ZodType>(
-	def: ToolDefinition<I, O>,
-): ToolDefinition<I, O> {
+export function defineTool<I extends z.ZodType, O extends z.ZodType>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
 	return def;
 }
 

@@ -6,10 +6,7 @@
  * Only for clients of Engram's own server: it validates every tool result against the tool's
  * output schema (zod) before sending it, so the client's second check adds nothing.
  */
-import type {
-	JsonSchemaValidator,
-	jsonSchemaValidator,
-} from '@modelcontextprotocol/sdk/validation/types.js';
+import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 
 /** Accepts every value unchanged (see the module comment for when that is right). */
 export const trustingValidator: jsonSchemaValidator = {

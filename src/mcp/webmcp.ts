@@ -26,10 +26,7 @@ export interface ModelContextLike {
 }
 
 /** The page's model context, if the browser or a polyfill provides one. */
-export function findModelContext(
-	doc: unknown = globalThis.document,
-	nav: unknown = globalThis.navigator,
-): ModelContextLike | undefined {
+export function findModelContext(doc: unknown = globalThis.document, nav: unknown = globalThis.navigator): ModelContextLike | undefined {
 	for (const holder of [doc, nav]) {
 		const mc = (holder as { modelContext?: ModelContextLike } | undefined)?.modelContext;
 		if (mc && typeof mc.registerTool === 'function') return mc;
@@ -59,8 +56,7 @@ export function toWebMcpTool(tool: Tool, client: Client): WebMcpTool {
 		inputSchema: tool.inputSchema as Record<string, unknown>,
 		// Memory text was written by agents: reads return content an agent should not obey.
 		annotations: { readOnlyHint: readOnly, ...(readOnly ? { untrustedContentHint: true } : {}) },
-		execute: async (input) =>
-			(await client.callTool({ name: tool.name, arguments: input ?? {} })) as CallToolResult,
+		execute: async (input) => (await client.callTool({ name: tool.name, arguments: input ?? {} })) as CallToolResult,
 	};
 }
 
@@ -81,8 +77,7 @@ export async function registerWebMcpTools(
 			const handle = await modelContext.registerTool(toWebMcpTool(tool, client), { signal });
 			// Pre-2026 drafts and polyfills returned { unregister } instead of honouring the signal.
 			const unregister = (handle as { unregister?: () => void } | undefined)?.unregister;
-			if (typeof unregister === 'function')
-				signal.addEventListener('abort', () => unregister.call(handle), { once: true });
+			if (typeof unregister === 'function') signal.addEventListener('abort', () => unregister.call(handle), { once: true });
 			registered.push(tool.name);
 		} catch (e) {
 			onError(new Error(`WebMCP refused tool ${tool.name}: ${(e as Error).message}`));

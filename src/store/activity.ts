@@ -17,7 +17,10 @@ export async function appendActivity(db: EngramDB, entries: ActivityRow[]): Prom
 export async function trimActivity(db: EngramDB, limit = ACTIVITY_LIMIT): Promise<number> {
 	const count = await db.activity.count();
 	if (count <= limit + TRIM_SLACK) return 0;
-	const cutoff = await db.activity.orderBy('id').offset(count - limit).first();
+	const cutoff = await db.activity
+		.orderBy('id')
+		.offset(count - limit)
+		.first();
 	if (!cutoff?.id) return 0;
 	return db.activity.where('id').below(cutoff.id).delete();
 }

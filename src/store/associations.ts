@@ -95,7 +95,12 @@ export async function deleteLinks(db: EngramDB, links: AssociationRow[]): Promis
 	if (links.length === 0) return;
 	const drop = new Set(links.map(linkId));
 	const rows = await sourceRows(db, links, new Map(), false);
-	const changed = [...rows.values()].map((r) => ({ ...r, links: linksOut(r).filter((a) => !drop.has(linkId(a))).map(({ from: _f, ...l }) => l) }));
+	const changed = [...rows.values()].map((r) => ({
+		...r,
+		links: linksOut(r)
+			.filter((a) => !drop.has(linkId(a)))
+			.map(({ from: _f, ...l }) => l),
+	}));
 	await db.memories.bulkPut(changed);
 }
 

@@ -7,17 +7,7 @@
  * await db.write(async () => { await db.memories.add(row); });
  */
 import Dexie, { type DBCore, type Middleware, type Table, type Transaction } from 'dexie';
-import type {
-	ActivityRow,
-	AssociationRow,
-	EntityRow,
-	MemoryRow,
-	RequestRow,
-	SettingRow,
-	SnapshotRow,
-	StoredLink,
-	VectorRow,
-} from './rows';
+import type { ActivityRow, AssociationRow, EntityRow, MemoryRow, RequestRow, SettingRow, SnapshotRow, StoredLink, VectorRow } from './rows';
 import { contentKey, entityIdsOf, sessionOf } from './derived';
 import { isMemoryError } from '../core/errors';
 import { mapStoreError } from './errors';
@@ -47,9 +37,7 @@ export const SCHEMA_V1 = {
  */
 export const SCHEMA_V2 = {
 	...SCHEMA_V1,
-	memories:
-		'id, &seq, scope, type, timestamp, updated_at, *tags, source, session, ' +
-		'[scope+timestamp], [scope+seq], [scope+content_key], [session+seq]',
+	memories: 'id, &seq, scope, type, timestamp, updated_at, *tags, source, session, ' + '[scope+timestamp], [scope+seq], [scope+content_key], [session+seq]',
 	entities: 'id, type, norm, memory_count, last_seen',
 } as const;
 
@@ -322,9 +310,7 @@ async function upgradeToV5(tx: Transaction): Promise<void> {
  */
 async function upgradeToV6(tx: Transaction): Promise<void> {
 	const bySource = new Map<string, StoredLink[]>();
-	await tx
-		.table('associations')
-		.each(({ from, ...link }: AssociationRow) => bySource.set(from, [...(bySource.get(from) ?? []), link]));
+	await tx.table('associations').each(({ from, ...link }: AssociationRow) => bySource.set(from, [...(bySource.get(from) ?? []), link]));
 	if (bySource.size === 0) return;
 	await tx
 		.table('memories')

@@ -42,7 +42,6 @@ export function mapStoreError(e: unknown): unknown {
 			'storage: the browser refused to store more data (quota exceeded); free space or export and delete old memories',
 			{ cause: message },
 		);
-	if (names.includes('ConstraintError'))
-		return new MemoryError('conflict', `storage: a record with this key already exists (${message})`);
+	if (names.includes('ConstraintError')) return new MemoryError('conflict', `storage: a record with this key already exists (${message})`);
 	return new MemoryError('storage_failed', `storage: ${root.name ?? outer.name ?? 'Error'}: ${message}`);
 }

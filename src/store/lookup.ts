@@ -11,4 +11,3 @@ export async function rowsWhere<T, K>(table: Table<T, K>, index: string, keys: r
 	const unique = [...new Set(keys)];
 	return (await Promise.all(unique.map((k) => table.where(index).equals(k).toArray()))).flat();
 }
-

@@ -19,12 +19,7 @@ export async function getByRef(db: EngramDB, ref: MemoryRef | number): Promise<M
  * The memory inserted just before `seq` in `scope` — and in `session`, when given — or
  * undefined. Reads inside a write transaction see the batch's own earlier rows.
  */
-export async function previousInScope(
-	db: EngramDB,
-	scope: string,
-	session: string | undefined,
-	seq: number,
-): Promise<MemoryRow | undefined> {
+export async function previousInScope(db: EngramDB, scope: string, session: string | undefined, seq: number): Promise<MemoryRow | undefined> {
 	if (session !== undefined)
 		return db.memories
 			.where('[session+seq]')

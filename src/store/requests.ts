@@ -31,7 +31,10 @@ export function findRequest(db: EngramDB, id: string): Promise<RequestRow | unde
 export async function recordRequests(db: EngramDB, rows: RequestRow[], now: number, retention: RequestRetention = REQUEST_RETENTION): Promise<void> {
 	const [, , count] = await Promise.all([
 		db.requests.bulkPut(rows),
-		db.requests.where('at').below(now - retention.maxAgeMs).delete(),
+		db.requests
+			.where('at')
+			.below(now - retention.maxAgeMs)
+			.delete(),
 		db.requests.count(),
 	]);
 	// The count was taken after the put and the age trim (requests run in order).

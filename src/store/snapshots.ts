@@ -59,7 +59,11 @@ export async function writeSnapshot(
 		written = await files.write(name, bytes).then(
 			() => true,
 			// Quota, or a platform that refuses: the row can still carry the bytes.
-			() => files.remove(name).then(() => false, () => false),
+			() =>
+				files.remove(name).then(
+					() => false,
+					() => false,
+				),
 		);
 	}
 	const row: SnapshotRow = written ? { ...meta, file: name, size: bytes.byteLength } : { ...meta, bytes };

@@ -33,7 +33,8 @@ export function checkServer(s: SyncServer): string | undefined {
 		return 'Server URL: not a URL (e.g. http://127.0.0.1:5984)';
 	}
 	if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'Server URL: must start with http:// or https://';
-	if (!/^[a-z][a-z0-9_$()+/-]*$/.test(s.database.trim())) return 'Database: lowercase letters, digits and _$()+-/ only, starting with a letter (CouchDB rule)';
+	if (!/^[a-z][a-z0-9_$()+/-]*$/.test(s.database.trim()))
+		return 'Database: lowercase letters, digits and _$()+-/ only, starting with a letter (CouchDB rule)';
 	return undefined;
 }
 
@@ -63,8 +64,13 @@ export async function testConnection(s: SyncServer, f: typeof fetch = fetch): Pr
 			);
 		throw new SyncError('unreachable', `Can't reach ${s.url.trim()}: check the address and that the server is running.`);
 	}
-	if (res.status === 401) throw new SyncError('unauthorized', 'The server refused the user and password (401): check them, or leave both empty for a server without authentication.');
-	if (res.status === 403) throw new SyncError('forbidden', `This user may not use the database "${s.database.trim()}" (403): add it to the database's members.`);
+	if (res.status === 401)
+		throw new SyncError(
+			'unauthorized',
+			'The server refused the user and password (401): check them, or leave both empty for a server without authentication.',
+		);
+	if (res.status === 403)
+		throw new SyncError('forbidden', `This user may not use the database "${s.database.trim()}" (403): add it to the database's members.`);
 	if (res.status === 404) throw new SyncError('no-database', `The database "${s.database.trim()}" does not exist on this server.`);
 	if (!res.ok) throw new SyncError('server', `The server answered ${res.status} ${res.statusText}.`);
 	// The server answered OK: a body that is not JSON only leaves the count unknown.
@@ -76,6 +82,10 @@ export async function testConnection(s: SyncServer, f: typeof fetch = fetch): Pr
 export async function createDatabase(s: SyncServer, f: typeof fetch = fetch): Promise<void> {
 	const res = await f(databaseUrl(s), { method: 'PUT', headers: { Accept: 'application/json', ...authHeaders(s) } });
 	if (res.ok || res.status === 412) return;
-	if (res.status === 401 || res.status === 403) throw new SyncError('forbidden', `Only a server admin can create the database "${s.database.trim()}" (${res.status}); create it in CouchDB's Fauxton or with curl (docs/SYNC.md).`);
+	if (res.status === 401 || res.status === 403)
+		throw new SyncError(
+			'forbidden',
+			`Only a server admin can create the database "${s.database.trim()}" (${res.status}); create it in CouchDB's Fauxton or with curl (docs/SYNC.md).`,
+		);
 	throw new SyncError('server', `Creating the database failed: ${res.status} ${res.statusText}.`);
 }

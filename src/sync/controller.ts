@@ -102,7 +102,8 @@ export class SyncController {
 		// memory_stats reads the state from a setting: written when sync starts or stops at once,
 		// otherwise at most once a second (a write per status flip would compete with every store).
 		if (prev.on !== this.#status.on) this.#saveState();
-		else if (prev.status !== this.#status.status || prev.error !== this.#status.error || prev.pending !== this.#status.pending) this.#stateTimer ??= setTimeout(() => this.#saveState(), 1_000);
+		else if (prev.status !== this.#status.status || prev.error !== this.#status.error || prev.pending !== this.#status.pending)
+			this.#stateTimer ??= setTimeout(() => this.#saveState(), 1_000);
 	}
 
 	#saveState(): void {
@@ -171,13 +172,22 @@ export class SyncController {
 			if (e.status === 403) throw new SyncError('forbidden', `This user may not use the database "${server.database.trim()}" (403).`);
 			return e.status === 404 ? null : undefined; // anything else: not reachable now, trust the kept key
 		});
-		if (salt === null) throw new SyncError('bad-salt', `The database has no ${SALT_DOC_ID} document any more (deleted or re-created): stop syncing and set it up again.`);
-		if (salt && !(await checkKey(key, salt))) throw new SyncError('wrong-passphrase', "The database's passphrase changed since this device joined: stop syncing and start again with the new one.");
+		if (salt === null)
+			throw new SyncError('bad-salt', `The database has no ${SALT_DOC_ID} document any more (deleted or re-created): stop syncing and set it up again.`);
+		if (salt && !(await checkKey(key, salt)))
+			throw new SyncError(
+				'wrong-passphrase',
+				"The database's passphrase changed since this device joined: stop syncing and start again with the new one.",
+			);
 		await this.#begin(server, remote, key);
 	}
 
 	#remoteFor(server: SyncServer): any {
-		return new this.Pouch(databaseUrl(server), { skip_setup: true, fetch: (u: string, o: RequestInit = {}) => fetch(u, { ...o, headers: { ...Object.fromEntries(new Headers(o.headers).entries()), ...authHeaders(server) } }) });
+		return new this.Pouch(databaseUrl(server), {
+			skip_setup: true,
+			fetch: (u: string, o: RequestInit = {}) =>
+				fetch(u, { ...o, headers: { ...Object.fromEntries(new Headers(o.headers).entries()), ...authHeaders(server) } }),
+		});
 	}
 
 	async #begin(server: SyncServer, remote: any, key: CryptoKey): Promise<void> {
@@ -241,7 +251,12 @@ export class SyncController {
 				else this.#caughtUp();
 			})
 			.on('denied', (err: any) => this.#skip(err?.id ?? '?', `the server refused it: ${err?.message ?? err?.reason ?? 'denied'}`))
-			.on('error', (err: any) => this.#set({ status: 'error', error: err?.status === 401 ? 'The server refused the user and password (401).' : `Sync stopped: ${err?.message ?? err}` }));
+			.on('error', (err: any) =>
+				this.#set({
+					status: 'error',
+					error: err?.status === 401 ? 'The server refused the user and password (401).' : `Sync stopped: ${err?.message ?? err}`,
+				}),
+			);
 		// Sync's own "paused" carries no error: each direction's events tell a failing request
 		// (PouchDB retries it) from being caught up.
 		for (const dir of ['push', 'pull'] as const) {
@@ -353,7 +368,10 @@ export class SyncController {
 		const recs = (await this.engine.syncRecords()).filter((r) => this.#inScope(r));
 		const present = new Set(recs.map((r) => r.id));
 		const gone = Object.keys(this.#map.fp).filter((id) => !present.has(id));
-		await this.#write(recs.filter((r) => this.#map.fp[r.id] !== fingerprint(r)), gone);
+		await this.#write(
+			recs.filter((r) => this.#map.fp[r.id] !== fingerprint(r)),
+			gone,
+		);
 	}
 
 	async #push(ids: string[]): Promise<void> {
@@ -362,7 +380,10 @@ export class SyncController {
 		const recs = (await this.engine.syncRecords(ids)).filter((r) => this.#inScope(r));
 		const present = new Set(recs.map((r) => r.id));
 		const gone = ids.filter((id) => !present.has(id) && this.#map.fp[id] !== undefined);
-		await this.#write(recs.filter((r) => this.#map.fp[r.id] !== fingerprint(r)), gone);
+		await this.#write(
+			recs.filter((r) => this.#map.fp[r.id] !== fingerprint(r)),
+			gone,
+		);
 	}
 
 	/** Encrypts and writes records (and deletions) to the mirror, in one bulk request. */
@@ -483,7 +504,11 @@ export class SyncController {
 		if (upserts.size) await this.#apply([...upserts.values()], local);
 		for (const { winner, loser } of conflicts)
 			await this.engine
-				.recordSyncConflict(winner, loser, `Sync conflict: the version from device ${winner.device ?? '?'} (updated ${winner.updated_at}) was kept; the one from device ${loser.device ?? '?'} (updated ${loser.updated_at}) lost and is kept here.`)
+				.recordSyncConflict(
+					winner,
+					loser,
+					`Sync conflict: the version from device ${winner.device ?? '?'} (updated ${winner.updated_at}) was kept; the one from device ${loser.device ?? '?'} (updated ${loser.updated_at}) lost and is kept here.`,
+				)
 				// The winner is applied either way; only the losing version's history entry is lost.
 				.catch(() => undefined);
 		const p = this.#status.progress;
@@ -519,7 +544,10 @@ export class SyncController {
 		const ti = performance.now();
 		this.#ownImports++;
 		const out = await this.engine
-			.importMemories({ data: JSON.stringify({ memories, associations: [...associations, ...late] }), format: 'json', on_conflict: 'replace' }, { actor: 'sync' })
+			.importMemories(
+				{ data: JSON.stringify({ memories, associations: [...associations, ...late] }), format: 'json', on_conflict: 'replace' },
+				{ actor: 'sync' },
+			)
 			.catch((e: unknown) => {
 				this.#ownImports--;
 				throw e;
@@ -530,7 +558,9 @@ export class SyncController {
 			const keep = new Set(r.links.map(linkKey));
 			for (const l of local.get(r.id)?.links ?? [])
 				if (!keep.has(linkKey(l)))
-					await this.engine.deleteAssociation({ memory1_id: r.id, memory2_id: String(l.to), type: l.type as never }, { actor: 'sync' }).catch(() => undefined);
+					await this.engine
+						.deleteAssociation({ memory1_id: r.id, memory2_id: String(l.to), type: l.type as never }, { actor: 'sync' })
+						.catch(() => undefined);
 		}
 		// What the engine stored (normalised) is what "unchanged" means from now on.
 		for (const r of await this.engine.syncRecords([...arriving, ...sources])) map.fp[r.id] = fingerprint(r);

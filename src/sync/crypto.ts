@@ -112,10 +112,18 @@ export async function newSaltDoc(passphrase: string, kdf: KdfParams = DEFAULT_KD
 export async function unlockSaltDoc(doc: unknown, passphrase: string): Promise<CryptoKey> {
 	const d = doc as Partial<SaltDoc> | null;
 	const k = d?.kdf;
-	if (!d || d.v !== 1 || typeof d.salt !== 'string' || !k || k.name !== 'argon2id' || ![k.memorySize, k.iterations, k.parallelism].every((n) => Number.isInteger(n) && n > 0 && n <= 4_194_304))
+	if (
+		!d ||
+		d.v !== 1 ||
+		typeof d.salt !== 'string' ||
+		!k ||
+		k.name !== 'argon2id' ||
+		![k.memorySize, k.iterations, k.parallelism].every((n) => Number.isInteger(n) && n > 0 && n <= 4_194_304)
+	)
 		throw new SyncError('bad-salt', `The database's ${SALT_DOC_ID} document is not one Engram can read (another app's, or a newer version's).`);
 	const key = await deriveKey(passphrase, fromB64(d.salt), k);
-	if (!(await checkKey(key, d))) throw new SyncError('wrong-passphrase', 'Wrong passphrase: this database was encrypted with another passphrase. Nothing was changed on this device.');
+	if (!(await checkKey(key, d)))
+		throw new SyncError('wrong-passphrase', 'Wrong passphrase: this database was encrypted with another passphrase. Nothing was changed on this device.');
 	return key;
 }
 

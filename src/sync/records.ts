@@ -70,5 +70,12 @@ export function linkKey(l: Record<string, unknown>): string {
 
 /** Scopes as typed in the form ("work, team-x"): trimmed, without empties and repeats. */
 export function parseScopes(text: string): string[] {
-	return [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];
+	return [
+		...new Set(
+			text
+				.split(',')
+				.map((s) => s.trim())
+				.filter(Boolean),
+		),
+	];
 }

@@ -57,8 +57,7 @@ export async function deleteWithUndo(app: AppContext, ids: string[]): Promise<nu
 	if (ids.length === 0) return 0;
 	const snap = await snapshotMemories(app, ids);
 	let deleted = 0;
-	for (const part of chunks(ids, LIMITS.batch))
-		deleted += (await app.engine.delete({ memory_ids: part }, { actor: 'app' })).deleted_count;
+	for (const part of chunks(ids, LIMITS.batch)) deleted += (await app.engine.delete({ memory_ids: part }, { actor: 'app' })).deleted_count;
 	app.live.touch('memories');
 	const noun = deleted === 1 ? 'memory' : 'memories';
 	app.toasts.show(`Deleted ${deleted} ${noun}`, {
@@ -81,12 +80,7 @@ export async function deleteWithUndo(app: AppContext, ids: string[]): Promise<nu
 }
 
 /** Adds (or removes) tags on many memories; returns how many changed. */
-export async function retagMemories(
-	app: AppContext,
-	ids: string[],
-	add: string[],
-	remove: string[] = [],
-): Promise<number> {
+export async function retagMemories(app: AppContext, ids: string[], add: string[], remove: string[] = []): Promise<number> {
 	let changed = 0;
 	for (const part of chunks(ids, 100)) {
 		const memories = await app.engine.getMemories(part);

@@ -109,7 +109,14 @@ export async function aroundMemory(engine: EngineProxy, id: string, opts: GraphO
 	let frontier = [start];
 	for (let d = 0; d < opts.depth && frontier.length; d++) {
 		const lists = await Promise.all(frontier.map((m) => engine.associationsOf(m.id)));
-		const next = [...new Set(lists.flat().filter((a) => opts.systemLinks || !SYSTEM.has(a.type)).flatMap((a) => [a.from, a.to]))].filter((x) => !seen.has(x));
+		const next = [
+			...new Set(
+				lists
+					.flat()
+					.filter((a) => opts.systemLinks || !SYSTEM.has(a.type))
+					.flatMap((a) => [a.from, a.to]),
+			),
+		].filter((x) => !seen.has(x));
 		const loaded = (await engine.getMemories(next)).filter((m): m is Memory => !!m);
 		frontier = [];
 		for (const m of loaded) {
@@ -144,7 +151,14 @@ export async function aroundSearch(engine: EngineProxy, query: string, opts: Gra
 	const hits = (await engine.getMemories(ids)).filter((m): m is Memory => !!m);
 	for (const m of hits) b.addMemory(m, true);
 	const lists = await Promise.all(hits.map((m) => engine.associationsOf(m.id)));
-	const near = [...new Set(lists.flat().filter((a) => opts.systemLinks || !SYSTEM.has(a.type)).flatMap((a) => [a.from, a.to]))].filter((x) => !ids.includes(x));
+	const near = [
+		...new Set(
+			lists
+				.flat()
+				.filter((a) => opts.systemLinks || !SYSTEM.has(a.type))
+				.flatMap((a) => [a.from, a.to]),
+		),
+	].filter((x) => !ids.includes(x));
 	const neighbours = (await engine.getMemories(near)).filter((m): m is Memory => !!m && b.addMemory(m));
 	const all = [...hits, ...neighbours];
 	for (const m of all) b.addEntities(m);

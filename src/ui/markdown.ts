@@ -70,8 +70,7 @@ export function markdownRefusal(source: string): string | undefined {
 	while (start <= source.length) {
 		let end = source.indexOf('\n', start);
 		if (end === -1) end = source.length;
-		if (end - start > L.lineChars)
-			return `a line is longer than ${L.lineChars.toLocaleString('en')} characters`;
+		if (end - start > L.lineChars) return `a line is longer than ${L.lineChars.toLocaleString('en')} characters`;
 		if (containerDepth(source, start, end) > L.depth) return 'nested too deeply';
 		start = end + 1;
 	}
@@ -98,8 +97,7 @@ function containerDepth(s: string, from: number, to: number): number {
 		} else {
 			let j = i;
 			while (j < to && j - i < 10 && s[j]! >= '0' && s[j]! <= '9') j++;
-			if (j === i || (s[j] !== '.' && s[j] !== ')') || (s[j + 1] !== ' ' && s[j + 1] !== '\t'))
-				break;
+			if (j === i || (s[j] !== '.' && s[j] !== ')') || (s[j + 1] !== ' ' && s[j + 1] !== '\t')) break;
 			depth++;
 			i = j + 1;
 		}
@@ -121,8 +119,7 @@ const ESCAPES: Record<string, string> = {
  */
 export function markdownToHtml(source: string): string {
 	const refused = markdownRefusal(source);
-	if (refused === undefined)
-		return marked.parse(source, { async: false, gfm: true, breaks: true }) as string;
+	if (refused === undefined) return marked.parse(source, { async: false, gfm: true, breaks: true }) as string;
 	const text = source.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 	return `<p class="plain-note">Shown as plain text: ${refused} to format safely.</p><p class="plain-text">${text}</p>`;
 }
@@ -135,18 +132,7 @@ export function renderMarkdown(source: string): string {
 	installHooks();
 	return DOMPurify.sanitize(markdownToHtml(source), {
 		USE_PROFILES: { html: true },
-		FORBID_TAGS: [
-			'style',
-			'form',
-			'input',
-			'button',
-			'textarea',
-			'select',
-			'iframe',
-			'object',
-			'embed',
-			...MEDIA_TAGS,
-		],
+		FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed', ...MEDIA_TAGS],
 		FORBID_ATTR: ['style', ...LOADING_ATTRS],
 	});
 }

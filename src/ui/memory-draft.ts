@@ -2,15 +2,7 @@
  * The editable form of a memory and its conversion to engine inputs, validated with the same
  * zod schemas the engine and the MCP tools use; errors are keyed by field and name the rule.
  */
-import {
-	StoreInputSchema,
-	UpdateInputSchema,
-	type EntityRef,
-	type Memory,
-	type MemoryType,
-	type StoreInput,
-	type UpdateInput,
-} from '../core/schemas';
+import { StoreInputSchema, UpdateInputSchema, type EntityRef, type Memory, type MemoryType, type StoreInput, type UpdateInput } from '../core/schemas';
 import { fromLocalInput, toLocalInput } from './format';
 import { issueWords } from './words';
 

@@ -173,7 +173,7 @@ function chunksOf(b: Bundle, size: number, tooBig: { line?: number; error: strin
 			continue;
 		}
 		// Memories and the rest never share a chunk: links go after every memory is in.
-		const kindChanges = cur.length > 0 && (cur[0].memories > 0) !== (u.memories > 0);
+		const kindChanges = cur.length > 0 && cur[0].memories > 0 !== u.memories > 0;
 		if (kindChanges || count >= size || chars + u.chars > CHUNK_CHARS) flush();
 		cur.push(u);
 		chars += u.chars;
@@ -357,11 +357,17 @@ export function unzipNotes(bytes: Uint8Array): NoteFile[] {
 export type ExportChoice = Pick<ExportInput, 'format' | 'scope' | 'tags' | 'include_vectors'>;
 
 /** Reads every page of an export and assembles one file; undefined when cancelled. */
-export async function exportAll(engine: EngineProxy, choice: ExportChoice, total: number, task: TaskHandle, pageSize = EXPORT_PAGE): Promise<{ text: string; count: number } | undefined> {
+export async function exportAll(
+	engine: EngineProxy,
+	choice: ExportChoice,
+	total: number,
+	task: TaskHandle,
+	pageSize = EXPORT_PAGE,
+): Promise<{ text: string; count: number } | undefined> {
 	const format = choice.format ?? 'json';
 	const pages: string[] = [];
 	let count = 0;
-	for (let offset = 0; ; ) {
+	for (let offset = 0; ;) {
 		if (task.cancelled) return undefined;
 		const out = await engine.exportMemories({ ...choice, format, offset, limit: pageSize });
 		pages.push(out.data);

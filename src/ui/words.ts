@@ -72,7 +72,11 @@ const FIELD_WORDS: Record<string, string> = {
 
 /** "t_invalid" → "Valid until"; unknown fields are spelled out ("pattern_type" → "Pattern type"). */
 export function fieldLabel(field: string): string {
-	const base = field.replace(/\[\d+\]|\.\d+/g, '').split('.').at(-1) ?? field;
+	const base =
+		field
+			.replace(/\[\d+\]|\.\d+/g, '')
+			.split('.')
+			.at(-1) ?? field;
 	return FIELD_WORDS[base] ?? (base[0]?.toUpperCase() ?? '') + base.slice(1).replaceAll('_', ' ');
 }
 
@@ -139,7 +143,9 @@ export function valueWords(field: string, v: unknown, max = 80): string {
 	if (v === undefined || v === null || v === '') return '—';
 	if (Array.isArray(v)) {
 		if (v.length === 0) return 'none';
-		return v.map((x) => (typeof x === 'object' && x && 'name' in x ? String((x as { name: unknown }).name) : field === 'tags' ? `#${x}` : String(x))).join(', ');
+		return v
+			.map((x) => (typeof x === 'object' && x && 'name' in x ? String((x as { name: unknown }).name) : field === 'tags' ? `#${x}` : String(x)))
+			.join(', ');
 	}
 	if (typeof v === 'number') return Number.isInteger(v) ? String(v) : v.toFixed(2);
 	if (typeof v === 'object') {

@@ -33,7 +33,11 @@ function clientHtml(engramUrl: string): string {
 /** Waits up to `ms` for a payload matching `pred` to arrive in the client page. */
 async function receivedWithin(pred: string, ms: number): Promise<boolean> {
 	try {
-		await client.waitForFunction((p) => (window as unknown as { received: unknown[] }).received.some(new Function('m', `return ${p}`) as (m: unknown) => boolean), pred, { timeout: ms });
+		await client.waitForFunction(
+			(p) => (window as unknown as { received: unknown[] }).received.some(new Function('m', `return ${p}`) as (m: unknown) => boolean),
+			pred,
+			{ timeout: ms },
+		);
 		return true;
 	} catch {
 		return false;
@@ -48,7 +52,12 @@ async function handshake(): Promise<void> {
 		const w = window as unknown as { received: unknown[]; send(p: unknown): void };
 		w.received.length = 0;
 		w.send('mcp-check-ready');
-		w.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'other-origin-agent', version: '1.0' } } });
+		w.send({
+			jsonrpc: '2.0',
+			id: 1,
+			method: 'initialize',
+			params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'other-origin-agent', version: '1.0' } },
+		});
 		w.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
 		w.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
 	});
@@ -58,9 +67,7 @@ beforeAll(async () => {
 	server = await startPreview();
 	browser = await launchBrowser();
 	clientOrigin = `http://localhost:${server.port}`;
-	await browser.context.route(`${clientOrigin}/agent.html`, (route) =>
-		route.fulfill({ contentType: 'text/html', body: clientHtml(server.url) }),
-	);
+	await browser.context.route(`${clientOrigin}/agent.html`, (route) => route.fulfill({ contentType: 'text/html', body: clientHtml(server.url) }));
 	client = await browser.context.newPage();
 	await client.goto(`${clientOrigin}/agent.html`);
 	const popup = browser.context.waitForEvent('page');
@@ -98,7 +105,9 @@ describe('connections screen', () => {
 		const connection = engram.getByTestId('connection').filter({ hasText: 'other-origin-agent' });
 		await connection.waitFor();
 		expect(await connection.innerText()).toContain(clientOrigin);
-		const stored = await engram.evaluate(() => (globalThis as unknown as { __engram: { getSetting(k: string): Promise<unknown> } }).__engram.getSetting('approved_origins'));
+		const stored = await engram.evaluate(() =>
+			(globalThis as unknown as { __engram: { getSetting(k: string): Promise<unknown> } }).__engram.getSetting('approved_origins'),
+		);
 		expect(JSON.stringify(stored)).toContain(clientOrigin);
 	});
 

@@ -47,8 +47,7 @@ beforeAll(async () => {
 	page.on('worker', (w) => w.on('console', (m) => onConsole(m.text())));
 	cdp = await browser.context.newCDPSession(page);
 	cdp.on('Log.entryAdded', ({ entry }) => {
-		if (entry.source === 'security' || /Content Security Policy/.test(entry.text))
-			violations.push(`log: ${entry.text}`);
+		if (entry.source === 'security' || /Content Security Policy/.test(entry.text)) violations.push(`log: ${entry.text}`);
 	});
 	await cdp.send('Log.enable');
 	await page.goto(`${server.url}/`);
@@ -62,20 +61,14 @@ afterAll(async () => {
 });
 
 async function pageViolations(): Promise<string[]> {
-	return [
-		...violations,
-		...(await page.evaluate(() => (globalThis as { __violations?: string[] }).__violations ?? [])),
-	];
+	return [...violations, ...(await page.evaluate(() => (globalThis as { __violations?: string[] }).__violations ?? []))];
 }
 
 describe('Content-Security-Policy', () => {
 	it('is served as a meta tag and as a response header', async () => {
 		const res = await fetch(`${server.url}/`);
 		const header = res.headers.get('content-security-policy') ?? '';
-		const meta =
-			(await page
-				.locator('meta[http-equiv="Content-Security-Policy"]')
-				.getAttribute('content')) ?? '';
+		const meta = (await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')) ?? '';
 		for (const policy of [header, meta]) {
 			expect(policy).toContain("default-src 'self'");
 			expect(policy).toMatch(/script-src 'self' 'wasm-unsafe-eval' 'sha256-[\w+/=]+'/);
@@ -97,8 +90,7 @@ describe('Content-Security-Policy', () => {
 		const [first] = await seed(page, [{ content: 'A **memory** page, with `code` and a [link](#/graph).' }]);
 		await page.goto(`${server.url}/#/memory/${encodeURIComponent(first!)}`);
 		await page.getByTestId('memory-content').waitFor();
-		for (const screen of ['graph', 'connections', 'import', 'settings'])
-			await page.goto(`${server.url}/#/${screen}`).then(() => page.waitForTimeout(300));
+		for (const screen of ['graph', 'connections', 'import', 'settings']) await page.goto(`${server.url}/#/${screen}`).then(() => page.waitForTimeout(300));
 		// A relay that is not there: the socket is attempted (and fails), not refused by the policy.
 		await page.evaluate(() =>
 			(
@@ -149,14 +141,9 @@ describe('Content-Security-Policy', () => {
 		});
 		await webmcp.goto(`${server.url}/`);
 		await hostReady(webmcp);
-		const tools = await webmcp.evaluate(
-			() =>
-				(globalThis as unknown as { engramMcpHost: { webmcp(): { tools: string[] } } }).engramMcpHost.webmcp()
-					.tools,
-		);
+		const tools = await webmcp.evaluate(() => (globalThis as unknown as { engramMcpHost: { webmcp(): { tools: string[] } } }).engramMcpHost.webmcp().tools);
 		expect(tools).toContain('recall_memory');
-		const reported = (p: Page) =>
-			p.evaluate(() => (globalThis as { __violations?: string[] }).__violations ?? []);
+		const reported = (p: Page) => p.evaluate(() => (globalThis as { __violations?: string[] }).__violations ?? []);
 		seen.push(...(await reported(webmcp)));
 		await webmcp.close();
 
@@ -209,7 +196,12 @@ describe('stored text', () => {
 		for (const id of ids) {
 			await page.goto(`${server.url}/#/memory/${encodeURIComponent(id)}`);
 			await page.getByTestId('memory-content').waitFor();
-			expect(await page.getByTestId('memory-content').locator('video, audio, source, track, object, embed, iframe, [srcset], [poster], [background], [ping]').count()).toBe(0);
+			expect(
+				await page
+					.getByTestId('memory-content')
+					.locator('video, audio, source, track, object, embed, iframe, [srcset], [poster], [background], [ping]')
+					.count(),
+			).toBe(0);
 		}
 		await page.waitForTimeout(500);
 		expect(requests.filter((u) => !u.startsWith(server.url) && !u.startsWith('data:'))).toEqual([]);

@@ -40,7 +40,10 @@ describe('demo agent page', () => {
 		expect(errors).toEqual([]);
 		// The embedded app updates live as the agent writes (engine change events → the open list).
 		await page.frameLocator('#engram').getByText('4 memories', { exact: true }).waitFor();
-		await page.frameLocator('#engram').getByRole('link', { name: /billing service from MongoDB to PostgreSQL/ }).waitFor();
+		await page
+			.frameLocator('#engram')
+			.getByRole('link', { name: /billing service from MongoDB to PostgreSQL/ })
+			.waitFor();
 
 		const app = await browser.context.newPage();
 		await app.goto(`${server.url}/`);

@@ -72,7 +72,9 @@ describe('graph view', () => {
 		const box = await page.getByTestId('graph-canvas').boundingBox();
 		// The focus of the layout is arbitrary; find a memory node's rendered position and click it.
 		const pos = await page.evaluate(() => {
-			const el = document.querySelector('[data-testid="graph-canvas"]') as HTMLElement & { _cyreg?: { cy?: { nodes(s: string): { renderedPosition(): { x: number; y: number } }[] } } };
+			const el = document.querySelector('[data-testid="graph-canvas"]') as HTMLElement & {
+				_cyreg?: { cy?: { nodes(s: string): { renderedPosition(): { x: number; y: number } }[] } };
+			};
 			const cy = el._cyreg?.cy;
 			const node = cy?.nodes('.memory')[0];
 			return node ? node.renderedPosition() : undefined;
@@ -85,14 +87,27 @@ describe('graph view', () => {
 	/** Every memory node: rendered label size, box and centre, in page coordinates. */
 	async function memoryNodes() {
 		return page.evaluate(() => {
-			type Node = { style(k: string): string; renderedBoundingBox(): { x1: number; y1: number; x2: number; y2: number }; renderedPosition(): { x: number; y: number }; data(k: string): string };
-			const el = document.querySelector('[data-testid="graph-canvas"]') as HTMLElement & { _cyreg?: { cy?: { zoom(): number; nodes(s: string): Node[] } } };
+			type Node = {
+				style(k: string): string;
+				renderedBoundingBox(): { x1: number; y1: number; x2: number; y2: number };
+				renderedPosition(): { x: number; y: number };
+				data(k: string): string;
+			};
+			const el = document.querySelector('[data-testid="graph-canvas"]') as HTMLElement & {
+				_cyreg?: { cy?: { zoom(): number; nodes(s: string): Node[] } };
+			};
 			const cy = el._cyreg!.cy!;
 			const r = el.getBoundingClientRect();
 			return cy.nodes('.memory').map((n) => {
 				const b = n.renderedBoundingBox();
 				const p = n.renderedPosition();
-				return { px: parseFloat(n.style('font-size')) * cy.zoom(), box: { x1: r.x + b.x1, y1: r.y + b.y1, x2: r.x + b.x2, y2: r.y + b.y2 }, x: r.x + p.x, y: r.y + p.y, label: n.data('label') };
+				return {
+					px: parseFloat(n.style('font-size')) * cy.zoom(),
+					box: { x1: r.x + b.x1, y1: r.y + b.y1, x2: r.x + b.x2, y2: r.y + b.y2 },
+					x: r.x + p.x,
+					y: r.y + p.y,
+					label: n.data('label'),
+				};
 			});
 		});
 	}

@@ -62,7 +62,10 @@ describe('ill-formed stored strings', () => {
 		expect(await rows.count()).toBe(10);
 		// The bad row's link opens its own page, and the memory shows there.
 		await page.getByRole('link', { name: /Broken text/ }).click();
-		await page.getByText(/Broken text/).first().waitFor();
+		await page
+			.getByText(/Broken text/)
+			.first()
+			.waitFor();
 		expect(await page.evaluate(() => location.hash)).toBe('#/memory/bad~uD800id');
 		await page.goBack();
 		await page.getByRole('link', { name: /Plain memory number 1 / }).waitFor();

@@ -128,7 +128,10 @@ describe('import from anywhere', () => {
 	});
 
 	it('says the file is empty before guessing a format', async () => {
-		for (const [name, body] of [['empty.json', ''], ['blank.md', ' \n\t\n']]) {
+		for (const [name, body] of [
+			['empty.json', ''],
+			['blank.md', ' \n\t\n'],
+		]) {
 			const file = join(dir, name);
 			writeFileSync(file, body);
 			await chooseFile(file);
@@ -145,7 +148,10 @@ describe('import from anywhere', () => {
 		await page.getByText(/record refused/).click();
 		await page.getByText(/Broken\.md: front matter/).waitFor();
 		await page.getByText(/parts not imported/).click();
-		await page.getByText(/readme\.txt: not a Markdown note/).first().waitFor();
+		await page
+			.getByText(/readme\.txt: not a Markdown note/)
+			.first()
+			.waitFor();
 		await page.getByText(/\[\[Payments API\]\]: no note of that name/).waitFor();
 		const { memories, associations } = await stored();
 		const billing = byContent(memories, 'We moved billing');
@@ -158,13 +164,19 @@ describe('import from anywhere', () => {
 		expect(alice.tags).toEqual(['people', 'payments']);
 		expect(alice.timestamp).toBe('2024-02-10T00:00:00.000Z');
 		const plain = byContent(memories, 'A note with no front matter');
-		const links = associations.filter((a) => a.type === 'RELATES_TO').map((a) => `${a.from}>${a.to}`).sort();
+		const links = associations
+			.filter((a) => a.type === 'RELATES_TO')
+			.map((a) => `${a.from}>${a.to}`)
+			.sort();
 		expect(links).toEqual([`${billing.id}>${alice.id}`, `${alice.id}>${billing.id}`, `${plain.id}>${billing.id}`].sort());
 	}
 
 	it('imports a folder of Markdown notes with front matter, wiki links as associations, unresolved links listed', async () => {
 		await page.getByLabel('Choose a folder of notes').setInputFiles(join(FIXTURES, 'notes'));
-		await page.getByText(/Markdown notes/).first().waitFor();
+		await page
+			.getByText(/Markdown notes/)
+			.first()
+			.waitFor();
 		await checkNotes(await runImport());
 	});
 

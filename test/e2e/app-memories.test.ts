@@ -113,7 +113,11 @@ describe('app', () => {
 			await seed(page, [
 				{ content: 'Old note about the billing migration plan.', timestamp: old, tags: ['billing'] },
 				// Seven days ago is always inside the previous calendar week, which "last week" means.
-				{ content: 'Fresh note about the billing migration status.', tags: ['billing'], timestamp: new Date(Date.now() - 7 * 86_400_000).toISOString() },
+				{
+					content: 'Fresh note about the billing migration status.',
+					tags: ['billing'],
+					timestamp: new Date(Date.now() - 7 * 86_400_000).toISOString(),
+				},
 			]);
 			await page.reload();
 			await page.getByRole('button', { name: /Filters/ }).click();
@@ -130,7 +134,11 @@ describe('app', () => {
 
 		it('current only hides superseded memories', async () => {
 			const [oldId] = await seed(page, [{ content: 'The team uses Jenkins for continuous integration builds.', tags: ['ci'] }]);
-			await engine(page, 'store', { content: 'The team moved continuous integration builds to GitHub Actions.', tags: ['ci'], supersedes_memory_id: oldId });
+			await engine(page, 'store', {
+				content: 'The team moved continuous integration builds to GitHub Actions.',
+				tags: ['ci'],
+				supersedes_memory_id: oldId,
+			});
 			await page.reload();
 			await page.locator('#search-input').fill('continuous integration builds');
 			await page.getByTestId('result').nth(1).waitFor();
@@ -158,7 +166,14 @@ describe('app', () => {
 			await page.getByRole('button', { name: 'Save changes' }).click();
 			await page.getByText(/^Saved “/).waitFor();
 			const m = await getMemory(id);
-			expect(m).toMatchObject({ content: 'The user prefers light mode in the mornings.', summary: 'Light mode mornings', type: 'Habit', tags: ['style', 'mornings'], importance: 0.3, metadata: { project: 'engram' } });
+			expect(m).toMatchObject({
+				content: 'The user prefers light mode in the mornings.',
+				summary: 'Light mode mornings',
+				type: 'Habit',
+				tags: ['style', 'mornings'],
+				importance: 0.3,
+				metadata: { project: 'engram' },
+			});
 			await page.getByRole('heading', { name: 'Light mode mornings' }).waitFor();
 		});
 
@@ -191,7 +206,9 @@ describe('app', () => {
 			await page.getByText(/^Linked: this memory contradicts “/).waitFor();
 			await page.locator('[data-testid="association"][data-type="CONTRADICTS"]').waitFor();
 			const links = await engine<{ from: string; to: string; type: string; reason?: string; resolution?: string }[]>(page, 'associationsOf', a);
-			expect(links).toContainEqual(expect.objectContaining({ from: a, to: b, type: 'CONTRADICTS', reason: 'dark vs light', resolution: 'dark in the app, light in docs' }));
+			expect(links).toContainEqual(
+				expect.objectContaining({ from: a, to: b, type: 'CONTRADICTS', reason: 'dark vs light', resolution: 'dark in the app, light in docs' }),
+			);
 		});
 
 		it('shows related memories with similarity and what agents did', async () => {

@@ -6,13 +6,7 @@
  */
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-	appFrame,
-	hostReady,
-	launchBrowserWithThirdPartyStorage,
-	startFixtureServer,
-	type HostHandle,
-} from './bridges-support';
+import { appFrame, hostReady, launchBrowserWithThirdPartyStorage, startFixtureServer, type HostHandle } from './bridges-support';
 import { startPreview, type Browser, type Server } from './helpers';
 
 let server: Server;
@@ -42,13 +36,12 @@ type Mcpb = {
 	listTools(h: number): Promise<string[]>;
 };
 function run<T, A>(p: Page, fn: (m: Mcpb, a: A) => T | Promise<T>, a: A): Promise<T> {
-	return p.evaluate(
-		({ src, arg }) => (0, eval)(`(${src})`)((globalThis as unknown as { mcpb: unknown }).mcpb, arg),
-		{ src: fn.toString(), arg: a },
-	) as Promise<T>;
+	return p.evaluate(({ src, arg }) => (0, eval)(`(${src})`)((globalThis as unknown as { mcpb: unknown }).mcpb, arg), {
+		src: fn.toString(),
+		arg: a,
+	}) as Promise<T>;
 }
-const host = (f: Frame) =>
-	f.evaluate(() => (globalThis as unknown as { engramMcpHost: HostHandle }).engramMcpHost.snapshot());
+const host = (f: Frame) => f.evaluate(() => (globalThis as unknown as { engramMcpHost: HostHandle }).engramMcpHost.snapshot());
 
 async function embeddingTab(): Promise<{ page: Page; frame: Frame }> {
 	const page = await browser.context.newPage();
@@ -95,20 +88,10 @@ describe('approved origins across tabs', () => {
 				}),
 			other,
 		);
-		const h = await run(
-			one.page,
-			(m, o) => m.iframe('#engram', o, 'greedy-agent', { experimental: { engram: { profile: 'native' } } }),
-			app,
-		);
+		const h = await run(one.page, (m, o) => m.iframe('#engram', o, 'greedy-agent', { experimental: { engram: { profile: 'native' } } }), app);
 		expect(await run(one.page, (m, i) => m.waitConnected(i), h)).toBe('connected');
-		expect((await run(one.page, (m, i) => m.listTools(i), h)).sort()).toEqual([
-			'memory_get',
-			'memory_put',
-			'memory_search',
-		]);
-		expect((await host(one.frame)).connections).toEqual([
-			expect.objectContaining({ origin: other, profile: 'codomyrmex' }),
-		]);
+		expect((await run(one.page, (m, i) => m.listTools(i), h)).sort()).toEqual(['memory_get', 'memory_put', 'memory_search']);
+		expect((await host(one.frame)).connections).toEqual([expect.objectContaining({ origin: other, profile: 'codomyrmex' })]);
 		await one.page.close();
 	});
 });

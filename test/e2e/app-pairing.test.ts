@@ -23,11 +23,7 @@ interface Stored {
 }
 
 function relay(): Promise<{ url?: string; offer?: { url: string } }> {
-	return page.evaluate(() =>
-		(
-			globalThis as unknown as { engramMcpHost: { relay(): { url?: string; offer?: { url: string } } } }
-		).engramMcpHost.relay(),
-	);
+	return page.evaluate(() => (globalThis as unknown as { engramMcpHost: { relay(): { url?: string; offer?: { url: string } } } }).engramMcpHost.relay());
 }
 
 beforeAll(async () => {
@@ -56,9 +52,10 @@ describe('relay pairing links', () => {
 	it('asks before a link replaces the pairing, storing nothing; "Keep current" keeps it', async () => {
 		await page.evaluate(
 			(token) =>
-				(
-					globalThis as unknown as { engramMcpHost: { pairRelay(u: string, t: string): Promise<void> } }
-				).engramMcpHost.pairRelay('ws://127.0.0.1:9', token),
+				(globalThis as unknown as { engramMcpHost: { pairRelay(u: string, t: string): Promise<void> } }).engramMcpHost.pairRelay(
+					'ws://127.0.0.1:9',
+					token,
+				),
 			TOKEN,
 		);
 		const before = await engine<Stored>(page, 'getSetting', 'relay_pairing');
@@ -73,8 +70,7 @@ describe('relay pairing links', () => {
 		expect(page.url()).toBe(`${app.server.url}/`);
 		expect(await engine(page, 'getSetting', 'relay_pairing')).toEqual(before);
 		expect((await relay()).url).toBe('ws://127.0.0.1:9');
-		if (process.env.ENGRAM_SCREENSHOTS)
-			await page.screenshot({ path: join(process.env.ENGRAM_SCREENSHOTS || tmpdir(), 'pairing-dialog.png') });
+		if (process.env.ENGRAM_SCREENSHOTS) await page.screenshot({ path: join(process.env.ENGRAM_SCREENSHOTS || tmpdir(), 'pairing-dialog.png') });
 
 		await dialog.getByRole('button', { name: 'Keep current' }).click();
 		await dialog.waitFor({ state: 'hidden' });

@@ -73,7 +73,9 @@ describe('memory page: did this replace …?', () => {
 
 	it('keeps both on "No", and never asks on the older memory or about an unrelated one', async () => {
 		const { oldId, newId } = await storeTwo('The team stand-up is at 9am on Tuesdays.', 'The team stand-up is at 10am on Tuesdays.');
-		const other = await engine<StoreOut>(page, 'store', { memories: [{ content: 'The team stand-up notes live in the shared drive.', timestamp: '2024-06-01T09:00:00Z' }] });
+		const other = await engine<StoreOut>(page, 'store', {
+			memories: [{ content: 'The team stand-up notes live in the shared drive.', timestamp: '2024-06-01T09:00:00Z' }],
+		});
 		await openMemory(newId);
 		const prompt = page.getByRole('region', { name: 'Possible update' });
 		await prompt.getByRole('button', { name: 'No, keep both' }).click();
@@ -98,9 +100,10 @@ describe('recall in the app: WordNet categories', () => {
 		const judo = out.results[0].memory_id;
 		// Words only: "sports" is in neither memory, so only the category table can find judo.
 		const ask = () =>
-			engine<{ results: { memory: { id: string } }[] }>(page, 'recall', { query: 'Which sports came up?', weights: { semantic: 0 } }).then((r) => r.results.map((x) => x.memory.id));
+			engine<{ results: { memory: { id: string } }[] }>(page, 'recall', { query: 'Which sports came up?', weights: { semantic: 0 } }).then((r) =>
+				r.results.map((x) => x.memory.id),
+			);
 		// The engine loads the table without waiting for it: the first recalls may come before it.
 		await expect.poll(ask, { timeout: 10_000 }).toEqual([judo]);
 	});
 });
-

@@ -83,7 +83,15 @@ describe('PWA', () => {
 		expect(href).toBeTruthy();
 		const res = await page.request.get(new URL(href!, server.url).href);
 		expect(res.ok()).toBe(true);
-		const manifest = (await res.json()) as { name: string; short_name: string; start_url: string; display: string; theme_color: string; background_color: string; icons: { src: string; sizes: string; type: string; purpose?: string }[] };
+		const manifest = (await res.json()) as {
+			name: string;
+			short_name: string;
+			start_url: string;
+			display: string;
+			theme_color: string;
+			background_color: string;
+			icons: { src: string; sizes: string; type: string; purpose?: string }[];
+		};
 		expect(manifest).toMatchObject({ short_name: 'Engram', display: 'standalone', start_url: './' });
 		expect(manifest.name).toContain('Engram');
 		expect(manifest.theme_color).toMatch(/^#/);
@@ -118,7 +126,14 @@ describe('PWA', () => {
 			await engineReady(page);
 			await page.getByRole('searchbox', { name: 'Search memories' }).waitFor();
 			const out = await page.evaluate(async () => {
-				const e = (globalThis as unknown as { __engram: { store(i: object): Promise<{ memory_id: string }>; recall(i: object): Promise<{ results: { memory: { id: string } }[]; lexical_only?: boolean }> } }).__engram;
+				const e = (
+					globalThis as unknown as {
+						__engram: {
+							store(i: object): Promise<{ memory_id: string }>;
+							recall(i: object): Promise<{ results: { memory: { id: string } }[]; lexical_only?: boolean }>;
+						};
+					}
+				).__engram;
 				const stored = await e.store({ content: 'Written while offline: the train has no wifi between Lyon and Paris.' });
 				const found = await e.recall({ query: 'internet on the train' });
 				return { id: stored.memory_id, found: found.results.map((r) => r.memory.id), lexicalOnly: found.lexical_only };

@@ -55,9 +55,7 @@ describe('connections screen, desktop relay', () => {
 		await pairByHand(`ws://127.0.0.1:${port}`, TOKEN);
 		const problem = relayCard().getByTestId('relay-problem');
 		await problem.waitFor();
-		await expect
-			.poll(() => problem.innerText())
-			.toContain(`No relay is listening at 127.0.0.1:${port} — start it with npx engram-relay`);
+		await expect.poll(() => problem.innerText()).toContain(`No relay is listening at 127.0.0.1:${port} — start it with npx engram-relay`);
 		expect(await problem.locator('code').first().innerText()).toBe('npx engram-relay');
 		expect(await relayCard().innerText()).toMatch(/trying again in the background/i);
 		expect(await page.getByRole('alert').count()).toBe(0);
@@ -85,13 +83,7 @@ describe('connections screen, desktop relay', () => {
 		};
 		const port = Number(/:(\d+)$/.exec((await relayUrl())!)![1]);
 		expect(desktop.mcpServers.engram.command).toBe('node');
-		expect(desktop.mcpServers.engram.args).toEqual([
-			'/path/to/engram/bin/engram-relay.mjs',
-			'--profile',
-			'automem',
-			'--port',
-			String(port),
-		]);
+		expect(desktop.mcpServers.engram.args).toEqual(['/path/to/engram/bin/engram-relay.mjs', '--profile', 'automem', '--port', String(port)]);
 		expect(await help.getByTestId('snippet-claude-code').innerText()).toBe(
 			`claude mcp add engram -- node /path/to/engram/bin/engram-relay.mjs --profile automem --port ${port}`,
 		);
@@ -109,9 +101,7 @@ describe('connections screen, desktop relay', () => {
 		expect(copied).toHaveLength(2);
 		const config = JSON.parse(copied[0]!) as { mcpServers: { engram: { args: string[] } } };
 		expect(config.mcpServers.engram.args[0]).toBe('/home/ana/src/engram/bin/engram-relay.mjs');
-		expect(copied[1]).toMatch(
-			/^claude mcp add engram -- node \/home\/ana\/src\/engram\/bin\/engram-relay\.mjs --profile automem --port \d+$/,
-		);
+		expect(copied[1]).toMatch(/^claude mcp add engram -- node \/home\/ana\/src\/engram\/bin\/engram-relay\.mjs --profile automem --port \d+$/);
 		if (process.env.ENGRAM_SCREENSHOTS !== undefined) {
 			await relayCard().scrollIntoViewIfNeeded();
 			await page.evaluate(() => document.querySelector('section[aria-labelledby="relay-title"]')?.scrollIntoView());
@@ -135,9 +125,7 @@ describe('connections screen, desktop relay', () => {
 		await relayCard().getByRole('button', { name: 'Unpair' }).click();
 		await pairByHand(`ws://127.0.0.1:${port}`, TOKEN);
 		const problem = relayCard().getByTestId('relay-problem');
-		await expect
-			.poll(() => problem.innerText(), { timeout: 10_000 })
-			.toContain(`engram-relay at 127.0.0.1:${port} refused this tab’s pairing token`);
+		await expect.poll(() => problem.innerText(), { timeout: 10_000 }).toContain(`engram-relay at 127.0.0.1:${port} refused this tab’s pairing token`);
 		expect(await problem.innerText()).toContain('npx engram-relay --pairing-link');
 		expect(consoleLines.join('\n')).not.toContain(TOKEN);
 		expect(consoleLines.join('\n')).not.toContain(RELAY_TOKEN);
@@ -146,9 +134,5 @@ describe('connections screen, desktop relay', () => {
 });
 
 async function relayUrl(): Promise<string | undefined> {
-	return page.evaluate(
-		() =>
-			(globalThis as unknown as { engramMcpHost: { relay(): { url?: string } } }).engramMcpHost.relay()
-				.url,
-	);
+	return page.evaluate(() => (globalThis as unknown as { engramMcpHost: { relay(): { url?: string } } }).engramMcpHost.relay().url);
 }

@@ -34,16 +34,28 @@ afterAll(async () => {
 	await app?.close();
 });
 
-const CONTROL_ROLES = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'slider', 'spinbutton', 'listbox', 'switch', 'menuitem', 'tab']);
+const CONTROL_ROLES = new Set([
+	'button',
+	'link',
+	'textbox',
+	'searchbox',
+	'checkbox',
+	'radio',
+	'combobox',
+	'slider',
+	'spinbutton',
+	'listbox',
+	'switch',
+	'menuitem',
+	'tab',
+]);
 
 /** Controls on the current screen without an accessible name, from Chromium's accessibility tree. */
 async function unnamedControls(): Promise<string[]> {
 	const cdp = await app.browser.context.newCDPSession(page);
 	const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: { ignored: boolean; role?: { value: string }; name?: { value: string } }[] };
 	await cdp.detach();
-	return nodes
-		.filter((n) => !n.ignored && CONTROL_ROLES.has(n.role?.value ?? '') && !(n.name?.value ?? '').trim())
-		.map((n) => n.role!.value);
+	return nodes.filter((n) => !n.ignored && CONTROL_ROLES.has(n.role?.value ?? '') && !(n.name?.value ?? '').trim()).map((n) => n.role!.value);
 }
 
 async function shoot(name: string): Promise<void> {
@@ -81,7 +93,9 @@ describe('screens', () => {
 
 	it('graph, connections, import/export and settings', async () => {
 		await page.goto(`${app.server.url}/#/graph`);
-		await page.waitForFunction(() => document.querySelectorAll('[data-testid="graph-canvas"] canvas').length > 0 && !document.querySelector('.canvas-wrap .overlay'));
+		await page.waitForFunction(
+			() => document.querySelectorAll('[data-testid="graph-canvas"] canvas').length > 0 && !document.querySelector('.canvas-wrap .overlay'),
+		);
 		await page.waitForTimeout(800);
 		await shoot('graph');
 		await page.goto(`${app.server.url}/#/connections`);
@@ -105,7 +119,9 @@ describe('screens', () => {
 		await page.getByRole('heading', { name: 'Billing moved to PostgreSQL' }).waitFor();
 		await shoot('memory-dark');
 		await page.goto(`${app.server.url}/#/graph`);
-		await page.waitForFunction(() => document.querySelectorAll('[data-testid="graph-canvas"] canvas').length > 0 && !document.querySelector('.canvas-wrap .overlay'));
+		await page.waitForFunction(
+			() => document.querySelectorAll('[data-testid="graph-canvas"] canvas').length > 0 && !document.querySelector('.canvas-wrap .overlay'),
+		);
 		await page.waitForTimeout(800);
 		await shoot('graph-dark');
 		await page.setViewportSize({ width: 390, height: 844 });

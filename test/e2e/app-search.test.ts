@@ -88,7 +88,9 @@ describe('strong and weaker matches', () => {
 		const titles = await results();
 		expect(titles[0]).toContain('Billing moved to PostgreSQL');
 		// The divider comes right after the one strong match.
-		const order = await page.locator('.results > *').evaluateAll((els) => els.map((e) => (e.matches('[data-testid="weaker-divider"]') ? 'divider' : 'hit')));
+		const order = await page
+			.locator('.results > *')
+			.evaluateAll((els) => els.map((e) => (e.matches('[data-testid="weaker-divider"]') ? 'divider' : 'hit')));
 		expect(order.slice(0, 2)).toEqual(['hit', 'divider']);
 	});
 });

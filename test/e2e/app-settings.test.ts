@@ -45,7 +45,10 @@ describe('settings', () => {
 		expect(await first.locator('[title^="Recency"]').getAttribute('title')).toContain('weight 1.5');
 		await page.goto(`${app.server.url}/#/settings`);
 		await page.getByRole('button', { name: 'Restore defaults' }).click();
-		await page.waitForFunction(async () => (await (globalThis as unknown as { __engram: { getSetting(k: string): Promise<unknown> } }).__engram.getSetting('recall_weights')) == null);
+		await page.waitForFunction(
+			async () =>
+				(await (globalThis as unknown as { __engram: { getSetting(k: string): Promise<unknown> } }).__engram.getSetting('recall_weights')) == null,
+		);
 	});
 
 	it('shows storage used and asks the browser to keep the data', async () => {

@@ -17,7 +17,14 @@ beforeAll(async () => {
 	const base = Date.parse('2024-01-01T00:00:00Z');
 	const lines = [JSON.stringify({ kind: 'header', format: 'engram', version: 1 })];
 	for (let i = 0; i < N; i++)
-		lines.push(JSON.stringify({ kind: 'memory', id: `t-${i}`, content: `Timeline entry ${i}: a note about subject ${i % 97}`, timestamp: new Date(base + i * 60_000).toISOString() }));
+		lines.push(
+			JSON.stringify({
+				kind: 'memory',
+				id: `t-${i}`,
+				content: `Timeline entry ${i}: a note about subject ${i % 97}`,
+				timestamp: new Date(base + i * 60_000).toISOString(),
+			}),
+		);
 	await engine(page, 'importMemories', { data: lines.join('\n'), format: 'jsonl' });
 	await page.reload();
 });
@@ -39,7 +46,10 @@ describe('timeline', () => {
 		await list.evaluate((el) => (el.scrollTop = el.scrollHeight / 2));
 		const mid = Math.floor(N / 2);
 		await page.waitForFunction(
-			(n) => [...document.querySelectorAll('[role="listitem"] a[data-primary]')].some((a) => /Timeline entry (\d+)/.exec(a.textContent ?? '') && Math.abs(Number(/Timeline entry (\d+)/.exec(a.textContent ?? '')![1]) - n) < 40),
+			(n) =>
+				[...document.querySelectorAll('[role="listitem"] a[data-primary]')].some(
+					(a) => /Timeline entry (\d+)/.exec(a.textContent ?? '') && Math.abs(Number(/Timeline entry (\d+)/.exec(a.textContent ?? '')![1]) - n) < 40,
+				),
 			mid,
 		);
 		await list.evaluate((el) => (el.scrollTop = el.scrollHeight));

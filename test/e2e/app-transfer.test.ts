@@ -63,7 +63,13 @@ describe('import and export', () => {
 	for (const format of ['json', 'jsonl'] as const) {
 		it(`round-trips losslessly through a ${format.toUpperCase()} file: export, delete everything, import`, async () => {
 			const ids = await seed(page, SAMPLE);
-			await engine(page, 'associate', { memory1_id: ids[3], memory2_id: ids[1], type: 'DERIVED_FROM', strength: 0.8, transformation: 'after the migration' });
+			await engine(page, 'associate', {
+				memory1_id: ids[3],
+				memory2_id: ids[1],
+				type: 'DERIVED_FROM',
+				strength: 0.8,
+				transformation: 'after the migration',
+			});
 			await engine(page, 'get', { memory_id: ids[0] });
 			const before = await dump();
 
@@ -101,7 +107,12 @@ describe('import and export', () => {
 		writeFileSync(
 			file,
 			[
-				JSON.stringify({ type: 'entity', name: 'Alice', entityType: 'person', observations: ['Alice leads the payments team', 'Alice prefers async reviews'] }),
+				JSON.stringify({
+					type: 'entity',
+					name: 'Alice',
+					entityType: 'person',
+					observations: ['Alice leads the payments team', 'Alice prefers async reviews'],
+				}),
 				JSON.stringify({ type: 'entity', name: 'Payments API', entityType: 'project', observations: ['The payments API is written in Go'] }),
 				'{this is not json',
 				JSON.stringify({ type: 'relation', from: 'Alice', to: 'Payments API', relationType: 'owns' }),
@@ -118,7 +129,8 @@ describe('import and export', () => {
 	it('shows progress while importing and can be cancelled between chunks, leaving whole memories', async () => {
 		const n = 4500;
 		const lines = [JSON.stringify({ kind: 'header', format: 'engram', version: 1 })];
-		for (let i = 0; i < n; i++) lines.push(JSON.stringify({ kind: 'memory', id: `bulk-${i}`, content: `Bulk imported note number ${i} about topic ${i % 37}` }));
+		for (let i = 0; i < n; i++)
+			lines.push(JSON.stringify({ kind: 'memory', id: `bulk-${i}`, content: `Bulk imported note number ${i} about topic ${i % 37}` }));
 		const file = join(dir, 'bulk.jsonl');
 		writeFileSync(file, lines.join('\n'));
 		await page.goto(`${app.server.url}/#/import`);

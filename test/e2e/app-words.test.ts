@@ -130,9 +130,14 @@ describe('app words', () => {
 		it('seven quick saves collapse into one toast', async () => {
 			for (let i = 1; i <= 7; i++) {
 				await page.getByRole('button', { name: 'New memory' }).first().click();
-				await page.locator('#new-content').fill(`Quick note number ${i}: ${['apples', 'boats', 'cedar', 'dunes', 'embers', 'fjords', 'glaciers'][i - 1]} are on the list.`);
+				await page
+					.locator('#new-content')
+					.fill(`Quick note number ${i}: ${['apples', 'boats', 'cedar', 'dunes', 'embers', 'fjords', 'glaciers'][i - 1]} are on the list.`);
 				await page.getByRole('button', { name: 'Save memory' }).click();
-				await page.locator('dialog[open]').waitFor({ state: 'detached' }).catch(() => undefined);
+				await page
+					.locator('dialog[open]')
+					.waitFor({ state: 'detached' })
+					.catch(() => undefined);
 				await page.waitForFunction(() => !document.querySelector('dialog[open]'));
 			}
 			const toasts = page.getByTestId('toast');

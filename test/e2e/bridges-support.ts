@@ -21,9 +21,7 @@ import { CHROMIUM_ARGS, ROOT, chromiumPath, type Browser } from './helpers';
  * `bypassCSP` lets a test inject an in-page agent into the app, as an extension's content script
  * would (the app's CSP refuses inline and eval'd scripts; test/e2e/app-csp.test.ts covers it).
  */
-export async function launchBrowserWithThirdPartyStorage(
-	opts: { bypassCSP?: boolean } = {},
-): Promise<Browser> {
+export async function launchBrowserWithThirdPartyStorage(opts: { bypassCSP?: boolean } = {}): Promise<Browser> {
 	const dir = mkdtempSync(join(tmpdir(), 'engram-chromium-'));
 	const context = await chromium.launchPersistentContext(dir, {
 		executablePath: chromiumPath(),
@@ -71,15 +69,11 @@ export function embedHtml(appUrl: string): string {
  * Chromium's Local Network Access checks block a page without a known address (a fulfilled route)
  * from framing a loopback one.
  */
-export async function startFixtureServer(
-	appUrl: string,
-): Promise<{ port: number; stop(): Promise<void> }> {
+export async function startFixtureServer(appUrl: string): Promise<{ port: number; stop(): Promise<void> }> {
 	const js = await clientBundle();
 	const server = createServer((req, res) => {
-		if (req.url === '/__fixture/client.js')
-			return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(js);
-		if (req.url === '/__fixture/embed.html')
-			return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(embedHtml(appUrl));
+		if (req.url === '/__fixture/client.js') return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(js);
+		if (req.url === '/__fixture/embed.html') return void res.writeHead(200, { 'Content-Type': 'text/html' }).end(embedHtml(appUrl));
 		res.writeHead(404).end();
 	});
 	await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
@@ -89,11 +83,7 @@ export async function startFixtureServer(
 
 /** Waits until the page (or frame) has started its MCP host. */
 export async function hostReady(target: Page | Frame): Promise<void> {
-	await target.waitForFunction(
-		() => (globalThis as { engramMcpHost?: unknown }).engramMcpHost !== undefined,
-		null,
-		{ timeout: 60_000 },
-	);
+	await target.waitForFunction(() => (globalThis as { engramMcpHost?: unknown }).engramMcpHost !== undefined, null, { timeout: 60_000 });
 }
 
 /** The Engram app's frame inside an embedding page. */

@@ -66,10 +66,12 @@ describe('engine in Chromium', () => {
 		};
 		const stored = await page.evaluate(async () => {
 			const engram = (globalThis as unknown as { __engram: Engram }).__engram;
-			const out = await engram.store({ memories: [
-				{ content: 'Backups of the database run nightly at two in the morning', tags: ['ops'] },
-				{ content: 'Maria Silva owns the billing service' },
-			] });
+			const out = await engram.store({
+				memories: [
+					{ content: 'Backups of the database run nightly at two in the morning', tags: ['ops'] },
+					{ content: 'Maria Silva owns the billing service' },
+				],
+			});
 			return out.results.map((r: { memory_id: string }) => r.memory_id);
 		});
 		const recall = () =>
@@ -133,7 +135,11 @@ describe('engine in Chromium', () => {
 	it('keeps the model’s parts in an OPFS file that the next load reads instead of the model files, and rewrites one that is damaged', async () => {
 		await engineReady(page);
 		const text = 'The greenhouse thermostat is set to eighteen degrees';
-		const embed = () => page.evaluate(async (t) => Array.from((await (globalThis as unknown as { __engram: { embed(t: string): Promise<Float32Array> } }).__engram.embed(t)) ?? []), text);
+		const embed = () =>
+			page.evaluate(
+				async (t) => Array.from((await (globalThis as unknown as { __engram: { embed(t: string): Promise<Float32Array> } }).__engram.embed(t)) ?? []),
+				text,
+			);
 		/** The parts file's size (0 while missing); `damage` cuts it to 100 bytes first. */
 		const partsFile = (damage = false) =>
 			page.evaluate(async (damage) => {

@@ -60,7 +60,10 @@ function startBatch(page: Page, tag: string, n: number): Promise<void> {
 	return page.evaluate(
 		({ tag, n }) => {
 			const engram = (globalThis as unknown as { __engram: Engram }).__engram;
-			const memories = Array.from({ length: n }, (_, i) => ({ content: `Fault batch ${tag} note ${i}: the ${tag} crate holds part ${i * 7919}`, tags: [tag] }));
+			const memories = Array.from({ length: n }, (_, i) => ({
+				content: `Fault batch ${tag} note ${i}: the ${tag} crate holds part ${i * 7919}`,
+				tags: [tag],
+			}));
 			void engram.store({ memories }).catch(() => undefined);
 		},
 		{ tag, n },
@@ -101,8 +104,14 @@ describe('fault suite', () => {
 		}
 		// The app still works: a new memory is stored and found.
 		const page = await openTab();
-		const id = await page.evaluate(async () => (await (globalThis as unknown as { __engram: Engram }).__engram.store({ content: 'After the crashes the wombat ledger still balances' })).results[0].memory_id);
-		const found = await page.evaluate(async () => (await (globalThis as unknown as { __engram: Engram }).__engram.recall({ query: 'wombat ledger', limit: 1 })).results.map((r) => r.memory.id));
+		const id = await page.evaluate(
+			async () =>
+				(await (globalThis as unknown as { __engram: Engram }).__engram.store({ content: 'After the crashes the wombat ledger still balances' }))
+					.results[0].memory_id,
+		);
+		const found = await page.evaluate(async () =>
+			(await (globalThis as unknown as { __engram: Engram }).__engram.recall({ query: 'wombat ledger', limit: 1 })).results.map((r) => r.memory.id),
+		);
 		expect(found).toEqual([id]);
 		expect(await total(page)).toBe(expected + 1);
 		console.log(`kill mid-batch outcomes (0 or 500 each): ${outcomes.join(', ')}`);
@@ -115,12 +124,22 @@ describe('fault suite', () => {
 		const write = (page: Page, tag: string) =>
 			page.evaluate(async (tag) => {
 				const engram = (globalThis as unknown as { __engram: Engram }).__engram;
-				const memories = Array.from({ length: 150 }, (_, i) => ({ content: `Tab ${tag} wrote note ${i} about the ${tag} orchard row ${i * 31}`, tags: [tag] }));
+				const memories = Array.from({ length: 150 }, (_, i) => ({
+					content: `Tab ${tag} wrote note ${i} about the ${tag} orchard row ${i * 31}`,
+					tags: [tag],
+				}));
 				return (await engram.store({ memories })).results.length;
 			}, tag);
 		expect(await Promise.all([write(a, 'tabalpha'), write(b, 'tabbravo')])).toEqual([150, 150]);
 		const deadline = Date.now() + 15_000;
-		const seen = async () => [await total(a), await total(b), await tagged(a, 'tabbravo'), await tagged(b, 'tabalpha'), await tagged(a, 'tabalpha'), await tagged(b, 'tabbravo')];
+		const seen = async () => [
+			await total(a),
+			await total(b),
+			await tagged(a, 'tabbravo'),
+			await tagged(b, 'tabalpha'),
+			await tagged(a, 'tabalpha'),
+			await tagged(b, 'tabbravo'),
+		];
 		let now = await seen();
 		while (now.join() !== [before + 300, before + 300, 150, 150, 150, 150].join() && Date.now() < deadline) {
 			await new Promise((r) => setTimeout(r, 250));

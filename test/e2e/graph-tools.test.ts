@@ -17,11 +17,10 @@ type Result = { isError?: boolean; content: { type: string; text: string }[]; st
 
 /** Calls a tool the page registered on the stand-in model context (its real MCP server). */
 function run(name: string, args: Record<string, unknown>): Promise<Result> {
-	return page.evaluate(
-		([n, a]) =>
-			(globalThis as unknown as { __tools: Record<string, { execute(x: unknown): Promise<Result> }> }).__tools[n].execute(a),
-		[name, args] as const,
-	);
+	return page.evaluate(([n, a]) => (globalThis as unknown as { __tools: Record<string, { execute(x: unknown): Promise<Result> }> }).__tools[n].execute(a), [
+		name,
+		args,
+	] as const);
 }
 
 beforeAll(async () => {
@@ -43,10 +42,28 @@ beforeAll(async () => {
 	await hostReady(page);
 	const stored = await run('store_memory', {
 		memories: [
-			{ content: 'Chose PostgreSQL for the billing service: invoices need transactions.', entities: [{ name: 'PostgreSQL', type: 'tool' }, { name: 'billing-service', type: 'project' }] },
-			{ content: 'The billing service timed out on Friday; PostgreSQL connections ran out.', entities: [{ name: 'PostgreSQL', type: 'tool' }, { name: 'billing-service', type: 'project' }] },
+			{
+				content: 'Chose PostgreSQL for the billing service: invoices need transactions.',
+				entities: [
+					{ name: 'PostgreSQL', type: 'tool' },
+					{ name: 'billing-service', type: 'project' },
+				],
+			},
+			{
+				content: 'The billing service timed out on Friday; PostgreSQL connections ran out.',
+				entities: [
+					{ name: 'PostgreSQL', type: 'tool' },
+					{ name: 'billing-service', type: 'project' },
+				],
+			},
 			{ content: 'Moved the reporting jobs to a PostgreSQL replica so billing stays fast.', entities: [{ name: 'PostgreSQL', type: 'tool' }] },
-			{ content: 'Ana prefers tabs over spaces in the billing repository.', entities: [{ name: 'billing-service', type: 'project' }, { name: 'Ana', type: 'person' }] },
+			{
+				content: 'Ana prefers tabs over spaces in the billing repository.',
+				entities: [
+					{ name: 'billing-service', type: 'project' },
+					{ name: 'Ana', type: 'person' },
+				],
+			},
 		],
 	});
 	expect(stored.isError).toBeFalsy();
@@ -94,8 +111,15 @@ describe('graph tools through the engine worker', () => {
 
 	it('is one worker call per tool: the engine answers both directly', async () => {
 		const direct = await page.evaluate(async () => {
-			const e = (globalThis as unknown as { __engram: { queryGraph(x: unknown): Promise<{ rows: unknown[] }>; findConnections(x: unknown): Promise<{ grounding: string }> } }).__engram;
-			return [(await e.queryGraph({ query: 'MATCH (e:Entity {name: "Ana"})<-[:MENTIONS]-(m) RETURN m.content' })).rows.length, (await e.findConnections({ relation: 'explore', anchor_entity_id: 'Ana' })).grounding];
+			const e = (
+				globalThis as unknown as {
+					__engram: { queryGraph(x: unknown): Promise<{ rows: unknown[] }>; findConnections(x: unknown): Promise<{ grounding: string }> };
+				}
+			).__engram;
+			return [
+				(await e.queryGraph({ query: 'MATCH (e:Entity {name: "Ana"})<-[:MENTIONS]-(m) RETURN m.content' })).rows.length,
+				(await e.findConnections({ relation: 'explore', anchor_entity_id: 'Ana' })).grounding,
+			];
 		});
 		expect(direct).toEqual([1, 'exploration']);
 	});

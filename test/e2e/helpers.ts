@@ -15,9 +15,7 @@ export const ROOT = resolve(import.meta.dirname, '../..');
 export function chromiumPath(): string {
 	const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 	if (!existsSync(path))
-		throw new Error(
-			`No Chromium at ${path}. Install Debian's: apt-get update && apt-get install -y chromium fonts-liberation, or set CHROMIUM_PATH.`,
-		);
+		throw new Error(`No Chromium at ${path}. Install Debian's: apt-get update && apt-get install -y chromium fonts-liberation, or set CHROMIUM_PATH.`);
 	return path;
 }
 
@@ -77,8 +75,7 @@ export interface Server {
 
 /** Serves dist/ with `vite preview` on a free port; requires `vite build` to have run. */
 export async function startPreview(): Promise<Server> {
-	if (!existsSync(join(ROOT, 'dist', 'index.html')))
-		throw new Error('dist/ is missing: run `npx vite build` (npm test does) before the e2e tests.');
+	if (!existsSync(join(ROOT, 'dist', 'index.html'))) throw new Error('dist/ is missing: run `npx vite build` (npm test does) before the e2e tests.');
 	const port = await freePort();
 	const child: ChildProcess = spawn(
 		process.execPath,

@@ -10,14 +10,7 @@
  */
 import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-	appFrame,
-	clientBundle,
-	hostReady,
-	launchBrowserWithThirdPartyStorage,
-	startFixtureServer,
-	type HostHandle,
-} from './bridges-support';
+import { appFrame, clientBundle, hostReady, launchBrowserWithThirdPartyStorage, startFixtureServer, type HostHandle } from './bridges-support';
 import { startPreview, type Browser, type Server } from './helpers';
 
 let server: Server;
@@ -47,25 +40,18 @@ type Mcpb = {
 	waitConnected(h: number): Promise<string>;
 	state(h: number): string;
 	listTools(h: number): Promise<string[]>;
-	call(
-		h: number,
-		name: string,
-		args: Record<string, unknown>,
-	): Promise<{ isError?: boolean; structuredContent?: unknown }>;
+	call(h: number, name: string, args: Record<string, unknown>): Promise<{ isError?: boolean; structuredContent?: unknown }>;
 	close(h: number): Promise<void>;
 	receivedFrom(origin: string): unknown[];
 };
 /** Runs `fn(window.mcpb, a)` in the page (the fixture client) and returns its result. */
 function run<T, A>(p: Page | Frame, fn: (m: Mcpb, a: A) => T | Promise<T>, a: A): Promise<T> {
-	return p.evaluate(
-		({ src, arg }) => (0, eval)(`(${src})`)((globalThis as unknown as { mcpb: unknown }).mcpb, arg),
-		{ src: fn.toString(), arg: a },
-	) as Promise<T>;
+	return p.evaluate(({ src, arg }) => (0, eval)(`(${src})`)((globalThis as unknown as { mcpb: unknown }).mcpb, arg), {
+		src: fn.toString(),
+		arg: a,
+	}) as Promise<T>;
 }
-const snapshot = (f: Page | Frame) =>
-	f.evaluate(() =>
-		(globalThis as unknown as { engramMcpHost: HostHandle }).engramMcpHost.snapshot(),
-	);
+const snapshot = (f: Page | Frame) => f.evaluate(() => (globalThis as unknown as { engramMcpHost: HostHandle }).engramMcpHost.snapshot());
 
 describe('postMessage bridge', () => {
 	it('serves an MCP-B TabClientTransport in the Engram page (same origin): tools listed and called', async () => {
@@ -76,14 +62,7 @@ describe('postMessage bridge', () => {
 		const h = await run(page, (m, o) => m.tab(o, 'in-page-agent'), app);
 		expect(await run(page, (m, i) => m.waitConnected(i), h)).toBe('connected');
 		const tools = await run(page, (m, i) => m.listTools(i), h);
-		expect(tools).toEqual(
-			expect.arrayContaining([
-				'store_memory',
-				'recall_memory',
-				'find_memory_connections',
-				'query_memory_graph',
-			]),
-		);
+		expect(tools).toEqual(expect.arrayContaining(['store_memory', 'recall_memory', 'find_memory_connections', 'query_memory_graph']));
 		const stored = await run(
 			page,
 			(m, i) =>
@@ -94,14 +73,8 @@ describe('postMessage bridge', () => {
 			h,
 		);
 		expect(stored.isError).toBeFalsy();
-		const recalled = await run(
-			page,
-			(m, i) => m.call(i, 'recall_memory', { query: 'concise answers' }),
-			h,
-		);
-		expect(JSON.stringify(recalled.structuredContent)).toContain(
-			'The in-page agent prefers concise answers.',
-		);
+		const recalled = await run(page, (m, i) => m.call(i, 'recall_memory', { query: 'concise answers' }), h);
+		expect(JSON.stringify(recalled.structuredContent)).toContain('The in-page agent prefers concise answers.');
 		const snap = await snapshot(page);
 		expect(snap.connections).toEqual([
 			expect.objectContaining({
@@ -132,9 +105,7 @@ describe('postMessage bridge', () => {
 		const h = await run(page, (m, o) => m.iframe('#engram', o, 'same-origin-embedder'), app);
 		expect(await run(page, (m, i) => m.waitConnected(i), h)).toBe('connected');
 		expect(await run(page, (m, i) => m.listTools(i), h)).toContain('store_memory');
-		expect((await snapshot(frame)).connections).toEqual([
-			expect.objectContaining({ via: 'parent', origin: app }),
-		]);
+		expect((await snapshot(frame)).connections).toEqual([expect.objectContaining({ via: 'parent', origin: app })]);
 		await page.close();
 	});
 
@@ -156,18 +127,10 @@ describe('postMessage bridge', () => {
 		expect(await run(page, (m, o) => m.receivedFrom(o), app)).toEqual([]);
 		expect((await snapshot(frame)).connections).toEqual([]);
 
-		await frame.evaluate(
-			(o) =>
-				(globalThis as unknown as { engramMcpHost: HostHandle }).engramMcpHost.origins.approve(o),
-			other,
-		);
+		await frame.evaluate((o) => (globalThis as unknown as { engramMcpHost: HostHandle }).engramMcpHost.origins.approve(o), other);
 		expect(await run(page, (m, i) => m.waitConnected(i), h)).toBe('connected');
 		expect(await run(page, (m, i) => m.listTools(i), h)).toContain('recall_memory');
-		const stored = await run(
-			page,
-			(m, i) => m.call(i, 'store_memory', { content: 'Approved pages can store memories.' }),
-			h,
-		);
+		const stored = await run(page, (m, i) => m.call(i, 'store_memory', { content: 'Approved pages can store memories.' }), h);
 		expect(stored.isError).toBeFalsy();
 		const snap = await snapshot(frame);
 		expect(snap.approved_origins.map((a) => a.origin)).toEqual([other]);
@@ -181,18 +144,10 @@ describe('postMessage bridge', () => {
 			}),
 		]);
 
-		await frame.evaluate(
-			(o) =>
-				(globalThis as unknown as { engramMcpHost: HostHandle }).engramMcpHost.origins.revoke(o),
-			other,
-		);
+		await frame.evaluate((o) => (globalThis as unknown as { engramMcpHost: HostHandle }).engramMcpHost.origins.revoke(o), other);
 		await expect.poll(() => run(page, (m, i) => m.state(i), h)).toBe('closed');
 		const heardBefore = (await run(page, (m, o) => m.receivedFrom(o), app)).length;
-		const again = await run(
-			page,
-			(m, o) => m.iframe('#engram', o, 'cross-origin-agent-again'),
-			app,
-		);
+		const again = await run(page, (m, o) => m.iframe('#engram', o, 'cross-origin-agent-again'), app);
 		await expect
 			.poll(async () => (await snapshot(frame)).pending_origins.map((r) => r.origin), {
 				timeout: 10_000,

@@ -39,14 +39,21 @@ async function attempt<T>(method: string, arg: unknown): Promise<T | Failure> {
 
 const failed = (r: unknown): r is Failure => typeof r === 'object' && r !== null && 'code' in r && !('success' in r) && !('memory' in r);
 const total = async () => (await engine<{ total_memories: number }>(app.page, 'stats', {})).total_memories;
-const rowCount = () => app.page.evaluate(() => new Promise<number>((ok, ko) => {
-	const r = indexedDB.open('engram');
-	r.onerror = () => ko(r.error);
-	r.onsuccess = () => {
-		const c = r.result.transaction('memories').objectStore('memories').count();
-		c.onsuccess = () => { ok(c.result); r.result.close(); };
-	};
-}));
+const rowCount = () =>
+	app.page.evaluate(
+		() =>
+			new Promise<number>((ok, ko) => {
+				const r = indexedDB.open('engram');
+				r.onerror = () => ko(r.error);
+				r.onsuccess = () => {
+					const c = r.result.transaction('memories').objectStore('memories').count();
+					c.onsuccess = () => {
+						ok(c.result);
+						r.result.close();
+					};
+				};
+			}),
+	);
 
 /** Random letters, so the content neither compresses nor repeats (no duplicates). */
 const noise = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
@@ -78,7 +85,10 @@ describe('a full disk', () => {
 		const banner = page.getByRole('alert').filter({ hasText: 'Storage is full' });
 		await banner.waitFor({ timeout: 20_000 });
 		await banner.getByRole('button', { name: 'Show oldest memories' }).click();
-		await page.getByText(/filler 0\.\d /).first().waitFor({ timeout: 10_000 });
+		await page
+			.getByText(/filler 0\.\d /)
+			.first()
+			.waitFor({ timeout: 10_000 });
 
 		const ids = (await engine<{ results: { memory: { id: string } }[] }>(page, 'recall', { tags: ['group1'], limit: 3 })).results.map((r) => r.memory.id);
 		const other = (await engine<{ results: { memory: { id: string } }[] }>(page, 'recall', { tags: ['group2'], limit: 1 })).results[0].memory.id;

@@ -13,15 +13,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import {
-	BIN,
-	handshake,
-	relayHome,
-	spawnRelayClient,
-	waitFor,
-	waitForLog,
-	type StdioRelayClient,
-} from '../unit/relay/helpers';
+import { BIN, handshake, relayHome, spawnRelayClient, waitFor, waitForLog, type StdioRelayClient } from '../unit/relay/helpers';
 import { hostReady, type HostHandle } from './bridges-support';
 import { ROOT, freePort, launchBrowser, startPreview, type Browser, type Server } from './helpers';
 
@@ -36,30 +28,16 @@ const env = { ENGRAM_RELAY_HOME: home.dir };
 const clients: StdioRelayClient[] = [];
 const consoleLines: string[] = [];
 
-const relayState = () =>
-	page.evaluate(
-		() => (globalThis as unknown as { engramMcpHost: HostHandle }).engramMcpHost.snapshot().relay,
-	);
+const relayState = () => page.evaluate(() => (globalThis as unknown as { engramMcpHost: HostHandle }).engramMcpHost.snapshot().relay);
 const names = async (c: Client) => (await c.listTools()).tools.map((t) => t.name).sort();
-const AUTOMEM_TOOLS = [
-	'associate_memories',
-	'check_database_health',
-	'delete_memory',
-	'recall_memory',
-	'store_memory',
-	'update_memory',
-];
+const AUTOMEM_TOOLS = ['associate_memories', 'check_database_health', 'delete_memory', 'recall_memory', 'store_memory', 'update_memory'];
 
 beforeAll(async () => {
 	server = await startPreview();
 	browser = await launchBrowser();
 	port = await freePort();
 	// No --token: the relay generates one, saves it (0600) and prints the pairing link once.
-	desk = await spawnRelayClient(
-		['--port', String(port), '--app-url', server.url],
-		env,
-		'desktop-native',
-	);
+	desk = await spawnRelayClient(['--port', String(port), '--app-url', server.url], env, 'desktop-native');
 	clients.push(desk);
 	token = readFileSync(`${home.dir}/relay-token`, 'utf8').trim();
 	page = await browser.context.newPage();
@@ -75,12 +53,8 @@ afterAll(async () => {
 
 describe('engram-relay with the app in Chromium', () => {
 	it('answers clearly while no tab is paired', async () => {
-		await expect(desk.client.listTools()).rejects.toThrow(
-			`Engram is not connected: no Engram tab is paired with engram-relay on port ${port}`,
-		);
-		await expect(
-			desk.client.callTool({ name: 'recall_memory', arguments: { query: 'x' } }),
-		).rejects.toThrow('Engram is not connected');
+		await expect(desk.client.listTools()).rejects.toThrow(`Engram is not connected: no Engram tab is paired with engram-relay on port ${port}`);
+		await expect(desk.client.callTool({ name: 'recall_memory', arguments: { query: 'x' } })).rejects.toThrow('Engram is not connected');
 	});
 
 	it('pairs from the link the relay printed, cleans the token off the address, and tells the client its tools changed', async () => {
@@ -90,15 +64,11 @@ describe('engram-relay with the app in Chromium', () => {
 		desk.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
 		await page.goto(link!);
 		await hostReady(page);
-		await expect
-			.poll(async () => (await relayState()).connection?.status, { timeout: 30_000 })
-			.toBe('connected');
+		await expect.poll(async () => (await relayState()).connection?.status, { timeout: 30_000 }).toBe('connected');
 		expect(page.url()).toBe(`${server.url}/`);
 		expect((await relayState()).url).toBe(`ws://127.0.0.1:${port}`);
 		await waitFor(() => changed >= 1);
-		expect(await names(desk.client)).toEqual(
-			expect.arrayContaining(['store_memory', 'recall_memory', 'find_memory_connections']),
-		);
+		expect(await names(desk.client)).toEqual(expect.arrayContaining(['store_memory', 'recall_memory', 'find_memory_connections']));
 	});
 
 	it('stores and recalls through the tab', async () => {
@@ -114,19 +84,12 @@ describe('engram-relay with the app in Chromium', () => {
 			name: 'recall_memory',
 			arguments: { query: 'tabs or spaces in TypeScript' },
 		});
-		const results = (recalled.structuredContent as { results: { memory: { content: string } }[] })
-			.results;
-		expect(results[0]!.memory.content).toBe(
-			'Ana prefers tabs over spaces in every TypeScript project.',
-		);
+		const results = (recalled.structuredContent as { results: { memory: { content: string } }[] }).results;
+		expect(results[0]!.memory.content).toBe('Ana prefers tabs over spaces in every TypeScript project.');
 	});
 
 	it('serves a second desktop client with another profile at the same time', async () => {
-		const second = await spawnRelayClient(
-			['--port', String(port), '--profile', 'automem'],
-			env,
-			'desktop-automem',
-		);
+		const second = await spawnRelayClient(['--port', String(port), '--profile', 'automem'], env, 'desktop-automem');
 		clients.push(second);
 		await waitForLog(second.log, 'joined the engram-relay already running');
 		const [a, b] = await Promise.all([names(desk.client), names(second.client)]);
@@ -141,11 +104,7 @@ describe('engram-relay with the app in Chromium', () => {
 		]);
 		expect(r1.isError).toBeFalsy();
 		expect(r2.isError).toBeFalsy();
-		const connections = await page.evaluate(
-			() =>
-				(globalThis as unknown as { engramMcpHost: HostHandle }).engramMcpHost.snapshot()
-					.connections,
-		);
+		const connections = await page.evaluate(() => (globalThis as unknown as { engramMcpHost: HostHandle }).engramMcpHost.snapshot().connections);
 		expect(
 			connections
 				.filter((c) => c.kind === 'relay')
@@ -160,9 +119,7 @@ describe('engram-relay with the app in Chromium', () => {
 	it('keeps serving after the tab reloads (the pairing is remembered)', async () => {
 		await page.reload();
 		await hostReady(page);
-		await expect
-			.poll(async () => (await relayState()).connection?.status, { timeout: 30_000 })
-			.toBe('connected');
+		await expect.poll(async () => (await relayState()).connection?.status, { timeout: 30_000 }).toBe('connected');
 		await waitFor(async () => {
 			const r = await desk.client.callTool({
 				name: 'recall_memory',
@@ -191,10 +148,9 @@ describe('engram-relay with the app in Chromium', () => {
 	it('serves Streamable HTTP with the bearer token, and refuses it without one or with a foreign Host', async () => {
 		const http = new Client({ name: 'http-desktop', version: '1' });
 		await http.connect(
-			new StreamableHTTPClientTransport(
-				new URL(`http://127.0.0.1:${port}/mcp?profile=memory-mcp`),
-				{ requestInit: { headers: { Authorization: `Bearer ${token}` } } },
-			),
+			new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp?profile=memory-mcp`), {
+				requestInit: { headers: { Authorization: `Bearer ${token}` } },
+			}),
 		);
 		expect(await names(http)).toEqual([
 			'add_labels',
@@ -215,9 +171,7 @@ describe('engram-relay with the app in Chromium', () => {
 		expect(stored.isError).toBeFalsy();
 		await http.close();
 		expect(await status({})).toBe(401);
-		expect(
-			await status({ Authorization: `Bearer ${token}`, Host: `rebound.attacker.example:${port}` }),
-		).toBe(403);
+		expect(await status({ Authorization: `Bearer ${token}`, Host: `rebound.attacker.example:${port}` })).toBe(403);
 	});
 
 	it('works with the MCP Inspector CLI (joining the running relay)', async () => {
@@ -244,9 +198,7 @@ describe('engram-relay with the app in Chromium', () => {
 			);
 		const list = run(['--method', 'tools/list']);
 		expect(list.status, list.stderr).toBe(0);
-		expect(
-			(JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name),
-		).toContain('recall_memory');
+		expect((JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name)).toContain('recall_memory');
 		const call = run([
 			'--method',
 			'tools/call',

@@ -46,12 +46,22 @@ describe('sync faults', () => {
 	it('the server stops in the middle of a push and comes back on the same port: sync resumes from its checkpoint', async () => {
 		const n = 400;
 		const lines = [JSON.stringify({ kind: 'header', format: 'engram', version: 1 })];
-		for (let i = 0; i < n; i++) lines.push(JSON.stringify({ kind: 'memory', id: `batch-${i}`, content: `Batch note ${i}: the ${['north', 'south', 'east', 'west'][i % 4]} rack holds server ${i}` }));
+		for (let i = 0; i < n; i++)
+			lines.push(
+				JSON.stringify({
+					kind: 'memory',
+					id: `batch-${i}`,
+					content: `Batch note ${i}: the ${['north', 'south', 'east', 'west'][i % 4]} rack holds server ${i}`,
+				}),
+			);
 		await engine(a, 'importMemories', { data: lines.join('\n'), format: 'jsonl' });
 		// Stop the server as soon as part of the batch is on it.
 		await until('part of the batch reached the server', async () => (await memoryDocs()).length > 1, 60_000);
 		await couch.halt();
-		await a.getByTestId('sync-chip').getByText(/^Offline/).waitFor({ timeout: 30_000 });
+		await a
+			.getByTestId('sync-chip')
+			.getByText(/^Offline/)
+			.waitFor({ timeout: 30_000 });
 		// A write while the server is away waits on the device.
 		const [late] = await seed(a, [{ content: 'Written while the server was away: the badge reader is fixed' }]);
 		await couch.restart();
@@ -77,7 +87,11 @@ describe('sync faults', () => {
 		await b.getByTestId('sync-chip').getByText('Offline, 2 waiting').waitFor({ timeout: 30_000 });
 		await devices[1].browser.context.setOffline(false);
 		await until('A has both of B’s memories', async () => (await has(a, fromB[0])) && (await has(a, fromB[1])), 40_000);
-		await until('B has A’s memory and edit', async () => (await has(b, fromA)) && (await content(b, shared)) === 'The printer on floor three has new toner', 40_000);
+		await until(
+			'B has A’s memory and edit',
+			async () => (await has(b, fromA)) && (await content(b, shared)) === 'The printer on floor three has new toner',
+			40_000,
+		);
 		await b.getByTestId('sync-chip').getByText('Synced').waitFor({ timeout: 30_000 });
 		expect(await total(a)).toBe(await total(b));
 	}, 120_000);
@@ -91,7 +105,12 @@ describe('sync faults', () => {
 		const doc = (await (await fetch(`${couch.url}/${DB}/${victim}`)).json()) as { ct: string };
 		const ct = doc.ct;
 		const flipped = ct.slice(0, 10) + (ct[10] === 'A' ? 'B' : 'A') + ct.slice(11);
-		const put = (d: Record<string, unknown>) => fetch(`${couch.url}/${DB}/${encodeURIComponent(String(d._id))}`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(d) });
+		const put = (d: Record<string, unknown>) =>
+			fetch(`${couch.url}/${DB}/${encodeURIComponent(String(d._id))}`, {
+				method: 'PUT',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify(d),
+			});
 		expect((await put({ ...doc, ct: flipped })).ok).toBe(true);
 		expect((await put({ _id: 'other-app-note-1', title: 'Shopping list', items: ['milk'] })).ok).toBe(true);
 		expect((await put({ _id: 'from-the-future-1', v: 2, iv: 'AAAAAAAAAAAAAAAA', ct: 'AAAA', alg: 'xchacha' })).ok).toBe(true);

@@ -93,12 +93,25 @@ export async function join(page: Page, o: { url: string; database: string; passp
 	await page.getByTestId('sync-chip').getByText('Synced').waitFor({ timeout: 30_000 });
 }
 
-export const has = (page: Page, id: string) => engine(page, 'get', { memory_id: id }).then(() => true, () => false);
+export const has = (page: Page, id: string) =>
+	engine(page, 'get', { memory_id: id }).then(
+		() => true,
+		() => false,
+	);
 export const total = (page: Page) => engine<{ total_memories: number }>(page, 'stats', {}).then((s) => s.total_memories);
-export const content = (page: Page, id: string) => engine<{ memory: { content: string } }>(page, 'get', { memory_id: id }).then((m) => m.memory.content, () => undefined);
+export const content = (page: Page, id: string) =>
+	engine<{ memory: { content: string } }>(page, 'get', { memory_id: id }).then(
+		(m) => m.memory.content,
+		() => undefined,
+	);
 /** The targets of the links leaving a memory, as `type→to`. */
 export const linksOf = (page: Page, id: string) =>
-	engine<{ from: string; to: string; type: string }[]>(page, 'associationsOf', id).then((l) => l.filter((a) => a.from === id).map((a) => `${a.type}→${a.to}`).sort());
+	engine<{ from: string; to: string; type: string }[]>(page, 'associationsOf', id).then((l) =>
+		l
+			.filter((a) => a.from === id)
+			.map((a) => `${a.type}→${a.to}`)
+			.sort(),
+	);
 
 /** Calls the page's sync state (pause, resume, idle). */
 export const ctl = (p: Page, what: 'pause' | 'resume' | 'idle') =>
@@ -121,7 +134,10 @@ export async function serverDocs(url: string, db: string): Promise<Record<string
 /** The server's memory documents, decrypted in Node with the passphrase (id → record). */
 export async function serverRecords(url: string, db: string, passphrase: string): Promise<Map<string, SyncRecord>> {
 	const docs = await serverDocs(url, db);
-	const key = await unlockSaltDoc(docs.find((d) => d._id === SALT_DOC_ID), passphrase);
+	const key = await unlockSaltDoc(
+		docs.find((d) => d._id === SALT_DOC_ID),
+		passphrase,
+	);
 	const out = new Map<string, SyncRecord>();
 	for (const d of docs) if (d._id !== SALT_DOC_ID) out.set(String(d._id), (await open(key, d, String(d._id))) as SyncRecord);
 	return out;

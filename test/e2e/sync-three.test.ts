@@ -84,7 +84,10 @@ describe('three devices', () => {
 		// Put the documents on the server by hand, the link's source first, as a device whose
 		// upload was cut between the two would.
 		const docs = await serverDocs(couch.url, DB);
-		const key = await unlockSaltDoc(docs.find((d) => d._id === SALT_DOC_ID), PASS);
+		const key = await unlockSaltDoc(
+			docs.find((d) => d._id === SALT_DOC_ID),
+			PASS,
+		);
 		const now = new Date().toISOString();
 		const rec = (id: string, text: string, links: SyncRecord['links'] = []): SyncRecord => ({
 			id,
@@ -102,7 +105,11 @@ describe('three devices', () => {
 		});
 		const [s, t] = [crypto.randomUUID(), crypto.randomUUID()];
 		const put = async (r: SyncRecord) => {
-			const res = await fetch(`${couch.url}/${DB}/${r.id}`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ _id: r.id, ...(await seal(key, r, r.id)) }) });
+			const res = await fetch(`${couch.url}/${DB}/${r.id}`, {
+				method: 'PUT',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ _id: r.id, ...(await seal(key, r, r.id)) }),
+			});
 			expect(res.ok).toBe(true);
 		};
 		await put(rec(s, 'The mobile app release depends on the new login flow', [{ to: t, type: 'DERIVED_FROM', strength: 0.8, created_at: now }]));
@@ -132,7 +139,11 @@ describe('three devices', () => {
 		const n = await total(a);
 		for (const p of all) {
 			await until('every new memory everywhere', async () => (await Promise.all(news.map((id) => has(p, id)))).every(Boolean), 30_000);
-			await until('the latest edit everywhere', async () => (await content(p, shared)) === 'The support rota is kept in the team calendar (checked on device C)', 30_000);
+			await until(
+				'the latest edit everywhere',
+				async () => (await content(p, shared)) === 'The support rota is kept in the team calendar (checked on device C)',
+				30_000,
+			);
 		}
 		for (const p of all) expect(await total(p)).toBe(n + 2);
 		const onServer = await serverRecords(couch.url, DB, PASS);

@@ -24,7 +24,11 @@ const devices: { browser: Browser; page: Page }[] = [];
 async function startCouch(): Promise<typeof couch> {
 	const port = await freePort();
 	const dir = mkdtempSync(join(tmpdir(), 'engram-couch-'));
-	const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'node_modules/pouchdb-server/bin/pouchdb-server'), '--in-memory', '--port', String(port), '--host', '127.0.0.1'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child: ChildProcess = spawn(
+		process.execPath,
+		[join(ROOT, 'node_modules/pouchdb-server/bin/pouchdb-server'), '--in-memory', '--port', String(port), '--host', '127.0.0.1'],
+		{ cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
+	);
 	const url = `http://127.0.0.1:${port}`;
 	await waitForHttp(url, 30_000, child);
 	return {
@@ -57,7 +61,11 @@ async function fill(page: Page, passphrase: string): Promise<void> {
 	await page.getByLabel('Passphrase').fill(passphrase);
 }
 
-const has = (page: Page, id: string) => engine(page, 'get', { memory_id: id }).then(() => true, () => false);
+const has = (page: Page, id: string) =>
+	engine(page, 'get', { memory_id: id }).then(
+		() => true,
+		() => false,
+	);
 const total = (page: Page) => engine<{ total_memories: number }>(page, 'stats', {}).then((s) => s.total_memories);
 async function until(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> {
 	const end = Date.now() + ms;
@@ -111,7 +119,10 @@ describe('sync across devices', () => {
 		b = await device();
 		await fill(b, 'wrong passphrase');
 		await b.getByRole('button', { name: 'Start syncing' }).click();
-		await b.getByText(/Wrong passphrase/).first().waitFor({ timeout: 20_000 });
+		await b
+			.getByText(/Wrong passphrase/)
+			.first()
+			.waitFor({ timeout: 20_000 });
 		expect(await total(b)).toBe(0);
 		const dbs = await b.evaluate(async () => (await indexedDB.databases()).map((d) => d.name));
 		expect(dbs.some((n) => n?.includes('engram-sync'))).toBe(false);
@@ -134,7 +145,9 @@ describe('sync across devices', () => {
 		console.log(`one new memory B → A: ${Date.now() - t0} ms`);
 		const t1 = Date.now();
 		await engine(b, 'update', { memory_id: ids[0], tags: ['ops', 'release'] });
-		await until('A sees the edit', async () => (await engine<{ memory: { tags: string[] } }>(a, 'get', { memory_id: ids[0] })).memory.tags.includes('release'));
+		await until('A sees the edit', async () =>
+			(await engine<{ memory: { tags: string[] } }>(a, 'get', { memory_id: ids[0] })).memory.tags.includes('release'),
+		);
 		console.log(`one edit B → A: ${Date.now() - t1} ms`);
 		await a.evaluate(() => (globalThis as unknown as { __engramSync: { idle(): Promise<void> } }).__engramSync.idle());
 		const doc = (await (await fetch(`${couch.url}/${DB}/${encodeURIComponent(id)}`)).json()) as { _rev: string };
@@ -186,7 +199,11 @@ describe('sync across devices', () => {
 		await ctl(b, 'idle');
 		await ctl(a, 'resume');
 		await ctl(b, 'resume');
-		const content = (p: Page, id: string) => engine<{ memory: { content: string } }>(p, 'get', { memory_id: id }).then((m) => m.memory.content, () => undefined);
+		const content = (p: Page, id: string) =>
+			engine<{ memory: { content: string } }>(p, 'get', { memory_id: id }).then(
+				(m) => m.memory.content,
+				() => undefined,
+			);
 		for (const p of [a, b]) {
 			await until('the later edit wins on both devices', async () => (await content(p, x)) === 'The team lunch is on Fridays at one');
 			// DESIGN §4.7: a live revision wins over a deleted one, so the edit brings the memory back.
@@ -215,7 +232,9 @@ describe('sync across devices', () => {
 		const [id] = await seed(a, [{ content: 'The staging cluster restarts every night at two' }]);
 		await until('B has the memory from A after its reload', () => has(b, id));
 		const kept = await b.evaluate(async () => {
-			const c = await (globalThis as unknown as { __engram: { getSetting(k: string): Promise<{ key: CryptoKey; server: object }> } }).__engram.getSetting('sync_config');
+			const c = await (globalThis as unknown as { __engram: { getSetting(k: string): Promise<{ key: CryptoKey; server: object }> } }).__engram.getSetting(
+				'sync_config',
+			);
 			return { key: c.key instanceof CryptoKey && !c.key.extractable, text: JSON.stringify(c) };
 		});
 		expect(kept.key).toBe(true);

@@ -52,13 +52,9 @@ describe('WebMCP', () => {
 			).engramMcpHost.webmcp(),
 		);
 		expect(snapshot.available).toBe(true);
-		const listed = await page.evaluate(() =>
-			(navigator as unknown as { modelContextTesting: Testing }).modelContextTesting.listTools(),
-		);
+		const listed = await page.evaluate(() => (navigator as unknown as { modelContextTesting: Testing }).modelContextTesting.listTools());
 		expect(listed.map((t) => t.name).sort()).toEqual([...snapshot.tools].sort());
-		expect(snapshot.tools).toEqual(
-			expect.arrayContaining(['store_memory', 'recall_memory', 'find_memory_connections']),
-		);
+		expect(snapshot.tools).toEqual(expect.arrayContaining(['store_memory', 'recall_memory', 'find_memory_connections']));
 		const recall = listed.find((t) => t.name === 'recall_memory')!;
 		expect(JSON.parse(recall.inputSchema!)).toMatchObject({
 			type: 'object',
@@ -68,16 +64,11 @@ describe('WebMCP', () => {
 
 	it('runs a tool through the page’s MCP server and shows the agent among the connections', async () => {
 		const run = (name: string, args: object) =>
-			page.evaluate(
-				([n, a]) =>
-					(
-						navigator as unknown as { modelContextTesting: Testing }
-					).modelContextTesting.executeTool(n, a),
-				[name, JSON.stringify(args)] as const,
-			);
-		const stored = JSON.parse(
-			(await run('store_memory', { content: 'A browser agent saved this through WebMCP.' }))!,
-		);
+			page.evaluate(([n, a]) => (navigator as unknown as { modelContextTesting: Testing }).modelContextTesting.executeTool(n, a), [
+				name,
+				JSON.stringify(args),
+			] as const);
+		const stored = JSON.parse((await run('store_memory', { content: 'A browser agent saved this through WebMCP.' }))!);
 		expect(stored.isError).toBeFalsy();
 		const recalled = (await run('recall_memory', { query: 'browser agent WebMCP' }))!;
 		expect(recalled).toContain('A browser agent saved this through WebMCP.');
@@ -88,8 +79,6 @@ describe('WebMCP', () => {
 				}
 			).engramMcpHost.connections(),
 		);
-		expect(connections).toEqual(
-			expect.arrayContaining([expect.objectContaining({ kind: 'webmcp', calls: 2 })]),
-		);
+		expect(connections).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'webmcp', calls: 2 })]));
 	});
 });

@@ -27,10 +27,7 @@ export const PERSON_AFTER = words(
 		'messaged|emailed|texted|herself|himself|is my|was my|and i|and me',
 );
 /** What "X's …" may be followed by when X is a person. */
-export const POSSESSED = words(
-	'wife|husband|partner|birthday|mom|mum|dad|sister|brother|son|daughter|kids|family|friend|' +
-		'boss|car|house|dog|cat',
-);
+export const POSSESSED = words('wife|husband|partner|birthday|mom|mum|dad|sister|brother|son|daughter|kids|family|friend|' + 'boss|car|house|dog|cat');
 /** Words before a place's name ("moved to X", "trip to X"). */
 export const PLACE_BEFORE = words(
 	'visit|visited|visiting|moved to|move to|moving to|lives in|live in|living in|lived in|' +
@@ -53,6 +50,4 @@ export const ORG_BEFORE = words(
 /** Words before a project's name ("project X", "working on X"). */
 export const PROJECT_BEFORE = words('project|repo|repository|codebase|working on|work on');
 /** Words after a project's name ("X repo", "X app"). */
-export const PROJECT_AFTER = words(
-	'project|repo|repository|codebase|app|service|library|package|plugin|extension',
-);
+export const PROJECT_AFTER = words('project|repo|repository|codebase|app|service|library|package|plugin|extension');

@@ -119,14 +119,7 @@ export const ORG_SUFFIXES = new Set(
 );
 
 /** First words that make a proper name an organisation ("University of Oxford"). */
-export const ORG_PREFIXES = new Set([
-	'university',
-	'bank',
-	'institute',
-	'ministry',
-	'department',
-	'museum',
-]);
+export const ORG_PREFIXES = new Set(['university', 'bank', 'institute', 'ministry', 'department', 'museum']);
 
 /** Last words that make a proper name a place ("Baker Street", "Lake Tahoe" uses the prefix). */
 export const PLACE_SUFFIXES = new Set(
@@ -138,20 +131,7 @@ export const PLACE_SUFFIXES = new Set(
 	).split('|'),
 );
 /** First words that make a run of capitalised words a place ("Lake …", "Mount …"). */
-export const PLACE_PREFIXES = new Set([
-	'mount',
-	'mt',
-	'lake',
-	'lago',
-	'cape',
-	'port',
-	'fort',
-	'isle',
-	'san',
-	'santa',
-	'saint',
-	'st',
-]);
+export const PLACE_PREFIXES = new Set(['mount', 'mt', 'lake', 'lago', 'cape', 'port', 'fort', 'isle', 'san', 'santa', 'saint', 'st']);
 
 /** Titles before a name; they mark a person and are not part of the name. */
 export const HONORIFICS = new Set(
@@ -285,11 +265,7 @@ export const CALENDAR_WORDS = new Set(
 );
 
 /** Lowercase words allowed inside a proper name ("Bank of America", "Ludwig van Beethoven"). */
-export const NAME_CONNECTORS = new Set(
-	'of|de|da|do|dos|das|des|di|du|del|della|el|los|las|van|von|der|den|la|le|bin|ibn|al|y'.split(
-		'|',
-	),
-);
+export const NAME_CONNECTORS = new Set('of|de|da|do|dos|das|des|di|du|del|della|el|los|las|van|von|der|den|la|le|bin|ibn|al|y'.split('|'));
 
 /** Alias → canonical display form, applied when normalising tool and place names. */
 export const ALIASES: Record<string, string> = {
@@ -463,6 +439,4 @@ export const CAPS_STOP = new Set([
 ]);
 
 /** Family words that name a person when capitalised and alone ("Mom said", "visit Grandma"). */
-export const FAMILY_NAMES = new Set(
-	'mom|mum|dad|mama|papa|grandma|grandpa|granny|nana|nan|grandmother|grandfather|auntie'.split('|'),
-);
+export const FAMILY_NAMES = new Set('mom|mum|dad|mama|papa|grandma|grandpa|granny|nana|nan|grandmother|grandfather|auntie'.split('|'));

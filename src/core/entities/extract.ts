@@ -25,8 +25,7 @@ const URL_RE = new RegExp(
 );
 const EMAIL_RE = /(?<![\w.+-])[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?![\w-])/gi;
 const WINDOWS_PATH_RE = /(?<![\w\\])[A-Za-z]:\\(?:[^\\\s"'`<>|*?,;]+\\?)*/g;
-const UNIX_PATH_RE =
-	/(?<![\w/\\.~@:-])(?:(?:~|\.{1,2})?\/[\w.@+-]+(?:\/[\w.@+-]+)*\/?|(?:~|\.{1,2})\/|[\w@+-][\w.@+-]*(?:\/[\w.@+-]+)+\/?)/g;
+const UNIX_PATH_RE = /(?<![\w/\\.~@:-])(?:(?:~|\.{1,2})?\/[\w.@+-]+(?:\/[\w.@+-]+)*\/?|(?:~|\.{1,2})\/|[\w@+-][\w.@+-]*(?:\/[\w.@+-]+)+\/?)/g;
 const FILE_NAME_RE = new RegExp(
 	String.raw`(?<![\w.\/\\@-])(?:[\w-]+(?:\.[\w-]+)*\.(?:${FILE_EXTENSIONS})|\.[a-z][\w.-]*rc|\.env(?:\.[\w-]+)?|\.git(?:ignore|attributes)|\.dockerignore|\.editorconfig)(?![\w-])`,
 	'gi',
@@ -39,12 +38,10 @@ const ACRONYM_DOTS = /^(?:[A-Za-z]\.)+[A-Za-z]$/;
 const HEX_COLOUR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 const CALL_RE = /(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\((?=[^)\n]{0,60}\))/g;
 const DOTTED_RE = /(?<![\w.$])[A-Za-z_$][\w$]+(?:\.[A-Za-z_$][\w$]+)+(?![\w$])/g;
-const CAMEL_RE =
-	/(?<![\w$])(?:[a-z]+[0-9]*(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*[A-Z][a-z0-9]*)(?![\w$])/g;
+const CAMEL_RE = /(?<![\w$])(?:[a-z]+[0-9]*(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*[A-Z][a-z0-9]*)(?![\w$])/g;
 const KEBAB_RE = /(?<![\w$.-])[A-Za-z][A-Za-z0-9.]*(?:-[A-Za-z0-9][A-Za-z0-9.]*)+(?![\w$-])/g;
 const SNAKE_RE = /(?<![\w$])_*[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+_*(?![\w$])/g;
-const QUOTE_RE =
-	/"([^"\n]{2,80})"|“([^”\n]{2,80})”|(?<![\p{L}\p{N}])'([^'\n]{2,60})'(?![\p{L}\p{N}])|‘([^’\n]{2,60})’/gu;
+const QUOTE_RE = /"([^"\n]{2,80})"|“([^”\n]{2,80})”|(?<![\p{L}\p{N}])'([^'\n]{2,60})'(?![\p{L}\p{N}])|‘([^’\n]{2,60})’/gu;
 const TRAILING_PUNCT = /[.,;:!?)\]}'"’”>]/;
 
 /** Leading Mc/Mac/O'/De… names are names, not PascalCase identifiers. */
@@ -118,8 +115,7 @@ function scanUrls(scan: Scan): void {
 		if (!isFree(scan, m.index, m.index + url.length)) continue;
 		const hit = known(url);
 		if (hit?.type === 'tool') emit(scan, hit.display, 'tool', m.index, m.index + url.length);
-		else if (!isFileName(url) || /[:/]/.test(url))
-			emit(scan, shortenUrl(url), 'url', m.index, m.index + url.length);
+		else if (!isFileName(url) || /[:/]/.test(url)) emit(scan, shortenUrl(url), 'url', m.index, m.index + url.length);
 	}
 }
 
@@ -140,12 +136,7 @@ function trimTrailing(s: string): string {
 
 function scanPaths(scan: Scan): void {
 	const { text } = scan;
-	if (
-		text.includes('#') ||
-		text.includes('++') ||
-		text.includes('.NET') ||
-		text.includes('Objective-C')
-	) {
+	if (text.includes('#') || text.includes('++') || text.includes('.NET') || text.includes('Objective-C')) {
 		for (const m of text.matchAll(TECH_SYMBOL_RE)) {
 			if (isFree(scan, m.index, m.index + m[0].length)) emit(scan, m[0], 'tool', m.index);
 		}
@@ -211,16 +202,10 @@ function scanIdentifiers(scan: Scan): void {
 			const end = text.indexOf(')', open) + 1;
 			if (!isCallLike(name, text.slice(open, end - 1))) continue;
 			// Only the name is claimed: the arguments may hold identifiers of their own.
-			if (isFree(scan, m.index, end))
-				emit(scan, `${name}()`, 'identifier', m.index, m.index + name.length);
+			if (isFree(scan, m.index, end)) emit(scan, `${name}()`, 'identifier', m.index, m.index + name.length);
 		}
 	// A pattern runs only when the text has the character it needs (a cheap scan per pass).
-	const passes = [
-		text.includes('.') && DOTTED_RE,
-		text.includes('_') && SNAKE_RE,
-		text.includes('-') && KEBAB_RE,
-		CAMEL_RE,
-	];
+	const passes = [text.includes('.') && DOTTED_RE, text.includes('_') && SNAKE_RE, text.includes('-') && KEBAB_RE, CAMEL_RE];
 	for (const re of passes) if (re) scanIdentifierPass(scan, re);
 }
 
@@ -229,8 +214,7 @@ function scanIdentifierPass(scan: Scan, re: RegExp): void {
 		const token = m[0];
 		if (!isFree(scan, m.index, m.index + token.length)) continue;
 		if (re === KEBAB_RE && !isKebabCode(token)) continue;
-		if (re === CAMEL_RE && (NAME_PREFIX.test(token) || STOP_WORDS.has(token.toLowerCase())))
-			continue;
+		if (re === CAMEL_RE && (NAME_PREFIX.test(token) || STOP_WORDS.has(token.toLowerCase()))) continue;
 		const hit = known(token);
 		// A known capitalised name ("GitHub") is left to the word scanner, which sees the whole
 		// name it may start ("GitHub Actions").

@@ -32,20 +32,14 @@ export function plainKey(s: string): string {
 	// Fast path: most keys are single plain words (this runs once per word of every text).
 	if (k.includes('’') || k.includes('‘')) k = k.replace(/[’‘]/g, "'");
 	if (k.endsWith("'s")) k = k.slice(0, -2);
-	return k.includes(' ') || k.includes('\t') || k.includes('\n')
-		? k.replace(/\s+/g, ' ').trim()
-		: k;
+	return k.includes(' ') || k.includes('\t') || k.includes('\n') ? k.replace(/\s+/g, ' ').trim() : k;
 }
 
 /** Every listed tool, organisation and place, and every alias, by plain key. */
 export const GAZETTEER = buildGazetteer();
 
 /** Tool names recognised as written in lowercase: distinctive ones, at least three letters. */
-export const LOWERCASE_TOOLS = new Set(
-	[...GAZETTEER]
-		.filter(([k, v]) => v.type === 'tool' && k.length >= 3 && !COMMON_WORD_TOOLS.has(k))
-		.map(([k]) => k),
-);
+export const LOWERCASE_TOOLS = new Set([...GAZETTEER].filter(([k, v]) => v.type === 'tool' && k.length >= 3 && !COMMON_WORD_TOOLS.has(k)).map(([k]) => k));
 
 /** Tool and place names resolved through the alias table, keyed by canonical lower form. */
 export function canonicalKey(key: string): string {

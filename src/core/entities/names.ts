@@ -2,8 +2,33 @@
  * The proper-name pass: lowercase tool names, and runs of capitalised words typed by the
  * gazetteer, the shape of the name (suffixes, honorifics, first names) and the words around it.
  */
-import { KIN, ORG_BEFORE, PERSON_AFTER, PERSON_BEFORE, PLACE_BEFORE, PLACE_PREPOSITIONS, POSSESSED, PROJECT_AFTER, PROJECT_BEFORE, WEAK_PLACE_BEFORE } from '../data/entity-cues';
-import { CALENDAR_WORDS, CAPS_STOP, COMMON_WORD_TOOLS, FAMILY_NAMES, FIRST_NAMES, FUNCTION_WORDS, HONORIFICS, NAME_CONNECTORS, ORG_PREFIXES, ORG_SUFFIXES, PLACE_PREFIXES, PLACE_SUFFIXES, STOP_WORDS } from '../data/entity-lexicons';
+import {
+	KIN,
+	ORG_BEFORE,
+	PERSON_AFTER,
+	PERSON_BEFORE,
+	PLACE_BEFORE,
+	PLACE_PREPOSITIONS,
+	POSSESSED,
+	PROJECT_AFTER,
+	PROJECT_BEFORE,
+	WEAK_PLACE_BEFORE,
+} from '../data/entity-cues';
+import {
+	CALENDAR_WORDS,
+	CAPS_STOP,
+	COMMON_WORD_TOOLS,
+	FAMILY_NAMES,
+	FIRST_NAMES,
+	FUNCTION_WORDS,
+	HONORIFICS,
+	NAME_CONNECTORS,
+	ORG_PREFIXES,
+	ORG_SUFFIXES,
+	PLACE_PREFIXES,
+	PLACE_SUFFIXES,
+	STOP_WORDS,
+} from '../data/entity-lexicons';
 import { GAZETTEER, LOWERCASE_TOOLS, plainKey } from './gazetteer';
 import { POSSESSIVE } from './normalise';
 import { emit, isFree, type Scan } from './scan';
@@ -124,12 +149,7 @@ function flushRun(scan: Scan, run: Token[]): void {
 	let tokens = trimRun(run, initial);
 	// A sentence-opening verb ("Adopted Luna", "Visiting Kyoto") is not part of the name.
 	let stillInitial = initial && tokens[0] === run[0];
-	if (
-		stillInitial &&
-		tokens.length > 1 &&
-		looksLikeVerb(tokens[0]) &&
-		!GAZETTEER.has(runKey(tokens))
-	) {
+	if (stillInitial && tokens.length > 1 && looksLikeVerb(tokens[0]) && !GAZETTEER.has(runKey(tokens))) {
 		tokens = trimRun(tokens.slice(1), false);
 		stillInitial = false;
 	}
@@ -148,8 +168,7 @@ function isEdgeJunk(t: Token, next: Token | undefined, initial: boolean): boolea
 	if (NAME_CONNECTORS.has(t.key)) return true;
 	if (isAllCaps(t.text)) return CAPS_STOP.has(t.key);
 	// "Will Smith", "May Chen": a first name followed by a surname is kept.
-	if (FIRST_NAMES.has(t.key) && next && !STOP_WORDS.has(next.key) && !CALENDAR_WORDS.has(next.key))
-		return false;
+	if (FIRST_NAMES.has(t.key) && next && !STOP_WORDS.has(next.key) && !CALENDAR_WORDS.has(next.key)) return false;
 	// "Mom" and "Grandma" alone are people; "Uncle" in "Uncle Bob" is a title.
 	if (FAMILY_NAMES.has(t.key)) return next !== undefined;
 	if (CALENDAR_WORDS.has(t.key) || HONORIFICS.has(t.key)) return true;
@@ -168,12 +187,8 @@ function isEdgeJunk(t: Token, next: Token | undefined, initial: boolean): boolea
 function isShoutedRun(tokens: Token[]): boolean {
 	if (!tokens.every((t) => isAllCaps(t.text)) || GAZETTEER.has(runKey(tokens))) return false;
 	// "AWS MSK" and "GCP IAM" are acronyms side by side; "NO WAY" and "GO DAD GO" have words.
-	const shouted = (t: Token) =>
-		STOP_WORDS.has(t.key) ||
-		(t.key.length >= 5 && !FIRST_NAMES.has(t.key) && /^[a-z]+$/.test(t.key));
-	return tokens.length > 1
-		? tokens.some((t) => shouted(t) || t.key.length >= 5)
-		: shouted(tokens[0]);
+	const shouted = (t: Token) => STOP_WORDS.has(t.key) || (t.key.length >= 5 && !FIRST_NAMES.has(t.key) && /^[a-z]+$/.test(t.key));
+	return tokens.length > 1 ? tokens.some((t) => shouted(t) || t.key.length >= 5) : shouted(tokens[0]);
 }
 
 /** "Memorial Day", "Christmas Eve", "Mother's Day", "New Year": holidays are dates, not entities. */
@@ -265,9 +280,7 @@ function nameContext(text: string, tokens: Token[]): NameContext {
 		personCue: false,
 		firstName: FIRST_NAMES.has(tokens[0].key),
 	};
-	const strong =
-		HONORIFICS.has(before[0] ?? '') ||
-		(!dotted && (PERSON_BEFORE.has(before[0]) || (before[1] === 'my' && KIN.has(before[0]))));
+	const strong = HONORIFICS.has(before[0] ?? '') || (!dotted && (PERSON_BEFORE.has(before[0]) || (before[1] === 'my' && KIN.has(before[0]))));
 	// "in Racine and I had a shift": a following verb says less than a preceding preposition, and
 	// "MRI says" is an acronym, not a person.
 	const weak =
@@ -275,8 +288,7 @@ function nameContext(text: string, tokens: Token[]): NameContext {
 		!isAllCaps(tokens[0].text) &&
 		(hasCue(PERSON_AFTER, after, true) || (POSSESSIVE.test(last.text) && POSSESSED.has(after[0])));
 	// "the Sicilian", "in English": demonyms and languages are not people.
-	ctx.personCue =
-		(strong || weak) && !(tokens.length === 1 && !ctx.firstName && DEMONYM.test(tokens[0].key));
+	ctx.personCue = (strong || weak) && !(tokens.length === 1 && !ctx.firstName && DEMONYM.test(tokens[0].key));
 	return ctx;
 }
 
@@ -292,11 +304,7 @@ const DEMONYM = /(?:ian|ese|ish)$/;
 const cueBefore = (set: Set<string>, ctx: NameContext) => !ctx.dotted && hasCue(set, ctx.before);
 
 /** Type and display name of a run of capitalised words, or nothing when it is not a name. */
-function nameMention(
-	scan: Scan,
-	tokens: Token[],
-	initial: boolean,
-): { name: string; type: EntityType } | undefined {
+function nameMention(scan: Scan, tokens: Token[], initial: boolean): { name: string; type: EntityType } | undefined {
 	const start = tokens[0].start;
 	const end = tokens[tokens.length - 1].end;
 	const name = scan.text.slice(start, end).replace(POSSESSIVE, '');
@@ -306,12 +314,7 @@ function nameMention(
 	if (isShoutedRun(tokens) || isHoliday(tokens)) return undefined;
 	const type = inferType(tokens, ctx);
 	if (type === 'concept' && initial && !acceptInitialUnknown(tokens)) return undefined;
-	if (
-		type === 'concept' &&
-		tokens.length === 1 &&
-		(tokens[0].text.length < 2 || STOP_WORDS.has(tokens[0].key))
-	)
-		return undefined;
+	if (type === 'concept' && tokens.length === 1 && (tokens[0].text.length < 2 || STOP_WORDS.has(tokens[0].key))) return undefined;
 	return { name, type };
 }
 
@@ -333,8 +336,7 @@ function knownType(type: EntityType, tokens: Token[], ctx: NameContext): EntityT
 		if (tokens.length > 1 || ctx.personCue) return 'person';
 		if (!cueBefore(PLACE_BEFORE, ctx) && !cueBefore(PLACE_PREPOSITIONS, ctx)) return 'person';
 	}
-	if (type !== 'tool' && (cueBefore(PROJECT_BEFORE, ctx) || PROJECT_AFTER.has(ctx.after[0])))
-		return 'project';
+	if (type !== 'tool' && (cueBefore(PROJECT_BEFORE, ctx) || PROJECT_AFTER.has(ctx.after[0]))) return 'project';
 	return type;
 }
 
@@ -343,8 +345,7 @@ function inferType(tokens: Token[], ctx: NameContext): EntityType {
 	const last = tokens[tokens.length - 1].key;
 	const multi = tokens.length > 1;
 	if (multi && (ORG_SUFFIXES.has(last) || ORG_PREFIXES.has(first))) return 'organisation';
-	if (first === 'project' || cueBefore(PROJECT_BEFORE, ctx) || PROJECT_AFTER.has(ctx.after[0]))
-		return 'project';
+	if (first === 'project' || cueBefore(PROJECT_BEFORE, ctx) || PROJECT_AFTER.has(ctx.after[0])) return 'project';
 	if (cueBefore(ORG_BEFORE, ctx)) return 'organisation';
 	if (ctx.personCue) return 'person';
 	// "Sky Islands", "Mason Street": a place suffix outweighs a first name.
@@ -352,13 +353,7 @@ function inferType(tokens: Token[], ctx: NameContext): EntityType {
 	if ((ctx.firstName && tokens.length <= 4) || FAMILY_NAMES.has(first)) return 'person';
 	if (cueBefore(PLACE_BEFORE, ctx)) return 'place';
 	// "in Racine", "near Florianópolis": an unknown name after a locative preposition.
-	if (
-		!ctx.dotted &&
-		WEAK_PLACE_BEFORE.has(ctx.before[0]) &&
-		tokens.length <= 3 &&
-		!DEMONYM.test(last)
-	)
-		return 'place';
+	if (!ctx.dotted && WEAK_PLACE_BEFORE.has(ctx.before[0]) && tokens.length <= 3 && !DEMONYM.test(last)) return 'place';
 	const head = GAZETTEER.get(first);
 	// "Google Maps", "Azure Functions": a product of a known company or platform.
 	if (multi && head && (head.type === 'organisation' || head.type === 'tool')) return 'tool';

@@ -114,7 +114,6 @@ function pickBest(key: string, group: EntityRef[]): EntityRef {
 		if (score > bestScore) [best, bestScore] = [ref, score];
 	}
 	const canonical = GAZETTEER.get(key);
-	const useCanonical =
-		canonical && (type === 'tool' || type === 'place' || type === 'organisation');
+	const useCanonical = canonical && (type === 'tool' || type === 'place' || type === 'organisation');
 	return { name: useCanonical ? canonical.display : best!.name, type };
 }

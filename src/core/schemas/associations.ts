@@ -11,9 +11,7 @@ export const AssociateItemShape = {
 	memory1_id: MemoryRefSchema.describe('Source memory id'),
 	memory2_id: MemoryRefSchema.describe('Target memory id'),
 	type: AuthorableAssociationTypeSchema.optional().describe('Relationship type (RELATES_TO)'),
-	strength: UnitSchema.optional().describe(
-		'0.9+ direct causation, 0.7–0.9 strong, 0.5–0.7 moderate (0.5)',
-	),
+	strength: UnitSchema.optional().describe('0.9+ direct causation, 0.7–0.9 strong, 0.5–0.7 moderate (0.5)'),
 	...AssociationFieldsShape,
 };
 export const AssociateItemSchema = z.object(AssociateItemShape);
@@ -44,12 +42,10 @@ export const AssociateInputSchema = wellFormedInput(
 					message: 'cannot be combined with top-level memory1_id/memory2_id',
 				});
 			if (v.associations === undefined) {
-				if (v.memory1_id === undefined)
-					ctx.addIssue({ code: 'custom', path: ['memory1_id'], message: 'is required (or give associations[])' });
-				if (v.memory2_id === undefined)
-					ctx.addIssue({ code: 'custom', path: ['memory2_id'], message: 'is required' });
+				if (v.memory1_id === undefined) ctx.addIssue({ code: 'custom', path: ['memory1_id'], message: 'is required (or give associations[])' });
+				if (v.memory2_id === undefined) ctx.addIssue({ code: 'custom', path: ['memory2_id'], message: 'is required' });
 			}
-		})
+		}),
 );
 export type AssociateInput = z.infer<typeof AssociateInputSchema>;
 
@@ -95,9 +91,7 @@ export const UnlinkOutputSchema = z.object({
 	success: z.boolean(),
 	message: z.string(),
 	removed_count: z.number().int(),
-	removed: z.array(
-		z.object({ memory1_id: z.string(), memory2_id: z.string(), type: AssociationTypeSchema, strength: z.number() }),
-	),
+	removed: z.array(z.object({ memory1_id: z.string(), memory2_id: z.string(), type: AssociationTypeSchema, strength: z.number() })),
 	replayed: ReplayedSchema,
 });
 export type UnlinkOutput = z.infer<typeof UnlinkOutputSchema>;

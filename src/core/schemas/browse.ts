@@ -132,9 +132,7 @@ export const HealthOutputSchema = z.object({
 	vector_index: z.object({ model: z.string(), vectors: z.number().int(), ready: z.boolean() }),
 	lexical_index: z.object({ documents: z.number().int(), ready: z.boolean() }),
 	/** How the in-memory index was made at open, and where its persisted snapshot is kept. */
-	search_index: z
-		.object({ origin: z.enum(['snapshot', 'rebuilt']), snapshot: z.enum(['file', 'indexeddb']).optional() })
-		.optional(),
+	search_index: z.object({ origin: z.enum(['snapshot', 'rebuilt']), snapshot: z.enum(['file', 'indexeddb']).optional() }).optional(),
 	embedder: z.object({ model: z.string(), dims: z.number().int(), ready: z.boolean() }),
 	storage: z.object({ usage: z.number().optional(), quota: z.number().optional(), persisted: z.boolean().optional() }),
 	issues: z.array(z.string()),

@@ -3,7 +3,22 @@
  * single-memory operations: store, get, update, delete.
  */
 import { z } from 'zod';
-import { AssociationTypeSchema, EmbeddingSchema, EntityRefSchema, ImportanceInputSchema, IsoDateSchema, LIMITS, MemoryIdSchema, MemoryRefSchema, MemoryTypeSchema, MetadataSchema, nonBlank, TagsSchema, UnitSchema, wellFormedInput } from './primitives';
+import {
+	AssociationTypeSchema,
+	EmbeddingSchema,
+	EntityRefSchema,
+	ImportanceInputSchema,
+	IsoDateSchema,
+	LIMITS,
+	MemoryIdSchema,
+	MemoryRefSchema,
+	MemoryTypeSchema,
+	MetadataSchema,
+	nonBlank,
+	TagsSchema,
+	UnitSchema,
+	wellFormedInput,
+} from './primitives';
 
 /** A stored memory, as every read returns it. Dates are ISO 8601 UTC strings. */
 export const MemorySchema = z.object({
@@ -31,11 +46,7 @@ export type Memory = z.infer<typeof MemorySchema>;
 
 /** Relation-specific association fields (seed 000). */
 export const AssociationFieldsShape = {
-	reason: z
-		.string()
-		.max(2000)
-		.optional()
-		.describe('For PREFERS_OVER, CONTRADICTS, INVALIDATED_BY, EVOLVED_INTO'),
+	reason: z.string().max(2000).optional().describe('For PREFERS_OVER, CONTRADICTS, INVALIDATED_BY, EVOLVED_INTO'),
 	context: z.string().max(2000).optional().describe('For PREFERS_OVER, PART_OF'),
 	role: z.string().max(200).optional().describe('For PART_OF'),
 	confidence: UnitSchema.optional().describe('For EXEMPLIFIES, EVOLVED_INTO, DERIVED_FROM'),
@@ -95,11 +106,7 @@ export const StoreItemShape = {
 	importance: ImportanceInputSchema.optional(),
 	confidence: UnitSchema.optional().describe('0–1'),
 	metadata: MetadataSchema.optional(),
-	entities: z
-		.array(EntityRefSchema)
-		.max(LIMITS.entities)
-		.optional()
-		.describe('Entities it mentions; extracted automatically when omitted'),
+	entities: z.array(EntityRefSchema).max(LIMITS.entities).optional().describe('Entities it mentions; extracted automatically when omitted'),
 	timestamp: IsoDateSchema.optional().describe('When it happened (default now)'),
 	t_valid: IsoDateSchema.optional().describe('Valid from'),
 	t_invalid: IsoDateSchema.optional().describe('Valid until / superseded at'),
@@ -107,9 +114,7 @@ export const StoreItemShape = {
 	last_accessed: IsoDateSchema.optional(),
 	id: MemoryIdSchema.optional().describe('Your own id (default: a new UUID)'),
 	embedding: EmbeddingSchema.optional(),
-	supersedes_memory_id: MemoryRefSchema.optional().describe(
-		'An older memory this one replaces (marked invalid and linked)',
-	),
+	supersedes_memory_id: MemoryRefSchema.optional().describe('An older memory this one replaces (marked invalid and linked)'),
 	supersede_relation: z.enum(['INVALIDATED_BY', 'EVOLVED_INTO']).optional(),
 	supersede_reason: z.string().max(2000).optional(),
 	force: z.boolean().optional().describe('Store even if a near-duplicate exists'),
@@ -128,9 +133,9 @@ export const RequestIdSchema = z
 /** Set on the output of a write whose request_id was applied before: nothing was written again. */
 export const ReplayedSchema = z.literal(true).optional().describe('True: this request_id was applied before; the original result, nothing written again');
 
-const storeSingleShape = Object.fromEntries(
-	Object.entries(StoreItemShape).map(([k, v]) => [k, v.optional()]),
-) as { [K in keyof typeof StoreItemShape]: z.ZodOptional<(typeof StoreItemShape)[K]> };
+const storeSingleShape = Object.fromEntries(Object.entries(StoreItemShape).map(([k, v]) => [k, v.optional()])) as {
+	[K in keyof typeof StoreItemShape]: z.ZodOptional<(typeof StoreItemShape)[K]>;
+};
 
 /** store_memory input: one memory at top level, or `memories[]` (≤ 500), never both. */
 export const StoreInputSchema = wellFormedInput(
@@ -154,7 +159,7 @@ export const StoreInputSchema = wellFormedInput(
 					path: ['memories'],
 					message: 'cannot be combined with top-level content',
 				});
-		})
+		}),
 );
 export type StoreInput = z.infer<typeof StoreInputSchema>;
 
@@ -271,7 +276,7 @@ export const DeleteInputSchema = wellFormedInput(
 					path: ['memory_id'],
 					message: 'give exactly one of memory_id, memory_ids or tags',
 				});
-		})
+		}),
 );
 export type DeleteInput = z.infer<typeof DeleteInputSchema>;
 
@@ -283,9 +288,6 @@ export const DeleteOutputSchema = z.object({
 	associations_removed: z.number().int(),
 	not_found: z.array(z.string()).optional().describe('Requested ids that matched no memory'),
 	replayed: ReplayedSchema,
-	request_recorded: z
-		.literal(false)
-		.optional()
-		.describe('Storage full: the request_id is held in this tab and recorded once there is room'),
+	request_recorded: z.literal(false).optional().describe('Storage full: the request_id is held in this tab and recorded once there is room'),
 });
 export type DeleteOutput = z.infer<typeof DeleteOutputSchema>;

@@ -37,21 +37,9 @@ export const AUTHORABLE_ASSOCIATION_TYPES = [
 	'PART_OF',
 ] as const;
 /** Association types Engram creates itself; readable, never authorable. */
-export const SYSTEM_ASSOCIATION_TYPES = [
-	'SIMILAR_TO',
-	'PRECEDED_BY',
-	'EXPLAINS',
-	'SHARES_THEME',
-	'PARALLEL_CONTEXT',
-	'DISCOVERED',
-] as const;
-export const AuthorableAssociationTypeSchema = z
-	.enum(AUTHORABLE_ASSOCIATION_TYPES)
-	.describe('Relationship type');
-export const AssociationTypeSchema = z.enum([
-	...AUTHORABLE_ASSOCIATION_TYPES,
-	...SYSTEM_ASSOCIATION_TYPES,
-]);
+export const SYSTEM_ASSOCIATION_TYPES = ['SIMILAR_TO', 'PRECEDED_BY', 'EXPLAINS', 'SHARES_THEME', 'PARALLEL_CONTEXT', 'DISCOVERED'] as const;
+export const AuthorableAssociationTypeSchema = z.enum(AUTHORABLE_ASSOCIATION_TYPES).describe('Relationship type');
+export const AssociationTypeSchema = z.enum([...AUTHORABLE_ASSOCIATION_TYPES, ...SYSTEM_ASSOCIATION_TYPES]);
 export type AuthorableAssociationType = z.infer<typeof AuthorableAssociationTypeSchema>;
 export type AssociationType = z.infer<typeof AssociationTypeSchema>;
 
@@ -110,12 +98,21 @@ export function wellFormedInput<S extends z.ZodType>(schema: S, skipKeys: Readon
  * stored anew, so they are exempt: a row an older version stored with an ill-formed id must
  * still be readable and deletable by that id.
  */
-const REF_KEYS: ReadonlySet<string> = new Set(['memory_id', 'memory_ids', 'memory1_id', 'memory2_id', 'supersedes_memory_id', 'anchor_event_id', 'priority_ids', 'event_id', 'prev_event_id']);
+const REF_KEYS: ReadonlySet<string> = new Set([
+	'memory_id',
+	'memory_ids',
+	'memory1_id',
+	'memory2_id',
+	'supersedes_memory_id',
+	'anchor_event_id',
+	'priority_ids',
+	'event_id',
+	'prev_event_id',
+]);
 /** Schemas already carrying the whole-input rule (server.ts adds it to every other tool). */
 export const WELL_FORMED_CHECKED = new WeakSet<z.ZodType>();
 
-const ISO_DATE =
-	/^([+-]\d{6}|\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+const ISO_DATE = /^([+-]\d{6}|\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 /** The rule a date string breaks, or undefined when it is an ISO 8601 date or date-time. */
 function isoDateProblem(s: string): string | undefined {
@@ -136,10 +133,13 @@ const leap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
  * `Z`/`±hh:mm` offset optional; a space may stand for the T). Anything else is refused with the
  * rule, not guessed at: Date.parse once read "1" as 2001-01-01.
  */
-export const IsoDateSchema = z.string().min(1).superRefine((s, ctx) => {
-	const problem = isoDateProblem(s);
-	if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
+export const IsoDateSchema = z
+	.string()
+	.min(1)
+	.superRefine((s, ctx) => {
+		const problem = isoDateProblem(s);
+		if (problem) ctx.addIssue({ code: 'custom', message: problem });
+	});
 
 /** A number in [0, 1]; NaN and ±Infinity are refused. */
 export const UnitSchema = z.number().min(0).max(1);
@@ -154,31 +154,15 @@ export const MemoryIdSchema = WellFormedStringSchema.min(1)
  * that `seq`: a retried delete must not hit another memory (issue 23). Integer seqs are
  * addressed only by the profiles whose seed speaks them (memory-mcp), typed as numbers there.
  */
-export const MemoryRefSchema = z
-	.string()
-	.min(1)
-	.max(LIMITS.idChars)
-	.refine(nonBlank, { message: 'must not be blank' })
-	.describe('Memory id (string, exact)');
+export const MemoryRefSchema = z.string().min(1).max(LIMITS.idChars).refine(nonBlank, { message: 'must not be blank' }).describe('Memory id (string, exact)');
 export type MemoryRef = z.infer<typeof MemoryRefSchema>;
 
-export const TagSchema = WellFormedStringSchema.min(1)
-	.max(LIMITS.tagChars)
-	.refine(nonBlank, { message: 'must not be blank' });
+export const TagSchema = WellFormedStringSchema.min(1).max(LIMITS.tagChars).refine(nonBlank, { message: 'must not be blank' });
 export const TagsSchema = z.array(TagSchema).max(LIMITS.tags);
 
 export const EntityRefSchema = z.object({
-	name: z
-		.string()
-		.min(1)
-		.max(LIMITS.entityNameChars)
-		.refine(nonBlank, { message: 'must not be blank' })
-		.describe('Entity name'),
-	type: z
-		.string()
-		.min(1)
-		.max(50)
-		.describe('person, project, tool, place, organisation, concept, file, url, tag, …'),
+	name: z.string().min(1).max(LIMITS.entityNameChars).refine(nonBlank, { message: 'must not be blank' }).describe('Entity name'),
+	type: z.string().min(1).max(50).describe('person, project, tool, place, organisation, concept, file, url, tag, …'),
 });
 export type EntityRef = z.infer<typeof EntityRefSchema>;
 
@@ -201,17 +185,9 @@ export const MetadataSchema = z.preprocess(
 	z.record(z.string(), z.unknown()),
 );
 
-export const EmbeddingSchema = z
-	.array(z.number())
-	.min(1)
-	.max(LIMITS.embeddingDims)
-	.describe('Caller-computed embedding vector');
+export const EmbeddingSchema = z.array(z.number()).min(1).max(LIMITS.embeddingDims).describe('Caller-computed embedding vector');
 
-export const ImportanceInputSchema = z
-	.union([UnitSchema, z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'])])
-	.describe('0–1, or LOW/MEDIUM/HIGH/CRITICAL');
-
-
+export const ImportanceInputSchema = z.union([UnitSchema, z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'])]).describe('0–1, or LOW/MEDIUM/HIGH/CRITICAL');
 
 /** Normalises an importance input (0–1 or a level name) to 0–1. */
 export function importanceValue(v: number | ImportanceLevel): number {

@@ -36,11 +36,10 @@ export const ImportInputSchema = wellFormedInput(
 		format: z
 			.enum(['json', 'jsonl', 'markdown', 'server-memory-jsonl', 'mem0-json', 'auto'])
 			.optional()
-			.describe('auto (default) detects by content: JSON/JSONL (Engram or plain {"content", "tags", ...} records), mem0 JSON, Markdown, or server-memory JSONL'),
-		on_conflict: z
-			.enum(['skip', 'replace'])
-			.optional()
-			.describe('When an id already exists: skip (default) or replace'),
+			.describe(
+				'auto (default) detects by content: JSON/JSONL (Engram or plain {"content", "tags", ...} records), mem0 JSON, Markdown, or server-memory JSONL',
+			),
+		on_conflict: z.enum(['skip', 'replace']).optional().describe('When an id already exists: skip (default) or replace'),
 		scope: z.string().min(1).max(200).optional().describe('Put imported memories in this scope'),
 	}),
 	new Set(['data']),

@@ -8,11 +8,7 @@ import { MONTHS, WEEKDAYS } from './vocabulary';
 
 function parseIso(value: string, field: string): number {
 	const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
-	if (!Number.isFinite(ms))
-		throw new MemoryError(
-			'invalid_input',
-			`${field}: must be an ISO 8601 date, got ${JSON.stringify(value)}`,
-		);
+	if (!Number.isFinite(ms)) throw new MemoryError('invalid_input', `${field}: must be an ISO 8601 date, got ${JSON.stringify(value)}`);
 	return ms;
 }
 
@@ -25,8 +21,7 @@ const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
  * Throws invalid_input naming `iso` when the date does not parse.
  */
 export function humanAge(iso: string, nowMs: number): string {
-	if (!Number.isFinite(nowMs))
-		throw new MemoryError('invalid_input', `nowMs: must be a finite number, got ${nowMs}`);
+	if (!Number.isFinite(nowMs)) throw new MemoryError('invalid_input', `nowMs: must be a finite number, got ${nowMs}`);
 	const at = parseIso(iso, 'iso');
 	const diff = nowMs - at;
 	const abs = Math.abs(diff);
@@ -69,13 +64,5 @@ export function describeDate(iso: string): string[] {
 	const y = String(d.getUTCFullYear());
 	const month = MONTHS[d.getUTCMonth()];
 	const ymd = d.toISOString().slice(0, 10);
-	return [
-		y,
-		month,
-		`${month} ${y}`,
-		WEEKDAYS[weekdayOf(d.getTime())],
-		ymd,
-		ymd.slice(0, 7),
-		`${QUARTER_NAMES[Math.floor(d.getUTCMonth() / 3)]} ${y}`,
-	];
+	return [y, month, `${month} ${y}`, WEEKDAYS[weekdayOf(d.getTime())], ymd, ymd.slice(0, 7), `${QUARTER_NAMES[Math.floor(d.getUTCMonth() / 3)]} ${y}`];
 }

@@ -45,10 +45,7 @@ const MENTION_PATTERNS = PATTERNS.filter((p) => p.mention !== false);
  * rules most words out before the patterns run one by one.
  */
 const ANY_MENTION = new RegExp(
-	`(?:${PART_OF_PERIOD})?(?:${MENTION_PATTERNS.map((p) => `(?:${p.mention ?? p.src})`).join('|')})(?![\\w-])`.replace(
-		/\(\?<([A-Za-z]\w*)>/g,
-		'(?:',
-	),
+	`(?:${PART_OF_PERIOD})?(?:${MENTION_PATTERNS.map((p) => `(?:${p.mention ?? p.src})`).join('|')})(?![\\w-])`.replace(/\(\?<([A-Za-z]\w*)>/g, '(?:'),
 	'iy',
 );
 
@@ -90,8 +87,7 @@ const PAST_CUES = new RegExp(
  * // → [{ phrase: 'last week', start: '2023-05-01T00:00:00.000Z', end: '2023-05-08T00:00:00.000Z' }]
  */
 export function extractTimeMentions(text: string, anchorMs: number): TimeMention[] {
-	if (!Number.isFinite(anchorMs))
-		throw new MemoryError('invalid_input', `anchorMs: must be a finite number, got ${anchorMs}`);
+	if (!Number.isFinite(anchorMs)) throw new MemoryError('invalid_input', `anchorMs: must be a finite number, got ${anchorMs}`);
 	if (!text) return [];
 	const found = findCandidates(text);
 	if (found.length === 0) return [];

@@ -31,23 +31,7 @@ import {
 	weekOfMonth,
 } from './resolvers';
 import { type Context, type Groups, OPEN_END } from './types';
-import {
-	anyOf,
-	CLOCK,
-	HOLIDAY,
-	MONTH,
-	MONTHS,
-	NUM,
-	numberValue,
-	ORD,
-	ordinalValue,
-	PART,
-	SEASON,
-	UNIT,
-	WEEKDAY,
-	WEEKDAYS,
-	YEAR,
-} from './vocabulary';
+import { anyOf, CLOCK, HOLIDAY, MONTH, MONTHS, NUM, numberValue, ORD, ordinalValue, PART, SEASON, UNIT, WEEKDAY, WEEKDAYS, YEAR } from './vocabulary';
 
 interface Pattern {
 	/** Regex source with named groups; anchored for queries, word-bounded for mentions. */
@@ -56,7 +40,6 @@ interface Pattern {
 	/** Stricter source for free text, where e.g. a bare "2019" or "may" is too ambiguous. */
 	mention?: string | false;
 }
-
 
 /** Days named relative to today. */
 const RELATIVE_DAYS = anyOf(['day before yesterday', 'day after tomorrow', 'today', 'tonight', 'tomorrow', 'yesterday']);
@@ -81,10 +64,7 @@ const MONTH_CUES = anyOf([
 	...['from', 'before', 'after', 'around'],
 ]);
 /** Words that make a number in free text a year ("in 2019", "back in 1999"). */
-const YEAR_CUES = anyOf([
-	...['in', 'during', 'since', 'until', 'till', 'by', 'of', 'from', 'before', 'after', 'around'],
-	...['back in', 'circa'],
-]);
+const YEAR_CUES = anyOf([...['in', 'during', 'since', 'until', 'till', 'by', 'of', 'from', 'before', 'after', 'around'], ...['back in', 'circa']]);
 /** An optional year after a date or month: "May 5, 2024", "March 2024". */
 const AND_YEAR = String.raw`(?:,?\s+(?<y>${YEAR}))?`;
 /** An optional year after a season: "summer 2023", "winter of 2022". */

@@ -58,15 +58,11 @@ const RANGE_RES: { re: RegExp; build: (m: RegExpExecArray, c: Context) => Span |
 		build: (m, c) => side(m[1], c, (p) => ({ s: -OPEN_END, e: closed(p, c).e })),
 	},
 	{
-		re: new RegExp(
-			String.raw`^(?:more\s+than|over|older\s+than|at\s+least)\s+(${NUM})\s+(${UNIT})(?:\s+(?:ago|old))?$`,
-		),
+		re: new RegExp(String.raw`^(?:more\s+than|over|older\s+than|at\s+least)\s+(${NUM})\s+(${UNIT})(?:\s+(?:ago|old))?$`),
 		build: (m, c) => olderThan(m[1], m[2], c, true),
 	},
 	{
-		re: new RegExp(
-			String.raw`^(?:less\s+than|under|within|newer\s+than|in\s+the\s+last|at\s+most)\s+(${NUM})\s+(${UNIT})(?:\s+(?:ago|old))?$`,
-		),
+		re: new RegExp(String.raw`^(?:less\s+than|under|within|newer\s+than|in\s+the\s+last|at\s+most)\s+(${NUM})\s+(${UNIT})(?:\s+(?:ago|old))?$`),
 		build: (m, c) => olderThan(m[1], m[2], c, false),
 	},
 	{
@@ -139,8 +135,7 @@ function normaliseQuery(text: string): string {
  * // → { start: '2024-03-04T00:00:00.000Z', end: '2024-03-11T00:00:00.000Z' }
  */
 export function parseTimeQuery(text: string, nowMs: number): TimeRange | null {
-	if (!Number.isFinite(nowMs))
-		throw new MemoryError('invalid_input', `nowMs: must be a finite number, got ${nowMs}`);
+	if (!Number.isFinite(nowMs)) throw new MemoryError('invalid_input', `nowMs: must be a finite number, got ${nowMs}`);
 	const phrase = normaliseQuery(text ?? '');
 	if (!phrase || phrase.length > 200) return null;
 	const c: Context = { now: nowMs, dir: 'past', query: true };

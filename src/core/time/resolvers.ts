@@ -126,27 +126,20 @@ export function relativeUnit(which: string, unitWord: string, c: Context, the = 
 	const u: Unit = unit === 'fortnight' ? 'week' : (unit as Unit);
 	const n = unit === 'fortnight' ? 2 : 1;
 	// "past week" and "last day/hour" are rolling; "last week" is the previous calendar week.
-	if (
-		w === 'past' ||
-		((w === 'last' || w === 'previous') && (u === 'day' || u === 'hour' || n === 2))
-	) {
+	if (w === 'past' || ((w === 'last' || w === 'previous') && (u === 'day' || u === 'hour' || n === 2))) {
 		return { s: shift(c.now, u, -n), e: OPEN_END };
 	}
-	if (u === 'day' || u === 'hour')
-		return w === 'this' ? unitSpan(c.now, u) : { s: c.now, e: shift(c.now, u, n) };
+	if (u === 'day' || u === 'hour') return w === 'this' ? unitSpan(c.now, u) : { s: c.now, e: shift(c.now, u, n) };
 	const current = unitSpan(c.now, u);
 	if (w === 'this') return current;
 	if (w === 'last' || w === 'previous') return unitSpan(shift(current.s, u, -1), u);
-	return n === 2
-		? { s: current.e, e: shift(current.e, u, 2) }
-		: unitSpan(shift(current.s, u, 1), u);
+	return n === 2 ? { s: current.e, e: shift(current.e, u, 2) } : unitSpan(shift(current.s, u, 1), u);
 }
 
 /** Saturday 00:00 to Monday 00:00 of this week ("this"), the previous ("last") or next week. */
 function weekend(which: string, c: Context): Span {
 	const monday = weekStart(c.now);
-	const offset =
-		which === 'last' || which === 'previous' || which === 'past' ? -1 : which === 'this' ? 0 : 1;
+	const offset = which === 'last' || which === 'previous' || which === 'past' ? -1 : which === 'this' ? 0 : 1;
 	const s = monday + offset * WEEK + 5 * DAY;
 	return { s, e: s + 2 * DAY };
 }
@@ -218,8 +211,7 @@ function holidayDate(name: string, y: number): Span | null {
 	if (n.startsWith('new year')) return n.includes('eve') ? dateSpan(y, 11, 31) : dateSpan(y, 0, 1);
 	if (n === 'halloween') return dateSpan(y, 9, 31);
 	if (n.startsWith('valentine')) return dateSpan(y, 1, 14);
-	if (n === 'thanksgiving')
-		return daySpan(utc(y, 10, 1) + (((3 - weekdayOf(utc(y, 10, 1)) + 7) % 7) + 21) * DAY);
+	if (n === 'thanksgiving') return daySpan(utc(y, 10, 1) + (((3 - weekdayOf(utc(y, 10, 1)) + 7) % 7) + 21) * DAY);
 	const a = y % 19;
 	const b = Math.floor(y / 100);
 	const k = y % 100;
@@ -235,10 +227,8 @@ export function holiday(name: string, year: string | undefined, c: Context): Spa
 	if (year) return holidayDate(name, +year);
 	const today = dayStart(c.now);
 	const y = yearOf(c.now);
-	const past =
-		[y, y - 1].map((x) => holidayDate(name, x)).find((x) => x !== null && x.s <= today) ?? null;
-	const future =
-		[y, y + 1].map((x) => holidayDate(name, x)).find((x) => x !== null && x.s >= today) ?? null;
+	const past = [y, y - 1].map((x) => holidayDate(name, x)).find((x) => x !== null && x.s <= today) ?? null;
+	const future = [y, y + 1].map((x) => holidayDate(name, x)).find((x) => x !== null && x.s >= today) ?? null;
 	return pick(past, future, c);
 }
 
@@ -282,12 +272,7 @@ export function weekOfMonth(nth: string, month: Span | null): Span | null {
  * future-pointing ones the first after today, "this" the one in the current week, and a query
  * for a bare or "on" weekday the latest one on or before today.
  */
-export function weekday(
-	word: string,
-	which: string | undefined,
-	part: string | undefined,
-	c: Context,
-): Span | null {
+export function weekday(word: string, which: string | undefined, part: string | undefined, c: Context): Span | null {
 	const target = weekdayIndex(word);
 	if (target < 0) return null;
 	const today = dayStart(c.now);
@@ -295,11 +280,7 @@ export function weekday(
 	const w = which?.toLowerCase().replace(/\s+/g, ' ');
 	let day: number;
 	if (w === 'this') day = weekStart(c.now) + target * DAY;
-	else if (
-		w === 'next' ||
-		w === 'this coming' ||
-		(!isPastWord(w) && !c.query && c.dir === 'future')
-	) {
+	else if (w === 'next' || w === 'this coming' || (!isPastWord(w) && !c.query && c.dir === 'future')) {
 		day = today + ((target - current + 7) % 7 || 7) * DAY;
 	} else {
 		const back = (current - target + 7) % 7;
@@ -317,12 +298,7 @@ const isPastWord = (w: string | undefined): boolean => w === 'last' || w === 'th
  * before the current month, "next" the first after it; bare, it points by direction, and a query
  * ("March" asked in March) includes the current month.
  */
-export function resolveMonth(
-	word: string,
-	year: string | undefined,
-	which: string | undefined,
-	c: Context,
-): Span | null {
+export function resolveMonth(word: string, year: string | undefined, which: string | undefined, c: Context): Span | null {
 	const m = monthIndex(word);
 	if (m < 0) return null;
 	if (year) return monthSpan(+year, m);
@@ -402,12 +378,7 @@ export function quarter(nth: string, year: string | undefined, c: Context): Span
  * Sep–Nov, winter Dec–Feb; "winter 2023" starts in December 2023. "last summer" is the latest one
  * that has ended, "this summer" the one starting in the anchor's year.
  */
-export function season(
-	word: string,
-	year: string | undefined,
-	which: string | undefined,
-	c: Context,
-): Span {
+export function season(word: string, year: string | undefined, which: string | undefined, c: Context): Span {
 	const start = SEASONS[word.toLowerCase()];
 	const span = (y: number): Span => ({ s: utc(y, start), e: utc(y, start + 3) });
 	if (year) return span(+year);
@@ -415,8 +386,7 @@ export function season(
 	const w = which?.toLowerCase();
 	if (w === 'this') return span(y);
 	if (w === 'last') return span(span(y).e <= c.now ? y : span(y - 1).e <= c.now ? y - 1 : y - 2);
-	if (w === 'next' || c.dir === 'future')
-		return span(span(y).s > c.now || (w !== 'next' && span(y).e > c.now) ? y : y + 1);
+	if (w === 'next' || c.dir === 'future') return span(span(y).s > c.now || (w !== 'next' && span(y).e > c.now) ? y : y + 1);
 	return span(span(y).s <= c.now ? y : y - 1);
 }
 
@@ -427,13 +397,9 @@ export function season(
 export function partOf(mod: string, span: Span): Span {
 	const m = mod.toLowerCase();
 	const third = (span.e - span.s) / 3;
-	const isMonth =
-		new Date(span.s).getUTCDate() === 1 &&
-		addMonths(span.s, 1) === span.e &&
-		span.s === dayStart(span.s);
+	const isMonth = new Date(span.s).getUTCDate() === 1 && addMonths(span.s, 1) === span.e && span.s === dayStart(span.s);
 	if (isMonth) return partOfMonth(m, span);
-	const round = (ms: number) =>
-		third >= 20 * DAY ? nearestMonthStart(ms) : third >= DAY ? dayStart(ms + DAY / 2) : ms;
+	const round = (ms: number) => (third >= 20 * DAY ? nearestMonthStart(ms) : third >= DAY ? dayStart(ms + DAY / 2) : ms);
 	if (/early|beginning|start/.test(m)) return { s: span.s, e: round(span.s + third) };
 	if (/late|end/.test(m)) return { s: round(span.e - third), e: span.e };
 	return { s: round(span.s + third), e: round(span.e - third) };

@@ -189,8 +189,6 @@ export const SEASON = String.raw`(?:spring|summer|autumn|fall|winter)`;
 export const PART = String.raw`(?:morning|afternoon|evening|night)`;
 const AM_PM = String.raw`am|pm|a\.m\.|p\.m\.`;
 /** A clock time after a day: "at 3pm", "around 14:30" (an hour from then, UTC). */
-export const CLOCK =
-	String.raw`\s+(?:at|around|about)\s+(?<hh>\d{1,2})` +
-	String.raw`(?:(?::(?<mm>\d{2}))\s*(?<ap>${AM_PM})?|\s*(?<ap2>${AM_PM}))`;
+export const CLOCK = String.raw`\s+(?:at|around|about)\s+(?<hh>\d{1,2})` + String.raw`(?:(?::(?<mm>\d{2}))\s*(?<ap>${AM_PM})?|\s*(?<ap2>${AM_PM}))`;
 /** A holiday name, in group `hol`. */
 export const HOLIDAY = `(?<hol>${anyOf(HOLIDAYS)})`;

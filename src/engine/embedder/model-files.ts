@@ -25,7 +25,8 @@ async function verifySha256(modelId: string, file: string, data: Uint8Array, exp
 	if (!expected || !globalThis.crypto?.subtle) return;
 	const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>));
 	const actual = Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
-	if (actual !== expected) throw fail(modelId, `${file} does not match config.json (sha256 ${actual}, expected ${expected}); the model files come from different builds`);
+	if (actual !== expected)
+		throw fail(modelId, `${file} does not match config.json (sha256 ${actual}, expected ${expected}); the model files come from different builds`);
 }
 
 /** True when `base` is a filesystem path in Node (not a URL), so files are read from disk rather than fetched. */

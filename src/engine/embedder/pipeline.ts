@@ -20,7 +20,12 @@ export const transformers = (): Promise<Transformers> =>
 	}));
 
 /** The generic path: transformers.js feature-extraction pipeline with mean pooling and L2 normalisation. */
-export async function createPipelineEmbedder(tf: Transformers, modelId: string, dtype: CreateEmbedderOptions['dtype'], progress: Progress | undefined): Promise<Embedder> {
+export async function createPipelineEmbedder(
+	tf: Transformers,
+	modelId: string,
+	dtype: CreateEmbedderOptions['dtype'],
+	progress: Progress | undefined,
+): Promise<Embedder> {
 	let extractor: FeatureExtractionPipeline;
 	let dims: number;
 	try {
@@ -44,7 +49,10 @@ export async function createPipelineEmbedder(tf: Transformers, modelId: string, 
 			try {
 				for (let b = 0; b < todo.length; b += PIPELINE_BATCH) {
 					const idx = todo.slice(b, b + PIPELINE_BATCH);
-					const result = await extractor(idx.map((i) => texts[i]), { pooling: 'mean', normalize: true });
+					const result = await extractor(
+						idx.map((i) => texts[i]),
+						{ pooling: 'mean', normalize: true },
+					);
 					const data = result.data as Float32Array;
 					idx.forEach((i, r) => {
 						const v = data.slice(r * dims, (r + 1) * dims);

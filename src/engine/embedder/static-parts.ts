@@ -43,7 +43,10 @@ export async function loadStaticParts(opts: {
 	if (key) {
 		// Reading is this thread's work too: it waits like parsing does.
 		await (opts.parseAfter ?? Promise.resolve()).catch(() => undefined);
-		const cached = await opts.cache!.read(name).then((bytes) => decodePartsFile(bytes, key), () => undefined);
+		const cached = await opts.cache!.read(name).then(
+			(bytes) => decodePartsFile(bytes, key),
+			() => undefined,
+		);
 		if (cached) return cached;
 	}
 	const files = await readStaticFiles(modelId, info, opts.localModelPath, undefined, opts.parseAfter);
@@ -72,7 +75,6 @@ function partsKey(modelId: string, info: StaticModelInfo): string | undefined {
 	if (![info.onnx_file, 'tokenizer.json', 'tokenizer_config.json'].every((f) => typeof digests[f] === 'string')) return undefined;
 	return JSON.stringify([modelId, info]);
 }
-
 
 /** A static model's files, read, checked against config.json's digests and parsed. */
 export interface StaticFiles {
@@ -125,14 +127,22 @@ export function partsOf(modelId: string, info: StaticModelInfo, files: StaticFil
 }
 
 /** The int8 row table and its scales, read straight out of the ONNX file and checked against the tokenizer. */
-export function readTable(modelId: string, info: StaticModelInfo, bytes: Uint8Array, vocabSize: number): { table: Int8Array; scales: Float32Array; dims: number } {
+export function readTable(
+	modelId: string,
+	info: StaticModelInfo,
+	bytes: Uint8Array,
+	vocabSize: number,
+): { table: Int8Array; scales: Float32Array; dims: number } {
 	const tensors = readOnnxInitializers(bytes, [info.table_initializer, info.scale_initializer]);
 	const table = tensors.get(info.table_initializer);
 	const scaleTensor = tensors.get(info.scale_initializer);
 	if (!table || !scaleTensor) throw fail(modelId, `${info.onnx_file} has no initializer "${!table ? info.table_initializer : info.scale_initializer}"`);
 	const [rows, dims] = table.dims;
 	if (table.dataType !== ONNX_INT8 || scaleTensor.dataType !== ONNX_FLOAT || table.dims.length !== 2 || dims !== info.dims || scaleTensor.dims[0] !== rows) {
-		throw fail(modelId, `${info.onnx_file}: table must be int8 [vocab, ${info.dims}] with float [vocab] scales, found types ${table.dataType}/${scaleTensor.dataType} and shapes [${table.dims}]/[${scaleTensor.dims}]`);
+		throw fail(
+			modelId,
+			`${info.onnx_file}: table must be int8 [vocab, ${info.dims}] with float [vocab] scales, found types ${table.dataType}/${scaleTensor.dataType} and shapes [${table.dims}]/[${scaleTensor.dims}]`,
+		);
 	}
 	if (vocabSize !== rows) throw fail(modelId, `tokenizer has ${vocabSize} tokens but the table has ${rows} rows; the model files come from different builds`);
 	return {

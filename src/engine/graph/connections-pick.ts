@@ -21,9 +21,7 @@ export function select(w: Walk, pool: Pooled[]): Pooled[] {
 function stratifyByTime(pool: Pooled[], n: number): Pooled[] {
 	const strata = Math.min(4, n);
 	const byTime = [...pool].sort((a, b) => a.memory.timestamp.localeCompare(b.memory.timestamp));
-	const bucket = new Map<Pooled, number>(
-		byTime.map((p, i) => [p, Math.floor((i * strata) / byTime.length)]),
-	);
+	const bucket = new Map<Pooled, number>(byTime.map((p, i) => [p, Math.floor((i * strata) / byTime.length)]));
 	const queues = Array.from({ length: strata }, (_, s) => pool.filter((p) => bucket.get(p) === s));
 	const out: Pooled[] = [];
 	for (let i = 0; out.length < n; i++) {
@@ -39,12 +37,10 @@ function stratifyEvolution(pool: Pooled[], n: number): Pooled[] {
 	const byTime = [...pool].sort((a, b) => a.memory.timestamp.localeCompare(b.memory.timestamp));
 	if (byTime.length <= n) return byTime;
 	const keep = new Set([byTime[0], byTime[byTime.length - 1]]);
-	const shifts = byTime
-		.slice(1)
-		.map((p, i) => ({
-			p,
-			shift: Math.abs((p.cos ?? 0) - (byTime[i].cos ?? 0)) + (p.bridge === null ? 1 : 0),
-		}));
+	const shifts = byTime.slice(1).map((p, i) => ({
+		p,
+		shift: Math.abs((p.cos ?? 0) - (byTime[i].cos ?? 0)) + (p.bridge === null ? 1 : 0),
+	}));
 	for (const s of shifts.sort((a, b) => b.shift - a.shift)) {
 		if (keep.size >= n) break;
 		keep.add(s.p);
@@ -57,7 +53,6 @@ function withEarliest(pool: Pooled[], n: number): Pooled[] {
 	const earliest = pool.reduce((a, b) => (b.memory.timestamp < a.memory.timestamp ? b : a));
 	return top.includes(earliest) ? top : [...top.slice(0, n - 1), earliest];
 }
-
 
 function brief(m: Memory): string {
 	const s = (m.summary ?? m.content).replace(/\s+/g, ' ').trim();
@@ -91,11 +86,7 @@ export function entryOut(e: Entry): ConnectionsOutput['entry'][number] {
 }
 
 /** The bridges the picks came through (and the anchor entity), each with its pick count. */
-export function bridgesOut(
-	w: Walk,
-	picks: (Pooled & { round: number })[],
-	anchor?: Entity,
-): ConnectionsOutput['bridges'] {
+export function bridgesOut(w: Walk, picks: (Pooled & { round: number })[], anchor?: Entity): ConnectionsOutput['bridges'] {
 	const out = new Map<string, ConnectionsOutput['bridges'][number]>();
 	if (anchor)
 		out.set(anchor.id, {
@@ -127,10 +118,6 @@ export function bridgesOut(
 /** What was searched: the scope, its memory count, and the time window of before / after. */
 export function searchedScope(w: Walk): ConnectionsOutput['searched_scope'] {
 	const window =
-		w.t0 === undefined
-			? undefined
-			: w.relation === 'before'
-				? { before: new Date(w.t0).toISOString() }
-				: { after: new Date(w.t0).toISOString() };
+		w.t0 === undefined ? undefined : w.relation === 'before' ? { before: new Date(w.t0).toISOString() } : { after: new Date(w.t0).toISOString() };
 	return { scope: w.scope ?? '*', memories: w.total, ...(window ? { time_window: window } : {}) };
 }

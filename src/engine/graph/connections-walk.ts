@@ -5,50 +5,28 @@
  * Contract: every cap that cuts the walk adds a line to `w.truncations`; reads are batched
  * (one bulk read per round's pool), cosines come from the rows already read.
  */
-import {
-	BRIDGES_PER_ROUND,
-	CHAIN_HOPS,
-	cosineOf,
-	FANOUT,
-	median,
-	POOL,
-	rarity,
-	type Bridge,
-	type Pooled,
-	type Source,
-	type Walk,
-} from './connections-state';
+import { BRIDGES_PER_ROUND, CHAIN_HOPS, cosineOf, FANOUT, median, POOL, rarity, type Bridge, type Pooled, type Source, type Walk } from './connections-state';
 
 /** The entities of `sources` not in `used`, rarest first, at most BRIDGES_PER_ROUND. */
 export async function collectBridges(w: Walk, sources: Source[], used: Set<string>): Promise<Bridge[]> {
 	const byId = new Map<string, Bridge>();
 	await w.reads.preloadEntitiesOf(sources.map((s) => s.id));
 	for (const s of sources)
-		for (const e of await w.reads.entitiesOf(s.id))
-			if (!used.has(e.id) && !byId.has(e.id))
-				byId.set(e.id, { entity: e, rarity: rarity(w, e), source: s });
+		for (const e of await w.reads.entitiesOf(s.id)) if (!used.has(e.id) && !byId.has(e.id)) byId.set(e.id, { entity: e, rarity: rarity(w, e), source: s });
 	const all = [...byId.values()].sort((a, b) => b.rarity - a.rarity);
-	if (all.length > BRIDGES_PER_ROUND)
-		w.truncations.push(`walked the ${BRIDGES_PER_ROUND} rarest of ${all.length} bridge entities`);
+	if (all.length > BRIDGES_PER_ROUND) w.truncations.push(`walked the ${BRIDGES_PER_ROUND} rarest of ${all.length} bridge entities`);
 	return all.slice(0, BRIDGES_PER_ROUND);
 }
 
 /** Pools the memories reachable through `bridges` (plus `extra`), loads and scores them. */
-export async function walkRound(
-	w: Walk,
-	bridges: Bridge[],
-	exclude: Set<string>,
-	extra: Pooled[],
-): Promise<Pooled[]> {
+export async function walkRound(w: Walk, bridges: Bridge[], exclude: Set<string>, extra: Pooled[]): Promise<Pooled[]> {
 	const pool = new Map<string, { structural: number; bridge: Bridge }>();
 	// A memory reached by an explicit link (evolution) keeps that path over any entity bridge.
 	const linked = new Set(extra.map((e) => e.memory.id));
 	for (const b of bridges) {
 		let ids = await w.reads.memoryIdsForEntity(b.entity.id);
 		if (ids.length > FANOUT) {
-			w.truncations.push(
-				`bridge ${b.entity.id} is mentioned by ${ids.length} memories; walked ${FANOUT}`,
-			);
+			w.truncations.push(`bridge ${b.entity.id} is mentioned by ${ids.length} memories; walked ${FANOUT}`);
 			ids = ids.slice(0, FANOUT);
 		}
 		for (const id of ids) {
@@ -64,9 +42,7 @@ export async function walkRound(
 		ranked = ranked.slice(0, POOL);
 	}
 	const mems = await w.reads.getMemories(ranked.map(([id]) => id));
-	const out: Pooled[] = extra.filter(
-		(e) => !exclude.has(e.memory.id) && (!w.scope || e.memory.scope === w.scope),
-	);
+	const out: Pooled[] = extra.filter((e) => !exclude.has(e.memory.id) && (!w.scope || e.memory.scope === w.scope));
 	for (let i = 0; i < ranked.length; i++) {
 		const m = mems[i];
 		if (!m || (w.scope && m.scope !== w.scope)) continue;
@@ -137,8 +113,7 @@ function score(w: Walk, pool: Pooled[]): Pooled[] {
 	for (const p of pool) {
 		const rar = p.structural / maxS;
 		const cos = p.cos ?? 0;
-		if (w.relation === 'explore')
-			p.score = 0.7 * rar + 0.3 * (t1 > t0 ? (Date.parse(p.memory.timestamp) - t0) / (t1 - t0) : 1);
+		if (w.relation === 'explore') p.score = 0.7 * rar + 0.3 * (t1 > t0 ? (Date.parse(p.memory.timestamp) - t0) / (t1 - t0) : 1);
 		else if (w.relation === 'contrast') p.score = 0.6 * rar + 0.4 * (1 - cos);
 		else p.score = w.vec ? 0.65 * cos + 0.35 * rar : rar;
 	}

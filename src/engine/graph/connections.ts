@@ -13,27 +13,14 @@ import { MemoryError } from '../../core/errors';
 import { CONNECTION_LIMITS, type ConnectionsInput, type ConnectionsOutput } from '../../core/graph-schemas';
 import type { Entity, Memory } from '../../core/schemas';
 import { bridgesOut, candidateOut, entryOut, searchedScope, select } from './connections-pick';
-import {
-	cosineOf,
-	PERCENTILE_SAMPLE,
-	percentile,
-	rarity,
-	weakLine,
-	type Entry,
-	type Walk,
-} from './connections-state';
+import { cosineOf, PERCENTILE_SAMPLE, percentile, rarity, weakLine, type Entry, type Walk } from './connections-state';
 import { chainCandidates, collectBridges, walkRound } from './connections-walk';
 import type { GraphReads } from './reads';
 
 /** Runs the walk; throws MemoryError('not_found') for an unknown anchor entity or event. */
-export async function findConnections(
-	reads: GraphReads,
-	input: ConnectionsInput,
-): Promise<ConnectionsOutput> {
+export async function findConnections(reads: GraphReads, input: ConnectionsInput): Promise<ConnectionsOutput> {
 	const w = await prepare(reads, input);
-	const anchor = input.anchor_entity_id
-		? await resolveEntity(reads, input.anchor_entity_id)
-		: undefined;
+	const anchor = input.anchor_entity_id ? await resolveEntity(reads, input.anchor_entity_id) : undefined;
 	const entry = anchor ? [] : await findEntry(w, input);
 	const grounding = await ground(w, entry, anchor);
 	const base = {
@@ -41,8 +28,7 @@ export async function findConnections(
 		entry: entry.map(entryOut),
 		searched_scope: searchedScope(w),
 	};
-	if (grounding.grounding === 'absent')
-		return { ...base, ...grounding, candidates: [], bridges: [], truncations: w.truncations };
+	if (grounding.grounding === 'absent') return { ...base, ...grounding, candidates: [], bridges: [], truncations: w.truncations };
 	const exclude = new Set(entry.map((e) => e.memory.id));
 	const r1Bridges = anchor
 		? [{ entity: anchor, rarity: rarity(w, anchor), source: { id: anchor.id, path: [] } }]
@@ -63,9 +49,7 @@ export async function findConnections(
 			picks1.map((p) => ({ id: p.memory.id, path: p.path })),
 			used,
 		);
-		rounds.push(
-			select(w, await walkRound(w, r2Bridges, exclude, [])).map((p) => ({ ...p, round: 2 })),
-		);
+		rounds.push(select(w, await walkRound(w, r2Bridges, exclude, [])).map((p) => ({ ...p, round: 2 })));
 		r2Bridges.forEach((b) => used.add(b.entity.id));
 	}
 	const picked = rounds.flat();
@@ -83,18 +67,14 @@ export async function findConnections(
 async function prepare(reads: GraphReads, input: ConnectionsInput): Promise<Walk> {
 	const truncations: string[] = [];
 	const asked = input.top_n ?? CONNECTION_LIMITS.defaultTopN;
-	if (asked > CONNECTION_LIMITS.topN)
-		truncations.push(`top_n ${asked} capped at ${CONNECTION_LIMITS.topN}`);
+	if (asked > CONNECTION_LIMITS.topN) truncations.push(`top_n ${asked} capped at ${CONNECTION_LIMITS.topN}`);
 	const vec = input.sentence ? await reads.embed(input.sentence) : null;
 	const filter = input.scope ? { scope: input.scope } : undefined;
 	const sampled = vec ? await reads.cosineSample(vec, PERCENTILE_SAMPLE, filter) : null;
 	const sample = sampled ? Float32Array.from(sampled.cosines).sort() : null;
 	if (sampled && sampled.total > sampled.cosines.length)
-		truncations.push(
-			`cosine_percentile estimated from ${sampled.cosines.length} of ${sampled.total} memories`,
-		);
-	const total =
-		sampled?.total ?? (await reads.timeline({ ...filter, limit: 1, max_content_chars: 0 })).total;
+		truncations.push(`cosine_percentile estimated from ${sampled.cosines.length} of ${sampled.total} memories`);
+	const total = sampled?.total ?? (await reads.timeline({ ...filter, limit: 1, max_content_chars: 0 })).total;
 	const thresholds = await reads.thresholds();
 	const w: Walk = {
 		reads,
@@ -116,11 +96,7 @@ async function timeBasis(reads: GraphReads, input: ConnectionsInput): Promise<nu
 	if (input.reference_time) return Date.parse(input.reference_time);
 	if (input.anchor_event_id === undefined) return undefined;
 	const m = await memoryByRef(reads, input.anchor_event_id);
-	if (!m)
-		throw new MemoryError(
-			'not_found',
-			`anchor_event_id: no memory with id ${JSON.stringify(input.anchor_event_id)}`,
-		);
+	if (!m) throw new MemoryError('not_found', `anchor_event_id: no memory with id ${JSON.stringify(input.anchor_event_id)}`);
 	return Date.parse(m.timestamp);
 }
 
@@ -134,11 +110,7 @@ async function resolveEntity(reads: GraphReads, ref: string): Promise<Entity> {
 	const [byId] = await reads.getEntities([ref]);
 	if (byId) return byId;
 	const similar = await reads.searchEntities(ref, 10);
-	const exact = similar.find(
-		(e) =>
-			e.name.toLowerCase() === ref.toLowerCase() ||
-			e.aliases.some((a) => a.toLowerCase() === ref.toLowerCase()),
-	);
+	const exact = similar.find((e) => e.name.toLowerCase() === ref.toLowerCase() || e.aliases.some((a) => a.toLowerCase() === ref.toLowerCase()));
 	if (exact) return exact;
 	const hint = similar.length
 		? `; similar: ${similar
@@ -157,16 +129,10 @@ async function findEntry(w: Walk, input: ConnectionsInput): Promise<Entry[]> {
 	if (w.vec) {
 		// Entry is the nearest few, but only those above the weak line: a far-off "nearest" memory
 		// would open bridges that have nothing to do with the sentence.
-		const all = await w.reads.nearest(
-			w.vec,
-			CONNECTION_LIMITS.entry,
-			w.scope ? { scope: w.scope } : undefined,
-		);
+		const all = await w.reads.nearest(w.vec, CONNECTION_LIMITS.entry, w.scope ? { scope: w.scope } : undefined);
 		const near = all.filter((n, i) => i === 0 || n.cosine >= weakLine(w));
 		const mems = await w.reads.getMemories(near.map((n) => n.id));
-		near.forEach(
-			(n, i) => mems[i] && out.push({ memory: mems[i]!, cosine: n.cosine, via: 'vector' }),
-		);
+		near.forEach((n, i) => mems[i] && out.push({ memory: mems[i]!, cosine: n.cosine, via: 'vector' }));
 	}
 	if (out.length === 0 && input.sentence) {
 		const hits = await w.reads.recall({
@@ -188,8 +154,7 @@ async function findEntry(w: Walk, input: ConnectionsInput): Promise<Entry[]> {
 	}
 	if (input.anchor_event_id !== undefined) {
 		const m = await memoryByRef(w.reads, input.anchor_event_id);
-		if (m && !out.some((e) => e.memory.id === m.id))
-			out.push({ memory: m, cosine: await cosineOf(w, m.id), via: 'anchor_event' });
+		if (m && !out.some((e) => e.memory.id === m.id)) out.push({ memory: m, cosine: await cosineOf(w, m.id), via: 'anchor_event' });
 	}
 	w.entryCos = out.flatMap((e) => (e.cosine === null ? [] : [e.cosine]));
 	return out;
@@ -201,11 +166,7 @@ async function findEntry(w: Walk, input: ConnectionsInput): Promise<Entry[]> {
  * no walk is made. Thresholds are per model (engine/thresholds.ts), percentiles only reported:
  * in a small scope the best memory is always near the top percentile, related or not.
  */
-async function ground(
-	w: Walk,
-	entry: Entry[],
-	anchor?: Entity,
-): Promise<Pick<ConnectionsOutput, 'grounding' | 'grounding_basis'>> {
+async function ground(w: Walk, entry: Entry[], anchor?: Entity): Promise<Pick<ConnectionsOutput, 'grounding' | 'grounding_basis'>> {
 	if (w.relation === 'explore')
 		return {
 			grounding: 'exploration',
@@ -219,10 +180,7 @@ async function ground(
 	if (entry.length === 0)
 		return {
 			grounding: 'absent',
-			grounding_basis:
-				w.total === 0
-					? 'no memories in scope'
-					: 'no memory in scope shares a word or meaning with the sentence',
+			grounding_basis: w.total === 0 ? 'no memories in scope' : 'no memory in scope shares a word or meaning with the sentence',
 		};
 	if (w.entryCos.length === 0)
 		return {

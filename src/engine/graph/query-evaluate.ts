@@ -45,8 +45,7 @@ export async function filterNodes(ex: QueryState, rows: Row[], n: NodePattern): 
 function nodeMatches(ex: QueryState, node: GNode, n: NodePattern): boolean {
 	const kind = { Memory: 'memory', Entity: 'entity', Tag: 'tag' }[n.label ?? 'Memory'];
 	if (n.label && node.kind !== kind) return false;
-	for (const [k, e] of Object.entries(n.props))
-		if (!propMatches(ex, node, k, constValue(e))) return false;
+	for (const [k, e] of Object.entries(n.props)) if (!propMatches(ex, node, k, constValue(e))) return false;
 	return true;
 }
 
@@ -76,12 +75,10 @@ export function prop(ex: QueryState, v: Val, p: string): unknown {
 		return v.name;
 	}
 	if (v.kind === 'entity') {
-		if (!ENTITY_PROPS.includes(p))
-			throw invalid(`an Entity has no property "${p}" (it has ${ENTITY_PROPS.join(', ')})`);
+		if (!ENTITY_PROPS.includes(p)) throw invalid(`an Entity has no property "${p}" (it has ${ENTITY_PROPS.join(', ')})`);
 		return (ex.entities.get(v.id) as Record<string, unknown> | null)?.[p] ?? null;
 	}
-	if (!MEMORY_PROPS.includes(p))
-		throw invalid(`a Memory has no property "${p}" (it has ${MEMORY_PROPS.join(', ')})`);
+	if (!MEMORY_PROPS.includes(p)) throw invalid(`a Memory has no property "${p}" (it has ${MEMORY_PROPS.join(', ')})`);
 	const m = ex.memories.get(v.id);
 	if (!m) return null;
 	if (p === 'current') return !m.t_invalid || Date.parse(m.t_invalid) > Date.now();
@@ -129,8 +126,7 @@ export async function evaluate(ex: QueryState, e: Expr, r: Row): Promise<unknown
 
 async function callFn(ex: QueryState, e: Extract<Expr, { kind: 'call' }>, r: Row): Promise<unknown> {
 	if (e.fn === 'count') throw invalid('count() is only allowed in RETURN');
-	if (e.args.length !== 2 || e.args.some((a) => a.kind !== 'var'))
-		throw invalid('cos(a, b) takes two memory variables');
+	if (e.args.length !== 2 || e.args.some((a) => a.kind !== 'var')) throw invalid('cos(a, b) takes two memory variables');
 	const [a, b] = e.args.map((x) => r[(x as { name: string }).name]);
 	if (a?.kind !== 'memory' || b?.kind !== 'memory') return null;
 	const c = await ex.cosine(a.id, b.id);

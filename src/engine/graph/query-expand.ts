@@ -8,11 +8,7 @@
  * properties); past GRAPH_LIMITS.rows the run is cut and marked partial; a relationship joining
  * the wrong kinds of node throws invalid_input naming both.
  */
-import {
-	ASSOCIATION_TYPES_ALL,
-	type NodePattern,
-	type RelPattern,
-} from '../../core/graph-query';
+import { ASSOCIATION_TYPES_ALL, type NodePattern, type RelPattern } from '../../core/graph-query';
 import { GRAPH_LIMITS } from '../../core/graph-schemas';
 import type { Association } from '../../core/schemas';
 import { filterNodes } from './query-evaluate';
@@ -36,14 +32,7 @@ import {
  * The rows extended by one relationship, from `fromPat`'s node to `toPat`'s (`reversed` when
  * the path is read right to left); a row whose target is already bound keeps only that target.
  */
-export async function expand(
-	ex: QueryState,
-	rows: Row[],
-	fromPat: NodePattern,
-	rel: RelPattern,
-	toPat: NodePattern,
-	reversed: boolean,
-): Promise<Row[]> {
+export async function expand(ex: QueryState, rows: Row[], fromPat: NodePattern, rel: RelPattern, toPat: NodePattern, reversed: boolean): Promise<Row[]> {
 	const dir = reversed ? flip(rel.dir) : rel.dir;
 	await preloadFrom(ex, rows, fromPat, rel, toPat);
 	const out: Row[] = [];
@@ -53,9 +42,7 @@ export async function expand(
 		const steps = await stepsFrom(ex, from, rel, dir, toPat, bound);
 		for (const s of steps) {
 			if (bound && key(bound) !== key(s.node)) continue;
-			out.push(
-				rel.var ? { ...r, [toPat.var]: s.node, [rel.var]: s.rel } : { ...r, [toPat.var]: s.node },
-			);
+			out.push(rel.var ? { ...r, [toPat.var]: s.node, [rel.var]: s.rel } : { ...r, [toPat.var]: s.node });
 			if (out.length > GRAPH_LIMITS.rows) return ex.capRows(out);
 		}
 	}
@@ -78,39 +65,19 @@ async function preloadFrom(ex: QueryState, rows: Row[], fromPat: NodePattern, re
 	else await ex.reads.preload([...ids]);
 }
 
-async function stepsFrom(
-	ex: QueryState,
-	from: GNode,
-	rel: RelPattern,
-	dir: Dir,
-	toPat: NodePattern,
-	bound?: GNode,
-): Promise<Step[]> {
+async function stepsFrom(ex: QueryState, from: GNode, rel: RelPattern, dir: Dir, toPat: NodePattern, bound?: GNode): Promise<Step[]> {
 	const type = relKind(rel, toPat, from);
 	if (type === 'FAR') return far(ex, from, bound, rel);
 	if (type === 'MENTIONS') return mentions(ex, from, dir);
 	if (type === 'TAGGED') return tagged(ex, from, dir);
 	if (type === 'SIMILAR') return similar(ex, from, rel, bound);
-	const once = (id: string) =>
-		type === 'SHARES'
-			? shares(ex, id, rel)
-			: type === 'NEXT'
-				? nextSteps(ex, id, dir)
-				: links(ex, id, rel, dir);
+	const once = (id: string) => (type === 'SHARES' ? shares(ex, id, rel) : type === 'NEXT' ? nextSteps(ex, id, dir) : links(ex, id, rel, dir));
 	if (from.kind !== 'memory')
-		throw invalid(
-			`${type === 'LINK' ? rel.types.join('|') || 'a link' : type} joins two memories, but ${from.kind} ${nodeName(from)} is on one side`,
-		);
+		throw invalid(`${type === 'LINK' ? rel.types.join('|') || 'a link' : type} joins two memories, but ${from.kind} ${nodeName(from)} is on one side`);
 	return rel.hops ? hops(ex, from.id, rel.hops, once, type) : once(from.id);
 }
 
-async function hops(
-	ex: QueryState,
-	start: string,
-	range: { min: number; max: number },
-	once: (id: string) => Promise<Step[]>,
-	type: string,
-): Promise<Step[]> {
+async function hops(ex: QueryState, start: string, range: { min: number; max: number }, once: (id: string) => Promise<Step[]>, type: string): Promise<Step[]> {
 	const seen = new Set([start]);
 	const out: Step[] = [];
 	let frontier: { id: string; path: string[] }[] = [{ id: start, path: [start] }];
@@ -123,8 +90,7 @@ async function hops(
 				seen.add(id);
 				const path = [...f.path, id];
 				next.push({ id, path });
-				if (depth >= range.min)
-					out.push({ node: s.node, rel: { ...s.rel, kind: 'rel', type, hops: depth, path } });
+				if (depth >= range.min) out.push({ node: s.node, rel: { ...s.rel, kind: 'rel', type, hops: depth, path } });
 			}
 		frontier = next;
 	}
@@ -149,12 +115,8 @@ async function nextSteps(ex: QueryState, id: string, dir: Dir): Promise<Step[]> 
 	const out: Step[] = [];
 	for (const a of await ex.reads.associationsOf(id)) {
 		// b PRECEDED_BY a and a OCCURRED_BEFORE b both say b comes next after a.
-		const nextOf =
-			(a.type === 'PRECEDED_BY' && a.to === id) ||
-			(a.type === 'OCCURRED_BEFORE' && a.from === id);
-		const prevOf =
-			(a.type === 'PRECEDED_BY' && a.from === id) ||
-			(a.type === 'OCCURRED_BEFORE' && a.to === id);
+		const nextOf = (a.type === 'PRECEDED_BY' && a.to === id) || (a.type === 'OCCURRED_BEFORE' && a.from === id);
+		const prevOf = (a.type === 'PRECEDED_BY' && a.from === id) || (a.type === 'OCCURRED_BEFORE' && a.to === id);
 		if ((dir === 'out' && nextOf) || (dir === 'in' && prevOf))
 			out.push({
 				node: { kind: 'memory', id: a.from === id ? a.to : a.from },
@@ -167,22 +129,16 @@ async function nextSteps(ex: QueryState, id: string, dir: Dir): Promise<Step[]> 
 async function mentions(ex: QueryState, from: GNode, dir: Dir): Promise<Step[]> {
 	const rel = { kind: 'rel', type: 'MENTIONS' } as GRel;
 	if (from.kind === 'memory') {
-		if (dir === 'in')
-			throw invalid(
-				'MENTIONS points from a Memory to an Entity: write (m)-[:MENTIONS]->(e) or (e)<-[:MENTIONS]-(m)',
-			);
+		if (dir === 'in') throw invalid('MENTIONS points from a Memory to an Entity: write (m)-[:MENTIONS]->(e) or (e)<-[:MENTIONS]-(m)');
 		return (await ex.reads.entitiesOf(from.id)).map((e) => ({
 			node: { kind: 'entity', id: ex.cacheEntity(e) },
 			rel,
 		}));
 	}
 	if (from.kind === 'entity') {
-		if (dir === 'out')
-			throw invalid('MENTIONS points from a Memory to an Entity: write (e)<-[:MENTIONS]-(m)');
+		if (dir === 'out') throw invalid('MENTIONS points from a Memory to an Entity: write (e)<-[:MENTIONS]-(m)');
 		const e = await ex.entity(from.id);
-		return e
-			? (await ex.memoryIdsForEntity(e)).map((id) => ({ node: { kind: 'memory', id }, rel }))
-			: [];
+		return e ? (await ex.memoryIdsForEntity(e)).map((id) => ({ node: { kind: 'memory', id }, rel })) : [];
 	}
 	throw invalid('MENTIONS joins a Memory and an Entity, not a Tag');
 }
@@ -190,14 +146,12 @@ async function mentions(ex: QueryState, from: GNode, dir: Dir): Promise<Step[]> 
 async function tagged(ex: QueryState, from: GNode, dir: Dir): Promise<Step[]> {
 	const rel = { kind: 'rel', type: 'TAGGED' } as GRel;
 	if (from.kind === 'memory') {
-		if (dir === 'in')
-			throw invalid('TAGGED points from a Memory to a Tag: write (m)-[:TAGGED]->(t:Tag)');
+		if (dir === 'in') throw invalid('TAGGED points from a Memory to a Tag: write (m)-[:TAGGED]->(t:Tag)');
 		const [m] = await ex.loadMemories([from.id]);
 		return (m?.tags ?? []).map((name) => ({ node: { kind: 'tag', name }, rel }));
 	}
 	if (from.kind === 'tag') {
-		if (dir === 'out')
-			throw invalid('TAGGED points from a Memory to a Tag: write (t:Tag)<-[:TAGGED]-(m)');
+		if (dir === 'out') throw invalid('TAGGED points from a Memory to a Tag: write (t:Tag)<-[:TAGGED]-(m)');
 		return (await ex.scanMemories({ tags: [from.name] })).map((id) => ({
 			node: { kind: 'memory', id },
 			rel,
@@ -236,9 +190,7 @@ async function similar(ex: QueryState, from: GNode, rel: RelPattern, bound?: GNo
 	const min = numProp(rel, 'min', 0);
 	if (bound?.kind === 'memory') {
 		const cos = await ex.cosine(from.id, bound.id);
-		return cos !== null && cos >= min
-			? [{ node: bound, rel: { kind: 'rel', type: 'SIMILAR', cos: round3(cos) } }]
-			: [];
+		return cos !== null && cos >= min ? [{ node: bound, rel: { kind: 'rel', type: 'SIMILAR', cos: round3(cos) } }] : [];
 	}
 	const k = Math.min(numProp(rel, 'k', 10), GRAPH_LIMITS.fanout);
 	const v = await ex.reads.vectorOf(from.id);
@@ -254,22 +206,16 @@ async function similar(ex: QueryState, from: GNode, rel: RelPattern, bound?: GNo
 }
 
 async function far(ex: QueryState, from: GNode, bound: GNode | undefined, rel: RelPattern): Promise<Step[]> {
-	if (!bound)
-		throw invalid(
-			'FAR needs both ends already bound, e.g. (a)-[:SHARES]-(b)-[:FAR {max: 0.5}]-(a)',
-		);
+	if (!bound) throw invalid('FAR needs both ends already bound, e.g. (a)-[:SHARES]-(b)-[:FAR {max: 0.5}]-(a)');
 	if (from.kind !== 'memory' || bound.kind !== 'memory') throw invalid('FAR joins two memories');
 	const cos = await ex.cosine(from.id, bound.id);
-	return cos !== null && cos < numProp(rel, 'max', 0.5)
-		? [{ node: bound, rel: { kind: 'rel', type: 'FAR', cos: round3(cos) } }]
-		: [];
+	return cos !== null && cos < numProp(rel, 'max', 0.5) ? [{ node: bound, rel: { kind: 'rel', type: 'FAR', cos: round3(cos) } }] : [];
 }
 
 /** Which expansion a relationship needs; untyped ones follow the labels at their ends. */
 function relKind(rel: RelPattern, to: NodePattern, from: GNode): string {
 	const t = rel.types;
-	if (t.length === 1 && ['MENTIONS', 'TAGGED', 'SHARES', 'SIMILAR', 'FAR', 'NEXT'].includes(t[0]))
-		return t[0];
+	if (t.length === 1 && ['MENTIONS', 'TAGGED', 'SHARES', 'SIMILAR', 'FAR', 'NEXT'].includes(t[0])) return t[0];
 	if (t.length === 0 && (to.label === 'Entity' || from.kind === 'entity')) return 'MENTIONS';
 	if (t.length === 0 && (to.label === 'Tag' || from.kind === 'tag')) return 'TAGGED';
 	return 'LINK';
@@ -281,4 +227,3 @@ function linkRel(a: Association): GRel {
 	const extra = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
 	return { kind: 'rel', type, from, to, strength, ...extra };
 }
-

@@ -54,14 +54,11 @@ async function output(ex: QueryState, e: Expr, r: Row): Promise<unknown> {
 	if (e.kind !== 'var') return evaluate(ex, e, r);
 	const v = r[e.name];
 	if (!v) return null;
-	if (v.kind === 'rel')
-		return Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'kind'));
+	if (v.kind === 'rel') return Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'kind'));
 	if (v.kind === 'tag') return { name: v.name };
 	if (v.kind === 'entity') {
 		const en = ex.entities.get(v.id);
-		return en
-			? { id: en.id, name: en.name, type: en.type, memory_count: en.memory_count }
-			: { id: v.id };
+		return en ? { id: en.id, name: en.name, type: en.type, memory_count: en.memory_count } : { id: v.id };
 	}
 	return memoryOut(ex, v.id);
 }
@@ -88,9 +85,7 @@ function memoryOut(ex: QueryState, id: string): Record<string, unknown> {
 async function aggregate(ex: QueryState, rows: Row[]): Promise<{ src: Row; vals: Record<string, unknown> }[]> {
 	const groups = new Map<string, { src: Row; rows: Row[] }>();
 	for (const r of rows) {
-		const keyVals = await Promise.all(
-			ex.q.returns.filter((i) => !isCount(i.expr)).map((i) => output(ex, i.expr, r)),
-		);
+		const keyVals = await Promise.all(ex.q.returns.filter((i) => !isCount(i.expr)).map((i) => output(ex, i.expr, r)));
 		const k = JSON.stringify(keyVals);
 		const g = groups.get(k) ?? { src: r, rows: [] };
 		g.rows.push(r);
@@ -100,9 +95,7 @@ async function aggregate(ex: QueryState, rows: Row[]): Promise<{ src: Row; vals:
 	for (const g of groups.values()) {
 		const vals: Record<string, unknown> = {};
 		for (const i of ex.q.returns)
-			vals[i.name] = isCount(i.expr)
-				? await countOf(ex, i.expr as Extract<Expr, { kind: 'call' }>, g.rows)
-				: await output(ex, i.expr, g.src);
+			vals[i.name] = isCount(i.expr) ? await countOf(ex, i.expr as Extract<Expr, { kind: 'call' }>, g.rows) : await output(ex, i.expr, g.src);
 		out.push({ src: g.src, vals });
 	}
 	return out;
@@ -110,9 +103,7 @@ async function aggregate(ex: QueryState, rows: Row[]): Promise<{ src: Row; vals:
 
 async function countOf(ex: QueryState, e: Extract<Expr, { kind: 'call' }>, rows: Row[]): Promise<number> {
 	if (e.star) return rows.length;
-	const vals = (await Promise.all(rows.map((r) => evaluate(ex, e.args[0], r)))).filter(
-		(v) => v !== null && v !== undefined,
-	);
+	const vals = (await Promise.all(rows.map((r) => evaluate(ex, e.args[0], r)))).filter((v) => v !== null && v !== undefined);
 	return e.distinct ? new Set(vals.map((v) => JSON.stringify(v))).size : vals.length;
 }
 
@@ -135,18 +126,11 @@ async function sortRows(ex: QueryState, out: { src: Row; vals: Record<string, un
 }
 
 /** A sort key: an alias or return column, a memory variable (by time), or any expression. */
-async function orderValue(
-	ex: QueryState,
-	e: Expr,
-	o: { src: Row; vals: Record<string, unknown> },
-): Promise<unknown> {
-	const item = ex.q.returns.find(
-		(i) => i.expr === e || (e.kind === 'var' && i.name === e.name),
-	);
+async function orderValue(ex: QueryState, e: Expr, o: { src: Row; vals: Record<string, unknown> }): Promise<unknown> {
+	const item = ex.q.returns.find((i) => i.expr === e || (e.kind === 'var' && i.name === e.name));
 	if (item && item.name in o.vals) return o.vals[item.name];
 	const expr = item && !isCount(item.expr) ? item.expr : e;
-	if (expr.kind === 'var' && o.src[expr.name]?.kind === 'memory')
-		return prop(ex, o.src[expr.name], 'timestamp');
+	if (expr.kind === 'var' && o.src[expr.name]?.kind === 'memory') return prop(ex, o.src[expr.name], 'timestamp');
 	return evaluate(ex, expr, o.src);
 }
 
@@ -156,10 +140,7 @@ function pageWindow(ex: QueryState, total: number): { skip: number; limit: numbe
 	let limit = pageNumber(ex.q.limit, 'LIMIT');
 	if (limit === undefined) {
 		limit = GRAPH_LIMITS.defaultLimit;
-		if (total - skip > limit)
-			ex.notes.push(
-				`rows cut to the default LIMIT ${limit}; add LIMIT (up to ${GRAPH_LIMITS.maxLimit}) to return more`,
-			);
+		if (total - skip > limit) ex.notes.push(`rows cut to the default LIMIT ${limit}; add LIMIT (up to ${GRAPH_LIMITS.maxLimit}) to return more`);
 	} else if (limit > GRAPH_LIMITS.maxLimit) {
 		ex.notes.push(`LIMIT ${limit} capped at ${GRAPH_LIMITS.maxLimit}`);
 		limit = GRAPH_LIMITS.maxLimit;

@@ -61,17 +61,10 @@ export class QueryState {
 	}
 
 	/** Newest-first memory ids matching the filters, up to GRAPH_LIMITS.scan (then partial). */
-	async scanMemories(f: {
-		tags?: string[];
-		types?: string[];
-		scope?: string;
-	}): Promise<string[]> {
+	async scanMemories(f: { tags?: string[]; types?: string[]; scope?: string }): Promise<string[]> {
 		// One ranking of the index (the timeline's order), ids only: no row is read to list them.
 		const { ids, total } = this.reads.scanIds(f, GRAPH_LIMITS.scan);
-		if (total > GRAPH_LIMITS.scan)
-			this.cut(
-				`scan stopped at ${GRAPH_LIMITS.scan} of ${total} memories (newest first); narrow with {tag}, {type} or START`,
-			);
+		if (total > GRAPH_LIMITS.scan) this.cut(`scan stopped at ${GRAPH_LIMITS.scan} of ${total} memories (newest first); narrow with {tag}, {type} or START`);
 		return ids;
 	}
 
@@ -79,9 +72,7 @@ export class QueryState {
 	async memoryIdsForEntity(e: Entity): Promise<string[]> {
 		const ids = await this.reads.memoryIdsForEntity(e.id);
 		if (ids.length <= GRAPH_LIMITS.fanout) return ids;
-		this.cut(
-			`entity ${e.id} is mentioned by ${ids.length} memories; followed ${GRAPH_LIMITS.fanout}`,
-		);
+		this.cut(`entity ${e.id} is mentioned by ${ids.length} memories; followed ${GRAPH_LIMITS.fanout}`);
 		return ids.slice(0, GRAPH_LIMITS.fanout);
 	}
 
@@ -114,8 +105,7 @@ export class QueryState {
 
 	/** One entity, read once. */
 	async entity(id: string): Promise<Entity | null> {
-		if (!this.entities.has(id))
-			this.entities.set(id, (await this.reads.getEntities([id]))[0] ?? null);
+		if (!this.entities.has(id)) this.entities.set(id, (await this.reads.getEntities([id]))[0] ?? null);
 		return this.entities.get(id)!;
 	}
 
@@ -173,8 +163,7 @@ export function optString(v: unknown, name: string): string | undefined {
 /** events(k: …) checked and clamped to `max` (with a note). */
 export function clampK(v: unknown, max: number, notes: string[]): number {
 	if (v === undefined) return GRAPH_LIMITS.startK;
-	if (typeof v !== 'number' || !Number.isInteger(v) || v < 1)
-		throw invalid('events(k: …) must be a positive integer');
+	if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw invalid('events(k: …) must be a positive integer');
 	if (v > max) notes.push(`start: k ${v} clamped to ${max}`);
 	return Math.min(v, max);
 }
@@ -183,8 +172,7 @@ export function clampK(v: unknown, max: number, notes: string[]): number {
 export function numProp(rel: RelPattern, name: string, dflt: number): number {
 	const v = constValue(rel.props[name]);
 	if (v === undefined) return dflt;
-	if (typeof v !== 'number')
-		throw invalid(`${rel.types.join('|') || 'link'} {${name}: …} must be a number`);
+	if (typeof v !== 'number') throw invalid(`${rel.types.join('|') || 'link'} {${name}: …} must be a number`);
 	return v;
 }
 
@@ -192,8 +180,7 @@ export function numProp(rel: RelPattern, name: string, dflt: number): number {
 export function pageNumber(e: Expr | undefined, what: string): number | undefined {
 	const v = constValue(e);
 	if (v === undefined) return undefined;
-	if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
-		throw invalid(`${what} must be a whole number ≥ 0`);
+	if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw invalid(`${what} must be a whole number ≥ 0`);
 	return v;
 }
 

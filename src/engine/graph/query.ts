@@ -21,10 +21,7 @@ import { QueryState, type Row } from './query-state';
 import type { GraphReads } from './reads';
 
 /** Parses, binds params and runs a query. Bad queries throw MemoryError('invalid_input'). */
-export async function runGraphQuery(
-	reads: GraphReads,
-	input: GraphQueryInput,
-): Promise<GraphQueryOutput> {
+export async function runGraphQuery(reads: GraphReads, input: GraphQueryInput): Promise<GraphQueryOutput> {
 	const q = bindParams(parseGraphQuery(input.query), input.params);
 	const ex = new QueryState(reads, q);
 	let rows: Row[] = [{}];

@@ -9,15 +9,7 @@
  * every answer equals what the matching EngineApi read would return at that moment. The cache
  * makes one call see one state: a write landing mid-walk may or may not be seen, as before.
  */
-import type {
-	Association,
-	Entity,
-	Memory,
-	RecallInput,
-	RecallOutput,
-	TimelineInput,
-	TimelineOutput,
-} from '../../core/schemas';
+import type { Association, Entity, Memory, RecallInput, RecallOutput, TimelineInput, TimelineOutput } from '../../core/schemas';
 import { TimelineInputSchema } from '../../core/schemas';
 import { linksOut } from '../../store/associations';
 import { entityIdsOf } from '../../store/derived';

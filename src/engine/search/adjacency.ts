@@ -95,7 +95,14 @@ export class Adjacency {
 	 * here; lists are made when first needed. Keeps `ids` and the arrays: the caller must not
 	 * change them afterwards.
 	 */
-	loadPacked({ ids, slotOf }: SlotNames, from: Int32Array, to: Int32Array, type: Uint8Array, types: readonly AssociationType[], strength: ArrayLike<number>): void {
+	loadPacked(
+		{ ids, slotOf }: SlotNames,
+		from: Int32Array,
+		to: Int32Array,
+		type: Uint8Array,
+		types: readonly AssociationType[],
+		strength: ArrayLike<number>,
+	): void {
 		const n = ids.length;
 		const start = new Int32Array(n + 1);
 		const perType = new Array<number>(types.length).fill(0);
@@ -150,8 +157,7 @@ export class Adjacency {
 
 	/** Every edge once (from its source end), for snapshots. */
 	*all(): Iterable<Edge> {
-		for (const [id, list] of this.lists)
-			for (const a of list) if (a.dir === 'out') yield { from: id, to: a.other, type: a.type, strength: a.strength };
+		for (const [id, list] of this.lists) for (const a of list) if (a.dir === 'out') yield { from: id, to: a.other, type: a.type, strength: a.strength };
 		const b = this.base;
 		if (!b) return;
 		for (let s = 0; s < b.ids.length; s++) {

@@ -73,12 +73,18 @@ function bm25(tf: number, matching: number, total: number, length: number, avgLe
 export function searchTop(ms: MiniSearch<unknown>, query: string, opts: Bm25Options, cap: number): Bm25Hit[] | undefined {
 	const s = internalsOf(ms);
 	const o = s._options;
-	const terms = o.tokenize(query).flatMap((t) => o.processTerm(t)).filter((t): t is string => !!t);
+	const terms = o
+		.tokenize(query)
+		.flatMap((t) => o.processTerm(t))
+		.filter((t): t is string => !!t);
 	const distinct = [...new Set(terms)];
 	if (distinct.length > MAX_TERMS) return undefined;
 	// As minisearch reads them: the call's fields and boosts over the index's defaults, a missing or zero boost being 1.
 	const boostOf = opts.boost ?? o.searchOptions.boost;
-	const boosts = [...new Set(opts.fields ?? o.fields)].map((field) => ({ fieldId: s._fieldIds[field], boost: (boostOf && Object.hasOwn(boostOf, field) && boostOf[field]) || 1 }));
+	const boosts = [...new Set(opts.fields ?? o.fields)].map((field) => ({
+		fieldId: s._fieldIds[field],
+		boost: (boostOf && Object.hasOwn(boostOf, field) && boostOf[field]) || 1,
+	}));
 
 	const { total, spec, matched, order, specSeen } = scratch(s._nextId);
 	let appeared = 0;

@@ -246,7 +246,12 @@ export function addSemantic(
  * 40 ms of a 100k ranking was the exact scan) and the running vector sum gives the exact mean.
  * Filtered recalls and smaller indexes scan exactly.
  */
-function semanticScan(view: IndexView, q: Float32Array, k: number, accept: ((slot: number) => boolean) | undefined): { hits: { slot: number; score: number }[]; mean: number } {
+function semanticScan(
+	view: IndexView,
+	q: Float32Array,
+	k: number,
+	accept: ((slot: number) => boolean) | undefined,
+): { hits: { slot: number; score: number }[]; mean: number } {
 	if (accept === undefined && view.ivf) {
 		const hits = probeSlots(view, view.ivf, q, k);
 		if (hits.length >= k) return { hits, mean: view.vectors.meanDot(q) };

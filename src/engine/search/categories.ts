@@ -33,8 +33,7 @@ export const CATEGORIES = {
  */
 export function parseCategories(json: string): CategoryTable {
 	const data = JSON.parse(json) as { categories?: unknown };
-	if (typeof data?.categories !== 'object' || data.categories === null)
-		throw new Error('categories.json: expected an object with a "categories" object');
+	if (typeof data?.categories !== 'object' || data.categories === null) throw new Error('categories.json: expected an object with a "categories" object');
 	const out = new Map<string, string[]>();
 	for (const [word, list] of Object.entries(data.categories as Record<string, unknown>)) {
 		if (typeof list !== 'string') throw new Error(`categories.json: members of ${JSON.stringify(word)} must be a string`);

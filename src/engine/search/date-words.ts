@@ -28,13 +28,7 @@ export function dateWords(ms: number): string {
 	const d = new Date(ms);
 	const y = d.getUTCFullYear();
 	const m = d.getUTCMonth();
-	return [
-		MONTHS[m],
-		String(y),
-		WEEKDAYS[weekdayOf(ms)],
-		monthToken(y, m),
-		dayToken(y, m, d.getUTCDate()),
-	].join(' ');
+	return [MONTHS[m], String(y), WEEKDAYS[weekdayOf(ms)], monthToken(y, m), dayToken(y, m, d.getUTCDate())].join(' ');
 }
 
 /** Longest window (in months) a query phrase may cover and still be turned into month tokens. */

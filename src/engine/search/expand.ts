@@ -155,13 +155,7 @@ function clampStrength(s: number): number {
  * of its EVOLVED_INTO / INVALIDATED_BY chain (≤ 5 hops), which inherits its relevance as a
  * graph share; candidates with no current successor are dropped.
  */
-export function redirectToCurrent(
-	view: IndexView,
-	cands: Map<number, Candidate>,
-	rel: RelevanceOf,
-	accept: Accept,
-	valid: (slot: number) => boolean,
-): void {
+export function redirectToCurrent(view: IndexView, cands: Map<number, Candidate>, rel: RelevanceOf, accept: Accept, valid: (slot: number) => boolean): void {
 	for (const c of [...cands.values()]) {
 		if (valid(c.slot)) continue;
 		cands.delete(c.slot);
@@ -175,9 +169,7 @@ function newestSuccessor(view: IndexView, slot: number, valid: (slot: number) =>
 	let cur = slot;
 	const seen = new Set<number>([slot]);
 	for (let hop = 0; hop < EXPANSION.chainHops; hop++) {
-		const next = view.adj
-			.of(view.metas[cur].id)
-			.find((a) => a.dir === 'out' && (a.type === 'EVOLVED_INTO' || a.type === 'INVALIDATED_BY'));
+		const next = view.adj.of(view.metas[cur].id).find((a) => a.dir === 'out' && (a.type === 'EVOLVED_INTO' || a.type === 'INVALIDATED_BY'));
 		const ns = next && view.slotOf.get(next.other);
 		if (ns === undefined || seen.has(ns)) return undefined;
 		if (valid(ns)) return ns;

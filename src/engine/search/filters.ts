@@ -28,9 +28,7 @@ function parseTime(field: string, v: string | undefined): number | undefined {
 /** Tag matcher for one mode: exact (case-insensitive) or prefix (a tag starting with the given). */
 function tagMatcher(wanted: string[], prefix: boolean): (tag: string) => number {
 	const w = wanted.map((t) => t.toLowerCase());
-	return prefix
-		? (tag) => w.findIndex((x) => tag.startsWith(x))
-		: (tag) => w.indexOf(tag);
+	return prefix ? (tag) => w.findIndex((x) => tag.startsWith(x)) : (tag) => w.indexOf(tag);
 }
 
 /** Whether `have` holds any (or all) of `want`, compared exactly: delete_memory's tags, unlike recall's filter. */
@@ -65,11 +63,7 @@ function tagFilter(input: RecallInput): ((m: DocMeta) => boolean) | null {
  * Compiles the filters of `input`. `window` is the resolved time range (start/end, or what a
  * time_query resolved to), in epoch ms, end exclusive.
  */
-export function compileFilter(
-	input: RecallInput,
-	now: number,
-	window: { start?: number; end?: number } = {},
-): CompiledFilter {
+export function compileFilter(input: RecallInput, now: number, window: { start?: number; end?: number } = {}): CompiledFilter {
 	const start = window.start ?? parseTime('start', input.start);
 	const end = window.end ?? parseTime('end', input.end);
 	const types = input.types && input.types.length > 0 ? new Set<string>(input.types) : null;
@@ -82,8 +76,7 @@ export function compileFilter(
 	if (start !== undefined) parts.push((m) => m.timestamp >= start);
 	if (end !== undefined) parts.push((m) => m.timestamp < end);
 	if (tags) parts.push(tags);
-	const base =
-		parts.length === 0 ? () => true : (m: DocMeta) => parts.every((p) => p(m));
+	const base = parts.length === 0 ? () => true : (m: DocMeta) => parts.every((p) => p(m));
 	const valid = (m: DocMeta) => m.t_invalid === undefined || m.t_invalid > now;
 	return { base, valid, active: parts.length > 0 };
 }

@@ -19,7 +19,16 @@ import { EntityDocs } from './entity-docs';
 import { LexicalIndex, type LexicalDoc } from './lexical';
 import { type NearestQuery, nearestMany } from './nearest';
 import { rankIndex } from './rank';
-import { decodeMetaSection, encodeSnapshot, sliceMetas, sliceSections, snapshotHead, type PackedEdges, type SnapshotSections, type SnapshotSlices } from './snapshot';
+import {
+	decodeMetaSection,
+	encodeSnapshot,
+	sliceMetas,
+	sliceSections,
+	snapshotHead,
+	type PackedEdges,
+	type SnapshotSections,
+	type SnapshotSlices,
+} from './snapshot';
 import type { DocMeta, DocText, Edge, QueryVectors, RankedPage, SearchIndex, SlotNames } from './types';
 import { GroupCounts } from './group-counts';
 import { OverlayMap, type MapBase } from './overlay-map';
@@ -139,7 +148,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 
 	/** Keeps the quantiser in step with a slot's vector, training it when the index is large enough. */
 	private placeVector(slot: number, vector: Float32Array | null): void {
-		if (this.ivf && (this.count >= this.ivf.trainedAt * IVF.retrainGrowth)) this.ivf = null;
+		if (this.ivf && this.count >= this.ivf.trainedAt * IVF.retrainGrowth) this.ivf = null;
 		if (!this.ivf) {
 			if (this.count >= IVF.trainAt) this.trainIvf();
 			return;
@@ -225,11 +234,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		return [...out];
 	}
 
-	nearest(
-		vector: Float32Array,
-		k: number,
-		filter?: { scope?: string; exclude?: string[] },
-	): { id: string; cosine: number }[] {
+	nearest(vector: Float32Array, k: number, filter?: { scope?: string; exclude?: string[] }): { id: string; cosine: number }[] {
 		return this.nearestMany([{ vector, ...filter }], k)[0];
 	}
 
@@ -273,9 +278,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 			edges: this.packEdges(),
 			lexical: this.lexical.pack(this.slotOf),
 			vectors: this.vectors.view(this.count),
-			ivf: this.ivf
-				? { centroids: this.ivf.centroids, trainedAt: this.ivf.trainedAt, lists: this.ivf.assignments(this.count) }
-				: undefined,
+			ivf: this.ivf ? { centroids: this.ivf.centroids, trainedAt: this.ivf.trainedAt, lists: this.ivf.assignments(this.count) } : undefined,
 		});
 	}
 
@@ -449,8 +452,7 @@ function seqsBySlot(seqs: Float64Array, ids: readonly string[]): MapBase<number,
 
 /** A new, empty index for one embedding model. */
 export function createSearchIndex(opts: { modelId: string; dims: number }): SearchIndex {
-	if (!Number.isInteger(opts.dims) || opts.dims < 1)
-		throw new RangeError(`dims: must be a positive integer, got ${opts.dims}`);
+	if (!Number.isInteger(opts.dims) || opts.dims < 1) throw new RangeError(`dims: must be a positive integer, got ${opts.dims}`);
 	return new MemorySearchIndex(opts.modelId, opts.dims);
 }
 
@@ -474,7 +476,7 @@ export function restoreSearchIndex(bytes: Uint8Array | SnapshotSlices): SearchIn
  */
 export async function restoreSearchIndexInSteps(bytes: Uint8Array | SnapshotSlices, pause: () => Promise<void>): Promise<SearchIndex> {
 	const steps = restoreSteps(bytes);
-	for (let r = steps.next(); ; ) {
+	for (let r = steps.next(); ;) {
 		if (r.done) return r.value;
 		if (r.value) r = steps.next(await r.value);
 		else {

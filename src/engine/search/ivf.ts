@@ -190,12 +190,7 @@ export class Ivf extends SlotLists {
  * Spherical k-means over a deterministic sample of `n` vectors read with `vectorAt` (unit
  * length, or undefined for an empty slot); returns the centroids (nlist × dims, unit length).
  */
-export function trainCentroids(
-	n: number,
-	dims: number,
-	nlist: number,
-	vectorAt: (slot: number) => Float32Array | undefined,
-): Float32Array {
+export function trainCentroids(n: number, dims: number, nlist: number, vectorAt: (slot: number) => Float32Array | undefined): Float32Array {
 	const sample: Float32Array[] = [];
 	const want = Math.min(n, nlist * IVF.samplePerList);
 	const stride = n / want;

@@ -54,12 +54,7 @@ export interface ScanResult {
 }
 
 /** Best-first `k` neighbours of the unit vector `q` among slots accepted by `accept`. */
-export function scanSlots(
-	view: IndexView,
-	q: Float32Array,
-	k: number,
-	accept?: (slot: number) => boolean,
-): ScanResult {
+export function scanSlots(view: IndexView, q: Float32Array, k: number, accept?: (slot: number) => boolean): ScanResult {
 	const top = new TopK(k);
 	const scales = view.vectors.scales;
 	const n = view.count;
@@ -171,7 +166,9 @@ function scanExact(view: IndexView, runs: Run[]): void {
 		const copy = scope === undefined ? undefined : view.contiguousScope?.(scope);
 		if (copy) {
 			// The scope's own copy of its codes (scope-codes.ts), read in one sweep.
-			sweep(view, group, copy.slots, copy.slots.length, true, (from, n, q, out) => copy.memory.dots(positions(from + n).subarray(from), n, q.rounded ?? q.vector, out));
+			sweep(view, group, copy.slots, copy.slots.length, true, (from, n, q, out) =>
+				copy.memory.dots(positions(from + n).subarray(from), n, q.rounded ?? q.vector, out),
+			);
 			continue;
 		}
 		let m = 0;
@@ -267,7 +264,8 @@ function probeAlone(view: IndexView, ivf: Ivf, run: Run): void {
 	scratch(total);
 	let m = 0;
 	for (const list of lists)
-		for (const slot of ivf.slotsOf(list)) if (scales[slot] !== 0 && (run.scopeId === ANY_SCOPE || view.scopeIdOf(slot) === run.scopeId)) scratchSlots[m++] = slot;
+		for (const slot of ivf.slotsOf(list))
+			if (scales[slot] !== 0 && (run.scopeId === ANY_SCOPE || view.scopeIdOf(slot) === run.scopeId)) scratchSlots[m++] = slot;
 	const gathered = scratchSlots;
 	sweep(view, [run], gathered, m, false, (from, n, q, out) => view.vectors.dotsInto(gathered.subarray(from, from + n), n, q, out));
 }

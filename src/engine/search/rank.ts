@@ -64,7 +64,6 @@ interface RankContext {
 
 const DEFAULT_LIMIT = 10;
 
-
 /** Ranks the index for `input`; see SearchIndex.rank. */
 export function rankIndex(view: IndexView, input: RecallInput, qv: QueryVectors, now: number): RankedPage {
 	const ctx = buildContext(view, input, qv, now);
@@ -85,9 +84,7 @@ function buildContext(view: IndexView, input: RecallInput, qv: QueryVectors, now
 	if (mask) for (let s = 0; s < view.count; s++) mask[s] = s !== seedSlot && filter.base(view.metas[s]) ? 1 : 0;
 	const base = mask ? (slot: number) => mask[slot] === 1 : () => true;
 	const valid = (slot: number) => filter.valid(view.metas[slot]);
-	const phrasings = [input.query, ...(input.queries ?? [])].filter(
-		(q): q is string => typeof q === 'string' && q.trim().length > 0,
-	);
+	const phrasings = [input.query, ...(input.queries ?? [])].filter((q): q is string => typeof q === 'string' && q.trim().length > 0);
 	return {
 		view,
 		input,
@@ -123,10 +120,7 @@ function queryVectors(view: IndexView, input: RecallInput, qv: QueryVectors, see
 	}
 	if (input.embedding) {
 		if (input.embedding.length !== view.dims)
-			throw new MemoryError(
-				'invalid_input',
-				`embedding: must have ${view.dims} dimensions (the active model's), got ${input.embedding.length}`,
-			);
+			throw new MemoryError('invalid_input', `embedding: must have ${view.dims} dimensions (the active model's), got ${input.embedding.length}`);
 		const n = normalize(input.embedding);
 		if (n) out.push(n);
 	}
@@ -385,7 +379,10 @@ function listPage(ctx: RankContext): Omit<RankedPage, 'lexical_only'> {
 	// Equal keys (a batch shares one timestamp) rank by seq: newest first, or oldest first for an
 	// ascending sort, as the comparator orders ranked hits.
 	const asc = ctx.input.sort === 'time_asc' || ctx.input.sort === 'updated_asc';
-	const top = new TopKBy(offset + limit, (a, b) => keys[a] > keys[b] || (keys[a] === keys[b] && (asc ? metas[a].seq < metas[b].seq : metas[a].seq > metas[b].seq)));
+	const top = new TopKBy(
+		offset + limit,
+		(a, b) => keys[a] > keys[b] || (keys[a] === keys[b] && (asc ? metas[a].seq < metas[b].seq : metas[a].seq > metas[b].seq)),
+	);
 	let total = 0;
 	for (let slot = 0; slot < ctx.view.count; slot++) {
 		if (!ctx.accept(slot) || (ctx.input.current_only && !ctx.valid(slot))) continue;

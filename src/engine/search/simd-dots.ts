@@ -82,37 +82,99 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
 	const [codes, slots, n, q, stride, steps, out, unit, i, base, s, acc, x] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 	const qAt = [...get(q), ...get(s), ...i32(5), shl, add]; // $q + 32s
 	const half = (extend: number, offset: number) => [
-		...get(x), ...simd(extend), // i16x8.extend_*_i8x16_s(x)
-		...qAt, ...simd(0x00, ...mem(0, offset)), // v128.load
-		...simd(0xba), ...simd(0xae), // i32x4.dot_i16x8_s, i32x4.add (onto acc, below on the stack)
+		...get(x),
+		...simd(extend), // i16x8.extend_*_i8x16_s(x)
+		...qAt,
+		...simd(0x00, ...mem(0, offset)), // v128.load
+		...simd(0xba),
+		...simd(0xae), // i32x4.dot_i16x8_s, i32x4.add (onto acc, below on the stack)
 	];
 	const lane = (k: number) => [...get(acc), ...simd(0x1b, k)]; // i32x4.extract_lane k
 	const body = [
-		0x02, 0x40, // block
-		0x03, 0x40, // loop (over slots)
-		...get(i), ...get(n), 0x4f, 0x0d, 1, // i >= n → break
-		...get(slots), ...get(i), ...i32(2), shl, add, 0x28, ...mem(0, 0), // slot = load(slots + 4i)
-		...get(stride), mul, ...get(codes), add, ...set(base),
-		...simd(0x0c, ...new Array(16).fill(0)), ...set(acc), // acc = 0
-		...i32(0), ...set(s),
-		0x03, 0x40, // loop (over steps)
-		...get(base), ...get(s), ...i32(4), shl, add, ...simd(0x00, ...mem(0, 0)), ...set(x), // v128.load
-		...get(acc), ...half(0x87, 0), ...half(0x88, 16), ...set(acc),
-		...get(s), ...i32(1), add, ...tee(s), ...get(steps), 0x49, 0x0d, 0, // ++s < steps → again
+		0x02,
+		0x40, // block
+		0x03,
+		0x40, // loop (over slots)
+		...get(i),
+		...get(n),
+		0x4f,
+		0x0d,
+		1, // i >= n → break
+		...get(slots),
+		...get(i),
+		...i32(2),
+		shl,
+		add,
+		0x28,
+		...mem(0, 0), // slot = load(slots + 4i)
+		...get(stride),
+		mul,
+		...get(codes),
+		add,
+		...set(base),
+		...simd(0x0c, ...new Array(16).fill(0)),
+		...set(acc), // acc = 0
+		...i32(0),
+		...set(s),
+		0x03,
+		0x40, // loop (over steps)
+		...get(base),
+		...get(s),
+		...i32(4),
+		shl,
+		add,
+		...simd(0x00, ...mem(0, 0)),
+		...set(x), // v128.load
+		...get(acc),
+		...half(0x87, 0),
+		...half(0x88, 16),
+		...set(acc),
+		...get(s),
+		...i32(1),
+		add,
+		...tee(s),
+		...get(steps),
+		0x49,
+		0x0d,
+		0, // ++s < steps → again
 		0x0b, // end loop
-		...get(out), ...get(i), ...i32(2), shl, add,
-		...lane(0), ...lane(1), add, ...lane(2), add, ...lane(3), add, // i32.add
-		0xb2, ...get(unit), 0x94, // f32.convert_i32_s, f32.mul
-		0x38, ...mem(0, 0), // f32.store
-		...get(i), ...i32(1), add, ...set(i),
-		0x0c, 0, // br (next slot)
+		...get(out),
+		...get(i),
+		...i32(2),
+		shl,
+		add,
+		...lane(0),
+		...lane(1),
+		add,
+		...lane(2),
+		add,
+		...lane(3),
+		add, // i32.add
+		0xb2,
+		...get(unit),
+		0x94, // f32.convert_i32_s, f32.mul
+		0x38,
+		...mem(0, 0), // f32.store
+		...get(i),
+		...i32(1),
+		add,
+		...set(i),
+		0x0c,
+		0, // br (next slot)
 		0x0b, // end loop
 		0x0b, // end block
 		0x0b, // end function
 	];
 	const code = [...uleb(2), ...uleb(3), I32, ...uleb(2), V128, ...body];
 	return new Uint8Array([
-		0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+		0x00,
+		0x61,
+		0x73,
+		0x6d,
+		0x01,
+		0x00,
+		0x00,
+		0x00,
 		...section(1, [1, 0x60, 8, ...new Array(7).fill(I32), F32, 0]), // type: (i32 × 7, f32) → ()
 		...section(2, [1, ...name('e'), ...name('m'), 0x02, 0x00, 0x01]), // import memory e.m, min 1 page
 		...section(3, [1, 0]), // one function of type 0
@@ -195,7 +257,12 @@ export class CodeMemory {
 	private areas(): { query: Int16Array; slotArea: Int32Array; outArea: Float32Array } {
 		const buf = this.memory.buffer;
 		if (this.page0?.buffer !== buf)
-			this.page0 = { buffer: buf, query: new Int16Array(buf, QUERY_AT, this.steps * STEP), slotArea: new Int32Array(buf, SLOTS_AT, BLOCK), outArea: new Float32Array(buf, OUT_AT, BLOCK) };
+			this.page0 = {
+				buffer: buf,
+				query: new Int16Array(buf, QUERY_AT, this.steps * STEP),
+				slotArea: new Int32Array(buf, SLOTS_AT, BLOCK),
+				outArea: new Float32Array(buf, OUT_AT, BLOCK),
+			};
 		return this.page0;
 	}
 

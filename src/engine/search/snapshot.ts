@@ -143,7 +143,16 @@ export interface SnapshotSections {
 
 /** The buffers to list as transfers when posting `s` to another thread. */
 export function sectionBuffers(s: SnapshotSections): ArrayBuffer[] {
-	const views: ArrayBufferView[] = [s.vectors.codes, s.vectors.scales, s.vectors.sum, s.lexical.bytes, s.edges.from, s.edges.to, s.edges.strength, s.edges.type];
+	const views: ArrayBufferView[] = [
+		s.vectors.codes,
+		s.vectors.scales,
+		s.vectors.sum,
+		s.lexical.bytes,
+		s.edges.from,
+		s.edges.to,
+		s.edges.strength,
+		s.edges.type,
+	];
 	if (s.ivf) views.push(s.ivf.centroids, s.ivf.lists);
 	return [...new Set(views.map((v) => v.buffer as ArrayBuffer))];
 }
@@ -220,8 +229,12 @@ export function readHead(size: number, read: ReadAt): SnapshotHead {
 	if (12 + hlen > size) throw bad('header runs past the end');
 	const json = new Uint8Array(hlen);
 	read(json, 12);
-	const { modelId, dims, count: n, ...header } = JSON.parse(new TextDecoder().decode(json)) as SnapshotHead['header'] &
-		Pick<SnapshotHead, 'modelId' | 'dims' | 'count'>;
+	const {
+		modelId,
+		dims,
+		count: n,
+		...header
+	} = JSON.parse(new TextDecoder().decode(json)) as SnapshotHead['header'] & Pick<SnapshotHead, 'modelId' | 'dims' | 'count'>;
 	const codes = pad4(12 + hlen);
 	const scales = pad4(codes + n * dims);
 	if (scales + n * 4 > size) throw bad(`vector section is truncated (${n} vectors of ${dims} dims)`);

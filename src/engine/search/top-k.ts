@@ -92,7 +92,7 @@ export class TopKBy {
 		if (this.k === 0) return;
 		if (h.length < this.k) {
 			h.push(slot);
-			for (let i = h.length - 1; i > 0; ) {
+			for (let i = h.length - 1; i > 0;) {
 				const p = (i - 1) >> 1;
 				if (!this.before(h[p], h[i])) break;
 				[h[p], h[i]] = [h[i], h[p]];
@@ -102,7 +102,7 @@ export class TopKBy {
 		}
 		if (!this.before(slot, h[0])) return;
 		h[0] = slot;
-		for (let i = 0; ; ) {
+		for (let i = 0; ;) {
 			const l = 2 * i + 1;
 			if (l >= h.length) break;
 			const r = l + 1;

@@ -113,19 +113,12 @@ export interface SearchIndex {
 	 */
 	linkedFrom(ids: Iterable<string>): string[];
 	/** Nearest neighbours by cosine over the active model's vectors, best first. */
-	nearest(
-		vector: Float32Array,
-		k: number,
-		filter?: { scope?: string; exclude?: string[] },
-	): { id: string; cosine: number }[];
+	nearest(vector: Float32Array, k: number, filter?: { scope?: string; exclude?: string[] }): { id: string; cosine: number }[];
 	/**
 	 * nearest() for several look-ups at once, each answered as if alone (a batch store's new
 	 * memories): the scans they share are read once for all of them.
 	 */
-	nearestMany(
-		lookups: { vector: Float32Array; scope?: string; exclude?: string[] }[],
-		k: number,
-	): { id: string; cosine: number }[][];
+	nearestMany(lookups: { vector: Float32Array; scope?: string; exclude?: string[] }[], k: number): { id: string; cosine: number }[][];
 	/** Ids of the memories of `scope` whose `content_hash` is `hash` (exact-duplicate candidates). */
 	withContentHash(scope: string, hash: number): string[];
 	/** Whether the memory is indexed. */

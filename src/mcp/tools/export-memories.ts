@@ -1,10 +1,5 @@
 /** export_memories: a page of the store as text, at most EXPORT_CAP characters per call. */
-import {
-	ExportInputSchema,
-	ExportOutputSchema,
-	type ExportInput,
-	type ExportOutput,
-} from '../../core/schemas';
+import { ExportInputSchema, ExportOutputSchema, type ExportInput, type ExportOutput } from '../../core/schemas';
 import type { EngineApi } from '../../engine/types';
 import { renderExport } from '../render';
 import { defineTool, READ_ONLY } from '../tool-definition';
@@ -37,9 +32,6 @@ export async function exportPage(engine: EngineApi, input: ExportInput): Promise
 		const out = await engine.exportMemories({ ...input, limit });
 		if (out.data.length <= EXPORT_CAP || limit === 1) return out;
 		// Aim a little under the cap from the measured size per memory, then check again.
-		limit = Math.max(
-			1,
-			Math.min(limit - 1, Math.floor((limit * EXPORT_CAP * 0.9) / out.data.length)),
-		);
+		limit = Math.max(1, Math.min(limit - 1, Math.floor((limit * EXPORT_CAP * 0.9) / out.data.length)));
 	}
 }

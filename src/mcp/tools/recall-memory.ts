@@ -22,8 +22,7 @@ recall_memory({ queries: ["deployment checklist", "release process"], limit: 5 }
 		outputSchema: RecallOutputSchema,
 		annotations: READ_ONLY,
 	},
-	run: async (input, engine, ctx) =>
-		boundRecall(await engine.recall(input, ctx), input.offset ?? 0),
+	run: async (input, engine, ctx) => boundRecall(await engine.recall(input, ctx), input.offset ?? 0),
 	render: renderRecall,
 });
 

@@ -13,10 +13,7 @@
  * Before anything is read, `event.origin` must pass the allow-list; a refused origin gets no
  * answer at all, not even `mcp-server-ready`, and is reported through `onBlocked`.
  */
-import type {
-	Transport,
-	TransportSendOptions,
-} from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /** MCP-B's channel for clients in the same page (and, here, in other windows). */
@@ -62,12 +59,7 @@ interface Envelope {
 function isClientEnvelope(data: unknown): data is Envelope {
 	if (typeof data !== 'object' || data === null) return false;
 	const e = data as Partial<Envelope>;
-	return (
-		(e.channel === TAB_CHANNEL || e.channel === IFRAME_CHANNEL) &&
-		e.type === 'mcp' &&
-		e.direction === 'client-to-server' &&
-		'payload' in e
-	);
+	return (e.channel === TAB_CHANNEL || e.channel === IFRAME_CHANNEL) && e.type === 'mcp' && e.direction === 'client-to-server' && 'payload' in e;
 }
 
 /**
@@ -139,11 +131,7 @@ export class PostMessageServerTransport implements Transport {
 		if (!this.#started) return void this.#early.push(payload);
 		const parsed = JSONRPCMessageSchema.safeParse(payload);
 		if (!parsed.success) {
-			this.onerror?.(
-				new Error(
-					`invalid JSON-RPC message from ${this.peer.origin}: ${parsed.error.issues[0]?.message}`,
-				),
-			);
+			this.onerror?.(new Error(`invalid JSON-RPC message from ${this.peer.origin}: ${parsed.error.issues[0]?.message}`));
 			return;
 		}
 		this.onmessage?.(parsed.data);
@@ -187,11 +175,7 @@ export class PostMessageListener {
 		this.#listening = true;
 		this.#opts.window.addEventListener('message', this.#onMessage);
 		const self = this.#opts.window.location.origin;
-		this.#post(
-			this.#opts.window,
-			{ kind: 'same-window', origin: self, channel: TAB_CHANNEL },
-			SERVER_READY,
-		);
+		this.#post(this.#opts.window, { kind: 'same-window', origin: self, channel: TAB_CHANNEL }, SERVER_READY);
 		this.#announceToParent();
 	}
 
@@ -252,8 +236,7 @@ export class PostMessageListener {
 	/** MCP-B's iframe channel only comes from the embedding page; the tab channel from anywhere. */
 	#kindOf(source: PostTarget, channel: string): PeerKind | undefined {
 		const win = this.#opts.window;
-		if (channel === IFRAME_CHANNEL)
-			return source === win.parent && source !== win ? 'parent' : undefined;
+		if (channel === IFRAME_CHANNEL) return source === win.parent && source !== win ? 'parent' : undefined;
 		if (source === win) return 'same-window';
 		return source === win.parent ? 'parent' : 'window';
 	}
@@ -276,11 +259,7 @@ export class PostMessageListener {
 		if (current && !current.transport.closed) current.transport.detach();
 		let bySource = this.#clients.get(source);
 		if (!bySource) this.#clients.set(source, (bySource = new Map()));
-		const transport = new PostMessageServerTransport(
-			peer,
-			(p) => this.#post(source, peer, p),
-			source,
-		);
+		const transport = new PostMessageServerTransport(peer, (p) => this.#post(source, peer, p), source);
 		const client = { transport, source };
 		bySource.set(peer.channel, client);
 		transport.onclose = () => {
@@ -315,18 +294,10 @@ export class PostMessageListener {
 		const ancestors = (win.location as { ancestorOrigins?: ArrayLike<string> }).ancestorOrigins;
 		const parentOrigin = ancestors?.[0];
 		if (!parentOrigin || !this.#opts.isAllowed(parentOrigin)) return;
-		this.#post(
-			win.parent,
-			{ kind: 'parent', origin: parentOrigin, channel: IFRAME_CHANNEL },
-			SERVER_READY,
-		);
+		this.#post(win.parent, { kind: 'parent', origin: parentOrigin, channel: IFRAME_CHANNEL }, SERVER_READY);
 	}
 }
 
 function isInitialize(payload: unknown): boolean {
-	return (
-		typeof payload === 'object' &&
-		payload !== null &&
-		(payload as { method?: unknown }).method === 'initialize'
-	);
+	return typeof payload === 'object' && payload !== null && (payload as { method?: unknown }).method === 'initialize';
 }

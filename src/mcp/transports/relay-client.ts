@@ -9,10 +9,7 @@
  * Pairing comes from the user (settings) or from a link `/#relay=ws://127.0.0.1:PORT&token=TOKEN`,
  * and is accepted only for a loopback relay address: a link must never point the app elsewhere.
  */
-import type {
-	Transport,
-	TransportSendOptions,
-} from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryError } from '../../core/errors';
 import {
@@ -48,39 +45,22 @@ export function parseRelayUrl(input: string): string {
 	try {
 		url = new URL(input.trim());
 	} catch {
-		throw new MemoryError(
-			'invalid_input',
-			`relay ${JSON.stringify(input)} must be a URL such as ws://127.0.0.1:17373`,
-		);
+		throw new MemoryError('invalid_input', `relay ${JSON.stringify(input)} must be a URL such as ws://127.0.0.1:17373`);
 	}
-	if (url.protocol !== 'ws:' && url.protocol !== 'wss:')
-		throw new MemoryError('invalid_input', `relay ${JSON.stringify(input)} must start with ws://`);
+	if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new MemoryError('invalid_input', `relay ${JSON.stringify(input)} must start with ws://`);
 	if (!LOOPBACK.includes(url.hostname))
 		throw new MemoryError(
 			'invalid_input',
 			`relay host ${JSON.stringify(url.hostname)} is refused: the relay must run on this machine (127.0.0.1, localhost or [::1])`,
 		);
-	if (
-		url.username ||
-		url.password ||
-		(url.pathname !== '/' && url.pathname !== '') ||
-		url.search ||
-		url.hash
-	)
-		throw new MemoryError(
-			'invalid_input',
-			`relay ${JSON.stringify(input)} must be ws://HOST:PORT with nothing after the port`,
-		);
+	if (url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash)
+		throw new MemoryError('invalid_input', `relay ${JSON.stringify(input)} must be ws://HOST:PORT with nothing after the port`);
 	return `${url.protocol}//${url.host}`;
 }
 
 /** Validates a pairing (address and token); throws MemoryError invalid_input naming the field. */
 export function validatePairing(url: string, token: string): RelayPairing {
-	if (!TOKEN_RULE.test(token))
-		throw new MemoryError(
-			'invalid_input',
-			'token must be the 16–256 character token engram-relay printed',
-		);
+	if (!TOKEN_RULE.test(token)) throw new MemoryError('invalid_input', 'token must be the 16–256 character token engram-relay printed');
 	return { url: parseRelayUrl(url), token };
 }
 
@@ -89,9 +69,7 @@ export function validatePairing(url: string, token: string): RelayPairing {
  * the hash is not a pairing link; otherwise the pairing or the error refusing it, and `rest`: the
  * hash with the pairing removed (so the token does not stay in the address bar or history).
  */
-export function readPairingHash(
-	hash: string,
-): { pairing?: RelayPairing; error?: MemoryError; rest: string } | undefined {
+export function readPairingHash(hash: string): { pairing?: RelayPairing; error?: MemoryError; rest: string } | undefined {
 	const params = new URLSearchParams(hash.replace(/^#/, ''));
 	const relay = params.get('relay');
 	if (relay === null) return undefined;
@@ -115,14 +93,7 @@ export function readPairingHash(
  * proof; `not_relay` the program on the port did not prove it knows the token; `version` the two
  * speak different handshakes; `closed` the relay closed a working connection; `superseded`.
  */
-export type RelayFailure =
-	| 'not_running'
-	| 'origin_refused'
-	| 'wrong_token'
-	| 'not_relay'
-	| 'version'
-	| 'closed'
-	| 'superseded';
+export type RelayFailure = 'not_running' | 'origin_refused' | 'wrong_token' | 'not_relay' | 'version' | 'closed' | 'superseded';
 
 /** The relay connection's state, for the UI. */
 export interface RelayState {
@@ -182,12 +153,7 @@ export class RelaySessionTransport implements Transport {
 		if (!this.#started) return void this.#early.push(m);
 		const parsed = JSONRPCMessageSchema.safeParse(m);
 		if (parsed.success) this.onmessage?.(parsed.data);
-		else
-			this.onerror?.(
-				new Error(
-					`invalid JSON-RPC message from ${this.info.sid}: ${parsed.error.issues[0]?.message}`,
-				),
-			);
+		else this.onerror?.(new Error(`invalid JSON-RPC message from ${this.info.sid}: ${parsed.error.issues[0]?.message}`));
 	}
 }
 
@@ -220,20 +186,16 @@ export const RELAY_BACKOFF = { initialMs: 500, maxMs: 2_000 };
 const HANDSHAKE_MS = 10_000;
 
 /** What to do when the two sides speak different handshakes. */
-const UPDATE_OLDER =
-	'update the older of the two: the relay (git pull and npm install in its checkout) or this app (reload it)';
+const UPDATE_OLDER = 'update the older of the two: the relay (git pull and npm install in its checkout) or this app (reload it)';
 
 /** `ws://127.0.0.1:17373` → `127.0.0.1:17373`, as the relay prints it. */
 const hostOf = (url: string) => url.replace(/^wss?:\/\//, '');
 
 /** The relay accepts these page origins without --allow-origin (relay/checks.ts). */
-const isLoopbackPage = (origin: string) =>
-	/^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/.test(origin);
+const isLoopbackPage = (origin: string) => /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/.test(origin);
 
-const hex = (bytes: ArrayBuffer | Uint8Array) =>
-	Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
-const unhex = (text: string) =>
-	new Uint8Array(text.match(/../g)?.map((h) => parseInt(h, 16)) ?? []);
+const hex = (bytes: ArrayBuffer | Uint8Array) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+const unhex = (text: string) => new Uint8Array(text.match(/../g)?.map((h) => parseInt(h, 16)) ?? []);
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
 /** One relay connection with reconnection. Call `start()`, then `stop()` when unpairing. */
@@ -318,11 +280,7 @@ export class RelayClient {
 				relayNonce = challenge.nonce;
 				tabNonce = hex(crypto.getRandomValues(new Uint8Array(32)));
 				const key = await this.#hmacKey();
-				const proof = await crypto.subtle.sign(
-					'HMAC',
-					key,
-					utf8(authMessage('peer', 'tab', relayNonce, tabNonce)),
-				);
+				const proof = await crypto.subtle.sign('HMAC', key, utf8(authMessage('peer', 'tab', relayNonce, tabNonce)));
 				stage = 'proof';
 				const auth: Auth = {
 					t: 'auth',
@@ -336,12 +294,7 @@ export class RelayClient {
 			}
 			const proof = parseEnvelope(RelayProofSchema, text);
 			if (proof instanceof Error) return refuse(notRelay);
-			const ok = await crypto.subtle.verify(
-				'HMAC',
-				await this.#hmacKey(),
-				unhex(proof.proof),
-				utf8(authMessage('relay', 'tab', relayNonce, tabNonce)),
-			);
+			const ok = await crypto.subtle.verify('HMAC', await this.#hmacKey(), unhex(proof.proof), utf8(authMessage('relay', 'tab', relayNonce, tabNonce)));
 			if (!ok) return refuse(notRelay);
 			if (this.#ws !== ws) return;
 			stage = 'ready';
@@ -378,26 +331,15 @@ export class RelayClient {
 					reason: 'superseded',
 				});
 			if (ev.code === RELAY_CLOSE.shutdown) this.#state.attempts = 0;
-			const [why, because]: [string, RelayFailure] = refusal
-				? [refusal, reason]
-				: this.#closeReason(at, ev, stage, opened);
+			const [why, because]: [string, RelayFailure] = refusal ? [refusal, reason] : this.#closeReason(at, ev, stage, opened);
 			this.#retry(why, because);
 		};
 	}
 
 	/** The pairing token as an HMAC-SHA256 key (WebCrypto; the page must be a secure context). */
 	#hmacKey(): Promise<CryptoKey> {
-		if (!globalThis.crypto?.subtle)
-			return Promise.reject(
-				new Error('WebCrypto is unavailable: open Engram at http://127.0.0.1 or over https'),
-			);
-		this.#key ??= crypto.subtle.importKey(
-			'raw',
-			utf8(this.#opts.pairing.token),
-			{ name: 'HMAC', hash: 'SHA-256' },
-			false,
-			['sign', 'verify'],
-		);
+		if (!globalThis.crypto?.subtle) return Promise.reject(new Error('WebCrypto is unavailable: open Engram at http://127.0.0.1 or over https'));
+		this.#key ??= crypto.subtle.importKey('raw', utf8(this.#opts.pairing.token), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
 		return this.#key;
 	}
 
@@ -407,26 +349,16 @@ export class RelayClient {
 	 * handshake): it looks like a port where nothing listens, so that message names the likely
 	 * causes and the command that fixes each.
 	 */
-	#closeReason(
-		at: string,
-		ev: CloseEvent,
-		stage: 'challenge' | 'proof' | 'ready',
-		opened: boolean,
-	): [string, RelayFailure] {
-		if (stage === 'ready')
-			return [`The relay closed the connection${ev.reason ? `: ${ev.reason}` : ''}`, 'closed'];
+	#closeReason(at: string, ev: CloseEvent, stage: 'challenge' | 'proof' | 'ready', opened: boolean): [string, RelayFailure] {
+		if (stage === 'ready') return [`The relay closed the connection${ev.reason ? `: ${ev.reason}` : ''}`, 'closed'];
 		if (ev.code === RELAY_CLOSE.unauthorized && stage === 'proof')
 			return [
 				`engram-relay at ${at} refused this tab’s pairing token (wrong token: the relay’s token changed, or the pairing is for another relay) — pair again with the link \`npx engram-relay --pairing-link\` prints`,
 				'wrong_token',
 			];
 		if (ev.code === RELAY_CLOSE.protocol)
-			return [
-				`engram-relay at ${at} does not speak this app’s handshake${ev.reason ? ` (${ev.reason})` : ''} — ${UPDATE_OLDER}`,
-				'version',
-			];
-		if (opened)
-			return [`The program listening at ${at} closed the connection during the handshake: is it engram-relay?`, 'not_relay'];
+			return [`engram-relay at ${at} does not speak this app’s handshake${ev.reason ? ` (${ev.reason})` : ''} — ${UPDATE_OLDER}`, 'version'];
+		if (opened) return [`The program listening at ${at} closed the connection during the handshake: is it engram-relay?`, 'not_relay'];
 		const origin = this.#opts.origin ?? globalThis.location?.origin;
 		if (origin && !isLoopbackPage(origin))
 			return [

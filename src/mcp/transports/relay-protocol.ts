@@ -87,12 +87,7 @@ export type RelayProof = z.infer<typeof RelayProofSchema>;
  * The text each side MACs with the token. `signer` and `role` are part of it, so a proof can
  * never be replayed the other way round (a relay's proof is not a peer's) or for another role.
  */
-export function authMessage(
-	signer: 'peer' | 'relay',
-	role: PeerRole,
-	relayNonce: string,
-	peerNonce: string,
-): string {
+export function authMessage(signer: 'peer' | 'relay', role: PeerRole, relayNonce: string, peerNonce: string): string {
 	return `engram-relay-auth/${RELAY_AUTH_VERSION} ${signer} ${role} ${relayNonce} ${peerNonce}`;
 }
 
@@ -105,9 +100,7 @@ export const SessionInfoSchema = z.object({
 	sid: z.string().min(1).max(200),
 	kind: SessionKindSchema,
 	profile: z.enum(RELAY_PROFILES),
-	client: z
-		.object({ name: z.string().max(200), version: z.string().max(100).optional() })
-		.optional(),
+	client: z.object({ name: z.string().max(200), version: z.string().max(100).optional() }).optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 
@@ -183,9 +176,7 @@ export function parseEnvelope<T>(schema: z.ZodType<T>, text: string): T | Error 
 	const parsed = schema.safeParse(raw);
 	if (parsed.success) return parsed.data;
 	const issue = parsed.error.issues[0];
-	return new Error(
-		`relay envelope: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? 'is invalid'}`,
-	);
+	return new Error(`relay envelope: ${issue?.path.join('.') || '(root)'} ${issue?.message ?? 'is invalid'}`);
 }
 
 /** True when `value` is one of the profile names. */

@@ -8,14 +8,7 @@
  * chip) instead of words to search. Both reach the engine as start/end.
  */
 import { extractTimeMentions, parseTimeQuery, type TimeRange } from '../../core/time';
-import {
-	RecallInputSchema,
-	type MemoryType,
-	type RecallInput,
-	type RecallResult,
-	type RecallWeights,
-	type TimelineInput,
-} from '../../core/schemas';
+import { RecallInputSchema, type MemoryType, type RecallInput, type RecallResult, type RecallWeights, type TimelineInput } from '../../core/schemas';
 import type { EngineProxy } from './engine-proxy';
 
 /** The filters above the list; every one maps onto a recall/timeline argument. */

@@ -158,7 +158,10 @@ class SyncState {
 	 * lock (another tab syncing); without, fails at once when another tab holds it.
 	 */
 	#hold(wait: boolean, go: (c: SyncController) => Promise<boolean>): Promise<void> {
-		if (!navigator.locks) return this.#ctl().then(go).then(() => undefined);
+		if (!navigator.locks)
+			return this.#ctl()
+				.then(go)
+				.then(() => undefined);
 		if (this.#release) return Promise.reject(new Error('Sync is already running in this tab.'));
 		return new Promise((resolve, reject) => {
 			this.#waiting = true;

@@ -36,16 +36,9 @@ export class Tasks {
 	 * which the work checks between steps (it throws or returns early; nothing half-written,
 	 * because each step is one engine call, one transaction).
 	 */
-	async run<T>(
-		label: string,
-		work: (handle: TaskHandle) => Promise<T>,
-		opts: { cancellable?: boolean } = {},
-	): Promise<T> {
+	async run<T>(label: string, work: (handle: TaskHandle) => Promise<T>, opts: { cancellable?: boolean } = {}): Promise<T> {
 		const id = this.#next++;
-		this.items = [
-			...this.items,
-			{ id, label, done: 0, total: 0, state: 'running', cancellable: opts.cancellable ?? true },
-		];
+		this.items = [...this.items, { id, label, done: 0, total: 0, state: 'running', cancellable: opts.cancellable ?? true }];
 		const cancelled = this.#cancelled;
 		const handle: TaskHandle = {
 			get cancelled() {

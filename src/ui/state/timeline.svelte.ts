@@ -83,9 +83,7 @@ export class TimelinePager {
 
 	#evict(first: number, last: number): void {
 		if (this.#pages.size <= MAX_PAGES) return;
-		const far = [...this.#pages.keys()].sort(
-			(a, b) => Math.abs(b - (first + last) / 2) - Math.abs(a - (first + last) / 2),
-		);
+		const far = [...this.#pages.keys()].sort((a, b) => Math.abs(b - (first + last) / 2) - Math.abs(a - (first + last) / 2));
 		for (const p of far.slice(0, this.#pages.size - MAX_PAGES)) this.#pages.delete(p);
 	}
 }

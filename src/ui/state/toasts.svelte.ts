@@ -76,7 +76,10 @@ export class Toasts {
 
 	#expire(id: number, ms: number): void {
 		this.#clear(id);
-		this.#timers.set(id, setTimeout(() => this.dismiss(id), ms));
+		this.#timers.set(
+			id,
+			setTimeout(() => this.dismiss(id), ms),
+		);
 	}
 
 	#clear(id: number): void {

@@ -1,11 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-	entityId,
-	extractEntities,
-	mergeEntities,
-	normaliseEntityName,
-} from '../../../src/core/entities';
+import { entityId, extractEntities, mergeEntities, normaliseEntityName } from '../../../src/core/entities';
 import type { EntityRef } from '../../../src/core/schemas';
 
 const e = (name: string, type: string): EntityRef => ({ name, type });
@@ -31,24 +26,15 @@ describe('entities', () => {
 		});
 
 		it('does not read e-mail addresses, C#, issue numbers or hex colours as handles or tags', () => {
-			expect(extractEntities('mail maya@acme.com about C# issue #42, colour #ff0000')).toEqual([
-				e('maya@acme.com', 'handle'),
-				e('C#', 'tool'),
-			]);
+			expect(extractEntities('mail maya@acme.com about C# issue #42, colour #ff0000')).toEqual([e('maya@acme.com', 'handle'), e('C#', 'tool')]);
 		});
 
 		it('reads an @scope/package name as a tool', () => {
-			expect(extractEntities('install @modelcontextprotocol/sdk first')).toEqual([
-				e('@modelcontextprotocol/sdk', 'tool'),
-			]);
+			expect(extractEntities('install @modelcontextprotocol/sdk first')).toEqual([e('@modelcontextprotocol/sdk', 'tool')]);
 		});
 
 		it('extracts http, https, www and bare-domain URLs without trailing punctuation', () => {
-			expect(
-				extractEntities(
-					'See https://example.com/docs?a=1, http://x.org/a_(b) and www.foo.org. Also github.com/acme/engram.',
-				),
-			).toEqual([
+			expect(extractEntities('See https://example.com/docs?a=1, http://x.org/a_(b) and www.foo.org. Also github.com/acme/engram.')).toEqual([
 				e('https://example.com/docs?a=1', 'url'),
 				e('http://x.org/a_(b)', 'url'),
 				e('www.foo.org', 'url'),
@@ -57,9 +43,7 @@ describe('entities', () => {
 		});
 
 		it("does not report a URL's path as a file path", () => {
-			expect(extractEntities('read https://example.com/src/core/entities.ts now')).toEqual([
-				e('https://example.com/src/core/entities.ts', 'url'),
-			]);
+			expect(extractEntities('read https://example.com/src/core/entities.ts now')).toEqual([e('https://example.com/src/core/entities.ts', 'url')]);
 		});
 
 		it('extracts relative, dotted, home, absolute and Windows paths and known file names', () => {
@@ -82,16 +66,11 @@ describe('entities', () => {
 		});
 
 		it('keeps library names with a dot as tools, not files', () => {
-			expect(extractEntities('We use Node.js, Next.js and Three.js')).toEqual([
-				e('Node.js', 'tool'),
-				e('Next.js', 'tool'),
-				e('Three.js', 'tool'),
-			]);
+			expect(extractEntities('We use Node.js, Next.js and Three.js')).toEqual([e('Node.js', 'tool'), e('Next.js', 'tool'), e('Three.js', 'tool')]);
 		});
 
 		it('extracts camelCase, PascalCase, snake_case, SCREAMING_CASE, dotted paths, calls and backticked code', () => {
-			const text =
-				'parseTimeQuery feeds MemoryError; recall_memory reads MAX_RESULTS via os.path.join(a, b), fetchAll() and `npm run build`.';
+			const text = 'parseTimeQuery feeds MemoryError; recall_memory reads MAX_RESULTS via os.path.join(a, b), fetchAll() and `npm run build`.';
 			expect(extractEntities(text)).toEqual([
 				e('parseTimeQuery', 'identifier'),
 				e('MemoryError', 'identifier'),
@@ -104,11 +83,7 @@ describe('entities', () => {
 		});
 
 		it('extracts kebab-case model, region and package names but not hyphenated words', () => {
-			expect(
-				extractEntities(
-					'Load all-MiniLM-L6-v2 or bge-m3 in eu-west-1; state-of-the-art since mid-2023, not COVID-19.',
-				),
-			).toEqual([
+			expect(extractEntities('Load all-MiniLM-L6-v2 or bge-m3 in eu-west-1; state-of-the-art since mid-2023, not COVID-19.')).toEqual([
 				e('all-MiniLM-L6-v2', 'identifier'),
 				e('bge-m3', 'identifier'),
 				e('eu-west-1', 'identifier'),
@@ -117,30 +92,19 @@ describe('entities', () => {
 		});
 
 		it('keeps a known name that starts a longer known name whole', () => {
-			expect(extractEntities('CI runs on GitHub Actions; the code lives on GitHub.')).toEqual([
-				e('GitHub Actions', 'tool'),
-				e('GitHub', 'tool'),
-			]);
+			expect(extractEntities('CI runs on GitHub Actions; the code lives on GitHub.')).toEqual([e('GitHub Actions', 'tool'), e('GitHub', 'tool')]);
 		});
 
 		it('keeps acronyms side by side but drops generic technical acronyms and quarters', () => {
-			expect(
-				extractEntities('The API URL for AWS MSK moved in Q3; check the CLI and SDK.'),
-			).toEqual([e('AWS MSK', 'tool')]);
+			expect(extractEntities('The API URL for AWS MSK moved in Q3; check the CLI and SDK.')).toEqual([e('AWS MSK', 'tool')]);
 		});
 
 		it('does not take prose brackets or abbreviations for code', () => {
-			expect(
-				extractEntities('Bring the item(s) (see above), e.g. the list, i.e. all of it.'),
-			).toEqual([]);
+			expect(extractEntities('Bring the item(s) (see above), e.g. the list, i.e. all of it.')).toEqual([]);
 		});
 
 		it('extracts short quoted terms in straight, curly and single quotes', () => {
-			expect(
-				extractEntities(
-					'We call it "write-ahead log", the “golden path” and the \'strangler fig\' pattern.',
-				),
-			).toEqual([
+			expect(extractEntities('We call it "write-ahead log", the “golden path” and the \'strangler fig\' pattern.')).toEqual([
 				e('write-ahead log', 'term'),
 				e('golden path', 'term'),
 				e('strangler fig', 'term'),
@@ -148,16 +112,11 @@ describe('entities', () => {
 		});
 
 		it('ignores quoted speech and apostrophes', () => {
-			expect(extractEntities("He said \"I'll do it tomorrow\" and it's Dan's 'turn'.")).toEqual([
-				e('Dan', 'person'),
-				e('turn', 'term'),
-			]);
+			expect(extractEntities("He said \"I'll do it tomorrow\" and it's Dan's 'turn'.")).toEqual([e('Dan', 'person'), e('turn', 'term')]);
 		});
 
 		it('keeps a quoted name at its more specific type', () => {
-			expect(extractEntities('She joined "Acme Corp" last year')).toEqual([
-				e('Acme Corp', 'organisation'),
-			]);
+			expect(extractEntities('She joined "Acme Corp" last year')).toEqual([e('Acme Corp', 'organisation')]);
 		});
 
 		it('extracts multi-word proper names', () => {
@@ -169,11 +128,7 @@ describe('entities', () => {
 		});
 
 		it('types people by honorific, first name and context', () => {
-			expect(
-				extractEntities(
-					'Dr. Okafor and Mrs Alvarez met Priya. My friend Zed replied; Quill said yes.',
-				),
-			).toEqual([
+			expect(extractEntities('Dr. Okafor and Mrs Alvarez met Priya. My friend Zed replied; Quill said yes.')).toEqual([
 				e('Okafor', 'person'),
 				e('Alvarez', 'person'),
 				e('Priya', 'person'),
@@ -183,11 +138,7 @@ describe('entities', () => {
 		});
 
 		it('types places by gazetteer, suffix and context', () => {
-			expect(
-				extractEntities(
-					'We left Texas for Japan, walked Baker Street, climbed Mount Kosciuszko and moved to Zanzibar.',
-				),
-			).toEqual([
+			expect(extractEntities('We left Texas for Japan, walked Baker Street, climbed Mount Kosciuszko and moved to Zanzibar.')).toEqual([
 				e('Texas', 'place'),
 				e('Japan', 'place'),
 				e('Baker Street', 'place'),
@@ -197,11 +148,7 @@ describe('entities', () => {
 		});
 
 		it('types organisations by suffix, prefix, gazetteer and context', () => {
-			expect(
-				extractEntities(
-					'Umbrella Labs, Initech LLC, the University of Oxford and Google compete; she works at Hooli.',
-				),
-			).toEqual([
+			expect(extractEntities('Umbrella Labs, Initech LLC, the University of Oxford and Google compete; she works at Hooli.')).toEqual([
 				e('Umbrella Labs', 'organisation'),
 				e('Initech LLC', 'organisation'),
 				e('University of Oxford', 'organisation'),
@@ -211,11 +158,7 @@ describe('entities', () => {
 		});
 
 		it('types tools from the gazetteer and projects from context', () => {
-			expect(
-				extractEntities(
-					'The Phoenix project runs on Kubernetes with PostgreSQL and Project Falcon uses Svelte.',
-				),
-			).toEqual([
+			expect(extractEntities('The Phoenix project runs on Kubernetes with PostgreSQL and Project Falcon uses Svelte.')).toEqual([
 				e('Phoenix', 'project'),
 				e('Kubernetes', 'tool'),
 				e('PostgreSQL', 'tool'),
@@ -225,55 +168,40 @@ describe('entities', () => {
 		});
 
 		it('falls back to concept for unknown proper names', () => {
-			expect(extractEntities('We had coffee at Blue Harbor Cafe near the Kepler exhibit.')).toEqual(
-				[e('Blue Harbor Cafe', 'organisation'), e('Kepler', 'concept')],
-			);
+			expect(extractEntities('We had coffee at Blue Harbor Cafe near the Kepler exhibit.')).toEqual([
+				e('Blue Harbor Cafe', 'organisation'),
+				e('Kepler', 'concept'),
+			]);
 			expect(extractEntities('The Zorblax initiative slipped.')).toEqual([e('Zorblax', 'concept')]);
 		});
 
 		it('skips capitalised sentence starters, pronouns, days and months', () => {
-			expect(
-				extractEntities(
-					'Yesterday I went out. Meeting moved to Monday. Deploy it in March! However, she agreed.',
-				),
-			).toEqual([]);
+			expect(extractEntities('Yesterday I went out. Meeting moved to Monday. Deploy it in March! However, she agreed.')).toEqual([]);
 		});
 
 		it('drops a sentence-opening verb but keeps the name after it', () => {
-			expect(extractEntities('Adopted Luna from the shelter. Visiting Kyoto next.')).toEqual([
-				e('Luna', 'concept'),
-				e('Kyoto', 'place'),
-			]);
+			expect(extractEntities('Adopted Luna from the shelter. Visiting Kyoto next.')).toEqual([e('Luna', 'concept'), e('Kyoto', 'place')]);
 		});
 
 		it('keeps first names that are also months or modal verbs when a surname follows', () => {
-			expect(extractEntities('We met May Chen and Will Smith in May.')).toEqual([
-				e('May Chen', 'person'),
-				e('Will Smith', 'person'),
-			]);
+			expect(extractEntities('We met May Chen and Will Smith in May.')).toEqual([e('May Chen', 'person'), e('Will Smith', 'person')]);
 		});
 
 		it('reads a first name that is also a city as a person unless a place cue says otherwise', () => {
-			expect(extractEntities('Sofia said hi. Later we flew to Sofia.')).toEqual([
-				e('Sofia', 'person'),
-			]);
+			expect(extractEntities('Sofia said hi. Later we flew to Sofia.')).toEqual([e('Sofia', 'person')]);
 			expect(extractEntities('We flew to Sofia.')).toEqual([e('Sofia', 'place')]);
 		});
 
 		it('reports "Maya" inside "Maya Chen" only once unless it also appears alone', () => {
-			expect(extractEntities('Maya Chen called. Maya Chen left.')).toEqual([
-				e('Maya Chen', 'person'),
-			]);
-			expect(extractEntities('Maya Chen called. Later Maya left.')).toEqual([
-				e('Maya Chen', 'person'),
-				e('Maya', 'person'),
-			]);
+			expect(extractEntities('Maya Chen called. Maya Chen left.')).toEqual([e('Maya Chen', 'person')]);
+			expect(extractEntities('Maya Chen called. Later Maya left.')).toEqual([e('Maya Chen', 'person'), e('Maya', 'person')]);
 		});
 
 		it('merges Postgres and PostgreSQL into one tool entity', () => {
-			expect(
-				extractEntities('We moved from Postgres to MySQL and back to PostgreSQL; postgres wins.'),
-			).toEqual([e('PostgreSQL', 'tool'), e('MySQL', 'tool')]);
+			expect(extractEntities('We moved from Postgres to MySQL and back to PostgreSQL; postgres wins.')).toEqual([
+				e('PostgreSQL', 'tool'),
+				e('MySQL', 'tool'),
+			]);
 		});
 
 		it('maps common aliases to one tool or place', () => {
@@ -286,13 +214,8 @@ describe('entities', () => {
 		});
 
 		it('recognises distinctive tool names in lowercase but not tool names that are ordinary words', () => {
-			expect(
-				extractEntities('we run docker and kubernetes; go react to the spark of rust'),
-			).toEqual([e('Docker', 'tool'), e('Kubernetes', 'tool')]);
-			expect(extractEntities('I write Go and Rust at work.')).toEqual([
-				e('Go', 'tool'),
-				e('Rust', 'tool'),
-			]);
+			expect(extractEntities('we run docker and kubernetes; go react to the spark of rust')).toEqual([e('Docker', 'tool'), e('Kubernetes', 'tool')]);
+			expect(extractEntities('I write Go and Rust at work.')).toEqual([e('Go', 'tool'), e('Rust', 'tool')]);
 			expect(extractEntities('Go ahead and ship it.')).toEqual([]);
 		});
 
@@ -307,23 +230,15 @@ describe('entities', () => {
 		});
 
 		it('skips shouted phrases inside normal text but keeps short acronyms', () => {
-			expect(extractEntities('I PASSED the exam!! NO WAY. My CPA license is next.')).toEqual([
-				e('CPA', 'concept'),
-			]);
+			expect(extractEntities('I PASSED the exam!! NO WAY. My CPA license is next.')).toEqual([e('CPA', 'concept')]);
 		});
 
 		it('skips holidays, including possessive ones', () => {
-			expect(
-				extractEntities("Happy Memorial Day! See you on New Year's Eve and Mother's Day."),
-			).toEqual([]);
+			expect(extractEntities("Happy Memorial Day! See you on New Year's Eve and Mother's Day.")).toEqual([]);
 		});
 
 		it('reads capitalised family words alone as people and as titles before a name', () => {
-			expect(extractEntities('Mom called, then Uncle Bob visited Grandma.')).toEqual([
-				e('Mom', 'person'),
-				e('Bob', 'person'),
-				e('Grandma', 'person'),
-			]);
+			expect(extractEntities('Mom called, then Uncle Bob visited Grandma.')).toEqual([e('Mom', 'person'), e('Bob', 'person'), e('Grandma', 'person')]);
 		});
 
 		it('keeps a capitalised adjective that opens a name mid-sentence', () => {
@@ -335,15 +250,14 @@ describe('entities', () => {
 
 		it('reads a capitalised name that matches a lowercase-only tool as the name', () => {
 			expect(extractEntities('The otter is called Pip.')).toEqual([e('Pip', 'concept')]);
-			expect(extractEntities('Run `pip install` then pip freeze.')).toEqual([
-				e('pip install', 'identifier'),
-			]);
+			expect(extractEntities('Run `pip install` then pip freeze.')).toEqual([e('pip install', 'identifier')]);
 		});
 
 		it('types an unknown name after a locative preposition as a place, not a person', () => {
-			expect(
-				extractEntities('He is at his mom’s in Racine and I had a shift near Florianópolis.'),
-			).toEqual([e('Racine', 'place'), e('Florianópolis', 'place')]);
+			expect(extractEntities('He is at his mom’s in Racine and I had a shift near Florianópolis.')).toEqual([
+				e('Racine', 'place'),
+				e('Florianópolis', 'place'),
+			]);
 		});
 
 		it('treats a word after a number and a full stop as a sentence start', () => {
@@ -351,25 +265,20 @@ describe('entities', () => {
 		});
 
 		it('does not take demonyms, languages or acronyms with a verb after them for people', () => {
-			expect(
-				extractEntities('He played the Sicilian; MRI says torn meniscus; I speak English.'),
-			).toEqual([e('Sicilian', 'concept'), e('MRI', 'concept'), e('English', 'concept')]);
+			expect(extractEntities('He played the Sicilian; MRI says torn meniscus; I speak English.')).toEqual([
+				e('Sicilian', 'concept'),
+				e('MRI', 'concept'),
+				e('English', 'concept'),
+			]);
 		});
 
 		it('ignores capitals in shouted text except known names', () => {
-			expect(extractEntities('URGENT: FIX THE BUILD BEFORE THE DEMO, AWS IS DOWN')).toEqual([
-				e('AWS', 'tool'),
-			]);
+			expect(extractEntities('URGENT: FIX THE BUILD BEFORE THE DEMO, AWS IS DOWN')).toEqual([e('AWS', 'tool')]);
 		});
 
 		it('finds identifiers but no proper names inside fenced code', () => {
-			const text =
-				'Fix this:\n```ts\nconst Result = await loadUserProfile(user_id);\nReturn Value\n```\nThanks Maya';
-			expect(extractEntities(text)).toEqual([
-				e('loadUserProfile()', 'identifier'),
-				e('user_id', 'identifier'),
-				e('Maya', 'person'),
-			]);
+			const text = 'Fix this:\n```ts\nconst Result = await loadUserProfile(user_id);\nReturn Value\n```\nThanks Maya';
+			expect(extractEntities(text)).toEqual([e('loadUserProfile()', 'identifier'), e('user_id', 'identifier'), e('Maya', 'person')]);
 		});
 
 		it('normalises NFKC forms so full-width names merge with ASCII ones', () => {
@@ -378,10 +287,7 @@ describe('entities', () => {
 
 		it('returns at most max entities, keeping the most mentioned, in order of appearance', () => {
 			const text = 'Alpha Zed vs Bravo Zed. Charlie Zed vs Bravo Zed. Bravo Zed vs Charlie Zed.';
-			expect(extractEntities(text, { max: 2 })).toEqual([
-				e('Bravo Zed', 'concept'),
-				e('Charlie Zed', 'person'),
-			]);
+			expect(extractEntities(text, { max: 2 })).toEqual([e('Bravo Zed', 'concept'), e('Charlie Zed', 'person')]);
 			expect(extractEntities(text, { max: 0 })).toEqual([]);
 		});
 
@@ -389,14 +295,11 @@ describe('entities', () => {
 			const names = Array.from({ length: 300 }, (_, i) => `#tag${i}`).join(' ');
 			expect(extractEntities(names, { max: 1000 })).toHaveLength(100);
 			const longUrl = `https://example.com/${'a'.repeat(150)}?q=${'b'.repeat(100)}`;
-			expect(extractEntities(longUrl)).toEqual([
-				e(`https://example.com/${'a'.repeat(150)}`, 'url'),
-			]);
+			expect(extractEntities(longUrl)).toEqual([e(`https://example.com/${'a'.repeat(150)}`, 'url')]);
 		});
 
 		it('completes on a 50,000-character text within the limits', () => {
-			const chunk =
-				'Maya Chen moved the API from Postgres to DynamoDB; see src/core/x.ts, https://example.com/a, #infra, @dan and parseQuery(). ';
+			const chunk = 'Maya Chen moved the API from Postgres to DynamoDB; see src/core/x.ts, https://example.com/a, #infra, @dan and parseQuery(). ';
 			const text = chunk.repeat(Math.ceil(50_000 / chunk.length)).slice(0, 50_000);
 			const out = extractEntities(text);
 			expect(out).toEqual([
@@ -420,12 +323,8 @@ describe('entities', () => {
 		});
 
 		it('drops runs of more than eight capitalised words as headings', () => {
-			expect(
-				extractEntities('Notes On The Big Quarterly Planning Offsite In Lisbon Last Spring'),
-			).toEqual([]);
-			expect(extractEntities('We toured Rocky Mountain National Park.')).toEqual([
-				e('Rocky Mountain National Park', 'place'),
-			]);
+			expect(extractEntities('Notes On The Big Quarterly Planning Offsite In Lisbon Last Spring')).toEqual([]);
+			expect(extractEntities('We toured Rocky Mountain National Park.')).toEqual([e('Rocky Mountain National Park', 'place')]);
 		});
 
 		it('is deterministic', () => {
@@ -436,19 +335,15 @@ describe('entities', () => {
 		it('never throws, stays within limits and never repeats an entity (property)', () => {
 			const alphabet = 'aAbBmMpPzZ @#./\\_-"\'`()\n.:,éÉ😀0123456789';
 			fc.assert(
-				fc.property(
-					fc.string({ unit: fc.constantFrom(...alphabet), maxLength: 300 }),
-					fc.integer({ min: 0, max: 20 }),
-					(text, max) => {
-						const out = extractEntities(text, { max });
-						expect(out.length).toBeLessThanOrEqual(max);
-						for (const ref of out) {
-							expect(ref.name.trim().length).toBeGreaterThan(0);
-							expect(ref.name.length).toBeLessThanOrEqual(200);
-						}
-						expect(mergeEntities(out)).toEqual(out);
-					},
-				),
+				fc.property(fc.string({ unit: fc.constantFrom(...alphabet), maxLength: 300 }), fc.integer({ min: 0, max: 20 }), (text, max) => {
+					const out = extractEntities(text, { max });
+					expect(out.length).toBeLessThanOrEqual(max);
+					for (const ref of out) {
+						expect(ref.name.trim().length).toBeGreaterThan(0);
+						expect(ref.name.length).toBeLessThanOrEqual(200);
+					}
+					expect(mergeEntities(out)).toEqual(out);
+				}),
 				{ numRuns: 500 },
 			);
 		});
@@ -539,62 +434,33 @@ describe('entities', () => {
 		});
 
 		it('keeps the most specific type and the best display form', () => {
-			expect(
-				mergeEntities([e('postgres', 'concept'), e('Postgres', 'tool'), e('postgresql', 'term')]),
-			).toEqual([e('PostgreSQL', 'tool')]);
-			expect(
-				mergeEntities([e('maya chen', 'term'), e('Maya Chen', 'person'), e('MAYA CHEN', 'person')]),
-			).toEqual([e('Maya Chen', 'person')]);
+			expect(mergeEntities([e('postgres', 'concept'), e('Postgres', 'tool'), e('postgresql', 'term')])).toEqual([e('PostgreSQL', 'tool')]);
+			expect(mergeEntities([e('maya chen', 'term'), e('Maya Chen', 'person'), e('MAYA CHEN', 'person')])).toEqual([e('Maya Chen', 'person')]);
 		});
 
 		it('prefers a named type over file, url, handle, tag and identifier, and those over term and concept', () => {
 			expect(mergeEntities([e('#react', 'tag'), e('React', 'tool')])).toEqual([e('React', 'tool')]);
-			expect(mergeEntities([e('Zed', 'concept'), e('@zed', 'handle')])).toEqual([
-				e('@zed', 'handle'),
-			]);
-			expect(mergeEntities([e('"Zed"', 'term'), e('Zed', 'concept')])).toEqual([
-				e('"Zed"', 'term'),
-			]);
+			expect(mergeEntities([e('Zed', 'concept'), e('@zed', 'handle')])).toEqual([e('@zed', 'handle')]);
+			expect(mergeEntities([e('"Zed"', 'term'), e('Zed', 'concept')])).toEqual([e('"Zed"', 'term')]);
 		});
 
 		it('keeps the first type on a tie and order of first appearance', () => {
-			expect(
-				mergeEntities([
-					e('Georgia', 'place'),
-					e('Maya', 'person'),
-					e('Georgia', 'person'),
-					e('maya', 'person'),
-				]),
-			).toEqual([e('Georgia', 'place'), e('Maya', 'person')]);
+			expect(mergeEntities([e('Georgia', 'place'), e('Maya', 'person'), e('Georgia', 'person'), e('maya', 'person')])).toEqual([
+				e('Georgia', 'place'),
+				e('Maya', 'person'),
+			]);
 		});
 
 		it('drops names that normalise to nothing', () => {
-			expect(mergeEntities([e('...', 'concept'), e('Zed', 'concept')])).toEqual([
-				e('Zed', 'concept'),
-			]);
+			expect(mergeEntities([e('...', 'concept'), e('Zed', 'concept')])).toEqual([e('Zed', 'concept')]);
 		});
 
 		it('keeps caller-given custom types', () => {
-			expect(mergeEntities([e('Launch', 'event'), e('launch', 'concept')])).toEqual([
-				e('Launch', 'event'),
-			]);
+			expect(mergeEntities([e('Launch', 'event'), e('launch', 'concept')])).toEqual([e('Launch', 'event')]);
 		});
 
 		it('yields one entity per normalised name, each name from the input (property)', () => {
-			const names = [
-				'Postgres',
-				'postgresql',
-				'PostgreSQL',
-				'Maya',
-				'maya',
-				"Maya's",
-				'@maya',
-				'#maya',
-				'NYC',
-				'New York',
-				'k8s',
-				'Kubernetes',
-			];
+			const names = ['Postgres', 'postgresql', 'PostgreSQL', 'Maya', 'maya', "Maya's", '@maya', '#maya', 'NYC', 'New York', 'k8s', 'Kubernetes'];
 			const types = ['person', 'tool', 'place', 'concept', 'term', 'tag', 'handle'];
 			const ref = fc.record({ name: fc.constantFrom(...names), type: fc.constantFrom(...types) });
 			fc.assert(
@@ -615,17 +481,26 @@ describe('entities', () => {
 
 describe('names that are also Object.prototype keys', () => {
 	it('normalises "constructor", "toString" and "__proto__" as plain names', () => {
-		for (const name of ['constructor', 'toString', 'hasOwnProperty', 'valueOf'])
-			expect(normaliseEntityName(name)).toBe(name.toLowerCase());
+		for (const name of ['constructor', 'toString', 'hasOwnProperty', 'valueOf']) expect(normaliseEntityName(name)).toBe(name.toLowerCase());
 		expect(normaliseEntityName('__proto__')).toBe('proto'); // edge underscores trimmed, as for any name
 	});
 
 	it('ranks a caller-given type named like an Object.prototype key as any unknown type', () => {
 		for (const type of ['constructor', 'toString', 'valueOf', '__proto__']) {
 			// A known specific type outranks an unknown one, whichever comes first.
-			expect(mergeEntities([{ name: 'maya', type }, { name: 'Maya', type: 'person' }])).toEqual([{ name: 'Maya', type: 'person' }]);
+			expect(
+				mergeEntities([
+					{ name: 'maya', type },
+					{ name: 'Maya', type: 'person' },
+				]),
+			).toEqual([{ name: 'Maya', type: 'person' }]);
 			// An unknown type outranks "concept", as 'custom' does.
-			expect(mergeEntities([{ name: 'Kepler', type: 'concept' }, { name: 'Kepler', type }])).toEqual([{ name: 'Kepler', type }]);
+			expect(
+				mergeEntities([
+					{ name: 'Kepler', type: 'concept' },
+					{ name: 'Kepler', type },
+				]),
+			).toEqual([{ name: 'Kepler', type }]);
 		}
 	});
 });

@@ -26,10 +26,12 @@ describe('core/scoring', () => {
 
 		it('treats future timestamps as now and never leaves [0, 1]', () => {
 			expect(recencyDecay(-5 * DAY)).toBe(1);
-			fc.assert(fc.property(fc.double({ min: -1e13, max: 1e13, noNaN: true }), fc.double({ min: 0.01, max: 36500, noNaN: true }), (age, hl) => {
-				const r = recencyDecay(age, hl);
-				return r >= 0 && r <= 1;
-			}));
+			fc.assert(
+				fc.property(fc.double({ min: -1e13, max: 1e13, noNaN: true }), fc.double({ min: 0.01, max: 36500, noNaN: true }), (age, hl) => {
+					const r = recencyDecay(age, hl);
+					return r >= 0 && r <= 1;
+				}),
+			);
 		});
 	});
 

@@ -5,7 +5,15 @@ describe('core/text', () => {
 	describe('tokenize', () => {
 		it('lower-cases, splits on non-word characters and joins contractions', () => {
 			expect(tokenize("Caroline's dog didn't like the 3rd-floor walk-up!")).toEqual([
-				'caroline', 'dog', 'didnt', 'like', 'the', '3rd', 'floor', 'walk', 'up',
+				'caroline',
+				'dog',
+				'didnt',
+				'like',
+				'the',
+				'3rd',
+				'floor',
+				'walk',
+				'up',
 			]);
 		});
 

@@ -1,12 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryError } from '../../../src/core/errors';
-import {
-	describeDate,
-	extractTimeMentions,
-	humanAge,
-	parseTimeQuery,
-} from '../../../src/core/time';
+import { describeDate, extractTimeMentions, humanAge, parseTimeQuery } from '../../../src/core/time';
 
 const at = (iso: string) => Date.parse(iso);
 /** Wednesday 13 March 2024, 15:30 UTC (a leap year; DST starts in the US that week). */
@@ -58,17 +53,13 @@ describe('time', () => {
 
 		it('throws invalid_input naming iso for an unparseable date', () => {
 			expect(() => humanAge('not a date', NOW)).toThrow(MemoryError);
-			expect(() => humanAge('not a date', NOW)).toThrow(
-				'iso: must be an ISO 8601 date, got "not a date"',
-			);
+			expect(() => humanAge('not a date', NOW)).toThrow('iso: must be an ISO 8601 date, got "not a date"');
 			try {
 				humanAge('', NOW);
 			} catch (err) {
 				expect((err as MemoryError).code).toBe('invalid_input');
 			}
-			expect(() => humanAge('2024-03-13T15:00:00Z', Number.NaN)).toThrow(
-				'nowMs: must be a finite number, got NaN',
-			);
+			expect(() => humanAge('2024-03-13T15:00:00Z', Number.NaN)).toThrow('nowMs: must be a finite number, got NaN');
 		});
 	});
 
@@ -107,9 +98,7 @@ describe('time', () => {
 			const march31 = at('2024-03-31T12:00:00Z');
 			expect(q('last month', march31)).toEqual(range('2024-02-01', '2024-03-01'));
 			expect(q('past month', march31)).toEqual(range('2024-02-29T12:00:00.000Z'));
-			expect(q('past month', at('2023-03-31T12:00:00Z'))).toEqual(
-				range('2023-02-28T12:00:00.000Z'),
-			);
+			expect(q('past month', at('2023-03-31T12:00:00Z'))).toEqual(range('2023-02-28T12:00:00.000Z'));
 		});
 
 		it('crosses year boundaries', () => {
@@ -122,9 +111,7 @@ describe('time', () => {
 		it('uses exact 24-hour days across daylight-saving changes', () => {
 			// Europe and the US change clocks on these dates; UTC does not.
 			expect(q('yesterday', at('2024-04-01T12:00:00Z'))).toEqual(range('2024-03-31', '2024-04-01'));
-			expect(q('3 days ago', at('2024-11-04T12:00:00Z'))).toEqual(
-				range('2024-11-01', '2024-11-02'),
-			);
+			expect(q('3 days ago', at('2024-11-04T12:00:00Z'))).toEqual(range('2024-11-01', '2024-11-02'));
 		});
 
 		it('parses last N days, weeks, months, years and hours as rolling windows', () => {
@@ -146,12 +133,8 @@ describe('time', () => {
 		});
 
 		it('parses hours and minutes ago with a tolerance', () => {
-			expect(q('2 hours ago')).toEqual(
-				range('2024-03-13T12:30:00.000Z', '2024-03-13T14:30:00.000Z'),
-			);
-			expect(q('20 minutes ago')).toEqual(
-				range('2024-03-13T15:05:00.000Z', '2024-03-13T15:15:00.000Z'),
-			);
+			expect(q('2 hours ago')).toEqual(range('2024-03-13T12:30:00.000Z', '2024-03-13T14:30:00.000Z'));
+			expect(q('20 minutes ago')).toEqual(range('2024-03-13T15:05:00.000Z', '2024-03-13T15:15:00.000Z'));
 		});
 
 		it('parses since, after, before and until', () => {
@@ -219,15 +202,9 @@ describe('time', () => {
 		it('parses ISO dates, months and date-times, reading a zoneless time as UTC', () => {
 			expect(q('2024-03')).toEqual(range('2024-03-01', '2024-04-01'));
 			expect(q('2024-03-05')).toEqual(range('2024-03-05', '2024-03-06'));
-			expect(q('2024-03-05T10:00:00Z')).toEqual(
-				range('2024-03-05T10:00:00.000Z', '2024-03-05T10:00:01.000Z'),
-			);
-			expect(q('2024-03-05T10:00')).toEqual(
-				range('2024-03-05T10:00:00.000Z', '2024-03-05T10:01:00.000Z'),
-			);
-			expect(q('2024-03-05T10:00:00+02:00')).toEqual(
-				range('2024-03-05T08:00:00.000Z', '2024-03-05T08:00:01.000Z'),
-			);
+			expect(q('2024-03-05T10:00:00Z')).toEqual(range('2024-03-05T10:00:00.000Z', '2024-03-05T10:00:01.000Z'));
+			expect(q('2024-03-05T10:00')).toEqual(range('2024-03-05T10:00:00.000Z', '2024-03-05T10:01:00.000Z'));
+			expect(q('2024-03-05T10:00:00+02:00')).toEqual(range('2024-03-05T08:00:00.000Z', '2024-03-05T08:00:01.000Z'));
 			expect(q('since 2024-03-05T10:00:00Z')).toEqual(range('2024-03-05T10:00:00.000Z'));
 		});
 
@@ -245,9 +222,7 @@ describe('time', () => {
 		it('parses parts of days and earlier today', () => {
 			expect(q('this morning')).toEqual(range('2024-03-13', '2024-03-13T12:00:00.000Z'));
 			expect(q('yesterday evening')).toEqual(range('2024-03-12T17:00:00.000Z', '2024-03-13'));
-			expect(q('last night')).toEqual(
-				range('2024-03-12T18:00:00.000Z', '2024-03-13T06:00:00.000Z'),
-			);
+			expect(q('last night')).toEqual(range('2024-03-12T18:00:00.000Z', '2024-03-13T06:00:00.000Z'));
 			expect(q('earlier today')).toEqual(range('2024-03-13', '2024-03-13T15:30:00.000Z'));
 		});
 
@@ -255,9 +230,7 @@ describe('time', () => {
 			expect(q('last weekend')).toEqual(range('2024-03-09', '2024-03-11'));
 			expect(q('this weekend')).toEqual(range('2024-03-16', '2024-03-18'));
 			// On a Sunday, "last weekend" is the one before the current one.
-			expect(q('last weekend', at('2024-03-17T10:00:00Z'))).toEqual(
-				range('2024-03-09', '2024-03-11'),
-			);
+			expect(q('last weekend', at('2024-03-17T10:00:00Z'))).toEqual(range('2024-03-09', '2024-03-11'));
 		});
 
 		it('parses early, mid and late parts and weeks of a month', () => {
@@ -274,9 +247,7 @@ describe('time', () => {
 			expect(q('winter 2023')).toEqual(range('2023-12-01', '2024-03-01'));
 			// Mid-March, the winter that ended on March 1 is "last winter".
 			expect(q('last winter')).toEqual(range('2023-12-01', '2024-03-01'));
-			expect(q('last winter', at('2024-02-10T00:00:00Z'))).toEqual(
-				range('2022-12-01', '2023-03-01'),
-			);
+			expect(q('last winter', at('2024-02-10T00:00:00Z'))).toEqual(range('2022-12-01', '2023-03-01'));
 			expect(q('this summer')).toEqual(range('2024-06-01', '2024-09-01'));
 		});
 
@@ -310,12 +281,8 @@ describe('time', () => {
 		});
 
 		it('parses clock times after a day as the hour from then', () => {
-			expect(q('yesterday at 3pm')).toEqual(
-				range('2024-03-12T15:00:00.000Z', '2024-03-12T16:00:00.000Z'),
-			);
-			expect(q('Tuesday at 14:30')).toEqual(
-				range('2024-03-12T14:30:00.000Z', '2024-03-12T15:30:00.000Z'),
-			);
+			expect(q('yesterday at 3pm')).toEqual(range('2024-03-12T15:00:00.000Z', '2024-03-12T16:00:00.000Z'));
+			expect(q('Tuesday at 14:30')).toEqual(range('2024-03-12T14:30:00.000Z', '2024-03-12T15:30:00.000Z'));
 			expect(q('today at 25:00')).toBeNull();
 			expect(q('today at 13pm')).toBeNull();
 		});
@@ -413,9 +380,7 @@ describe('time', () => {
 		});
 
 		it('throws invalid_input for a non-finite now', () => {
-			expect(() => parseTimeQuery('today', Number.POSITIVE_INFINITY)).toThrow(
-				'nowMs: must be a finite number, got Infinity',
-			);
+			expect(() => parseTimeQuery('today', Number.POSITIVE_INFINITY)).toThrow('nowMs: must be a finite number, got Infinity');
 		});
 
 		it('always yields ordered, parseable bounds, and "last N days" starts N days ago (property)', () => {
@@ -441,24 +406,19 @@ describe('time', () => {
 				max: at('2100-01-01T00:00:00Z'),
 			});
 			fc.assert(
-				fc.property(
-					nowArb,
-					fc.constantFrom(...phrases),
-					fc.integer({ min: 1, max: 400 }),
-					(now, phrase, n) => {
-						const r = parseTimeQuery(phrase, now);
-						expect(r).not.toBeNull();
-						if (r!.start && r!.end) expect(Date.parse(r!.start)).toBeLessThan(Date.parse(r!.end));
-						expect(parseTimeQuery(`last ${n} days`, now)).toEqual({
-							start: new Date(now - n * DAY).toISOString(),
-						});
-						const week = parseTimeQuery('last week', now)!;
-						expect(new Date(week.start!).getUTCDay()).toBe(1);
-						expect(Date.parse(week.end!) - Date.parse(week.start!)).toBe(7 * DAY);
-						expect(Date.parse(week.end!)).toBeLessThanOrEqual(now);
-						expect(now - Date.parse(week.end!)).toBeLessThan(7 * DAY);
-					},
-				),
+				fc.property(nowArb, fc.constantFrom(...phrases), fc.integer({ min: 1, max: 400 }), (now, phrase, n) => {
+					const r = parseTimeQuery(phrase, now);
+					expect(r).not.toBeNull();
+					if (r!.start && r!.end) expect(Date.parse(r!.start)).toBeLessThan(Date.parse(r!.end));
+					expect(parseTimeQuery(`last ${n} days`, now)).toEqual({
+						start: new Date(now - n * DAY).toISOString(),
+					});
+					const week = parseTimeQuery('last week', now)!;
+					expect(new Date(week.start!).getUTCDay()).toBe(1);
+					expect(Date.parse(week.end!) - Date.parse(week.start!)).toBe(7 * DAY);
+					expect(Date.parse(week.end!)).toBeLessThanOrEqual(now);
+					expect(now - Date.parse(week.end!)).toBeLessThan(7 * DAY);
+				}),
 				{ numRuns: 400 },
 			);
 		});
@@ -470,18 +430,11 @@ describe('time', () => {
 		const m = (phrase: string, start: string, end: string) => ({ phrase, ...range(start, end) });
 
 		it('resolves "last week" in a chat turn to the week before the anchor', () => {
-			expect(extractTimeMentions('I adopted a dog last week!', ANCHOR)).toEqual([
-				m('last week', '2023-05-01', '2023-05-08'),
-			]);
+			expect(extractTimeMentions('I adopted a dog last week!', ANCHOR)).toEqual([m('last week', '2023-05-01', '2023-05-08')]);
 		});
 
 		it('finds several relative expressions, numbers written as words included', () => {
-			expect(
-				extractTimeMentions(
-					'Two weeks ago I started pottery; yesterday I fired a bowl. 2 years ago I lived in Oslo.',
-					ANCHOR,
-				),
-			).toEqual([
+			expect(extractTimeMentions('Two weeks ago I started pottery; yesterday I fired a bowl. 2 years ago I lived in Oslo.', ANCHOR)).toEqual([
 				m('Two weeks ago', '2023-04-24', '2023-05-01'),
 				m('yesterday', '2023-05-07', '2023-05-08'),
 				m('2 years ago', '2021-01-01', '2022-01-01'),
@@ -489,129 +442,81 @@ describe('time', () => {
 		});
 
 		it('resolves weekdays backwards in past sentences and forwards in future ones', () => {
-			expect(extractTimeMentions('We went hiking on Saturday.', ANCHOR)).toEqual([
-				m('on Saturday', '2023-05-06', '2023-05-07'),
-			]);
-			expect(extractTimeMentions("We'll go hiking on Saturday.", ANCHOR)).toEqual([
-				m('on Saturday', '2023-05-13', '2023-05-14'),
-			]);
-			expect(extractTimeMentions('I am flying out Friday.', ANCHOR)).toEqual([
-				m('Friday', '2023-05-12', '2023-05-13'),
-			]);
-			expect(extractTimeMentions('Last Monday was rough.', ANCHOR)).toEqual([
-				m('Last Monday', '2023-05-01', '2023-05-02'),
-			]);
+			expect(extractTimeMentions('We went hiking on Saturday.', ANCHOR)).toEqual([m('on Saturday', '2023-05-06', '2023-05-07')]);
+			expect(extractTimeMentions("We'll go hiking on Saturday.", ANCHOR)).toEqual([m('on Saturday', '2023-05-13', '2023-05-14')]);
+			expect(extractTimeMentions('I am flying out Friday.', ANCHOR)).toEqual([m('Friday', '2023-05-12', '2023-05-13')]);
+			expect(extractTimeMentions('Last Monday was rough.', ANCHOR)).toEqual([m('Last Monday', '2023-05-01', '2023-05-02')]);
 		});
 
 		it('resolves months by the direction of their sentence', () => {
-			expect(extractTimeMentions('I went to Lisbon in June.', ANCHOR)).toEqual([
-				m('in June', '2022-06-01', '2022-07-01'),
-			]);
-			expect(extractTimeMentions('I will visit Paris in June.', ANCHOR)).toEqual([
-				m('in June', '2023-06-01', '2023-07-01'),
-			]);
-			expect(extractTimeMentions('We met in May 2021.', ANCHOR)).toEqual([
-				m('in May 2021', '2021-05-01', '2021-06-01'),
-			]);
-			expect(extractTimeMentions('next month we move', ANCHOR)).toEqual([
-				m('next month', '2023-06-01', '2023-07-01'),
-			]);
+			expect(extractTimeMentions('I went to Lisbon in June.', ANCHOR)).toEqual([m('in June', '2022-06-01', '2022-07-01')]);
+			expect(extractTimeMentions('I will visit Paris in June.', ANCHOR)).toEqual([m('in June', '2023-06-01', '2023-07-01')]);
+			expect(extractTimeMentions('We met in May 2021.', ANCHOR)).toEqual([m('in May 2021', '2021-05-01', '2021-06-01')]);
+			expect(extractTimeMentions('next month we move', ANCHOR)).toEqual([m('next month', '2023-06-01', '2023-07-01')]);
 		});
 
 		it('resolves days of the month and full dates', () => {
-			expect(extractTimeMentions('On the 14th of April my sister got married.', ANCHOR)).toEqual([
-				m('the 14th of April', '2023-04-14', '2023-04-15'),
-			]);
-			expect(extractTimeMentions('Rent was due on the 3rd.', ANCHOR)).toEqual([
-				m('on the 3rd', '2023-05-03', '2023-05-04'),
-			]);
+			expect(extractTimeMentions('On the 14th of April my sister got married.', ANCHOR)).toEqual([m('the 14th of April', '2023-04-14', '2023-04-15')]);
+			expect(extractTimeMentions('Rent was due on the 3rd.', ANCHOR)).toEqual([m('on the 3rd', '2023-05-03', '2023-05-04')]);
 			// No tense cue: the nearest 20th (12 days ahead rather than 18 days back).
-			expect(extractTimeMentions('The launch is on the 20th.', ANCHOR)).toEqual([
-				m('on the 20th', '2023-05-20', '2023-05-21'),
+			expect(extractTimeMentions('The launch is on the 20th.', ANCHOR)).toEqual([m('on the 20th', '2023-05-20', '2023-05-21')]);
+			expect(extractTimeMentions('The launch happened on the 20th.', ANCHOR)).toEqual([m('on the 20th', '2023-04-20', '2023-04-21')]);
+			expect(extractTimeMentions('The launch will be on the 20th.', ANCHOR)).toEqual([m('on the 20th', '2023-05-20', '2023-05-21')]);
+			expect(extractTimeMentions('Deadline: 2023-05-20, kickoff March 3rd, 2023.', ANCHOR)).toEqual([
+				m('2023-05-20', '2023-05-20', '2023-05-21'),
+				m('March 3rd, 2023', '2023-03-03', '2023-03-04'),
 			]);
-			expect(extractTimeMentions('The launch happened on the 20th.', ANCHOR)).toEqual([
-				m('on the 20th', '2023-04-20', '2023-04-21'),
-			]);
-			expect(extractTimeMentions('The launch will be on the 20th.', ANCHOR)).toEqual([
-				m('on the 20th', '2023-05-20', '2023-05-21'),
-			]);
-			expect(extractTimeMentions('Deadline: 2023-05-20, kickoff March 3rd, 2023.', ANCHOR)).toEqual(
-				[
-					m('2023-05-20', '2023-05-20', '2023-05-21'),
-					m('March 3rd, 2023', '2023-03-03', '2023-03-04'),
-				],
-			);
 		});
 
 		it('resolves a date without a tense cue to its nearest occurrence', () => {
 			const june20 = at('2023-06-20T12:00:00Z');
-			expect(extractTimeMentions('Moving in July 1st', june20)).toEqual([
-				m('July 1st', '2023-07-01', '2023-07-02'),
+			expect(extractTimeMentions('Moving in July 1st', june20)).toEqual([m('July 1st', '2023-07-01', '2023-07-02')]);
+			expect(extractTimeMentions('We met on July 1st', june20)).toEqual([m('July 1st', '2022-07-01', '2022-07-02')]);
+			expect(extractTimeMentions('January 16. Bill rearranged the house', at('2023-11-26T12:00:00Z'))).toEqual([
+				m('January 16', '2024-01-16', '2024-01-17'),
 			]);
-			expect(extractTimeMentions('We met on July 1st', june20)).toEqual([
-				m('July 1st', '2022-07-01', '2022-07-02'),
-			]);
-			expect(
-				extractTimeMentions('January 16. Bill rearranged the house', at('2023-11-26T12:00:00Z')),
-			).toEqual([m('January 16', '2024-01-16', '2024-01-17')]);
-			expect(extractTimeMentions('Rent was due on the 3rd.', ANCHOR)).toEqual([
-				m('on the 3rd', '2023-05-03', '2023-05-04'),
-			]);
+			expect(extractTimeMentions('Rent was due on the 3rd.', ANCHOR)).toEqual([m('on the 3rd', '2023-05-03', '2023-05-04')]);
 		});
 
 		it('reads a bare day of the month in the month the text named before it', () => {
-			expect(
-				extractTimeMentions('March 13 to 17. My talk is on the 15th', at('2022-12-20T12:00:00Z')),
-			).toEqual([
+			expect(extractTimeMentions('March 13 to 17. My talk is on the 15th', at('2022-12-20T12:00:00Z'))).toEqual([
 				m('March 13', '2023-03-13', '2023-03-14'),
 				m('on the 15th', '2023-03-15', '2023-03-16'),
 			]);
 		});
 
 		it('understands "N weeks since", "the end of the month" and skips "in N days of"', () => {
-			expect(
-				extractTimeMentions('Three weeks since they let me go', at('2023-02-11T12:00:00Z')),
-			).toEqual([m('Three weeks since', '2023-01-16', '2023-01-23')]);
-			expect(
-				extractTimeMentions(
-					'We got into the festival at the end of the month.',
-					at('2023-08-02T12:00:00Z'),
-				),
-			).toEqual([m('the end of the month', '2023-08-21', '2023-09-01')]);
-			expect(
-				extractTimeMentions('I have aged ten years in four days of driving practice', ANCHOR),
-			).toEqual([]);
+			expect(extractTimeMentions('Three weeks since they let me go', at('2023-02-11T12:00:00Z'))).toEqual([
+				m('Three weeks since', '2023-01-16', '2023-01-23'),
+			]);
+			expect(extractTimeMentions('We got into the festival at the end of the month.', at('2023-08-02T12:00:00Z'))).toEqual([
+				m('the end of the month', '2023-08-21', '2023-09-01'),
+			]);
+			expect(extractTimeMentions('I have aged ten years in four days of driving practice', ANCHOR)).toEqual([]);
 		});
 
 		it('resolves holidays in free text but not a greeting or "a new year"', () => {
 			const jan7 = at('2024-01-07T09:00:00Z');
-			expect(extractTimeMentions('We spent Christmas with my parents.', jan7)).toEqual([
-				m('Christmas', '2023-12-25', '2023-12-26'),
-			]);
+			expect(extractTimeMentions('We spent Christmas with my parents.', jan7)).toEqual([m('Christmas', '2023-12-25', '2023-12-26')]);
 			expect(extractTimeMentions("Happy New Year! It's a new year of school.", jan7)).toEqual([]);
-			expect(extractTimeMentions("We met on New Year's Eve 2022.", jan7)).toEqual([
-				m("New Year's Eve 2022", '2022-12-31', '2023-01-01'),
-			]);
+			expect(extractTimeMentions("We met on New Year's Eve 2022.", jan7)).toEqual([m("New Year's Eve 2022", '2022-12-31', '2023-01-01')]);
 		});
 
 		it('maps "last night" to the previous day', () => {
-			expect(
-				extractTimeMentions('Just got back from Osaka last night', at('2024-01-07T09:00:00Z')),
-			).toEqual([m('last night', '2024-01-06', '2024-01-07')]);
+			expect(extractTimeMentions('Just got back from Osaka last night', at('2024-01-07T09:00:00Z'))).toEqual([
+				m('last night', '2024-01-06', '2024-01-07'),
+			]);
 		});
 
 		it('resolves seasons, years, the weekend and parts of days to whole days', () => {
-			expect(
-				extractTimeMentions(
-					'Last summer was great. Back in 2019 I lived in Berlin. I saw her over the weekend, this morning too.',
-					ANCHOR,
-				),
-			).toEqual([
-				m('Last summer', '2022-06-01', '2022-09-01'),
-				m('Back in 2019', '2019-01-01', '2020-01-01'),
-				m('over the weekend', '2023-05-06', '2023-05-08'),
-				m('this morning', '2023-05-08', '2023-05-09'),
-			]);
+			expect(extractTimeMentions('Last summer was great. Back in 2019 I lived in Berlin. I saw her over the weekend, this morning too.', ANCHOR)).toEqual(
+				[
+					m('Last summer', '2022-06-01', '2022-09-01'),
+					m('Back in 2019', '2019-01-01', '2020-01-01'),
+					m('over the weekend', '2023-05-06', '2023-05-08'),
+					m('this morning', '2023-05-08', '2023-05-09'),
+				],
+			);
 		});
 
 		it('closes rolling windows at the end of the anchor day', () => {
@@ -621,27 +526,18 @@ describe('time', () => {
 		});
 
 		it('applies early, mid and late', () => {
-			expect(
-				extractTimeMentions("Early June I'll be busy; it rained in late April.", ANCHOR),
-			).toEqual([
+			expect(extractTimeMentions("Early June I'll be busy; it rained in late April.", ANCHOR)).toEqual([
 				m('Early June', '2023-06-01', '2023-06-11'),
 				m('late April', '2023-04-21', '2023-05-01'),
 			]);
 		});
 
 		it('ignores numbers, modal "may", "march" as a verb and bare years', () => {
-			expect(
-				extractTimeMentions(
-					'I may bring 2019 cookies; we march 3 miles; the next day we rested.',
-					ANCHOR,
-				),
-			).toEqual([]);
+			expect(extractTimeMentions('I may bring 2019 cookies; we march 3 miles; the next day we rested.', ANCHOR)).toEqual([]);
 		});
 
 		it('keeps the longest of overlapping expressions', () => {
-			expect(extractTimeMentions('the first week of May 2023 was busy', ANCHOR)).toEqual([
-				m('the first week of May 2023', '2023-05-01', '2023-05-08'),
-			]);
+			expect(extractTimeMentions('the first week of May 2023 was busy', ANCHOR)).toEqual([m('the first week of May 2023', '2023-05-01', '2023-05-08')]);
 		});
 
 		it('returns nothing for empty text or text without time words', () => {
@@ -650,15 +546,11 @@ describe('time', () => {
 		});
 
 		it('throws invalid_input for a non-finite anchor', () => {
-			expect(() => extractTimeMentions('yesterday', Number.NaN)).toThrow(
-				'anchorMs: must be a finite number, got NaN',
-			);
+			expect(() => extractTimeMentions('yesterday', Number.NaN)).toThrow('anchorMs: must be a finite number, got NaN');
 		});
 
 		it('completes on a 50,000-character text', () => {
-			const text = 'Two weeks ago I adopted a dog; last summer we went to Lisbon in June. '
-				.repeat(720)
-				.slice(0, 50_000);
+			const text = 'Two weeks ago I adopted a dog; last summer we went to Lisbon in June. '.repeat(720).slice(0, 50_000);
 			const out = extractTimeMentions(text, ANCHOR);
 			expect(out.length).toBeGreaterThan(2000);
 			expect(out[0]).toEqual(m('Two weeks ago', '2023-04-24', '2023-05-01'));
@@ -698,17 +590,13 @@ describe('time', () => {
 				',',
 			];
 			fc.assert(
-				fc.property(
-					fc.array(fc.constantFrom(...words), { maxLength: 30 }),
-					fc.integer({ min: 0, max: 4e12 }),
-					(parts, anchor) => {
-						const text = parts.join(' ');
-						for (const x of extractTimeMentions(text, anchor)) {
-							expect(text).toContain(x.phrase);
-							expect(Date.parse(x.start)).toBeLessThan(Date.parse(x.end));
-						}
-					},
-				),
+				fc.property(fc.array(fc.constantFrom(...words), { maxLength: 30 }), fc.integer({ min: 0, max: 4e12 }), (parts, anchor) => {
+					const text = parts.join(' ');
+					for (const x of extractTimeMentions(text, anchor)) {
+						expect(text).toContain(x.phrase);
+						expect(Date.parse(x.start)).toBeLessThan(Date.parse(x.end));
+					}
+				}),
 				{ numRuns: 400 },
 			);
 		});
@@ -716,27 +604,11 @@ describe('time', () => {
 
 	describe('describeDate', () => {
 		it('gives year, month, month and year, weekday, ISO date, ISO month and quarter tokens', () => {
-			expect(describeDate('2023-05-08T18:30:00Z')).toEqual([
-				'2023',
-				'may',
-				'may 2023',
-				'monday',
-				'2023-05-08',
-				'2023-05',
-				'q2 2023',
-			]);
+			expect(describeDate('2023-05-08T18:30:00Z')).toEqual(['2023', 'may', 'may 2023', 'monday', '2023-05-08', '2023-05', 'q2 2023']);
 		});
 
 		it('uses the UTC date', () => {
-			expect(describeDate('2023-12-31T23:30:00-02:00')).toEqual([
-				'2024',
-				'january',
-				'january 2024',
-				'monday',
-				'2024-01-01',
-				'2024-01',
-				'q1 2024',
-			]);
+			expect(describeDate('2023-12-31T23:30:00-02:00')).toEqual(['2024', 'january', 'january 2024', 'monday', '2024-01-01', '2024-01', 'q1 2024']);
 		});
 
 		it('throws invalid_input naming iso for an unparseable date', () => {

@@ -44,7 +44,7 @@ describe('Engine', () => {
 			expect((await engine.getEntities(['person:maria silva']))[0]).toMatchObject({ memory_count: 1 });
 		});
 
-		it('counts an entity\'s mentions, first and last, from the memories that mention it; its row holds only who it is', async () => {
+		it("counts an entity's mentions, first and last, from the memories that mention it; its row holds only who it is", async () => {
 			const engine = await fresh();
 			const at = (day: number) => `2026-03-${String(day).padStart(2, '0')}T10:00:00.000Z`;
 			const id = 'person:maria silva';
@@ -114,9 +114,22 @@ describe('Engine', () => {
 			const engine = await fresh();
 			const a = await engine.store({ content: 'Prefer Postgres' });
 			const b = await engine.store({ content: 'MongoDB was considered' });
-			const out = await engine.associate({ memory1_id: a.memory_id!, memory2_id: b.memory_id!, type: 'PREFERS_OVER', strength: 0.8, reason: 'transactions', context: 'billing' });
+			const out = await engine.associate({
+				memory1_id: a.memory_id!,
+				memory2_id: b.memory_id!,
+				type: 'PREFERS_OVER',
+				strength: 0.8,
+				reason: 'transactions',
+				context: 'billing',
+			});
 			expect(out).toMatchObject({ success: true, created_count: 1, updated_count: 0, failed_count: 0 });
-			expect((await engine.associationsOf(a.memory_id!)).find((l) => l.type === 'PREFERS_OVER')).toMatchObject({ from: a.memory_id, to: b.memory_id, strength: 0.8, reason: 'transactions', context: 'billing' });
+			expect((await engine.associationsOf(a.memory_id!)).find((l) => l.type === 'PREFERS_OVER')).toMatchObject({
+				from: a.memory_id,
+				to: b.memory_id,
+				strength: 0.8,
+				reason: 'transactions',
+				context: 'billing',
+			});
 		});
 
 		it('associate is idempotent per (from,to,type)', async () => {
@@ -163,15 +176,29 @@ describe('Engine', () => {
 			expect(out).toMatchObject({ success: false, created_count: 2, failed_count: 2 });
 			expect(out.failed).toEqual([
 				{ index: 1, memory1_id: a.memory_id, memory2_id: 'ghost', code: 'not_found', error: 'associations[1].memory2_id: no memory with id "ghost"' },
-				{ index: 2, memory1_id: a.memory_id, memory2_id: a.memory_id, code: 'invalid_input', error: 'associations[2].memory2_id: must differ from memory1_id (a memory cannot be linked to itself)' },
+				{
+					index: 2,
+					memory1_id: a.memory_id,
+					memory2_id: a.memory_id,
+					code: 'invalid_input',
+					error: 'associations[2].memory2_id: must differ from memory1_id (a memory cannot be linked to itself)',
+				},
 			]);
-			expect((await engine.associationsOf(b.memory_id!)).filter((l) => AUTHORABLE_ASSOCIATION_TYPES.includes(l.type as never)).map((l) => l.type).sort()).toEqual(['CONTRADICTS', 'RELATES_TO']);
+			expect(
+				(await engine.associationsOf(b.memory_id!))
+					.filter((l) => AUTHORABLE_ASSOCIATION_TYPES.includes(l.type as never))
+					.map((l) => l.type)
+					.sort(),
+			).toEqual(['CONTRADICTS', 'RELATES_TO']);
 		});
 
 		it('unknown id → not_found in single mode', async () => {
 			const engine = await fresh();
 			const a = await engine.store({ content: 'Alone' });
-			expect(await rejection(engine.associate({ memory1_id: 'ghost', memory2_id: a.memory_id! }))).toMatchObject({ code: 'not_found', message: 'memory1_id: no memory with id "ghost"' });
+			expect(await rejection(engine.associate({ memory1_id: 'ghost', memory2_id: a.memory_id! }))).toMatchObject({
+				code: 'not_found',
+				message: 'memory1_id: no memory with id "ghost"',
+			});
 		});
 
 		it('batch over 500 is refused naming associations', async () => {

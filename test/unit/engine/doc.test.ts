@@ -48,7 +48,9 @@ describe('implied sessions', () => {
 	it('group caller-dated memories sharing scope and date, never a batch of undated notes', async () => {
 		const engine = await makeEngine();
 		try {
-			await engine.store({ memories: [{ content: 'User prefers dark mode' }, { content: 'User works from Lisbon on Fridays and travels a lot for conferences in spring' }] });
+			await engine.store({
+				memories: [{ content: 'User prefers dark mode' }, { content: 'User works from Lisbon on Fridays and travels a lot for conferences in spring' }],
+			});
 			const date = '2023-05-08T18:30:00Z';
 			await engine.store({
 				memories: [

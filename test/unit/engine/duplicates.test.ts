@@ -38,7 +38,25 @@ describe('isNearDuplicate', () => {
 	});
 
 	it('never folds two memories differing in one number, letter, name or negation (property)', () => {
-		const words = fc.constantFrom('meeting', 'with', 'team', 'the', 'report', 'is', 'due', 'on', 'budget', 'review', 'room', 'at', 'for', 'a', 'we', 'moved', 'call');
+		const words = fc.constantFrom(
+			'meeting',
+			'with',
+			'team',
+			'the',
+			'report',
+			'is',
+			'due',
+			'on',
+			'budget',
+			'review',
+			'room',
+			'at',
+			'for',
+			'a',
+			'we',
+			'moved',
+			'call',
+		);
 		const sentence = fc.array(words, { minLength: 2, maxLength: 10 });
 		const sharp = fc.oneof(
 			fc.integer({ min: 0, max: 100000 }).map(String),
@@ -50,7 +68,7 @@ describe('isNearDuplicate', () => {
 			fc.property(sentence, fc.nat(), sharp, sharp, fc.boolean(), (ws, at, x, y, replace) => {
 				const i = at % (ws.length + 1);
 				// The token goes mid-sentence: a capitalised word that starts a sentence may be no name.
-				const a = ['Noted',  ...ws.slice(0, i), x, ...ws.slice(i)].join(' ');
+				const a = ['Noted', ...ws.slice(0, i), x, ...ws.slice(i)].join(' ');
 				const b = replace ? ['Noted', ...ws.slice(0, i), y, ...ws.slice(i)].join(' ') : ['Noted', ...ws].join(' ');
 				fc.pre(!replace || x.toLowerCase() !== y.toLowerCase());
 				return !near(a, b) && !near(b, a);
@@ -78,9 +96,27 @@ describe('isPossibleUpdate', () => {
 	});
 });
 
-
 describe('word sets worked out once (wordsOf, wordCache)', () => {
-	const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'nothing', 'without', 'dont', 'doesnt', 'didnt', 'isnt', 'arent', 'wasnt', 'werent', 'cant', 'cannot', 'wont', 'shouldnt', 'nor']);
+	const NEGATIONS = new Set([
+		'not',
+		'no',
+		'never',
+		'none',
+		'nothing',
+		'without',
+		'dont',
+		'doesnt',
+		'didnt',
+		'isnt',
+		'arent',
+		'wasnt',
+		'werent',
+		'cant',
+		'cannot',
+		'wont',
+		'shouldnt',
+		'nor',
+	]);
 	/** sharpWords as it was before its ASCII fast path: the tokenizer on every word. */
 	function sharpReference(text: string): Set<string> {
 		const out = new Set<string>();
@@ -92,11 +128,37 @@ describe('word sets worked out once (wordsOf, wordCache)', () => {
 			const [w] = tokenize(raw);
 			if (w === undefined) continue;
 			const capital = raw[0] !== raw[0].toLowerCase();
-			if (/\p{N}/u.test(w) || NEGATIONS.has(w) || (w.length === 1 && w !== 'a' && w !== 'i') || (capital && !start && !/^I(?:['’]\p{L}+)?$/u.test(raw))) out.add(w);
+			if (/\p{N}/u.test(w) || NEGATIONS.has(w) || (w.length === 1 && w !== 'a' && w !== 'i') || (capital && !start && !/^I(?:['’]\p{L}+)?$/u.test(raw)))
+				out.add(w);
 		}
 		return out;
 	}
-	const words = fc.array(fc.constantFrom('Alice', 'alice', 'A', 'a', 'I', "I'm", 'İstanbul', 'Ünïcode', 'v2', '3pm', 'not', 'never', 'Don’t', "Bob's", 'team', '.', ',', ':', '\n', 'ß', 'ǅ'), { maxLength: 12 });
+	const words = fc.array(
+		fc.constantFrom(
+			'Alice',
+			'alice',
+			'A',
+			'a',
+			'I',
+			"I'm",
+			'İstanbul',
+			'Ünïcode',
+			'v2',
+			'3pm',
+			'not',
+			'never',
+			'Don’t',
+			"Bob's",
+			'team',
+			'.',
+			',',
+			':',
+			'\n',
+			'ß',
+			'ǅ',
+		),
+		{ maxLength: 12 },
+	);
 
 	it('sharpWords gives what the tokenizer on every word gave', () => {
 		fc.assert(

@@ -125,7 +125,9 @@ describe('the embedded static model', () => {
 		const auc = wins / (para.length * unrel.length);
 		const medianUnrelated = [...unrel].sort((x, y) => x - y)[Math.floor(unrel.length / 2)];
 		const beatMedian = para.filter((p) => p > medianUnrelated).length / para.length;
-		console.log(`embedding quality (${para.length} paraphrase / ${unrel.length} unrelated pairs): mean paraphrase cos ${mean(para).toFixed(3)}, mean unrelated cos ${mean(unrel).toFixed(3)}, gap ${(mean(para) - mean(unrel)).toFixed(3)}, AUC ${auc.toFixed(3)}, paraphrases above the median unrelated pair ${(beatMedian * 100).toFixed(0)}%`);
+		console.log(
+			`embedding quality (${para.length} paraphrase / ${unrel.length} unrelated pairs): mean paraphrase cos ${mean(para).toFixed(3)}, mean unrelated cos ${mean(unrel).toFixed(3)}, gap ${(mean(para) - mean(unrel)).toFixed(3)}, AUC ${auc.toFixed(3)}, paraphrases above the median unrelated pair ${(beatMedian * 100).toFixed(0)}%`,
+		);
 		expect(mean(para) - mean(unrel)).toBeGreaterThan(0.3);
 		expect(auc).toBeGreaterThan(0.95);
 		expect(beatMedian).toBeGreaterThanOrEqual(0.85);
@@ -197,7 +199,9 @@ describe('other models through the same createEmbedder', () => {
 	it('reads initializers back out of the ONNX file', () => {
 		const t = readOnnxInitializers(readFileSync(join(dir, 'tiny', 'three-words', 'onnx', 'model.onnx')), ['embedding_table_int8', 'embedding_row_scale']);
 		expect(t.get('embedding_table_int8')!.dims).toEqual([5, 4]);
-		expect(Array.from(new Int8Array(new Uint8Array(t.get('embedding_table_int8')!.raw).buffer)).slice(8)).toEqual([127, 0, 0, 0, 0, 127, 0, 0, 0, 0, 95, 127]);
+		expect(Array.from(new Int8Array(new Uint8Array(t.get('embedding_table_int8')!.raw).buffer)).slice(8)).toEqual([
+			127, 0, 0, 0, 0, 127, 0, 0, 0, 0, 95, 127,
+		]);
 		expect(t.get('embedding_row_scale')!.dims).toEqual([5]);
 	});
 
@@ -267,7 +271,8 @@ describe('the fast path over HTTP (the browser code path), behind an SPA-style s
 		let done = false;
 		// The server says when it has sent each file: the fetches must all finish before the gate opens.
 		const sent = new Set<string>();
-		const onRequest = (req: IncomingMessage, res: ServerResponse) => res.on('finish', () => sent.add(basename(new URL(req.url ?? '/', 'http://x').pathname)));
+		const onRequest = (req: IncomingMessage, res: ServerResponse) =>
+			res.on('finish', () => sent.add(basename(new URL(req.url ?? '/', 'http://x').pathname)));
 		server.on('request', onRequest);
 		const loading = loadStaticParts({ localModelPath: base, parseAfter: gate }).then((p) => ((done = true), p));
 		const allSent = () => sent.has('tokenizer.json') && sent.has('tokenizer_config.json') && [...sent].some((f) => f.endsWith('.onnx'));

@@ -19,7 +19,10 @@ describe('Engine', () => {
 
 		it('unknown id → not_found naming the field', async () => {
 			const engine = await fresh();
-			expect(await rejection(engine.get({ memory_id: 'missing' }))).toMatchObject({ code: 'not_found', message: 'memory_id: no memory with id "missing"' });
+			expect(await rejection(engine.get({ memory_id: 'missing' }))).toMatchObject({
+				code: 'not_found',
+				message: 'memory_id: no memory with id "missing"',
+			});
 		});
 
 		it('a seq is refused: ids are strings', async () => {
@@ -59,7 +62,13 @@ describe('Engine', () => {
 			const b = await engine.store({ content: 'Our team meets for standup at nine every morning', source: 'chat' });
 			const got = await engine.get({ memory_id: a.memory_id! });
 			expect(got.related_memories).toEqual([
-				expect.objectContaining({ id: b.memory_id, seq: 2, relation: 'SIMILAR_TO', source: 'chat', snippet: 'Our team meets for standup at nine every morning' }),
+				expect.objectContaining({
+					id: b.memory_id,
+					seq: 2,
+					relation: 'SIMILAR_TO',
+					source: 'chat',
+					snippet: 'Our team meets for standup at nine every morning',
+				}),
 			]);
 			expect(got.related_memories[0].similarity).toBeGreaterThan(0.6);
 			expect(got.related_memories[0].similarity).toBeLessThanOrEqual(1);
@@ -68,7 +77,9 @@ describe('Engine', () => {
 		it('bounds related memories by related_limit', async () => {
 			const engine = await fresh();
 			const hub = await engine.store({ content: 'Hub memory' });
-			const others = await engine.store({ memories: Array.from({ length: 6 }, (_, i) => ({ content: `Spoke memory number ${i} about a different topic ${'abcdef'[i]}` })) });
+			const others = await engine.store({
+				memories: Array.from({ length: 6 }, (_, i) => ({ content: `Spoke memory number ${i} about a different topic ${'abcdef'[i]}` })),
+			});
 			await engine.associate({ associations: others.results.map((r) => ({ memory1_id: hub.memory_id!, memory2_id: r.memory_id })) });
 			const got = await engine.get({ memory_id: hub.memory_id!, related_limit: 3 });
 			expect(got.related_memories).toHaveLength(3);
@@ -81,7 +92,9 @@ describe('Engine', () => {
 			const b = await engine.store({ content: 'Rewrote the settings page' });
 			await engine.associate({ memory1_id: b.memory_id!, memory2_id: a.memory_id!, type: 'DERIVED_FROM', transformation: 'applied the decision' });
 			const got = await engine.get({ memory_id: a.memory_id! });
-			expect(got.associations).toEqual([expect.objectContaining({ from: b.memory_id, to: a.memory_id, type: 'DERIVED_FROM', transformation: 'applied the decision' })]);
+			expect(got.associations).toEqual([
+				expect.objectContaining({ from: b.memory_id, to: a.memory_id, type: 'DERIVED_FROM', transformation: 'applied the decision' }),
+			]);
 			expect(got.related_memories.find((r) => r.id === b.memory_id)).toMatchObject({ relation: 'DERIVED_FROM', direction: 'in' });
 		});
 	});
@@ -158,7 +171,9 @@ describe('Engine', () => {
 		it('refuses to move t_invalid before t_valid', async () => {
 			const engine = await fresh();
 			const a = await engine.store({ content: 'Windowed', t_valid: '2026-02-01T00:00:00Z' });
-			expect((await rejection(engine.update({ memory_id: a.memory_id!, t_invalid: '2026-01-15T00:00:00Z' }))).message).toBe('t_invalid: must not be before t_valid (2026-02-01T00:00:00.000Z)');
+			expect((await rejection(engine.update({ memory_id: a.memory_id!, t_invalid: '2026-01-15T00:00:00Z' }))).message).toBe(
+				't_invalid: must not be before t_valid (2026-02-01T00:00:00.000Z)',
+			);
 		});
 
 		it('stores a new caller embedding and reports it', async () => {
@@ -171,13 +186,18 @@ describe('Engine', () => {
 
 		it('unknown id → not_found', async () => {
 			const engine = await fresh();
-			expect(await rejection(engine.update({ memory_id: 'ghost', content: 'x' }))).toMatchObject({ code: 'not_found', message: 'memory_id: no memory with id "ghost"' });
+			expect(await rejection(engine.update({ memory_id: 'ghost', content: 'x' }))).toMatchObject({
+				code: 'not_found',
+				message: 'memory_id: no memory with id "ghost"',
+			});
 		});
 
 		it('refuses an invalid date without writing', async () => {
 			const engine = await fresh();
 			const a = await engine.store({ content: 'Unchanged', tags: ['a'] });
-			expect((await rejection(engine.update({ memory_id: a.memory_id!, tags: ['b'], t_valid: '31/02/2026' }))).message).toBe('t_valid: must be an ISO 8601 date or date-time, e.g. 2024-03-01 or 2024-03-01T09:30:00Z');
+			expect((await rejection(engine.update({ memory_id: a.memory_id!, tags: ['b'], t_valid: '31/02/2026' }))).message).toBe(
+				't_valid: must be an ISO 8601 date or date-time, e.g. 2024-03-01 or 2024-03-01T09:30:00Z',
+			);
 			expect((await engine.getMemories([a.memory_id!]))[0]!.tags).toEqual(['a']);
 		});
 	});

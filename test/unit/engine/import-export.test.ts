@@ -20,7 +20,12 @@ async function seed(engine: Engine): Promise<string[]> {
 		],
 	});
 	const ids = out.results.map((r) => r.memory_id);
-	const v2 = await engine.store({ content: 'Standup moved to 9:30 am', supersedes_memory_id: ids[0], supersede_relation: 'EVOLVED_INTO', supersede_reason: 'new timezone' });
+	const v2 = await engine.store({
+		content: 'Standup moved to 9:30 am',
+		supersedes_memory_id: ids[0],
+		supersede_relation: 'EVOLVED_INTO',
+		supersede_reason: 'new timezone',
+	});
 	await engine.associate({ memory1_id: ids[2], memory2_id: ids[3], type: 'PART_OF', role: 'owner', strength: 0.7 });
 	await engine.get({ memory_id: ids[1] });
 	await engine.get({ memory_id: ids[1] });
@@ -29,7 +34,7 @@ async function seed(engine: Engine): Promise<string[]> {
 
 /** Everything a lossless round trip must keep, read from the database in a stable order. */
 async function snapshotOf(engine: Engine) {
-	const memories = (await engine.db.memories.orderBy('seq').toArray());
+	const memories = await engine.db.memories.orderBy('seq').toArray();
 	const associations = await storedLinks(engine);
 	const entities = await engine.db.entities.orderBy('id').toArray();
 	const links = memories.map((m) => [m.id, entityIdsOf(m.entities)]);
@@ -55,7 +60,8 @@ describe('Engine', () => {
 			const engine = await fresh();
 			await seed(engine);
 			const before = await snapshotOf(engine);
-			const allVectors = async (e: typeof engine) => (await e.db.memories.toArray()).flatMap(vectorRowsOf).sort((x, y) => x.memory_id.localeCompare(y.memory_id) || x.model.localeCompare(y.model));
+			const allVectors = async (e: typeof engine) =>
+				(await e.db.memories.toArray()).flatMap(vectorRowsOf).sort((x, y) => x.memory_id.localeCompare(y.memory_id) || x.model.localeCompare(y.model));
 			const vectorsBefore = await allVectors(engine);
 			const exported = await engine.exportMemories({ format: 'jsonl', include_vectors: true });
 			expect(exported.data.split('\n')[0]).toContain('"kind":"header"');
@@ -105,7 +111,10 @@ describe('Engine', () => {
 			await target.store({ content: 'Local memory holding seq one' });
 			await target.importMemories({ data });
 			const seqs = (await target.db.memories.orderBy('seq').toArray()).map((m) => [m.content, m.seq]);
-			expect(seqs).toEqual([['Local memory holding seq one', 1], ['Exported memory number one', 2]]);
+			expect(seqs).toEqual([
+				['Local memory holding seq one', 1],
+				['Exported memory number one', 2],
+			]);
 			expect((await target.store({ content: 'Next local memory' })).seq).toBe(3);
 		});
 
@@ -156,7 +165,22 @@ describe('Engine', () => {
 			const res = await target.importMemories({ data: md });
 			expect(res.errors).toEqual([]);
 			const after = await target.db.memories.orderBy('seq').toArray();
-			const keep = (m: (typeof before)[number]) => [m.id, m.seq, m.content, m.tags, m.scope, m.metadata, m.importance, m.confidence, m.timestamp, m.t_valid, m.t_invalid, m.access_count, m.summary, m.source];
+			const keep = (m: (typeof before)[number]) => [
+				m.id,
+				m.seq,
+				m.content,
+				m.tags,
+				m.scope,
+				m.metadata,
+				m.importance,
+				m.confidence,
+				m.timestamp,
+				m.t_valid,
+				m.t_invalid,
+				m.access_count,
+				m.summary,
+				m.source,
+			];
 			expect(after.map(keep)).toEqual(before.map(keep));
 			expect(res.associations).toBe((await storedLinks(engine)).length);
 		});
@@ -196,7 +220,9 @@ describe('Engine', () => {
 
 		it('imports in batches of at most 500 and reports progress', async () => {
 			const engine = await fresh();
-			const data = Array.from({ length: 1100 }, (_, i) => JSON.stringify({ kind: 'memory', id: `m${i}`, content: `Imported fact number ${i}` })).join('\n');
+			const data = Array.from({ length: 1100 }, (_, i) => JSON.stringify({ kind: 'memory', id: `m${i}`, content: `Imported fact number ${i}` })).join(
+				'\n',
+			);
 			const progress: Progress[] = [];
 			const res = await engine.importMemories({ data }, undefined, (p) => progress.push(p));
 			expect(res.imported).toBe(1100);

@@ -27,9 +27,29 @@ const ODD = ['\u0000', '\ud800', '\udfff', '\ud83d\ude00', '\u2028', '\ufeff', '
 const noise = fc.string({ unit: fc.constantFrom(...MARKUP, ...ODD), maxLength: 40 });
 /** One character or pattern repeated up to ~70k times (past the line cap). */
 const run = fc
-	.tuple(fc.constantFrom('`', '`a`', '*', '**', '_', '- ', '#', '~', ' ', '"', '1', '\\', '{', '[', '`` ', '`a` (p), ', '\u0000', '\ud800'), fc.integer({ min: 1, max: 70_000 }))
+	.tuple(
+		fc.constantFrom('`', '`a`', '*', '**', '_', '- ', '#', '~', ' ', '"', '1', '\\', '{', '[', '`` ', '`a` (p), ', '\u0000', '\ud800'),
+		fc.integer({ min: 1, max: 70_000 }),
+	)
 	.map(([p, n]) => p.repeat(Math.ceil(n / p.length)));
-const key = fc.constantFrom('id', 'type', 'scope', 'tags', 'importance', 'confidence', 'created', 'updated', 'source', 'summary', 'entities', 'metadata', 'link', 'accessed', 'valid from', 'Decision');
+const key = fc.constantFrom(
+	'id',
+	'type',
+	'scope',
+	'tags',
+	'importance',
+	'confidence',
+	'created',
+	'updated',
+	'source',
+	'summary',
+	'entities',
+	'metadata',
+	'link',
+	'accessed',
+	'valid from',
+	'Decision',
+);
 const item = fc.tuple(key, fc.oneof(noise, run)).map(([k, v]) => `- **${k}:** ${v}`);
 const line = fc.oneof(
 	{ weight: 4, arbitrary: noise },
@@ -49,7 +69,10 @@ function doc(lines: fc.Arbitrary<string>, max: number): fc.Arbitrary<string> {
 const record = fc
 	.record({ id: fc.constantFrom('m-1', 'm-2', 'm-3', 'a`b', ' pad '), content: fc.oneof(noise, run), items: fc.array(item, { maxLength: 4 }) })
 	.map(({ id, content, items }) => ['## #1 · Title', '', `- **id:** \`${id}\``, ...items, '', '````text', content, '````', ''].join('\n'));
-const markdown = fc.oneof(doc(line, 60), fc.array(fc.oneof(record, doc(line, 10)), { maxLength: 8 }).map((p) => p.join('\n')));
+const markdown = fc.oneof(
+	doc(line, 60),
+	fc.array(fc.oneof(record, doc(line, 10)), { maxLength: 8 }).map((p) => p.join('\n')),
+);
 
 const HEADER = '{"kind":"header","format":"engram","version":1}';
 const deep = fc.integer({ min: 1, max: 60_000 }).map((n) => `{"kind":"memory","content":"deep","metadata":${'{"a":'.repeat(n)}1${'}'.repeat(n)}}`);
@@ -62,7 +85,12 @@ const memoryLine = fc
 	})
 	.map((m) => JSON.stringify({ kind: 'memory', ...m }));
 const linkLine = fc
-	.record({ from: fc.constantFrom('j-1', 'j-2', 'ghost'), to: fc.constantFrom('j-3', 'j-4', 'ghost'), type: fc.constantFrom('RELATES_TO', 'NOPE'), strength: fc.double({ min: 0, max: 1, noNaN: true }) })
+	.record({
+		from: fc.constantFrom('j-1', 'j-2', 'ghost'),
+		to: fc.constantFrom('j-3', 'j-4', 'ghost'),
+		type: fc.constantFrom('RELATES_TO', 'NOPE'),
+		strength: fc.double({ min: 0, max: 1, noNaN: true }),
+	})
 	.map((a) => JSON.stringify({ kind: 'association', ...a }));
 const jsonlLine = fc.oneof(
 	{ weight: 4, arbitrary: memoryLine },
@@ -71,7 +99,10 @@ const jsonlLine = fc.oneof(
 	{ weight: 1, arbitrary: run },
 	{ weight: 1, arbitrary: deep },
 	{ weight: 2, arbitrary: fc.json({ maxDepth: 4 }) },
-	{ weight: 1, arbitrary: fc.constantFrom('{bad}', '{"kind":"widget"}', '{"kind":"memory"}', '[]', 'null', '{"kind":"memory","content":"x","timestamp":"1"}') },
+	{
+		weight: 1,
+		arbitrary: fc.constantFrom('{bad}', '{"kind":"widget"}', '{"kind":"memory"}', '[]', 'null', '{"kind":"memory","content":"x","timestamp":"1"}'),
+	},
 );
 const jsonl = doc(jsonlLine, 40).map((d) => `${HEADER}\n${d}`);
 
@@ -165,7 +196,9 @@ describe('import fuzz', () => {
 					fc.pre(data.trim() !== ''); // empty or blank data is refused whole, as a bad argument
 					const md = parseMarkdown(data);
 					const r = await importWithin(engine, data, 'markdown', onConflict);
-					expect(r.imported + r.replaced + r.skipped + r.associations + r.refused).toBe(md.memories.length + md.associations.length + md.errors.length);
+					expect(r.imported + r.replaced + r.skipped + r.associations + r.refused).toBe(
+						md.memories.length + md.associations.length + md.errors.length,
+					);
 				}),
 				{ numRuns: IMPORT_RUNS },
 			);

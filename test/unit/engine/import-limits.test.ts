@@ -63,7 +63,9 @@ describe('Engine', () => {
 			expect(res).toMatchObject({ imported: 0, refused: 1 });
 			expect(res.errors[0].error).toBe('memory: nested deeper than 64 levels');
 			const mid = `${'{"a":'.repeat(2_000)}1${'}'.repeat(2_000)}`;
-			const again = await engine.importMemories({ data: `${HEADER}\n{"kind":"memory","content":"x","metadata":${mid}}\n{"kind":"memory","content":"y"}` });
+			const again = await engine.importMemories({
+				data: `${HEADER}\n{"kind":"memory","content":"x","metadata":${mid}}\n{"kind":"memory","content":"y"}`,
+			});
 			expect(again).toMatchObject({ imported: 1, refused: 1 });
 		});
 
@@ -96,8 +98,20 @@ describe('Engine', () => {
 		});
 
 		it('joins 20,000 relation types between one pair in linear time', async () => {
-			const relations = Array.from({ length: 20_000 }, (_, i) => ({ line: i + 1, value: { type: 'relation' as const, from: 'A', to: 'B', relationType: `rel_${i}_${'x'.repeat(40)}` } }));
-			const links = await within(2_000, () => graphLinks({ relations }, new Map([['A', 'a'], ['B', 'b']]), new ImportErrors()));
+			const relations = Array.from({ length: 20_000 }, (_, i) => ({
+				line: i + 1,
+				value: { type: 'relation' as const, from: 'A', to: 'B', relationType: `rel_${i}_${'x'.repeat(40)}` },
+			}));
+			const links = await within(2_000, () =>
+				graphLinks(
+					{ relations },
+					new Map([
+						['A', 'a'],
+						['B', 'b'],
+					]),
+					new ImportErrors(),
+				),
+			);
 			expect(links).toHaveLength(1);
 			expect(links[0].context.split(', ')).toHaveLength(20_000);
 		});

@@ -48,7 +48,11 @@ describe('parseMarkdown', () => {
 
 		it('refuses an over-long line in a plain notes file instead of cutting it', () => {
 			const out = parseMarkdown(`intro\n${'y'.repeat(MARKDOWN_LIMITS.lineChars + 1)}\n`);
-			expect(out).toEqual({ memories: [], associations: [], errors: [{ line: 2, error: 'memory: line 2 is 64001 characters, over the 64000 a line may have' }] });
+			expect(out).toEqual({
+				memories: [],
+				associations: [],
+				errors: [{ line: 2, error: 'memory: line 2 is 64001 characters, over the 64000 a line may have' }],
+			});
 		});
 
 		it('does not throw on a heading with a line separator, NUL or lone surrogate', () => {
@@ -89,11 +93,20 @@ describe('parseMarkdown', () => {
 				{ line: 4, error: 'association: the link item is not in the form "TYPE → `id` (strength) — reason"' },
 			]);
 			expect(parseMarkdown(record(['- **metadata:** `{oops`'])).errors).toEqual([{ line: 4, error: 'memory: the metadata item is not valid JSON' }]);
-			expect(parseMarkdown(record(['- **type:** Decision', '- **type:** Pattern'])).errors).toEqual([{ line: 5, error: 'memory: "type" is given twice' }]);
+			expect(parseMarkdown(record(['- **type:** Decision', '- **type:** Pattern'])).errors).toEqual([
+				{ line: 5, error: 'memory: "type" is given twice' },
+			]);
 		});
 
 		it('reads code values with spaces and backticks back exactly', () => {
-			const out = parseMarkdown(record(['- **summary:** `` `tick` ``', '- **source:** ` padded `', '- **tags:** ` lead`, `x`', '- **link:** RELATES_TO → `` a`b `` (0.5) — why `code` here']));
+			const out = parseMarkdown(
+				record([
+					'- **summary:** `` `tick` ``',
+					'- **source:** ` padded `',
+					'- **tags:** ` lead`, `x`',
+					'- **link:** RELATES_TO → `` a`b `` (0.5) — why `code` here',
+				]),
+			);
 			expect(out.memories[0].record).toMatchObject({ summary: '`tick`', source: 'padded', tags: [' lead', 'x'] });
 			expect(out.associations).toEqual([{ line: 7, record: { from: 'm-1', to: 'a`b', type: 'RELATES_TO', strength: 0.5, reason: 'why `code` here' } }]);
 		});

@@ -49,7 +49,10 @@ describe('plain records', () => {
 	});
 
 	it('reads a JSON array and {memories: [...]} of plain records', () => {
-		expect(parseJson(fixture('plain.json')).memories.map((m) => m.value.content)).toEqual(['Alice Chen owns the payments API.', 'Use pnpm workspaces for the monorepo.']);
+		expect(parseJson(fixture('plain.json')).memories.map((m) => m.value.content)).toEqual([
+			'Alice Chen owns the payments API.',
+			'Use pnpm workspaces for the monorepo.',
+		]);
 		expect(parseJson('{"memories": [{"content": "x", "kind": "memory"}]}').memories.map((m) => m.value.content)).toEqual(['x']);
 	});
 });
@@ -64,8 +67,18 @@ describe('mem0', () => {
 	});
 
 	it('maps memory, categories, dates and ids; refuses a record with no text', () => {
-		const r = mem0Memory({ id: 'm', memory: 'Likes tea', categories: ['food', 3, ''], created_at: '2024-01-02T03:04:05Z', updated_at: null, user_id: 'u', metadata: { k: 1 } });
-		expect(r).toEqual({ record: { content: 'Likes tea', tags: ['food'], timestamp: '2024-01-02T03:04:05Z', metadata: { k: 1, mem0: { id: 'm', user_id: 'u' } } } });
+		const r = mem0Memory({
+			id: 'm',
+			memory: 'Likes tea',
+			categories: ['food', 3, ''],
+			created_at: '2024-01-02T03:04:05Z',
+			updated_at: null,
+			user_id: 'u',
+			metadata: { k: 1 },
+		});
+		expect(r).toEqual({
+			record: { content: 'Likes tea', tags: ['food'], timestamp: '2024-01-02T03:04:05Z', metadata: { k: 1, mem0: { id: 'm', user_id: 'u' } } },
+		});
 		expect(mem0Memory({ memory: '  ' })).toEqual({ error: 'memory: a mem0 record needs its "memory" text (it is empty or missing)' });
 		const b = parseJson(fixture('mem0.json'));
 		expect(b.memories).toHaveLength(2);
@@ -97,7 +110,12 @@ describe('CSV', () => {
 		expect(cols).toEqual({ content: 'note', tags: 'labels', date: 'when' });
 		const { records, errors } = csvRecords(t, cols);
 		expect(records.map((r) => r.line)).toEqual([2, 3]);
-		expect(records[0].record).toEqual({ content: 'Alice Chen owns the "payments" API', tags: ['people', 'billing'], timestamp: '2024-05-01', metadata: { csv: { source: 'wiki' } } });
+		expect(records[0].record).toEqual({
+			content: 'Alice Chen owns the "payments" API',
+			tags: ['people', 'billing'],
+			timestamp: '2024-05-01',
+			metadata: { csv: { source: 'wiki' } },
+		});
 		expect(errors.map((e) => e.line)).toEqual([5, 6]);
 		expect(errors[0].error).toMatch(/^when: "not a date" must be an ISO 8601 date/);
 		expect(errors[1].error).toBe('note: the content column is empty in this row');
@@ -105,7 +123,10 @@ describe('CSV', () => {
 
 	it('keeps a short row refused as missing content, and cells past the header in metadata', () => {
 		const { records, errors } = csvRecords(parseCsv('text,tags\nonly one cell\n,x\nfull,t,extra'), { content: 'text', tags: 'tags' });
-		expect(records.map((r) => r.record)).toEqual([{ content: 'only one cell' }, { content: 'full', tags: ['t'], metadata: { csv: { 'column 3': 'extra' } } }]);
+		expect(records.map((r) => r.record)).toEqual([
+			{ content: 'only one cell' },
+			{ content: 'full', tags: ['t'], metadata: { csv: { 'column 3': 'extra' } } },
+		]);
 		expect(errors).toEqual([{ line: 3, error: 'text: the content column is empty in this row' }]);
 		expect(csvRecords(parseCsv('a\n1'), { content: 'nope' }).errors).toEqual([{ line: 1, error: 'content: there is no column "nope"' }]);
 	});
@@ -136,8 +157,23 @@ describe('notes', () => {
 			() => `id-${++n}`,
 		);
 		expect(out.memories.map((m) => m.record)).toEqual([
-			{ id: 'id-1', content: 'Links [[b]] and [[Nowhere]] and [[Bee]].', tags: ['x'], source: 'v/A.md', summary: 'Alpha', timestamp: '2024-01-02', metadata: { frontmatter: { status: 'draft' } } },
-			{ id: 'id-2', content: 'Back to [[v/A|a]].', tags: [], source: 'v/sub/B.md', summary: 'B', metadata: { frontmatter: { date: 'someday', aliases: ['Bee'] } } },
+			{
+				id: 'id-1',
+				content: 'Links [[b]] and [[Nowhere]] and [[Bee]].',
+				tags: ['x'],
+				source: 'v/A.md',
+				summary: 'Alpha',
+				timestamp: '2024-01-02',
+				metadata: { frontmatter: { status: 'draft' } },
+			},
+			{
+				id: 'id-2',
+				content: 'Back to [[v/A|a]].',
+				tags: [],
+				source: 'v/sub/B.md',
+				summary: 'B',
+				metadata: { frontmatter: { date: 'someday', aliases: ['Bee'] } },
+			},
 		]);
 		expect(out.links.map((l) => [l.record.from, l.record.to])).toEqual([
 			['id-1', 'id-2'],
@@ -165,7 +201,8 @@ describe('Engine', () => {
 	describe('importMemories (what people have)', () => {
 		it('says a blank file is empty before any format guess', async () => {
 			const engine = await engines();
-			for (const data of [' ', '\n\t\n']) await expect(engine.importMemories({ data })).rejects.toThrow('data: The file is empty: there is nothing to import.');
+			for (const data of [' ', '\n\t\n'])
+				await expect(engine.importMemories({ data })).rejects.toThrow('data: The file is empty: there is nothing to import.');
 		});
 
 		it('imports plain JSONL and mem0 JSON, and lists foreign Markdown parts it left out', async () => {

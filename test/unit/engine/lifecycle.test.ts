@@ -70,7 +70,7 @@ describe('Engine', () => {
 			expect((await again.recall({ query: 'when are backups taken' })).results[0].memory.content).toBe(NOTES[1]);
 		});
 
-		it('restores from a snapshot another connection reads (the worker\'s helper thread), and reads it here when that fails', async () => {
+		it("restores from a snapshot another connection reads (the worker's helper thread), and reads it here when that fails", async () => {
 			const dbName = freshName();
 			const first = await makeEngine({ dbName });
 			await first.store({ memories: NOTES.map((content) => ({ content })) });
@@ -251,7 +251,10 @@ describe('Engine', () => {
 	describe('settings', () => {
 		it('refuses keys reserved for the engine', async () => {
 			const engine = await fresh();
-			expect(await rejection(engine.setSetting('sys:seq', 0))).toMatchObject({ code: 'invalid_input', message: 'key: "sys:seq" is reserved for the engine' });
+			expect(await rejection(engine.setSetting('sys:seq', 0))).toMatchObject({
+				code: 'invalid_input',
+				message: 'key: "sys:seq" is reserved for the engine',
+			});
 		});
 
 		it('a per-model threshold override takes effect at once', async () => {
@@ -291,7 +294,9 @@ describe('Engine', () => {
 			for (let i = 0; i < 30; i++) await engine.logActivity({ actor: 'test', action: 'accessed', detail: `#${i}` });
 			expect(await trimActivity(engine.db, 10)).toBe(0);
 			const db = engine.db;
-			await db.activity.bulkAdd(Array.from({ length: 600 }, (_, i) => ({ at: '2026-01-01T00:00:00Z', actor: 'bulk', action: 'accessed' as const, detail: `b${i}` })));
+			await db.activity.bulkAdd(
+				Array.from({ length: 600 }, (_, i) => ({ at: '2026-01-01T00:00:00Z', actor: 'bulk', action: 'accessed' as const, detail: `b${i}` })),
+			);
 			expect(await trimActivity(db, 10)).toBe(620);
 			expect((await engine.activity(100)).map((e) => e.detail)).toEqual(Array.from({ length: 10 }, (_, i) => `b${599 - i}`));
 		});
@@ -310,7 +315,12 @@ describe('Engine', () => {
 			expect(progress.at(-1)).toMatchObject({ task: 're-embed', done: 3, total: 3 });
 			const models = await engine.models();
 			expect(models).toMatchObject({ active: other.modelId, dims: 50 });
-			expect(models.available).toEqual(expect.arrayContaining([{ model: 'engram/glove-sif-100d', count: 3 }, { model: other.modelId, count: 3 }]));
+			expect(models.available).toEqual(
+				expect.arrayContaining([
+					{ model: 'engram/glove-sif-100d', count: 3 },
+					{ model: other.modelId, count: 3 },
+				]),
+			);
 			expect((await engine.recall({ query: 'database backups at night' })).results[0].memory.content).toBe(NOTES[1]);
 			await engine.setActiveModel('engram/glove-sif-100d');
 			await engine.whenIdle();
@@ -331,7 +341,9 @@ describe('Engine', () => {
 			await engine.setActiveModel(broken.modelId);
 			await engine.whenIdle();
 			const failed = (await engine.activity(100)).filter((e) => e.action === 'failed');
-			expect(failed).toMatchObject([{ actor: 'engine', detail: 're-embedding failed: embedding with test/glove-first-50d failed: the model ran out of memory' }]);
+			expect(failed).toMatchObject([
+				{ actor: 'engine', detail: 're-embedding failed: embedding with test/glove-first-50d failed: the model ran out of memory' },
+			]);
 		});
 
 		it('embeds, when it opens, the memories an interrupted job left without a vector', async () => {

@@ -7,7 +7,6 @@ import { quota, rejection, useEngines } from './helpers';
 
 const engines = useEngines();
 
-
 describe('a full disk', () => {
 	it('deletes by id and by tags, gets uncounted, refuses an update with how to make room, then writes again', async () => {
 		const engine = await engines();
@@ -34,7 +33,9 @@ describe('a full disk', () => {
 
 		const byId = await engine.delete({ memory_id: a.memory_id! });
 		expect(byId).toMatchObject({ success: true, deleted_count: 1 });
-		expect(byId.message).toMatch(/; storage is full: \d other memor(y keeps its link|ies keep their links) to them, and the history entries wait until there is room$/);
+		expect(byId.message).toMatch(
+			/; storage is full: \d other memor(y keeps its link|ies keep their links) to them, and the history entries wait until there is room$/,
+		);
 		const byTags = await engine.delete({ tags: ['deploy'] });
 		expect(byTags).toMatchObject({ deleted_count: 1, deleted_ids: [b.memory_id] });
 		expect(await engine.db.memories.count()).toBe(1);

@@ -72,7 +72,12 @@ describe('Engine', () => {
 		it('lists memories newest first, filtered by scope and paged', async () => {
 			const clock = new Clock();
 			const engine = await fresh(clock);
-			for (let i = 0; i < 4; i++) await engine.store({ content: `Journal entry ${i} about ${'wxyz'[i]}`, scope: 'journal', timestamp: new Date(clock.ms - (4 - i) * DAY).toISOString() });
+			for (let i = 0; i < 4; i++)
+				await engine.store({
+					content: `Journal entry ${i} about ${'wxyz'[i]}`,
+					scope: 'journal',
+					timestamp: new Date(clock.ms - (4 - i) * DAY).toISOString(),
+				});
 			await engine.store({ content: 'Other scope', scope: 'work' });
 			const t = await engine.timeline({ scope: 'journal', limit: 3 });
 			expect(t.memories.map((m) => m.content)).toEqual(['Journal entry 3 about z', 'Journal entry 2 about y', 'Journal entry 1 about x']);
@@ -120,8 +125,20 @@ describe('Engine', () => {
 		});
 
 		it('topCounts keeps the k highest counts, ties by key, whatever the input order', () => {
-			const entries: [string, number][] = [['d', 1], ['b', 5], ['a', 2], ['c', 5], ['e', 2], ['f', 9]];
-			const want: [string, number][] = [['f', 9], ['b', 5], ['c', 5], ['a', 2]];
+			const entries: [string, number][] = [
+				['d', 1],
+				['b', 5],
+				['a', 2],
+				['c', 5],
+				['e', 2],
+				['f', 9],
+			];
+			const want: [string, number][] = [
+				['f', 9],
+				['b', 5],
+				['c', 5],
+				['a', 2],
+			];
 			expect(topCounts(entries, 4)).toEqual(want);
 			expect(topCounts([...entries].reverse(), 4)).toEqual(want);
 			expect(topCounts(entries, 10)).toEqual([...want, ['e', 2], ['d', 1]]);
@@ -130,11 +147,13 @@ describe('Engine', () => {
 
 		it('counts memories by type, scope, source and tag, and links by type', async () => {
 			const engine = await fresh();
-			await engine.store({ memories: [
-				{ content: 'Use Postgres', type: 'Decision', tags: ['db'], source: 'agent' },
-				{ content: 'Prefers tabs', type: 'Preference', tags: ['style', 'db'], scope: 'style' },
-				{ content: 'Old fact', t_invalid: '2020-01-01T00:00:00Z' },
-			] });
+			await engine.store({
+				memories: [
+					{ content: 'Use Postgres', type: 'Decision', tags: ['db'], source: 'agent' },
+					{ content: 'Prefers tabs', type: 'Preference', tags: ['style', 'db'], scope: 'style' },
+					{ content: 'Old fact', t_invalid: '2020-01-01T00:00:00Z' },
+				],
+			});
 			const s = await engine.stats({});
 			expect(s).toMatchObject({
 				total_memories: 3,
@@ -142,7 +161,10 @@ describe('Engine', () => {
 				by_type: { Decision: 1, Preference: 1, Context: 1 },
 				by_scope: { default: 2, style: 1 },
 				by_source: { agent: 1, '(none)': 2 },
-				top_tags: [{ tag: 'db', count: 2 }, { tag: 'style', count: 1 }],
+				top_tags: [
+					{ tag: 'db', count: 2 },
+					{ tag: 'style', count: 1 },
+				],
 				embedding_models: [{ model: 'engram/glove-sif-100d', count: 3 }],
 			});
 			expect(s.by_association_type.PRECEDED_BY).toBe(1);
@@ -171,13 +193,15 @@ describe('Engine', () => {
 			const clock = new Clock();
 			const engine = await fresh(clock);
 			const at = (days: number) => new Date(clock.ms - days * DAY).toISOString();
-			await engine.store({ memories: [
-				{ content: 'a1', tags: ['alpha'], timestamp: at(10) },
-				{ content: 'a2', tags: ['alpha'], timestamp: at(10) },
-				{ content: 'a3', tags: ['alpha'], timestamp: at(10) },
-				{ content: 'b1', tags: ['beta'], timestamp: at(0) },
-				{ content: 'c1', tags: ['gamma'], timestamp: at(60) },
-			] });
+			await engine.store({
+				memories: [
+					{ content: 'a1', tags: ['alpha'], timestamp: at(10) },
+					{ content: 'a2', tags: ['alpha'], timestamp: at(10) },
+					{ content: 'a3', tags: ['alpha'], timestamp: at(10) },
+					{ content: 'b1', tags: ['beta'], timestamp: at(0) },
+					{ content: 'c1', tags: ['gamma'], timestamp: at(60) },
+				],
+			});
 			const t = await engine.trendingLabels({ days: 30 });
 			expect(t.labels.map((l) => l.label)).toEqual(['alpha', 'beta']);
 			expect(t.labels[0]).toMatchObject({ count: 3, score: Math.round(3 * 0.9 ** 10 * 1e4) / 1e4, last_seen: at(10) });

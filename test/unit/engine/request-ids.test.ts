@@ -10,7 +10,6 @@ import { Clock, freshName, quota, rejection, useEngines } from './helpers';
 
 const engines = useEngines();
 
-
 describe('request_id', () => {
 	describe('replay', () => {
 		it('returns the original store result marked replayed, and stores nothing again', async () => {
@@ -112,7 +111,13 @@ describe('request_id', () => {
 			const dbName = freshName();
 			const [one, two] = [await engines({ dbName }), await engines({ dbName })];
 			// `force` skips duplicate detection, which the second tab's index could otherwise do by luck.
-			const args = { memories: [{ content: 'Tab race one', force: true }, { content: 'Tab race two', force: true }], request_id: 'race-2' };
+			const args = {
+				memories: [
+					{ content: 'Tab race one', force: true },
+					{ content: 'Tab race two', force: true },
+				],
+				request_id: 'race-2',
+			};
 			const [x, y] = await Promise.all([one.store(args), two.store(args)]);
 			expect([x.replayed, y.replayed].sort()).toEqual([true, undefined]);
 			expect(y.results).toEqual(x.results);
@@ -123,7 +128,10 @@ describe('request_id', () => {
 			const dbName = freshName();
 			const [one, two] = [await engines({ dbName }), await engines({ dbName })];
 			const a = await one.store({ content: 'A memory both tabs delete' });
-			const [x, y] = await Promise.all([one.delete({ memory_id: a.memory_id!, request_id: 'race-3' }), two.delete({ memory_id: a.memory_id!, request_id: 'race-3' })]);
+			const [x, y] = await Promise.all([
+				one.delete({ memory_id: a.memory_id!, request_id: 'race-3' }),
+				two.delete({ memory_id: a.memory_id!, request_id: 'race-3' }),
+			]);
 			expect([x.replayed, y.replayed].sort()).toEqual([true, undefined]);
 			expect(y.deleted_ids).toEqual(x.deleted_ids);
 		});
@@ -164,7 +172,7 @@ describe('request_id', () => {
 	});
 
 	describe('a full disk', () => {
-		it('holds a delete\'s request_id in the tab, says so, replays it, and records it with the next write once there is room', async () => {
+		it("holds a delete's request_id in the tab, says so, replays it, and records it with the next write once there is room", async () => {
 			const dbName = freshName();
 			const engine = await engines({ dbName });
 			const state = { full: false };

@@ -31,13 +31,19 @@ async function corpus(clock: Clock): Promise<{ engine: Engine; ids: Record<strin
 /** Names of the memories recall returns for `filters`, with the query or without one. */
 async function recalled(engine: Engine, ids: Record<string, string>, filters: RecallInput, query: boolean): Promise<string[]> {
 	const r = await engine.recall({ ...filters, ...(query && { query: 'garden note' }), limit: 50 });
-	return names(ids, r.results.map((x) => x.memory.id));
+	return names(
+		ids,
+		r.results.map((x) => x.memory.id),
+	);
 }
 
 /** Names of the memories the timeline lists for `filters`. */
 async function listed(engine: Engine, ids: Record<string, string>, filters: TimelineInput): Promise<string[]> {
 	const r = await engine.timeline({ ...filters, limit: 50 });
-	return names(ids, r.memories.map((m) => m.id));
+	return names(
+		ids,
+		r.memories.map((m) => m.id),
+	);
 }
 
 function names(ids: Record<string, string>, got: string[]): string[] {

@@ -15,7 +15,14 @@ describe('Engine', () => {
 				link_from: { memory1_id: prev.memory_id!, ...LINK },
 			});
 			expect(out).toMatchObject({ success: true, stored_count: 1 });
-			expect(out.linked).toEqual({ index: 0, memory1_id: prev.memory_id, memory2_id: out.memory_id, type: 'OCCURRED_BEFORE', strength: 1, status: 'created' });
+			expect(out.linked).toEqual({
+				index: 0,
+				memory1_id: prev.memory_id,
+				memory2_id: out.memory_id,
+				type: 'OCCURRED_BEFORE',
+				strength: 1,
+				status: 'created',
+			});
 			expect(await engine.associationsOf(out.memory_id!)).toContainEqual(
 				expect.objectContaining({ from: prev.memory_id, to: out.memory_id, type: 'OCCURRED_BEFORE', strength: 1, reason: 'prev_event_id' }),
 			);
@@ -26,9 +33,15 @@ describe('Engine', () => {
 			const engine = await fresh();
 			const a = await engine.store({ content: 'Deploys happen on Tuesdays after the standup' });
 			const b = await engine.store({ content: 'The staging database is refreshed every night' });
-			const dup = await engine.storeLinked({ memory: { content: 'Deploys happen on Tuesdays after the standup' }, link_from: { memory1_id: b.memory_id!, ...LINK } });
+			const dup = await engine.storeLinked({
+				memory: { content: 'Deploys happen on Tuesdays after the standup' },
+				link_from: { memory1_id: b.memory_id!, ...LINK },
+			});
 			expect(dup).toMatchObject({ duplicate_of: a.memory_id, linked: { memory1_id: b.memory_id, memory2_id: a.memory_id } });
-			const self = await engine.storeLinked({ memory: { content: 'Deploys happen on Tuesdays after the standup' }, link_from: { memory1_id: a.memory_id!, ...LINK } });
+			const self = await engine.storeLinked({
+				memory: { content: 'Deploys happen on Tuesdays after the standup' },
+				link_from: { memory1_id: a.memory_id!, ...LINK },
+			});
 			expect(self.duplicate_of).toBe(a.memory_id);
 			expect(self.linked).toBeUndefined();
 		});
@@ -43,7 +56,10 @@ describe('Engine', () => {
 			const prev = await engine.store({ content: 'Billing chose PgBouncer in transaction mode' });
 			const before = { total: (await engine.stats({})).total_memories, indexed: engine.ctx.index.size };
 			state.on = true;
-			const input = { memory: { content: 'Grafana now alerts on the billing p99 latency above 300 ms' }, link_from: { memory1_id: prev.memory_id!, ...LINK } };
+			const input = {
+				memory: { content: 'Grafana now alerts on the billing p99 latency above 300 ms' },
+				link_from: { memory1_id: prev.memory_id!, ...LINK },
+			};
 			expect((await rejection(engine.storeLinked(input))).code).toBe('quota_exceeded');
 			expect((await engine.stats({})).total_memories).toBe(before.total);
 			expect(engine.ctx.index.size).toBe(before.indexed);
@@ -66,10 +82,18 @@ describe('Engine', () => {
 		it('refuses a batch and a request_id, naming the field', async () => {
 			const engine = await fresh();
 			const batch = { content: 'x', memories: [{ content: 'a' }] } as never;
-			expect(await rejection(engine.storeLinked({ memory: batch }))).toMatchObject({ code: 'invalid_input', message: 'memory.memories: one memory only (no batch)' });
+			expect(await rejection(engine.storeLinked({ memory: batch }))).toMatchObject({
+				code: 'invalid_input',
+				message: 'memory.memories: one memory only (no batch)',
+			});
 			const keyed = { content: 'x', request_id: '0b1d4c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91' } as never;
-			expect(await rejection(engine.storeLinked({ memory: keyed }))).toMatchObject({ code: 'invalid_input', message: 'memory.request_id: not accepted here' });
-			expect(await rejection(engine.storeLinked({ memory: { content: 'x' }, link_from: { memory1_id: 'a', strength: 2 } }))).toMatchObject({ code: 'invalid_input' });
+			expect(await rejection(engine.storeLinked({ memory: keyed }))).toMatchObject({
+				code: 'invalid_input',
+				message: 'memory.request_id: not accepted here',
+			});
+			expect(await rejection(engine.storeLinked({ memory: { content: 'x' }, link_from: { memory1_id: 'a', strength: 2 } }))).toMatchObject({
+				code: 'invalid_input',
+			});
 		});
 	});
 });

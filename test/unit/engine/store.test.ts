@@ -6,7 +6,8 @@ import { Clock, freshName, rejection, storedLinks, useEngines } from './helpers'
 let engine: Engine;
 const engines = useEngines();
 /** A made-up word for `i` (no vector, so no two of them are near-duplicates). */
-const nonsense = (i: number) => ['zo', 'qua', 'rik', 'ven', 'tul', 'mox', 'pe', 'sar'].map((s, k) => (k < 3 || (i >> k) & 1 ? s[(i + k) % s.length] + s : '')).join('') + i.toString(36);
+const nonsense = (i: number) =>
+	['zo', 'qua', 'rik', 'ven', 'tul', 'mox', 'pe', 'sar'].map((s, k) => (k < 3 || (i >> k) & 1 ? s[(i + k) % s.length] + s : '')).join('') + i.toString(36);
 const fresh = (clock = new Clock()) => engines({ now: clock.now });
 
 describe('Engine', () => {
@@ -33,7 +34,9 @@ describe('Engine', () => {
 		it('maps importance levels to 0.25, 0.5, 0.75 and 1', async () => {
 			engine = await fresh();
 			const levels = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
-			const out = await engine.store({ memories: levels.map((importance, i) => ({ content: `Fact number ${i} about ${importance} things`, importance })) });
+			const out = await engine.store({
+				memories: levels.map((importance, i) => ({ content: `Fact number ${i} about ${importance} things`, importance })),
+			});
 			const got = await engine.getMemories(out.results.map((r) => r.memory_id));
 			expect(got.map((m) => m!.importance)).toEqual([0.25, 0.5, 0.75, 1]);
 		});
@@ -107,10 +110,17 @@ describe('Engine', () => {
 				['e', 'stored', 'd'],
 			]);
 			const links = await storedLinks(engine);
-			for (const [from, to] of [['b', 'a'], ['c', 'a'], ['e', 'd']])
+			for (const [from, to] of [
+				['b', 'a'],
+				['c', 'a'],
+				['e', 'd'],
+			])
 				expect(links.some((l) => l.type === 'SIMILAR_TO' && ((l.from === from && l.to === to) || (l.from === to && l.to === from)))).toBe(true);
 			// Without an id the duplicate is still folded.
-			expect((await engine.store({ content: 'Rotate the signing keys every quarter' })).results[0]).toMatchObject({ status: 'duplicate', duplicate_of: 'd' });
+			expect((await engine.store({ content: 'Rotate the signing keys every quarter' })).results[0]).toMatchObject({
+				status: 'duplicate',
+				duplicate_of: 'd',
+			});
 		});
 
 		it('reports possible_update_of: a similar memory with another number or name, not a rewording', async () => {
@@ -118,7 +128,9 @@ describe('Engine', () => {
 			const a = await engine.store({ content: 'The staging deploy window is on Tuesday at 3pm' });
 			const b = await engine.store({ content: 'The staging deploy window is on Thursday at 3pm' });
 			expect(b.results[0]).toMatchObject({ status: 'stored', possible_update_of: [a.memory_id] });
-			const batch = await engine.store({ memories: [{ content: 'Our rate limit is 100 requests per minute' }, { content: 'Our rate limit is 1000 requests per minute' }] });
+			const batch = await engine.store({
+				memories: [{ content: 'Our rate limit is 100 requests per minute' }, { content: 'Our rate limit is 1000 requests per minute' }],
+			});
 			expect(batch.results[1].possible_update_of).toEqual([batch.results[0].memory_id]);
 			const other = await engine.store({ content: 'Bake sourdough bread every Sunday morning' });
 			expect(other.results[0].possible_update_of).toBeUndefined();
@@ -171,7 +183,11 @@ describe('Engine', () => {
 			engine = await engines({ dbName });
 			const a = await engine.store({ content: 'Qzxv Wvbn Plokk.' });
 			expect(engine.ctx.index.hasVector(a.memory_id!)).toBe(false);
-			expect((await engine.store({ content: 'qzxv  wvbn plokk' })).results[0]).toMatchObject({ status: 'duplicate', duplicate_of: a.memory_id, similarity: 1 });
+			expect((await engine.store({ content: 'qzxv  wvbn plokk' })).results[0]).toMatchObject({
+				status: 'duplicate',
+				duplicate_of: a.memory_id,
+				similarity: 1,
+			});
 			await engine.close();
 			// Reopened from the snapshot: the restored index names the candidates.
 			engine = await engines({ dbName });
@@ -239,10 +255,16 @@ describe('Engine', () => {
 			expect((await storedLinks(engine)).filter((l) => l.type === 'SIMILAR_TO').length).toBe(1);
 		});
 
-		it('logs a batch as one created entry naming its memories, found in each memory\'s history', async () => {
+		it("logs a batch as one created entry naming its memories, found in each memory's history", async () => {
 			engine = await fresh();
 			const single = await engine.store({ content: 'The release train leaves on Thursdays' });
-			const batch = await engine.store({ memories: [{ content: 'Ana owns the billing service' }, { content: 'Backups run nightly at two' }, { content: 'The office is closed on Fridays' }] });
+			const batch = await engine.store({
+				memories: [
+					{ content: 'Ana owns the billing service' },
+					{ content: 'Backups run nightly at two' },
+					{ content: 'The office is closed on Fridays' },
+				],
+			});
 			const ids = batch.results.map((r) => r.memory_id);
 			const created = (await engine.activity(10)).filter((e) => e.action === 'created');
 			expect(created).toEqual([
@@ -276,9 +298,7 @@ describe('Engine', () => {
 			await engine.store({ content: 'Unrelated note in another project', scope: 'p2' });
 			const c = await engine.store({ content: 'Sent the proposal after the kickoff', scope: 'p1' });
 			const links = await engine.associationsOf(c.memory_id!);
-			expect(links.filter((l) => l.type === 'PRECEDED_BY')).toEqual([
-				expect.objectContaining({ from: c.memory_id, to: a.memory_id }),
-			]);
+			expect(links.filter((l) => l.type === 'PRECEDED_BY')).toEqual([expect.objectContaining({ from: c.memory_id, to: a.memory_id })]);
 		});
 
 		it('links PRECEDED_BY within the same session when metadata names one', async () => {
@@ -293,7 +313,12 @@ describe('Engine', () => {
 		it('supersedes a memory: sets its t_invalid and links INVALIDATED_BY', async () => {
 			engine = await fresh();
 			const old = await engine.store({ content: 'The API rate limit is 100 requests per minute' });
-			const next = await engine.store({ content: 'The API rate limit was raised to 500 requests per minute', supersedes_memory_id: old.memory_id, supersede_reason: 'plan upgrade', timestamp: '2026-04-01T00:00:00Z' });
+			const next = await engine.store({
+				content: 'The API rate limit was raised to 500 requests per minute',
+				supersedes_memory_id: old.memory_id,
+				supersede_reason: 'plan upgrade',
+				timestamp: '2026-04-01T00:00:00Z',
+			});
 			const [o] = await engine.getMemories([old.memory_id!]);
 			expect(o!.t_invalid).toBe('2026-04-01T00:00:00.000Z');
 			const link = (await engine.associationsOf(old.memory_id!)).find((l) => l.type === 'INVALIDATED_BY');
@@ -303,7 +328,11 @@ describe('Engine', () => {
 		it('supersedes with EVOLVED_INTO and keeps an existing t_invalid', async () => {
 			engine = await fresh();
 			const old = await engine.store({ content: 'Our logo is blue', t_invalid: '2026-01-01T00:00:00Z' });
-			const next = await engine.store({ content: 'Our logo is now teal with a white border', supersedes_memory_id: old.memory_id!, supersede_relation: 'EVOLVED_INTO' });
+			const next = await engine.store({
+				content: 'Our logo is now teal with a white border',
+				supersedes_memory_id: old.memory_id!,
+				supersede_relation: 'EVOLVED_INTO',
+			});
 			const [o] = await engine.getMemories([old.memory_id!]);
 			expect(o!.t_invalid).toBe('2026-01-01T00:00:00.000Z');
 			const links = await engine.associationsOf(old.memory_id!);
@@ -323,7 +352,13 @@ describe('Engine', () => {
 			expect(out.results.map((r) => r.seq)).toEqual([2, 3, 4]);
 			const links = (await storedLinks(engine)).filter((l) => l.type === 'PRECEDED_BY').map((l) => [l.from, l.to]);
 			const v2 = out.results[2].memory_id;
-			expect(links).toEqual(expect.arrayContaining([['v1', before.memory_id], ['lunch', 'v1'], [v2, 'lunch']]));
+			expect(links).toEqual(
+				expect.arrayContaining([
+					['v1', before.memory_id],
+					['lunch', 'v1'],
+					[v2, 'lunch'],
+				]),
+			);
 			expect((await engine.getMemories(['v1']))[0]!.t_invalid).toBeDefined();
 			expect((await engine.associationsOf('v1')).some((l) => l.type === 'INVALIDATED_BY' && l.to === v2)).toBe(true);
 		});
@@ -356,7 +391,13 @@ describe('Engine', () => {
 			engine = await fresh();
 			await engine.store({ content: 'Existing memory about the billing database', id: 'taken' });
 			const before = engine.ctx.index.size;
-			const items = ['Alpha project kickoff is on Monday', 'Beta release ships in May', 'Gamma note', 'Delta budget is fifty thousand', 'Epsilon team owns the API'].map((content) => ({ content }));
+			const items = [
+				'Alpha project kickoff is on Monday',
+				'Beta release ships in May',
+				'Gamma note',
+				'Delta budget is fifty thousand',
+				'Epsilon team owns the API',
+			].map((content) => ({ content }));
 			items[2] = { content: 'Gamma note with a taken id', id: 'taken' } as (typeof items)[number];
 			const e = await rejection(engine.store({ memories: items }));
 			expect(e).toMatchObject({ code: 'conflict', message: 'memories[2].id: a memory with id "taken" already exists' });
@@ -379,7 +420,7 @@ describe('Engine', () => {
 			expect(r.results[0]?.memory.embedding_tables).toEqual([]);
 		});
 
-		it('recall names each result\'s embedding tables, with and without other models about', async () => {
+		it("recall names each result's embedding tables, with and without other models about", async () => {
 			engine = await fresh();
 			await engine.store({ content: 'Nightly backups of the billing database' });
 			await engine.store({ content: 'zxqvbl kwrtyp' });
@@ -416,7 +457,10 @@ describe('Engine', () => {
 		it('over-long content refused naming the item and the limit', async () => {
 			engine = await fresh();
 			const memories = [{ content: 'a' }, { content: 'b' }, { content: 'c' }, { content: 'x'.repeat(50_001) }];
-			expect(await rejection(engine.store({ memories }))).toMatchObject({ code: 'invalid_input', message: 'memories[3].content: must be at most 50000 characters' });
+			expect(await rejection(engine.store({ memories }))).toMatchObject({
+				code: 'invalid_input',
+				message: 'memories[3].content: must be at most 50000 characters',
+			});
 		});
 
 		it('NaN importance refused', async () => {
@@ -437,7 +481,10 @@ describe('Engine', () => {
 
 		it('invalid date refused', async () => {
 			engine = await fresh();
-			expect(await rejection(engine.store({ content: 'x', timestamp: 'around lunch' }))).toMatchObject({ code: 'invalid_input', message: 'timestamp: must be an ISO 8601 date or date-time, e.g. 2024-03-01 or 2024-03-01T09:30:00Z' });
+			expect(await rejection(engine.store({ content: 'x', timestamp: 'around lunch' }))).toMatchObject({
+				code: 'invalid_input',
+				message: 'timestamp: must be an ISO 8601 date or date-time, e.g. 2024-03-01 or 2024-03-01T09:30:00Z',
+			});
 		});
 
 		it('empty string refused', async () => {
@@ -448,7 +495,9 @@ describe('Engine', () => {
 
 		it('a validity window ending before it starts is refused', async () => {
 			engine = await fresh();
-			const e = await rejection(engine.store({ memories: [{ content: 'ok' }, { content: 'x', t_valid: '2026-02-01T00:00:00Z', t_invalid: '2026-01-01T00:00:00Z' }] }));
+			const e = await rejection(
+				engine.store({ memories: [{ content: 'ok' }, { content: 'x', t_valid: '2026-02-01T00:00:00Z', t_invalid: '2026-01-01T00:00:00Z' }] }),
+			);
 			expect(e).toMatchObject({ code: 'invalid_input', message: 'memories[1].t_invalid: must not be before t_valid (2026-02-01T00:00:00.000Z)' });
 		});
 
@@ -459,7 +508,9 @@ describe('Engine', () => {
 
 		it('content and memories together refused', async () => {
 			engine = await fresh();
-			expect((await rejection(engine.store({ content: 'x', memories: [{ content: 'y' }] }))).message).toBe('memories: cannot be combined with top-level content');
+			expect((await rejection(engine.store({ content: 'x', memories: [{ content: 'y' }] }))).message).toBe(
+				'memories: cannot be combined with top-level content',
+			);
 		});
 
 		it('an all-zero caller embedding refused', async () => {

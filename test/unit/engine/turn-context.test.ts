@@ -18,7 +18,9 @@ describe('turnContext', () => {
 
 	it('keeps the previous turn of the same session, without its speaker label', () => {
 		expect(turnContext({ session: 's1', timestamp: at, updated_at: stored }, prev)).toBe('How is your mom doing these days?');
-		expect(turnContext({ session: 's1', timestamp: at, updated_at: stored }, { ...prev, content: 'Ana María Sousa: the scan looks clean' })).toBe('the scan looks clean');
+		expect(turnContext({ session: 's1', timestamp: at, updated_at: stored }, { ...prev, content: 'Ana María Sousa: the scan looks clean' })).toBe(
+			'the scan looks clean',
+		);
 	});
 
 	it('keeps only the last CONTEXT_WORDS words', () => {
@@ -112,7 +114,12 @@ describe('stored conversation turns', () => {
 
 	it('an export carries each turn’s context and an import keeps it, the first turn of a batch included', async () => {
 		const engine = await engines();
-		await engine.store({ memories: [turn('Daniel: Which city does your mom live in?', { metadata: session }), turn('Maya: Eugene, for thirty years now', { metadata: session })] });
+		await engine.store({
+			memories: [
+				turn('Daniel: Which city does your mom live in?', { metadata: session }),
+				turn('Maya: Eugene, for thirty years now', { metadata: session }),
+			],
+		});
 		const exported = await engine.exportMemories({ format: 'json' });
 		const answer = JSON.parse(exported.data).memories[1];
 		expect(answer.context).toBe('Which city does your mom live in?');

@@ -36,7 +36,12 @@ describe('Engine', () => {
 			const engine = await fresh();
 			const a = (await engine.store({ content: 'Deploys happen on Tuesdays' })).memory_id!;
 			const b = (await engine.store({ content: 'The release train leaves every week' })).memory_id!;
-			await engine.associate({ associations: [{ memory1_id: a, memory2_id: b, type: 'LEADS_TO' }, { memory1_id: a, memory2_id: b, type: 'PART_OF' }] });
+			await engine.associate({
+				associations: [
+					{ memory1_id: a, memory2_id: b, type: 'LEADS_TO' },
+					{ memory1_id: a, memory2_id: b, type: 'PART_OF' },
+				],
+			});
 			const out = await engine.deleteAssociation({ memory1_id: a, memory2_id: b });
 			expect(out.removed.map((r) => r.type).sort()).toEqual(['LEADS_TO', 'PART_OF']);
 			expect((await storedLinks(engine)).filter((l) => AUTHORED.has(l.type))).toEqual([]);
@@ -59,7 +64,14 @@ describe('Engine', () => {
 		it('records each changed field with its value before and after', async () => {
 			const engine = await fresh();
 			const id = (await engine.store({ content: 'Deploy on Tuesdays', tags: ['ops'], importance: 0.5, metadata: { team: 'a' } })).memory_id!;
-			await engine.update({ memory_id: id, content: 'Deploy on Wednesdays', tags: ['ops', 'deploy'], importance: 0.9, metadata: { team: null, owner: 'bo' }, t_invalid: '2030-01-01T00:00:00.000Z' });
+			await engine.update({
+				memory_id: id,
+				content: 'Deploy on Wednesdays',
+				tags: ['ops', 'deploy'],
+				importance: 0.9,
+				metadata: { team: null, owner: 'bo' },
+				t_invalid: '2030-01-01T00:00:00.000Z',
+			});
 			const [entry] = await engine.history(id, 1);
 			expect(entry.action).toBe('updated');
 			expect(entry.changes).toEqual({
@@ -73,8 +85,15 @@ describe('Engine', () => {
 
 		it('reverts one change through the normal update path, which is itself recorded', async () => {
 			const engine = await fresh();
-			const id = (await engine.store({ content: 'Deploy on Tuesdays', tags: ['ops'], importance: 0.5, summary: 'Deploy day', metadata: { team: 'a' } })).memory_id!;
-			await engine.update({ memory_id: id, importance: 0.9, summary: 'Deploys', metadata: { team: null, owner: 'bo' }, t_valid: '2026-01-01T00:00:00.000Z' });
+			const id = (await engine.store({ content: 'Deploy on Tuesdays', tags: ['ops'], importance: 0.5, summary: 'Deploy day', metadata: { team: 'a' } }))
+				.memory_id!;
+			await engine.update({
+				memory_id: id,
+				importance: 0.9,
+				summary: 'Deploys',
+				metadata: { team: null, owner: 'bo' },
+				t_valid: '2026-01-01T00:00:00.000Z',
+			});
 			await engine.update({ memory_id: id, tags: ['ops', 'later'] });
 			const [, first] = await engine.history(id, 2);
 			const input = revertInput(first)!;

@@ -78,7 +78,10 @@ describe('stores that guess what they would read', () => {
 		// that the entity has no row.
 		engine.ctx.guesses.forget();
 		const row = (await engine.db.memories.get(first.memory_id!))!;
-		engine.ctx.guesses.learn({ counters: { seq: 1, stamp: 1 }, previous: new Map([['default\u0000', { id: row.id, content: row.content, timestamp: row.timestamp }]]) });
+		engine.ctx.guesses.learn({
+			counters: { seq: 1, stamp: 1 },
+			previous: new Map([['default\u0000', { id: row.id, content: row.content, timestamp: row.timestamp }]]),
+		});
 		engine.ctx.index.clear();
 		const stored = await engine.db.entities.get('person:maria lopez');
 		await engine.db.entities.put({ ...stored!, aliases: ['Maria Lopez', 'M. Lopez'] });
@@ -118,7 +121,10 @@ describe('stores that guess what they would read', () => {
 	it('an imported memory’s seq makes the guessed seq taken: the store retries instead of failing', async () => {
 		const engine = await engines();
 		await engine.store({ content: 'Maria Lopez approved the Lisbon office budget' });
-		await engine.importMemories({ format: 'json', data: JSON.stringify({ memories: [{ id: 'kept-seq', seq: 2, content: 'An imported note about invoices' }] }) });
+		await engine.importMemories({
+			format: 'json',
+			data: JSON.stringify({ memories: [{ id: 'kept-seq', seq: 2, content: 'An imported note about invoices' }] }),
+		});
 		const out = await engine.store({ content: 'Maria Lopez signed the catering contract' });
 		expect(engine.ctx.guesses.stale).toBe(1);
 		expect(out.seq).toBe(3);
@@ -128,7 +134,16 @@ describe('stores that guess what they would read', () => {
 });
 
 describe('WriteGuesses', () => {
-	const row = (id: string, count: number): EntityRow => ({ id, norm: id, name: id, type: 'person', aliases: [id], memory_count: count, first_seen: 'a', last_seen: 'b' });
+	const row = (id: string, count: number): EntityRow => ({
+		id,
+		norm: id,
+		name: id,
+		type: 'person',
+		aliases: [id],
+		memory_count: count,
+		first_seen: 'a',
+		last_seen: 'b',
+	});
 	const turn = (id: string, content = 'we met at noon') => ({ id, content, timestamp: '2026-03-10T12:00:00.000Z' });
 	const state = (over: Partial<WriteState> = {}): WriteState => ({
 		counters: { seq: 3, stamp: 5 },
@@ -157,7 +172,17 @@ describe('WriteGuesses', () => {
 		expect(sameState(state(), state({ previous: new Map([['s\u0000', turn('m3', 'we met at one')]]) }))).toBe(false);
 		expect(sameState(state(), state({ previous: new Map([['s\u0000', undefined]]) }))).toBe(false);
 		expect(sameState(state(), state({ entities: new Map([['e', row('e', 3)]]) }))).toBe(false);
-		expect(sameState(state(), state({ entities: new Map([['e', row('e', 2)], ['x', row('x', 1)]]) }))).toBe(false);
+		expect(
+			sameState(
+				state(),
+				state({
+					entities: new Map([
+						['e', row('e', 2)],
+						['x', row('x', 1)],
+					]),
+				}),
+			),
+		).toBe(false);
 		expect(sameState(state({ entities: new Map() }), state({ entities: new Map() }))).toBe(true);
 	});
 });

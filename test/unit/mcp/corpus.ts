@@ -14,8 +14,7 @@ const concept = (name: string): EntityRef => ({ name, type: 'concept' });
 /** key → memory; keys name the memories in assertions. */
 export const CORPUS: Record<string, StoreItem> = {
 	pgChoice: {
-		content:
-			'Chose PostgreSQL over MongoDB for the billing service because invoices need ACID transactions.',
+		content: 'Chose PostgreSQL over MongoDB for the billing service because invoices need ACID transactions.',
 		type: 'Decision',
 		tags: ['billing', 'database'],
 		importance: 0.9,
@@ -30,16 +29,14 @@ export const CORPUS: Record<string, StoreItem> = {
 		entities: [tool('PostgreSQL'), person('Mina'), tool('S3'), project('billing-service')],
 	},
 	timeout: {
-		content:
-			'The billing service timed out under load because the invoices table had no index on customer_id.',
+		content: 'The billing service timed out under load because the invoices table had no index on customer_id.',
 		type: 'Insight',
 		tags: ['billing', 'incident'],
 		timestamp: '2025-03-15T14:00:00Z',
 		entities: [project('billing-service'), tool('PostgreSQL')],
 	},
 	indexes: {
-		content:
-			'Added composite indexes on invoices (customer_id, created_at); p95 latency fell from 900 ms to 80 ms.',
+		content: 'Added composite indexes on invoices (customer_id, created_at); p95 latency fell from 900 ms to 80 ms.',
 		type: 'Pattern',
 		tags: ['billing', 'fix'],
 		timestamp: '2025-03-16T11:00:00Z',
@@ -53,8 +50,7 @@ export const CORPUS: Record<string, StoreItem> = {
 		entities: [tool('Redis'), project('auth-service')],
 	},
 	redisOom: {
-		content:
-			'Redis ran out of memory during the Black Friday sale and evicted sessions, logging customers out.',
+		content: 'Redis ran out of memory during the Black Friday sale and evicted sessions, logging customers out.',
 		type: 'Insight',
 		tags: ['incident', 'auth'],
 		timestamp: '2025-11-28T20:00:00Z',
@@ -96,8 +92,7 @@ export const CORPUS: Record<string, StoreItem> = {
 		entities: [tool('Grafana'), project('billing-service')],
 	},
 	kafka: {
-		content:
-			'We evaluated Kafka for billing events but kept an outbox table in PostgreSQL instead.',
+		content: 'We evaluated Kafka for billing events but kept an outbox table in PostgreSQL instead.',
 		type: 'Decision',
 		tags: ['billing', 'architecture'],
 		timestamp: '2025-06-12T09:00:00Z',
@@ -167,8 +162,5 @@ export type CorpusKey = keyof typeof CORPUS;
 export async function seedCorpus(engine: EngineApi): Promise<Record<CorpusKey, string>> {
 	const keys = Object.keys(CORPUS) as CorpusKey[];
 	const out = await engine.store({ memories: keys.map((k) => ({ ...CORPUS[k], force: true })) });
-	return Object.fromEntries(keys.map((k, i) => [k, out.results[i].memory_id])) as Record<
-		CorpusKey,
-		string
-	>;
+	return Object.fromEntries(keys.map((k, i) => [k, out.results[i].memory_id])) as Record<CorpusKey, string>;
 }

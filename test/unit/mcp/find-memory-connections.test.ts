@@ -25,19 +25,14 @@ afterAll(async () => {
 	await engine.close();
 });
 
-const walk = async (args: Record<string, unknown>) =>
-	data<ConnectionsOutput>(await c.call('find_memory_connections', args));
-const rule = async (args: Record<string, unknown>) =>
-	errorText(await c.call('find_memory_connections', args));
-const PREFIX =
-	'MCP error -32602: Input validation error: Invalid arguments for tool find_memory_connections: ';
+const walk = async (args: Record<string, unknown>) => data<ConnectionsOutput>(await c.call('find_memory_connections', args));
+const rule = async (args: Record<string, unknown>) => errorText(await c.call('find_memory_connections', args));
+const PREFIX = 'MCP error -32602: Input validation error: Invalid arguments for tool find_memory_connections: ';
 
 describe('find_memory_connections', () => {
 	describe('argument rules', () => {
 		it('requires sentence for the default relation', async () => {
-			expect(await rule({})).toBe(
-				`${PREFIX}sentence is required for relation "similar" (only explore may omit it) at sentence`,
-			);
+			expect(await rule({})).toBe(`${PREFIX}sentence is required for relation "similar" (only explore may omit it) at sentence`);
 		});
 
 		it('requires sentence for every relation except explore', async () => {
@@ -45,21 +40,16 @@ describe('find_memory_connections', () => {
 				expect(
 					await rule({
 						relation,
-						reference_time:
-							relation === 'before' || relation === 'after' ? '2025-06-01T00:00:00Z' : undefined,
+						reference_time: relation === 'before' || relation === 'after' ? '2025-06-01T00:00:00Z' : undefined,
 					}),
-				).toBe(
-					`${PREFIX}sentence is required for relation "${relation}" (only explore may omit it) at sentence`,
-				);
+				).toBe(`${PREFIX}sentence is required for relation "${relation}" (only explore may omit it) at sentence`);
 		});
 
 		it('forbids sentence for explore and requires anchor_entity_id', async () => {
 			expect(await rule({ relation: 'explore', sentence: 'Who works on billing?' })).toBe(
 				`${PREFIX}sentence is forbidden for relation "explore" at sentence\nanchor_entity_id is required for relation "explore" at anchor_entity_id`,
 			);
-			expect(await rule({ relation: 'explore' })).toBe(
-				`${PREFIX}anchor_entity_id is required for relation "explore" at anchor_entity_id`,
-			);
+			expect(await rule({ relation: 'explore' })).toBe(`${PREFIX}anchor_entity_id is required for relation "explore" at anchor_entity_id`);
 		});
 
 		it('needs exactly one of reference_time or anchor_event_id for before and after: no implicit now', async () => {
@@ -73,15 +63,11 @@ describe('find_memory_connections', () => {
 					reference_time: '2025-06-01T00:00:00Z',
 					anchor_event_id: ids.redisOom,
 				}),
-			).toBe(
-				`${PREFIX}relation "after" needs exactly one of reference_time or anchor_event_id, not both at anchor_event_id`,
-			);
+			).toBe(`${PREFIX}relation "after" needs exactly one of reference_time or anchor_event_id, not both at anchor_event_id`);
 		});
 
 		it('refuses a time basis for relations that do not use one', async () => {
-			expect(
-				await rule({ sentence: 'Sessions were evicted.', reference_time: '2025-06-01T00:00:00Z' }),
-			).toBe(
+			expect(await rule({ sentence: 'Sessions were evicted.', reference_time: '2025-06-01T00:00:00Z' })).toBe(
 				`${PREFIX}reference_time only applies to relation "before" or "after", not "similar" at reference_time`,
 			);
 			expect(
@@ -90,30 +76,22 @@ describe('find_memory_connections', () => {
 					sentence: 'Sessions were evicted.',
 					anchor_event_id: ids.redisOom,
 				}),
-			).toBe(
-				`${PREFIX}anchor_event_id only applies to relation "before" or "after", not "contrast" at anchor_event_id`,
-			);
+			).toBe(`${PREFIX}anchor_event_id only applies to relation "before" or "after", not "contrast" at anchor_event_id`);
 		});
 
 		it('checks value forms: relation, reference_time, top_n, expansion_rounds', async () => {
 			expect(await rule({ sentence: 'x y z.', relation: 'sideways' })).toBe(
 				`${PREFIX}Invalid option: expected one of "similar"|"before"|"after"|"evolution"|"contrast"|"explore" at relation`,
 			);
-			expect(
-				await rule({ sentence: 'x y z.', relation: 'before', reference_time: 'last week' }),
-			).toBe(`${PREFIX}must be an ISO 8601 date or date-time, e.g. 2024-03-01 or 2024-03-01T09:30:00Z at reference_time`);
-			expect(await rule({ sentence: 'x y z.', top_n: 0 })).toBe(
-				`${PREFIX}Too small: expected number to be >=1 at top_n`,
+			expect(await rule({ sentence: 'x y z.', relation: 'before', reference_time: 'last week' })).toBe(
+				`${PREFIX}must be an ISO 8601 date or date-time, e.g. 2024-03-01 or 2024-03-01T09:30:00Z at reference_time`,
 			);
-			expect(await rule({ sentence: 'x y z.', expansion_rounds: 3 })).toBe(
-				`${PREFIX}Too big: expected number to be <=2 at expansion_rounds`,
-			);
+			expect(await rule({ sentence: 'x y z.', top_n: 0 })).toBe(`${PREFIX}Too small: expected number to be >=1 at top_n`);
+			expect(await rule({ sentence: 'x y z.', expansion_rounds: 3 })).toBe(`${PREFIX}Too big: expected number to be <=2 at expansion_rounds`);
 		});
 
 		it('reports an unknown anchor entity or event as not_found', async () => {
-			expect(await rule({ relation: 'explore', anchor_entity_id: 'person:nobody' })).toBe(
-				'not_found: anchor_entity_id: no entity "person:nobody"',
-			);
+			expect(await rule({ relation: 'explore', anchor_entity_id: 'person:nobody' })).toBe('not_found: anchor_entity_id: no entity "person:nobody"');
 			expect(
 				await rule({
 					relation: 'after',
@@ -145,16 +123,13 @@ describe('find_memory_connections', () => {
 				expect(cand.path[2]).toBe(cand.event_id);
 				// The bridge really is shared by both ends.
 				const [from, to] = [CORPUS[keyOf[cand.path[0]]], CORPUS[keyOf[cand.event_id]]];
-				const names = (m: typeof from) =>
-					(m.entities ?? []).map((e) => `${e.type}:${e.name.toLowerCase()}`);
+				const names = (m: typeof from) => (m.entities ?? []).map((e) => `${e.type}:${e.name.toLowerCase()}`);
 				expect(names(from)).toContain(cand.bridge_entity_id);
 				expect(names(to)).toContain(cand.bridge_entity_id);
 				expect(cand.cosine_percentile).toBeGreaterThanOrEqual(0);
 				expect(cand.cosine_percentile).toBeLessThanOrEqual(100);
 			}
-			expect(out.bridges.map((b) => b.entity_id)).toEqual(
-				expect.arrayContaining([...new Set(out.candidates.map((x) => x.bridge_entity_id))]),
-			);
+			expect(out.bridges.map((b) => b.entity_id)).toEqual(expect.arrayContaining([...new Set(out.candidates.map((x) => x.bridge_entity_id))]));
 		});
 
 		it('computes cosine_percentile as the share of memories less similar to the sentence', async () => {
@@ -236,9 +211,7 @@ describe('find_memory_connections', () => {
 				grounding_basis: 'entered by keywords only: the model knows no word of the sentence',
 			});
 			expect(out.candidates.map((x) => x.event_id)).toContain(ids.grafana);
-			expect(out.candidates.every((x) => x.cosine === null && x.cosine_percentile === null)).toBe(
-				true,
-			);
+			expect(out.candidates.every((x) => x.cosine === null && x.cosine_percentile === null)).toBe(true);
 		});
 
 		it('is absent when neither meaning nor keywords match', async () => {
@@ -257,8 +230,7 @@ describe('find_memory_connections', () => {
 				reference_time: '2025-06-01T00:00:00Z',
 			});
 			expect(out.candidates.length).toBeGreaterThan(0);
-			for (const cand of out.candidates)
-				expect(cand.timestamp < '2025-06-01T00:00:00.000Z').toBe(true);
+			for (const cand of out.candidates) expect(cand.timestamp < '2025-06-01T00:00:00.000Z').toBe(true);
 			expect(out.searched_scope.time_window).toEqual({ before: '2025-06-01T00:00:00.000Z' });
 		});
 
@@ -270,8 +242,7 @@ describe('find_memory_connections', () => {
 			});
 			expect(out.entry.map((e) => e.event_id)).toContain(ids.redisOom);
 			expect(out.candidates.length).toBeGreaterThan(0);
-			for (const cand of out.candidates)
-				expect(cand.timestamp > '2025-11-28T20:00:00.000Z').toBe(true);
+			for (const cand of out.candidates) expect(cand.timestamp > '2025-11-28T20:00:00.000Z').toBe(true);
 		});
 	});
 

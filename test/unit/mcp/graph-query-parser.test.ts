@@ -17,9 +17,7 @@ function error(fn: () => unknown): { code: string; message: string } {
 describe('parseGraphQuery', () => {
 	describe('patterns', () => {
 		it('parses a labelled node with properties, a typed directed relationship and LIMIT', () => {
-			const q = parseGraphQuery(
-				'MATCH (m:Memory {tag:"auth"})-[:SIMILAR_TO {min:0.8}]->(n) RETURN n LIMIT 10',
-			);
+			const q = parseGraphQuery('MATCH (m:Memory {tag:"auth"})-[:SIMILAR_TO {min:0.8}]->(n) RETURN n LIMIT 10');
 			expect(q.match).toHaveLength(1);
 			const [p] = q.match;
 			expect(p.nodes.map((n) => [n.var, n.label])).toEqual([
@@ -37,9 +35,7 @@ describe('parseGraphQuery', () => {
 		});
 
 		it('reads an incoming arrow and a WHERE comparison', () => {
-			const q = parseGraphQuery(
-				'MATCH (e:Entity {name:"PostgreSQL"})<-[:MENTIONS]-(m) WHERE m.type = "Decision" RETURN m',
-			);
+			const q = parseGraphQuery('MATCH (e:Entity {name:"PostgreSQL"})<-[:MENTIONS]-(m) WHERE m.type = "Decision" RETURN m');
 			expect(q.match[0].rels[0].dir).toBe('in');
 			expect(q.where).toMatchObject({
 				kind: 'cmp',
@@ -50,9 +46,7 @@ describe('parseGraphQuery', () => {
 		});
 
 		it('maps AiAkiv aliases: Event → Memory, PARTICIPATED_IN → MENTIONS, MEMBER_OF → TAGGED', () => {
-			const q = parseGraphQuery(
-				'MATCH (a:Event)-[:PARTICIPATED_IN]-(e), (a)-[:MEMBER_OF]->(t:Tag) RETURN e, t',
-			);
+			const q = parseGraphQuery('MATCH (a:Event)-[:PARTICIPATED_IN]-(e), (a)-[:MEMBER_OF]->(t:Tag) RETURN e, t');
 			expect(q.match[0].nodes[0].label).toBe('Memory');
 			expect(q.match[0].rels[0].types).toEqual(['MENTIONS']);
 			expect(q.match[1].rels[0].types).toEqual(['TAGGED']);
@@ -69,9 +63,7 @@ describe('parseGraphQuery', () => {
 		});
 
 		it('parses hop ranges: *1..3, *2 and *..2', () => {
-			expect(parseGraphQuery('MATCH (a)-[:NEXT*1..3]->(b) RETURN b').match[0].rels[0].hops).toEqual(
-				{ min: 1, max: 3 },
-			);
+			expect(parseGraphQuery('MATCH (a)-[:NEXT*1..3]->(b) RETURN b').match[0].rels[0].hops).toEqual({ min: 1, max: 3 });
 			expect(parseGraphQuery('MATCH (a)-[:NEXT*2]->(b) RETURN b').match[0].rels[0].hops).toEqual({
 				min: 2,
 				max: 2,
@@ -85,16 +77,12 @@ describe('parseGraphQuery', () => {
 
 	describe('START, RETURN and paging', () => {
 		it("parses AiAkiv's START clause with its arguments", () => {
-			const q = parseGraphQuery(
-				'START a = events(text: $q, k: 5) MATCH (a)-[s:SHARES {min: 2}]-(b) RETURN b, s.count ORDER BY s.weight DESC LIMIT 10',
-			);
+			const q = parseGraphQuery('START a = events(text: $q, k: 5) MATCH (a)-[s:SHARES {min: 2}]-(b) RETURN b, s.count ORDER BY s.weight DESC LIMIT 10');
 			expect(q.start).toMatchObject({
 				var: 'a',
 				args: { text: { kind: 'param', name: 'q' }, k: { kind: 'lit', value: 5 } },
 			});
-			expect(q.orderBy).toMatchObject([
-				{ expr: { kind: 'prop', var: 's', prop: 'weight' }, desc: true },
-			]);
+			expect(q.orderBy).toMatchObject([{ expr: { kind: 'prop', var: 's', prop: 'weight' }, desc: true }]);
 			expect(q.returns.map((r) => r.name)).toEqual(['b', 's.count']);
 		});
 
@@ -105,9 +93,7 @@ describe('parseGraphQuery', () => {
 		});
 
 		it('parses count(DISTINCT x) AS alias, DISTINCT, SKIP and ORDER BY an alias', () => {
-			const q = parseGraphQuery(
-				'MATCH (a)-[:MENTIONS]->(e) RETURN DISTINCT e.name, count(DISTINCT a) AS n ORDER BY n DESC SKIP 5 LIMIT 15',
-			);
+			const q = parseGraphQuery('MATCH (a)-[:MENTIONS]->(e) RETURN DISTINCT e.name, count(DISTINCT a) AS n ORDER BY n DESC SKIP 5 LIMIT 15');
 			expect(q.distinct).toBe(true);
 			expect(q.returns[1]).toMatchObject({
 				name: 'n',
@@ -137,9 +123,7 @@ describe('parseGraphQuery', () => {
 		});
 
 		it('accepts lower-case keywords, != for <> and // comments', () => {
-			const q = parseGraphQuery(
-				'match (a)-[:SHARES]-(b) // shared entities\nwhere b.id != a.id return b',
-			);
+			const q = parseGraphQuery('match (a)-[:SHARES]-(b) // shared entities\nwhere b.id != a.id return b');
 			expect(q.where).toMatchObject({ kind: 'cmp', op: '<>' });
 		});
 	});
@@ -148,8 +132,7 @@ describe('parseGraphQuery', () => {
 		it('names line, column and expectation for a missing LIMIT value', () => {
 			expect(error(() => parseGraphQuery('MATCH (m) RETURN m LIMIT'))).toMatchObject({
 				code: 'invalid_input',
-				message:
-					'query: at line 1, column 25 (offset 24): expected a whole number or $param, found end of query',
+				message: 'query: at line 1, column 25 (offset 24): expected a whole number or $param, found end of query',
 			});
 		});
 
@@ -172,9 +155,7 @@ describe('parseGraphQuery', () => {
 		});
 
 		it('refuses a query with neither START nor MATCH', () => {
-			expect(error(() => parseGraphQuery('RETURN 1')).message).toBe(
-				'query: at line 1, column 1 (offset 0): expected START or MATCH, found "RETURN"',
-			);
+			expect(error(() => parseGraphQuery('RETURN 1')).message).toBe('query: at line 1, column 1 (offset 0): expected START or MATCH, found "RETURN"');
 		});
 
 		it('refuses writes: CREATE is not part of the language', () => {
@@ -196,9 +177,7 @@ describe('parseGraphQuery', () => {
 		});
 
 		it('refuses a variable that nothing binds', () => {
-			expect(error(() => parseGraphQuery('MATCH (m) RETURN x')).message).toBe(
-				'query: unknown variable "x"; bound: m',
-			);
+			expect(error(() => parseGraphQuery('MATCH (m) RETURN x')).message).toBe('query: unknown variable "x"; bound: m');
 		});
 
 		it('refuses an unknown events() argument', () => {
@@ -217,9 +196,7 @@ describe('parseGraphQuery', () => {
 		});
 
 		it('refuses an undirected NEXT and a double arrow', () => {
-			expect(error(() => parseGraphQuery('MATCH (a)-[:NEXT]-(b) RETURN b')).message).toBe(
-				'query: NEXT is directed: write -[:NEXT]-> or <-[:NEXT]-',
-			);
+			expect(error(() => parseGraphQuery('MATCH (a)-[:NEXT]-(b) RETURN b')).message).toBe('query: NEXT is directed: write -[:NEXT]-> or <-[:NEXT]-');
 			expect(error(() => parseGraphQuery('MATCH (a)<-[:RELATES_TO]->(b) RETURN b')).message).toBe(
 				'query: at line 1, column 10 (offset 9): expected one arrow direction, found "<-[…]->"',
 			);
@@ -229,17 +206,12 @@ describe('parseGraphQuery', () => {
 
 describe('bindParams', () => {
 	it('substitutes scalars and lists everywhere they appear', () => {
-		const q = bindParams(
-			parseGraphQuery(
-				'START a = events(ids: $ids) MATCH (a)-[:SIMILAR {min: $m}]-(b) WHERE b.type IN $types RETURN b LIMIT $n',
-			),
-			{
-				ids: ['x', 'y'],
-				m: 0.5,
-				types: ['Decision'],
-				n: 3,
-			},
-		);
+		const q = bindParams(parseGraphQuery('START a = events(ids: $ids) MATCH (a)-[:SIMILAR {min: $m}]-(b) WHERE b.type IN $types RETURN b LIMIT $n'), {
+			ids: ['x', 'y'],
+			m: 0.5,
+			types: ['Decision'],
+			n: 3,
+		});
 		expect(q.start!.args.ids).toEqual({
 			kind: 'list',
 			items: [
@@ -255,9 +227,7 @@ describe('bindParams', () => {
 	});
 
 	it('names the first parameter the query uses but params lacks', () => {
-		expect(
-			error(() => bindParams(parseGraphQuery('START a = events(text: $q) RETURN a'), {})),
-		).toMatchObject({
+		expect(error(() => bindParams(parseGraphQuery('START a = events(text: $q) RETURN a'), {}))).toMatchObject({
 			code: 'invalid_input',
 			message: 'params: $q is used in the query but not given in params',
 		});
@@ -266,7 +236,6 @@ describe('bindParams', () => {
 
 describe('labels that are Object.prototype keys', () => {
 	it('refuses (m:constructor) and (m:__proto__) as unknown labels', () => {
-		for (const label of ['constructor', '__proto__'])
-			expect(() => parseGraphQuery(`MATCH (m:${label}) RETURN m`)).toThrow(/label/);
+		for (const label of ['constructor', '__proto__']) expect(() => parseGraphQuery(`MATCH (m:${label}) RETURN m`)).toThrow(/label/);
 	});
 });

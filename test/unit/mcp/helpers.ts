@@ -7,11 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { EngineApi } from '../../../src/engine/types';
-import {
-	createMemoryServer,
-	type MemoryServerOptions,
-	type ProfileName,
-} from '../../../src/mcp/server';
+import { createMemoryServer, type MemoryServerOptions, type ProfileName } from '../../../src/mcp/server';
 
 export { Clock, embedder, makeEngine } from '../engine/helpers';
 
@@ -23,19 +19,14 @@ export interface Connection {
 }
 
 /** Connects a real SDK Client to a new server for `profile`. */
-export async function connect(
-	engine: EngineApi,
-	profile: ProfileName = 'native',
-	opts?: MemoryServerOptions,
-): Promise<Connection> {
+export async function connect(engine: EngineApi, profile: ProfileName = 'native', opts?: MemoryServerOptions): Promise<Connection> {
 	const server = createMemoryServer(engine, profile, opts);
 	const client = new Client({ name: 'vitest', version: '1.0.0' });
 	const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
 	await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
 	return {
 		client,
-		call: async (name, args = {}) =>
-			(await client.callTool({ name, arguments: args })) as CallToolResult,
+		call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
 		close: async () => {
 			await client.close();
 			await server.close();
@@ -46,8 +37,7 @@ export async function connect(
 /** The text of a result's first content block. */
 export function text(r: CallToolResult): string {
 	const c = r.content[0];
-	if (c?.type !== 'text')
-		throw new Error(`expected a text block, got ${JSON.stringify(r.content)}`);
+	if (c?.type !== 'text') throw new Error(`expected a text block, got ${JSON.stringify(r.content)}`);
 	return c.text;
 }
 
@@ -60,9 +50,6 @@ export function data<T = Record<string, unknown>>(r: CallToolResult): T {
 
 /** The text of an error result; fails when the call succeeded. */
 export function errorText(r: CallToolResult): string {
-	if (!r.isError)
-		throw new Error(
-			`expected an error result, got ${JSON.stringify(r.structuredContent ?? r.content).slice(0, 300)}`,
-		);
+	if (!r.isError) throw new Error(`expected an error result, got ${JSON.stringify(r.structuredContent ?? r.content).slice(0, 300)}`);
 	return text(r);
 }

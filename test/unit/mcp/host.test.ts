@@ -26,10 +26,7 @@ afterEach(async () => {
 	for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(
-	win: FakeWindow,
-	opts: McpHostOptions = {},
-): Promise<{ engine: Engine; host: McpHost }> {
+async function setup(win: FakeWindow, opts: McpHostOptions = {}): Promise<{ engine: Engine; host: McpHost }> {
 	const engine = await makeEngine();
 	const host = await startMcpHost(engine, {
 		window: win as never,
@@ -94,11 +91,7 @@ describe('startMcpHost', () => {
 			});
 			await eventually(async () => {
 				const log = await engine.activity(50);
-				const entry = log.find(
-					(a) =>
-						a.actor === `in-page-agent (postMessage from ${APP})` &&
-						a.detail?.startsWith('store_memory ok'),
-				);
+				const entry = log.find((a) => a.actor === `in-page-agent (postMessage from ${APP})` && a.detail?.startsWith('store_memory ok'));
 				expect(entry).toMatchObject({
 					action: 'created',
 					detail: expect.stringMatching(/^store_memory ok in \d+ ms \(profile native\)$/),
@@ -112,11 +105,7 @@ describe('startMcpHost', () => {
 			const { host } = await setup(app);
 			const c = client('codomyrmex-agent', { experimental: { engram: { profile: 'codomyrmex' } } });
 			await c.connect(new TabClientTransport({ targetOrigin: APP }) as unknown as Transport);
-			expect((await c.listTools()).tools.map((t) => t.name).sort()).toEqual([
-				'memory_get',
-				'memory_put',
-				'memory_search',
-			]);
+			expect((await c.listTools()).tools.map((t) => t.name).sort()).toEqual(['memory_get', 'memory_put', 'memory_search']);
 			expect(host.connections()[0]!.profile).toBe('codomyrmex');
 		});
 
@@ -131,11 +120,7 @@ describe('startMcpHost', () => {
 			const transport = new IframeParentTransport({ iframe, targetOrigin: APP });
 			const c = client('embedding-agent');
 			const connecting = c.connect(transport as unknown as Transport);
-			await eventually(() =>
-				expect(host.snapshot().pending_origins.map((r) => [r.origin, r.via])).toEqual([
-					[OTHER, 'parent'],
-				]),
-			);
+			await eventually(() => expect(host.snapshot().pending_origins.map((r) => [r.origin, r.via])).toEqual([[OTHER, 'parent']]));
 			expect(parent.received).toEqual([]);
 			expect(changes).toBeGreaterThan(0);
 
@@ -154,9 +139,7 @@ describe('startMcpHost', () => {
 					profile: 'aiakiv',
 				}),
 			]);
-			expect(await engine.getSetting('approved_origins')).toEqual([
-				expect.objectContaining({ origin: OTHER }),
-			]);
+			expect(await engine.getSetting('approved_origins')).toEqual([expect.objectContaining({ origin: OTHER })]);
 
 			let closed = false;
 			const onclose = transport.onclose;
@@ -169,9 +152,7 @@ describe('startMcpHost', () => {
 			expect(host.connections()).toEqual([]);
 			const again = new IframeParentTransport({ iframe, targetOrigin: APP });
 			await again.start();
-			await eventually(() =>
-				expect(host.snapshot().pending_origins.map((r) => r.origin)).toEqual([OTHER]),
-			);
+			await eventually(() => expect(host.snapshot().pending_origins.map((r) => r.origin)).toEqual([OTHER]));
 			await again.close();
 		});
 
@@ -184,11 +165,7 @@ describe('startMcpHost', () => {
 			const iframe = { contentWindow: app.seenFrom(parent) } as unknown as HTMLIFrameElement;
 			const c = client('greedy-agent', { experimental: { engram: { profile: 'native' } } });
 			await c.connect(new IframeParentTransport({ iframe, targetOrigin: APP }) as unknown as Transport);
-			expect((await c.listTools()).tools.map((t) => t.name).sort()).toEqual([
-				'memory_get',
-				'memory_put',
-				'memory_search',
-			]);
+			expect((await c.listTools()).tools.map((t) => t.name).sort()).toEqual(['memory_get', 'memory_put', 'memory_search']);
 			expect(host.connections()[0]!.profile).toBe('codomyrmex');
 		});
 
@@ -274,13 +251,10 @@ describe('startMcpHost', () => {
 				url: undefined,
 				paired_at: undefined,
 				connection: undefined,
-				error:
-					'relay host "relay.attacker.example" is refused: the relay must run on this machine (127.0.0.1, localhost or [::1])',
+				error: 'relay host "relay.attacker.example" is refused: the relay must run on this machine (127.0.0.1, localhost or [::1])',
 			});
 			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toBeUndefined();
-			await expect(host.pairRelay('ws://10.0.0.2:17373', TOKEN)).rejects.toThrow(
-				'relay host "10.0.0.2" is refused',
-			);
+			await expect(host.pairRelay('ws://10.0.0.2:17373', TOKEN)).rejects.toThrow('relay host "10.0.0.2" is refused');
 		});
 
 		it('reconnects to the remembered relay on the next start, and forgets it when unpaired', async () => {
@@ -435,9 +409,7 @@ describe('startMcpHost', () => {
 			const res = await store.execute({ content: 'WebMCP agents can store memories too.' });
 			expect(res.isError).toBeFalsy();
 			const found = await tools.get('recall_memory')!.execute({ query: 'WebMCP agents' });
-			expect(JSON.stringify(found.structuredContent)).toContain(
-				'WebMCP agents can store memories too.',
-			);
+			expect(JSON.stringify(found.structuredContent)).toContain('WebMCP agents can store memories too.');
 			expect(host.connections()).toEqual([
 				expect.objectContaining({
 					kind: 'webmcp',

@@ -18,7 +18,27 @@ import { Clock, connect, data, makeEngine } from './helpers';
 
 type Schema = Record<string, unknown>;
 
-const STRINGS = ['', ' ', 'x'.repeat(5000), '\u0000', 'NaN', '-1', '9999999999999', '2024-13-45', 'next 99999 weeks', 'last week', '💥', '<script>', '*', '((', '"', '\\', 'MATCH (n) RETURN n', '__proto__', 'constructor'];
+const STRINGS = [
+	'',
+	' ',
+	'x'.repeat(5000),
+	'\u0000',
+	'NaN',
+	'-1',
+	'9999999999999',
+	'2024-13-45',
+	'next 99999 weeks',
+	'last week',
+	'💥',
+	'<script>',
+	'*',
+	'((',
+	'"',
+	'\\',
+	'MATCH (n) RETURN n',
+	'__proto__',
+	'constructor',
+];
 const NUMBERS = [0, -1, 1, 0.5, -0.5, 1e308, -1e308, 2 ** 53, 1e-300, 100_000, 501, 3.7];
 const FAR_DATES = fc.date({ min: new Date(-8.64e15), max: new Date(8.64e15), noInvalidDate: true }).map((d) => d.toISOString());
 
@@ -28,8 +48,7 @@ function valuesFor(schema: Schema | undefined, ids: string[], depth = 0): fc.Arb
 	if (!schema || depth > 4) return anything;
 	const options: fc.Arbitrary<unknown>[] = [];
 	if (Array.isArray(schema.enum)) options.push(fc.constantFrom(...(schema.enum as unknown[])));
-	for (const key of ['anyOf', 'oneOf'] as const)
-		for (const s of (schema[key] as Schema[] | undefined) ?? []) options.push(valuesFor(s, ids, depth + 1));
+	for (const key of ['anyOf', 'oneOf'] as const) for (const s of (schema[key] as Schema[] | undefined) ?? []) options.push(valuesFor(s, ids, depth + 1));
 	const types = [schema.type ?? []].flat() as string[];
 	for (const type of types) {
 		if (type === 'string') options.push(fc.oneof(fc.constantFrom(...STRINGS, ...ids), fc.string({ maxLength: 30 }), FAR_DATES));
@@ -147,11 +166,35 @@ describe('hostile arguments', () => {
 		}
 		// Repeated ids in one batch: refused as a whole (nothing half-written), or deduplicated.
 		for (const [tool, args] of [
-			['store_memory', { memories: [{ id: 'twin', content: 'First twin' }, { id: 'twin', content: 'Second twin' }] }],
-			['store_memory', { memories: [{ id: 'fresh', content: 'Fine' }, { id: 'x\ud800', content: 'Bad' }] }],
+			[
+				'store_memory',
+				{
+					memories: [
+						{ id: 'twin', content: 'First twin' },
+						{ id: 'twin', content: 'Second twin' },
+					],
+				},
+			],
+			[
+				'store_memory',
+				{
+					memories: [
+						{ id: 'fresh', content: 'Fine' },
+						{ id: 'x\ud800', content: 'Bad' },
+					],
+				},
+			],
 			['store_memory', { memories: [{ content: 'Fine one' }, { content: 'Deep one', metadata: deep(3000) }] }],
 			['delete_memory', { memory_ids: [ids[0], ids[0], 'ghost'] }],
-			['associate_memories', { associations: [{ memory1_id: ids[0], memory2_id: ids[1] }, { memory1_id: ids[0], memory2_id: ids[1] }] }],
+			[
+				'associate_memories',
+				{
+					associations: [
+						{ memory1_id: ids[0], memory2_id: ids[1] },
+						{ memory1_id: ids[0], memory2_id: ids[1] },
+					],
+				},
+			],
 		] as const) {
 			HOSTILE_CALLS++;
 			const snap = await snapshot();

@@ -48,9 +48,7 @@ describe('ids are ids', () => {
 	});
 
 	it('update_memory("8") with no id "8" is not_found and does not overwrite the memory with seq 8', async () => {
-		expect(errorText(await c.call('update_memory', { memory_id: '8', content: 'Overwritten' }))).toBe(
-			'not_found: memory_id: no memory with id "8"',
-		);
+		expect(errorText(await c.call('update_memory', { memory_id: '8', content: 'Overwritten' }))).toBe('not_found: memory_id: no memory with id "8"');
 		expect((await engine.getMemories([bySeq[7]]))[0]?.content).toBe('Note number 8 about topic h');
 	});
 
@@ -91,8 +89,7 @@ describe('ids are ids', () => {
 	});
 
 	it('query_memory_graph {id: "4"} matches the id, not seq 4; {seq: 4} matches the seq', async () => {
-		const q = async (query: string) =>
-			data<{ rows: Record<string, unknown>[] }>(await c.call('query_memory_graph', { query })).rows;
+		const q = async (query: string) => data<{ rows: Record<string, unknown>[] }>(await c.call('query_memory_graph', { query })).rows;
 		expect(await q('MATCH (m {id: "4"}) RETURN m.id')).toEqual([]);
 		expect(await q('MATCH (m {id: "7"}) RETURN m.id')).toEqual([{ 'm.id': '7' }]);
 		expect(await q('MATCH (m {seq: 4}) RETURN m.id')).toEqual([{ 'm.id': bySeq[3] }]);

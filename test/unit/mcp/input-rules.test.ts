@@ -147,11 +147,17 @@ describe('metadata shape', () => {
 describe('dates', () => {
 	it('an ambiguous timestamp ("1", "March 5", "5/3/2024") is refused, ISO 8601 shapes are accepted', async () => {
 		for (const bad of ['1', '2024', 'March 5, 2024', '5/3/2024', '2024-02-30', '2024-13-01', '2024-01-01T25:00', 'Tue Mar 05 2024'])
-			expect(errorText(await c.call('store_memory', { content: `when ${bad}`, timestamp: bad })), bad).toContain(
-				'must be an ISO 8601 date or date-time',
-			);
+			expect(errorText(await c.call('store_memory', { content: `when ${bad}`, timestamp: bad })), bad).toContain('must be an ISO 8601 date or date-time');
 		expect(await count()).toBe(1);
-		const good = ['2024-03-05', '2024-03-05T09:30', '2024-03-05T09:30:15.123Z', '2024-03-05T09:30:15+02:00', '2024-03-05 09:30:15Z', '2024-02-29', '+010000-01-01T00:00:00.000Z'];
+		const good = [
+			'2024-03-05',
+			'2024-03-05T09:30',
+			'2024-03-05T09:30:15.123Z',
+			'2024-03-05T09:30:15+02:00',
+			'2024-03-05 09:30:15Z',
+			'2024-02-29',
+			'+010000-01-01T00:00:00.000Z',
+		];
 		for (const [i, ok] of good.entries()) data(await c.call('store_memory', { content: `good date number ${i} ${ok}`, timestamp: ok, force: true }));
 		expect(await count()).toBe(1 + good.length);
 	});
@@ -169,9 +175,10 @@ describe('arguments that are not an object', () => {
 		['null', null],
 	] as const)
 		it(`tools/call with arguments as ${what} is a clean -32602 naming the problem`, async () => {
-			const err = await c.client
-				.request({ method: 'tools/call', params: { name: 'get_memory', arguments: args as never } }, CallToolResultSchema)
-				.then(() => undefined, (e: unknown) => e);
+			const err = await c.client.request({ method: 'tools/call', params: { name: 'get_memory', arguments: args as never } }, CallToolResultSchema).then(
+				() => undefined,
+				(e: unknown) => e,
+			);
 			expect(err).toBeInstanceOf(McpError);
 			expect((err as McpError).code).toBe(ErrorCode.InvalidParams);
 			expect((err as McpError).message).toBe(

@@ -56,23 +56,16 @@ describe('native tools', () => {
 					{ name: 'Priya', type: 'person' },
 				],
 			});
-			expect(text(r)).toBe(
-				`Stored #${out.seq} ${out.memory_id}.\nEntities: Airflow (tool), Priya (person)`,
-			);
+			expect(text(r)).toBe(`Stored #${out.seq} ${out.memory_id}.\nEntities: Airflow (tool), Priya (person)`);
 		});
 
 		it('returns the existing id for a near-duplicate and says how to keep both', async () => {
 			const r = await c.call('store_memory', {
-				content:
-					'Chose PostgreSQL over MongoDB for the billing service because invoices need ACID transactions.',
+				content: 'Chose PostgreSQL over MongoDB for the billing service because invoices need ACID transactions.',
 			});
 			const out = data<StoreOutput>(r);
 			expect(out.results[0]).toMatchObject({ status: 'duplicate', duplicate_of: ids.pgChoice });
-			expect(text(r)).toMatch(
-				new RegExp(
-					`^Not stored again: near-duplicate of #1 ${ids.pgChoice} \\(similarity 1\\.00\\)\\. Use update_memory`,
-				),
-			);
+			expect(text(r)).toMatch(new RegExp(`^Not stored again: near-duplicate of #1 ${ids.pgChoice} \\(similarity 1\\.00\\)\\. Use update_memory`));
 		});
 
 		it('stores a batch in one call and lists every result', async () => {
@@ -84,33 +77,24 @@ describe('native tools', () => {
 			});
 			const out = data<StoreOutput>(r);
 			expect(out.stored_count).toBe(2);
-			expect(text(r)).toMatch(
-				/^Stored 2 of 2 \(0 near-duplicates kept as existing\)\.\n\[0\] #\d+ \S+\n\[1\] #\d+ \S+$/,
-			);
+			expect(text(r)).toMatch(/^Stored 2 of 2 \(0 near-duplicates kept as existing\)\.\n\[0\] #\d+ \S+\n\[1\] #\d+ \S+$/);
 		});
 
 		it('supersedes an outdated memory: the old one gets t_invalid and an EVOLVED_INTO link', async () => {
 			const r = data<StoreOutput>(
 				await c.call('store_memory', {
-					content:
-						'Deploys to production now happen every weekday at 10:00 after the automated checks pass.',
+					content: 'Deploys to production now happen every weekday at 10:00 after the automated checks pass.',
 					supersedes_memory_id: ids.deploys,
 					supersede_relation: 'EVOLVED_INTO',
 				}),
 			);
-			const old = data<GetOutput>(
-				await c.call('get_memory', { memory_id: ids.deploys, track_access: false }),
-			);
+			const old = data<GetOutput>(await c.call('get_memory', { memory_id: ids.deploys, track_access: false }));
 			expect(old.memory.t_invalid).toBeDefined();
-			expect(old.associations).toContainEqual(
-				expect.objectContaining({ from: ids.deploys, to: r.memory_id, type: 'EVOLVED_INTO' }),
-			);
+			expect(old.associations).toContainEqual(expect.objectContaining({ from: ids.deploys, to: r.memory_id, type: 'EVOLVED_INTO' }));
 		});
 
 		it('refuses top-level content together with memories[]', async () => {
-			expect(
-				errorText(await c.call('store_memory', { content: 'x', memories: [{ content: 'y' }] })),
-			).toBe(
+			expect(errorText(await c.call('store_memory', { content: 'x', memories: [{ content: 'y' }] }))).toBe(
 				'MCP error -32602: Input validation error: Invalid arguments for tool store_memory: cannot be combined with top-level content at memories',
 			);
 		});
@@ -140,14 +124,10 @@ describe('native tools', () => {
 		});
 
 		it('filters by tags and pages with has_more / next_offset', async () => {
-			const first = data<RecallOutput>(
-				await c.call('recall_memory', { query: 'billing', tags: ['billing'], limit: 2 }),
-			);
+			const first = data<RecallOutput>(await c.call('recall_memory', { query: 'billing', tags: ['billing'], limit: 2 }));
 			expect(first.results.every((x) => x.memory.tags.includes('billing'))).toBe(true);
 			expect(first).toMatchObject({ has_more: true, next_offset: 2 });
-			const second = data<RecallOutput>(
-				await c.call('recall_memory', { query: 'billing', tags: ['billing'], limit: 2, offset: 2 }),
-			);
+			const second = data<RecallOutput>(await c.call('recall_memory', { query: 'billing', tags: ['billing'], limit: 2, offset: 2 }));
 			expect(second.results.map((x) => x.memory.id)).not.toContain(first.results[0].memory.id);
 		});
 
@@ -163,20 +143,12 @@ describe('native tools', () => {
 			const after = data<GetOutput>(await c.call('get_memory', { memory_id: ids.pgChoice }));
 			expect(before.memory.id).toBe(ids.pgChoice);
 			expect(after.memory.access_count).toBe(before.memory.access_count + 1);
-			expect(before.memory.entities.map((e) => e.name)).toEqual([
-				'PostgreSQL',
-				'MongoDB',
-				'billing-service',
-			]);
+			expect(before.memory.entities.map((e) => e.name)).toEqual(['PostgreSQL', 'MongoDB', 'billing-service']);
 			expect(before.memory.embedding_tables).toEqual(['engram/glove-sif-100d']);
 			expect(before.age).toMatch(/ago$/);
 			const t = text(await c.call('get_memory', { memory_id: ids.pgChoice, track_access: false }));
-			expect(t).toContain(
-				'Chose PostgreSQL over MongoDB for the billing service because invoices need ACID transactions.',
-			);
-			expect(t.split('\n')[0]).toMatch(
-				/^#1 \S+ \[Decision\] scope default, created .* ago \(2025-01-10T09:00:00\.000Z\)$/,
-			);
+			expect(t).toContain('Chose PostgreSQL over MongoDB for the billing service because invoices need ACID transactions.');
+			expect(t.split('\n')[0]).toMatch(/^#1 \S+ \[Decision\] scope default, created .* ago \(2025-01-10T09:00:00\.000Z\)$/);
 		});
 	});
 
@@ -194,9 +166,7 @@ describe('native tools', () => {
 			});
 			expect(data<UpdateOutput>(r).changed).toEqual(expect.arrayContaining(['tags', 'metadata']));
 			expect(text(r)).toMatch(/^Updated #11 \S+: .*tags.*\.$/);
-			const m = data<GetOutput>(
-				await c.call('get_memory', { memory_id: ids.grafana, track_access: false }),
-			).memory;
+			const m = data<GetOutput>(await c.call('get_memory', { memory_id: ids.grafana, track_access: false })).memory;
 			expect(m).toMatchObject({
 				tags: ['billing', 'ops', 'dashboards'],
 				metadata: { folder: 'ops/billing' },
@@ -214,9 +184,7 @@ describe('native tools', () => {
 		});
 
 		it('reports an unknown id as not_found', async () => {
-			expect(errorText(await c.call('update_memory', { memory_id: 'gone', importance: 0.5 }))).toBe(
-				'not_found: memory_id: no memory with id "gone"',
-			);
+			expect(errorText(await c.call('update_memory', { memory_id: 'gone', importance: 0.5 }))).toBe('not_found: memory_id: no memory with id "gone"');
 		});
 	});
 
@@ -229,9 +197,7 @@ describe('native tools', () => {
 				strength: 0.9,
 			};
 			const first = data<AssociateOutput>(await c.call('associate_memories', args));
-			const again = data<AssociateOutput>(
-				await c.call('associate_memories', { ...args, strength: 0.95 }),
-			);
+			const again = data<AssociateOutput>(await c.call('associate_memories', { ...args, strength: 0.95 }));
 			expect(first).toMatchObject({ success: true, created_count: 1, updated_count: 0 });
 			expect(again).toMatchObject({ success: true, created_count: 0, updated_count: 1 });
 			expect(again.succeeded[0]).toMatchObject({ strength: 0.95, status: 'updated' });
@@ -280,9 +246,7 @@ describe('native tools', () => {
 
 		it('finds the memories of an entity, with the entity record', async () => {
 			const r = await c.call('find_memories_by_entity', { entity: 'Kafka' });
-			expect(
-				data<{ entity: { id: string; memory_count: number }; memories: { id: string }[] }>(r),
-			).toMatchObject({
+			expect(data<{ entity: { id: string; memory_count: number }; memories: { id: string }[] }>(r)).toMatchObject({
 				entity: { id: 'tool:kafka', memory_count: 1 },
 				memories: [{ id: ids.kafka }],
 			});
@@ -306,15 +270,11 @@ describe('native tools', () => {
 			// "data" was used once today; "billing" nine times, but last on 2026-01-15.
 			expect(out.labels[0]).toMatchObject({ label: 'data', count: 1, score: 1 });
 			expect(out.labels).toHaveLength(3);
-			expect(out.labels.map((l) => l.score)).toEqual(
-				[...out.labels.map((l) => l.score)].sort((a, b) => b - a),
-			);
+			expect(out.labels.map((l) => l.score)).toEqual([...out.labels.map((l) => l.score)].sort((a, b) => b - a));
 		});
 
 		it('checks health', async () => {
-			expect(text(await c.call('check_database_health', {}))).toMatch(
-				/^Status: healthy\nDatabase \S+ v\d+: \d+ memories/,
-			);
+			expect(text(await c.call('check_database_health', {}))).toMatch(/^Status: healthy\nDatabase \S+ v\d+: \d+ memories/);
 		});
 	});
 
@@ -322,9 +282,7 @@ describe('native tools', () => {
 		it('deletes by id and removes the links', async () => {
 			const r = data<DeleteOutput>(await c.call('delete_memory', { memory_id: ids.coffee }));
 			expect(r).toMatchObject({ success: true, deleted_count: 1, deleted_ids: [ids.coffee] });
-			expect(errorText(await c.call('get_memory', { memory_id: ids.coffee }))).toBe(
-				`not_found: memory_id: no memory with id "${ids.coffee}"`,
-			);
+			expect(errorText(await c.call('get_memory', { memory_id: ids.coffee }))).toBe(`not_found: memory_id: no memory with id "${ids.coffee}"`);
 		});
 
 		it('deletes by tags', async () => {
@@ -334,9 +292,7 @@ describe('native tools', () => {
 		});
 
 		it('refuses more than one selector', async () => {
-			expect(
-				errorText(await c.call('delete_memory', { memory_id: ids.tabs, tags: ['code-style'] })),
-			).toBe(
+			expect(errorText(await c.call('delete_memory', { memory_id: ids.tabs, tags: ['code-style'] }))).toBe(
 				'MCP error -32602: Input validation error: Invalid arguments for tool delete_memory: give exactly one of memory_id, memory_ids or tags at memory_id',
 			);
 		});
@@ -348,11 +304,7 @@ describe('output bounds', () => {
 	let bc: Connection;
 	beforeAll(async () => {
 		big = await makeEngine();
-		const para = (i: number) =>
-			`Section ${i}. ` +
-			'The incident review covered timelines, owners, alerts and follow-up actions in detail. '.repeat(
-				540,
-			);
+		const para = (i: number) => `Section ${i}. ` + 'The incident review covered timelines, owners, alerts and follow-up actions in detail. '.repeat(540);
 		await big.store({
 			memories: Array.from({ length: 30 }, (_, i) => ({
 				content: para(i).slice(0, 49_000),
@@ -376,9 +328,7 @@ describe('output bounds', () => {
 		const out = data<RecallOutput>(r);
 		expect(JSON.stringify(out).length).toBeLessThan(1_100_000);
 		expect(out.results.length).toBe(30);
-		expect(
-			out.results.every((x) => x.content_truncated === true && x.memory.content.length <= 6667),
-		).toBe(true);
+		expect(out.results.every((x) => x.content_truncated === true && x.memory.content.length <= 6667)).toBe(true);
 		expect(text(r).length).toBeLessThanOrEqual(TEXT_CAP);
 	});
 
@@ -399,17 +349,13 @@ describe('output bounds', () => {
 	});
 
 	it('imports an export into another store', async () => {
-		const exported = data<ExportOutput>(
-			await c.call('export_memories', { format: 'json', tags: ['billing'] }),
-		);
+		const exported = data<ExportOutput>(await c.call('export_memories', { format: 'json', tags: ['billing'] }));
 		const fresh = await makeEngine();
 		const fc = await connect(fresh);
 		const r = await fc.call('import_memories', { data: exported.data });
 		const out = data<ImportOutput>(r);
 		expect(out).toMatchObject({ success: true, imported: exported.memory_count, errors: [] });
-		expect(
-			data<GetOutput>(await fc.call('get_memory', { memory_id: ids.pgChoice })).memory.content,
-		).toMatch(/^Chose PostgreSQL/);
+		expect(data<GetOutput>(await fc.call('get_memory', { memory_id: ids.pgChoice })).memory.content).toMatch(/^Chose PostgreSQL/);
 		await fc.close();
 		await fresh.close();
 	});

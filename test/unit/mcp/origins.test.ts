@@ -52,9 +52,7 @@ describe('OriginPolicy', () => {
 		expect(p.isAllowed('http://localhost:5173')).toBe(true);
 		expect(p.pending()).toEqual([]);
 		expect(p.profileFor('http://localhost:5173')).toBe('memory-mcp');
-		expect(await e.getSetting(APPROVED_ORIGINS_KEY)).toEqual([
-			{ origin: 'http://localhost:5173', approved_at: expect.any(String), profile: 'memory-mcp' },
-		]);
+		expect(await e.getSetting(APPROVED_ORIGINS_KEY)).toEqual([{ origin: 'http://localhost:5173', approved_at: expect.any(String), profile: 'memory-mcp' }]);
 		const again = await OriginPolicy.load(e, SELF);
 		expect(again.isAllowed('http://localhost:5173')).toBe(true);
 	});
@@ -81,11 +79,7 @@ describe('OriginPolicy', () => {
 
 	it('skips malformed stored entries instead of failing', async () => {
 		const e = await engine();
-		await e.setSetting(APPROVED_ORIGINS_KEY, [
-			{ origin: 'https://ok.example', approved_at: '2026-01-01T00:00:00.000Z' },
-			{ nope: true },
-			'x',
-		]);
+		await e.setSetting(APPROVED_ORIGINS_KEY, [{ origin: 'https://ok.example', approved_at: '2026-01-01T00:00:00.000Z' }, { nope: true }, 'x']);
 		const p = await OriginPolicy.load(e, SELF);
 		expect(p.approved().map((a) => a.origin)).toEqual(['https://ok.example']);
 	});
@@ -141,23 +135,13 @@ describe('OriginPolicy.profileFor', () => {
 describe('normaliseOrigin', () => {
 	it('lower-cases and drops a trailing slash', () => {
 		expect(normaliseOrigin('HTTPS://Example.COM/')).toBe('https://example.com');
-		expect(normaliseOrigin('chrome-extension://abcdefghijklmnop')).toBe(
-			'chrome-extension://abcdefghijklmnop',
-		);
+		expect(normaliseOrigin('chrome-extension://abcdefghijklmnop')).toBe('chrome-extension://abcdefghijklmnop');
 	});
 
 	it('refuses what does not name exactly one site', () => {
-		expect(() => normaliseOrigin('null')).toThrow(
-			'origin "null" cannot be approved: it must name one site',
-		);
-		expect(() => normaliseOrigin('https://*.example')).toThrow(
-			'origin "https://*.example" cannot be approved: it must name one site',
-		);
-		expect(() => normaliseOrigin('https://example.com/path')).toThrow(
-			'origin "https://example.com/path" must be scheme://host[:port], no path',
-		);
-		expect(() => normaliseOrigin('example.com')).toThrow(
-			expect.objectContaining({ code: 'invalid_input' }),
-		);
+		expect(() => normaliseOrigin('null')).toThrow('origin "null" cannot be approved: it must name one site');
+		expect(() => normaliseOrigin('https://*.example')).toThrow('origin "https://*.example" cannot be approved: it must name one site');
+		expect(() => normaliseOrigin('https://example.com/path')).toThrow('origin "https://example.com/path" must be scheme://host[:port], no path');
+		expect(() => normaliseOrigin('example.com')).toThrow(expect.objectContaining({ code: 'invalid_input' }));
 	});
 });

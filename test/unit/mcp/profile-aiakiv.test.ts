@@ -47,15 +47,13 @@ describe('aiakiv profile', () => {
 
 		it('saves an event with summary, entities and tags, and returns its event_id', async () => {
 			const r = await c.call('save_memory', {
-				summary:
-					'Mina chose PgBouncer in transaction mode for the billing service connection pool.',
+				summary: 'Mina chose PgBouncer in transaction mode for the billing service connection pool.',
 				entities: [
 					{ name: 'PgBouncer', type: 'tool' },
 					{ name: 'Mina', type: 'person' },
 				],
 				tags: ['billing'],
-				content:
-					'Billing opened too many PostgreSQL connections under load; Mina put PgBouncer in front in transaction mode with a pool of 40.',
+				content: 'Billing opened too many PostgreSQL connections under load; Mina put PgBouncer in front in transaction mode with a pool of 40.',
 			});
 			first = data<Saved>(r);
 			expect(first).toMatchObject({
@@ -65,28 +63,21 @@ describe('aiakiv profile', () => {
 					{ name: 'Mina', type: 'person' },
 				],
 			});
-			expect(text(r)).toBe(
-				`Saved event ${first.event_id}. Entities: PgBouncer (tool), Mina (person).`,
-			);
+			expect(text(r)).toBe(`Saved event ${first.event_id}. Entities: PgBouncer (tool), Mina (person).`);
 		});
 
 		it('chains a thread with prev_event_id, visible from both ends', async () => {
 			const second = data<Saved>(
 				await c.call('save_memory', {
-					summary:
-						'PgBouncer pool size for billing raised from 40 to 60 after the March load test.',
+					summary: 'PgBouncer pool size for billing raised from 40 to 60 after the March load test.',
 					content: 'The load test saturated 40 server connections; raised to 60.',
 					entities: [{ name: 'PgBouncer', type: 'tool' }],
 					prev_event_id: first.event_id,
 				}),
 			);
 			expect(second.prev_event_id).toBe(first.event_id);
-			const later = data<Content>(
-				await c.call('get_memory_content', { event_id: second.event_id }),
-			);
-			const earlier = data<Content>(
-				await c.call('get_memory_content', { event_id: first.event_id }),
-			);
+			const later = data<Content>(await c.call('get_memory_content', { event_id: second.event_id }));
+			const earlier = data<Content>(await c.call('get_memory_content', { event_id: first.event_id }));
 			expect(later.prev_event_ids).toContain(first.event_id);
 			expect(earlier.next_event_ids).toContain(second.event_id);
 		});
@@ -125,32 +116,24 @@ describe('aiakiv profile', () => {
 					},
 				}),
 			);
-			expect((await engine.getMemories([asObject.event_id]))[0]!.summary).toBe(
-				'Grafana alert for auth error rate fires above 2 percent.',
-			);
+			expect((await engine.getMemories([asObject.event_id]))[0]!.summary).toBe('Grafana alert for auth error rate fires above 2 percent.');
 		});
 
 		it('checks payload with the same rules, naming the field inside it', async () => {
-			expect(errorText(await c.call('save_memory', { payload: '{"summary": "x"' }))).toMatch(
-				/^invalid_input: payload: not valid JSON \(/,
+			expect(errorText(await c.call('save_memory', { payload: '{"summary": "x"' }))).toMatch(/^invalid_input: payload: not valid JSON \(/);
+			expect(errorText(await c.call('save_memory', { payload: { summary: 's'.repeat(501), content: 'c' } }))).toBe(
+				'invalid_input: payload.summary: Too big: expected string to have <=500 characters',
 			);
-			expect(
-				errorText(
-					await c.call('save_memory', { payload: { summary: 's'.repeat(501), content: 'c' } }),
-				),
-			).toBe('invalid_input: payload.summary: Too big: expected string to have <=500 characters');
-			expect(
-				errorText(await c.call('save_memory', { payload: { summary: 'No content here.' } })),
-			).toBe('invalid_input: payload.content: Invalid input: expected string, received undefined');
+			expect(errorText(await c.call('save_memory', { payload: { summary: 'No content here.' } }))).toBe(
+				'invalid_input: payload.content: Invalid input: expected string, received undefined',
+			);
 		});
 
 		it('requires summary and content, and caps the summary at 500 characters', async () => {
-			expect(errorText(await c.call('save_memory', { content: 'Only content.' }))).toBe(
-				`${PREFIX}summary is required (or give payload) at summary`,
+			expect(errorText(await c.call('save_memory', { content: 'Only content.' }))).toBe(`${PREFIX}summary is required (or give payload) at summary`);
+			expect(errorText(await c.call('save_memory', { summary: 's'.repeat(501), content: 'c' }))).toBe(
+				`${PREFIX}Too big: expected string to have <=500 characters at summary`,
 			);
-			expect(
-				errorText(await c.call('save_memory', { summary: 's'.repeat(501), content: 'c' })),
-			).toBe(`${PREFIX}Too big: expected string to have <=500 characters at summary`);
 		});
 
 		it('refuses content carrying a truncation marker unless told otherwise', async () => {
@@ -225,15 +208,11 @@ describe('aiakiv profile', () => {
 				event_id: ids.pgChoice,
 				entities: ['PostgreSQL', 'MongoDB', 'billing-service'],
 			});
-			expect(text(r).split('\n')[0]).toMatch(
-				new RegExp(`^1\\. ${ids.pgChoice} \\(\\d\\.\\d+\\) 2025-01-10 — Chose PostgreSQL`),
-			);
+			expect(text(r).split('\n')[0]).toMatch(new RegExp(`^1\\. ${ids.pgChoice} \\(\\d\\.\\d+\\) 2025-01-10 — Chose PostgreSQL`));
 		});
 
 		it('supports keyword and semantic modes', async () => {
-			const kw = data<{ results: { event_id: string }[] }>(
-				await c.call('search_memory', { query: 'PgBouncer', mode: 'keyword', top_k: 5 }),
-			);
+			const kw = data<{ results: { event_id: string }[] }>(await c.call('search_memory', { query: 'PgBouncer', mode: 'keyword', top_k: 5 }));
 			expect(kw.results.length).toBeGreaterThan(0);
 			const sem = data<{ results: { event_id: string }[]; mode: string }>(
 				await c.call('search_memory', {
@@ -243,24 +222,19 @@ describe('aiakiv profile', () => {
 				}),
 			);
 			expect(sem.mode).toBe('semantic');
-			expect(
-				sem.results
-					.map((x) => x.event_id)
-					.filter((id) => [ids.redisCache, ids.redisOom, ids.cacheMove].includes(id)).length,
-			).toBeGreaterThanOrEqual(2);
+			expect(sem.results.map((x) => x.event_id).filter((id) => [ids.redisCache, ids.redisOom, ids.cacheMove].includes(id)).length).toBeGreaterThanOrEqual(
+				2,
+			);
 		});
 
 		it('get_memory_content({ event_id }) opens the full event', async () => {
 			const out = data<Content>(await c.call('get_memory_content', { event_id: ids.kafka }));
 			expect(out).toMatchObject({
 				event_id: ids.kafka,
-				content:
-					'We evaluated Kafka for billing events but kept an outbox table in PostgreSQL instead.',
+				content: 'We evaluated Kafka for billing events but kept an outbox table in PostgreSQL instead.',
 				timestamp: '2025-06-12T09:00:00.000Z',
 			});
-			expect(errorText(await c.call('get_memory_content', { event_id: 'nope' }))).toBe(
-				'not_found: memory_id: no memory with id "nope"',
-			);
+			expect(errorText(await c.call('get_memory_content', { event_id: 'nope' }))).toBe('not_found: memory_id: no memory with id "nope"');
 		});
 	});
 
@@ -268,9 +242,7 @@ describe('aiakiv profile', () => {
 		it('find_memory_connections (seed 002) routes to search_memory and get_memory_content in its description', async () => {
 			const { tools } = await c.client.listTools();
 			const desc = tools.find((t) => t.name === 'find_memory_connections')!.description!;
-			expect(desc).toContain(
-				'Do not use it for a direct answer to a question; use search_memory for that.',
-			);
+			expect(desc).toContain('Do not use it for a direct answer to a question; use search_memory for that.');
 			expect(desc).toContain('event_id feeds get_memory_content.');
 			expect(desc).not.toMatch(/\brecall_memory\b|\bget_memory\b(?!_)/);
 		});
@@ -301,16 +273,13 @@ describe('aiakiv profile', () => {
 						sentence: 'Billing timed out.',
 					}),
 				),
-			).toMatch(
-				/needs exactly one of reference_time or anchor_event_id \(there is no implicit "now"\) at reference_time$/,
-			);
+			).toMatch(/needs exactly one of reference_time or anchor_event_id \(there is no implicit "now"\) at reference_time$/);
 		});
 
 		it("query_memory_graph runs AiAkiv's START recipes", async () => {
 			const out = data<GraphQueryOutput>(
 				await c.call('query_memory_graph', {
-					query:
-						'START a = events(entity: "Redis", k: 200) MATCH (a)-[:PARTICIPATED_IN]-(n {name: $b}) RETURN DISTINCT a.id',
+					query: 'START a = events(entity: "Redis", k: 200) MATCH (a)-[:PARTICIPATED_IN]-(n {name: $b}) RETURN DISTINCT a.id',
 					params: { b: 'PostgreSQL' },
 				}),
 			);
@@ -320,18 +289,10 @@ describe('aiakiv profile', () => {
 
 	describe('browsing', () => {
 		it('list_memory_timeline({ entity }) gives the entity chronology, oldest first', async () => {
-			const out = data<{ events: { event_id: string; timestamp: string }[]; total: number }>(
-				await c.call('list_memory_timeline', { entity: 'Redis' }),
-			);
-			expect(out.events.map((e) => e.event_id)).toEqual([
-				ids.redisCache,
-				ids.redisOom,
-				ids.cacheMove,
-			]);
+			const out = data<{ events: { event_id: string; timestamp: string }[]; total: number }>(await c.call('list_memory_timeline', { entity: 'Redis' }));
+			expect(out.events.map((e) => e.event_id)).toEqual([ids.redisCache, ids.redisOom, ids.cacheMove]);
 			expect(out.total).toBe(3);
-			expect(errorText(await c.call('list_memory_timeline', { entity: 'Redys' }))).toMatch(
-				/^not_found: entity: no entity "Redys"/,
-			);
+			expect(errorText(await c.call('list_memory_timeline', { entity: 'Redys' }))).toMatch(/^not_found: entity: no entity "Redys"/);
 		});
 
 		it('list_memory_timeline windows by time', async () => {

@@ -31,9 +31,7 @@ describe('automem profile', () => {
 			});
 			const out = data<{ memory_id: string; message: string }>(r);
 			expect(Object.keys(out).sort()).toEqual(['memory_id', 'message']);
-			expect(text(r)).toBe(
-				`Memory stored successfully!\n\nMemory ID: ${out.memory_id}\nMessage: ${out.message}`,
-			);
+			expect(text(r)).toBe(`Memory stored successfully!\n\nMemory ID: ${out.memory_id}\nMessage: ${out.message}`);
 			const m = (await engine.getMemories([out.memory_id]))[0]!;
 			expect(m).toMatchObject({ tags: ['architecture', 'database'], importance: 0.9 });
 		});
@@ -84,15 +82,12 @@ describe('automem profile', () => {
 			const out = data<{ stored: number; memory_ids: string[]; message: string }>(r);
 			expect(out.stored).toBe(2);
 			expect(out.memory_ids).toHaveLength(2);
-			expect(text(r)).toBe(
-				`Stored 2 memories.\nIDs: ${out.memory_ids.join(', ')}\nMessage: ${out.message}`,
-			);
+			expect(text(r)).toBe(`Stored 2 memories.\nIDs: ${out.memory_ids.join(', ')}\nMessage: ${out.message}`);
 		});
 
 		it('refuses content over 2000 characters, in single and batch mode', async () => {
 			const long = 'x'.repeat(2001);
-			const msg =
-				"content exceeds AutoMem's hard limit of 2000 characters; split it into smaller, focused memories";
+			const msg = "content exceeds AutoMem's hard limit of 2000 characters; split it into smaller, focused memories";
 			expect(errorText(await c.call('store_memory', { content: long }))).toBe(
 				`MCP error -32602: Input validation error: Invalid arguments for tool store_memory: ${msg} at content`,
 			);
@@ -103,10 +98,7 @@ describe('automem profile', () => {
 
 		it('does not accept Engram-only arguments under AutoMem names', async () => {
 			const { tools } = await c.client.listTools();
-			const props = Object.keys(
-				(tools.find((t) => t.name === 'store_memory')!.inputSchema as { properties: object })
-					.properties,
-			);
+			const props = Object.keys((tools.find((t) => t.name === 'store_memory')!.inputSchema as { properties: object }).properties);
 			expect(props.sort()).toEqual(
 				[
 					'confidence',
@@ -134,10 +126,7 @@ describe('automem profile', () => {
 	describe('associate_memories (seed 000)', () => {
 		beforeAll(async () => {
 			for (const [id, content] of [
-				[
-					'bug-fix-123',
-					'Fixed the CSV export of invoices dropping rows with unicode customer names.',
-				],
+				['bug-fix-123', 'Fixed the CSV export of invoices dropping rows with unicode customer names.'],
 				['new-decision', 'Use managed PostgreSQL on the cloud provider instead of self-hosting.'],
 				['old-decision', 'Self-host PostgreSQL on our own virtual machines.'],
 				['a', 'Alerting thresholds for billing latency were tightened to 300 ms.'],
@@ -210,9 +199,7 @@ describe('automem profile', () => {
 			});
 			const out = data<{ success: boolean; message: string }>(r);
 			expect(out.success).toBe(false);
-			expect(text(r)).toBe(
-				`Association completed with failures.\n\nMessage: ${out.message}\n\nCreated: 1\nFailed: 1`,
-			);
+			expect(text(r)).toBe(`Association completed with failures.\n\nMessage: ${out.message}\n\nCreated: 1\nFailed: 1`);
 		});
 
 		it('refuses internal relation types and combined modes', async () => {
@@ -268,11 +255,7 @@ describe('automem profile', () => {
 					tags: ['project-x', 'critical', 'auth'],
 				}),
 			);
-			expect((await engine.getMemories([SEED_001_ID]))[0]!.tags).toEqual([
-				'project-x',
-				'critical',
-				'auth',
-			]);
+			expect((await engine.getMemories([SEED_001_ID]))[0]!.tags).toEqual(['project-x', 'critical', 'auth']);
 		});
 
 		it(`update_memory({ memory_id: "${SEED_001_ID}", content: "Updated: PostgreSQL chosen for ACID + team expertise" })`, async () => {
@@ -287,9 +270,7 @@ describe('automem profile', () => {
 				content: 'Updated: PostgreSQL chosen for ACID + team expertise',
 				metadata: { owner: 'mina' },
 			});
-			const found = data<{ results: { memory_id: string }[] }>(
-				await c.call('recall_memory', { query: 'team expertise', limit: 1 }),
-			);
+			const found = data<{ results: { memory_id: string }[] }>(await c.call('recall_memory', { query: 'team expertise', limit: 1 }));
 			expect(found.results[0].memory_id).toBe(SEED_001_ID);
 		});
 
@@ -299,9 +280,9 @@ describe('automem profile', () => {
 				owner: 'mina',
 				reviewed: true,
 			});
-			expect(
-				errorText(await c.call('update_memory', { memory_id: 'missing', importance: 0.1 })),
-			).toBe('not_found: memory_id: no memory with id "missing"');
+			expect(errorText(await c.call('update_memory', { memory_id: 'missing', importance: 0.1 }))).toBe(
+				'not_found: memory_id: no memory with id "missing"',
+			);
 		});
 	});
 
@@ -377,31 +358,21 @@ describe('automem profile', () => {
 			expect(errorText(await c.call('recall_memory', { exhaustive: true }))).toBe(
 				'MCP error -32602: Input validation error: Invalid arguments for tool recall_memory: exhaustive: true requires non-empty tags at tags',
 			);
-			expect(
-				errorText(
-					await c.call('recall_memory', { tags: ['bench'], exhaustive: true, tag_mode: 'all' }),
-				),
-			).toBe(
+			expect(errorText(await c.call('recall_memory', { tags: ['bench'], exhaustive: true, tag_mode: 'all' }))).toBe(
 				'MCP error -32602: Input validation error: Invalid arguments for tool recall_memory: tag_mode "all" is not allowed with exhaustive: true at tag_mode',
 			);
 		});
 
 		it('returns current memories by default and history on request', async () => {
-			const current = data<{ results: { content: string }[] }>(
-				await c.call('recall_memory', { query: 'small local tools preference' }),
-			);
-			expect(current.results.map((r) => r.content)).not.toContain(
-				'User prefers MySQL for small local tools.',
-			);
+			const current = data<{ results: { content: string }[] }>(await c.call('recall_memory', { query: 'small local tools preference' }));
+			expect(current.results.map((r) => r.content)).not.toContain('User prefers MySQL for small local tools.');
 			const history = data<{ results: { content: string }[] }>(
 				await c.call('recall_memory', {
 					query: 'small local tools preference',
 					state_mode: 'history',
 				}),
 			);
-			expect(history.results.map((r) => r.content)).toContain(
-				'User prefers MySQL for small local tools.',
-			);
+			expect(history.results.map((r) => r.content)).toContain('User prefers MySQL for small local tools.');
 		});
 
 		it('formats: items gives one block per memory, detailed adds fields, json echoes the structure', async () => {
@@ -411,9 +382,7 @@ describe('automem profile', () => {
 				format: 'items',
 			});
 			expect(items.content.map((b) => (b as { text: string }).text)).toEqual(
-				expect.arrayContaining([
-					expect.stringMatching(/^\[\S+\] Flaky tests are quarantined within a day\.$/),
-				]),
+				expect.arrayContaining([expect.stringMatching(/^\[\S+\] Flaky tests are quarantined within a day\.$/)]),
 			);
 			const detailed = await c.call('recall_memory', {
 				query: 'flaky tests',
@@ -447,15 +416,11 @@ describe('automem profile', () => {
 				content_chars: runbook.length,
 			});
 			expect(out.results[0].content).toHaveLength(701);
-			expect(text(r)).toContain(
-				'[Some content previews truncated — fetch full records with recall_memory({ memory_id: "<id>" }).]',
-			);
+			expect(text(r)).toContain('[Some content previews truncated — fetch full records with recall_memory({ memory_id: "<id>" }).]');
 		});
 
 		it('says so when nothing matches', async () => {
-			expect(text(await c.call('recall_memory', { tags: ['no-such-tag'], exhaustive: true }))).toBe(
-				'No memories found matching your query.',
-			);
+			expect(text(await c.call('recall_memory', { tags: ['no-such-tag'], exhaustive: true }))).toBe('No memories found matching your query.');
 		});
 	});
 
@@ -463,9 +428,7 @@ describe('automem profile', () => {
 		it('deletes one by id with AutoMem messages', async () => {
 			const r = await c.call('delete_memory', { memory_id: 'b' });
 			expect(data(r)).toEqual({ memory_id: 'b', message: 'Memory b deleted successfully!' });
-			expect(errorText(await c.call('delete_memory', { memory_id: 'b' }))).toBe(
-				'not_found: memory_id: no memory with id "b"',
-			);
+			expect(errorText(await c.call('delete_memory', { memory_id: 'b' }))).toBe('not_found: memory_id: no memory with id "b"');
 		});
 
 		it('bulk-deletes by tag', async () => {
@@ -489,9 +452,7 @@ describe('automem profile', () => {
 			}>(r);
 			expect(out).toMatchObject({ status: 'healthy', backend: 'engram' });
 			expect(out.statistics.memory_count).toBe((await engine.stats({})).total_memories);
-			expect(text(r)).toMatch(
-				/^✅ Memory Health Status\n\nStatus: healthy\nBackend: engram\nMemory count: \d+\nVector count: \d+/,
-			);
+			expect(text(r)).toMatch(/^✅ Memory Health Status\n\nStatus: healthy\nBackend: engram\nMemory count: \d+\nVector count: \d+/);
 		});
 	});
 });

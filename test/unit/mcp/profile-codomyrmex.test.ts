@@ -64,9 +64,7 @@ describe('codomyrmex profile', () => {
 				access_count: 0,
 				last_accessed: 0,
 			});
-			expect(deadline.id).toMatch(
-				/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
-			);
+			expect(deadline.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 			expect(deadline.created_at).toBeGreaterThanOrEqual(Math.floor(before));
 			expect(deadline.created_at).toBeLessThanOrEqual(Date.now() / 1000);
 			expect(JSON.parse(text(r))).toEqual(deadline);
@@ -94,14 +92,10 @@ describe('codomyrmex profile', () => {
 		});
 
 		it('refuses unknown memory types and importance levels', async () => {
-			expect(
-				errorText(await c.call('memory_put', { content: 'x y z', memory_type: 'dream' })),
-			).toBe(
+			expect(errorText(await c.call('memory_put', { content: 'x y z', memory_type: 'dream' }))).toBe(
 				'MCP error -32602: Input validation error: Invalid arguments for tool memory_put: Invalid option: expected one of "episodic"|"semantic"|"procedural" at memory_type',
 			);
-			expect(
-				errorText(await c.call('memory_put', { content: 'x y z', importance: 'urgent' })),
-			).toBe(
+			expect(errorText(await c.call('memory_put', { content: 'x y z', importance: 'urgent' }))).toBe(
 				'MCP error -32602: Input validation error: Invalid arguments for tool memory_put: Invalid option: expected one of "LOW"|"MEDIUM"|"HIGH"|"CRITICAL" at importance',
 			);
 		});
@@ -114,9 +108,7 @@ describe('codomyrmex profile', () => {
 			expect(got).toEqual({ ...deadline, access_count: 1, last_accessed: got.last_accessed });
 			expect(got.last_accessed).toBeGreaterThan(deadline.created_at - 1);
 			expect(JSON.parse(text(r))).toEqual(got);
-			const again = data<{ result: Dict }>(
-				await c.call('memory_get', { memory_id: deadline.id }),
-			).result;
+			const again = data<{ result: Dict }>(await c.call('memory_get', { memory_id: deadline.id })).result;
 			expect(again.access_count).toBe(2);
 		});
 
@@ -146,21 +138,14 @@ describe('codomyrmex profile', () => {
 				expect(h.relevance).toBeGreaterThanOrEqual(0);
 				expect(h.relevance).toBeLessThanOrEqual(1);
 				const recency = Math.exp(-(now - h.memory.created_at) / 3600);
-				expect(h.combined_score).toBeCloseTo(
-					0.5 * h.relevance + 0.3 * recency + 0.2 * (h.memory.importance / 4),
-					2,
-				);
+				expect(h.combined_score).toBeCloseTo(0.5 * h.relevance + 0.3 * recency + 0.2 * (h.memory.importance / 4), 2);
 			}
-			expect(hits.map((h) => h.combined_score)).toEqual(
-				[...hits.map((h) => h.combined_score)].sort((a, b) => b - a),
-			);
+			expect(hits.map((h) => h.combined_score)).toEqual([...hits.map((h) => h.combined_score)].sort((a, b) => b - a));
 		});
 
 		it('defaults k to 5 and persists memories across calls and connections', async () => {
 			const other = await connect(engine, 'codomyrmex');
-			const hits = data<{ result: Hit[] }>(
-				await other.call('memory_search', { query: 'incidents pages severity' }),
-			).result;
+			const hits = data<{ result: Hit[] }>(await other.call('memory_search', { query: 'incidents pages severity' })).result;
 			expect(hits).toHaveLength(5);
 			await other.close();
 		});

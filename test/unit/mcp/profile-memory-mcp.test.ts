@@ -33,14 +33,12 @@ const PLACED: Record<number, { content: string; tags: string[]; source: string }
 		source: 'design-review',
 	},
 	42: {
-		content:
-			'Authentication decision: the web app keeps OAuth 2.0 with PKCE and drops password logins.',
+		content: 'Authentication decision: the web app keeps OAuth 2.0 with PKCE and drops password logins.',
 		tags: ['auth', 'decision'],
 		source: 'design-review',
 	},
 	51: {
-		content:
-			'Login flow review: OAuth 2.0 PKCE tokens for the web and mobile apps expire after one hour.',
+		content: 'Login flow review: OAuth 2.0 PKCE tokens for the web and mobile apps expire after one hour.',
 		tags: ['auth'],
 		source: 'standup',
 	},
@@ -55,26 +53,13 @@ const PLACED: Record<number, { content: string; tags: string[]; source: string }
 		source: 'journal',
 	},
 	478: {
-		content:
-			'Garden journal: harvested the last tomatoes and basil from the south fence in October.',
+		content: 'Garden journal: harvested the last tomatoes and basil from the south fence in October.',
 		tags: ['garden', 'harvest'],
 		source: 'journal',
 	},
 };
 
-const AISLES = [
-	'bolts',
-	'hinges',
-	'cables',
-	'fuses',
-	'screws',
-	'brackets',
-	'washers',
-	'clamps',
-	'valves',
-	'gaskets',
-	'springs',
-];
+const AISLES = ['bolts', 'hinges', 'cables', 'fuses', 'screws', 'brackets', 'washers', 'clamps', 'valves', 'gaskets', 'springs'];
 
 function filler(seq: number): { content: string; tags: string[]; source: string } {
 	return {
@@ -171,8 +156,7 @@ describe('memory-mcp profile', () => {
 				success: true,
 				message: `✅ Memory #${extra.id} deleted successfully`,
 			});
-			for (const n of neighbours)
-				expect((await get(n)).related_memories?.map((x) => x.id) ?? []).not.toContain(extra.id);
+			for (const n of neighbours) expect((await get(n)).related_memories?.map((x) => x.id) ?? []).not.toContain(extra.id);
 		});
 	});
 
@@ -207,9 +191,7 @@ describe('memory-mcp profile', () => {
 		});
 
 		it('returns the existing id with an exact-match warning instead of a copy', async () => {
-			const out = data<{ id: number; message: string; warnings: string[] }>(
-				await c.call('store_memory', { content: PLACED[156].content }),
-			);
+			const out = data<{ id: number; message: string; warnings: string[] }>(await c.call('store_memory', { content: PLACED[156].content }));
 			expect(out).toMatchObject({
 				id: 156,
 				message: '❌ Not stored again: exact match with memory #156',
@@ -251,9 +233,7 @@ describe('memory-mcp profile', () => {
 				}),
 			);
 			expect(out.memories.map((m) => m.content)).toEqual(
-				expect.arrayContaining([
-					'A hoppy IPA from the harbour brewery was the best beer of the tasting.',
-				]),
+				expect.arrayContaining(['A hoppy IPA from the harbour brewery was the best beer of the tasting.']),
 			);
 			for (const m of out.memories) {
 				expect(m.labels!.some((l) => l.includes('beer'))).toBe(true);
@@ -262,17 +242,13 @@ describe('memory-mcp profile', () => {
 		});
 
 		it('matches labels fuzzily and sources with ! exclusion; no query means most recent', async () => {
-			const fuzzy = data<{ memories: McpMemory[] }>(
-				await c.call('retrieve_memories', { labels: 'TAST', num_results: 10 }),
-			);
+			const fuzzy = data<{ memories: McpMemory[] }>(await c.call('retrieve_memories', { labels: 'TAST', num_results: 10 }));
 			expect(fuzzy.memories.map((m) => m.content)).toEqual([
 				'A dry Riesling wine from the Mosel opened the tasting.',
 				'A hoppy IPA from the harbour brewery was the best beer of the tasting.',
 			]);
 			expect(fuzzy.memories[0].similarity).toBeUndefined();
-			const notBot = data<{ memories: McpMemory[] }>(
-				await c.call('retrieve_memories', { source: '!clawdbot', num_results: 100 }),
-			);
+			const notBot = data<{ memories: McpMemory[] }>(await c.call('retrieve_memories', { source: '!clawdbot', num_results: 100 }));
 			expect(notBot.memories.every((m) => m.source !== 'clawdbot')).toBe(true);
 			expect(notBot.memories.length).toBeGreaterThan(6);
 		});
@@ -286,12 +262,8 @@ describe('memory-mcp profile', () => {
 			expect(errorText(await c.call('get_memory', { memory_id: 1.5 }))).toBe(
 				'MCP error -32602: Input validation error: Invalid arguments for tool get_memory: Invalid input: expected int, received number at memory_id',
 			);
-			expect(errorText(await c.call('get_memory', { memory_id: 9999 }))).toBe(
-				'not_found: memory_id: ❌ Memory #9999 not found',
-			);
-			expect(errorText(await c.call('delete_memory', { memory_id: 9999 }))).toBe(
-				'not_found: memory_id: ❌ Memory #9999 not found',
-			);
+			expect(errorText(await c.call('get_memory', { memory_id: 9999 }))).toBe('not_found: memory_id: ❌ Memory #9999 not found');
+			expect(errorText(await c.call('delete_memory', { memory_id: 9999 }))).toBe('not_found: memory_id: ❌ Memory #9999 not found');
 		});
 
 		it('memory_stats: total without filters; matching/ratio/percentage with labels', async () => {
@@ -316,20 +288,13 @@ describe('memory-mcp profile', () => {
 				labels_matched: ['beer'],
 			});
 			expect(beer.percentage).toBe(`${Math.floor(300 / total.total_memories)}%`);
-			const src = data<{ matching: number; sources_matched: string[] }>(
-				await c.call('memory_stats', { source: 'design' }),
-			);
+			const src = data<{ matching: number; sources_matched: string[] }>(await c.call('memory_stats', { source: 'design' }));
 			expect(src).toMatchObject({ matching: 2, sources_matched: ['design-review'] });
 		});
 
 		it('random_memory honours filters and says when nothing matches', async () => {
-			for (let i = 0; i < 5; i++)
-				expect(
-					data<McpMemory>(await c.call('random_memory', { labels: 'garden' })).labels,
-				).toContain('garden');
-			expect(errorText(await c.call('random_memory', { labels: 'no-such-label' }))).toBe(
-				'not_found: ❌ No memories found matching the criteria',
-			);
+			for (let i = 0; i < 5; i++) expect(data<McpMemory>(await c.call('random_memory', { labels: 'garden' })).labels).toContain('garden');
+			expect(errorText(await c.call('random_memory', { labels: 'no-such-label' }))).toBe('not_found: ❌ No memories found matching the criteria');
 			expect(data<McpMemory>(await c.call('random_memory', {})).id).toBeGreaterThan(0);
 		});
 
@@ -348,31 +313,23 @@ describe('memory-mcp profile', () => {
 		});
 
 		it('add_labels, del_labels (case-insensitive) and replace_labels (one write)', async () => {
-			expect(data(await c.call('add_labels', { memory_id: 42, labels: 'security, auth' }))).toEqual(
-				{
-					success: true,
-					message: '✅ Labels added to memory #42',
-					labels: ['auth', 'decision', 'security'],
-				},
-			);
+			expect(data(await c.call('add_labels', { memory_id: 42, labels: 'security, auth' }))).toEqual({
+				success: true,
+				message: '✅ Labels added to memory #42',
+				labels: ['auth', 'decision', 'security'],
+			});
 			expect(data(await c.call('del_labels', { memory_id: 42, labels: '["SECURITY"]' }))).toEqual({
 				success: true,
 				message: '✅ Labels removed from memory #42',
 				labels: ['auth', 'decision'],
 			});
-			expect(
-				data(
-					await c.call('replace_labels', { memory_id: 42, target: 'Decision', new: 'decided, Q3' }),
-				),
-			).toEqual({
+			expect(data(await c.call('replace_labels', { memory_id: 42, target: 'Decision', new: 'decided, Q3' }))).toEqual({
 				success: true,
 				message: '✅ Labels replaced on memory #42',
 				labels: ['auth', 'decided', 'Q3'],
 			});
 			expect((await get(42)).labels).toEqual(['auth', 'decided', 'Q3']);
-			expect(errorText(await c.call('add_labels', { memory_id: 42, labels: ' , ' }))).toBe(
-				'invalid_input: labels: ❌ No valid labels provided',
-			);
+			expect(errorText(await c.call('add_labels', { memory_id: 42, labels: ' , ' }))).toBe('invalid_input: labels: ❌ No valid labels provided');
 		});
 	});
 });

@@ -35,8 +35,7 @@ afterAll(async () => {
 	await engine.close();
 });
 
-const query = async (q: string, params?: Record<string, unknown>) =>
-	data<GraphQueryOutput>(await c.call('query_memory_graph', { query: q, params }));
+const query = async (q: string, params?: Record<string, unknown>) => data<GraphQueryOutput>(await c.call('query_memory_graph', { query: q, params }));
 const seqOf = (k: CorpusKey) => Object.keys(ids).indexOf(k) + 1;
 
 describe('query_memory_graph', () => {
@@ -45,11 +44,7 @@ describe('query_memory_graph', () => {
 			const out = await query(
 				'MATCH (e:Entity {name: "PostgreSQL"})<-[:MENTIONS]-(m) WHERE m.type = "Decision" RETURN m ORDER BY m.timestamp DESC LIMIT 10',
 			);
-			expect(out.rows.map((r) => (r.m as { id: string }).id)).toEqual([
-				ids.cacheMove,
-				ids.kafka,
-				ids.pgChoice,
-			]);
+			expect(out.rows.map((r) => (r.m as { id: string }).id)).toEqual([ids.cacheMove, ids.kafka, ids.pgChoice]);
 			expect(out).toMatchObject({
 				columns: ['m'],
 				count: 3,
@@ -66,9 +61,7 @@ describe('query_memory_graph', () => {
 		});
 
 		it('stored SIMILAR_TO links from billing memories above a strength', async () => {
-			const out = await query(
-				'MATCH (m:Memory {tag: "billing"})-[r:SIMILAR_TO {min: 0.6}]->(n) RETURN m.id, n, r.strength LIMIT 50',
-			);
+			const out = await query('MATCH (m:Memory {tag: "billing"})-[r:SIMILAR_TO {min: 0.6}]->(n) RETURN m.id, n, r.strength LIMIT 50');
 			expect(out.count).toBeGreaterThan(0);
 			for (const row of out.rows) expect(row['r.strength'] as number).toBeGreaterThanOrEqual(0.6);
 		});
@@ -86,10 +79,7 @@ describe('query_memory_graph', () => {
 		});
 
 		it('what came next in the thread, up to three steps', async () => {
-			const out = await query(
-				'START a = events(ids: [$id]) MATCH (a)-[n:NEXT*1..3]->(b) RETURN b.id, n.hops ORDER BY n.hops',
-				{ id: ids.redisCache },
-			);
+			const out = await query('START a = events(ids: [$id]) MATCH (a)-[n:NEXT*1..3]->(b) RETURN b.id, n.hops ORDER BY n.hops', { id: ids.redisCache });
 			expect(out.rows.slice(0, 2)).toEqual([
 				{ 'b.id': ids.redisOom, 'n.hops': 1 },
 				{ 'b.id': ids.cacheMove, 'n.hops': 2 },
@@ -99,9 +89,7 @@ describe('query_memory_graph', () => {
 
 	describe('relationships', () => {
 		it('counts co-occurrence: memories per entity', async () => {
-			const out = await query(
-				'MATCH (m)-[:MENTIONS]->(e:Entity) RETURN e.name, count(DISTINCT m) AS n ORDER BY n DESC, e.name LIMIT 3',
-			);
+			const out = await query('MATCH (m)-[:MENTIONS]->(e:Entity) RETURN e.name, count(DISTINCT m) AS n ORDER BY n DESC, e.name LIMIT 3');
 			expect(out.rows).toEqual([
 				{ 'e.name': 'billing-service', n: 8 },
 				{ 'e.name': 'PostgreSQL', n: 8 },
@@ -111,13 +99,9 @@ describe('query_memory_graph', () => {
 		});
 
 		it('walks Tag nodes both ways', async () => {
-			const back = await query(
-				'MATCH (t:Tag {name: "auth"})<-[:TAGGED]-(m) RETURN m.seq ORDER BY m.seq',
-			);
+			const back = await query('MATCH (t:Tag {name: "auth"})<-[:TAGGED]-(m) RETURN m.seq ORDER BY m.seq');
 			expect(back.rows.map((r) => r['m.seq'])).toEqual(
-				['redisCache', 'redisOom', 'cacheMove', 'jwt', 'sarahLead', 'opaque'].map((k) =>
-					seqOf(k as CorpusKey),
-				),
+				['redisCache', 'redisOom', 'cacheMove', 'jwt', 'sarahLead', 'opaque'].map((k) => seqOf(k as CorpusKey)),
 			);
 			const forth = await query('MATCH (m {id: $id})-[:TAGGED]->(t) RETURN t.name', {
 				id: ids.kafka,
@@ -133,34 +117,24 @@ describe('query_memory_graph', () => {
 		});
 
 		it('finds structurally close but semantically far memories with SHARES and FAR', async () => {
-			const out = await query(
-				'START a = events(ids: [$id]) MATCH (a)-[s:SHARES]-(b)-[f:FAR {max: 0.3}]-(a) RETURN b.id, f.cos',
-				{ id: ids.pgChoice },
-			);
+			const out = await query('START a = events(ids: [$id]) MATCH (a)-[s:SHARES]-(b)-[f:FAR {max: 0.3}]-(a) RETURN b.id, f.cos', { id: ids.pgChoice });
 			expect(out.count).toBeGreaterThan(0);
 			for (const row of out.rows) expect(row['f.cos'] as number).toBeLessThan(0.3);
 		});
 
 		it('returns stored links with their fields', async () => {
 			const out = await query('MATCH (a)-[r:LEADS_TO]->(b) RETURN a.seq, r.strength, b.seq');
-			expect(out.rows).toEqual([
-				{ 'a.seq': seqOf('timeout'), 'r.strength': 0.9, 'b.seq': seqOf('indexes') },
-			]);
+			expect(out.rows).toEqual([{ 'a.seq': seqOf('timeout'), 'r.strength': 0.9, 'b.seq': seqOf('indexes') }]);
 		});
 
 		it('finds nearest neighbours with SIMILAR and scores pairs with cos()', async () => {
-			const out = await query(
-				'MATCH (a {seq: 1})-[r:SIMILAR {k: 2}]-(b) RETURN b.seq, r.cos, cos(a, b) AS c',
-			);
+			const out = await query('MATCH (a {seq: 1})-[r:SIMILAR {k: 2}]-(b) RETURN b.seq, r.cos, cos(a, b) AS c');
 			expect(out.count).toBe(2);
 			for (const row of out.rows) expect(row.c).toBeCloseTo(row['r.cos'] as number, 2);
 		});
 
 		it('reports START scores as a.score', async () => {
-			const out = await query(
-				'START a = events(text: $q, k: 3) RETURN a.id, a.score ORDER BY a.score DESC',
-				{ q: 'Which database did billing choose?' },
-			);
+			const out = await query('START a = events(text: $q, k: 3) RETURN a.id, a.score ORDER BY a.score DESC', { q: 'Which database did billing choose?' });
 			expect(out.count).toBe(3);
 			expect(out.rows[0]['a.id']).toBe(ids.pgChoice);
 			expect(typeof out.rows[0]['a.score']).toBe('number');
@@ -171,20 +145,14 @@ describe('query_memory_graph', () => {
 		it('cuts to the default LIMIT 20 with a note, and pages with SKIP', async () => {
 			const out = await query('MATCH (m)-[:MENTIONS]->(e) RETURN m.seq, e.id');
 			expect(out).toMatchObject({ count: 20, has_more: true, next_skip: 20, truncated: false });
-			expect(out.notes).toContain(
-				'rows cut to the default LIMIT 20; add LIMIT (up to 200) to return more',
-			);
+			expect(out.notes).toContain('rows cut to the default LIMIT 20; add LIMIT (up to 200) to return more');
 			const next = await query('MATCH (m)-[:MENTIONS]->(e) RETURN m.seq, e.id SKIP 20 LIMIT 200');
 			expect(next.has_more).toBe(false);
-			expect(out.count + next.count).toBe(
-				Object.values(CORPUS).reduce((n, m) => n + (m.entities?.length ?? 0), 0),
-			);
+			expect(out.count + next.count).toBe(Object.values(CORPUS).reduce((n, m) => n + (m.entities?.length ?? 0), 0));
 		});
 
 		it('caps LIMIT at 200', async () => {
-			expect((await query('MATCH (m) RETURN m.seq LIMIT 1000')).notes).toContain(
-				'LIMIT 1000 capped at 200',
-			);
+			expect((await query('MATCH (m) RETURN m.seq LIMIT 1000')).notes).toContain('LIMIT 1000 capped at 200');
 		});
 
 		it('renders rows as compact text with the flags', async () => {
@@ -207,17 +175,13 @@ describe('query_memory_graph', () => {
 		});
 
 		it('names an unknown property and lists the real ones', async () => {
-			expect(
-				errorText(await c.call('query_memory_graph', { query: 'MATCH (m) RETURN m.author' })),
-			).toBe(
+			expect(errorText(await c.call('query_memory_graph', { query: 'MATCH (m) RETURN m.author' }))).toBe(
 				'invalid_input: query: a Memory has no property "author" (it has id, seq, content, summary, type, tags, scope, source, importance, confidence, timestamp, updated_at, t_valid, t_invalid, access_count, current, entities, score)',
 			);
 		});
 
 		it('refuses FAR with an unbound end', async () => {
-			expect(
-				errorText(await c.call('query_memory_graph', { query: 'MATCH (a)-[:FAR]-(b) RETURN b' })),
-			).toBe(
+			expect(errorText(await c.call('query_memory_graph', { query: 'MATCH (a)-[:FAR]-(b) RETURN b' }))).toBe(
 				'invalid_input: query: FAR needs both ends already bound, e.g. (a)-[:SHARES]-(b)-[:FAR {max: 0.5}]-(a)',
 			);
 		});
@@ -229,25 +193,17 @@ describe('query_memory_graph', () => {
 						query: 'MATCH (e:Entity {name: "Kafka"})-[:MENTIONS]->(m) RETURN m',
 					}),
 				),
-			).toBe(
-				'invalid_input: query: MENTIONS points from a Memory to an Entity: write (e)<-[:MENTIONS]-(m)',
-			);
+			).toBe('invalid_input: query: MENTIONS points from a Memory to an Entity: write (e)<-[:MENTIONS]-(m)');
 		});
 
 		it('names a missing parameter', async () => {
-			expect(
-				errorText(
-					await c.call('query_memory_graph', { query: 'START a = events(text: $q) RETURN a' }),
-				),
-			).toBe('invalid_input: params: $q is used in the query but not given in params');
+			expect(errorText(await c.call('query_memory_graph', { query: 'START a = events(text: $q) RETURN a' }))).toBe(
+				'invalid_input: params: $q is used in the query but not given in params',
+			);
 		});
 
 		it('refuses an Entity start without a name or id', async () => {
-			expect(
-				errorText(
-					await c.call('query_memory_graph', { query: 'MATCH (e:Entity {type: "tool"}) RETURN e' }),
-				),
-			).toBe(
+			expect(errorText(await c.call('query_memory_graph', { query: 'MATCH (e:Entity {type: "tool"}) RETURN e' }))).toBe(
 				'invalid_input: query: an Entity node needs {name: "…"} or {id: "…"} to start from, or must be reached from a memory: (m)-[:MENTIONS]->(e:Entity)',
 			);
 		});
@@ -259,9 +215,7 @@ describe('query_memory_graph bounds', () => {
 	let bc: Connection;
 	beforeAll(async () => {
 		big = await makeEngine();
-		const text = (i: number) =>
-			`Redis note ${i}: ` +
-			`cache shard ${i} keeps hot keys for the storefront and the checkout service. `.repeat(500);
+		const text = (i: number) => `Redis note ${i}: ` + `cache shard ${i} keeps hot keys for the storefront and the checkout service. `.repeat(500);
 		await big.store({
 			memories: Array.from({ length: 210 }, (_, i) => ({
 				content: text(i).slice(0, 40_000),
@@ -288,9 +242,7 @@ describe('query_memory_graph bounds', () => {
 	});
 
 	it('sets truncated when rows exceed the output budget, and keeps has_more for the rest', async () => {
-		const out = data<GraphQueryOutput>(
-			await bc.call('query_memory_graph', { query: 'MATCH (m) RETURN m.content LIMIT 30' }),
-		);
+		const out = data<GraphQueryOutput>(await bc.call('query_memory_graph', { query: 'MATCH (m) RETURN m.content LIMIT 30' }));
 		expect(out.truncated).toBe(true);
 		expect(out.count).toBeLessThan(30);
 		expect(out.has_more).toBe(true);

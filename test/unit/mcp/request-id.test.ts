@@ -25,7 +25,8 @@ describe('native write tools', () => {
 		it('is described in the input schema of every write tool', async () => {
 			const { tools } = await c.client.listTools();
 			for (const name of ['store_memory', 'update_memory', 'delete_memory', 'associate_memories', 'unlink_memories']) {
-				const prop = tools.find((t) => t.name === name)?.inputSchema.properties?.request_id as { type?: string; maxLength?: number; description?: string } | undefined;
+				const prop = tools.find((t) => t.name === name)?.inputSchema.properties?.request_id as
+					{ type?: string; maxLength?: number; description?: string } | undefined;
 				expect(prop, name).toMatchObject({ type: 'string', maxLength: 200 });
 				expect(prop?.description).toMatch(/^Idempotency key/);
 			}
@@ -36,7 +37,9 @@ describe('native write tools', () => {
 			const first = await c.call('store_memory', store);
 			expect((first.content[0] as { text: string }).text).not.toMatch(/^Already applied/);
 			const again = await c.call('store_memory', store);
-			expect((again.content[0] as { text: string }).text).toBe('Already applied (request_id "mcp-text-1"): this is the first call\'s result; nothing was written now.');
+			expect((again.content[0] as { text: string }).text).toBe(
+				'Already applied (request_id "mcp-text-1"): this is the first call\'s result; nothing was written now.',
+			);
 			expect((again.content[1] as { text: string }).text).toBe((first.content[0] as { text: string }).text);
 			await c.call('delete_memory', { memory_id: data<StoreOutput>(first).memory_id });
 		});

@@ -9,12 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Engine } from '../../../src/engine/engine';
 import type { EngineApi } from '../../../src/engine/types';
-import {
-	createMemoryServer,
-	PROFILE_NAMES,
-	PROFILES,
-	type ToolCallEvent,
-} from '../../../src/mcp/server';
+import { createMemoryServer, PROFILE_NAMES, PROFILES, type ToolCallEvent } from '../../../src/mcp/server';
 import { RELAY_PROFILES } from '../../../src/mcp/transports/relay-protocol';
 import { connect, data, errorText, makeEngine, type Connection } from './helpers';
 
@@ -37,14 +32,7 @@ const EXPECTED_TOOLS: Record<string, string[]> = {
 		'import_memories',
 		'check_database_health',
 	],
-	automem: [
-		'store_memory',
-		'recall_memory',
-		'associate_memories',
-		'update_memory',
-		'delete_memory',
-		'check_database_health',
-	],
+	automem: ['store_memory', 'recall_memory', 'associate_memories', 'update_memory', 'delete_memory', 'check_database_health'],
 	aiakiv: [
 		'save_memory',
 		'search_memory',
@@ -104,11 +92,8 @@ describe('createMemoryServer', () => {
 			for (const profile of PROFILE_NAMES) {
 				const own = new Set(EXPECTED_TOOLS[profile]);
 				for (const t of PROFILES[profile].tools) {
-					const mentioned = [...t.config.description.matchAll(/\b[a-z]+(?:_[a-z]+)+\b/g)]
-						.map((m) => m[0])
-						.filter((w) => ALL_TOOL_NAMES.has(w));
-					for (const m of mentioned)
-						expect(own.has(m), `${profile}/${t.name} mentions ${m}`).toBe(true);
+					const mentioned = [...t.config.description.matchAll(/\b[a-z]+(?:_[a-z]+)+\b/g)].map((m) => m[0]).filter((w) => ALL_TOOL_NAMES.has(w));
+					for (const m of mentioned) expect(own.has(m), `${profile}/${t.name} mentions ${m}`).toBe(true);
 				}
 			}
 		});
@@ -118,9 +103,7 @@ describe('createMemoryServer', () => {
 		});
 
 		it('marks reads read-only and deletes destructive', () => {
-			const byName = Object.fromEntries(
-				PROFILES.native.tools.map((t) => [t.name, t.config.annotations]),
-			);
+			const byName = Object.fromEntries(PROFILES.native.tools.map((t) => [t.name, t.config.annotations]));
 			for (const n of [
 				'recall_memory',
 				'get_memory',
@@ -132,13 +115,7 @@ describe('createMemoryServer', () => {
 				'check_database_health',
 			])
 				expect(byName[n].readOnlyHint, n).toBe(true);
-			for (const n of [
-				'store_memory',
-				'update_memory',
-				'delete_memory',
-				'associate_memories',
-				'import_memories',
-			])
+			for (const n of ['store_memory', 'update_memory', 'delete_memory', 'associate_memories', 'import_memories'])
 				expect(byName[n].readOnlyHint, n).toBe(false);
 			expect(byName.delete_memory.destructiveHint).toBe(true);
 			expect(byName.unlink_memories).toMatchObject({ readOnlyHint: false, destructiveHint: true });
@@ -164,25 +141,19 @@ describe('createMemoryServer', () => {
 		afterAll(() => c.close());
 
 		it('answers server/discover (MCP-B probe) with -32601 instead of silence', async () => {
-			const err = await c.client
-				.request({ method: 'server/discover' as 'ping' }, z.object({}))
-				.catch((e: unknown) => e);
+			const err = await c.client.request({ method: 'server/discover' as 'ping' }, z.object({})).catch((e: unknown) => e);
 			expect(err).toBeInstanceOf(McpError);
 			expect((err as McpError).code).toBe(-32601);
 			expect((err as McpError).message).toBe('MCP error -32601: Method not found');
 		});
 
 		it('answers any other unknown method with -32601', async () => {
-			const err = (await c.client
-				.request({ method: 'memories/everything' as 'ping' }, z.object({}))
-				.catch((e: unknown) => e)) as McpError;
+			const err = (await c.client.request({ method: 'memories/everything' as 'ping' }, z.object({})).catch((e: unknown) => e)) as McpError;
 			expect(err.code).toBe(-32601);
 		});
 
 		it('reports an unknown tool as an error result', async () => {
-			expect(errorText(await c.call('forget_everything', {}))).toBe(
-				'MCP error -32602: Tool forget_everything not found',
-			);
+			expect(errorText(await c.call('forget_everything', {}))).toBe('MCP error -32602: Tool forget_everything not found');
 		});
 
 		it('names the field and the rule for bad arguments', async () => {
@@ -195,9 +166,7 @@ describe('createMemoryServer', () => {
 		});
 
 		it('renders a MemoryError as "code: message"', async () => {
-			expect(errorText(await c.call('get_memory', { memory_id: 'no-such-memory' }))).toBe(
-				'not_found: memory_id: no memory with id "no-such-memory"',
-			);
+			expect(errorText(await c.call('get_memory', { memory_id: 'no-such-memory' }))).toBe('not_found: memory_id: no memory with id "no-such-memory"');
 		});
 
 		it('keeps serving after a tool throws an unexpected error', async () => {

@@ -4,11 +4,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-	findModelContext,
-	registerWebMcpTools,
-	type ModelContextLike,
-} from '../../../src/mcp/webmcp';
+import { findModelContext, registerWebMcpTools, type ModelContextLike } from '../../../src/mcp/webmcp';
 
 async function connected(): Promise<Client> {
 	const server = new McpServer({ name: 't', version: '1' });
@@ -22,11 +18,9 @@ async function connected(): Promise<Client> {
 		},
 		async ({ text }) => ({ content: [{ type: 'text', text }] }),
 	);
-	server.registerTool(
-		'shout',
-		{ description: 'Shouts', inputSchema: { text: z.string() } },
-		async ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }),
-	);
+	server.registerTool('shout', { description: 'Shouts', inputSchema: { text: z.string() } }, async ({ text }) => ({
+		content: [{ type: 'text', text: text.toUpperCase() }],
+	}));
 	const client = new Client({ name: 'c', version: '1' });
 	const [a, b] = InMemoryTransport.createLinkedPair();
 	await Promise.all([server.connect(b), client.connect(a)]);
@@ -54,10 +48,7 @@ describe('registerWebMcpTools', () => {
 			},
 		};
 		const abort = new AbortController();
-		expect(await registerWebMcpTools(mc, await connected(), abort.signal)).toEqual([
-			'echo',
-			'shout',
-		]);
+		expect(await registerWebMcpTools(mc, await connected(), abort.signal)).toEqual(['echo', 'shout']);
 		expect([...live]).toEqual(['echo', 'shout']);
 		abort.abort();
 		expect(live.size).toBe(0);
@@ -72,11 +63,7 @@ describe('registerWebMcpTools', () => {
 				names.push(tool.name);
 			},
 		};
-		expect(
-			await registerWebMcpTools(mc, await connected(), new AbortController().signal, (e) =>
-				errors.push(e.message),
-			),
-		).toEqual(['shout']);
+		expect(await registerWebMcpTools(mc, await connected(), new AbortController().signal, (e) => errors.push(e.message))).toEqual(['shout']);
 		expect(errors).toEqual(['WebMCP refused tool echo: InvalidStateError: duplicate name']);
 	});
 

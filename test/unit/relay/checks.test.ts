@@ -1,21 +1,13 @@
 /** The relay's gatekeeping rules and its command line. */
 import { describe, expect, it } from 'vitest';
 import { parseRelayArgs } from '../../../relay/args';
-import {
-	bearerToken,
-	checkHost,
-	checkOrigin,
-	isLoopbackOrigin,
-	normaliseAllowedOrigin,
-	tokenMatches,
-} from '../../../relay/checks';
+import { bearerToken, checkHost, checkOrigin, isLoopbackOrigin, normaliseAllowedOrigin, tokenMatches } from '../../../relay/checks';
 import { LineReader } from '../../../relay/stdio';
 
 describe('checks', () => {
 	describe('checkHost', () => {
 		it('accepts the loopback names with the relay’s port', () => {
-			for (const h of ['127.0.0.1:17373', 'localhost:17373', '[::1]:17373', 'LOCALHOST:17373'])
-				expect(checkHost(h, 17373)).toBeUndefined();
+			for (const h of ['127.0.0.1:17373', 'localhost:17373', '[::1]:17373', 'LOCALHOST:17373']) expect(checkHost(h, 17373)).toBeUndefined();
 		});
 
 		it('refuses another host, another port and a missing header (DNS rebinding)', () => {
@@ -86,9 +78,7 @@ describe('checks', () => {
 			expect(() => normaliseAllowedOrigin('https://engram.example/app')).toThrow(
 				'--allow-origin "https://engram.example/app" must be an origin only (scheme://host[:port], no path, no wildcard)',
 			);
-			expect(() => normaliseAllowedOrigin('*')).toThrow(
-				'--allow-origin "*" is not a URL origin such as https://engram.example',
-			);
+			expect(() => normaliseAllowedOrigin('*')).toThrow('--allow-origin "*" is not a URL origin such as https://engram.example');
 		});
 	});
 });
@@ -136,9 +126,7 @@ describe('parseRelayArgs', () => {
 	});
 
 	it('takes the token from ENGRAM_RELAY_TOKEN when --token is absent', () => {
-		expect(parseRelayArgs([], { ENGRAM_RELAY_TOKEN: 'from-the-environment-1' }).token).toBe(
-			'from-the-environment-1',
-		);
+		expect(parseRelayArgs([], { ENGRAM_RELAY_TOKEN: 'from-the-environment-1' }).token).toBe('from-the-environment-1');
 		expect(
 			parseRelayArgs(['--token', 'from-the-command-line'], {
 				ENGRAM_RELAY_TOKEN: 'from-the-environment-1',
@@ -147,24 +135,12 @@ describe('parseRelayArgs', () => {
 	});
 
 	it('names the option and the rule it breaks', () => {
-		expect(() => parseRelayArgs(['--port', '70000'])).toThrow(
-			'--port "70000" must be an integer from 1 to 65535',
-		);
-		expect(() => parseRelayArgs(['--port', '12a'])).toThrow(
-			'--port "12a" must be an integer from 1 to 65535',
-		);
-		expect(() => parseRelayArgs(['--profile', 'mem0'])).toThrow(
-			'--profile "mem0" must be one of native, automem, aiakiv, codomyrmex, memory-mcp',
-		);
-		expect(() => parseRelayArgs(['--token', 'short'])).toThrow(
-			"--token must be 16–256 characters of A–Z, a–z, 0–9, '.', '_', '~' or '-'",
-		);
-		expect(() => parseRelayArgs([], { ENGRAM_RELAY_TOKEN: 'has spaces in it, no good' })).toThrow(
-			'ENGRAM_RELAY_TOKEN must be 16–256 characters',
-		);
-		expect(() => parseRelayArgs(['--app-url', 'ftp://x'])).toThrow(
-			'--app-url "ftp://x" must be an http or https URL',
-		);
+		expect(() => parseRelayArgs(['--port', '70000'])).toThrow('--port "70000" must be an integer from 1 to 65535');
+		expect(() => parseRelayArgs(['--port', '12a'])).toThrow('--port "12a" must be an integer from 1 to 65535');
+		expect(() => parseRelayArgs(['--profile', 'mem0'])).toThrow('--profile "mem0" must be one of native, automem, aiakiv, codomyrmex, memory-mcp');
+		expect(() => parseRelayArgs(['--token', 'short'])).toThrow("--token must be 16–256 characters of A–Z, a–z, 0–9, '.', '_', '~' or '-'");
+		expect(() => parseRelayArgs([], { ENGRAM_RELAY_TOKEN: 'has spaces in it, no good' })).toThrow('ENGRAM_RELAY_TOKEN must be 16–256 characters');
+		expect(() => parseRelayArgs(['--app-url', 'ftp://x'])).toThrow('--app-url "ftp://x" must be an http or https URL');
 		expect(() => parseRelayArgs(['--nope'])).toThrow("Unknown option '--nope'");
 	});
 });

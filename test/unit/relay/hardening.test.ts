@@ -19,17 +19,7 @@ import type { McpHost } from '../../../src/mcp/host';
 import { MAX_RELAY_SESSIONS } from '../../../src/mcp/transports/relay-protocol';
 import { freePort } from '../../e2e/helpers';
 import { makeEngine } from '../engine/helpers';
-import {
-	handshake,
-	newToken,
-	relayHome,
-	spawnRaw,
-	spawnRelayClient,
-	startNodeTab,
-	waitFor,
-	waitForLog,
-	type RawRelay,
-} from './helpers';
+import { handshake, newToken, relayHome, spawnRaw, spawnRelayClient, startNodeTab, waitFor, waitForLog, type RawRelay } from './helpers';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -50,11 +40,7 @@ const INIT = {
 	},
 };
 
-async function engineTab(
-	port: number,
-	token: string,
-	waitConnected = true,
-): Promise<{ engine: Engine; host: McpHost }> {
+async function engineTab(port: number, token: string, waitConnected = true): Promise<{ engine: Engine; host: McpHost }> {
 	const engine = await makeEngine();
 	const host = await startNodeTab(engine, port, token, { waitConnected });
 	cleanups.push(async () => {
@@ -227,11 +213,7 @@ describe('engram-relay hardening', () => {
 				seen.push(`${req.url} ${JSON.stringify(req.headers)}`);
 				ws.on('message', (d) => seen.push(d.toString()));
 				const frames: unknown[] = [];
-				if (behave === 'challenge')
-					frames.push(
-						{ t: 'challenge', v: 1, nonce: 'ab'.repeat(32) },
-						{ t: 'proof', proof: '00'.repeat(32) },
-					);
+				if (behave === 'challenge') frames.push({ t: 'challenge', v: 1, nonce: 'ab'.repeat(32) }, { t: 'proof', proof: '00'.repeat(32) });
 				frames.push(
 					{ t: 'welcome', relay: { version: 'evil', port } },
 					{ t: 'open', session: { sid: 'evil', kind: 'stdio', profile: 'native' } },
@@ -276,9 +258,7 @@ describe('engram-relay hardening', () => {
 				expect(fake.seen()).not.toContain('"t":"hello"');
 				expect(host.relay().connection?.status).not.toBe('connected');
 				expect(await count(engine)).toBe(0);
-				expect(host.relay().connection?.last_error).toMatch(
-					/did not prove it knows the pairing token/,
-				);
+				expect(host.relay().connection?.last_error).toMatch(/did not prove it knows the pairing token/);
 			});
 
 		it('a second relay never hands its token (or its client’s handshake) to a program on the port', async () => {
@@ -291,9 +271,7 @@ describe('engram-relay hardening', () => {
 			expect(await raw.exited).toBe(1);
 			expect(fake.seen()).not.toContain(token);
 			expect(fake.seen()).not.toContain('clientInfo');
-			expect(raw.log()).toContain(
-				`port ${port} is held by a program that did not prove it knows the pairing token`,
-			);
+			expect(raw.log()).toContain(`port ${port} is held by a program that did not prove it knows the pairing token`);
 		});
 
 		it('refuses a tab and a relay with the wrong token, saying so', async () => {
@@ -301,16 +279,12 @@ describe('engram-relay hardening', () => {
 			const token = newToken();
 			const owner = await rawRelay(port, token);
 			const { host } = await engineTab(port, newToken(), false);
-			await waitFor(() =>
-				expect(host.relay().connection?.last_error).toMatch(/refused this tab’s pairing token/),
-			);
+			await waitFor(() => expect(host.relay().connection?.last_error).toMatch(/refused this tab’s pairing token/));
 			expect(host.relay().connection?.status).not.toBe('connected');
 			await waitForLog(owner.log, 'refused a tab from http://127.0.0.1:4173: wrong token');
 			const joiner = spawnRaw(['--port', String(port), '--token', newToken()], env);
 			expect(await joiner.exited).toBe(1);
-			expect(joiner.log()).toContain(
-				`port ${port} is held by an engram-relay with a different token`,
-			);
+			expect(joiner.log()).toContain(`port ${port} is held by an engram-relay with a different token`);
 		});
 
 		it('keeps the token out of the WebSocket URL', async () => {
@@ -353,11 +327,7 @@ describe('engram-relay hardening', () => {
 				process.kill(pid, signal);
 				const { ms, message } = await rejectionWithin(call);
 				expect(ms, signal).toBeLessThan(2_000);
-				expect(message, signal).toMatch(
-					signal === 'SIGTERM'
-						? `engram-relay is shutting down ${UNKNOWN}`
-						: /Connection closed/,
-				);
+				expect(message, signal).toMatch(signal === 'SIGTERM' ? `engram-relay is shutting down ${UNKNOWN}` : /Connection closed/);
 				expect(await count(tab.real)).toBe(before);
 				tab.release();
 				await waitFor(async () => expect(await count(tab.real)).toBe(before + 1));
@@ -414,9 +384,7 @@ describe('engram-relay hardening', () => {
 			owner.child.kill('SIGKILL');
 			const { ms, message } = await rejectionWithin(call);
 			expect(ms).toBeLessThan(2_000);
-			expect(message).toContain(
-				`The engram-relay this one had joined (port ${port}) went away ${UNKNOWN}`,
-			);
+			expect(message).toContain(`The engram-relay this one had joined (port ${port}) went away ${UNKNOWN}`);
 			tab.release();
 			await waitFor(async () => expect(await count(tab.real)).toBe(before + 1));
 		});
@@ -454,9 +422,7 @@ describe('engram-relay hardening', () => {
 					message: `engram-relay already serves ${MAX_RELAY_SESSIONS} sessions (its limit): close another MCP client's session, then retry`,
 				},
 			});
-			expect(peer.frames.filter((f) => 'result' in (f.m as object))).toHaveLength(
-				MAX_RELAY_SESSIONS,
-			);
+			expect(peer.frames.filter((f) => 'result' in (f.m as object))).toHaveLength(MAX_RELAY_SESSIONS);
 			expect(primary.hub.sessions).toHaveLength(MAX_RELAY_SESSIONS);
 			const res = await fetch(`http://127.0.0.1:${port}/mcp`, {
 				method: 'POST',
@@ -485,8 +451,7 @@ describe('engram-relay hardening', () => {
 				]),
 			);
 			await waitFor(() => raw.lines.some(Array.isArray), 5_000);
-			const dup =
-				'Invalid Request: id 7 appears more than once in this batch; ids in a batch must be unique, so the batch was refused';
+			const dup = 'Invalid Request: id 7 appears more than once in this batch; ids in a batch must be unique, so the batch was refused';
 			expect(raw.lines.find(Array.isArray)).toEqual([
 				{ jsonrpc: '2.0', id: 7, error: { code: -32600, message: dup } },
 				{ jsonrpc: '2.0', id: 7, error: { code: -32600, message: dup } },
@@ -516,9 +481,7 @@ describe('engram-relay hardening', () => {
 				ENGRAM_RELAY_HOME: own.dir,
 			});
 			expect(await loose.exited).toBe(1);
-			expect(loose.log()).toBe(
-				`[engram-relay] error: ${file} is open to other users (mode 0644): run chmod 600 ${file}\n`,
-			);
+			expect(loose.log()).toBe(`[engram-relay] error: ${file} is open to other users (mode 0644): run chmod 600 ${file}\n`);
 		});
 	});
 });

@@ -42,11 +42,7 @@ export interface StdioRelayClient {
 }
 
 /** Spawns `engram-relay args` and connects an SDK Client to it over stdio. */
-export async function spawnRelayClient(
-	args: string[],
-	env: Record<string, string> = {},
-	name = 'vitest-desktop',
-): Promise<StdioRelayClient> {
+export async function spawnRelayClient(args: string[], env: Record<string, string> = {}, name = 'vitest-desktop'): Promise<StdioRelayClient> {
 	const transport = new StdioClientTransport({
 		command: process.execPath,
 		args: [BIN, ...args],
@@ -109,8 +105,7 @@ export async function waitFor(check: () => unknown, ms = 15_000): Promise<void> 
 /** Waits until the relay has logged `text` (its stderr). */
 export function waitForLog(log: () => string, text: string, ms = 15_000): Promise<void> {
 	return waitFor(() => {
-		if (!log().includes(text))
-			throw new Error(`relay log lacks ${JSON.stringify(text)}:\n${log()}`);
+		if (!log().includes(text)) throw new Error(`relay log lacks ${JSON.stringify(text)}:\n${log()}`);
 	}, ms);
 }
 
@@ -118,12 +113,7 @@ export function waitForLog(log: () => string, text: string, ms = 15_000): Promis
  * The page host running in Node, paired with the relay on `port`: exactly the code the browser
  * runs, with `ws` as its WebSocket and no postMessage or WebMCP.
  */
-export async function startNodeTab(
-	engine: EngineApi,
-	port: number,
-	token: string,
-	opts: { origin?: string; waitConnected?: boolean } = {},
-): Promise<McpHost> {
+export async function startNodeTab(engine: EngineApi, port: number, token: string, opts: { origin?: string; waitConnected?: boolean } = {}): Promise<McpHost> {
 	const origin = opts.origin ?? 'http://127.0.0.1:4173';
 	const Ws = class extends WebSocket {
 		constructor(url: string, protocols: string) {
@@ -139,8 +129,7 @@ export async function startNodeTab(
 		relayBackoff: { initialMs: 50, maxMs: 400 },
 	});
 	await host.pairRelay(`ws://127.0.0.1:${port}`, token);
-	if (opts.waitConnected !== false)
-		await waitFor(() => host.relay().connection?.status === 'connected');
+	if (opts.waitConnected !== false) await waitFor(() => host.relay().connection?.status === 'connected');
 	return host;
 }
 
@@ -178,8 +167,7 @@ export function handshake(
 				return peer.send({ t: 'auth', v: 1, role, nonce: peerNonce, proof });
 			}
 			if (stage === 'proof') {
-				if (env.proof !== proofFor(token, 'relay', role, relayNonce, peerNonce))
-					return fail(new Error('the relay’s proof is wrong'));
+				if (env.proof !== proofFor(token, 'relay', role, relayNonce, peerNonce)) return fail(new Error('the relay’s proof is wrong'));
 				stage = 'ready';
 				return ok(peer);
 			}

@@ -62,9 +62,7 @@ describe('HttpSessions', () => {
 		await open(); // one too many: `second` is the least recently used
 		expect(await ping(second)).toBe(404);
 		expect(await ping(first)).toBe(200);
-		expect(logs).toContain(
-			`closed the least recently used HTTP session (the relay serves at most ${MAX_HTTP_SESSIONS} sessions)`,
-		);
+		expect(logs).toContain(`closed the least recently used HTTP session (the relay serves at most ${MAX_HTTP_SESSIONS} sessions)`);
 		expect(primary.hub.sessions).toHaveLength(MAX_HTTP_SESSIONS);
 	});
 });

@@ -41,8 +41,7 @@ function tab() {
 	return { link, frames, closed, msgs: () => frames.filter((f) => f.t === 'msg').map((f) => f.m) };
 }
 
-const reply = (hub: Hub, link: TabLink, sid: string, m: unknown) =>
-	hub.fromTab(link, JSON.stringify({ t: 'msg', sid, m }));
+const reply = (hub: Hub, link: TabLink, sid: string, m: unknown) => hub.fromTab(link, JSON.stringify({ t: 'msg', sid, m }));
 
 describe('Hub', () => {
 	describe('with no tab paired', () => {
@@ -213,8 +212,7 @@ describe('Hub', () => {
 					id: 1,
 					error: {
 						code: -32603,
-						message:
-							'The answer is too large to forward (8.0 MiB; the limit is 8 MiB): ask for fewer results or shorter content.',
+						message: 'The answer is too large to forward (8.0 MiB; the limit is 8 MiB): ask for fewer results or shorter content.',
 					},
 				},
 			]);
@@ -277,8 +275,7 @@ describe('Hub', () => {
 					id: 7,
 					error: {
 						code: -32000,
-						message:
-							'The Engram tab went away (reloaded or closed) before this request was answered; it changes nothing, so retry it.',
+						message: 'The Engram tab went away (reloaded or closed) before this request was answered; it changes nothing, so retry it.',
 					},
 				},
 			]);
@@ -327,9 +324,7 @@ describe('Hub', () => {
 			const second = tab();
 			hub.attachTab(first.link);
 			hub.attachTab(second.link);
-			expect(first.closed).toEqual([
-				{ code: 4001, reason: 'another Engram tab paired with this relay' },
-			]);
+			expect(first.closed).toEqual([{ code: 4001, reason: 'another Engram tab paired with this relay' }]);
 			expect(hub.tabConnected).toBe(true);
 			hub.detachTab(first.link);
 			expect(hub.tabConnected).toBe(true);

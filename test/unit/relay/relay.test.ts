@@ -14,28 +14,9 @@ import WebSocket from 'ws';
 import type { McpHost } from '../../../src/mcp/host';
 import { freePort } from '../../e2e/helpers';
 import { makeEngine } from '../engine/helpers';
-import {
-	BIN,
-	ROOT,
-	handshake,
-	newToken,
-	relayHome,
-	spawnRaw,
-	spawnRelayClient,
-	startNodeTab,
-	waitFor,
-	waitForLog,
-	type StdioRelayClient,
-} from './helpers';
+import { BIN, ROOT, handshake, newToken, relayHome, spawnRaw, spawnRelayClient, startNodeTab, waitFor, waitForLog, type StdioRelayClient } from './helpers';
 
-const AUTOMEM_TOOLS = [
-	'associate_memories',
-	'check_database_health',
-	'delete_memory',
-	'recall_memory',
-	'store_memory',
-	'update_memory',
-];
+const AUTOMEM_TOOLS = ['associate_memories', 'check_database_health', 'delete_memory', 'recall_memory', 'store_memory', 'update_memory'];
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -97,11 +78,8 @@ describe('engram-relay', () => {
 				name: 'recall_memory',
 				arguments: { query: 'staging database PostgreSQL' },
 			});
-			const results = (recalled.structuredContent as { results: { memory: { content: string } }[] })
-				.results;
-			expect(results[0]!.memory.content).toBe(
-				'The staging database moved to PostgreSQL 16 on Tuesday.',
-			);
+			const results = (recalled.structuredContent as { results: { memory: { content: string } }[] }).results;
+			expect(results[0]!.memory.content).toBe('The staging database moved to PostgreSQL 16 on Tuesday.');
 		});
 
 		it('serves two desktop clients with different profiles at once (the second relay joins the first)', async () => {
@@ -109,10 +87,7 @@ describe('engram-relay', () => {
 			const token = newToken();
 			const native = await client(['--port', String(port), '--token', token], 'desk-native');
 			const host = await tab(port, token);
-			const automem = await client(
-				['--port', String(port), '--token', token, '--profile', 'automem'],
-				'desk-automem',
-			);
+			const automem = await client(['--port', String(port), '--token', token, '--profile', 'automem'], 'desk-automem');
 			await waitForLog(automem.log, `joined the engram-relay already running on port ${port}`);
 			const [a, b] = await Promise.all([names(native.client), names(automem.client)]);
 			expect(b).toEqual(AUTOMEM_TOOLS);
@@ -151,16 +126,9 @@ describe('engram-relay', () => {
 		it('hands the port to the joined relay when the first one exits', async () => {
 			const port = await freePort();
 			const token = newToken();
-			const first = await spawnRelayClient(
-				['--port', String(port), '--token', token],
-				env,
-				'first',
-			);
+			const first = await spawnRelayClient(['--port', String(port), '--token', token], env, 'first');
 			await tab(port, token);
-			const second = await client(
-				['--port', String(port), '--token', token, '--profile', 'automem'],
-				'second',
-			);
+			const second = await client(['--port', String(port), '--token', token, '--profile', 'automem'], 'second');
 			await waitForLog(second.log, 'joined the engram-relay');
 			await first.close();
 			await waitForLog(second.log, 'taking over');
@@ -218,7 +186,10 @@ describe('engram-relay', () => {
 				...env,
 				ENGRAM_RELAY_TRACE: '1',
 			});
-			cleanups.push(() => plain.child.kill(), () => traced.child.kill());
+			cleanups.push(
+				() => plain.child.kill(),
+				() => traced.child.kill(),
+			);
 			for (const raw of [plain, traced]) {
 				raw.send('this is not json');
 				await waitFor(() => raw.lines.length === 1);
@@ -253,17 +224,18 @@ describe('engram-relay', () => {
 		});
 
 		it('stays up with --http-only when stdin closes', async () => {
-			const raw = spawnRaw(
-				['--port', String(await freePort()), '--token', newToken(), '--http-only'],
-				env,
-			);
+			const raw = spawnRaw(['--port', String(await freePort()), '--token', newToken(), '--http-only'], env);
 			cleanups.push(() => raw.child.kill());
 			await waitForLog(raw.log, 'listening');
 			expect(raw.log()).toContain(': Streamable HTTP at http://127.0.0.1:');
 			const url = /Streamable HTTP at (http:\/\/\S+)/.exec(raw.log())![1];
 			await new Promise<void>((r) => raw.child.stdin!.end(r));
 			// An HTTP round trip after our end of stdin closed: the relay answers, so it is still up.
-			const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+			const res = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+				body: '{}',
+			});
 			expect(res.status).toBeGreaterThanOrEqual(400);
 			expect(raw.child.exitCode).toBe(null);
 		});
@@ -281,13 +253,8 @@ describe('engram-relay', () => {
 			const token = readFileSync(`${own.dir}/relay-token`, 'utf8').trim();
 			expect(token).toMatch(/^[0-9a-f]{48}$/);
 			expect(first.log()).toContain(`generated a pairing token, saved in ${own.dir}/relay-token`);
-			expect(first.log()).toContain(
-				`pair the Engram tab by opening http://127.0.0.1:4173/#relay=ws://127.0.0.1:${port}&token=${token}`,
-			);
-			const second = spawnRaw(
-				['--port', String(port), '--http-only', '--app-url', 'http://localhost:5173/'],
-				{ ENGRAM_RELAY_HOME: own.dir },
-			);
+			expect(first.log()).toContain(`pair the Engram tab by opening http://127.0.0.1:4173/#relay=ws://127.0.0.1:${port}&token=${token}`);
+			const second = spawnRaw(['--port', String(port), '--http-only', '--app-url', 'http://localhost:5173/'], { ENGRAM_RELAY_HOME: own.dir });
 			await waitForLog(second.log, 'pair the Engram tab');
 			second.child.kill();
 			expect(second.log()).toContain(`using the pairing token saved in ${own.dir}/relay-token`);
@@ -302,17 +269,13 @@ describe('engram-relay', () => {
 				env: { PATH: process.env.PATH ?? '', ENGRAM_RELAY_HOME: own.dir },
 			});
 			expect(link.status).toBe(0);
-			expect(link.stdout).toBe(
-				`http://127.0.0.1:4173/#relay=ws://127.0.0.1:${port}&token=${token}\n`,
-			);
+			expect(link.stdout).toBe(`http://127.0.0.1:4173/#relay=ws://127.0.0.1:${port}&token=${token}\n`);
 		});
 
 		it('refuses a bad option with a message naming it', async () => {
 			const raw = spawnRaw(['--profile', 'mem0'], env);
 			expect(await raw.exited).toBe(1);
-			expect(raw.log()).toBe(
-				'[engram-relay] error: --profile "mem0" must be one of native, automem, aiakiv, codomyrmex, memory-mcp\n',
-			);
+			expect(raw.log()).toBe('[engram-relay] error: --profile "mem0" must be one of native, automem, aiakiv, codomyrmex, memory-mcp\n');
 		});
 	});
 
@@ -332,12 +295,9 @@ describe('engram-relay', () => {
 		it('serves an HTTP client with the bearer token, in the profile its URL asks for', async () => {
 			await tab(port, token);
 			const http = new Client({ name: 'http-client', version: '1' });
-			const transport = new StreamableHTTPClientTransport(
-				new URL(`http://127.0.0.1:${port}/mcp?profile=codomyrmex`),
-				{
-					requestInit: { headers: { Authorization: `Bearer ${token}` } },
-				},
-			);
+			const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp?profile=codomyrmex`), {
+				requestInit: { headers: { Authorization: `Bearer ${token}` } },
+			});
 			await http.connect(transport);
 			cleanups.push(() => http.close());
 			expect(await names(http)).toEqual(['memory_get', 'memory_put', 'memory_search']);
@@ -382,8 +342,7 @@ describe('engram-relay', () => {
 			});
 			expect(await post({ ...auth, Origin: 'https://attacker.example' })).toMatchObject({
 				status: 403,
-				message:
-					'engram-relay: Origin "https://attacker.example" is refused: only loopback origins and --allow-origin are accepted',
+				message: 'engram-relay: Origin "https://attacker.example" is refused: only loopback origins and --allow-origin are accepted',
 			});
 			expect(await post(auth, '/mcp?profile=mem0')).toMatchObject({ status: 400 });
 			expect(await post({ ...auth, Origin: 'http://localhost:5173' })).toMatchObject({
@@ -421,10 +380,7 @@ function httpStatus(
 			res.on('data', (d) => (text += d));
 			res.on('end', () => {
 				// A successful initialize answers as an SSE event; a refusal as a JSON-RPC error body.
-				const message =
-					res.statusCode === 200
-						? undefined
-						: (JSON.parse(text) as { error: { message: string } }).error.message;
+				const message = res.statusCode === 200 ? undefined : (JSON.parse(text) as { error: { message: string } }).error.message;
 				ok({ status: res.statusCode!, wwwAuthenticate: res.headers['www-authenticate'], message });
 			});
 		});

@@ -98,7 +98,9 @@ describe('EngramDB', () => {
 			const old = new V1Only(name);
 			await old.table('memories').add(v1Memory);
 			await old.table('vectors').add({ model: 'engram/glove-sif-100d', memory_id: 'm1', vector: [0.6, 0.8] });
-			await old.table('entities').add({ id: 'person:maria', name: 'Maria', type: 'person', aliases: ['Maria'], memory_count: 1, first_seen: 'x', last_seen: 'x' });
+			await old
+				.table('entities')
+				.add({ id: 'person:maria', name: 'Maria', type: 'person', aliases: ['Maria'], memory_count: 1, first_seen: 'x', last_seen: 'x' });
 			await old.table('associations').add(v1Link);
 			old.close();
 
@@ -121,12 +123,18 @@ describe('EngramDB', () => {
 		it('schema upgrade from v4 moves entity mentions onto the memory rows and drops their table', async () => {
 			const name = freshName();
 			const old = new V4Only(name);
-			const entities = [{ name: 'Maria', type: 'person' }, { name: 'Postgres', type: 'tool' }];
+			const entities = [
+				{ name: 'Maria', type: 'person' },
+				{ name: 'Postgres', type: 'tool' },
+			];
 			await old.table('memories').bulkAdd([
 				{ ...v1Memory, session: 'c-7', content_key: 'k1', entities_given: false, entities },
 				{ ...v1Memory, id: 'm2', seq: 2, content_key: 'k2', entities_given: true, entities: [] },
 			]);
-			await old.table('memoryEntities').bulkAdd([{ memory_id: 'm1', entity_id: 'person:maria' }, { memory_id: 'm1', entity_id: 'tool:postgresql' }]);
+			await old.table('memoryEntities').bulkAdd([
+				{ memory_id: 'm1', entity_id: 'person:maria' },
+				{ memory_id: 'm1', entity_id: 'tool:postgresql' },
+			]);
 			old.close();
 			const db = await openEngramDB({ name, indexedDB, IDBKeyRange });
 			opened.push(db);
@@ -177,7 +185,12 @@ describe('EngramDB', () => {
 		await db.memories.bulkAdd(['m1', 'm2', 'm3'].map((id, i) => withVectors(id, i + 1, ['engram/glove', 'caller:2', 'Xenova/minilm'])));
 		expect(await vectorModels(db)).toEqual(['Xenova/minilm', 'caller:2', 'engram/glove']);
 		// A memory's vectors go with its row: deleting every memory holding one drops the model.
-		await db.memories.bulkPut((await db.memories.toArray()).map((r) => ({ ...r, vectors: { 'engram/glove': r.vectors!['engram/glove'], 'Xenova/minilm': r.vectors!['Xenova/minilm'] } })));
+		await db.memories.bulkPut(
+			(await db.memories.toArray()).map((r) => ({
+				...r,
+				vectors: { 'engram/glove': r.vectors!['engram/glove'], 'Xenova/minilm': r.vectors!['Xenova/minilm'] },
+			})),
+		);
 		expect(await vectorModels(db)).toEqual(['Xenova/minilm', 'engram/glove']);
 		await db.memories.bulkDelete(['m1', 'm2', 'm3']);
 		expect(await vectorModels(db)).toEqual([]);
@@ -190,7 +203,11 @@ describe('EngramDB', () => {
 		// Models whose names sort next to each other and prefix one another stay apart.
 		const models = ['a', 'a/b', 'ab'];
 		await db.memories.bulkAdd(['m1', 'm2', 'm3'].map((id, i) => withVectors(id, i + 1, models.slice(i), [i, 1])));
-		expect(await modelCounts(db)).toEqual([{ model: 'a', count: 1 }, { model: 'a/b', count: 2 }, { model: 'ab', count: 3 }]);
+		expect(await modelCounts(db)).toEqual([
+			{ model: 'a', count: 1 },
+			{ model: 'a/b', count: 2 },
+			{ model: 'ab', count: 3 },
+		]);
 		expect((await rowsWithVector(db, 'a/b').toArray()).map((r) => r.id)).toEqual(['m1', 'm2']);
 		const vectorsOf = async (ids: string[]) => (await db.memories.bulkGet(ids)).flatMap((r) => (r ? vectorRowsOf(r) : []));
 		const of = async (ids: string[]) => (await vectorsOf(ids)).map((v) => `${v.model}:${v.memory_id}`).sort();
@@ -199,17 +216,30 @@ describe('EngramDB', () => {
 		expect(Array.from((await vectorsOf(['m3']))[0].data)).toEqual([2, 1]);
 		await db.memories.delete('m2');
 		expect(await of(['m1', 'm2', 'm3'])).toEqual(['a/b:m1', 'a:m1', 'ab:m1', 'ab:m3']);
-		expect(await modelCounts(db)).toEqual([{ model: 'a', count: 1 }, { model: 'a/b', count: 1 }, { model: 'ab', count: 2 }]);
+		expect(await modelCounts(db)).toEqual([
+			{ model: 'a', count: 1 },
+			{ model: 'a/b', count: 1 },
+			{ model: 'ab', count: 2 },
+		]);
 	});
 
-	it('schema upgrade from v7 drops the content-key index and moves every vector onto its memory\'s row (v10)', async () => {
+	it("schema upgrade from v7 drops the content-key index and moves every vector onto its memory's row (v10)", async () => {
 		const name = freshName();
 		const old = new V7Only(name);
 		await old.open();
 		const vector = (model: string, id: string, x: number) => ({ model, memory_id: id, dims: 2, data: Float32Array.from([x, 0.8]) });
-		await old.table('memories').bulkAdd(['m1', 'm2'].map((id, i) => ({ ...v1Memory, id, seq: i + 1, content_key: id, entities_given: false, entity_ids: [] })));
+		await old
+			.table('memories')
+			.bulkAdd(['m1', 'm2'].map((id, i) => ({ ...v1Memory, id, seq: i + 1, content_key: id, entities_given: false, entity_ids: [] })));
 		// A vector whose memory is gone goes with the table.
-		await old.table('vectors').bulkAdd([vector('engram/glove', 'm1', 0.6), vector('caller:2', 'm1', 0.5), vector('engram/glove', 'm2', 0.4), vector('engram/glove', 'gone', 0.3)]);
+		await old
+			.table('vectors')
+			.bulkAdd([
+				vector('engram/glove', 'm1', 0.6),
+				vector('caller:2', 'm1', 0.5),
+				vector('engram/glove', 'm2', 0.4),
+				vector('engram/glove', 'gone', 0.3),
+			]);
 		old.close();
 		const db = await openEngramDB({ name, indexedDB, IDBKeyRange });
 		opened.push(db);
@@ -219,14 +249,26 @@ describe('EngramDB', () => {
 		const m1 = (await db.memories.get('m1'))!;
 		expect(Object.keys(m1.vectors!).sort()).toEqual(['caller:2', 'engram/glove']);
 		expect(Array.from(m1.vectors!['caller:2'])).toEqual([0.5, 0.8].map(Math.fround));
-		expect(await modelCounts(db)).toEqual([{ model: 'caller:2', count: 1 }, { model: 'engram/glove', count: 2 }]);
+		expect(await modelCounts(db)).toEqual([
+			{ model: 'caller:2', count: 1 },
+			{ model: 'engram/glove', count: 2 },
+		]);
 	});
 
 	it('schema upgrade from v8 drops the backward link index; links stay on their rows, and a rewrite drops the stale keys', async () => {
 		const name = freshName();
 		const old = new V8Only(name);
 		const link = { to: 'b', type: 'SIMILAR_TO', strength: 0.8, created_at: 't1' };
-		const row = (id: string, seq: number, links: (typeof link)[]) => ({ ...v1Memory, id, seq, content_key: id, entities_given: false, entity_ids: [], links, link_keys: links.map((l) => [l.to, l.type]) });
+		const row = (id: string, seq: number, links: (typeof link)[]) => ({
+			...v1Memory,
+			id,
+			seq,
+			content_key: id,
+			entities_given: false,
+			entity_ids: [],
+			links,
+			link_keys: links.map((l) => [l.to, l.type]),
+		});
 		await old.table('memories').bulkAdd([row('a', 1, [link]), row('b', 2, [])]);
 		old.close();
 		const db = await openEngramDB({ name, indexedDB, IDBKeyRange });
@@ -268,7 +310,11 @@ describe('EngramDB', () => {
 	it('schema upgrade from v3 merges the seq and write-stamp rows into one counters row', async () => {
 		const name = freshName();
 		const old = new V3Only(name);
-		await old.table('settings').bulkAdd([{ key: 'sys:seq', value: 41 }, { key: 'sys:write_stamp', value: 7 }, { key: 'theme', value: 'dark' }]);
+		await old.table('settings').bulkAdd([
+			{ key: 'sys:seq', value: 41 },
+			{ key: 'sys:write_stamp', value: 7 },
+			{ key: 'theme', value: 'dark' },
+		]);
 		old.close();
 		const db = await openEngramDB({ name, indexedDB, IDBKeyRange });
 		opened.push(db);
@@ -321,7 +367,10 @@ describe('EngramDB', () => {
 		});
 
 		it('maps anything else to storage_failed naming the cause', () => {
-			expect(mapStoreError(Object.assign(new Error('db gone'), { name: 'DatabaseClosedError' }))).toMatchObject({ code: 'storage_failed', message: 'storage: DatabaseClosedError: db gone' });
+			expect(mapStoreError(Object.assign(new Error('db gone'), { name: 'DatabaseClosedError' }))).toMatchObject({
+				code: 'storage_failed',
+				message: 'storage: DatabaseClosedError: db gone',
+			});
 		});
 
 		it('passes MemoryErrors through unchanged', () => {

@@ -41,7 +41,19 @@ describe('sync crypto', () => {
 	});
 
 	it('checks records and orders versions by updated_at, then device', () => {
-		const base = { id: 'a', content: 'c', type: 'Context', tags: [], scope: 'default', importance: 0.5, confidence: 0.8, metadata: {}, timestamp: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-02T00:00:00.000Z', links: [] };
+		const base = {
+			id: 'a',
+			content: 'c',
+			type: 'Context',
+			tags: [],
+			scope: 'default',
+			importance: 0.5,
+			confidence: 0.8,
+			metadata: {},
+			timestamp: '2024-01-01T00:00:00.000Z',
+			updated_at: '2024-01-02T00:00:00.000Z',
+			links: [],
+		};
 		expect(asRecord('b', base)).toBe('its id does not match the document id');
 		expect(typeof asRecord('a', base)).toBe('object');
 		expect(compareVersions({ ...base, updated_at: '2024-01-03T00:00:00.000Z' }, base)).toBe(1);

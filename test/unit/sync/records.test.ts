@@ -15,7 +15,9 @@ describe('sync documents', () => {
 		expect(checkDoc({ _id: 'x', v: 1, iv: 3, ct: 'B' })).toMatch(/^not an Engram document/);
 		expect(checkDoc({ _id: 'x', v: 2, iv: 'A', ct: 'B' })).toBe('unknown schema version 2 (written by a newer Engram? update this app)');
 		expect(checkDoc({ _id: 'x', v: '1', iv: 'A', ct: 'B' })).toMatch(/^unknown schema version "1"/);
-		expect(checkDoc({ _id: 'x', v: 1, iv: 'A', ct: 'B'.repeat(MAX_DOC_CHARS) })).toMatch(/^too large \(600 kB; the largest memory record is under 600 kB\)$/);
+		expect(checkDoc({ _id: 'x', v: 1, iv: 'A', ct: 'B'.repeat(MAX_DOC_CHARS) })).toMatch(
+			/^too large \(600 kB; the largest memory record is under 600 kB\)$/,
+		);
 		expect(checkDoc(null)).toBe('not a document');
 	});
 });

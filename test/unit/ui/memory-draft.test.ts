@@ -41,12 +41,21 @@ describe('ui/memory-draft', () => {
 		});
 
 		it('names metadata when it is not a JSON object', () => {
-			expect(draftToStore({ ...emptyDraft(), content: 'x', metadata: '[1, 2]' }).errors.metadata).toBe('metadata: must be a JSON object, e.g. {"project": "x"}');
+			expect(draftToStore({ ...emptyDraft(), content: 'x', metadata: '[1, 2]' }).errors.metadata).toBe(
+				'metadata: must be a JSON object, e.g. {"project": "x"}',
+			);
 			expect(draftToStore({ ...emptyDraft(), content: 'x', metadata: '{oops' }).errors.metadata).toMatch(/^metadata: not valid JSON/);
 		});
 
 		it('drops entity rows without a name and defaults their type', () => {
-			const { input } = draftToStore({ ...emptyDraft(), content: 'x', entities: [{ name: ' Alice ', type: '' }, { name: '', type: 'person' }] });
+			const { input } = draftToStore({
+				...emptyDraft(),
+				content: 'x',
+				entities: [
+					{ name: ' Alice ', type: '' },
+					{ name: '', type: 'person' },
+				],
+			});
 			expect(input?.entities).toEqual([{ name: 'Alice', type: 'concept' }]);
 		});
 
@@ -68,7 +77,12 @@ describe('ui/memory-draft', () => {
 			d.tags = ['ops', 'deploy'];
 			d.metadata = JSON.stringify({ keep: 1, owner: 'sam' });
 			const { input, changed } = draftToUpdate(d, memory);
-			expect(input).toEqual({ memory_id: 'm1', content: 'Deploys happen on Wednesdays.', tags: ['ops', 'deploy'], metadata: { owner: 'sam', team: null } });
+			expect(input).toEqual({
+				memory_id: 'm1',
+				content: 'Deploys happen on Wednesdays.',
+				tags: ['ops', 'deploy'],
+				metadata: { owner: 'sam', team: null },
+			});
 			expect(changed).toBe(3);
 		});
 

@@ -35,7 +35,9 @@ describe('ui/highlight', () => {
 
 describe('ui/markdown plainText', () => {
 	it('removes Markdown syntax but keeps words, hyphens and snake_case', () => {
-		expect(plainText('# Title\n- **bold** and *soft* `code`, stand-up at 10:00, snake_case_name')).toBe('Title bold and soft code, stand-up at 10:00, snake_case_name');
+		expect(plainText('# Title\n- **bold** and *soft* `code`, stand-up at 10:00, snake_case_name')).toBe(
+			'Title bold and soft code, stand-up at 10:00, snake_case_name',
+		);
 	});
 
 	it('keeps the text of links and images, not their addresses', () => {

@@ -38,7 +38,10 @@ function handle(cancelAfter = Infinity): TaskHandle & { reports: [number, number
 
 function jsonl(n: number, extra: string[] = []): string {
 	const lines = [JSON.stringify({ kind: 'header', format: 'engram', version: 1 })];
-	for (let i = 0; i < n; i++) lines.push(JSON.stringify({ kind: 'memory', id: `m-${i}`, content: `Note number ${i} about the garden and the ${['roses', 'tulips', 'ferns'][i % 3]}` }));
+	for (let i = 0; i < n; i++)
+		lines.push(
+			JSON.stringify({ kind: 'memory', id: `m-${i}`, content: `Note number ${i} about the garden and the ${['roses', 'tulips', 'ferns'][i % 3]}` }),
+		);
 	return [...lines, ...extra].join('\n');
 }
 
@@ -112,7 +115,10 @@ describe('ui/transfer', () => {
 			const { client } = await engine();
 			await importText(client, jsonl(5), { format: 'jsonl', onConflict: 'skip' }, handle());
 			const file = await exportAll(client, { format: 'jsonl' }, 5, handle(), 2);
-			const lines = file!.text.trim().split('\n').map((l) => JSON.parse(l) as { kind: string });
+			const lines = file!.text
+				.trim()
+				.split('\n')
+				.map((l) => JSON.parse(l) as { kind: string });
 			expect(lines.filter((l) => l.kind === 'header')).toHaveLength(1);
 			expect(lines.filter((l) => l.kind === 'memory')).toHaveLength(5);
 		});

@@ -37,11 +37,15 @@ describe('words', () => {
 			const r = StoreInputSchema.safeParse({ content: '' });
 			expect(r.success).toBe(false);
 			expect(errorWords(r.error)).toBe('Write something to remember');
-			expect(errorWords(new MemoryError('invalid_input', 'content: Too small: expected string to have >=1 characters'))).toBe('Write something to remember');
+			expect(errorWords(new MemoryError('invalid_input', 'content: Too small: expected string to have >=1 characters'))).toBe(
+				'Write something to remember',
+			);
 		});
 
 		it('names the field and the rule without codes or schema jargon', () => {
-			expect(errorWords(new MemoryError('not_found', 'memory2_id: no memory with id "x"'))).toBe('The other memory no longer exists (it may have been deleted)');
+			expect(errorWords(new MemoryError('not_found', 'memory2_id: no memory with id "x"'))).toBe(
+				'The other memory no longer exists (it may have been deleted)',
+			);
 			const r = AssociateInputSchema.safeParse({ memory1_id: 'a', memory2_id: 'b', strength: 3 });
 			expect(errorWords(r.error)).toBe('Strength must be at most 1');
 			expect(errorWords(new Error('invalid_input: t_invalid: must be after t_valid'))).toBe('Valid until: must be after t_valid');

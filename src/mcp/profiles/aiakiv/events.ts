@@ -23,11 +23,7 @@ export const brief = (m: MemoryBrief) => ({
 	tags: m.tags,
 });
 /** A listing's text: one line per event, then where the next page starts. */
-export const renderEvents = (out: {
-	events: z.infer<typeof EventBrief>[];
-	has_more: boolean;
-	next_offset?: number;
-}) =>
+export const renderEvents = (out: { events: z.infer<typeof EventBrief>[]; has_more: boolean; next_offset?: number }) =>
 	out.events.length
 		? `${out.events.map((e) => `${e.timestamp.slice(0, 16).replace('T', ' ')} ${e.event_id} — ${e.summary}`).join('\n')}${out.has_more ? `\nMore: offset ${out.next_offset}` : ''}`
 		: 'No events.';

@@ -29,9 +29,7 @@ Example: find_memories_by_entity({ entity: "Redis", limit: 50 })`,
 					event_count: z.number().int(),
 				})
 				.nullable(),
-			similar_entities: z.array(
-				z.object({ id: z.string(), name: z.string(), event_count: z.number().int() }),
-			),
+			similar_entities: z.array(z.object({ id: z.string(), name: z.string(), event_count: z.number().int() })),
 			events: z.array(EventBrief),
 			has_more: z.boolean(),
 			next_offset: z.number().int().optional(),

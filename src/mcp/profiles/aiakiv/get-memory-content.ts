@@ -6,23 +6,12 @@ import { READ_ONLY } from '../../annotations';
 import { defineTool } from '../../tool-definition';
 
 /** Previous and next events of a thread, from OCCURRED_BEFORE and PRECEDED_BY links. */
-async function neighbours(
-	engine: EngineApi,
-	id: string,
-): Promise<{ prev: string[]; next: string[] }> {
+async function neighbours(engine: EngineApi, id: string): Promise<{ prev: string[]; next: string[] }> {
 	const prev: string[] = [];
 	const next: string[] = [];
 	for (const a of await engine.associationsOf(id)) {
-		if (
-			(a.type === 'OCCURRED_BEFORE' && a.to === id) ||
-			(a.type === 'PRECEDED_BY' && a.from === id)
-		)
-			prev.push(a.from === id ? a.to : a.from);
-		if (
-			(a.type === 'OCCURRED_BEFORE' && a.from === id) ||
-			(a.type === 'PRECEDED_BY' && a.to === id)
-		)
-			next.push(a.from === id ? a.to : a.from);
+		if ((a.type === 'OCCURRED_BEFORE' && a.to === id) || (a.type === 'PRECEDED_BY' && a.from === id)) prev.push(a.from === id ? a.to : a.from);
+		if ((a.type === 'OCCURRED_BEFORE' && a.from === id) || (a.type === 'PRECEDED_BY' && a.to === id)) next.push(a.from === id ? a.to : a.from);
 	}
 	return { prev, next };
 }
@@ -63,6 +52,5 @@ Example: get_memory_content({ event_id: "8f3a2c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91" }
 			next_event_ids: next,
 		};
 	},
-	render: (out) =>
-		`${out.event_id} ${out.timestamp}${out.summary ? `\n${out.summary}` : ''}\n\n${out.content}`,
+	render: (out) => `${out.event_id} ${out.timestamp}${out.summary ? `\n${out.summary}` : ''}\n\n${out.content}`,
 });

@@ -5,9 +5,7 @@ import { queryMemoryGraph as nativeQueryMemoryGraph } from '../../tools/query-me
 
 /** A native tool whose description names AiAkiv's siblings instead of Engram's. */
 function withAiakivSiblings(tool: AnyToolDefinition): AnyToolDefinition {
-	const description = tool.config.description
-		.replace(/\brecall_memory\b/g, 'search_memory')
-		.replace(/\bget_memory\b/g, 'get_memory_content');
+	const description = tool.config.description.replace(/\brecall_memory\b/g, 'search_memory').replace(/\bget_memory\b/g, 'get_memory_content');
 	return { ...tool, config: { ...tool.config, description } };
 }
 

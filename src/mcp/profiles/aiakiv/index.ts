@@ -17,13 +17,5 @@ export const aiakivProfile: Profile = {
 	name: 'aiakiv',
 	instructions:
 		'AiAkiv-compatible memory of events, kept in the browser by Engram. save_memory stores an event (the summary is what search ranks on); search_memory answers questions; get_memory_content opens an event; find_memory_connections walks to events linked through shared entities; query_memory_graph matches explicit patterns; list_memory_timeline and find_memories_by_entity browse.',
-	tools: [
-		saveMemory,
-		searchMemory,
-		getMemoryContent,
-		findMemoryConnections,
-		queryMemoryGraph,
-		listMemoryTimeline,
-		findMemoriesByEntity,
-	],
+	tools: [saveMemory, searchMemory, getMemoryContent, findMemoryConnections, queryMemoryGraph, listMemoryTimeline, findMemoriesByEntity],
 };

@@ -21,12 +21,7 @@ Use it for "what happened when" and for how one entity developed over time. Do n
 
 Examples: list_memory_timeline({ entity: "PostgreSQL" }) · list_memory_timeline({ time_query: "last week" })`,
 		inputSchema: z.object({
-			entity: z
-				.string()
-				.min(1)
-				.max(LIMITS.entityNameChars)
-				.optional()
-				.describe('Entity name or id: its chronology'),
+			entity: z.string().min(1).max(LIMITS.entityNameChars).optional().describe('Entity name or id: its chronology'),
 			start: IsoDateSchema.optional(),
 			end: IsoDateSchema.optional(),
 			time_query: z.string().max(200).optional(),
@@ -62,29 +57,13 @@ Examples: list_memory_timeline({ entity: "PostgreSQL" }) · list_memory_timeline
 				...(out.next_offset !== undefined ? { next_offset: out.next_offset } : {}),
 			};
 		}
-		return entityChronology(
-			engine,
-			input.entity,
-			order,
-			input.limit ?? 20,
-			input.offset ?? 0,
-			input.start,
-			input.end,
-		);
+		return entityChronology(engine, input.entity, order, input.limit ?? 20, input.offset ?? 0, input.start, input.end);
 	},
 	render: renderEvents,
 });
 
 /** One entity's events in the window, sorted and paged; reads at most ENTITY_SCAN of them. */
-async function entityChronology(
-	engine: EngineApi,
-	entity: string,
-	order: 'asc' | 'desc',
-	limit: number,
-	offset: number,
-	start?: string,
-	end?: string,
-) {
+async function entityChronology(engine: EngineApi, entity: string, order: 'asc' | 'desc', limit: number, offset: number, start?: string, end?: string) {
 	const all: MemoryBrief[] = [];
 	const { truncated } = await readPages(
 		async (off) => {
@@ -111,16 +90,8 @@ async function entityChronology(
 		ENTITY_SCAN,
 		(items) => void all.push(...items),
 	);
-	const inWindow = all.filter(
-		(m) =>
-			(!start || m.timestamp >= new Date(start).toISOString()) &&
-			(!end || m.timestamp < new Date(end).toISOString()),
-	);
-	inWindow.sort((a, b) =>
-		order === 'asc'
-			? a.timestamp.localeCompare(b.timestamp)
-			: b.timestamp.localeCompare(a.timestamp),
-	);
+	const inWindow = all.filter((m) => (!start || m.timestamp >= new Date(start).toISOString()) && (!end || m.timestamp < new Date(end).toISOString()));
+	inWindow.sort((a, b) => (order === 'asc' ? a.timestamp.localeCompare(b.timestamp) : b.timestamp.localeCompare(a.timestamp)));
 	const page = inWindow.slice(offset, offset + limit);
 	const more = inWindow.length > offset + limit;
 	return {

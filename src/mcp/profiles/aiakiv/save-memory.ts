@@ -6,39 +6,15 @@ import { ADDITIVE_WRITE } from '../../annotations';
 import { defineTool } from '../../tool-definition';
 
 /** Markers other tools leave when they cut text; saving such text would store damage invisibly. */
-const TRUNCATION_MARKERS = [
-	/…?\s*\d+\s+tokens?\s+truncated\s*…?/i,
-	/<response clipped>/i,
-	/\[truncated\]/i,
-	/\[\.\.\.truncated[^\]]*\]/i,
-];
+const TRUNCATION_MARKERS = [/…?\s*\d+\s+tokens?\s+truncated\s*…?/i, /<response clipped>/i, /\[truncated\]/i, /\[\.\.\.truncated[^\]]*\]/i];
 
 const EventItemSchema = z.object({
-	summary: z
-		.string()
-		.min(1)
-		.max(LIMITS.summaryChars)
-		.describe(
-			'One or two sentences with the words a future question would use (≤ 500; search ranks on it)',
-		),
-	content: z
-		.string()
-		.min(1)
-		.max(LIMITS.contentChars)
-		.describe('The full text (≤ 50,000); put it last'),
-	entities: z
-		.array(EntityRefSchema)
-		.max(LIMITS.entities)
-		.optional()
-		.describe('[{name, type}]: one canonical spelling per entity'),
+	summary: z.string().min(1).max(LIMITS.summaryChars).describe('One or two sentences with the words a future question would use (≤ 500; search ranks on it)'),
+	content: z.string().min(1).max(LIMITS.contentChars).describe('The full text (≤ 50,000); put it last'),
+	entities: z.array(EntityRefSchema).max(LIMITS.entities).optional().describe('[{name, type}]: one canonical spelling per entity'),
 	tags: TagsSchema.optional(),
-	prev_event_id: MemoryRefSchema.optional().describe(
-		'The previous event of this thread; links it to this one',
-	),
-	allow_truncation_marker: z
-		.boolean()
-		.optional()
-		.describe('Save even though content holds a truncation marker'),
+	prev_event_id: MemoryRefSchema.optional().describe('The previous event of this thread; links it to this one'),
+	allow_truncation_marker: z.boolean().optional().describe('Save even though content holds a truncation marker'),
 });
 type EventItem = z.infer<typeof EventItemSchema>;
 
@@ -48,9 +24,7 @@ const SaveArgs = z
 		payload: z
 			.union([z.string().max(LIMITS.contentChars + 10_000), z.record(z.string(), z.unknown())])
 			.optional()
-			.describe(
-				'Recovery path: the whole call as one JSON string or object; other arguments are then ignored',
-			),
+			.describe('Recovery path: the whole call as one JSON string or object; other arguments are then ignored'),
 	})
 	.superRefine((v, ctx) => {
 		if (v.payload !== undefined) return;
@@ -108,21 +82,14 @@ Example: save_memory({ summary: "Mina chose PostgreSQL over MongoDB for the bill
 	},
 	run: async (input, engine, ctx) => {
 		const ev = eventOf(input);
-		const marker = ev.allow_truncation_marker
-			? undefined
-			: TRUNCATION_MARKERS.find((re) => re.test(ev.content));
+		const marker = ev.allow_truncation_marker ? undefined : TRUNCATION_MARKERS.find((re) => re.test(ev.content));
 		if (marker)
 			throw new MemoryError(
 				'invalid_input',
 				`content: truncation_marker_detected (${ev.content.match(marker)![0].trim()}); re-read the source in full and save again, or pass allow_truncation_marker: true if the marker is part of what you mean to record`,
 			);
-		const prev =
-			ev.prev_event_id === undefined ? undefined : await engine.resolveId(ev.prev_event_id);
-		if (ev.prev_event_id !== undefined && !prev)
-			throw new MemoryError(
-				'not_found',
-				`prev_event_id: no event with id ${JSON.stringify(ev.prev_event_id)}`,
-			);
+		const prev = ev.prev_event_id === undefined ? undefined : await engine.resolveId(ev.prev_event_id);
+		if (ev.prev_event_id !== undefined && !prev) throw new MemoryError('not_found', `prev_event_id: no event with id ${JSON.stringify(ev.prev_event_id)}`);
 		// The event and its thread link are one write: a failed link leaves nothing stored.
 		const out = await engine.storeLinked(
 			{

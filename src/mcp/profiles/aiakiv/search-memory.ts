@@ -27,10 +27,7 @@ Use it first for any question about the past. Do not use it to walk what the hit
 Example: search_memory({ query: "which database did billing choose and why?", top_k: 5 })`,
 		inputSchema: z.object({
 			query: z.string().min(1).max(LIMITS.queryChars).describe('A complete sentence works best'),
-			mode: z
-				.enum(['hybrid', 'semantic', 'keyword'])
-				.optional()
-				.describe('hybrid (default), semantic or keyword'),
+			mode: z.enum(['hybrid', 'semantic', 'keyword']).optional().describe('hybrid (default), semantic or keyword'),
 			top_k: z.number().int().min(1).max(50).optional().describe('Number of results (5)'),
 		}),
 		outputSchema: z.object({
@@ -42,12 +39,8 @@ Example: search_memory({ query: "which database did billing choose and why?", to
 	},
 	run: async (input, engine, ctx) => {
 		const mode = input.mode ?? 'hybrid';
-		const weights =
-			mode === 'semantic' ? { lexical: 0 } : mode === 'keyword' ? { semantic: 0 } : undefined;
-		const out = await engine.recall(
-			{ query: input.query, limit: input.top_k ?? 5, weights, max_content_chars: 400 },
-			ctx,
-		);
+		const weights = mode === 'semantic' ? { lexical: 0 } : mode === 'keyword' ? { semantic: 0 } : undefined;
+		const out = await engine.recall({ query: input.query, limit: input.top_k ?? 5, weights, max_content_chars: 400 }, ctx);
 		const results = out.results.map((r) => ({
 			event_id: r.memory.id,
 			summary: summaryOf(r.memory),
@@ -61,11 +54,6 @@ Example: search_memory({ query: "which database did billing choose and why?", to
 	},
 	render: (out) =>
 		out.results.length
-			? out.results
-					.map(
-						(r, i) =>
-							`${i + 1}. ${r.event_id} (${r.score}) ${r.timestamp.slice(0, 10)} — ${r.summary}`,
-					)
-					.join('\n')
+			? out.results.map((r, i) => `${i + 1}. ${r.event_id} (${r.score}) ${r.timestamp.slice(0, 10)} — ${r.summary}`).join('\n')
 			: 'No events matched.',
 });

@@ -25,10 +25,7 @@ associate_memories({ associations: [{ memory1_id: "a", memory2_id: "b", type: "R
 		outputSchema: AssociateOutputSchema,
 	},
 	render: (out) => {
-		const batch =
-			out.succeeded.length + out.failed.length > 1
-				? `\n\nCreated: ${out.created_count + out.updated_count}\nFailed: ${out.failed_count}`
-				: '';
+		const batch = out.succeeded.length + out.failed.length > 1 ? `\n\nCreated: ${out.created_count + out.updated_count}\nFailed: ${out.failed_count}` : '';
 		return `${out.success ? 'Association created successfully!' : 'Association completed with failures.'}\n\nMessage: ${out.message}${batch}`;
 	},
 });

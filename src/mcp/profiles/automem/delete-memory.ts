@@ -20,9 +20,7 @@ Examples: delete_memory({ memory_id: "abc123" }) · delete_memory({ tags: ["benc
 		inputSchema: z
 			.object({
 				memory_id: MemoryRefSchema.optional().describe('Single-delete mode (XOR with tags)'),
-				tags: TagsSchema.min(1)
-					.optional()
-					.describe('Bulk-delete mode (XOR with memory_id): every memory with any of these tags'),
+				tags: TagsSchema.min(1).optional().describe('Bulk-delete mode (XOR with memory_id): every memory with any of these tags'),
 			})
 			.superRefine((v, ctx) => {
 				if ((v.memory_id === undefined) === (v.tags === undefined))
@@ -51,11 +49,7 @@ Examples: delete_memory({ memory_id: "abc123" }) · delete_memory({ tags: ["benc
 			};
 		}
 		const out = await engine.delete({ memory_id: input.memory_id! }, ctx);
-		if (out.deleted_count === 0)
-			throw new MemoryError(
-				'not_found',
-				`memory_id: no memory with id ${JSON.stringify(input.memory_id)}`,
-			);
+		if (out.deleted_count === 0) throw new MemoryError('not_found', `memory_id: no memory with id ${JSON.stringify(input.memory_id)}`);
 		return {
 			memory_id: out.deleted_ids[0],
 			message: `Memory ${out.deleted_ids[0]} deleted successfully!`,

@@ -18,12 +18,5 @@ export const automemProfile: Profile = {
 	name: 'automem',
 	instructions:
 		"AutoMem-compatible long-term memory (graph + vector), kept in the user's browser by Engram. Use recall_memory to retrieve context (session start, before decisions, when debugging), store_memory to persist decisions, patterns, preferences and fixes, and associate_memories to link related memories. update_memory edits a memory in place, delete_memory removes one by id or bulk-deletes by tag, check_database_health verifies the stores.",
-	tools: [
-		storeMemory,
-		recallMemory,
-		associateMemories,
-		updateMemory,
-		deleteMemory,
-		checkDatabaseHealth,
-	],
+	tools: [storeMemory, recallMemory, associateMemories, updateMemory, deleteMemory, checkDatabaseHealth],
 };

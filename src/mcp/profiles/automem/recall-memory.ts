@@ -36,10 +36,7 @@ recall_memory({ query: "What is Sarah's sister's job?", expand_entities: true })
 		outputSchema: RecallOut,
 		annotations: READ_ONLY,
 	},
-	run: (input, engine, ctx) =>
-		input.memory_id
-			? fetchOne(engine, input, ctx.actor)
-			: rankedOrEnumerated(engine, input, ctx.actor),
+	run: (input, engine, ctx) => (input.memory_id ? fetchOne(engine, input, ctx.actor) : rankedOrEnumerated(engine, input, ctx.actor)),
 	render: renderRecall,
 });
 
@@ -58,32 +55,18 @@ async function fetchOne(engine: EngineApi, a: RecallArgs, actor?: string): Promi
 	};
 }
 
-async function rankedOrEnumerated(
-	engine: EngineApi,
-	a: RecallArgs,
-	actor?: string,
-): Promise<RecallOut> {
+async function rankedOrEnumerated(engine: EngineApi, a: RecallArgs, actor?: string): Promise<RecallOut> {
 	const enumerate = a.exhaustive === true;
 	const limit = a.limit ?? 5;
 	const out = await engine.recall(enumerate ? enumeration(a, limit) : ranked(a, limit), { actor });
 	const format = a.format ?? 'text';
-	const items = out.results.map((r) =>
-		item(
-			r.memory,
-			r.score,
-			r.match === 'direct' ? 'hybrid' : r.via?.includes(':') ? 'entity' : 'relation',
-			format,
-			r,
-		),
-	);
+	const items = out.results.map((r) => item(r.memory, r.score, r.match === 'direct' ? 'hybrid' : r.via?.includes(':') ? 'entity' : 'relation', format, r));
 	const mode = enumerate ? 'enumeration' : 'ranked';
 	const base: RecallOut = {
 		count: items.length,
 		mode,
 		results: items,
-		...(enumerate
-			? { has_more: out.has_more, limit, offset: a.offset ?? 0 }
-			: { query: a.query, sort: a.sort ?? 'score', state_mode: stateMode(a) }),
+		...(enumerate ? { has_more: out.has_more, limit, offset: a.offset ?? 0 } : { query: a.query, sort: a.sort ?? 'score', state_mode: stateMode(a) }),
 	};
 	return budget(base, format);
 }
@@ -105,12 +88,7 @@ function stateMode(a: RecallArgs): 'current' | 'history' {
 }
 
 function ranked(a: RecallArgs, limit: number): RecallInput {
-	const weights =
-		a.recency_bias === 'off'
-			? { recency: 0 }
-			: a.recency_bias === 'on'
-				? { recency: 2 }
-				: undefined;
+	const weights = a.recency_bias === 'off' ? { recency: 0 } : a.recency_bias === 'on' ? { recency: 2 } : undefined;
 	return {
 		query: a.query,
 		queries: a.queries,
@@ -137,13 +115,7 @@ function ranked(a: RecallArgs, limit: number): RecallInput {
 	};
 }
 
-function item(
-	m: Memory,
-	score: number,
-	matchType: string,
-	format: string,
-	r?: RecallResult,
-): RecallItem {
+function item(m: Memory, score: number, matchType: string, format: string, r?: RecallResult): RecallItem {
 	const full = format === 'json' || matchType === 'id_fetch';
 	const cut = !full && m.content.length > PREVIEW;
 	const base: RecallItem = {

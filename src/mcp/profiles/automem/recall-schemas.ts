@@ -5,65 +5,31 @@ import { LIMITS, StoreItemShape, TagsSchema } from '../../../core/schemas';
 /** recall_memory's arguments: the mode follows from which are given. */
 export const RecallArgs = z
 	.object({
-		memory_id: z
-			.string()
-			.min(1)
-			.max(200)
-			.optional()
-			.describe('MODE id fetch: fetch this one memory; every other parameter is ignored'),
-		exhaustive: z
-			.boolean()
-			.optional()
-			.describe('MODE tag enumeration: with tags, list every match page by page (not ranked)'),
-		query: z
-			.string()
-			.max(LIMITS.queryChars)
-			.optional()
-			.describe("Semantic search query (natural language): what you're looking for"),
-		queries: z
-			.array(z.string().min(1).max(LIMITS.queryChars))
-			.max(LIMITS.queries)
-			.optional()
-			.describe('Several queries; results de-duplicated'),
+		memory_id: z.string().min(1).max(200).optional().describe('MODE id fetch: fetch this one memory; every other parameter is ignored'),
+		exhaustive: z.boolean().optional().describe('MODE tag enumeration: with tags, list every match page by page (not ranked)'),
+		query: z.string().max(LIMITS.queryChars).optional().describe("Semantic search query (natural language): what you're looking for"),
+		queries: z.array(z.string().min(1).max(LIMITS.queryChars)).max(LIMITS.queries).optional().describe('Several queries; results de-duplicated'),
 		embedding: StoreItemShape.embedding.optional(),
 		limit: z.number().int().min(1).max(200).optional().describe('Max memories (default 5)'),
 		offset: z.number().int().min(0).optional(),
-		time_query: z
-			.string()
-			.max(200)
-			.optional()
-			.describe('"today", "yesterday", "last week", "last 30 days"'),
+		time_query: z.string().max(200).optional().describe('"today", "yesterday", "last week", "last 30 days"'),
 		start: z.string().optional().describe('ISO lower bound'),
 		end: z.string().optional().describe('ISO upper bound'),
-		tags: TagsSchema.optional().describe(
-			'Filter by tags; use the project name as first tag for scoping',
-		),
+		tags: TagsSchema.optional().describe('Filter by tags; use the project name as first tag for scoping'),
 		tag_mode: z.enum(['any', 'all']).optional(),
 		tag_match: z.enum(['exact', 'prefix']).optional(),
 		exclude_tags: TagsSchema.optional(),
 		expand_entities: z.boolean().optional().describe('Multi-hop via entities in the seed results'),
-		expand_relations: z
-			.boolean()
-			.optional()
-			.describe('Follow graph relationships from seed results'),
-		current_only: z
-			.boolean()
-			.optional()
-			.describe('Ranked mode: only current memories (default true)'),
-		state_mode: z
-			.enum(['current', 'history'])
-			.optional()
-			.describe('history also returns superseded memories'),
+		expand_relations: z.boolean().optional().describe('Follow graph relationships from seed results'),
+		current_only: z.boolean().optional().describe('Ranked mode: only current memories (default true)'),
+		state_mode: z.enum(['current', 'history']).optional().describe('history also returns superseded memories'),
 		recency_bias: z.enum(['auto', 'on', 'off']).optional(),
 		min_score: z.number().min(0).max(1).optional(),
 		context_tags: TagsSchema.optional().describe('Tags to boost'),
 		context_types: z.array(StoreItemShape.type.unwrap()).optional().describe('Types to boost'),
 		priority_ids: z.array(z.string().min(1).max(200)).max(50).optional(),
 		sort: z.enum(['score', 'time_desc', 'time_asc', 'updated_desc', 'updated_asc']).optional(),
-		format: z
-			.enum(['text', 'items', 'detailed', 'json'])
-			.optional()
-			.describe('text (default), items, detailed, json'),
+		format: z.enum(['text', 'items', 'detailed', 'json']).optional().describe('text (default), items, detailed, json'),
 	})
 	.superRefine((v, ctx) => {
 		if (v.exhaustive && !v.tags?.length)
@@ -131,8 +97,6 @@ export const RecallOut = z.object({
 	query: z.string().optional(),
 	sort: z.string().optional(),
 	state_mode: z.enum(['current', 'history']).optional(),
-	truncation: z
-		.object({ applied: z.boolean(), omitted_results: z.number().int(), reason: z.string() })
-		.optional(),
+	truncation: z.object({ applied: z.boolean(), omitted_results: z.number().int(), reason: z.string() }).optional(),
 });
 export type RecallOut = z.infer<typeof RecallOut>;

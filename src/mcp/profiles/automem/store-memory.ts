@@ -32,27 +32,17 @@ const itemShape = {
 	content,
 	...Object.fromEntries(ITEM_FIELDS.map((k) => [k, StoreItemShape[k]])),
 } as { content: typeof content } & Pick<typeof StoreItemShape, (typeof ITEM_FIELDS)[number]>;
-const optionalItem = Object.fromEntries(
-	Object.entries(itemShape).map(([k, v]) => [k, v.optional()]),
-) as { [K in keyof typeof itemShape]: z.ZodOptional<(typeof itemShape)[K]> };
+const optionalItem = Object.fromEntries(Object.entries(itemShape).map(([k, v]) => [k, v.optional()])) as {
+	[K in keyof typeof itemShape]: z.ZodOptional<(typeof itemShape)[K]>;
+};
 
 const StoreArgs = z
 	.object({
 		...optionalItem,
-		supersedes_memory_id: MemoryRefSchema.optional().describe(
-			'Single mode: an existing memory this one replaces (marked invalid, linked old → new)',
-		),
-		supersede_relation: z
-			.enum(['INVALIDATED_BY', 'EVOLVED_INTO'])
-			.optional()
-			.describe('Link from old to new (INVALIDATED_BY)'),
+		supersedes_memory_id: MemoryRefSchema.optional().describe('Single mode: an existing memory this one replaces (marked invalid, linked old → new)'),
+		supersede_relation: z.enum(['INVALIDATED_BY', 'EVOLVED_INTO']).optional().describe('Link from old to new (INVALIDATED_BY)'),
 		supersede_reason: z.string().max(2000).optional(),
-		memories: z
-			.array(z.object(itemShape))
-			.min(1)
-			.max(LIMITS.batch)
-			.optional()
-			.describe('Batch mode (XOR with content): up to 500 memories'),
+		memories: z.array(z.object(itemShape)).min(1).max(LIMITS.batch).optional().describe('Batch mode (XOR with content): up to 500 memories'),
 	})
 	.superRefine((v, ctx) => {
 		if (v.memories === undefined && v.content === undefined)
@@ -87,10 +77,7 @@ store_memory({ content: "User prefers early returns over nested conditionals.", 
 store_memory({ content: "User now prefers SQLite for small local tools.", supersedes_memory_id: "old-id", supersede_reason: "Correction from user" })`,
 		inputSchema: StoreArgs,
 		outputSchema: z.object({
-			memory_id: z
-				.string()
-				.optional()
-				.describe('Single mode: id of the stored memory (use for associations)'),
+			memory_id: z.string().optional().describe('Single mode: id of the stored memory (use for associations)'),
 			memory_ids: z.array(z.string()).optional().describe('Batch mode: ids of the stored memories'),
 			superseded_memory_id: z.string().optional(),
 			association_created: z.boolean().optional(),
@@ -107,13 +94,8 @@ store_memory({ content: "User now prefers SQLite for small local tools.", supers
 		}
 		const r = out.results[0];
 		const dup =
-			r.status === 'duplicate'
-				? ` Near-duplicate of existing memory ${r.duplicate_of} (similarity ${r.similarity?.toFixed(2)}); not stored again.`
-				: '';
-		const superseded =
-			input.supersedes_memory_id !== undefined && r.status === 'stored'
-				? await engine.resolveId(input.supersedes_memory_id)
-				: undefined;
+			r.status === 'duplicate' ? ` Near-duplicate of existing memory ${r.duplicate_of} (similarity ${r.similarity?.toFixed(2)}); not stored again.` : '';
+		const superseded = input.supersedes_memory_id !== undefined && r.status === 'stored' ? await engine.resolveId(input.supersedes_memory_id) : undefined;
 		return {
 			memory_id: r.duplicate_of ?? r.memory_id,
 			message: `${out.message}${dup}`,
@@ -122,15 +104,10 @@ store_memory({ content: "User now prefers SQLite for small local tools.", supers
 	},
 	render: (out) => {
 		if (out.memory_ids) {
-			const ids =
-				out.memory_ids.length > 10
-					? `${out.memory_ids.slice(0, 10).join(', ')}, …(+${out.memory_ids.length - 10})`
-					: out.memory_ids.join(', ');
+			const ids = out.memory_ids.length > 10 ? `${out.memory_ids.slice(0, 10).join(', ')}, …(+${out.memory_ids.length - 10})` : out.memory_ids.join(', ');
 			return `Stored ${out.stored} memories.${ids ? `\nIDs: ${ids}` : ''}\nMessage: ${out.message}`;
 		}
-		const sup = out.superseded_memory_id
-			? `\nSuperseded memory ID: ${out.superseded_memory_id}\nAssociation created: yes`
-			: '';
+		const sup = out.superseded_memory_id ? `\nSuperseded memory ID: ${out.superseded_memory_id}\nAssociation created: yes` : '';
 		return `Memory stored successfully!\n\nMemory ID: ${out.memory_id}${sup}\nMessage: ${out.message}`;
 	},
 });

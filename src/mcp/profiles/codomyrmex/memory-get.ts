@@ -28,11 +28,7 @@ Example: memory_get(memory_id="550e8400-e29b-41d4-a716-446655440000")`,
 	render: (out) => json(out.result),
 });
 
-async function getOrNull(
-	engine: EngineApi,
-	id: string,
-	actor?: string,
-): Promise<CodomyrmexMemory | null> {
+async function getOrNull(engine: EngineApi, id: string, actor?: string): Promise<CodomyrmexMemory | null> {
 	try {
 		const out = await engine.get({ memory_id: id, related_limit: 0 }, { actor });
 		return toCodomyrmex(out.memory);

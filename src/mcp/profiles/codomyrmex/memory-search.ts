@@ -28,13 +28,7 @@ Use it to find memories about a topic. Do not use it when you already have the i
 Example: memory_search(query="project deadline", k=3)`,
 		inputSchema: z.object({
 			query: z.string().min(1).max(2000).describe('Text query for relevance scoring'),
-			k: z
-				.number()
-				.int()
-				.min(1)
-				.max(100)
-				.optional()
-				.describe('Maximum results to return (default 5)'),
+			k: z.number().int().min(1).max(100).optional().describe('Maximum results to return (default 5)'),
 		}),
 		outputSchema: z.object({ result: z.array(SearchHitSchema) }),
 		annotations: READ_ONLY,
@@ -46,21 +40,11 @@ Example: memory_search(query="project deadline", k=3)`,
 });
 
 /** Ranks a wider recall page by codomyrmex's combined score and keeps the top k. */
-async function search(
-	engine: EngineApi,
-	query: string,
-	k: number,
-	actor?: string,
-): Promise<z.infer<typeof SearchHitSchema>[]> {
-	const out = await engine.recall(
-		{ query, limit: Math.min(200, Math.max(4 * k, 20)), max_content_chars: 50_000 },
-		{ actor },
-	);
+async function search(engine: EngineApi, query: string, k: number, actor?: string): Promise<z.infer<typeof SearchHitSchema>[]> {
+	const out = await engine.recall({ query, limit: Math.min(200, Math.max(4 * k, 20)), max_content_chars: 50_000 }, { actor });
 	const now = Date.now() / 1000;
 	const hits = out.results.map((r) => {
-		const relevance = out.lexical_only
-			? r.components.lexical
-			: (r.components.lexical + r.components.semantic) / 2;
+		const relevance = out.lexical_only ? r.components.lexical : (r.components.lexical + r.components.semantic) / 2;
 		const memory = toCodomyrmex(r.memory);
 		const recency = Math.exp(-Math.max(0, now - memory.created_at) / RECENCY_SECONDS);
 		const combined = 0.5 * relevance + 0.3 * recency + 0.2 * (memory.importance / 4);

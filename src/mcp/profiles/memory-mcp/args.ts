@@ -8,15 +8,9 @@ import { bySeq } from './memory-dict';
 /** A memory's integer id (Engram's seq), as memory-mcp names memories. */
 export const IdSchema = z.number().int().positive().describe('The integer ID of the memory');
 /** A fuzzy label filter: comma-separated, `!` excludes. */
-export const LabelsArg = z
-	.string()
-	.max(2000)
-	.describe('Comma-separated labels, fuzzy; prefix ! to exclude, e.g. "beer, !wine"');
+export const LabelsArg = z.string().max(2000).describe('Comma-separated labels, fuzzy; prefix ! to exclude, e.g. "beer, !wine"');
 /** A fuzzy source filter, `!` excludes. */
-export const SourceArg = z
-	.string()
-	.max(200)
-	.describe('Source filter, fuzzy; prefix ! to exclude, e.g. "!clawdbot"');
+export const SourceArg = z.string().max(200).describe('Source filter, fuzzy; prefix ! to exclude, e.g. "!clawdbot"');
 
 /** What the three label tools return. */
 export const LabelResultSchema = z.object({
@@ -28,23 +22,16 @@ export const LabelResultSchema = z.object({
 export const LabelsInput = z.string().min(1).max(2000).describe('Labels: comma-separated or a JSON array');
 
 /** One read and one single-transaction update of a memory's labels. */
-export async function relabel(
-	engine: EngineApi,
-	seq: number,
-	change: (tags: string[]) => string[],
-	actor?: string,
-): Promise<string[]> {
+export async function relabel(engine: EngineApi, seq: number, change: (tags: string[]) => string[], actor?: string): Promise<string[]> {
 	const m = await bySeq(engine, seq);
 	const tags = change(m.tags);
-	if (tags.join('\n') !== m.tags.join('\n'))
-		await engine.update({ memory_id: m.id, tags }, { actor });
+	if (tags.join('\n') !== m.tags.join('\n')) await engine.update({ memory_id: m.id, tags }, { actor });
 	return tags;
 }
 
 /** The labels of `v`; an invalid_input error naming `field` when there are none. */
 export function requireLabels(v: string, field: string): string[] {
 	const labels = normalizeLabels(v);
-	if (labels.length === 0)
-		throw new MemoryError('invalid_input', `${field}: ❌ No valid labels provided`);
+	if (labels.length === 0) throw new MemoryError('invalid_input', `${field}: ❌ No valid labels provided`);
 	return labels;
 }

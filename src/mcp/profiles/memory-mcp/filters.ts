@@ -81,11 +81,7 @@ export function matches(m: { tags: string[]; source?: string }, f: Filter): bool
 }
 
 /** Newest-first briefs passing `f`, up to `want` (all when undefined), scanning at most SCAN_CAP. */
-export async function scan(
-	engine: EngineApi,
-	f: Filter,
-	want?: number,
-): Promise<{ hits: MemoryBrief[]; scanned: number; total: number }> {
+export async function scan(engine: EngineApi, f: Filter, want?: number): Promise<{ hits: MemoryBrief[]; scanned: number; total: number }> {
 	const hits: MemoryBrief[] = [];
 	let total = 0;
 	const { read } = await readPages(

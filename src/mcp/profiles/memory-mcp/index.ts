@@ -23,16 +23,5 @@ export const memoryMcpProfile: Profile = {
 	name: 'memory-mcp',
 	instructions:
 		'Memory storage and retrieval with semantic search. store_memory returns an integer id; retrieve_memories searches (labels are comma-separated, fuzzy, ! excludes); get_memory opens one with its related memories.',
-	tools: [
-		storeMemory,
-		retrieveMemories,
-		getMemory,
-		deleteMemory,
-		randomMemory,
-		memoryStats,
-		trendingLabels,
-		addLabels,
-		delLabels,
-		replaceLabels,
-	],
+	tools: [storeMemory, retrieveMemories, getMemory, deleteMemory, randomMemory, memoryStats, trendingLabels, addLabels, delLabels, replaceLabels],
 };

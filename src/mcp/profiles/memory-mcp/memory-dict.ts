@@ -37,9 +37,7 @@ const MetaSchema = z.object({
 	timestamp: z.string(),
 	namespace: z.string(),
 	encrypted: z.boolean(),
-	embedding_tables: z
-		.record(z.string(), z.array(z.string()))
-		.describe('Embedding table → models holding a vector'),
+	embedding_tables: z.record(z.string(), z.array(z.string())).describe('Embedding table → models holding a vector'),
 	embedding_model: z.string().optional(),
 	embedding_dims: z.number().int().optional(),
 });
@@ -64,9 +62,7 @@ export class Shaper {
 	async memory(m: Memory, similarity?: number, query = false): Promise<McpMemory> {
 		const model = (this.model ??= await this.engine.models());
 		const related = await this.related(m);
-		const tables = Object.fromEntries(
-			m.embedding_tables.map((t) => [t === model.active ? `memory_${model.dims}` : t, [t]]),
-		);
+		const tables = Object.fromEntries(m.embedding_tables.map((t) => [t === model.active ? `memory_${model.dims}` : t, [t]]));
 		return {
 			id: m.seq,
 			source: m.source ?? null,

@@ -28,10 +28,7 @@ Example: memory_stats(labels="beer")`,
 			percentage: z.string().optional(),
 			labels_matched: z.array(z.string()).optional(),
 			sources_matched: z.array(z.string()).optional(),
-			approximate: z
-				.boolean()
-				.optional()
-				.describe(`True when only the newest ${SCAN_CAP} memories were counted`),
+			approximate: z.boolean().optional().describe(`True when only the newest ${SCAN_CAP} memories were counted`),
 		}),
 		annotations: READ_ONLY,
 	},

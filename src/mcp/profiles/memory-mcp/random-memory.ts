@@ -24,9 +24,7 @@ Example: random_memory(labels="ideas")`,
 	},
 	run: async (input, engine) => {
 		const f = makeFilter(input.labels, input.source);
-		const id = isFiltering(f)
-			? pick((await scan(engine, f)).hits)?.id
-			: await randomUnfiltered(engine);
+		const id = isFiltering(f) ? pick((await scan(engine, f)).hits)?.id : await randomUnfiltered(engine);
 		const [m] = id ? await engine.getMemories([id]) : [];
 		if (!m) throw new MemoryError('not_found', '❌ No memories found matching the criteria');
 		return new Shaper(engine).memory(m);

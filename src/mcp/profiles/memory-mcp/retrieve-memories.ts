@@ -22,13 +22,7 @@ Examples: retrieve_memories(query="authentication decision") · retrieve_memorie
 			query: z.string().max(2000).optional().describe('Text for semantic search'),
 			labels: LabelsArg.optional(),
 			source: SourceArg.optional(),
-			num_results: z
-				.number()
-				.int()
-				.min(1)
-				.max(100)
-				.optional()
-				.describe('Number of results (default 5)'),
+			num_results: z.number().int().min(1).max(100).optional().describe('Number of results (default 5)'),
 		}),
 		outputSchema: z.object({
 			current_embedding: z.string().optional(),
@@ -42,9 +36,7 @@ Examples: retrieve_memories(query="authentication decision") · retrieve_memorie
 		const n = input.num_results ?? 5;
 		const shaper = new Shaper(engine);
 		const query = input.query?.trim();
-		const memories = query
-			? await semantic(engine, shaper, query, f, n)
-			: await recent(engine, shaper, f, n);
+		const memories = query ? await semantic(engine, shaper, query, f, n) : await recent(engine, shaper, f, n);
 		fitContents(
 			memories,
 			(m) => m.content,
@@ -59,13 +51,7 @@ Examples: retrieve_memories(query="authentication decision") · retrieve_memorie
 	render: json,
 });
 
-async function semantic(
-	engine: EngineApi,
-	shaper: Shaper,
-	query: string,
-	f: Filter,
-	n: number,
-): Promise<McpMemory[]> {
+async function semantic(engine: EngineApi, shaper: Shaper, query: string, f: Filter, n: number): Promise<McpMemory[]> {
 	const vec = await engine.embed(query);
 	if (!vec) {
 		// No known word for the model: fall back to keywords, as Engram's recall does.
@@ -73,24 +59,14 @@ async function semantic(
 		const kept = hits.results.filter((h) => matches(h.memory, f)).slice(0, n);
 		return Promise.all(kept.map((h) => shaper.memory(h.memory, 0, true)));
 	}
-	const near = await engine.nearest(
-		vec,
-		Math.min(2000, isFiltering(f) ? Math.max(200, n * 20) : n * 2),
-	);
+	const near = await engine.nearest(vec, Math.min(2000, isFiltering(f) ? Math.max(200, n * 20) : n * 2));
 	const mems = await engine.getMemories(near.map((x) => x.id));
-	const picked = near.flatMap((x, i) =>
-		mems[i] && matches(mems[i]!, f) ? [{ m: mems[i]!, cos: x.cosine }] : [],
-	);
+	const picked = near.flatMap((x, i) => (mems[i] && matches(mems[i]!, f) ? [{ m: mems[i]!, cos: x.cosine }] : []));
 	picked.sort((a, b) => b.cos - a.cos || b.m.timestamp.localeCompare(a.m.timestamp));
 	return Promise.all(picked.slice(0, n).map((p) => shaper.memory(p.m, p.cos, true)));
 }
 
-async function recent(
-	engine: EngineApi,
-	shaper: Shaper,
-	f: Filter,
-	n: number,
-): Promise<McpMemory[]> {
+async function recent(engine: EngineApi, shaper: Shaper, f: Filter, n: number): Promise<McpMemory[]> {
 	const { hits } = await scan(engine, f, n);
 	const mems = await engine.getMemories(hits.map((h) => h.id));
 	return Promise.all(mems.flatMap((m) => (m ? [shaper.memory(m)] : [])));

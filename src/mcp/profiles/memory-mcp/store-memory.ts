@@ -6,11 +6,7 @@ import { defineTool } from '../../tool-definition';
 import { normalizeLabels } from './filters';
 
 /** memory-mcp's JSON-in-content workaround: content may be {"content": …, "labels": …, "source": …}. */
-function unwrapJsonContent(input: {
-	content: string;
-	labels?: string | string[];
-	source?: string;
-}) {
+function unwrapJsonContent(input: { content: string; labels?: string | string[]; source?: string }) {
 	const t = input.content.trim();
 	if (!t.startsWith('{') || !t.endsWith('}')) return input;
 	try {
@@ -36,20 +32,12 @@ Use it for facts, decisions and conversation summaries worth keeping. Do not use
 
 Example: store_memory(content="User's favourite beer is a Belgian tripel", labels="beer, preferences", source="chat")`,
 		inputSchema: z.object({
-			content: z
-				.string()
-				.min(1)
-				.max(50_000)
-				.describe('The conversation content or summary to remember'),
+			content: z.string().min(1).max(50_000).describe('The conversation content or summary to remember'),
 			labels: z
 				.union([z.string().max(2000), z.array(z.string())])
 				.optional()
 				.describe('Comma-separated labels for categorising the memory'),
-			source: z
-				.string()
-				.max(200)
-				.optional()
-				.describe("Source attribution (e.g. 'Wikipedia', 'user')"),
+			source: z.string().max(200).optional().describe("Source attribution (e.g. 'Wikipedia', 'user')"),
 		}),
 		outputSchema: z.object({
 			current_embedding: z.string(),
@@ -65,22 +53,12 @@ Example: store_memory(content="User's favourite beer is a Belgian tripel", label
 		const labels = normalizeLabels(input.labels);
 		const vec = await engine.embed(input.content);
 		const near = vec ? await engine.nearest(vec, 2) : [];
-		const out = await engine.store(
-			{ content: input.content, tags: labels, source: input.source },
-			ctx,
-		);
+		const out = await engine.store({ content: input.content, tags: labels, source: input.source }, ctx);
 		const r = out.results[0];
 		const others = await engine.getMemories(near.map((n) => n.id));
-		const warnings = near.flatMap((n, i) =>
-			others[i] && n.cosine >= 0.7
-				? [similarityWarning(others[i]!.seq, n.cosine, r.duplicate_of === n.id)]
-				: [],
-		);
+		const warnings = near.flatMap((n, i) => (others[i] && n.cosine >= 0.7 ? [similarityWarning(others[i]!.seq, n.cosine, r.duplicate_of === n.id)] : []));
 		const model = (await engine.models()).active;
-		const message =
-			r.status === 'duplicate'
-				? `❌ Not stored again: exact match with memory #${r.seq}`
-				: `✅ Memory stored with ID ${r.seq}`;
+		const message = r.status === 'duplicate' ? `❌ Not stored again: exact match with memory #${r.seq}` : `✅ Memory stored with ID ${r.seq}`;
 		return {
 			current_embedding: model,
 			id: r.seq,

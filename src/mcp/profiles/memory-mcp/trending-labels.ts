@@ -14,19 +14,11 @@ Use it to see current topics or reuse labels. Do not use it for all-time counts 
 
 Example: trending_labels(days=7, limit=5)`,
 		inputSchema: z.object({
-			days: z
-				.number()
-				.int()
-				.min(1)
-				.max(3650)
-				.optional()
-				.describe('Time window in days (default 30)'),
+			days: z.number().int().min(1).max(3650).optional().describe('Time window in days (default 30)'),
 			limit: z.number().int().min(1).max(100).optional().describe('Maximum labels (default 10)'),
 		}),
 		outputSchema: z.object({
-			trending_labels: z.array(
-				z.object({ label: z.string(), count: z.number().int(), top_token: z.string() }),
-			),
+			trending_labels: z.array(z.object({ label: z.string(), count: z.number().int(), top_token: z.string() })),
 			time_window_days: z.number().int(),
 		}),
 		annotations: READ_ONLY,

@@ -54,9 +54,7 @@ describe('graph tools in the engine', () => {
 					expansion_rounds: 2,
 				}),
 			).toEqual(['findConnections']);
-			expect(
-				await engineCalls('find_memory_connections', { relation: 'explore', anchor_entity_id: 'PostgreSQL' }),
-			).toEqual(['findConnections']);
+			expect(await engineCalls('find_memory_connections', { relation: 'explore', anchor_entity_id: 'PostgreSQL' })).toEqual(['findConnections']);
 		});
 	});
 
@@ -80,8 +78,7 @@ describe('graph tools in the engine', () => {
 				expect(await reads.associationsOf(id)).toEqual(await engine.associationsOf(id));
 				expect(await reads.entitiesOf(id)).toEqual(await engine.entitiesOf(id));
 				expect(await reads.vectorOf(id)).toEqual(await engine.vectorOf(id));
-				for (const e of await engine.entitiesOf(id))
-					expect(reads.memoryIdsForEntity(e.id)).toEqual(await engine.memoryIdsForEntity(e.id));
+				for (const e of await engine.entitiesOf(id)) expect(reads.memoryIdsForEntity(e.id)).toEqual(await engine.memoryIdsForEntity(e.id));
 			}
 		});
 

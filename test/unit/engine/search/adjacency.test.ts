@@ -43,7 +43,11 @@ describe('Adjacency loaded from packed edges', () => {
 			Float64Array.from(edges, (e) => e.strength),
 		);
 		expect(lazy.edgeCount).toBeGreaterThan(count * 0.9);
-		expect([[...lazy.all()].length, lazy.edgeCount, Object.fromEntries(lazy.countsByType())]).toEqual([[...ref.all()].length, ref.edgeCount, Object.fromEntries(ref.countsByType())]);
+		expect([[...lazy.all()].length, lazy.edgeCount, Object.fromEntries(lazy.countsByType())]).toEqual([
+			[...ref.all()].length,
+			ref.edgeCount,
+			Object.fromEntries(ref.countsByType()),
+		]);
 		for (let step = 0; step < 300; step++) {
 			const r = rnd();
 			const edge: Edge = { from: ids[pick(60)], to: ids[pick(60)], type: TYPES[pick(3)], strength: Math.round(rnd() * 1000) / 1000 };
@@ -60,7 +64,11 @@ describe('Adjacency loaded from packed edges', () => {
 				else a.of(edge.to);
 			}
 			// view() reads every list (making them all), so mid-way compare only what needs no list.
-			if (step % 25 === 0) expect([[...lazy.all()].map((e) => JSON.stringify(e)).sort(), lazy.edgeCount]).toEqual([[...ref.all()].map((e) => JSON.stringify(e)).sort(), ref.edgeCount]);
+			if (step % 25 === 0)
+				expect([[...lazy.all()].map((e) => JSON.stringify(e)).sort(), lazy.edgeCount]).toEqual([
+					[...ref.all()].map((e) => JSON.stringify(e)).sort(),
+					ref.edgeCount,
+				]);
 		}
 		expect(view(lazy, ids)).toEqual(view(ref, ids));
 		lazy.clear();

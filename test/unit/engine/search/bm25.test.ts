@@ -4,7 +4,30 @@ import { searchTop, type Bm25Options } from '../../../../src/engine/search/bm25'
 import { prng as rng } from './fixtures';
 
 // Words sharing prefixes, so prefix matches add up with exact ones; a few very common words.
-const WORDS = ['ticket', 'tickets', 'ticketing', 'meet', 'meeting', 'meetings', 'budget', 'budgets', 'review', 'reviewer', 'lunch', 'plan', 'plans', 'planning', 'over', 'the', 'ana', 'anatomy', 'garden', 'gardening', 'trip', 'tripod'];
+const WORDS = [
+	'ticket',
+	'tickets',
+	'ticketing',
+	'meet',
+	'meeting',
+	'meetings',
+	'budget',
+	'budgets',
+	'review',
+	'reviewer',
+	'lunch',
+	'plan',
+	'plans',
+	'planning',
+	'over',
+	'the',
+	'ana',
+	'anatomy',
+	'garden',
+	'gardening',
+	'trip',
+	'tripod',
+];
 const FIELDS = ['content', 'summary', 'tags'];
 const OPTIONS: Options = { fields: FIELDS, storeFields: [], searchOptions: { boost: { summary: 2, tags: 1.5 }, combineWith: 'OR' } };
 
@@ -12,7 +35,12 @@ const OPTIONS: Options = { fields: FIELDS, storeFields: [], searchOptions: { boo
 function corpora(seed: number, docs: number) {
 	const r = rng(seed);
 	const pick = (n: number) => Array.from({ length: n }, () => (r() < 0.3 ? WORDS[0] : WORDS[Math.floor(r() * WORDS.length)])).join(' ');
-	const all = Array.from({ length: docs }, (_, i) => ({ id: `m${i}`, content: pick(3 + Math.floor(r() * 20)), summary: r() < 0.3 ? pick(3) : '', tags: r() < 0.2 ? pick(1) : '' }));
+	const all = Array.from({ length: docs }, (_, i) => ({
+		id: `m${i}`,
+		content: pick(3 + Math.floor(r() * 20)),
+		summary: r() < 0.3 ? pick(3) : '',
+		tags: r() < 0.2 ? pick(1) : '',
+	}));
 	const gone = all.filter(() => r() < 0.1).map((d) => d.id);
 	return [0, 1].map(() => {
 		const ms = new MiniSearch(OPTIONS);
@@ -42,7 +70,17 @@ function reference(ms: MiniSearch, query: string, o: Bm25Options, cap: number) {
 
 describe('searchTop', () => {
 	it('returns exactly what minisearch ranks first: ids, scores, order and matched terms', () => {
-		const queries = ['ticket', 'ticket over', 'meet budget', 'plan plan trip', 'the', 'nothing here', 'gardening tickets review', 'ana lunch meetings reviewer', ''];
+		const queries = [
+			'ticket',
+			'ticket over',
+			'meet budget',
+			'plan plan trip',
+			'the',
+			'nothing here',
+			'gardening tickets review',
+			'ana lunch meetings reviewer',
+			'',
+		];
 		for (const seed of [1, 2, 3]) {
 			const [mine, theirs] = corpora(seed, 600);
 			const r = rng(seed * 31);

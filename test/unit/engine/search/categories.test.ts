@@ -8,7 +8,11 @@ import { nodeModelPath } from '../../../../src/engine/node-model-path';
 import { meta, toyEmbed } from './fixtures';
 
 const TABLE = parseCategories(
-	JSON.stringify({ recipe: 1, source: 'test', categories: { sport: 'tennis fencing judo sport sports', home: 'bungalow chalet', instrument: 'cello violin' } }),
+	JSON.stringify({
+		recipe: 1,
+		source: 'test',
+		categories: { sport: 'tennis fencing judo sport sports', home: 'bungalow chalet', instrument: 'cello violin' },
+	}),
 );
 
 describe('category expansion', () => {

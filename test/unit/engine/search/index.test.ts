@@ -55,7 +55,7 @@ describe('SearchIndex', () => {
 			expect(idx.cosineTo('m0', vecs.get('m1')!)).toBeUndefined();
 		});
 
-		it('removes a memory from lexical results and from its neighbours\' edges', () => {
+		it("removes a memory from lexical results and from its neighbours' edges", () => {
 			const idx = indexOf([
 				['a', 'kayak trip on the lake'],
 				['b', 'another kayak adventure'],
@@ -69,17 +69,12 @@ describe('SearchIndex', () => {
 
 	describe('asksQuestion', () => {
 		it('marks a memory whose content ends with a question, through snapshots and re-upserts', () => {
-			expect(['Lena: How are Sophia and Blanche?', 'Jamal: WHAT. Where?', 'Tom: Why Portuguese? 😂'].map(asksQuestion)).toEqual([
-				true,
-				true,
-				true,
+			expect(['Lena: How are Sophia and Blanche?', 'Jamal: WHAT. Where?', 'Tom: Why Portuguese? 😂'].map(asksQuestion)).toEqual([true, true, true]);
+			expect(['Maya: Wait, the 15th?? I will be in Japan', 'Sofia: JAMAL!!! A girl!!', ''].map(asksQuestion)).toEqual([false, false, false]);
+			const idx = indexOf([
+				['q', 'How are the twins?'],
+				['a', 'They are fine.'],
 			]);
-			expect(['Maya: Wait, the 15th?? I will be in Japan', 'Sofia: JAMAL!!! A girl!!', ''].map(asksQuestion)).toEqual([
-				false,
-				false,
-				false,
-			]);
-			const idx = indexOf([['q', 'How are the twins?'], ['a', 'They are fine.']]);
 			const view = (i: SearchIndex) => i as unknown as IndexView;
 			const asks = (i: SearchIndex, id: string) => view(i).metas[view(i).slotOf.get(id)!].asks === true;
 			expect([asks(idx, 'q'), asks(idx, 'a')]).toEqual([true, false]);
@@ -111,7 +106,10 @@ describe('SearchIndex', () => {
 					}
 					const q = randomVector(rnd, 16);
 					const want = (scope: string) =>
-						[...live].filter(([, m]) => m.scope === scope).map(([id, m]) => ({ id, c: cosine(q, m.v) })).sort((a, b) => b.c - a.c);
+						[...live]
+							.filter(([, m]) => m.scope === scope)
+							.map(([id, m]) => ({ id, c: cosine(q, m.v) }))
+							.sort((a, b) => b.c - a.c);
 					for (const index of [idx, restoreSearchIndex(idx.snapshot())])
 						for (const scope of ['s0', 's1', 's2', 'none']) {
 							const got = index.nearest(q, 5, { scope });
@@ -215,8 +213,16 @@ describe('SearchIndex', () => {
 			const adj = (back as unknown as IndexView).adj;
 			expect(adj.of('a').find((x) => x.type === 'RELATES_TO')).toEqual({ other: 'c', type: 'RELATES_TO', strength: 0.1 + 0.2, dir: 'out' });
 			expect(adj.of('c').find((x) => x.type === 'LEADS_TO')).toEqual({ other: 'gone', type: 'LEADS_TO', strength: 0.5, dir: 'out' });
-			expect(adj.of('b').filter((x) => x.type === 'SIMILAR_TO').map((x) => [x.other, x.dir, x.strength])).toEqual(
-				expect.arrayContaining([['a', 'out', 0.812345], ['a', 'in', 0.812345]]),
+			expect(
+				adj
+					.of('b')
+					.filter((x) => x.type === 'SIMILAR_TO')
+					.map((x) => [x.other, x.dir, x.strength]),
+			).toEqual(
+				expect.arrayContaining([
+					['a', 'out', 0.812345],
+					['a', 'in', 0.812345],
+				]),
 			);
 			back.removeEdge('a', 'c', 'RELATES_TO');
 			expect(back.counts().edgesByType.RELATES_TO).toBeUndefined();
@@ -242,7 +248,9 @@ describe('SearchIndex', () => {
 			expect([seed(seqs[1]), seed(seqs[2]), seed(101), seed(100), seed(seqs[4]), seed(seqs[0])]).toEqual([undefined, undefined, 'c', 'f', 'e', 'a']);
 			expect(back.rank({ memory_id: 100 as never, limit: 5 }, { vectors: [] }, Date.now()).hits.map((h) => h.id)).not.toContain('f');
 			expect(() => back.rank({ memory_id: seqs[1] as never, limit: 5 }, { vectors: [] }, Date.now())).toThrow(`no memory with id ${seqs[1]}`);
-			expect([...(back as unknown as IndexView).seqToId.keys()].sort((x, y) => x - y)).toEqual([seqs[0], seqs[3], seqs[4], 100, 101].sort((x, y) => x - y));
+			expect([...(back as unknown as IndexView).seqToId.keys()].sort((x, y) => x - y)).toEqual(
+				[seqs[0], seqs[3], seqs[4], 100, 101].sort((x, y) => x - y),
+			);
 		});
 
 		it('restores the same index from slices another thread cut, the sections arriving after the metadata', async () => {
@@ -264,7 +272,10 @@ describe('SearchIndex', () => {
 				expect(head.header.ivf).not.toBeNull();
 				// As the worker posts them: each part's buffers transferred, the sections a little later.
 				const metas = sliceMetas(bytes, head);
-				const sent = structuredClone({ modelId: head.modelId, dims: head.dims, count: head.count, metas }, { transfer: [metas.bytes.buffer as ArrayBuffer] });
+				const sent = structuredClone(
+					{ modelId: head.modelId, dims: head.dims, count: head.count, metas },
+					{ transfer: [metas.bytes.buffer as ArrayBuffer] },
+				);
 				let deliver!: (s: SnapshotSections) => void;
 				const sections = new Promise<SnapshotSections>((r) => (deliver = r));
 				let steps = 0;

@@ -29,7 +29,10 @@ function filled(vs: Float32Array[]): SearchIndex {
 function recallVsExact(idx: SearchIndex, vs: [string, Float32Array][], queries: Float32Array[], k: number): number {
 	let sum = 0;
 	for (const q of queries) {
-		const exact = vs.map(([id, v]) => ({ id, c: cosine(q, v) })).sort((a, b) => b.c - a.c).slice(0, k);
+		const exact = vs
+			.map(([id, v]) => ({ id, c: cosine(q, v) }))
+			.sort((a, b) => b.c - a.c)
+			.slice(0, k);
 		const got = new Set(idx.nearest(q, k).map((h) => h.id));
 		sum += exact.filter((e) => got.has(e.id)).length / k;
 	}
@@ -44,7 +47,12 @@ describe('IVF coarse quantiser', () => {
 		const vs = clustered(1200, 3);
 		const idx = filled(vs);
 		const queries = clustered(40, 99);
-		const r = recallVsExact(idx, vs.map((v, i) => [`v${i}`, v]), queries, 5);
+		const r = recallVsExact(
+			idx,
+			vs.map((v, i) => [`v${i}`, v]),
+			queries,
+			5,
+		);
 		expect(r).toBeGreaterThan(0.9);
 	});
 

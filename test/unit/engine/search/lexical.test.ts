@@ -42,7 +42,11 @@ describe('LexicalIndex', () => {
 	describe('search', () => {
 		it('drops a word most memories contain when the query has a rarer one', () => {
 			Object.assign(LEXICAL_TUNING, { pruneMinDocs: 10 });
-			expect(corpus().search('meeting budget', undefined, 50).map((h) => h.id)).toEqual(['m7']);
+			expect(
+				corpus()
+					.search('meeting budget', undefined, 50)
+					.map((h) => h.id),
+			).toEqual(['m7']);
 		});
 
 		it('keeps a common word when it is all the query has', () => {
@@ -82,11 +86,15 @@ describe('LexicalIndex', () => {
 			const l = corpus();
 			l.remove('m3');
 			const back = LexicalIndex.unpack(l.pack());
-			for (const q of ['meeting budget', 'lunch', 'number 12', 'weekly'])
-				expect(back.search(q, undefined, 50)).toEqual(l.search(q, undefined, 50));
+			for (const q of ['meeting budget', 'lunch', 'number 12', 'weekly']) expect(back.search(q, undefined, 50)).toEqual(l.search(q, undefined, 50));
 			expect(back.size).toBe(l.size);
 			back.upsert(doc('n', 'budget review'));
-			expect(back.search('budget', undefined, 50).map((h) => h.id).sort()).toEqual(['m7', 'n']);
+			expect(
+				back
+					.search('budget', undefined, 50)
+					.map((h) => h.id)
+					.sort(),
+			).toEqual(['m7', 'n']);
 		});
 
 		it('round-trips postings in any order and documents named by slot', () => {

@@ -16,7 +16,27 @@ const base = (i: number): DocMeta => ({
 	entities: [],
 });
 
-const KEYS = ['id', 'seq', 'scope', 'type', 'tags', 'source', 'session', 'group', 'timestamp', 'updated_at', 't_valid', 't_invalid', 'importance', 'confidence', 'access_count', 'last_accessed', 'entities', 'asks', 'content_hash'] as const;
+const KEYS = [
+	'id',
+	'seq',
+	'scope',
+	'type',
+	'tags',
+	'source',
+	'session',
+	'group',
+	'timestamp',
+	'updated_at',
+	't_valid',
+	't_invalid',
+	'importance',
+	'confidence',
+	'access_count',
+	'last_accessed',
+	'entities',
+	'asks',
+	'content_hash',
+] as const;
 
 /** What a reader of a DocMeta sees, read field by field (decoded metas read the columns through getters). */
 const seen = (metas: DocMeta[]) => metas.map((m) => Object.fromEntries(KEYS.filter((k) => m[k] !== undefined).map((k) => [k, m[k]])));
@@ -26,7 +46,14 @@ describe('encodeMetas / decodeMetas', () => {
 		const metas: DocMeta[] = [
 			base(0),
 			{ ...base(1), tags: ['ops', 'café', 'ops-2'], entities: ['person:maya', 'concept:日本'], source: 'chat', session: 's-1', asks: true },
-			{ ...base(2), group: 'work\u00002024-07-10T23:04:28.723Z', t_valid: 1_600_000_000_000, t_invalid: 1_800_000_000_000, last_accessed: 1_750_000_000_001, access_count: 12 },
+			{
+				...base(2),
+				group: 'work\u00002024-07-10T23:04:28.723Z',
+				t_valid: 1_600_000_000_000,
+				t_invalid: 1_800_000_000_000,
+				last_accessed: 1_750_000_000_001,
+				access_count: 12,
+			},
 			// Strings UTF-8 cannot carry (lone surrogates), emoji, an empty scope and a seq past 2^31.
 			{ ...base(3), id: 'odd-\ud800-id', scope: '', tags: ['\udfff', '👍🏽'], seq: 2 ** 40, importance: 1 / 3, confidence: 0 },
 			{ ...base(4), tags: ['ops'], entities: ['person:maya'], session: 's-1', content_hash: 0xffffffff },

@@ -32,7 +32,12 @@ describe('minisearch internals', () => {
 		expect(s._idToShortId.get('a')).toBe(0);
 		expect(s._fieldLength.get(0)).toEqual([2, 1]);
 		expect(s._avgFieldLength).toHaveLength(2);
-		expect(s._index.get('garden')).toEqual(new Map([[0, new Map([[0, 1]])], [1, new Map([[0, 1]])]]));
+		expect(s._index.get('garden')).toEqual(
+			new Map([
+				[0, new Map([[0, 1]])],
+				[1, new Map([[0, 1]])],
+			]),
+		);
 		expect([...s._index.atPrefix('gard')].map(([t]) => t)).toEqual(['garden']);
 		expect(typeof s.removeTerm).toBe('function');
 	});

@@ -25,7 +25,19 @@ const unit = () => {
 	const n = Math.hypot(...v);
 	return v.map((x) => x / n);
 };
-const meta = (id: string, scope: string) => ({ id, seq: 0, scope, type: 'Context', tags: [], timestamp: 0, updated_at: 0, importance: 0.5, confidence: 1, access_count: 0, entities: [] });
+const meta = (id: string, scope: string) => ({
+	id,
+	seq: 0,
+	scope,
+	type: 'Context',
+	tags: [],
+	timestamp: 0,
+	updated_at: 0,
+	importance: 0.5,
+	confidence: 1,
+	access_count: 0,
+	entities: [],
+});
 
 /** The k best cosines in `scope` (every scope when undefined) by the index's per-slot dot product. */
 function reference(view: IndexView, q: Float32Array, scope: string | undefined, k: number, exclude: string[] = []): number[] {
@@ -122,7 +134,13 @@ describe('nearestMany', () => {
 			const exclude = [`m${Math.floor(rnd() * view.count)}`];
 			// 'mid' and 'big' asked for more than their probed lists hold: scanned exactly instead.
 			const k = scope === 'mid' || scope === 'big' ? view.scopeSize(scope) : 50;
-			const [got] = index.nearestMany([{ vector: q, scope, exclude }, { vector: unit(), scope }], k);
+			const [got] = index.nearestMany(
+				[
+					{ vector: q, scope, exclude },
+					{ vector: unit(), scope },
+				],
+				k,
+			);
 			const want = reference(view, q, scope, k, exclude);
 			expect(got.length).toBe(want.length);
 			got.forEach((h, i) => expect(Math.abs(h.cosine - want[i])).toBeLessThan(1e-3));
@@ -144,7 +162,10 @@ describe('nearestMany', () => {
 	});
 
 	it('answers nothing for k ≤ 0 and for vectors it cannot use, in their places', () => {
-		const out = index.nearestMany([{ vector: unit() }, { vector: new Float32Array(DIMS) }, { vector: new Float32Array(3).fill(1) }, { vector: unit(), scope: 'big' }], 3);
+		const out = index.nearestMany(
+			[{ vector: unit() }, { vector: new Float32Array(DIMS) }, { vector: new Float32Array(3).fill(1) }, { vector: unit(), scope: 'big' }],
+			3,
+		);
 		expect(out.map((h) => h.length)).toEqual([3, 0, 0, 3]);
 		expect(index.nearestMany([{ vector: unit() }], 0)).toEqual([[]]);
 	});

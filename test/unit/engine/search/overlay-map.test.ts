@@ -4,7 +4,7 @@ import { OverlayMap } from '../../../../src/engine/search/overlay-map';
 /** A deterministic pseudo-random sequence. */
 function prng(seed: number): () => number {
 	let s = seed >>> 0;
-	return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+	return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /** An OverlayMap over a frozen copy of `entries`, and a plain Map of the same entries. */
@@ -28,13 +28,19 @@ const state = (m: Map<string, number>) => ({
 
 describe('OverlayMap', () => {
 	it('reads through to its base until a key is set or deleted', () => {
-		const { overlay } = pair([['a', 1], ['b', 2]]);
+		const { overlay } = pair([
+			['a', 1],
+			['b', 2],
+		]);
 		expect([overlay.get('a'), overlay.has('b'), overlay.has('c'), overlay.size]).toEqual([1, true, false, 2]);
 		overlay.set('a', 10).set('c', 3);
 		expect(overlay.delete('b')).toBe(true);
 		expect(overlay.delete('b')).toBe(false);
 		expect([overlay.get('a'), overlay.get('b'), overlay.has('b'), overlay.size]).toEqual([10, undefined, false, 2]);
-		expect([...overlay]).toEqual([['a', 10], ['c', 3]]);
+		expect([...overlay]).toEqual([
+			['a', 10],
+			['c', 3],
+		]);
 		overlay.clear();
 		expect([overlay.size, overlay.get('a'), [...overlay.keys()]]).toEqual([0, undefined, []]);
 	});

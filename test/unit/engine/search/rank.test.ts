@@ -70,7 +70,10 @@ describe('SearchIndex.rank', () => {
 
 	it('filters by scope, types, tags (any/all, prefix) and exclude_tags', () => {
 		const idx = corpus();
-		const ids = (input: Parameters<SearchIndex['rank']>[0]) => rank(idx, { limit: 50, ...input }).hits.map((h) => h.id).sort();
+		const ids = (input: Parameters<SearchIndex['rank']>[0]) =>
+			rank(idx, { limit: 50, ...input })
+				.hits.map((h) => h.id)
+				.sort();
 		expect(ids({ scope: 'work' })).toEqual(['n1', 'n2']);
 		expect(ids({ types: ['Decision'], scope: 'work' })).toEqual(['n1', 'n2']);
 		expect(ids({ tags: ['hobby', 'family'] })).toEqual(['t1', 't3', 't4']);
@@ -134,9 +137,7 @@ describe('SearchIndex.rank', () => {
 	});
 
 	it('rejects a caller embedding of the wrong size, naming the field', () => {
-		expect(() => rank(corpus(), { embedding: [1, 2, 3] })).toThrow(
-			'embedding: must have 64 dimensions (the active model\'s), got 3',
-		);
+		expect(() => rank(corpus(), { embedding: [1, 2, 3] })).toThrow("embedding: must have 64 dimensions (the active model's), got 3");
 	});
 });
 
@@ -194,7 +195,8 @@ describe('SearchIndex.rank: turn-length prior', () => {
 
 	it('tells the same sessions apart after a restore, and as restored memories gain and lose partners', async () => {
 		const idx = createSearchIndex({ modelId: 'toy', dims: DIMS });
-		const put = (into: SearchIndex, id: string, content: string, group: string) => into.upsert(meta(id, { scope: 'x', group }), { content }, toyEmbed(content, DIMS));
+		const put = (into: SearchIndex, id: string, content: string, group: string) =>
+			into.upsert(meta(id, { scope: 'x', group }), { content }, toyEmbed(content, DIMS));
 		put(idx, 't1', 'Ana: Postgres!', 'x@2023-05-08');
 		put(idx, 't2', 'Ben: Since when do you like databases', 'x@2023-05-08');
 		put(idx, 'note', 'Atlas uses Postgres', 'x@2024-01-01T10:00:00.123Z');

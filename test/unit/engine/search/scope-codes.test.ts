@@ -17,7 +17,19 @@ const unit = () => {
 	const n = Math.hypot(...v);
 	return v.map((x) => x / n);
 };
-const meta = (id: string, scope: string) => ({ id, seq: 0, scope, type: 'Context', tags: [], timestamp: 0, updated_at: 0, importance: 0.5, confidence: 1, access_count: 0, entities: [] });
+const meta = (id: string, scope: string) => ({
+	id,
+	seq: 0,
+	scope,
+	type: 'Context',
+	tags: [],
+	timestamp: 0,
+	updated_at: 0,
+	importance: 0.5,
+	confidence: 1,
+	access_count: 0,
+	entities: [],
+});
 
 /** The k best cosines in `scope` by the index's own per-slot dot product (no copy involved). */
 function reference(view: IndexView, q: Float32Array, scope: string, k: number, exclude: Set<string>): number[] {

@@ -11,7 +11,7 @@ const unit = (d: number) => {
 };
 
 describe('CodeMemory (WebAssembly SIMD dot products)', () => {
-	it('computes each slot\'s int8 · float dot product as plain arithmetic does, for any width', () => {
+	it("computes each slot's int8 · float dot product as plain arithmetic does, for any width", () => {
 		for (const d of [1, 7, 8, 9, 15, 16, 17, 100, 384, MAX_SIMD_DIMS]) {
 			const mem = CodeMemory.create(d);
 			expect(mem).not.toBeNull();
@@ -78,7 +78,12 @@ describe('CodeMemory (WebAssembly SIMD dot products)', () => {
 		const arrays = { codes: a.view(8).codes.slice(), scales: a.view(8).scales.slice(), sum: new Float64Array(d), filled: 0 };
 		const b = VectorStore.adopt(d, arrays);
 		const out = new Float32Array(8);
-		b.dotsInto(Int32Array.from({ length: 8 }, (_, i) => i), 8, vs[3], out);
+		b.dotsInto(
+			Int32Array.from({ length: 8 }, (_, i) => i),
+			8,
+			vs[3],
+			out,
+		);
 		expect(out[3]).toBeCloseTo(1, 2);
 		out.forEach((s, i) => expect(s).toBeCloseTo(a.dot(i, vs[3]), 4));
 	});

@@ -8,12 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-	PostMessageListener,
-	type HostWindow,
-	type PostMessagePeer,
-	type PostMessageServerTransport,
-} from '../../../../src/mcp/transports/post-message';
+import { PostMessageListener, type HostWindow, type PostMessagePeer, type PostMessageServerTransport } from '../../../../src/mcp/transports/post-message';
 import { FakeWindow, eventually, flush } from './fake-window';
 
 const APP = 'http://127.0.0.1:4173';
@@ -22,11 +17,10 @@ const OTHER = 'http://localhost:5173';
 /** A real McpServer with one tool, standing in for createMemoryServer. */
 function testServer(): McpServer {
 	const server = new McpServer({ name: 'test', version: '1' });
-	server.registerTool(
-		'echo',
-		{ description: 'echo', inputSchema: { text: z.string() }, outputSchema: { text: z.string() } },
-		async ({ text }) => ({ content: [{ type: 'text', text }], structuredContent: { text } }),
-	);
+	server.registerTool('echo', { description: 'echo', inputSchema: { text: z.string() }, outputSchema: { text: z.string() } }, async ({ text }) => ({
+		content: [{ type: 'text', text }],
+		structuredContent: { text },
+	}));
 	return server;
 }
 
@@ -110,9 +104,7 @@ describe('PostMessageListener', () => {
 			const app = new FakeWindow(APP);
 			cleanups.push(app.installAsGlobal());
 			const c = client();
-			const connecting = c.connect(
-				new TabClientTransport({ targetOrigin: APP }) as unknown as Transport,
-			);
+			const connecting = c.connect(new TabClientTransport({ targetOrigin: APP }) as unknown as Transport);
 			await flush();
 			const h = listen(app);
 			cleanups.push(() => h.listener.stop());
@@ -227,9 +219,7 @@ describe('PostMessageListener', () => {
 			appFromPopup.postMessage(envelope({ jsonrpc: '1.0', nonsense: true }), APP);
 			appFromPopup.postMessage(envelope({ jsonrpc: '2.0', id: 2, method: 'ping' }), APP);
 			await eventually(() => expect(popup.received).toHaveLength(2));
-			expect(h.errors.map((e) => e.message)).toEqual([
-				expect.stringMatching(/^invalid JSON-RPC message from http:\/\/localhost:5173/),
-			]);
+			expect(h.errors.map((e) => e.message)).toEqual([expect.stringMatching(/^invalid JSON-RPC message from http:\/\/localhost:5173/)]);
 		});
 
 		it('closes the connection when the client window goes away', async () => {
@@ -253,19 +243,10 @@ describe('PostMessageListener', () => {
 			cleanups.push(() => h.listener.stop());
 			h.allowed.add(OTHER);
 			const view = app.seenFrom(popup);
-			view.postMessage(
-				{ ...envelope({ jsonrpc: '2.0', id: 1, method: 'ping' }), direction: 'server-to-client' },
-				APP,
-			);
-			view.postMessage(
-				{ ...envelope({ jsonrpc: '2.0', id: 2, method: 'ping' }), channel: 'something-else' },
-				APP,
-			);
+			view.postMessage({ ...envelope({ jsonrpc: '2.0', id: 1, method: 'ping' }), direction: 'server-to-client' }, APP);
+			view.postMessage({ ...envelope({ jsonrpc: '2.0', id: 2, method: 'ping' }), channel: 'something-else' }, APP);
 			// The iframe channel is only accepted from the embedding page, never from a popup.
-			view.postMessage(
-				{ ...envelope({ jsonrpc: '2.0', id: 3, method: 'ping' }), channel: 'mcp-iframe' },
-				APP,
-			);
+			view.postMessage({ ...envelope({ jsonrpc: '2.0', id: 3, method: 'ping' }), channel: 'mcp-iframe' }, APP);
 			await flush(100);
 			expect(popup.received).toEqual([]);
 			expect(h.connections).toEqual([]);
@@ -278,10 +259,7 @@ function envelope(payload: unknown) {
 }
 
 function app_post(iframe: HTMLIFrameElement, payload: unknown): void {
-	iframe.contentWindow!.postMessage(
-		{ channel: 'mcp-iframe', type: 'mcp', direction: 'client-to-server', payload },
-		APP,
-	);
+	iframe.contentWindow!.postMessage({ channel: 'mcp-iframe', type: 'mcp', direction: 'client-to-server', payload }, APP);
 }
 
 function chain(a: (() => void) | undefined, b: () => void): () => void {

@@ -41,21 +41,11 @@ describe('parseRelayUrl', () => {
 	});
 
 	it('refuses other schemes, credentials, paths and queries', () => {
-		expect(() => parseRelayUrl('http://127.0.0.1:17373')).toThrow(
-			'relay "http://127.0.0.1:17373" must start with ws://',
-		);
-		expect(() => parseRelayUrl('ws://user:pw@127.0.0.1:17373')).toThrow(
-			'must be ws://HOST:PORT with nothing after the port',
-		);
-		expect(() => parseRelayUrl('ws://127.0.0.1:17373/other')).toThrow(
-			'must be ws://HOST:PORT with nothing after the port',
-		);
-		expect(() => parseRelayUrl('ws://127.0.0.1:17373/?token=x')).toThrow(
-			'must be ws://HOST:PORT with nothing after the port',
-		);
-		expect(() => parseRelayUrl('not a url')).toThrow(
-			'relay "not a url" must be a URL such as ws://127.0.0.1:17373',
-		);
+		expect(() => parseRelayUrl('http://127.0.0.1:17373')).toThrow('relay "http://127.0.0.1:17373" must start with ws://');
+		expect(() => parseRelayUrl('ws://user:pw@127.0.0.1:17373')).toThrow('must be ws://HOST:PORT with nothing after the port');
+		expect(() => parseRelayUrl('ws://127.0.0.1:17373/other')).toThrow('must be ws://HOST:PORT with nothing after the port');
+		expect(() => parseRelayUrl('ws://127.0.0.1:17373/?token=x')).toThrow('must be ws://HOST:PORT with nothing after the port');
+		expect(() => parseRelayUrl('not a url')).toThrow('relay "not a url" must be a URL such as ws://127.0.0.1:17373');
 	});
 
 	it('throws MemoryError invalid_input', () => {
@@ -83,9 +73,7 @@ describe('readPairingHash', () => {
 	it('reports a link to another host as an error, still removing it from the address', () => {
 		const r = readPairingHash(`#relay=ws://attacker.example:17373&token=${TOKEN}`);
 		expect(r?.pairing).toBeUndefined();
-		expect(r?.error?.message).toBe(
-			'relay host "attacker.example" is refused: the relay must run on this machine (127.0.0.1, localhost or [::1])',
-		);
+		expect(r?.error?.message).toBe('relay host "attacker.example" is refused: the relay must run on this machine (127.0.0.1, localhost or [::1])');
 		expect(r?.rest).toBe('');
 	});
 
@@ -270,9 +258,7 @@ describe('RelayClient', () => {
 		expect(older.c.state.status).toBe('superseded');
 		expect(newer.c.state.status).toBe('connected');
 		older.c.reconnectNow();
-		await waitFor(
-			() => older.c.state.status === 'connected' && newer.c.state.status === 'superseded',
-		);
+		await waitFor(() => older.c.state.status === 'connected' && newer.c.state.status === 'superseded');
 	});
 
 	it('is refused with a wrong token and keeps retrying without a busy loop', async () => {
