@@ -1,0 +1,248 @@
+/**
+ * The incoming path: the mirror's changes feed → decrypt → apply through the engine's import
+ * (ids, timestamps and updated_at kept; derived data recomputed) or delete. This device's own
+ * writes, records it already has and records outside its scopes are passed over; documents it
+ * cannot read are skipped and listed in the status; conflicting versions are settled by
+ * `compareVersions`, the loser kept in the winner's history.
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import type { SyncRecord } from '../engine/types';
+import { inScope, type SyncContext } from './context';
+import { open, SALT_DOC_ID } from './crypto';
+import { asRecord, checkDoc, compareVersions, fingerprint, linkKey } from './records';
+
+type Conflict = { winner: SyncRecord; loser: SyncRecord };
+
+/**
+ * Follows the mirror's changes feed (from the map's checkpoint) and applies its changes in
+ * batches, through the controller's queue; the checkpoint moves past each batch applied.
+ */
+export class Incoming {
+	#feed: any;
+	#incoming: any[] = [];
+	#incomingTimer: ReturnType<typeof setTimeout> | undefined;
+	/** Imports sync made whose id-less "memories" event has not come back yet. */
+	#ownImports = 0;
+
+	constructor(private readonly ctx: SyncContext) {}
+
+	/** Starts following the feed of `ctx.local`; a batch goes at 500 changes, or 50 ms after its first. */
+	listen(): void {
+		this.#feed = this.ctx.local
+			.changes({ since: this.ctx.map.since, live: true, include_docs: true, conflicts: true })
+			.on('change', (c: any) => {
+				this.#incoming.push(c);
+				if (this.#incoming.length >= 500) this.flush();
+				else this.#incomingTimer ??= setTimeout(() => this.flush(), 50);
+			})
+			.on('error', (e: Error) => this.ctx.status.set({ status: 'error', error: `Local sync database: ${e.message}` }));
+	}
+
+	/** Stops following the feed (changes already batched are still applied when flushed). */
+	cancel(): void {
+		this.#feed?.cancel();
+		this.#feed = undefined;
+	}
+
+	/** Queues the changes batched so far now. */
+	flush(): void {
+		clearTimeout(this.#incomingTimer);
+		this.#incomingTimer = undefined;
+		const batch = this.#incoming.splice(0);
+		if (batch.length) void this.ctx.serial(() => this.#applyIncoming(batch));
+	}
+
+	/**
+	 * Whether an id-less "memories" event is the echo of sync's own import (each import's echo is
+	 * claimed once): what it wrote is already accounted for.
+	 */
+	claimOwnImport(): boolean {
+		if (this.#ownImports <= 0) return false;
+		this.#ownImports--;
+		return true;
+	}
+
+	/** Applies a batch of the mirror's changes to the engine. */
+	async #applyIncoming(changes: any[]): Promise<void> {
+		if (!this.ctx.local) return;
+		const { timings } = this.ctx;
+		const t0 = performance.now();
+		try {
+			await this.#applyIncomingTimed(changes);
+		} finally {
+			timings.apply += performance.now() - t0;
+			timings.batches++;
+			timings.docs += changes.length;
+		}
+	}
+
+	async #applyIncomingTimed(changes: any[]): Promise<void> {
+		const { map, status } = this.ctx;
+		const key = this.ctx.key!;
+		const upserts = new Map<string, SyncRecord>();
+		const deletes = new Set<string>();
+		const conflicts: Conflict[] = [];
+		for (const c of changes) {
+			const id: string = c.id;
+			if (id === SALT_DOC_ID || id.startsWith('_design/')) continue;
+			upserts.delete(id);
+			deletes.delete(id);
+			const mine = map.written.get(id);
+			if (mine !== undefined && c.doc?._rev === mine && !c.doc._conflicts?.length) {
+				map.written.delete(id);
+				continue; // this device's own write
+			}
+			if (c.deleted) {
+				if (map.fp[id] !== undefined) deletes.add(id);
+				continue;
+			}
+			const bad = checkDoc(c.doc);
+			if (bad) {
+				status.skip(id, bad);
+				continue;
+			}
+			let rec: SyncRecord;
+			try {
+				const to = performance.now();
+				const r = asRecord(id, await open(key, c.doc, id));
+				this.ctx.timings.open += performance.now() - to;
+				if (typeof r === 'string') {
+					status.skip(id, `not an Engram memory record: ${r}`);
+					continue;
+				}
+				rec = r;
+			} catch {
+				status.skip(id, 'could not be decrypted: tampered with, or encrypted with another passphrase');
+				continue;
+			}
+			if (c.doc._conflicts?.length) rec = await this.#resolve(id, c.doc, rec, conflicts);
+			// A device syncing chosen scopes takes only those.
+			if (inScope(this.ctx, rec)) upserts.set(id, rec);
+		}
+		// What this device already has (sent or applied) needs no more work.
+		for (const [id, rec] of upserts) if (map.fp[id] === fingerprint(rec)) upserts.delete(id);
+		// A local edit not yet sent that is newer than the incoming version wins (and goes out next).
+		const local = new Map((await this.ctx.engine.syncRecords([...upserts.keys()])).map((r) => [r.id, r]));
+		for (const [id, rec] of upserts) {
+			const mine = local.get(id);
+			if (map.fp[id] === fingerprint(rec) || (mine && fingerprint(mine) === fingerprint(rec))) {
+				map.fp[id] = fingerprint(rec);
+				upserts.delete(id);
+				continue;
+			}
+			if (mine && map.fp[id] !== fingerprint(mine)) {
+				const minev = { ...mine, device: this.ctx.device };
+				if (compareVersions(minev, rec) > 0) {
+					conflicts.push({ winner: minev, loser: rec });
+					upserts.delete(id);
+					continue;
+				}
+				conflicts.push({ winner: rec, loser: minev });
+			}
+		}
+		if (deletes.size) {
+			for (const id of deletes) delete map.fp[id];
+			await this.ctx.engine.delete({ memory_ids: [...deletes] }, { actor: 'sync' });
+		}
+		if (upserts.size) await this.#apply([...upserts.values()], local);
+		for (const { winner, loser } of conflicts)
+			await this.ctx.engine
+				.recordSyncConflict(
+					winner,
+					loser,
+					`Sync conflict: the version from device ${winner.device ?? '?'} (updated ${winner.updated_at}) was kept; the one from device ${loser.device ?? '?'} (updated ${loser.updated_at}) lost and is kept here.`,
+				)
+				// The winner is applied either way; only the losing version's history entry is lost.
+				.catch(() => undefined);
+		const p = status.current.progress;
+		if (p) status.set({ progress: { done: Math.min(p.total, p.done + upserts.size), total: p.total } });
+		map.since = changes[changes.length - 1].seq;
+		map.scheduleSave();
+	}
+
+	/**
+	 * Writes incoming records through the engine's import: memories, then their links. A link to a
+	 * memory not here yet waits (in the map) and is made when that memory arrives; links the
+	 * record no longer has are removed (an unlink on another device).
+	 */
+	async #apply(recs: SyncRecord[], local: Map<string, SyncRecord>): Promise<void> {
+		const { engine, map, status, timings } = this.ctx;
+		const arriving = new Set(recs.map((r) => r.id));
+		const targets = [...new Set(recs.flatMap((r) => r.links.map((l) => String(l.to))))].filter((t) => !arriving.has(t));
+		const here = new Set((await engine.syncRecords(targets)).map((r) => r.id));
+		const associations: Record<string, unknown>[] = [];
+		for (const r of recs) {
+			for (const l of r.links) {
+				const to = String(l.to);
+				if (arriving.has(to) || here.has(to)) associations.push({ ...l, from: r.id });
+				else map.holdLink(to, r.id);
+			}
+		}
+		// Links waiting for a memory that arrives now: their sources' latest records, from the mirror.
+		const sources = map.waitingSources(arriving);
+		const late = (await this.#mirrorRecords(sources)).flatMap((r) => r.links.filter((l) => arriving.has(String(l.to))).map((l) => ({ ...l, from: r.id })));
+		map.release(arriving);
+		const memories = recs.map(({ links: _l, device: _d, ...m }) => m);
+		const ti = performance.now();
+		this.#ownImports++;
+		const out = await engine
+			.importMemories(
+				{ data: JSON.stringify({ memories, associations: [...associations, ...late] }), format: 'json', on_conflict: 'replace' },
+				{ actor: 'sync' },
+			)
+			.catch((e: unknown) => {
+				this.#ownImports--;
+				throw e;
+			});
+		timings.import += performance.now() - ti;
+		for (const e of out.errors) status.skip('?', `refused by the engine: ${e.error}`);
+		for (const r of recs) {
+			const keep = new Set(r.links.map(linkKey));
+			for (const l of local.get(r.id)?.links ?? [])
+				if (!keep.has(linkKey(l)))
+					await engine
+						.deleteAssociation({ memory1_id: r.id, memory2_id: String(l.to), type: l.type as never }, { actor: 'sync' })
+						// A link already gone here (its other end deleted meanwhile): nothing left to remove.
+						.catch(() => undefined);
+		}
+		// What the engine stored (normalised) is what "unchanged" means from now on.
+		for (const r of await engine.syncRecords([...arriving, ...sources])) map.fp[r.id] = fingerprint(r);
+	}
+
+	/** The decrypted records of the mirror's current documents (unreadable ones left out). */
+	async #mirrorRecords(ids: string[]): Promise<SyncRecord[]> {
+		if (!ids.length) return [];
+		const out: SyncRecord[] = [];
+		for (const row of (await this.ctx.local.allDocs({ keys: ids, include_docs: true })).rows) {
+			if (!row.doc || checkDoc(row.doc)) continue;
+			try {
+				const r = asRecord(row.id, await open(this.ctx.key!, row.doc, row.id));
+				if (typeof r !== 'string') out.push(r);
+			} catch {
+				// Skipped when it arrived.
+			}
+		}
+		return out;
+	}
+
+	/** Picks the winner among a document's conflicting revisions and removes the others from the mirror. */
+	async #resolve(id: string, doc: any, current: SyncRecord, conflicts: Conflict[]): Promise<SyncRecord> {
+		const versions: { rev: string; rec: SyncRecord }[] = [{ rev: doc._rev, rec: current }];
+		for (const rev of doc._conflicts as string[]) {
+			try {
+				const other = await this.ctx.local.get(id, { rev });
+				const r = asRecord(id, await open(this.ctx.key!, other, id));
+				if (typeof r !== 'string') versions.push({ rev, rec: r });
+			} catch {
+				// Unreadable revisions lose.
+			}
+		}
+		versions.sort((a, b) => compareVersions(b.rec, a.rec) || (a.rev < b.rev ? 1 : -1));
+		const [win, ...lose] = versions;
+		for (const l of lose) if (fingerprint(l.rec) !== fingerprint(win.rec)) conflicts.push({ winner: win.rec, loser: l.rec });
+		const drop = [doc._rev, ...doc._conflicts].filter((r: string) => r !== win.rev).map((r: string) => ({ _id: id, _rev: r, _deleted: true }));
+		// Losing revisions left in place are dropped again at the next reconcile.
+		await this.ctx.local.bulkDocs(drop).catch(() => undefined);
+		return win.rec;
+	}
+}

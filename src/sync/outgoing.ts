@@ -1,0 +1,128 @@
+/**
+ * The outgoing path: the engine's changes → the changed memories' records → encrypt → put or
+ * delete in the mirror (replication takes them to the server). Changes close together go out
+ * together, and a record whose fingerprint matches the map's is not sent again.
+ */
+import type { SyncRecord } from '../engine/types';
+import { inScope, type SyncContext } from './context';
+import { seal } from './crypto';
+import { fingerprint } from './records';
+
+/**
+ * Batches the ids the engine reports changed and writes their records to the mirror, through the
+ * controller's queue. Every write goes through it, so the map's fingerprints stay in step.
+ */
+export class Outgoing {
+	#outIds = new Set<string>();
+	#outTimer: ReturnType<typeof setTimeout> | undefined;
+	#reconcileTimer: ReturnType<typeof setTimeout> | undefined;
+	#pendingOut = 0;
+
+	constructor(private readonly ctx: SyncContext) {}
+
+	/** Ids batched or being written and not yet in the mirror. */
+	get pending(): number {
+		return this.#pendingOut;
+	}
+
+	/** Adds changed memories to the next batch: it goes at 500 ids, or 200 ms after its first. */
+	add(ids: string[]): void {
+		// Changes close together go out together (one read of their records, one write).
+		for (const id of ids) this.#outIds.add(id);
+		if (this.#outIds.size >= 500) this.flush();
+		else this.#outTimer ??= setTimeout(() => this.flush(), 200);
+	}
+
+	/** A change without ids (an import, a wipe): compares everything, 1 s after the last such change. */
+	scheduleReconcile(): void {
+		clearTimeout(this.#reconcileTimer);
+		this.#reconcileTimer = setTimeout(() => void this.ctx.serial(() => this.reconcile()), 1_000);
+	}
+
+	/** Queues the batch now. */
+	flush(): void {
+		clearTimeout(this.#outTimer);
+		this.#outTimer = undefined;
+		const ids = [...this.#outIds];
+		this.#outIds.clear();
+		if (!ids.length) return;
+		const { status } = this.ctx;
+		this.#pendingOut += ids.length;
+		if (status.current.status === 'offline') status.set({ pending: this.ctx.waiting() });
+		void this.ctx
+			.serial(() => this.#push(ids))
+			.finally(() => {
+				this.#pendingOut -= ids.length;
+				if (status.current.status === 'offline' || status.current.status === 'paused') status.set({ pending: this.ctx.waiting() });
+			});
+	}
+
+	/** Drops the batch not yet queued (sync stops). */
+	clear(): void {
+		clearTimeout(this.#outTimer);
+		this.#outTimer = undefined;
+		this.#outIds.clear();
+	}
+
+	/** Sends what differs from the fingerprints, of every memory in the synced scopes. Run it through the queue. */
+	async reconcile(): Promise<void> {
+		const { map } = this.ctx;
+		const recs = (await this.ctx.engine.syncRecords()).filter((r) => inScope(this.ctx, r));
+		const present = new Set(recs.map((r) => r.id));
+		const gone = Object.keys(map.fp).filter((id) => !present.has(id));
+		await this.#write(
+			recs.filter((r) => map.fp[r.id] !== fingerprint(r)),
+			gone,
+		);
+	}
+
+	/** Sends what differs from the fingerprints, of the memories named. */
+	async #push(ids: string[]): Promise<void> {
+		if (!this.ctx.local) return;
+		const { map } = this.ctx;
+		// A memory moved out of the synced scopes leaves the server as if deleted here.
+		const recs = (await this.ctx.engine.syncRecords(ids)).filter((r) => inScope(this.ctx, r));
+		const present = new Set(recs.map((r) => r.id));
+		const gone = ids.filter((id) => !present.has(id) && map.fp[id] !== undefined);
+		await this.#write(
+			recs.filter((r) => map.fp[r.id] !== fingerprint(r)),
+			gone,
+		);
+	}
+
+	/** Encrypts and writes records (and deletions) to the mirror, in one bulk request. */
+	async #write(recs: SyncRecord[], gone: string[]): Promise<void> {
+		if (!recs.length && !gone.length) return;
+		const tw = performance.now();
+		await this.#writeTimed(recs, gone);
+		this.ctx.timings.write += performance.now() - tw;
+	}
+
+	async #writeTimed(recs: SyncRecord[], gone: string[]): Promise<void> {
+		const { map, status } = this.ctx;
+		const key = this.ctx.key!;
+		const ids = [...recs.map((r) => r.id), ...gone];
+		const revs = new Map<string, string>();
+		for (const row of (await this.ctx.local.allDocs({ keys: ids })).rows) if (row.value && !row.value.deleted) revs.set(row.id, row.value.rev);
+		const docs: Record<string, unknown>[] = [];
+		for (const r of recs) {
+			const rec = { ...r, device: this.ctx.device };
+			docs.push({ _id: r.id, ...(revs.has(r.id) ? { _rev: revs.get(r.id) } : {}), ...(await seal(key, rec, r.id)) });
+			map.fp[r.id] = fingerprint(r);
+		}
+		for (const id of gone) {
+			if (revs.has(id)) docs.push({ _id: id, _rev: revs.get(id), _deleted: true });
+			delete map.fp[id];
+		}
+		const res = await this.ctx.local.bulkDocs(docs);
+		for (const r of res) {
+			if (r.error) status.skip(r.id, `could not be written to the sync database: ${r.message ?? r.name}`);
+			else {
+				map.unsent.add(r.id);
+				map.written.set(r.id, r.rev);
+			}
+		}
+		if (status.current.status === 'offline' || status.current.status === 'paused') status.set({ pending: this.ctx.waiting() });
+		map.scheduleSave();
+	}
+}

@@ -1,0 +1,91 @@
+/**
+ * PouchDB's live replication between the mirror and the server, and what it means for the
+ * status: syncing, synced, offline (a request failing and being retried), or an error that
+ * ends it (401, 403).
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import type { SyncContext } from './context';
+
+const OFFLINE = 'The server cannot be reached; changes wait here and go out when it is back.';
+
+/**
+ * Runs replication for a controller's context (`ctx.local` ↔ `ctx.remote`, both set before
+ * `start`). At most one replication runs: `start` while running is the caller's mistake.
+ */
+export class Replication {
+	#repl: any;
+	#failing = { push: false, pull: false };
+
+	constructor(private readonly ctx: SyncContext) {}
+
+	/** Whether replication runs (started and neither paused nor stopped). */
+	get running(): boolean {
+		return !!this.#repl;
+	}
+
+	/** Starts live replication both ways, retrying failed requests (1 s, doubling to 30 s). */
+	start(): void {
+		const { status, map } = this.ctx;
+		// Retries back off from 1 s to at most 30 s (PouchDB's default grows to 10 minutes); the
+		// browser saying it is online again retries at once.
+		this.#repl = this.ctx.local
+			.sync(this.ctx.remote, { live: true, retry: true, batch_size: 500, back_off_function: (d: number) => (d ? Math.min(d * 2, 30_000) : 1_000) })
+			.on('change', (info: any) => {
+				if (info.direction === 'push') {
+					for (const d of info.change?.docs ?? []) map.unsent.delete(d._id);
+					status.set({ status: 'syncing', pending: this.ctx.waiting() });
+				} else status.set({ status: 'syncing', pending: info.change?.pending ?? 0 });
+			})
+			.on('active', () => {
+				// A retry after an error stays "offline" until it gets through.
+				if (!this.#failing.push && !this.#failing.pull) status.set({ status: 'syncing' });
+			})
+			.on('paused', () => {
+				if (this.#failing.push || this.#failing.pull) status.set({ status: 'offline', pending: this.ctx.waiting(), error: OFFLINE });
+				else this.#caughtUp();
+			})
+			.on('denied', (err: any) => status.skip(err?.id ?? '?', `the server refused it: ${err?.message ?? err?.reason ?? 'denied'}`))
+			.on('error', (err: any) =>
+				status.set({
+					status: 'error',
+					error: err?.status === 401 ? 'The server refused the user and password (401).' : `Sync stopped: ${err?.message ?? err}`,
+				}),
+			);
+		// Sync's own "paused" carries no error: each direction's events tell a failing request
+		// (PouchDB retries it) from being caught up.
+		for (const dir of ['push', 'pull'] as const) {
+			this.#failing[dir] = false;
+			this.#repl[dir]
+				.on('requestError', (err: any) => {
+					if (err?.status === 401 || err?.status === 403) return; // PouchDB ends with "error" for these
+					this.#failing[dir] = true;
+					status.set({ status: 'offline', pending: this.ctx.waiting(), error: OFFLINE });
+				})
+				.on('paused', (err: unknown) => {
+					this.#failing[dir] = !!err;
+					if (!err && status.current.status === 'offline' && !this.#failing.push && !this.#failing.pull) this.#caughtUp();
+				});
+		}
+	}
+
+	/** Ends replication (if running); the status is the caller's to set. */
+	cancel(): void {
+		this.#repl?.cancel();
+		this.#repl = undefined;
+	}
+
+	/** Back online (the browser says so): retry now rather than after the back-off. For the window's "online" event. */
+	readonly online = (): void => {
+		if (!this.#repl || this.ctx.status.current.status !== 'offline') return;
+		this.#repl.cancel();
+		this.start();
+	};
+
+	/** Both directions caught up: nothing written here waits any more. */
+	#caughtUp(): void {
+		this.ctx.map.unsent.clear();
+		this.ctx.map.scheduleSave();
+		const pendingOut = this.ctx.waiting(); // what is left: batches on their way to the mirror
+		this.ctx.status.set({ status: pendingOut ? 'syncing' : 'synced', error: undefined, pending: pendingOut, last_synced: new Date().toISOString() });
+	}
+}
