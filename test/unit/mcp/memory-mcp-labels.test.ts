@@ -61,7 +61,10 @@ describe('memory-mcp label edits are atomic', () => {
 
 	it('a label edit and an app edit of the same memory at once both land', async () => {
 		const m = await memory(['base']);
-		await Promise.all([c.call('add_labels', { memory_id: m.seq, labels: 'agent' }), engine.update({ memory_id: m.id, tags_add: ['app'] }, { actor: 'app' })]);
+		await Promise.all([
+			c.call('add_labels', { memory_id: m.seq, labels: 'agent' }),
+			engine.update({ memory_id: m.id, tags_add: ['app'] }, { actor: 'app' }),
+		]);
 		expect((await tagsOf(m.id)).sort()).toEqual(['agent', 'app', 'base']);
 	});
 });
@@ -126,7 +129,9 @@ describe('memory-mcp label tools answer as before', () => {
 		expect(errorText(await c.call('add_labels', { memory_id: 99999, labels: 'a' }))).toBe('not_found: memory_id: ❌ Memory #99999 not found');
 		const m = await memory(Array.from({ length: 63 }, (_, i) => `t${i}`));
 		expect(errorText(await c.call('del_labels', { memory_id: m.seq, labels: ' , ' }))).toBe('invalid_input: labels: ❌ No valid labels provided');
-		expect(errorText(await c.call('add_labels', { memory_id: m.seq, labels: 'a, b' }))).toBe('invalid_input: tags: must have at most 64 items (tags_add would give the memory 65)');
+		expect(errorText(await c.call('add_labels', { memory_id: m.seq, labels: 'a, b' }))).toBe(
+			'invalid_input: tags: must have at most 64 items (tags_add would give the memory 65)',
+		);
 		expect(await tagsOf(m.id)).toHaveLength(63);
 	});
 });
