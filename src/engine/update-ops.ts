@@ -1,9 +1,9 @@
 /**
  * update_memory: replaces content, tags and entities, merges metadata (a null value deletes
- * the key), sets or clears the validity window. tags_add / tags_remove edit the tags the row has
- * inside the update's transaction (a label edit is one operation, never read-then-write). A content change re-embeds the memory,
- * refreshes its SIMILAR_TO links and (unless the caller gave them) its extracted entities, and
- * drops vectors other models computed from the old text.
+ * the key), sets or clears the validity window. tags_add / tags_remove edit the tags the row
+ * has inside the update's transaction (a label edit is one operation, never read-then-write). A
+ * content change re-embeds the memory, refreshes its SIMILAR_TO links and (unless the caller
+ * gave them) its extracted entities, and drops vectors other models computed from the old text.
  */
 import { isMemoryError, MemoryError } from '../core/errors';
 import { importanceValue, LIMITS, toIso, UpdateInputSchema, type UpdateInput, type UpdateOutput } from '../core/schemas';
