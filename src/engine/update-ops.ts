@@ -1,11 +1,12 @@
 /**
  * update_memory: replaces content, tags and entities, merges metadata (a null value deletes
- * the key), sets or clears the validity window. A content change re-embeds the memory,
- * refreshes its SIMILAR_TO links and (unless the caller gave them) its extracted entities, and
- * drops vectors other models computed from the old text.
+ * the key), sets or clears the validity window. tags_add / tags_remove edit the tags the row
+ * has inside the update's transaction (a label edit is one operation, never read-then-write). A
+ * content change re-embeds the memory, refreshes its SIMILAR_TO links and (unless the caller
+ * gave them) its extracted entities, and drops vectors other models computed from the old text.
  */
 import { isMemoryError, MemoryError } from '../core/errors';
-import { importanceValue, toIso, UpdateInputSchema, type UpdateInput, type UpdateOutput } from '../core/schemas';
+import { importanceValue, LIMITS, toIso, UpdateInputSchema, type UpdateInput, type UpdateOutput } from '../core/schemas';
 import { normalize } from '../core/vector';
 import { appendActivity } from '../store/activity';
 import { deleteLinks, linksTouching, withLink } from '../store/associations';
@@ -56,11 +57,13 @@ export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor
 	const caller = p.embedding ? normalize(p.embedding) : null;
 	if (p.embedding && !caller) throw new MemoryError('invalid_input', 'embedding: must not be all zeros');
 	return ctx.lock.run(async () => {
-		const applied = await rewrite(ctx, p, current, vector ?? null, caller, actor, key, (r) => output(r.row, r.changed, reembed)).catch(whenFull);
+		const tagEdit = p.tags_add !== undefined || p.tags_remove !== undefined;
+		const out = (r: Rewritten) => output(r.row, r.changed, reembed, tagEdit);
+		const applied = await rewrite(ctx, p, current, vector ?? null, caller, actor, key, out).catch(whenFull);
 		if (applied.replayed) return replayedOutput(applied.value, key!);
 		const res = applied.value;
 		if (res.changed.length || caller || p.updated_at !== undefined) ctx.hub.emit({ kind: 'memories', ids: [res.row.id] });
-		return output(res.row, res.changed, reembed);
+		return out(res);
 	});
 }
 
@@ -172,6 +175,7 @@ function applyFields(old: MemoryRow, p: UpdateInput, now: string): MemoryRow {
 	}
 	if (p.summary !== undefined) next.summary = p.summary;
 	if (p.tags !== undefined) next.tags = [...new Set(p.tags)];
+	if (p.tags_add !== undefined || p.tags_remove !== undefined) next.tags = editTags(old.tags, p.tags_add ?? [], p.tags_remove ?? []);
 	if (p.type !== undefined) next.type = p.type;
 	if (p.importance !== undefined) next.importance = importanceValue(p.importance);
 	if (p.confidence !== undefined) next.confidence = p.confidence;
@@ -187,6 +191,23 @@ function applyFields(old: MemoryRow, p: UpdateInput, now: string): MemoryRow {
 		next.entities = refs;
 		next.entities_given = given;
 	}
+	return next;
+}
+
+/**
+ * The row's tags less `remove` (case-insensitive), then plus each of `add` it lacks (exact
+ * match), in order: the edit runs on the row as read inside the update's transaction, so two
+ * concurrent edits both land. An edit that would grow the list past the limit is refused (as a
+ * tags update of that length is); one that shrinks a list already over it is not.
+ */
+function editTags(tags: string[], add: string[], remove: string[]): string[] {
+	const drop = new Set(remove.map((t) => t.toLowerCase()));
+	const kept = tags.filter((t) => !drop.has(t.toLowerCase()));
+	const next = [...new Set([...kept, ...add])];
+	if (next.length > LIMITS.tags && next.length > tags.length)
+		throw new MemoryError('invalid_input', `tags: must have at most ${LIMITS.tags} items (tags_add would give the memory ${next.length})`, {
+			issues: [{ path: 'tags_add', rule: `must leave the memory at most ${LIMITS.tags} tags` }],
+		});
 	return next;
 }
 
@@ -242,7 +263,8 @@ async function replaceVectors(ctx: EngineContext, row: MemoryRow, vector: Float3
 	return vector;
 }
 
-function output(row: MemoryRow, changed: string[], reembedded: boolean): UpdateOutput {
+/** The update's answer; a tag edit (tags_add/tags_remove) also gets the tags it left. */
+function output(row: MemoryRow, changed: string[], reembedded: boolean, tagEdit: boolean): UpdateOutput {
 	return {
 		success: true,
 		message: changed.length ? `Updated memory ${row.id}: ${changed.join(', ')}` : `Memory ${row.id} already had these values; nothing changed`,
@@ -250,5 +272,6 @@ function output(row: MemoryRow, changed: string[], reembedded: boolean): UpdateO
 		seq: row.seq,
 		changed,
 		re_embedded: reembedded && changed.includes('content'),
+		...(tagEdit ? { tags: [...row.tags] } : {}),
 	};
 }

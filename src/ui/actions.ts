@@ -2,6 +2,7 @@
  * Multi-step actions the screens share: delete with undo, bulk tagging. Each engine call is one
  * transaction, so a failure part-way leaves whole memories, never half a record.
  */
+import { isMemoryError } from '../core/errors';
 import type { Association, Entity, Memory, UpdateInput } from '../core/schemas';
 import { LIMITS } from '../core/schemas';
 import type { ActivityEntry } from '../engine/types';
@@ -79,17 +80,22 @@ export async function deleteWithUndo(app: AppContext, ids: string[]): Promise<nu
 	return deleted;
 }
 
-/** Adds (or removes) tags on many memories; returns how many changed. */
+/**
+ * Adds (or removes, case-insensitively) tags on many memories; returns how many changed. Each
+ * memory's edit is one engine update applied to the tags it has then (tags_add / tags_remove),
+ * so a label an agent adds meanwhile is kept; a memory deleted meanwhile is skipped.
+ */
 export async function retagMemories(app: AppContext, ids: string[], add: string[], remove: string[] = []): Promise<number> {
+	const edit: Pick<UpdateInput, 'tags_add' | 'tags_remove'> = {};
+	if (add.length) edit.tags_add = add;
+	if (remove.length) edit.tags_remove = remove;
+	if (!edit.tags_add && !edit.tags_remove) return 0;
 	let changed = 0;
-	for (const part of chunks(ids, 100)) {
-		const memories = await app.engine.getMemories(part);
-		for (const m of memories) {
-			if (!m) continue;
-			const next = [...new Set([...m.tags.filter((t) => !remove.includes(t)), ...add])];
-			if (next.length === m.tags.length && next.every((t) => m.tags.includes(t))) continue;
-			await app.engine.update({ memory_id: m.id, tags: next }, { actor: 'app' });
-			changed++;
+	for (const id of ids) {
+		try {
+			if ((await app.engine.update({ memory_id: id, ...edit }, { actor: 'app' })).changed.includes('tags')) changed++;
+		} catch (e) {
+			if (!isMemoryError(e) || e.code !== 'not_found') throw e;
 		}
 	}
 	app.live.touch('memories');

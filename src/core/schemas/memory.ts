@@ -227,6 +227,10 @@ export const UpdateFieldsSchema = z.object({
 	content: StoreItemShape.content.optional().describe('New content (replaces; re-embedded)'),
 	summary: z.string().max(LIMITS.summaryChars).optional(),
 	tags: TagsSchema.optional().describe('New tags (replaces existing)'),
+	tags_add: TagsSchema.optional().describe(
+		'Tags to add to the ones the memory has now, in one write (exact duplicates skipped; applied after tags_remove); not with tags',
+	),
+	tags_remove: TagsSchema.optional().describe('Tags to take off, matched case-insensitively (absent ones are ignored); not with tags'),
 	type: MemoryTypeSchema.optional(),
 	importance: ImportanceInputSchema.optional(),
 	confidence: UnitSchema.optional(),
@@ -242,7 +246,17 @@ export const UpdateFieldsSchema = z.object({
 	embedding: EmbeddingSchema.optional(),
 	request_id: RequestIdSchema.optional(),
 });
-export const UpdateInputSchema = wellFormedInput(UpdateFieldsSchema);
+/**
+ * update_memory's input. tags_add / tags_remove edit the tags the memory has when the update's
+ * transaction runs (so concurrent edits all land); tags replaces them all, so not both.
+ */
+export const UpdateInputSchema = wellFormedInput(
+	UpdateFieldsSchema.superRefine((v, ctx) => {
+		if (v.tags === undefined) return;
+		for (const f of ['tags_add', 'tags_remove'] as const)
+			if (v[f] !== undefined) ctx.addIssue({ code: 'custom', path: [f], message: 'cannot be combined with tags (tags replaces the whole list)' });
+	}),
+);
 export type UpdateInput = z.infer<typeof UpdateInputSchema>;
 
 export const UpdateOutputSchema = z.object({
@@ -252,6 +266,7 @@ export const UpdateOutputSchema = z.object({
 	seq: z.number().int(),
 	changed: z.array(z.string()).describe('Fields that changed'),
 	re_embedded: z.boolean(),
+	tags: z.array(z.string()).optional().describe("Given for tags_add/tags_remove: the memory's tags after the edit"),
 	replayed: ReplayedSchema,
 });
 export type UpdateOutput = z.infer<typeof UpdateOutputSchema>;

@@ -201,4 +201,71 @@ describe('Engine', () => {
 			expect((await engine.getMemories([a.memory_id!]))[0]!.tags).toEqual(['a']);
 		});
 	});
+
+	describe('update: tags_add / tags_remove', () => {
+		it('edits the tags the memory has: removal case-insensitive, then additions it lacks (exact), recorded as a tags change', async () => {
+			const engine = await fresh();
+			const a = await engine.store({ content: 'Ship the release', tags: ['Todo', 'release', 'TODO'] });
+			const out = await engine.update({ memory_id: a.memory_id!, tags_remove: ['todo', 'absent'], tags_add: ['done', 'release', 'Release', 'done'] });
+			expect(out).toMatchObject({ changed: ['tags'], tags: ['release', 'done', 'Release'] });
+			expect((await engine.getMemories([a.memory_id!]))[0]!.tags).toEqual(['release', 'done', 'Release']);
+			const [entry] = (await engine.history(a.memory_id!)).filter((h) => h.action === 'updated');
+			expect(entry).toMatchObject({ detail: 'tags', changes: { tags: { from: ['Todo', 'release', 'TODO'], to: ['release', 'done', 'Release'] } } });
+		});
+
+		it('an edit that changes nothing writes nothing, and still reports the tags', async () => {
+			const engine = await fresh();
+			const a = await engine.store({ content: 'Already tagged', tags: ['x', 'y'] });
+			const before = (await engine.getMemories([a.memory_id!]))[0]!;
+			clock.advance(1000);
+			const out = await engine.update({ memory_id: a.memory_id!, tags_add: ['y'], tags_remove: ['z'] });
+			expect(out).toMatchObject({ changed: [], tags: ['x', 'y'] });
+			expect((await engine.getMemories([a.memory_id!]))[0]!.updated_at).toBe(before.updated_at);
+			expect((await engine.history(a.memory_id!)).filter((h) => h.action === 'updated')).toEqual([]);
+		});
+
+		it('concurrent edits of one memory all land', async () => {
+			const engine = await fresh();
+			const a = await engine.store({ content: 'Edited by many', tags: ['base', 'old'] });
+			const adds = Array.from({ length: 8 }, (_, i) => `t${i}`);
+			await Promise.all([
+				...adds.map((t) => engine.update({ memory_id: a.memory_id!, tags_add: [t] })),
+				engine.update({ memory_id: a.memory_id!, tags_remove: ['OLD'] }),
+			]);
+			expect((await engine.getMemories([a.memory_id!]))[0]!.tags.sort()).toEqual(['base', ...adds].sort());
+			expect((await engine.history(a.memory_id!)).filter((h) => h.action === 'updated')).toHaveLength(9);
+		});
+
+		it('a request_id retry answers the first result, tags included', async () => {
+			const engine = await fresh();
+			const a = await engine.store({ content: 'Retried edit', tags: ['a'] });
+			const first = await engine.update({ memory_id: a.memory_id!, tags_add: ['b'], request_id: 'retag-1' });
+			await engine.update({ memory_id: a.memory_id!, tags_add: ['c'] });
+			const again = await engine.update({ memory_id: a.memory_id!, tags_add: ['b'], request_id: 'retag-1' });
+			expect(first.tags).toEqual(['a', 'b']);
+			expect(again).toMatchObject({ replayed: true, tags: ['a', 'b'] });
+		});
+
+		it('refuses tags with tags_add/tags_remove, bad tags, and an edit past the tag limit, writing nothing', async () => {
+			const engine = await fresh();
+			const full = Array.from({ length: 63 }, (_, i) => `t${i}`);
+			const a = await engine.store({ content: 'Nearly full of tags', tags: full });
+			const id = a.memory_id!;
+			expect((await rejection(engine.update({ memory_id: id, tags: ['x'], tags_add: ['y'], tags_remove: ['z'] }))).message).toBe(
+				'tags_add: cannot be combined with tags (tags replaces the whole list); tags_remove: cannot be combined with tags (tags replaces the whole list)',
+			);
+			expect((await rejection(engine.update({ memory_id: id, tags_add: ['ok', ' '] }))).message).toBe('tags_add[1]: must not be blank');
+			expect((await rejection(engine.update({ memory_id: id, tags_remove: ['x'.repeat(101)] }))).message).toBe(
+				'tags_remove[0]: must be at most 100 characters',
+			);
+			expect(await rejection(engine.update({ memory_id: id, tags_add: ['a', 'b'] }))).toMatchObject({
+				code: 'invalid_input',
+				message: 'tags: must have at most 64 items (tags_add would give the memory 65)',
+			});
+			// Swapping one for another at the limit is fine.
+			await engine.update({ memory_id: id, tags_add: ['a'] });
+			expect((await engine.update({ memory_id: id, tags_remove: ['t0'], tags_add: ['b'] })).tags).toHaveLength(64);
+			expect(await rejection(engine.update({ memory_id: 'ghost', tags_add: ['a'] }))).toMatchObject({ code: 'not_found' });
+		});
+	});
 });

@@ -186,6 +186,27 @@ describe('native tools', () => {
 		it('reports an unknown id as not_found', async () => {
 			expect(errorText(await c.call('update_memory', { memory_id: 'gone', importance: 0.5 }))).toBe('not_found: memory_id: no memory with id "gone"');
 		});
+
+		it('tags_add / tags_remove edit the tags the memory has now, and answer the tags left', async () => {
+			const tool = (await c.client.listTools()).tools.find((t) => t.name === 'update_memory')!;
+			const props = tool.inputSchema.properties as Record<string, { description?: string }>;
+			expect(props.tags_add!.description).toMatch(/add/);
+			expect(props.tags_remove!.description).toMatch(/case-insensitive/);
+			const before = data<GetOutput>(await c.call('get_memory', { memory_id: ids.kafka, track_access: false })).memory.tags;
+			const [a, b] = await Promise.all([
+				c.call('update_memory', { memory_id: ids.kafka, tags_add: ['reviewed'] }),
+				c.call('update_memory', { memory_id: ids.kafka, tags_add: ['Streaming'], tags_remove: [before[0]!.toUpperCase()] }),
+			]);
+			expect(data<UpdateOutput>(a).changed).toEqual(['tags']);
+			expect(data<UpdateOutput>(b).changed).toEqual(['tags']);
+			const after = data<GetOutput>(await c.call('get_memory', { memory_id: ids.kafka, track_access: false })).memory.tags;
+			expect([...after].sort()).toEqual([...before.slice(1), 'reviewed', 'Streaming'].sort());
+			// The edit that ran second answers the tags both left.
+			expect([data<UpdateOutput>(a).tags, data<UpdateOutput>(b).tags]).toContainEqual(after);
+			expect(errorText(await c.call('update_memory', { memory_id: ids.kafka, tags: ['x'], tags_add: ['y'] }))).toBe(
+				'MCP error -32602: Input validation error: Invalid arguments for tool update_memory: cannot be combined with tags (tags replaces the whole list) at tags_add',
+			);
+		});
 	});
 
 	describe('associate_memories', () => {

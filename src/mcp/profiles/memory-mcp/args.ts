@@ -1,9 +1,8 @@
 /** Arguments several memory-mcp tools share, and the label edit the three label tools make. */
 import { z } from 'zod';
-import { MemoryError } from '../../../core/errors';
+import { isMemoryError, MemoryError } from '../../../core/errors';
 import type { EngineApi } from '../../../engine/types';
 import { normalizeLabels } from './filters';
-import { bySeq } from './memory-dict';
 
 /** A memory's integer id (Engram's seq), as memory-mcp names memories. */
 export const IdSchema = z.number().int().positive().describe('The integer ID of the memory');
@@ -21,12 +20,24 @@ export const LabelResultSchema = z.object({
 /** Labels to add, remove or put in place: comma-separated or a JSON array. */
 export const LabelsInput = z.string().min(1).max(2000).describe('Labels: comma-separated or a JSON array');
 
-/** One read and one single-transaction update of a memory's labels. */
-export async function relabel(engine: EngineApi, seq: number, change: (tags: string[]) => string[], actor?: string): Promise<string[]> {
-	const m = await bySeq(engine, seq);
-	const tags = change(m.tags);
-	if (tags.join('\n') !== m.tags.join('\n')) await engine.update({ memory_id: m.id, tags }, { actor });
-	return tags;
+/**
+ * A label edit as one engine update (tags_add / tags_remove run on the tags the memory has inside
+ * the update's transaction, so concurrent edits all land); returns the memory's labels after it.
+ */
+export async function relabel(engine: EngineApi, seq: number, edit: { tags_add?: string[]; tags_remove?: string[] }, actor?: string): Promise<string[]> {
+	const gone = () => new MemoryError('not_found', `memory_id: ❌ Memory #${seq} not found`);
+	const id = await engine.resolveId(seq);
+	if (!id) throw gone();
+	// The same label twice is one label (removal matches case-insensitively).
+	const add = edit.tags_add && [...new Set(edit.tags_add)];
+	const remove = edit.tags_remove && [...new Map(edit.tags_remove.map((l) => [l.toLowerCase(), l])).values()];
+	try {
+		return (await engine.update({ memory_id: id, tags_add: add, tags_remove: remove }, { actor })).tags ?? [];
+	} catch (e) {
+		// Deleted between the id lookup and the update.
+		if (isMemoryError(e) && e.code === 'not_found') throw gone();
+		throw e;
+	}
 }
 
 /** The labels of `v`; an invalid_input error naming `field` when there are none. */

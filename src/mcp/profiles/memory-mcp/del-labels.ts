@@ -19,8 +19,7 @@ Example: del_labels(memory_id=42, labels="draft")`,
 		annotations: IDEMPOTENT_DESTRUCTIVE_WRITE,
 	},
 	run: async (input, engine, ctx) => {
-		const drop = new Set(requireLabels(input.labels, 'labels').map((l) => l.toLowerCase()));
-		const labels = await relabel(engine, input.memory_id, (tags) => tags.filter((t) => !drop.has(t.toLowerCase())), ctx.actor);
+		const labels = await relabel(engine, input.memory_id, { tags_remove: requireLabels(input.labels, 'labels') }, ctx.actor);
 		return { success: true, message: `✅ Labels removed from memory #${input.memory_id}`, labels };
 	},
 	render: json,

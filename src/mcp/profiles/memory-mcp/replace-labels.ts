@@ -23,17 +23,8 @@ Example: replace_labels(memory_id=42, target="todo", new="done")`,
 		annotations: IDEMPOTENT_WRITE,
 	},
 	run: async (input, engine, ctx) => {
-		const target = new Set(requireLabels(input.target, 'target').map((l) => l.toLowerCase()));
-		const add = requireLabels(input.new, 'new');
-		const labels = await relabel(
-			engine,
-			input.memory_id,
-			(tags) => {
-				const kept = tags.filter((t) => !target.has(t.toLowerCase()));
-				return [...kept, ...add.filter((l) => !kept.includes(l))];
-			},
-			ctx.actor,
-		);
+		const edit = { tags_remove: requireLabels(input.target, 'target'), tags_add: requireLabels(input.new, 'new') };
+		const labels = await relabel(engine, input.memory_id, edit, ctx.actor);
 		return { success: true, message: `✅ Labels replaced on memory #${input.memory_id}`, labels };
 	},
 	render: json,
