@@ -20,7 +20,7 @@ export const getMemory = defineTool({
 
 Use it to open a memory that recall_memory, a graph tool or the user pointed to, and to follow related_memories one hop at a time without a new search. Do not use it to search (recall_memory). It counts one access (access_count, last_accessed; track_access: false skips that); nothing else changes.
 
-Examples: get_memory({ memory_id: "8f3a2c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91" }) · get_memory({ memory_id: 42, related_limit: 5 })`,
+Examples: get_memory({ memory_id: "8f3a2c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91" }) · get_memory({ memory_id: "8f3a2c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91", related_limit: 5 })`,
 		inputSchema: GetInputSchema,
 		outputSchema: GetMemoryOutputSchema,
 		annotations: READ_ONLY,

@@ -16,7 +16,7 @@ Examples:
 update_memory({ memory_id: "8f3a2c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91", importance: 0.95 })
 update_memory({ memory_id: "8f3a2c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91", tags: ["project-x", "critical", "auth"] })
 update_memory({ memory_id: "8f3a2c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91", tags_add: ["done"], tags_remove: ["todo"] })
-update_memory({ memory_id: 42, content: "Updated: PostgreSQL chosen for ACID + team expertise", metadata: { reviewed: true } })`,
+update_memory({ memory_id: "8f3a2c1e-5b7d-4e9a-a1c3-2d4f6b8e0a91", content: "Updated: PostgreSQL chosen for ACID + team expertise", metadata: { reviewed: true } })`,
 		inputSchema: UpdateInputSchema,
 		outputSchema: UpdateOutputSchema,
 		annotations: IDEMPOTENT_DESTRUCTIVE_WRITE,
