@@ -2,31 +2,24 @@
  * The graph view draws memories, entities and links on a canvas (cytoscape) around a memory,
  * around a search and across the latest memories, and a click on a memory opens it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { engine, openApp, seed, SAMPLE, type AppFixture } from './app-support';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { engine, seed, SAMPLE, useApp } from './app-support';
 
-let app: AppFixture;
-let page: Page;
+const app = useApp();
 let ids: string[];
 const warnings: string[] = [];
 
 beforeAll(async () => {
-	app = await openApp();
-	page = app.page;
-	page.on('console', (m) => {
+	app.page.on('console', (m) => {
 		if (m.type() === 'warning') warnings.push(m.text());
 	});
-	ids = await seed(page, SAMPLE);
-	await engine(page, 'associate', { memory1_id: ids[3], memory2_id: ids[1], type: 'DERIVED_FROM', strength: 0.9 });
-});
-afterAll(async () => {
-	await app?.close();
+	ids = await seed(app.page, SAMPLE);
+	await engine(app.page, 'associate', { memory1_id: ids[3], memory2_id: ids[1], type: 'DERIVED_FROM', strength: 0.9 });
 });
 
 /** Counts canvas pixels that differ from the first pixel (the background). */
 async function paintedPixels(): Promise<number> {
-	return page.evaluate(() => {
+	return app.page.evaluate(() => {
 		let painted = 0;
 		for (const canvas of document.querySelectorAll<HTMLCanvasElement>('[data-testid="graph-canvas"] canvas')) {
 			const ctx = canvas.getContext('2d');
@@ -39,25 +32,25 @@ async function paintedPixels(): Promise<number> {
 }
 
 async function waitDrawn(): Promise<void> {
-	await page.waitForFunction(() => !document.querySelector('.canvas-wrap .overlay'));
-	await page.waitForFunction(() => document.querySelectorAll('[data-testid="graph-canvas"] canvas').length > 0);
-	await page.waitForTimeout(300);
+	await app.page.waitForFunction(() => !document.querySelector('.canvas-wrap .overlay'));
+	await app.page.waitForFunction(() => document.querySelectorAll('[data-testid="graph-canvas"] canvas').length > 0);
+	await app.page.waitForTimeout(300);
 }
 
 describe('graph view', () => {
 	it('draws the latest memories with their entities on a non-empty canvas', async () => {
-		await page.goto(`${app.server.url}/#/graph`);
+		await app.page.goto(`${app.server.url}/#/graph`);
 		await waitDrawn();
-		const sub = await page.locator('.sub').innerText();
+		const sub = await app.page.locator('.sub').innerText();
 		expect(sub).toMatch(new RegExp(`${SAMPLE.length} memories`));
 		expect(await paintedPixels()).toBeGreaterThan(1000);
 	});
 
 	it('draws the neighbourhood of one memory, including its authored link', async () => {
-		await page.goto(`${app.server.url}/#/graph/${encodeURIComponent(ids[1])}`);
+		await app.page.goto(`${app.server.url}/#/graph/${encodeURIComponent(ids[1])}`);
 		await waitDrawn();
-		expect(await page.locator('.sub').innerText()).toContain('Around one memory');
-		const n = await page.evaluate(() => {
+		expect(await app.page.locator('.sub').innerText()).toContain('Around one memory');
+		const n = await app.page.evaluate(() => {
 			const text = document.querySelector('.sub')?.textContent ?? '';
 			return Number(/(\d+) links/.exec(text)?.[1] ?? 0);
 		});
@@ -66,12 +59,12 @@ describe('graph view', () => {
 	});
 
 	it('draws around a search and opens a memory on click', async () => {
-		await page.goto(`${app.server.url}/#/graph?q=${encodeURIComponent('billing invoices')}`);
+		await app.page.goto(`${app.server.url}/#/graph?q=${encodeURIComponent('billing invoices')}`);
 		await waitDrawn();
-		expect(await page.locator('.sub').innerText()).toContain('Around “billing invoices”');
-		const box = await page.getByTestId('graph-canvas').boundingBox();
+		expect(await app.page.locator('.sub').innerText()).toContain('Around “billing invoices”');
+		const box = await app.page.getByTestId('graph-canvas').boundingBox();
 		// The focus of the layout is arbitrary; find a memory node's rendered position and click it.
-		const pos = await page.evaluate(() => {
+		const pos = await app.page.evaluate(() => {
 			const el = document.querySelector('[data-testid="graph-canvas"]') as HTMLElement & {
 				_cyreg?: { cy?: { nodes(s: string): { renderedPosition(): { x: number; y: number } }[] } };
 			};
@@ -80,13 +73,13 @@ describe('graph view', () => {
 			return node ? node.renderedPosition() : undefined;
 		});
 		expect(pos).toBeDefined();
-		await page.mouse.click(box!.x + pos!.x, box!.y + pos!.y);
-		await page.waitForURL(/#\/memory\//);
+		await app.page.mouse.click(box!.x + pos!.x, box!.y + pos!.y);
+		await app.page.waitForURL(/#\/memory\//);
 	});
 
 	/** Every memory node: rendered label size, box and centre, in page coordinates. */
 	async function memoryNodes() {
-		return page.evaluate(() => {
+		return app.page.evaluate(() => {
 			type Node = {
 				style(k: string): string;
 				renderedBoundingBox(): { x1: number; y1: number; x2: number; y2: number };
@@ -113,12 +106,12 @@ describe('graph view', () => {
 	}
 
 	it('labels are readable at the default zoom, the legend covers no node, no wheel warning', async () => {
-		await page.goto(`${app.server.url}/#/graph`);
+		await app.page.goto(`${app.server.url}/#/graph`);
 		await waitDrawn();
 		const nodes = await memoryNodes();
 		expect(nodes.length).toBe(SAMPLE.length);
 		for (const n of nodes) expect(n.px).toBeGreaterThanOrEqual(11);
-		const legend = (await page.getByRole('list', { name: 'Legend' }).boundingBox())!;
+		const legend = (await app.page.getByRole('list', { name: 'Legend' }).boundingBox())!;
 		for (const { box } of nodes) {
 			const apart = box.x2 < legend.x || box.x1 > legend.x + legend.width || box.y2 < legend.y || box.y1 > legend.y + legend.height;
 			expect(apart).toBe(true);
@@ -127,11 +120,11 @@ describe('graph view', () => {
 	});
 
 	it('shows hover details next to the node', async () => {
-		await page.goto(`${app.server.url}/#/graph`);
+		await app.page.goto(`${app.server.url}/#/graph`);
 		await waitDrawn();
 		const [n] = await memoryNodes();
-		await page.mouse.move(n.x, n.y);
-		const tip = page.getByTestId('graph-tooltip');
+		await app.page.mouse.move(n.x, n.y);
+		const tip = app.page.getByTestId('graph-tooltip');
 		await tip.waitFor();
 		const box = (await tip.boundingBox())!;
 		expect(Math.hypot(box.x - n.x, box.y - n.y)).toBeLessThan(60);
@@ -139,7 +132,7 @@ describe('graph view', () => {
 	});
 
 	it('draws only the neighbourhood of a search', async () => {
-		await page.goto(`${app.server.url}/#/graph?q=${encodeURIComponent('PostgreSQL')}`);
+		await app.page.goto(`${app.server.url}/#/graph?q=${encodeURIComponent('PostgreSQL')}`);
 		await waitDrawn();
 		const labels = (await memoryNodes()).map((n) => n.label);
 		expect(labels).toContain('Billing moved to PostgreSQL');

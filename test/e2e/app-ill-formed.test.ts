@@ -4,31 +4,21 @@
  * every row, the bad row links to its memory page, and no page error is thrown (encodeURIComponent
  * used to throw `URIError: URI malformed` while rendering the row's link).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { engine, openApp, seed, type AppFixture } from './app-support';
+import { describe, expect, it } from 'vitest';
+import { engine, seed, useApp } from './app-support';
 
-let app: AppFixture;
-let page: Page;
-
-beforeAll(async () => {
-	app = await openApp();
-	page = app.page;
-});
-afterAll(async () => {
-	await app?.close();
-});
+const app = useApp();
 
 describe('ill-formed stored strings', () => {
 	it('a row with a lone surrogate in its id, tags and content still lists, opens, and throws nothing', async () => {
-		await engine(page, 'wipe');
+		await engine(app.page, 'wipe');
 		const ids = await seed(
-			page,
+			app.page,
 			Array.from({ length: 10 }, (_, i) => ({ content: `Plain memory number ${i + 1} about ${'abcdefghij'[i]}`, tags: ['plain'], force: true })),
 		);
 		// Bypass every schema: rewrite one row under an ill-formed id and bump the write stamp so the
 		// engine rebuilds its index from the rows on the next load, as after an older version's write.
-		await page.evaluate(async (victim) => {
+		await app.page.evaluate(async (victim) => {
 			const bad = (s: string, c: number) => s + String.fromCharCode(c);
 			const db: IDBDatabase = await new Promise((ok, fail) => {
 				const r = indexedDB.open('engram');
@@ -55,20 +45,20 @@ describe('ill-formed stored strings', () => {
 			});
 			db.close();
 		}, ids[4]);
-		await page.goto(app.server.url + '/#/');
-		await page.reload();
-		await page.getByRole('link', { name: /Broken text/ }).waitFor();
-		const rows = page.getByRole('link', { name: /Plain memory number|Broken text/ });
+		await app.page.goto(app.server.url + '/#/');
+		await app.page.reload();
+		await app.page.getByRole('link', { name: /Broken text/ }).waitFor();
+		const rows = app.page.getByRole('link', { name: /Plain memory number|Broken text/ });
 		expect(await rows.count()).toBe(10);
 		// The bad row's link opens its own page, and the memory shows there.
-		await page.getByRole('link', { name: /Broken text/ }).click();
-		await page
+		await app.page.getByRole('link', { name: /Broken text/ }).click();
+		await app.page
 			.getByText(/Broken text/)
 			.first()
 			.waitFor();
-		expect(await page.evaluate(() => location.hash)).toBe('#/memory/bad~uD800id');
-		await page.goBack();
-		await page.getByRole('link', { name: /Plain memory number 1 / }).waitFor();
+		expect(await app.page.evaluate(() => location.hash)).toBe('#/memory/bad~uD800id');
+		await app.page.goBack();
+		await app.page.getByRole('link', { name: /Plain memory number 1 / }).waitFor();
 		expect(app.errors).toEqual([]);
 	});
 });

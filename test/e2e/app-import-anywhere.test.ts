@@ -9,27 +9,12 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { zipSync } from 'fflate';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { engine, openApp, type AppFixture } from './app-support';
+import { describe, expect, it } from 'vitest';
+import { engine, useApp } from './app-support';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'imports');
 const dir = mkdtempSync(join(tmpdir(), 'engram-import-'));
-let app: AppFixture;
-let page: Page;
-
-beforeAll(async () => {
-	app = await openApp();
-	page = app.page;
-});
-afterAll(async () => {
-	await app?.close();
-});
-beforeEach(async () => {
-	await engine(page, 'wipe');
-	await page.reload();
-	await page.goto(`${app.server.url}/#/import`);
-});
+const app = useApp({ fresh: '/#/import' });
 
 interface Exported {
 	id: string;
@@ -43,7 +28,7 @@ interface Exported {
 }
 
 async function stored(): Promise<{ memories: Exported[]; associations: { from: string; to: string; type: string }[] }> {
-	const out = await engine<{ data: string }>(page, 'exportMemories', { format: 'json' });
+	const out = await engine<{ data: string }>(app.page, 'exportMemories', { format: 'json' });
 	return JSON.parse(out.data) as { memories: Exported[]; associations: { from: string; to: string; type: string }[] };
 }
 
@@ -54,25 +39,25 @@ function byContent(list: Exported[], start: string): Exported {
 }
 
 async function chooseFile(path: string): Promise<void> {
-	await page.getByLabel('Choose a file to import').setInputFiles(path);
+	await app.page.getByLabel('Choose a file to import').setInputFiles(path);
 }
 
 async function runImport(): Promise<string> {
-	await page.getByRole('button', { name: 'Import', exact: true }).click();
-	const result = page.getByTestId('import-result');
+	await app.page.getByRole('button', { name: 'Import', exact: true }).click();
+	const result = app.page.getByTestId('import-result');
 	await result.waitFor();
 	return result.innerText();
 }
 
 async function outcome(): Promise<string | null> {
-	return page.getByTestId('import-result').getAttribute('data-outcome');
+	return app.page.getByTestId('import-result').getAttribute('data-outcome');
 }
 
 describe('import from anywhere', () => {
 	it('imports hand-written JSONL and JSON records without a kind, detects them by content, and shows the shape', async () => {
-		await expect(page.getByTestId('format-help').innerText()).resolves.toContain('{"content": "');
+		await expect(app.page.getByTestId('format-help').innerText()).resolves.toContain('{"content": "');
 		await chooseFile(join(FIXTURES, 'plain.jsonl'));
-		await page.getByText('looks like JSONL records').waitFor();
+		await app.page.getByText('looks like JSONL records').waitFor();
 		const text = await runImport();
 		expect(text).toContain('3 imported');
 		expect(text).not.toMatch(/refused/);
@@ -83,20 +68,20 @@ describe('import from anywhere', () => {
 		expect(byContent(memories, 'Billing moved').timestamp).toBe('2024-05-02T00:00:00.000Z');
 
 		await chooseFile(join(FIXTURES, 'plain.json'));
-		await page.getByText('looks like JSON records').waitFor();
+		await app.page.getByText('looks like JSON records').waitFor();
 		expect(await runImport()).toContain('2 imported');
 		expect((await stored()).memories).toHaveLength(5);
 	});
 
 	it('imports foreign Markdown as one memory per bullet and paragraph, headings as tags, listing what was left out', async () => {
-		await expect(page.getByTestId('format-help').innerText()).resolves.toMatch(/one memory per bullet and per paragraph/i);
+		await expect(app.page.getByTestId('format-help').innerText()).resolves.toMatch(/one memory per bullet and per paragraph/i);
 		await chooseFile(join(FIXTURES, 'foreign.md'));
 		const text = await runImport();
 		expect(text).toContain('3 imported');
 		expect(text).toMatch(/2 parts not imported/);
-		await page.getByText(/parts not imported/).click();
-		await page.getByText(/line 6: "---": a horizontal rule/).waitFor();
-		await page.getByText(/line 12: "## Empty section": a heading with nothing under it/).waitFor();
+		await app.page.getByText(/parts not imported/).click();
+		await app.page.getByText(/line 6: "---": a horizontal rule/).waitFor();
+		await app.page.getByText(/line 12: "## Empty section": a heading with nothing under it/).waitFor();
 		const { memories } = await stored();
 		expect(byContent(memories, 'Deploys happen on Tuesdays.').tags).toEqual(['Project notes']);
 		expect(byContent(memories, 'Never deploy on Fridays.').tags).toEqual(['Project notes']);
@@ -135,9 +120,9 @@ describe('import from anywhere', () => {
 			const file = join(dir, name);
 			writeFileSync(file, body);
 			await chooseFile(file);
-			await page.getByText('The file is empty: there is nothing to import.').waitFor();
-			expect(await page.getByTestId('drop-zone').innerText()).not.toContain('looks like');
-			expect(await page.getByRole('button', { name: 'Import', exact: true }).isDisabled()).toBe(true);
+			await app.page.getByText('The file is empty: there is nothing to import.').waitFor();
+			expect(await app.page.getByTestId('drop-zone').innerText()).not.toContain('looks like');
+			expect(await app.page.getByRole('button', { name: 'Import', exact: true }).isDisabled()).toBe(true);
 		}
 	});
 
@@ -145,14 +130,14 @@ describe('import from anywhere', () => {
 		expect(text).toContain('3 imported');
 		expect(text).toContain('3 links');
 		expect(text).toContain('1 refused');
-		await page.getByText(/record refused/).click();
-		await page.getByText(/Broken\.md: front matter/).waitFor();
-		await page.getByText(/parts not imported/).click();
-		await page
+		await app.page.getByText(/record refused/).click();
+		await app.page.getByText(/Broken\.md: front matter/).waitFor();
+		await app.page.getByText(/parts not imported/).click();
+		await app.page
 			.getByText(/readme\.txt: not a Markdown note/)
 			.first()
 			.waitFor();
-		await page.getByText(/\[\[Payments API\]\]: no note of that name/).waitFor();
+		await app.page.getByText(/\[\[Payments API\]\]: no note of that name/).waitFor();
 		const { memories, associations } = await stored();
 		const billing = byContent(memories, 'We moved billing');
 		expect(billing.summary).toBe('Billing on PostgreSQL');
@@ -172,8 +157,8 @@ describe('import from anywhere', () => {
 	}
 
 	it('imports a folder of Markdown notes with front matter, wiki links as associations, unresolved links listed', async () => {
-		await page.getByLabel('Choose a folder of notes').setInputFiles(join(FIXTURES, 'notes'));
-		await page
+		await app.page.getByLabel('Choose a folder of notes').setInputFiles(join(FIXTURES, 'notes'));
+		await app.page
 			.getByText(/Markdown notes/)
 			.first()
 			.waitFor();
@@ -198,13 +183,13 @@ describe('import from anywhere', () => {
 
 	it("imports mem0's exported memories JSON, refusing a record without text by its position", async () => {
 		await chooseFile(join(FIXTURES, 'mem0.json'));
-		await page.getByText('looks like mem0 memories').waitFor();
+		await app.page.getByText('looks like mem0 memories').waitFor();
 		const text = await runImport();
 		expect(text).toContain('2 imported');
 		expect(text).toContain('1 refused');
 		expect(await outcome()).toBe('partial');
-		await page.getByText(/record refused/).click();
-		await page.getByText(/results\[2\]: memory: /).waitFor();
+		await app.page.getByText(/record refused/).click();
+		await app.page.getByText(/results\[2\]: memory: /).waitFor();
 		const { memories } = await stored();
 		const food = byContent(memories, 'Prefers vegetarian');
 		expect(food.tags).toEqual(['food', 'health']);
@@ -215,19 +200,19 @@ describe('import from anywhere', () => {
 
 	it('imports a CSV with the columns chosen on screen after a preview, refusing bad rows by line', async () => {
 		await chooseFile(join(FIXTURES, 'people.csv'));
-		const preview = page.getByTestId('csv-preview');
+		const preview = app.page.getByTestId('csv-preview');
 		await preview.waitFor();
 		expect(await preview.innerText()).toContain('Alice Chen owns the "payments" API');
 		// Guessed from the header; the person picks the others.
-		expect(await page.getByLabel('Content column').inputValue()).toBe('note');
-		await page.getByLabel('Tags column').selectOption('labels');
-		await page.getByLabel('Date column').selectOption('when');
+		expect(await app.page.getByLabel('Content column').inputValue()).toBe('note');
+		await app.page.getByLabel('Tags column').selectOption('labels');
+		await app.page.getByLabel('Date column').selectOption('when');
 		const text = await runImport();
 		expect(text).toContain('2 imported');
 		expect(text).toContain('2 refused');
-		await page.getByText(/records refused/).click();
-		await page.getByText(/line 5: when: /).waitFor();
-		await page.getByText(/line 6: note: /).waitFor();
+		await app.page.getByText(/records refused/).click();
+		await app.page.getByText(/line 5: when: /).waitFor();
+		await app.page.getByText(/line 6: note: /).waitFor();
 		const { memories } = await stored();
 		const alice = byContent(memories, 'Alice Chen owns');
 		expect(alice.tags).toEqual(['people', 'billing']);
@@ -238,7 +223,7 @@ describe('import from anywhere', () => {
 
 	it('takes a file dropped anywhere on the Import screen, highlighting the drop zone while dragging', async () => {
 		const drag = (type: string) =>
-			page.evaluate(
+			app.page.evaluate(
 				({ type, text }) => {
 					const w = window as unknown as { __dt?: DataTransfer };
 					if (!w.__dt) {
@@ -249,24 +234,24 @@ describe('import from anywhere', () => {
 				},
 				{ type, text: '{"content": "Dropped on the heading"}\n' },
 			);
-		await page.getByRole('heading', { name: 'Import & export' }).waitFor();
+		await app.page.getByRole('heading', { name: 'Import & export' }).waitFor();
 		await drag('dragenter');
 		await drag('dragover');
-		await page.getByTestId('drop-overlay').waitFor();
+		await app.page.getByTestId('drop-overlay').waitFor();
 		await drag('drop');
-		await page.getByTestId('drop-overlay').waitFor({ state: 'hidden' });
-		await page.getByText('dropped.jsonl').waitFor();
+		await app.page.getByTestId('drop-overlay').waitFor({ state: 'hidden' });
+		await app.page.getByText('dropped.jsonl').waitFor();
 		expect(await runImport()).toContain('1 imported');
 		expect((await stored()).memories.map((m) => m.content)).toEqual(['Dropped on the heading']);
 	});
 
 	it('shows the format help and a partial import as a warning (screenshot)', async () => {
-		await page.setViewportSize({ width: 1280, height: 1650 });
+		await app.page.setViewportSize({ width: 1280, height: 1650 });
 		await chooseFile(join(FIXTURES, 'people.csv'));
-		await page.getByTestId('csv-preview').waitFor();
+		await app.page.getByTestId('csv-preview').waitFor();
 		await runImport();
 		expect(await outcome()).toBe('partial');
-		await page.getByText(/records refused/).click();
-		await page.screenshot({ path: join(import.meta.dirname, '..', '..', 'docs', 'screenshots', 'import-partial.png'), fullPage: true });
+		await app.page.getByText(/records refused/).click();
+		await app.page.screenshot({ path: join(import.meta.dirname, '..', '..', 'docs', 'screenshots', 'import-partial.png'), fullPage: true });
 	});
 });

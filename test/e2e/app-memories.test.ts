@@ -3,25 +3,10 @@
  * engine worker: add, validate, search, filter, edit, delete with undo, bulk actions, link,
  * safe Markdown and the keyboard.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { engine, openApp, seed, SAMPLE, type AppFixture } from './app-support';
+import { describe, expect, it } from 'vitest';
+import { engine, seed, SAMPLE, useApp } from './app-support';
 
-let app: AppFixture;
-let page: Page;
-
-beforeAll(async () => {
-	app = await openApp();
-	page = app.page;
-});
-afterAll(async () => {
-	await app?.close();
-});
-beforeEach(async () => {
-	await engine(page, 'wipe');
-	await page.goto(app.server.url + '/#/');
-	await page.reload();
-});
+const app = useApp({ fresh: '/#/' });
 
 interface Mem {
 	id: string;
@@ -37,80 +22,80 @@ interface Mem {
 	t_invalid?: string;
 	entities: { name: string; type: string }[];
 }
-const getMemory = async (id: string) => (await engine<{ memory: Mem }>(page, 'get', { memory_id: id, track_access: false })).memory;
+const getMemory = async (id: string) => (await engine<{ memory: Mem }>(app.page, 'get', { memory_id: id, track_access: false })).memory;
 
 describe('app', () => {
 	describe('adding', () => {
 		it('adds a memory from the New memory dialog and lists it', async () => {
-			await page.getByRole('button', { name: 'New memory' }).first().click();
-			await page.locator('#new-content').fill('Remember that the staging database is reset every Sunday night.');
-			await page.locator('#new-tags').fill('ops, staging');
-			await page.locator('#new-tags').press('Enter');
-			await page.locator('#new-type').selectOption('Habit');
-			await page.getByRole('button', { name: 'Save memory' }).click();
-			await page.getByText('Memory stored').waitFor();
-			await page.getByRole('link', { name: /staging database is reset/ }).waitFor();
-			const list = await engine<{ memories: { content: string; tags: string[]; type: string }[] }>(page, 'timeline', { limit: 5 });
+			await app.page.getByRole('button', { name: 'New memory' }).first().click();
+			await app.page.locator('#new-content').fill('Remember that the staging database is reset every Sunday night.');
+			await app.page.locator('#new-tags').fill('ops, staging');
+			await app.page.locator('#new-tags').press('Enter');
+			await app.page.locator('#new-type').selectOption('Habit');
+			await app.page.getByRole('button', { name: 'Save memory' }).click();
+			await app.page.getByText('Memory stored').waitFor();
+			await app.page.getByRole('link', { name: /staging database is reset/ }).waitFor();
+			const list = await engine<{ memories: { content: string; tags: string[]; type: string }[] }>(app.page, 'timeline', { limit: 5 });
 			expect(list.memories).toHaveLength(1);
 			expect(list.memories[0]).toMatchObject({ type: 'Habit', tags: ['ops', 'staging'] });
 		});
 
 		it('refuses bad input with an error naming the field and stores nothing', async () => {
-			await page.getByRole('button', { name: 'New memory' }).first().click();
-			await page.getByRole('button', { name: 'Save memory' }).click();
-			await page.locator('dialog .error-text', { hasText: /^Write something to remember$/ }).waitFor();
-			await page.locator('#new-content').fill('Has content now');
-			await page.locator('dialog summary', { hasText: 'Time, metadata and entities' }).click();
-			await page.locator('#new-metadata').fill('{not json');
-			await page.getByRole('button', { name: 'Save memory' }).click();
-			await page.locator('dialog .error-text', { hasText: /^metadata: not valid JSON/ }).waitFor();
-			expect((await engine<{ total_memories: number }>(page, 'stats', {})).total_memories).toBe(0);
+			await app.page.getByRole('button', { name: 'New memory' }).first().click();
+			await app.page.getByRole('button', { name: 'Save memory' }).click();
+			await app.page.locator('dialog .error-text', { hasText: /^Write something to remember$/ }).waitFor();
+			await app.page.locator('#new-content').fill('Has content now');
+			await app.page.locator('dialog summary', { hasText: 'Time, metadata and entities' }).click();
+			await app.page.locator('#new-metadata').fill('{not json');
+			await app.page.getByRole('button', { name: 'Save memory' }).click();
+			await app.page.locator('dialog .error-text', { hasText: /^metadata: not valid JSON/ }).waitFor();
+			expect((await engine<{ total_memories: number }>(app.page, 'stats', {})).total_memories).toBe(0);
 		});
 
 		it('does not store a near-duplicate twice and offers the existing memory', async () => {
-			const [id] = await seed(page, [SAMPLE[2]]);
-			await page.reload();
-			await page.getByRole('button', { name: 'New memory' }).first().click();
-			await page.locator('#new-content').fill(SAMPLE[2].content);
-			await page.getByRole('button', { name: 'Save memory' }).click();
-			const open = page.getByRole('link', { name: 'Open the existing memory' });
+			const [id] = await seed(app.page, [SAMPLE[2]]);
+			await app.page.reload();
+			await app.page.getByRole('button', { name: 'New memory' }).first().click();
+			await app.page.locator('#new-content').fill(SAMPLE[2].content);
+			await app.page.getByRole('button', { name: 'Save memory' }).click();
+			const open = app.page.getByRole('link', { name: 'Open the existing memory' });
 			await open.waitFor();
 			expect(await open.getAttribute('href')).toBe(`#/memory/${encodeURIComponent(id)}`);
-			expect((await engine<{ total_memories: number }>(page, 'stats', {})).total_memories).toBe(1);
+			expect((await engine<{ total_memories: number }>(app.page, 'stats', {})).total_memories).toBe(1);
 		});
 	});
 
 	describe('searching', () => {
 		it('searches as you type and explains why a result matched', async () => {
-			await seed(page, SAMPLE);
-			await page.reload();
-			await page.locator('#search-input').fill('database for invoices');
-			const first = page.getByTestId('result').first();
+			await seed(app.page, SAMPLE);
+			await app.page.reload();
+			await app.page.locator('#search-input').fill('database for invoices');
+			const first = app.page.getByTestId('result').first();
 			await first.waitFor();
 			expect(await first.innerText()).toContain('Billing moved to PostgreSQL');
 			await first.getByRole('button', { name: /why\?/ }).click();
 			const why = first.getByLabel('Why it matched');
 			await why.waitFor();
 			expect(await why.innerText()).toMatch(/Words|Meaning/);
-			expect(await page.locator('[data-testid="result"] mark').count()).toBeGreaterThan(0);
+			expect(await app.page.locator('[data-testid="result"] mark').count()).toBeGreaterThan(0);
 		});
 
 		it('filters by type', async () => {
-			await seed(page, SAMPLE);
-			await page.reload();
-			await page.getByRole('button', { name: /Filters/ }).click();
-			await page.getByRole('button', { name: 'Decision', exact: true }).click();
-			await page.locator('#search-input').fill('billing tooling workspaces');
-			await page.getByTestId('result').first().waitFor();
-			await page.locator('[data-testid="search-status"][data-state="idle"]').waitFor();
-			const types = await page.locator('[data-testid="result"] .type').allInnerTexts();
+			await seed(app.page, SAMPLE);
+			await app.page.reload();
+			await app.page.getByRole('button', { name: /Filters/ }).click();
+			await app.page.getByRole('button', { name: 'Decision', exact: true }).click();
+			await app.page.locator('#search-input').fill('billing tooling workspaces');
+			await app.page.getByTestId('result').first().waitFor();
+			await app.page.locator('[data-testid="search-status"][data-state="idle"]').waitFor();
+			const types = await app.page.locator('[data-testid="result"] .type').allInnerTexts();
 			expect(types.length).toBeGreaterThan(0);
 			expect(new Set(types)).toEqual(new Set(['Decision']));
 		});
 
 		it('filters by a natural time phrase and says plainly when it cannot read one', async () => {
 			const old = new Date(Date.now() - 60 * 86_400_000).toISOString();
-			await seed(page, [
+			await seed(app.page, [
 				{ content: 'Old note about the billing migration plan.', timestamp: old, tags: ['billing'] },
 				// Seven days ago is always inside the previous calendar week, which "last week" means.
 				{
@@ -119,52 +104,52 @@ describe('app', () => {
 					timestamp: new Date(Date.now() - 7 * 86_400_000).toISOString(),
 				},
 			]);
-			await page.reload();
-			await page.getByRole('button', { name: /Filters/ }).click();
-			await page.getByLabel('Time range').fill('last week');
-			await page.locator('#search-input').fill('billing migration');
-			await page.getByTestId('result').first().waitFor();
-			await page.locator('[data-testid="search-status"][data-state="idle"]').waitFor();
-			const texts = await page.getByTestId('result').allInnerTexts();
+			await app.page.reload();
+			await app.page.getByRole('button', { name: /Filters/ }).click();
+			await app.page.getByLabel('Time range').fill('last week');
+			await app.page.locator('#search-input').fill('billing migration');
+			await app.page.getByTestId('result').first().waitFor();
+			await app.page.locator('[data-testid="search-status"][data-state="idle"]').waitFor();
+			const texts = await app.page.getByTestId('result').allInnerTexts();
 			expect(texts).toHaveLength(1);
 			expect(texts[0]).toContain('Fresh note');
-			await page.getByLabel('Time range').fill('when pigs fly');
-			await page.locator('.error-text', { hasText: 'is not a time I can read' }).first().waitFor();
+			await app.page.getByLabel('Time range').fill('when pigs fly');
+			await app.page.locator('.error-text', { hasText: 'is not a time I can read' }).first().waitFor();
 		});
 
 		it('current only hides superseded memories', async () => {
-			const [oldId] = await seed(page, [{ content: 'The team uses Jenkins for continuous integration builds.', tags: ['ci'] }]);
-			await engine(page, 'store', {
+			const [oldId] = await seed(app.page, [{ content: 'The team uses Jenkins for continuous integration builds.', tags: ['ci'] }]);
+			await engine(app.page, 'store', {
 				content: 'The team moved continuous integration builds to GitHub Actions.',
 				tags: ['ci'],
 				supersedes_memory_id: oldId,
 			});
-			await page.reload();
-			await page.locator('#search-input').fill('continuous integration builds');
-			await page.getByTestId('result').nth(1).waitFor();
-			await page.getByRole('button', { name: /Filters/ }).click();
-			await page.getByLabel(/Current only/).check();
-			await page.waitForFunction((id) => !document.querySelector(`[data-testid="result"][data-id="${id}"]`), oldId);
-			const texts = await page.getByTestId('result').allInnerTexts();
+			await app.page.reload();
+			await app.page.locator('#search-input').fill('continuous integration builds');
+			await app.page.getByTestId('result').nth(1).waitFor();
+			await app.page.getByRole('button', { name: /Filters/ }).click();
+			await app.page.getByLabel(/Current only/).check();
+			await app.page.waitForFunction((id) => !document.querySelector(`[data-testid="result"][data-id="${id}"]`), oldId);
+			const texts = await app.page.getByTestId('result').allInnerTexts();
 			expect(texts.some((t) => t.includes('GitHub Actions'))).toBe(true);
 		});
 	});
 
 	describe('the memory page', () => {
 		it('edits every field and saves only what changed', async () => {
-			const [id] = await seed(page, [SAMPLE[0]]);
-			await page.goto(`${app.server.url}/#/memory/${encodeURIComponent(id)}`);
-			await page.getByRole('button', { name: 'Edit' }).click();
-			await page.locator('#edit-content').fill('The user prefers light mode in the mornings.');
-			await page.locator('#edit-summary').fill('Light mode mornings');
-			await page.locator('#edit-type').selectOption('Habit');
-			await page.getByRole('button', { name: 'Remove tag ui' }).click();
-			await page.locator('#edit-tags').fill('mornings');
-			await page.locator('#edit-tags').press('Enter');
-			await page.locator('#edit-importance').fill('0.3');
-			await page.locator('#edit-metadata').fill('{"project": "engram"}');
-			await page.getByRole('button', { name: 'Save changes' }).click();
-			await page.getByText(/^Saved “/).waitFor();
+			const [id] = await seed(app.page, [SAMPLE[0]]);
+			await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(id)}`);
+			await app.page.getByRole('button', { name: 'Edit' }).click();
+			await app.page.locator('#edit-content').fill('The user prefers light mode in the mornings.');
+			await app.page.locator('#edit-summary').fill('Light mode mornings');
+			await app.page.locator('#edit-type').selectOption('Habit');
+			await app.page.getByRole('button', { name: 'Remove tag ui' }).click();
+			await app.page.locator('#edit-tags').fill('mornings');
+			await app.page.locator('#edit-tags').press('Enter');
+			await app.page.locator('#edit-importance').fill('0.3');
+			await app.page.locator('#edit-metadata').fill('{"project": "engram"}');
+			await app.page.getByRole('button', { name: 'Save changes' }).click();
+			await app.page.getByText(/^Saved “/).waitFor();
 			const m = await getMemory(id);
 			expect(m).toMatchObject({
 				content: 'The user prefers light mode in the mornings.',
@@ -174,73 +159,73 @@ describe('app', () => {
 				importance: 0.3,
 				metadata: { project: 'engram' },
 			});
-			await page.getByRole('heading', { name: 'Light mode mornings' }).waitFor();
+			await app.page.getByRole('heading', { name: 'Light mode mornings' }).waitFor();
 		});
 
 		it('deletes with undo, restoring the same id, seq, time and links', async () => {
-			const [a, b] = await seed(page, [SAMPLE[1], SAMPLE[3]]);
-			await engine(page, 'associate', { memory1_id: b, memory2_id: a, type: 'DERIVED_FROM', strength: 0.8, transformation: 'found after the move' });
+			const [a, b] = await seed(app.page, [SAMPLE[1], SAMPLE[3]]);
+			await engine(app.page, 'associate', { memory1_id: b, memory2_id: a, type: 'DERIVED_FROM', strength: 0.8, transformation: 'found after the move' });
 			const before = await getMemory(a);
-			await page.goto(`${app.server.url}/#/memory/${encodeURIComponent(a)}`);
-			await page.getByRole('button', { name: 'Delete' }).click();
-			await page.getByText('Deleted 1 memory').waitFor();
-			expect(await engine<unknown[]>(page, 'getMemories', [a])).toEqual([undefined]);
-			await page.getByRole('button', { name: 'Undo' }).click();
-			await page.getByText('Restored 1 memory').waitFor();
+			await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(a)}`);
+			await app.page.getByRole('button', { name: 'Delete' }).click();
+			await app.page.getByText('Deleted 1 memory').waitFor();
+			expect(await engine<unknown[]>(app.page, 'getMemories', [a])).toEqual([undefined]);
+			await app.page.getByRole('button', { name: 'Undo' }).click();
+			await app.page.getByText('Restored 1 memory').waitFor();
 			const after = await getMemory(a);
 			expect(after).toMatchObject({ id: a, seq: before.seq, timestamp: before.timestamp, content: before.content, tags: before.tags });
-			const links = await engine<{ from: string; to: string; type: string; transformation?: string }[]>(page, 'associationsOf', a);
+			const links = await engine<{ from: string; to: string; type: string; transformation?: string }[]>(app.page, 'associationsOf', a);
 			expect(links).toContainEqual(expect.objectContaining({ from: b, to: a, type: 'DERIVED_FROM', transformation: 'found after the move' }));
 		});
 
 		it('links to another memory with any authorable type and its fields', async () => {
-			const [a, b] = await seed(page, [SAMPLE[0], { content: 'The user asked for light backgrounds in screenshots for the docs.', tags: ['style'] }]);
-			await page.goto(`${app.server.url}/#/memory/${encodeURIComponent(a)}`);
-			await page.getByRole('button', { name: 'Link' }).first().click();
-			await page.getByLabel('Find the memory to link to').fill('light backgrounds screenshots');
-			await page.getByRole('button', { name: /light backgrounds in screenshots/ }).click();
-			await page.getByLabel('Relationship type').selectOption('CONTRADICTS');
-			await page.getByLabel('Reason').fill('dark vs light');
-			await page.getByLabel('Resolution').fill('dark in the app, light in docs');
-			await page.getByRole('button', { name: 'Create link' }).click();
-			await page.getByText(/^Linked: this memory contradicts “/).waitFor();
-			await page.locator('[data-testid="association"][data-type="CONTRADICTS"]').waitFor();
-			const links = await engine<{ from: string; to: string; type: string; reason?: string; resolution?: string }[]>(page, 'associationsOf', a);
+			const [a, b] = await seed(app.page, [SAMPLE[0], { content: 'The user asked for light backgrounds in screenshots for the docs.', tags: ['style'] }]);
+			await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(a)}`);
+			await app.page.getByRole('button', { name: 'Link' }).first().click();
+			await app.page.getByLabel('Find the memory to link to').fill('light backgrounds screenshots');
+			await app.page.getByRole('button', { name: /light backgrounds in screenshots/ }).click();
+			await app.page.getByLabel('Relationship type').selectOption('CONTRADICTS');
+			await app.page.getByLabel('Reason').fill('dark vs light');
+			await app.page.getByLabel('Resolution').fill('dark in the app, light in docs');
+			await app.page.getByRole('button', { name: 'Create link' }).click();
+			await app.page.getByText(/^Linked: this memory contradicts “/).waitFor();
+			await app.page.locator('[data-testid="association"][data-type="CONTRADICTS"]').waitFor();
+			const links = await engine<{ from: string; to: string; type: string; reason?: string; resolution?: string }[]>(app.page, 'associationsOf', a);
 			expect(links).toContainEqual(
 				expect.objectContaining({ from: a, to: b, type: 'CONTRADICTS', reason: 'dark vs light', resolution: 'dark in the app, light in docs' }),
 			);
 		});
 
 		it('shows related memories with similarity and what agents did', async () => {
-			const [a] = await seed(page, [
+			const [a] = await seed(app.page, [
 				{ content: 'Invoices are generated nightly by the billing cron job.', tags: ['billing'] },
 				{ content: 'The billing cron job generates invoices every night at 02:00.', tags: ['billing'], force: true },
 			]);
-			await engine(page, 'get', { memory_id: a }, { actor: 'test-agent' });
-			await page.goto(`${app.server.url}/#/memory/${encodeURIComponent(a)}`);
-			await page.getByRole('heading', { name: 'Related memories' }).waitFor();
-			await page.locator('.related li').first().waitFor();
-			expect(await page.locator('.related li').first().innerText()).toMatch(/0\.\d\d/);
-			await page.locator('.history li', { hasText: 'test-agent' }).first().waitFor();
+			await engine(app.page, 'get', { memory_id: a }, { actor: 'test-agent' });
+			await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(a)}`);
+			await app.page.getByRole('heading', { name: 'Related memories' }).waitFor();
+			await app.page.locator('.related li').first().waitFor();
+			expect(await app.page.locator('.related li').first().innerText()).toMatch(/0\.\d\d/);
+			await app.page.locator('.history li', { hasText: 'test-agent' }).first().waitFor();
 		});
 	});
 
 	describe('bulk actions', () => {
 		it('tags and deletes the selected memories, and Undo brings them back', async () => {
-			const ids = await seed(page, SAMPLE.slice(0, 3));
-			await page.reload();
-			await page.getByRole('link', { name: /Deploys happen on Tuesdays/ }).waitFor();
-			for (const box of await page.getByRole('checkbox', { name: /^Select memory/ }).all()) await box.check();
-			await page.getByLabel('Tags for the selected memories').fill('reviewed');
-			await page.getByRole('button', { name: 'Add tags' }).click();
-			await page.getByText(/Added #reviewed to 3 memories/).waitFor();
+			const ids = await seed(app.page, SAMPLE.slice(0, 3));
+			await app.page.reload();
+			await app.page.getByRole('link', { name: /Deploys happen on Tuesdays/ }).waitFor();
+			for (const box of await app.page.getByRole('checkbox', { name: /^Select memory/ }).all()) await box.check();
+			await app.page.getByLabel('Tags for the selected memories').fill('reviewed');
+			await app.page.getByRole('button', { name: 'Add tags' }).click();
+			await app.page.getByText(/Added #reviewed to 3 memories/).waitFor();
 			for (const id of ids) expect((await getMemory(id)).tags).toContain('reviewed');
-			await page.getByRole('toolbar', { name: 'Bulk actions' }).getByRole('button', { name: 'Delete' }).click();
-			await page.getByText('Deleted 3 memories').waitFor();
-			expect((await engine<{ total_memories: number }>(page, 'stats', {})).total_memories).toBe(0);
-			await page.getByRole('button', { name: 'Undo' }).click();
-			await page.getByText('Restored 3 memories').waitFor();
-			expect((await engine<{ total_memories: number }>(page, 'stats', {})).total_memories).toBe(3);
+			await app.page.getByRole('toolbar', { name: 'Bulk actions' }).getByRole('button', { name: 'Delete' }).click();
+			await app.page.getByText('Deleted 3 memories').waitFor();
+			expect((await engine<{ total_memories: number }>(app.page, 'stats', {})).total_memories).toBe(0);
+			await app.page.getByRole('button', { name: 'Undo' }).click();
+			await app.page.getByText('Restored 3 memories').waitFor();
+			expect((await engine<{ total_memories: number }>(app.page, 'stats', {})).total_memories).toBe(3);
 		});
 	});
 
@@ -255,16 +240,16 @@ describe('app', () => {
 				'<iframe src="javascript:parent.__pwned=5"></iframe>',
 				'![tracker](https://tracker.example/pixel.png)',
 			].join('\n\n');
-			const [id] = await seed(page, [{ content: payload }]);
+			const [id] = await seed(app.page, [{ content: payload }]);
 			const outside: string[] = [];
-			page.on('request', (r) => {
+			app.page.on('request', (r) => {
 				if (!r.url().startsWith(app.server.url)) outside.push(r.url());
 			});
-			await page.goto(`${app.server.url}/#/memory/${encodeURIComponent(id)}`);
-			const content = page.getByTestId('memory-content');
+			await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(id)}`);
+			const content = app.page.getByTestId('memory-content');
 			await content.locator('h1 strong').waitFor();
-			await page.waitForTimeout(300);
-			expect(await page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined();
+			await app.page.waitForTimeout(300);
+			expect(await app.page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined();
 			expect(await content.locator('[onerror], [onload], script, iframe').count()).toBe(0);
 			expect(await content.locator('a[href^="javascript:"]').count()).toBe(0);
 			expect(await content.locator('img[src^="https:"]').count()).toBe(0);
@@ -275,22 +260,22 @@ describe('app', () => {
 
 	describe('keyboard', () => {
 		it('/ focuses search, arrows move through rows, Enter opens, Esc goes back', async () => {
-			await seed(page, SAMPLE.slice(0, 3));
-			await page.reload();
-			await page.getByRole('link', { name: /Deploys happen on Tuesdays/ }).waitFor();
-			await page.locator('body').click({ position: { x: 5, y: 400 } });
-			await page.keyboard.press('/');
-			await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('search-input');
-			await page.keyboard.press('ArrowDown');
-			const first = await page.evaluate(() => document.activeElement?.textContent);
-			await page.keyboard.press('ArrowDown');
-			const second = await page.evaluate(() => document.activeElement?.textContent);
+			await seed(app.page, SAMPLE.slice(0, 3));
+			await app.page.reload();
+			await app.page.getByRole('link', { name: /Deploys happen on Tuesdays/ }).waitFor();
+			await app.page.locator('body').click({ position: { x: 5, y: 400 } });
+			await app.page.keyboard.press('/');
+			await expect.poll(() => app.page.evaluate(() => document.activeElement?.id)).toBe('search-input');
+			await app.page.keyboard.press('ArrowDown');
+			const first = await app.page.evaluate(() => document.activeElement?.textContent);
+			await app.page.keyboard.press('ArrowDown');
+			const second = await app.page.evaluate(() => document.activeElement?.textContent);
 			expect(first).not.toEqual(second);
-			await page.keyboard.press('Enter');
-			await page.waitForURL(/#\/memory\//);
-			await page.getByRole('button', { name: 'Edit' }).waitFor();
-			await page.keyboard.press('Escape');
-			await page.waitForURL((u) => u.hash === '#/' || u.hash === '');
+			await app.page.keyboard.press('Enter');
+			await app.page.waitForURL(/#\/memory\//);
+			await app.page.getByRole('button', { name: 'Edit' }).waitFor();
+			await app.page.keyboard.press('Escape');
+			await app.page.waitForURL((u) => u.hash === '#/' || u.hash === '');
 		});
 	});
 });

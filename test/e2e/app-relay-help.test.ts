@@ -6,21 +6,19 @@
  * copy; and no console line ever carries the token.
  */
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrimary, type Primary } from '../../relay/primary';
-import { openApp, type AppFixture } from './app-support';
+import { useApp } from './app-support';
 import { hostReady } from './bridges-support';
 import { ROOT, freePort } from './helpers';
 
-let app: AppFixture;
-let page: Page;
+const app = useApp({ path: '/#/connections' });
 const consoleLines: string[] = [];
 const TOKEN = 'hand-typed-token-0123456789';
 const RELAY_TOKEN = 'the-relays-own-token-0123456789';
 let primary: Primary | undefined;
 
-const relayCard = () => page.locator('section[aria-labelledby="relay-title"]');
+const relayCard = () => app.page.locator('section[aria-labelledby="relay-title"]');
 
 async function pairByHand(url: string, token: string): Promise<void> {
 	const card = relayCard();
@@ -30,12 +28,10 @@ async function pairByHand(url: string, token: string): Promise<void> {
 }
 
 beforeAll(async () => {
-	app = await openApp('/#/connections');
-	page = app.page;
-	page.on('console', (m) => void consoleLines.push(m.text()));
-	await hostReady(page);
+	app.page.on('console', (m) => void consoleLines.push(m.text()));
+	await hostReady(app.page);
 	// The Copy buttons write to the clipboard; record what they write.
-	await page.evaluate(() => {
+	await app.page.evaluate(() => {
 		const w = window as unknown as { copied: string[] };
 		w.copied = [];
 		Object.defineProperty(navigator, 'clipboard', {
@@ -46,7 +42,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
 	await primary?.close();
-	await app?.close();
 });
 
 describe('connections screen, desktop relay', () => {
@@ -58,10 +53,10 @@ describe('connections screen, desktop relay', () => {
 		await expect.poll(() => problem.innerText()).toContain(`No relay is listening at 127.0.0.1:${port} — start it with npx engram-relay`);
 		expect(await problem.locator('code').first().innerText()).toBe('npx engram-relay');
 		expect(await relayCard().innerText()).toMatch(/trying again in the background/i);
-		expect(await page.getByRole('alert').count()).toBe(0);
+		expect(await app.page.getByRole('alert').count()).toBe(0);
 		// Still retrying, quietly: attempts go up, the words stay.
 		const attempts = () =>
-			page.evaluate(
+			app.page.evaluate(
 				() =>
 					(
 						globalThis as unknown as {
@@ -75,7 +70,7 @@ describe('connections screen, desktop relay', () => {
 	});
 
 	it('keeps the desktop-client instructions visible once paired, with snippets for the chosen profile', async () => {
-		const help = page.getByTestId('desktop-clients');
+		const help = app.page.getByTestId('desktop-clients');
 		await help.waitFor();
 		await help.getByRole('combobox', { name: 'Profile' }).selectOption('automem');
 		const desktop = JSON.parse(await help.getByTestId('snippet-claude-desktop').innerText()) as {
@@ -92,19 +87,19 @@ describe('connections screen, desktop relay', () => {
 	});
 
 	it('fills in the Engram folder when given, and copies each snippet', async () => {
-		const help = page.getByTestId('desktop-clients');
+		const help = app.page.getByTestId('desktop-clients');
 		await help.getByRole('textbox', { name: 'Engram folder' }).fill('/home/ana/src/engram/');
 		await help.getByRole('button', { name: 'Copy the Claude Desktop configuration' }).click();
 		await help.getByRole('button', { name: 'Copy the Claude Code command' }).click();
 		await expect.poll(() => help.innerText()).toContain('Copied');
-		const copied = await page.evaluate(() => (window as unknown as { copied: string[] }).copied);
+		const copied = await app.page.evaluate(() => (window as unknown as { copied: string[] }).copied);
 		expect(copied).toHaveLength(2);
 		const config = JSON.parse(copied[0]!) as { mcpServers: { engram: { args: string[] } } };
 		expect(config.mcpServers.engram.args[0]).toBe('/home/ana/src/engram/bin/engram-relay.mjs');
 		expect(copied[1]).toMatch(/^claude mcp add engram -- node \/home\/ana\/src\/engram\/bin\/engram-relay\.mjs --profile automem --port \d+$/);
 		if (process.env.ENGRAM_SCREENSHOTS !== undefined) {
 			await relayCard().scrollIntoViewIfNeeded();
-			await page.evaluate(() => document.querySelector('section[aria-labelledby="relay-title"]')?.scrollIntoView());
+			await app.page.evaluate(() => document.querySelector('section[aria-labelledby="relay-title"]')?.scrollIntoView());
 			await relayCard().screenshot({
 				path: join(process.env.ENGRAM_SCREENSHOTS || join(ROOT, 'docs/screenshots'), 'connections.png'),
 			});
@@ -129,10 +124,10 @@ describe('connections screen, desktop relay', () => {
 		expect(await problem.innerText()).toContain('npx engram-relay --pairing-link');
 		expect(consoleLines.join('\n')).not.toContain(TOKEN);
 		expect(consoleLines.join('\n')).not.toContain(RELAY_TOKEN);
-		expect(await page.locator('body').innerText()).not.toContain(TOKEN);
+		expect(await app.page.locator('body').innerText()).not.toContain(TOKEN);
 	});
 });
 
 async function relayUrl(): Promise<string | undefined> {
-	return page.evaluate(() => (globalThis as unknown as { engramMcpHost: { relay(): { url?: string } } }).engramMcpHost.relay().url);
+	return app.page.evaluate(() => (globalThis as unknown as { engramMcpHost: { relay(): { url?: string } } }).engramMcpHost.relay().url);
 }

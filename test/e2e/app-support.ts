@@ -3,7 +3,8 @@
  * wait for the engine worker and to seed memories through the page's engine client
  * (`globalThis.__engram`, a comlink proxy of the worker's engine).
  */
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { launchBrowser, startPreview, type Browser, type Server } from './helpers';
 
 /** One browser profile and one preview server for a test file. */
@@ -36,6 +37,61 @@ export async function openApp(path = '/'): Promise<AppFixture> {
 		async close() {
 			await browser.close();
 			await server.stop();
+		},
+	};
+}
+
+/** The app of one test file, opened by `useApp`; each accessor throws until `beforeAll` has run. */
+export interface UsedApp {
+	readonly page: Page;
+	readonly server: Server;
+	readonly browser: Browser;
+	readonly context: BrowserContext;
+	/** Page errors and console errors seen so far. */
+	readonly errors: string[];
+}
+
+/**
+ * Registers this test file's hooks: `beforeAll` opens the app at `path` (see `openApp`),
+ * `afterAll` closes it, and with `fresh` each test starts on an empty database with a freshly
+ * loaded page at that route (wipe through the engine, go to the route, reload, engine ready).
+ */
+export function useApp(opts: { path?: string; fresh?: string } = {}): UsedApp {
+	let app: AppFixture | undefined;
+	beforeAll(async () => {
+		app = await openApp(opts.path);
+	});
+	afterAll(async () => {
+		await app?.close();
+	});
+	const fresh = opts.fresh;
+	if (fresh !== undefined)
+		beforeEach(async () => {
+			const { page, server } = opened();
+			await engine(page, 'wipe');
+			await page.goto(server.url + fresh);
+			await page.reload();
+			await engineReady(page);
+		});
+	const opened = (): AppFixture => {
+		if (!app) throw new Error('useApp: the app is not open yet (use it inside a test or a hook registered after useApp)');
+		return app;
+	};
+	return {
+		get page() {
+			return opened().page;
+		},
+		get server() {
+			return opened().server;
+		},
+		get browser() {
+			return opened().browser;
+		},
+		get context() {
+			return opened().browser.context;
+		},
+		get errors() {
+			return opened().errors;
 		},
 	};
 }

@@ -147,3 +147,48 @@ export function refuseLink(type: string, state: { on: boolean }): Middleware<DBC
 		}),
 	};
 }
+
+/**
+ * A Dexie middleware that, while `state.full`, lets every request of a read-write transaction
+ * succeed and then refuses its commit with QuotaExceededError (the transaction aborts; nothing
+ * lands), as Chromium does: its quota check runs when the transaction commits, after the
+ * engine has already mirrored the change into its index. Only an explicit `commit()` is
+ * refused (EngramDB.commitNow, which every indexed write calls); deletes alone commit.
+ */
+export function quotaAtCommit(state: { full: boolean }): Middleware<DBCore> {
+	return {
+		stack: 'dbcore',
+		name: 'test-quota-at-commit',
+		create: (down) => ({
+			...down,
+			transaction(stores, mode, options) {
+				const tx = down.transaction(stores, mode, options) as IDBTransaction;
+				if (mode !== 'readwrite') return tx;
+				let puts = false;
+				let refused: DOMException | undefined;
+				const refuse = () => {
+					if (!state.full || !puts || refused) return false;
+					refused = new DOMException('quota reached at commit', 'QuotaExceededError');
+					Object.defineProperty(tx, 'error', { configurable: true, get: () => refused, set: () => undefined });
+					tx.abort();
+					return true;
+				};
+				const commit = tx.commit?.bind(tx);
+				if (commit) tx.commit = () => void (refuse() || commit());
+				(tx as unknown as { __put: () => void }).__put = () => (puts = true);
+				return tx;
+			},
+			table(name) {
+				const t = down.table(name);
+				return {
+					...t,
+					async mutate(req) {
+						const tx = req.trans as unknown as { __put?: () => void };
+						if (req.type === 'add' || req.type === 'put') tx.__put?.();
+						return t.mutate(req);
+					},
+				};
+			},
+		}),
+	};
+}
