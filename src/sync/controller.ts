@@ -166,14 +166,28 @@ export class SyncController {
 		await this.#map.load(ctx.local);
 		this.#status.set({ on: true, status: 'syncing', error: undefined, skipped: [] });
 		this.#unsubscribe = await this.engine.subscribe(proxied((e: ChangeEvent) => this.#onEngineEvent(e)));
-		// What changed here while sync was off (or everything, the first time) goes out first.
-		await this.#serial(() => this.#out.reconcile());
 		// Progress only for a first sync: a resumed one reads just what changed since its checkpoint.
+		let pullFirst = false;
 		if (!this.#map.since) {
 			// Only for the progress bar's total; replication reports its own errors.
 			const info = await remote.info().catch(() => ({ doc_count: 0 }));
-			this.#status.set({ progress: { done: 0, total: Math.max(0, (info.doc_count ?? 1) - 1) } });
+			const total = Math.max(0, (info.doc_count ?? 1) - 1);
+			this.#status.set({ progress: { done: 0, total } });
+			pullFirst = total > 0;
 		}
+		// What changed here while sync was off goes out first. A first sync with a database that
+		// already holds records pulls them first: a device joining with memories the database
+		// already has (restored from an export, or a profile that synced before) would otherwise
+		// send every one of them again, each a conflict with the server's copy. Then it compares.
+		const reconcile = () => this.#serial(() => this.#out.reconcile());
+		if (pullFirst)
+			this.#replication.whenCaughtUp(async () => {
+				if (!this.#ctx.local) return; // stopped meanwhile
+				this.#in.flush();
+				// A failure was reported to the status by the queue.
+				await reconcile().catch(() => undefined);
+			});
+		else await reconcile();
 		this.#in.listen();
 		this.#replication.start();
 		globalThis.addEventListener?.('online', this.#replication.online);
@@ -194,7 +208,7 @@ export class SyncController {
 	async stop(): Promise<void> {
 		globalThis.removeEventListener?.('online', this.#replication.online);
 		this.#out.clear();
-		this.#replication.cancel();
+		this.#replication.cancel(true);
 		this.#in.cancel();
 		this.#unsubscribe?.();
 		this.#unsubscribe = undefined;

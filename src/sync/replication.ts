@@ -15,6 +15,8 @@ const OFFLINE = 'The server cannot be reached; changes wait here and go out when
 export class Replication {
 	#repl: any;
 	#failing = { push: false, pull: false };
+	/** Work to run the next time both directions are caught up, before saying "synced". */
+	#onCaughtUp: (() => Promise<void>)[] = [];
 
 	constructor(private readonly ctx: SyncContext) {}
 
@@ -68,8 +70,17 @@ export class Replication {
 		}
 	}
 
-	/** Ends replication (if running); the status is the caller's to set. */
-	cancel(): void {
+	/**
+	 * Runs `fn` once, the next time both directions are caught up, and says "synced" only after it
+	 * (unless it wrote something, which replication then takes out and says so).
+	 */
+	whenCaughtUp(fn: () => Promise<void>): void {
+		this.#onCaughtUp.push(fn);
+	}
+
+	/** Ends replication (if running); the status is the caller's to set. `forget`: drops the work waiting to be caught up (sync stops). */
+	cancel(forget = false): void {
+		if (forget) this.#onCaughtUp = [];
 		this.#repl?.cancel();
 		this.#repl = undefined;
 	}
@@ -83,6 +94,14 @@ export class Replication {
 
 	/** Both directions caught up: nothing written here waits any more. */
 	#caughtUp(): void {
+		const then = this.#onCaughtUp.splice(0);
+		if (then.length) {
+			void (async () => {
+				for (const fn of then) await fn();
+				if (this.#repl && !this.ctx.map.unsent.size) this.#caughtUp();
+			})();
+			return;
+		}
 		this.ctx.map.unsent.clear();
 		this.ctx.map.scheduleSave();
 		const pendingOut = this.ctx.waiting(); // what is left: batches on their way to the mirror

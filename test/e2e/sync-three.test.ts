@@ -163,6 +163,28 @@ describe('three devices', () => {
 		const recs = await serverRecords(couch.url, DB, PASS);
 		expect([...recs.values()].some((r) => r.content.includes(CANARY))).toBe(true);
 	});
+
+	it('a device joining with memories the database already has pulls first and sends none of them again', async () => {
+		// D holds A's memories already (an export of A imported on D), then joins for the first time.
+		const d = await newDevice(app.url, devices);
+		const out = await engine<{ data: string }>(a, 'exportMemories', { format: 'json' });
+		await engine(d, 'importMemories', { data: out.data, format: 'json' });
+		await engine(d, 'store', { content: 'Only on device D before it joined: the spare key is under the blue pot' });
+		const before = new Map((await serverDocs(couch.url, DB)).map((x) => [String(x._id), String(x._rev)]));
+		await join(d, { url: couch.url, database: DB, passphrase: PASS });
+		await ctl(d, 'idle');
+		await until('D’s own memory on the server', async () =>
+			[...(await serverRecords(couch.url, DB, PASS)).values()].some((r) => r.content.startsWith('Only on device D')),
+		);
+		// What the server had is untouched: no new revision, no conflict.
+		const after = await serverDocs(couch.url, DB);
+		for (const x of after) {
+			if (!before.has(String(x._id))) continue;
+			expect({ id: x._id, rev: x._rev, conflicts: x._conflicts }).toEqual({ id: x._id, rev: before.get(String(x._id)), conflicts: undefined });
+		}
+		expect(after.length).toBe(before.size + 1);
+		expect(await total(d)).toBe(await total(a));
+	}, 90_000);
 });
 
 describe('scopes', () => {
