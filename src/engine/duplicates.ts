@@ -65,8 +65,15 @@ const PRONOUN_I = /^I(?:['’]\p{L}+)?$/u;
 /** A word of ASCII letters and digits only. */
 const PLAIN = /^[A-Za-z0-9]+$/;
 
-/** Between two words, what makes the second start a sentence. */
-const SENTENCE_END = /[.!?:;\n]/u;
+/** Whether text[from, to) — what lies between two words — holds a . ! ? : ; or line break, so the second starts a sentence. */
+function endsSentence(text: string, from: number, to: number): boolean {
+	for (let i = from; i < to; i++) {
+		const c = text.charCodeAt(i);
+		// . ! ? : ; \n
+		if (c === 46 || c === 33 || c === 63 || c === 58 || c === 59 || c === 10) return true;
+	}
+	return false;
+}
 
 /**
  * The lower-cased words of `text` that name or count: any with a digit ("3pm", "v2"), a single
@@ -79,7 +86,7 @@ export function sharpWords(text: string): Set<string> {
 	let end = 0;
 	for (const m of text.matchAll(WORD_RE)) {
 		const raw = m[0];
-		const start = end === 0 || SENTENCE_END.test(text.slice(end, m.index));
+		const start = end === 0 || endsSentence(text, end, m.index);
 		end = m.index + raw.length;
 		// A plain ASCII word is its own token, lower-cased (the tokenizer's answer, without a
 		// regex run per word: this loop ran for every word of every text a batch compares).

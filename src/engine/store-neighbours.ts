@@ -75,23 +75,45 @@ export function batchNeighbours(ctx: EngineContext, d: Draft, batch: Written[]):
 		// cosine() without its two norms: each draft's squared length is worked out once (draftOf).
 		const u = w.draft.vector;
 		if (u.length !== v.length) cosine(v, u); // throws, naming the lengths
+		// Four products per step, added in the same order as one at a time (the same sum to the
+		// bit): a 500-memory batch makes ~125k of these dot products.
+		const n = v.length;
 		let ab = 0;
-		for (let i = 0; i < v.length; i++) ab += v[i] * u[i];
+		let i = 0;
+		for (; i + 3 < n; i += 4) ab = ab + v[i] * u[i] + v[i + 1] * u[i + 1] + v[i + 2] * u[i + 2] + v[i + 3] * u[i + 3];
+		for (; i < n; i++) ab += v[i] * u[i];
 		const c = d.sq === 0 || w.draft.sq === 0 ? 0 : Math.max(-1, Math.min(1, ab / Math.sqrt(d.sq * w.draft.sq)));
 		if (c >= min) out.push({ id: w.row.id, cosine: c, row: w.row });
 	}
 	return out;
 }
 
-/** The MAX_SIMILAR nearest of `near` (stored and batch ones), best first. */
-function nearestOf(near: Neighbour[]): Neighbour[] {
-	return near.length <= MAX_SIMILAR ? [...near].sort((a, b) => b.cosine - a.cosine) : [...near].sort((a, b) => b.cosine - a.cosine).slice(0, MAX_SIMILAR);
+/**
+ * The MAX_SIMILAR nearest of `near` (stored and batch ones), best first, ties in their order in
+ * `near`: what a stable sort by cosine then a cut gives, in one pass without sorting the list
+ * (a batch item's earlier look-alikes can be hundreds).
+ */
+export function nearestOf(near: readonly Neighbour[]): Neighbour[] {
+	const top: Neighbour[] = [];
+	for (const n of near) {
+		const c = n.cosine;
+		if (top.length === MAX_SIMILAR && !(c > top[MAX_SIMILAR - 1].cosine)) continue;
+		// After every kept one at least as near: an equal cosine keeps its order in `near`.
+		let at = top.length;
+		while (at > 0 && top[at - 1].cosine < c) at--;
+		top.splice(at, 0, n);
+		if (top.length > MAX_SIMILAR) top.pop();
+	}
+	return top;
 }
 
-/** Up to MAX_SIMILAR nearest memories above the similarity threshold (stored and batch ones). */
-export function similarNeighbours(ctx: EngineContext, near: Neighbour[]): Neighbour[] {
+/**
+ * Up to MAX_SIMILAR nearest memories above the similarity threshold (stored and batch ones);
+ * `nearest` is nearestOf(near) when the caller has it already.
+ */
+export function similarNeighbours(ctx: EngineContext, near: readonly Neighbour[], nearest = nearestOf(near)): Neighbour[] {
 	const min = ctx.thresholds.similar;
-	return nearestOf(near).filter((n) => n.cosine >= min);
+	return nearest.filter((n) => n.cosine >= min);
 }
 
 /**
@@ -126,11 +148,14 @@ export function possibleUpdates(
 	rows: Map<string, MemoryRow>,
 	skip: string | undefined,
 	words: (text: string) => Words,
+	nearest = nearestOf(near),
 ): string[] {
 	const th = ctx.thresholds.similar;
 	if (d.row.content.length > UPDATE_MAX_CHARS) return [];
 	const mine = words(d.row.content);
-	return nearestOf(near.filter((n) => n.cosine >= th))
+	// The nearest of those above the threshold are those above it among the nearest (the
+	// order is by cosine), so the caller's nearestOf(near) serves.
+	return similarNeighbours(ctx, near, nearest)
 		.filter((n) => {
 			if (n.id === skip) return false;
 			const row = n.row ?? rows.get(n.id);

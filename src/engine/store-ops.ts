@@ -29,6 +29,7 @@ import {
 	batchNeighbours,
 	exactDuplicate,
 	nearDuplicate,
+	nearestOf,
 	possibleUpdates,
 	round,
 	rowsAbove,
@@ -229,7 +230,9 @@ async function writeDrafts(
 			continue;
 		}
 		const row: MemoryRow = { ...d.row, seq: 0 };
-		planExtras(ctx, d, row, plan, [...stored, ...batch], scopeKey(row.scope, row.session ?? ''));
+		const near = [...stored, ...batch];
+		const nearest = nearestOf(near);
+		planExtras(ctx, d, row, plan, near, nearest, scopeKey(row.scope, row.session ?? ''));
 		if (kept) {
 			if (!plan.links.some((a) => a.from === row.id && a.to === kept.row.id && a.type === 'SIMILAR_TO'))
 				plan.links.push(systemLink(row.id, kept.row.id, 'SIMILAR_TO', round(kept.similarity), row.timestamp));
@@ -237,7 +240,7 @@ async function writeDrafts(
 		}
 		if (superseded) planSupersede(superseded, row, d.item, plan);
 		else {
-			const may = possibleUpdates(ctx, d, [...stored, ...batch], similarRows, kept?.row.id, words);
+			const may = possibleUpdates(ctx, d, near, similarRows, kept?.row.id, words, nearest);
 			if (may.length > 0) updatesOf.set(d.index, may);
 		}
 		plan.written.push({ draft: d, row });
@@ -322,11 +325,11 @@ async function exactCandidates(ctx: EngineContext, drafts: Draft[]): Promise<Map
  * reader of links reads both directions. Two per pair would rewrite each older neighbour's row
  * for nothing.
  */
-function planExtras(ctx: EngineContext, d: Draft, row: MemoryRow, plan: Plan, near: Neighbour[], key: string): void {
+function planExtras(ctx: EngineContext, d: Draft, row: MemoryRow, plan: Plan, near: Neighbour[], nearest: Neighbour[], key: string): void {
 	plan.mentions.push(...d.keys);
 	if (d.vector) setVector(row, ctx.embedder.modelId, d.vector);
 	if (d.caller) setVector(row, callerModel(d.caller.length), d.caller);
-	for (const n of similarNeighbours(ctx, near)) {
+	for (const n of similarNeighbours(ctx, near, nearest)) {
 		const strength = round(n.cosine);
 		plan.links.push(systemLink(row.id, n.id, 'SIMILAR_TO', strength, row.timestamp));
 	}

@@ -44,6 +44,32 @@ const SNAKE_RE = /(?<![\w$])_*[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+_*(?![\w$])/
 const QUOTE_RE = /"([^"\n]{2,80})"|“([^”\n]{2,80})”|(?<![\p{L}\p{N}])'([^'\n]{2,60})'(?![\p{L}\p{N}])|‘([^’\n]{2,60})’/gu;
 const TRAILING_PUNCT = /[.,;:!?)\]}'"’”>]/;
 
+/**
+ * What a pattern needs somewhere in the text to match at all: two characters side by side that
+ * every match holds (a lowercase letter or digit then a capital for camelCase, a word character,
+ * a dot and a letter for a dotted name…). Most memories are prose, where these pairs are rare:
+ * testing for them first skips a pass that would find nothing, for far less than the pattern's
+ * lookbehinds cost at every position.
+ */
+const NEEDS = {
+	url: /:\/\/|[wW][wW][wW]\.|[A-Za-z0-9]\.[a-z]/,
+	fileName: /\.\w/,
+	dotted: /[\w$]\.[A-Za-z_$]/,
+	kebab: /[A-Za-z0-9.]-[A-Za-z0-9]/,
+	camel: /[a-z0-9][A-Z]/,
+};
+
+/** Whether QUOTE_RE can match: a double or curly quote, or a straight one after no letter or digit. */
+function mayQuote(text: string): boolean {
+	if (text.includes('"') || text.includes('“') || text.includes('‘')) return true;
+	for (let i = text.indexOf("'"); i >= 0; i = text.indexOf("'", i + 1))
+		if (i === 0 || !LETTER_OR_DIGIT_BEFORE.test(text.slice(Math.max(0, i - 2), i))) return true;
+	return false;
+}
+
+/** The last code point of a string is a letter or digit. */
+const LETTER_OR_DIGIT_BEFORE = /[\p{L}\p{N}]$/u;
+
 /** Leading Mc/Mac/O'/De… names are names, not PascalCase identifiers. */
 const NAME_PREFIX = /^(?:Mc|Mac|O'|O’|De|Di|Da|La|Le|Van|Von|Du)[A-Z]/;
 
@@ -110,6 +136,7 @@ function scanUrls(scan: Scan): void {
 		for (const m of scan.text.matchAll(EMAIL_RE)) {
 			if (isFree(scan, m.index, m.index + m[0].length)) emit(scan, m[0], 'handle', m.index);
 		}
+	if (!NEEDS.url.test(scan.text)) return;
 	for (const m of scan.text.matchAll(URL_RE)) {
 		const url = trimTrailing(m[0]);
 		if (!isFree(scan, m.index, m.index + url.length)) continue;
@@ -142,7 +169,7 @@ function scanPaths(scan: Scan): void {
 		}
 	}
 	if (text.includes('/') || text.includes(':\\')) scanPathLike(scan);
-	if (!text.includes('.')) return;
+	if (!text.includes('.') || !NEEDS.fileName.test(text)) return;
 	for (const m of text.matchAll(FILE_NAME_RE)) {
 		const name = m[0];
 		if (!isFree(scan, m.index, m.index + name.length) || ACRONYM_DOTS.test(name)) continue;
@@ -205,7 +232,12 @@ function scanIdentifiers(scan: Scan): void {
 			if (isFree(scan, m.index, end)) emit(scan, `${name}()`, 'identifier', m.index, m.index + name.length);
 		}
 	// A pattern runs only when the text has the character it needs (a cheap scan per pass).
-	const passes = [text.includes('.') && DOTTED_RE, text.includes('_') && SNAKE_RE, text.includes('-') && KEBAB_RE, CAMEL_RE];
+	const passes = [
+		text.includes('.') && NEEDS.dotted.test(text) && DOTTED_RE,
+		text.includes('_') && SNAKE_RE,
+		text.includes('-') && NEEDS.kebab.test(text) && KEBAB_RE,
+		NEEDS.camel.test(text) && CAMEL_RE,
+	];
 	for (const re of passes) if (re) scanIdentifierPass(scan, re);
 }
 
@@ -251,6 +283,7 @@ function isCodeShaped(name: string): boolean {
 
 /** Short quoted phrases become terms; their content is left free so names inside still count. */
 function scanQuotes(scan: Scan): void {
+	if (!mayQuote(scan.text)) return;
 	for (const m of scan.text.matchAll(QUOTE_RE)) {
 		const raw = m[1] ?? m[2] ?? m[3] ?? m[4];
 		const inner = raw.replace(/[\s.,;:!?]+$/, '').trim();

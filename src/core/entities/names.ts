@@ -57,6 +57,14 @@ export function scanWords(scan: Scan): void {
 	for (const m of scan.text.matchAll(WORD_RE)) {
 		const text = m[0];
 		const start = m.index;
+		// Most words are lowercase outside any run: all they can be is a lowercase tool name, so
+		// they skip the claim check, the token and the run logic (the same answer, for less).
+		if (run.length === 0 && (shouting || !isCapitalised(text))) {
+			const key = shouting ? plainKey(text) : text;
+			if (LOWERCASE_TOOLS.has(key) && isFree(scan, start, start + text.length, false))
+				lowercaseTool(scan, { text, start, end: start + text.length, key });
+			continue;
+		}
 		const free = isFree(scan, start, start + text.length, false);
 		const capital = free && !shouting && isCapitalised(text);
 		// Only capitalised words need a lookup key; lowercase ones are compared as written.

@@ -18,6 +18,30 @@ const SPACES = /\s+/g;
  * "PostgreSQL" both give "postgresql", "NYC" gives "new york".
  */
 export function normaliseEntityName(name: string, type?: string): string {
+	let byName = NORMALISED.get(type);
+	if (byName === undefined) NORMALISED.set(type, (byName = new Map()));
+	let s = byName.get(name);
+	if (s === undefined) {
+		if (++normalisedCount > NORMALISED_MAX) {
+			NORMALISED.clear();
+			NORMALISED.set(type, (byName = new Map()));
+			normalisedCount = 1;
+		}
+		byName.set(name, (s = normalise(name, type)));
+	}
+	return s;
+}
+
+/**
+ * normaliseEntityName's answers for the names seen lately (a pure function of name and type):
+ * the same people, places and tools come back in text after text, and each answer costs an NFKC
+ * pass and half a dozen patterns. Cleared when full, so it stays small.
+ */
+const NORMALISED = new Map<string | undefined, Map<string, string>>();
+const NORMALISED_MAX = 20_000;
+let normalisedCount = 0;
+
+function normalise(name: string, type?: string): string {
 	const junk = (t: string) => trimEnd(t.replace(LEADING_JUNK, ''), TRAILING_JUNK);
 	let s = junk(name.normalize('NFKC').replace(SPACES, ' '));
 	s = junk(s.replace(/^[@#]+/, '').replace(POSSESSIVE, '')).toLowerCase();
