@@ -28,7 +28,8 @@ const FUNCTION_WORDS = new Set(
 	).split(' '),
 );
 
-const NEGATIONS = new Set([
+/** Words that flip a statement's meaning: a restatement with one more or one fewer is not a duplicate. */
+export const NEGATIONS: ReadonlySet<string> = new Set([
 	'not',
 	'no',
 	'never',

@@ -136,21 +136,7 @@ async function rewrite(
 }
 
 /** Fields whose old and new values the history keeps (so a person can see and revert them). */
-const HISTORY_FIELDS = new Set([
-	'content',
-	'summary',
-	'tags',
-	'type',
-	'importance',
-	'confidence',
-	'metadata',
-	'entities',
-	'source',
-	'scope',
-	'timestamp',
-	't_valid',
-	't_invalid',
-]);
+const HISTORY_FIELDS = new Set<string>(FIELDS.filter((f) => f !== 'last_accessed'));
 
 /** Each changed field's value before and after; unset values are left out (`from`/`to` absent). */
 function fieldChanges(old: MemoryRow, next: MemoryRow, changed: string[]): Record<string, { from?: unknown; to?: unknown }> {

@@ -5,7 +5,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../../../src/core/text';
-import { isNearDuplicate, isPossibleUpdate, nearDuplicateWords, possibleUpdateWords, sharpWords, wordCache, wordsOf } from '../../../src/engine/duplicates';
+import {
+	isNearDuplicate,
+	NEGATIONS,
+	isPossibleUpdate,
+	nearDuplicateWords,
+	possibleUpdateWords,
+	sharpWords,
+	wordCache,
+	wordsOf,
+} from '../../../src/engine/duplicates';
 
 /** Every vector check passes: only the words decide. */
 const near = (a: string, b: string) => isNearDuplicate(1, 0.95, a, b);
@@ -97,26 +106,6 @@ describe('isPossibleUpdate', () => {
 });
 
 describe('word sets worked out once (wordsOf, wordCache)', () => {
-	const NEGATIONS = new Set([
-		'not',
-		'no',
-		'never',
-		'none',
-		'nothing',
-		'without',
-		'dont',
-		'doesnt',
-		'didnt',
-		'isnt',
-		'arent',
-		'wasnt',
-		'werent',
-		'cant',
-		'cannot',
-		'wont',
-		'shouldnt',
-		'nor',
-	]);
 	/** sharpWords as it was before its ASCII fast path: the tokenizer on every word. */
 	function sharpReference(text: string): Set<string> {
 		const out = new Set<string>();
