@@ -130,7 +130,9 @@ export function renderGet(out: GetOutput): string {
 /** update_memory. */
 export function renderUpdate(out: UpdateOutput): string {
 	const what = out.changed.length ? out.changed.join(', ') : 'nothing (values were already so)';
-	return `Updated #${out.seq} ${out.memory_id}: ${what}${out.re_embedded ? '; re-embedded' : ''}.`;
+	// A tags_add / tags_remove edit answers the tags the memory has now: an agent reads the text.
+	const tags = out.tags ? ` Tags now: ${out.tags.length ? out.tags.join(', ') : '(none)'}.` : '';
+	return `Updated #${out.seq} ${out.memory_id}: ${what}${out.re_embedded ? '; re-embedded' : ''}.${tags}`;
 }
 
 /** delete_memory. */

@@ -203,6 +203,8 @@ describe('native tools', () => {
 			expect([...after].sort()).toEqual([...before.slice(1), 'reviewed', 'Streaming'].sort());
 			// The edit that ran second answers the tags both left.
 			expect([data<UpdateOutput>(a).tags, data<UpdateOutput>(b).tags]).toContainEqual(after);
+			// The text an agent reads names them too.
+			expect(text(a)).toMatch(/Tags now: .*reviewed/);
 			expect(errorText(await c.call('update_memory', { memory_id: ids.kafka, tags: ['x'], tags_add: ['y'] }))).toBe(
 				'MCP error -32602: Input validation error: Invalid arguments for tool update_memory: cannot be combined with tags (tags replaces the whole list) at tags_add',
 			);
