@@ -98,21 +98,21 @@ export async function storedLinks(engine: { db: EngramDB }): Promise<Association
 }
 
 /**
- * A Dexie middleware that refuses every add and put while `state.full`, as Chromium does at the
- * origin's quota (test/e2e/quota.test.ts found the rule); a transaction of deletes alone commits.
+ * A Dexie middleware named `name` that refuses, with QuotaExceededError, every add or put that
+ * `refuse(table, rows)` picks; everything else goes through.
  */
-export function quota(state: { full: boolean }): Middleware<DBCore> {
+function refusePuts(name: string, refuse: (table: string, rows: unknown[]) => boolean): Middleware<DBCore> {
 	return {
 		stack: 'dbcore',
-		name: 'test-quota',
+		name,
 		create: (down) => ({
 			...down,
-			table(name) {
-				const t = down.table(name);
+			table(table) {
+				const t = down.table(table);
 				return {
 					...t,
 					mutate(req) {
-						if (state.full && (req.type === 'add' || req.type === 'put'))
+						if ((req.type === 'add' || req.type === 'put') && refuse(table, req.values))
 							return Promise.reject(Object.assign(new Error('quota reached'), { name: 'QuotaExceededError' }));
 						return t.mutate(req);
 					},
@@ -123,29 +123,22 @@ export function quota(state: { full: boolean }): Middleware<DBCore> {
 }
 
 /**
+ * A Dexie middleware that refuses every add and put while `state.full`, as Chromium does at the
+ * origin's quota (test/e2e/quota.test.ts found the rule); a transaction of deletes alone commits.
+ */
+export function quota(state: { full: boolean }): Middleware<DBCore> {
+	return refusePuts('test-quota', () => state.full);
+}
+
+/**
  * A Dexie middleware that refuses, while `state.on`, any put of a memory row carrying a link of
  * `type`: the link step of a write fails (as at the quota) while everything else goes through.
  */
 export function refuseLink(type: string, state: { on: boolean }): Middleware<DBCore> {
-	return {
-		stack: 'dbcore',
-		name: 'test-refuse-link',
-		create: (down) => ({
-			...down,
-			table(name) {
-				const t = down.table(name);
-				return {
-					...t,
-					mutate(req) {
-						const rows = (req.type === 'put' || req.type === 'add' ? req.values : []) as MemoryRow[];
-						if (state.on && name === 'memories' && rows.some((r) => linksOut(r).some((l) => l.type === type)))
-							return Promise.reject(Object.assign(new Error('quota reached'), { name: 'QuotaExceededError' }));
-						return t.mutate(req);
-					},
-				};
-			},
-		}),
-	};
+	return refusePuts(
+		'test-refuse-link',
+		(table, rows) => state.on && table === 'memories' && (rows as MemoryRow[]).some((r) => linksOut(r).some((l) => l.type === type)),
+	);
 }
 
 /**
