@@ -20,7 +20,7 @@
  * over stdio, and 2 clients on the relay's Streamable HTTP endpoint): calls per second and the
  * scaling between the two.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -28,9 +28,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Page, Worker } from 'playwright-core';
-import { freePort, launchBrowser, ROOT, startPreview } from '../../test/e2e/helpers';
-import { newToken, relayHome, spawnRelayClient } from '../../test/unit/relay/helpers';
+import { ROOT } from '../../test/e2e/helpers';
+import { spawnRelayClient } from '../../test/unit/relay/helpers';
 import { Corpus } from './corpus';
+import { pairedApp } from './paired-app';
 import { percentile, round } from './stats';
 
 const BATCH = 500;
@@ -140,59 +141,30 @@ type Ev = [string, number];
 
 /** Engram in Chromium behind the relay, with the relay's trace on. */
 async function startEngram(log: (s: string) => void) {
-	if (!existsSync(join(ROOT, 'dist', 'index.html'))) throw new Error('agent path: build the app first (npm run build)');
-	const server = await startPreview();
-	const browser = await launchBrowser();
-	const home = relayHome();
-	const port = await freePort();
-	const token = newToken();
-	const desk = await spawnRelayClient(
-		['--port', String(port), '--token', token, '--app-url', server.url],
-		{ ENGRAM_RELAY_HOME: home.dir, ENGRAM_RELAY_TRACE: '1' },
-		'engram-bench',
-	);
-	const close = async () => {
-		await desk.close().catch(() => {});
-		await browser.close();
-		await server.stop();
-		home.remove();
+	const app = await pairedApp({ clientName: 'engram-bench', env: { ENGRAM_RELAY_TRACE: '1' }, initScript: PAGE_HOOKS, what: 'agent path' });
+	const { server, page, desk, port, token, home } = app;
+	log('agent path: Engram tab paired with engram-relay');
+	const extra: (() => Promise<void>)[] = [];
+	/** One more desktop client: a second relay process joining the first over stdio. */
+	const stdioClient = async (name: string) => {
+		const c = await spawnRelayClient(['--port', String(port), '--token', token, '--app-url', server.url], { ENGRAM_RELAY_HOME: home.dir }, name);
+		extra.push(() => c.close());
+		return caller(c.client);
 	};
-	try {
-		const page = await browser.context.newPage();
-		await page.addInitScript({ content: PAGE_HOOKS });
-		await page.goto(`${server.url}/#relay=ws://127.0.0.1:${port}&token=${token}`);
-		for (let i = 0; ; i++) {
-			const tools = await desk.client.listTools().catch(() => ({ tools: [] }));
-			if (tools.tools.some((t) => t.name === 'recall_memory')) break;
-			if (i > 600) throw new Error(`the tab did not pair with the relay:\n${desk.log()}`);
-			await new Promise((r) => setTimeout(r, 100));
-		}
-		log('agent path: Engram tab paired with engram-relay');
-		const extra: (() => Promise<void>)[] = [];
-		/** One more desktop client: a second relay process joining the first over stdio. */
-		const stdioClient = async (name: string) => {
-			const c = await spawnRelayClient(['--port', String(port), '--token', token, '--app-url', server.url], { ENGRAM_RELAY_HOME: home.dir }, name);
-			extra.push(() => c.close());
-			return caller(c.client);
-		};
-		/** One more client over the relay's Streamable HTTP endpoint. */
-		const httpClient = async (name: string) => {
-			const client = new Client({ name, version: '1.0.0' });
-			await client.connect(
-				new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
-			);
-			extra.push(() => client.close());
-			return caller(client);
-		};
-		const closeAll = async () => {
-			for (const x of extra) await x().catch(() => {});
-			await close();
-		};
-		return { call: caller(desk.client), page, log: desk.log, close: closeAll, stdioClient, httpClient };
-	} catch (e) {
-		await close();
-		throw e;
-	}
+	/** One more client over the relay's Streamable HTTP endpoint. */
+	const httpClient = async (name: string) => {
+		const client = new Client({ name, version: '1.0.0' });
+		await client.connect(
+			new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+		);
+		extra.push(() => client.close());
+		return caller(client);
+	};
+	const closeAll = async () => {
+		for (const x of extra) await x().catch(() => {});
+		await app.close();
+	};
+	return { call: caller(desk.client), page, log: desk.log, close: closeAll, stdioClient, httpClient };
 }
 
 /** server-memory over stdio, its JSONL file in a temp dir. */

@@ -101,7 +101,7 @@ export async function storedLinks(engine: { db: EngramDB }): Promise<Association
  * A Dexie middleware named `name` that refuses, with QuotaExceededError, every add or put that
  * `refuse(table, rows)` picks; everything else goes through.
  */
-function refusePuts(name: string, refuse: (table: string, rows: unknown[]) => boolean): Middleware<DBCore> {
+function refusePuts(name: string, refuse: (table: string, rows: readonly unknown[]) => boolean): Middleware<DBCore> {
 	return {
 		stack: 'dbcore',
 		name,
@@ -137,7 +137,7 @@ export function quota(state: { full: boolean }): Middleware<DBCore> {
 export function refuseLink(type: string, state: { on: boolean }): Middleware<DBCore> {
 	return refusePuts(
 		'test-refuse-link',
-		(table, rows) => state.on && table === 'memories' && (rows as MemoryRow[]).some((r) => linksOut(r).some((l) => l.type === type)),
+		(table, rows) => state.on && table === 'memories' && (rows as readonly MemoryRow[]).some((r) => linksOut(r).some((l) => l.type === type)),
 	);
 }
 
