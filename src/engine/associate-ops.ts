@@ -17,6 +17,7 @@ import {
 	type UnlinkInput,
 	type UnlinkOutput,
 } from '../core/schemas';
+import type { ActivityEntry } from '../core/activity';
 import { appendActivity } from '../store/activity';
 import { deleteLinks, linksOut, putLinks } from '../store/associations';
 import { getByRef } from '../store/memories';
@@ -64,15 +65,7 @@ export async function associateMemories(ctx: EngineContext, input: AssociateInpu
 					if (ok.length) {
 						await appendActivity(
 							ctx.db,
-							ok.map((s) => ({
-								at,
-								actor,
-								action: 'associated' as const,
-								memory_id: s.memory1_id,
-								memory_ids: [s.memory2_id],
-								detail: `${s.type} → ${s.memory2_id}`,
-								link: { from: s.memory1_id, to: s.memory2_id, type: s.type },
-							})),
+							ok.map((s) => linkEntry(at, actor, 'associated', s.memory1_id, s.memory2_id, s.type)),
 						);
 						change.stamp = await bumpStamp(ctx.db);
 					}
@@ -113,15 +106,7 @@ export async function unlinkMemories(ctx: EngineContext, input: UnlinkInput, act
 					const at = nowIso(ctx);
 					await appendActivity(
 						ctx.db,
-						links.map((l) => ({
-							at,
-							actor,
-							action: 'unlinked' as const,
-							memory_id: a.id,
-							memory_ids: [b.id],
-							detail: `${l.type} → ${b.id}`,
-							link: { from: a.id, to: b.id, type: l.type },
-						})),
+						links.map((l) => linkEntry(at, actor, 'unlinked', a.id, b.id, l.type)),
 					);
 					change.removedEdges!.push(...links);
 					change.stamp = await bumpStamp(ctx.db);
@@ -135,6 +120,11 @@ export async function unlinkMemories(ctx: EngineContext, input: UnlinkInput, act
 		ctx.hub.emit({ kind: 'associations', ids: [first.memory1_id, first.memory2_id] });
 		return applied.value;
 	});
+}
+
+/** The activity entry of a link made or removed: both memories' histories show it, by title. */
+export function linkEntry(at: string, actor: string, action: 'associated' | 'unlinked', from: string, to: string, type: string): ActivityEntry {
+	return { at, actor, action, memory_id: from, memory_ids: [to], detail: `${type} → ${to}`, link: { from, to, type } };
 }
 
 function unlinkOutput(removed: AssociationRow[]): UnlinkOutput {

@@ -20,7 +20,7 @@ import { MemoryError } from '../core/errors';
 import { AssociateItemShape, type StoreInput } from '../core/schemas';
 import { appendActivity } from '../store/activity';
 import { getByRef } from '../store/memories';
-import { writeOne } from './associate-ops';
+import { linkEntry, writeOne } from './associate-ops';
 import { nowIso, type EngineContext } from './context';
 import { notFound } from './get-ops';
 import { storeMemories } from './store-ops';
@@ -53,17 +53,7 @@ export async function storeLinked(ctx: EngineContext, input: StoreLinkedInput, a
 		const w = await writeOne(ctx, { ...link, memory1_id: from.id, memory2_id: to }, 0, at, true);
 		if ('error' in w) return; // not reached: single mode throws instead
 		const s = w.result;
-		await appendActivity(ctx.db, [
-			{
-				at,
-				actor,
-				action: 'associated',
-				memory_id: s.memory1_id,
-				memory_ids: [s.memory2_id],
-				detail: `${s.type} → ${s.memory2_id}`,
-				link: { from: s.memory1_id, to: s.memory2_id, type: s.type },
-			},
-		]);
+		await appendActivity(ctx.db, [linkEntry(at, actor, 'associated', s.memory1_id, s.memory2_id, s.type)]);
 		// The store has mirrored its change into the index already: add the edge there too. It is
 		// in `change` as well, so a failed commit re-reads it and the cross-tab notice names it.
 		change.edges.push(w.row);
