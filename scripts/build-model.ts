@@ -23,6 +23,7 @@ import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import onnxProto from 'onnx-proto';
+import type { StaticModelInfo } from '../src/engine/embedder/types';
 
 const { onnx } = onnxProto;
 
@@ -410,18 +411,8 @@ export function tokenizerFiles(words: string[], splitDigits = false): { tokenize
 
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
 
-/** What config.json's `engram_static` block says; the embedder's fast path keys off it. */
-export interface StaticModelInfo {
-	format: 'int8-rows';
-	dims: number;
-	vocab_size: number;
-	onnx_file: string;
-	table_initializer: string;
-	scale_initializer: string;
-	unk_token_id: number;
-	sha256: Record<string, string>;
-	[key: string]: unknown;
-}
+/** What config.json's `engram_static` block says (the embedder's type), with every file's hash and room for a variant's flags. */
+type BuiltModelInfo = StaticModelInfo & { sha256: Record<string, string>; [key: string]: unknown };
 
 /**
  * Writes a complete static model folder from float rows (row 0 = [UNK] and row 1 = [PAD] are prepended as zeros).
@@ -444,7 +435,7 @@ export function writeStaticModel(
 	const tokenizerJson = JSON.stringify(tokenizer);
 	const tokenizerConfigJson = `${JSON.stringify(tokenizerConfig, null, '\t')}\n`;
 	const hashes = { 'onnx/model.onnx': sha256(model), 'tokenizer.json': sha256(tokenizerJson), 'tokenizer_config.json': sha256(tokenizerConfigJson) };
-	const info: StaticModelInfo = {
+	const info: BuiltModelInfo = {
 		format: 'int8-rows',
 		dims,
 		vocab_size: count,
