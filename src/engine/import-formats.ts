@@ -23,7 +23,8 @@ import {
 import { inspect } from '../core/well-formed';
 import { parseMarkdown } from './markdown-format';
 import { mem0List, mem0Memory } from './import-mem0';
-import { describeIssue, formatPath } from './validate';
+import { splitTags } from './import-csv';
+import { describeIssue, formatPath, valueAt } from './validate';
 
 /** An Engram memory record as import accepts it (everything but content is optional). */
 export const ImportedMemorySchema = z.object({
@@ -32,7 +33,8 @@ export const ImportedMemorySchema = z.object({
 	content: StoreItemShape.content,
 	summary: z.string().max(LIMITS.summaryChars).optional(),
 	type: MemoryTypeSchema.optional(),
-	tags: TagsSchema.optional(),
+	/** A list, or one string split on `,` `;` or `|` as in CSV (other tools export "a, b"). */
+	tags: z.preprocess((v) => (typeof v === 'string' ? splitTags(v) : v), TagsSchema.optional()),
 	source: z.string().max(200).optional(),
 	scope: z.string().min(1).max(200).optional(),
 	importance: UnitSchema.optional(),
@@ -267,7 +269,7 @@ function check<T>(schema: z.ZodType<T>, value: unknown, what: string): { ok: T }
 	}
 	if (r.success) return { ok: r.data };
 	const issue = r.error.issues[0] as unknown as Parameters<typeof describeIssue>[0];
-	return { error: `${what}.${formatPath(issue.path)}: ${describeIssue(issue, undefined)}` };
+	return { error: `${what}.${formatPath(issue.path)}: ${describeIssue(issue, valueAt(value, issue.path))}` };
 }
 
 function emptyBundle(): EngramBundle {

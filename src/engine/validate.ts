@@ -45,7 +45,8 @@ export function formatPath(path: PropertyKey[]): string {
 	return out === '' ? 'input' : out;
 }
 
-function valueAt(input: unknown, path: PropertyKey[]): unknown {
+/** The value at `path` in `input` (undefined where the path leaves it). */
+export function valueAt(input: unknown, path: PropertyKey[]): unknown {
 	let cur = input;
 	for (const p of path) {
 		if (cur === null || typeof cur !== 'object') return undefined;

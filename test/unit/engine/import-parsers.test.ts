@@ -48,6 +48,21 @@ describe('plain records', () => {
 		expect(b.memories).toHaveLength(1);
 	});
 
+	it('takes tags given as one string, split on , ; or | as in CSV', () => {
+		const b = parseJsonl('{"content": "a", "tags": "billing, ops|ops"}\n{"content": "b", "tags": ""}');
+		expect(b.errors.count).toBe(0);
+		expect(b.memories.map((m) => m.value.tags)).toEqual([['billing', 'ops'], []]);
+	});
+
+	it('names the type a field was given, not "is required", when a present field has the wrong type', () => {
+		const b = parseJsonl('{"content": "a", "tags": 5}\n{"content": "b", "importance": "high"}\n{"content": "c", "tags": [1]}');
+		expect(b.errors.list()).toEqual([
+			{ line: 1, error: 'memory.tags: must be an array (got number)' },
+			{ line: 2, error: 'memory.importance: must be a finite number (got string)' },
+			{ line: 3, error: 'memory.tags[0]: must be a string (got number)' },
+		]);
+	});
+
 	it('reads a JSON array and {memories: [...]} of plain records', () => {
 		expect(parseJson(fixture('plain.json')).memories.map((m) => m.value.content)).toEqual([
 			'Alice Chen owns the payments API.',
