@@ -14,6 +14,7 @@ import {
 	MemoryRefSchema,
 	MemoryTypeSchema,
 	MetadataSchema,
+	BLANK,
 	nonBlank,
 	TagsSchema,
 	UnitSchema,
@@ -94,7 +95,7 @@ export type CallContext = z.infer<typeof CallContextSchema>;
 export const StoreItemShape = {
 	content: z
 		.string()
-		.min(1)
+		.min(1, BLANK)
 		.max(LIMITS.contentChars)
 		.refine(nonBlank, { message: 'must not be blank' })
 		.describe(`The memory text (≤ ${LIMITS.contentChars} chars)`),

@@ -69,6 +69,9 @@ export const LIMITS = {
 /** Whether `s` has a character other than whitespace (the rule of a required text field). */
 export const nonBlank = (s: string) => s.trim().length > 0;
 
+/** For `.min(1, BLANK)` before `.refine(nonBlank, …)`: an empty string gets one issue, not two. */
+export const BLANK = { message: 'must not be blank', abort: true } as const;
+
 /**
  * A string made of well-formed UTF-16: a lone surrogate is refused with its position. Every
  * string an agent or an import hands in goes through this rule (here per field, and through
@@ -144,7 +147,7 @@ export const IsoDateSchema = z
 /** A number in [0, 1]; NaN and ±Infinity are refused. */
 export const UnitSchema = z.number().min(0).max(1);
 
-export const MemoryIdSchema = WellFormedStringSchema.min(1)
+export const MemoryIdSchema = WellFormedStringSchema.min(1, BLANK)
 	.max(LIMITS.idChars)
 	.refine(nonBlank, { message: 'must not be blank' })
 	.describe('Memory id (string)');
@@ -154,14 +157,19 @@ export const MemoryIdSchema = WellFormedStringSchema.min(1)
  * that `seq`: a retried delete must not hit another memory (issue 23). Integer seqs are
  * addressed only by the profiles whose seed speaks them (memory-mcp), typed as numbers there.
  */
-export const MemoryRefSchema = z.string().min(1).max(LIMITS.idChars).refine(nonBlank, { message: 'must not be blank' }).describe('Memory id (string, exact)');
+export const MemoryRefSchema = z
+	.string()
+	.min(1, BLANK)
+	.max(LIMITS.idChars)
+	.refine(nonBlank, { message: 'must not be blank' })
+	.describe('Memory id (string, exact)');
 export type MemoryRef = z.infer<typeof MemoryRefSchema>;
 
-export const TagSchema = WellFormedStringSchema.min(1).max(LIMITS.tagChars).refine(nonBlank, { message: 'must not be blank' });
+export const TagSchema = WellFormedStringSchema.min(1, BLANK).max(LIMITS.tagChars).refine(nonBlank, { message: 'must not be blank' });
 export const TagsSchema = z.array(TagSchema).max(LIMITS.tags);
 
 export const EntityRefSchema = z.object({
-	name: z.string().min(1).max(LIMITS.entityNameChars).refine(nonBlank, { message: 'must not be blank' }).describe('Entity name'),
+	name: z.string().min(1, BLANK).max(LIMITS.entityNameChars).refine(nonBlank, { message: 'must not be blank' }).describe('Entity name'),
 	type: z.string().min(1).max(50).describe('person, project, tool, place, organisation, concept, file, url, tag, …'),
 });
 export type EntityRef = z.infer<typeof EntityRefSchema>;

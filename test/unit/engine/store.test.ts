@@ -489,7 +489,7 @@ describe('Engine', () => {
 
 		it('empty string refused', async () => {
 			engine = await fresh();
-			expect((await rejection(engine.store({ content: '' }))).message).toBe('content: must not be empty; content: must not be blank');
+			expect((await rejection(engine.store({ content: '' }))).message).toBe('content: must not be empty');
 			expect((await rejection(engine.store({ content: 'ok', tags: [''] }))).message).toMatch(/^tags\[0\]: must not be empty/);
 		});
 

@@ -61,7 +61,7 @@ describe('registerMemoryErrorTransfer', () => {
 		engine = await makeEngine();
 		const remote = across<EngineApi>(remoteFacade(Promise.resolve(engine)));
 		const err = await remote.store({ content: '' }).catch((e: unknown) => e);
-		expect(err).toMatchObject({ name: 'MemoryError', code: 'invalid_input', message: 'content: must not be empty; content: must not be blank' });
+		expect(err).toMatchObject({ name: 'MemoryError', code: 'invalid_input', message: 'content: must not be empty' });
 		const seen: ChangeEvent[] = [];
 		let arrived!: () => void;
 		const first = new Promise<void>((r) => (arrived = r));

@@ -33,6 +33,15 @@ function nested(depth: number): Record<string, unknown> {
 	return v;
 }
 
+describe('one rule per fault', () => {
+	it('an empty content in a batch is one issue, not "too small" and "blank" for the same field', async () => {
+		const t = errorText(await c.call('store_memory', { memories: [{ content: 'fine' }, { content: '' }] }));
+		expect(t).toContain('must not be blank at memories[1].content');
+		expect(t).not.toContain('Too small');
+		expect(await count()).toBe(1);
+	});
+});
+
 describe('lone surrogates', () => {
 	it('store_memory({id: "bad\\ud800id", tags: ["t\\udfff"]}) is refused naming the field and the rule', async () => {
 		const t = errorText(await c.call('store_memory', { id: 'bad\ud800id', content: 'x', tags: ['t\udfff'] }));
