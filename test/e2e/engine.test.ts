@@ -55,7 +55,7 @@ describe('engine in Chromium', () => {
 				return { name: x.name, code: x.code, message: x.message };
 			}
 		});
-		expect(err).toEqual({ name: 'MemoryError', code: 'invalid_input', message: 'content: must not be empty; content: must not be blank' });
+		expect(err).toEqual({ name: 'MemoryError', code: 'invalid_input', message: 'content: must not be empty' });
 	});
 
 	it('store and recall round trip survives a page reload (IndexedDB persisted)', async () => {
