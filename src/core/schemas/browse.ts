@@ -3,7 +3,7 @@
  */
 import { z } from 'zod';
 import { EntitySchema } from './memory';
-import { IsoDateSchema, LIMITS, MemoryTypeSchema, TagsSchema, wellFormedInput } from './primitives';
+import { IsoDateSchema, LIMITS, MemoryTypeSchema, startBeforeEnd, TagsSchema, wellFormedInput } from './primitives';
 
 // ---------------------------------------------------------------- browsing
 
@@ -24,20 +24,22 @@ export const MemoryBriefSchema = z.object({
 export type MemoryBrief = z.infer<typeof MemoryBriefSchema>;
 
 export const TimelineInputSchema = wellFormedInput(
-	z.object({
-		scope: z.string().min(1).max(200).optional(),
-		start: IsoDateSchema.optional(),
-		end: IsoDateSchema.optional(),
-		time_query: z.string().max(200).optional().describe('e.g. "last week"'),
-		types: z.array(MemoryTypeSchema).optional(),
-		tags: TagsSchema.optional(),
-		tag_mode: z.enum(['any', 'all']).optional().describe('Any (default) or all of tags'),
-		exclude_tags: TagsSchema.optional().describe('Skip memories with any of these tags'),
-		order: z.enum(['asc', 'desc']).optional().describe('Time order (desc)'),
-		limit: z.number().int().min(1).max(200).optional().describe('Max memories (20)'),
-		offset: z.number().int().min(0).optional(),
-		max_content_chars: z.number().int().min(0).max(LIMITS.contentChars).optional(),
-	}),
+	z
+		.object({
+			scope: z.string().min(1).max(200).optional(),
+			start: IsoDateSchema.optional(),
+			end: IsoDateSchema.optional(),
+			time_query: z.string().max(200).optional().describe('e.g. "last week"'),
+			types: z.array(MemoryTypeSchema).optional(),
+			tags: TagsSchema.optional(),
+			tag_mode: z.enum(['any', 'all']).optional().describe('Any (default) or all of tags'),
+			exclude_tags: TagsSchema.optional().describe('Skip memories with any of these tags'),
+			order: z.enum(['asc', 'desc']).optional().describe('Time order (desc)'),
+			limit: z.number().int().min(1).max(200).optional().describe('Max memories (20)'),
+			offset: z.number().int().min(0).optional(),
+			max_content_chars: z.number().int().min(0).max(LIMITS.contentChars).optional(),
+		})
+		.superRefine(startBeforeEnd),
 );
 export type TimelineInput = z.infer<typeof TimelineInputSchema>;
 export const TimelineOutputSchema = z.object({

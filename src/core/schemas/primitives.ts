@@ -85,6 +85,16 @@ export const WellFormedStringSchema = z.string().superRefine((s, ctx) => {
 });
 
 /**
+ * A `superRefine` for inputs with `start` and `end`: an end before the start is refused, naming
+ * `end`, instead of silently matching nothing.
+ */
+export function startBeforeEnd(v: { start?: string; end?: string }, ctx: z.RefinementCtx): void {
+	if (v.start === undefined || v.end === undefined) return;
+	if (Date.parse(v.end) < Date.parse(v.start))
+		ctx.addIssue({ code: 'custom', path: ['end'], message: `must not be before start (start ${v.start}, end ${v.end})` });
+}
+
+/**
  * Adds the whole-input rule to an input schema: every string and key at any depth must be
  * well-formed, each issue naming its path and position. The walk is iterative (core/well-formed),
  * so a deep value cannot overflow it. Marks the schema so server.ts does not add it twice.
@@ -195,11 +205,16 @@ export const MetadataSchema = z.preprocess(
 
 export const EmbeddingSchema = z.array(z.number()).min(1).max(LIMITS.embeddingDims).describe('Caller-computed embedding vector');
 
-export const ImportanceInputSchema = z.union([UnitSchema, z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'])]).describe('0–1, or LOW/MEDIUM/HIGH/CRITICAL');
+const LEVEL_NAMES = Object.keys(IMPORTANCE_LEVELS) as ImportanceLevel[];
+export const ImportanceInputSchema = z
+	.union([UnitSchema, z.enum([...LEVEL_NAMES, ...LEVEL_NAMES.map((l) => l.toLowerCase() as Lowercase<ImportanceLevel>)])], {
+		error: 'must be a number from 0 to 1 or one of LOW, MEDIUM, HIGH, CRITICAL',
+	})
+	.describe('0–1, or LOW/MEDIUM/HIGH/CRITICAL (any case)');
 
 /** Normalises an importance input (0–1 or a level name) to 0–1. */
-export function importanceValue(v: number | ImportanceLevel): number {
-	return typeof v === 'number' ? v : IMPORTANCE_LEVELS[v];
+export function importanceValue(v: number | ImportanceLevel | Lowercase<ImportanceLevel>): number {
+	return typeof v === 'number' ? v : IMPORTANCE_LEVELS[v.toUpperCase() as ImportanceLevel];
 }
 
 /** Normalises any accepted date string to ISO 8601 UTC with milliseconds. */

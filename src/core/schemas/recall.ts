@@ -3,7 +3,7 @@
  */
 import { z } from 'zod';
 import { MemorySchema } from './memory';
-import { EmbeddingSchema, IsoDateSchema, LIMITS, MemoryRefSchema, MemoryTypeSchema, TagsSchema, wellFormedInput } from './primitives';
+import { EmbeddingSchema, IsoDateSchema, LIMITS, MemoryRefSchema, MemoryTypeSchema, startBeforeEnd, TagsSchema, wellFormedInput } from './primitives';
 
 // ---------------------------------------------------------------- recall
 
@@ -25,36 +25,38 @@ export const RecallWeightsSchema = z
 export type RecallWeights = z.infer<typeof RecallWeightsSchema>;
 
 export const RecallInputSchema = wellFormedInput(
-	z.object({
-		query: z.string().max(LIMITS.queryChars).optional().describe('What to look for (natural language)'),
-		queries: z.array(z.string().min(1).max(LIMITS.queryChars)).max(LIMITS.queries).optional().describe('Several phrasings; results merged'),
-		memory_id: MemoryRefSchema.optional().describe('Find memories like this one'),
-		embedding: EmbeddingSchema.optional(),
-		limit: z.number().int().min(1).max(LIMITS.recallLimit).optional().describe('Max results (10)'),
-		offset: z.number().int().min(0).optional(),
-		time_query: z.string().max(200).optional().describe('Natural time range: "last week", "yesterday", "in March 2024", "last 30 days"'),
-		start: IsoDateSchema.optional().describe('Only memories at or after this time'),
-		end: IsoDateSchema.optional().describe('Only memories before this time'),
-		tags: TagsSchema.optional().describe('Filter by tags'),
-		tag_mode: z.enum(['any', 'all']).optional(),
-		tag_match: z.enum(['exact', 'prefix']).optional(),
-		exclude_tags: TagsSchema.optional(),
-		types: z.array(MemoryTypeSchema).optional(),
-		scope: z.string().min(1).max(200).optional().describe('Only this scope'),
-		source: z.string().max(200).optional(),
-		current_only: z.boolean().optional().describe('Skip invalidated memories; follow EVOLVED_INTO/INVALIDATED_BY to the newest'),
-		min_score: z.number().min(0).optional(),
-		sort: z.enum(['score', 'time_desc', 'time_asc', 'updated_desc', 'updated_asc']).optional(),
-		weights: RecallWeightsSchema.optional(),
-		fusion: z.enum(['score', 'rrf']).optional().describe('How lexical and semantic relevance combine: normalised scores (default) or reciprocal rank'),
-		recency_half_life_days: z.number().positive().max(36500).optional(),
-		expand_relations: z.boolean().optional().describe('Let linked memories surface (true)'),
-		expand_entities: z.boolean().optional().describe('Let memories sharing entities surface (true)'),
-		context_tags: TagsSchema.optional().describe('Boost (not filter) memories with these tags'),
-		context_types: z.array(MemoryTypeSchema).optional().describe('Boost these types'),
-		priority_ids: z.array(MemoryRefSchema).max(50).optional().describe('Boost these memories'),
-		max_content_chars: z.number().int().min(0).max(LIMITS.contentChars).optional().describe('Truncate each content to this many chars (2000)'),
-	}),
+	z
+		.object({
+			query: z.string().max(LIMITS.queryChars).optional().describe('What to look for (natural language)'),
+			queries: z.array(z.string().min(1).max(LIMITS.queryChars)).max(LIMITS.queries).optional().describe('Several phrasings; results merged'),
+			memory_id: MemoryRefSchema.optional().describe('Find memories like this one'),
+			embedding: EmbeddingSchema.optional(),
+			limit: z.number().int().min(1).max(LIMITS.recallLimit).optional().describe('Max results (10)'),
+			offset: z.number().int().min(0).optional(),
+			time_query: z.string().max(200).optional().describe('Natural time range: "last week", "yesterday", "in March 2024", "last 30 days"'),
+			start: IsoDateSchema.optional().describe('Only memories at or after this time'),
+			end: IsoDateSchema.optional().describe('Only memories before this time'),
+			tags: TagsSchema.optional().describe('Filter by tags'),
+			tag_mode: z.enum(['any', 'all']).optional(),
+			tag_match: z.enum(['exact', 'prefix']).optional(),
+			exclude_tags: TagsSchema.optional(),
+			types: z.array(MemoryTypeSchema).optional(),
+			scope: z.string().min(1).max(200).optional().describe('Only this scope'),
+			source: z.string().max(200).optional(),
+			current_only: z.boolean().optional().describe('Skip invalidated memories; follow EVOLVED_INTO/INVALIDATED_BY to the newest'),
+			min_score: z.number().min(0).optional(),
+			sort: z.enum(['score', 'time_desc', 'time_asc', 'updated_desc', 'updated_asc']).optional(),
+			weights: RecallWeightsSchema.optional(),
+			fusion: z.enum(['score', 'rrf']).optional().describe('How lexical and semantic relevance combine: normalised scores (default) or reciprocal rank'),
+			recency_half_life_days: z.number().positive().max(36500).optional(),
+			expand_relations: z.boolean().optional().describe('Let linked memories surface (true)'),
+			expand_entities: z.boolean().optional().describe('Let memories sharing entities surface (true)'),
+			context_tags: TagsSchema.optional().describe('Boost (not filter) memories with these tags'),
+			context_types: z.array(MemoryTypeSchema).optional().describe('Boost these types'),
+			priority_ids: z.array(MemoryRefSchema).max(50).optional().describe('Boost these memories'),
+			max_content_chars: z.number().int().min(0).max(LIMITS.contentChars).optional().describe('Truncate each content to this many chars (2000)'),
+		})
+		.superRefine(startBeforeEnd),
 );
 export type RecallInput = z.infer<typeof RecallInputSchema>;
 

@@ -40,6 +40,22 @@ describe('one rule per fault', () => {
 		expect(t).not.toContain('Too small');
 		expect(await count()).toBe(1);
 	});
+
+	it('an end before the start is refused naming end, in recall_memory and list_memory_timeline', async () => {
+		for (const tool of ['recall_memory', 'list_memory_timeline']) {
+			const t = errorText(await c.call(tool, { query: 'memory', start: '2030-01-01', end: '2020-01-01' }));
+			expect(t).toMatch(/must not be before start .* at end/);
+		}
+		expect(data(await c.call('list_memory_timeline', { start: '2020-01-01', end: '2030-01-01' })).count).toBe(1);
+	});
+
+	it('importance takes a level name in any case, and a wrong one names the accepted values', async () => {
+		const id = data(await c.call('store_memory', { content: 'An important one', importance: 'high' })).memory_id;
+		expect((await engine.get({ memory_id: id, track_access: false })).memory.importance).toBe(0.75);
+		const t = errorText(await c.call('store_memory', { content: 'Another', importance: 'Hi' }));
+		expect(t).toContain('must be a number from 0 to 1 or one of LOW, MEDIUM, HIGH, CRITICAL at importance');
+		expect(await count()).toBe(2);
+	});
 });
 
 describe('lone surrogates', () => {
