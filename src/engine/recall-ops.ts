@@ -1,6 +1,7 @@
 /**
  * recall_memory: validates, resolves `time_query`, embeds the query phrasings in one call, lets
- * the search index rank, then loads only the final page from IndexedDB and bounds its size.
+ * the search index rank, then loads only the final page from IndexedDB, puts a newer value of
+ * the same thing above an older one (newer-first.ts) and bounds each content's size.
  * A caller `embedding` is matched against vectors callers stored with the same dimensions
  * (`caller:<dims>`); when none exist and the dimensions equal the active model's, it is used as
  * an active-model query vector.
@@ -13,6 +14,7 @@ import { cosine, normalize } from '../core/vector';
 import { callerModel, embedTexts, type EngineContext } from './context';
 import { toMemory, truncate } from './doc';
 import type { RankedHit, RankedPage } from './search/types';
+import { newerFirst } from './newer-first';
 import { parseInput } from './validate';
 import { modelsOf, rowsWithVector } from '../store/vectors';
 
@@ -117,9 +119,10 @@ async function loadPage(ctx: EngineContext, page: RankedPage, p: RecallInput): P
 	// Over the one table it reads, so it never waits for the previous recall's activity entry.
 	const rows = await ctx.db.read(() => ctx.db.memories.bulkGet(ids), [ctx.db.memories]);
 	const max = p.max_content_chars ?? DEFAULT_MAX_CONTENT_CHARS;
+	const entries = page.hits.map((h, i) => ({ hit: h, row: rows[i], newerThan: undefined as string[] | undefined }));
+	if ((p.sort ?? 'score') === 'score') newerFirst(entries, ctx.embedder.modelId, ctx.thresholds.similar);
 	const results: RecallOutput['results'] = [];
-	page.hits.forEach((h, i) => {
-		const row = rows[i];
+	entries.forEach(({ hit: h, row, newerThan }) => {
 		if (!row) return;
 		const memory = toMemory(row, modelsOf(row));
 		const cut = truncate(memory.content, max);
@@ -133,6 +136,7 @@ async function loadPage(ctx: EngineContext, page: RankedPage, p: RecallInput): P
 			strength: h.strength,
 		};
 		if (h.via !== undefined) r.via = h.via;
+		if (newerThan) r.newer_than = newerThan;
 		if (cut.truncated) r.content_truncated = true;
 		results.push(r);
 	});

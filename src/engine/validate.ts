@@ -125,5 +125,7 @@ function describeUnion(i: Issue, value: unknown): string {
 	);
 	if (value === undefined) return 'is required';
 	const got = typeof value === 'number' ? String(value) : received(branches[0]?.[0] ?? i, value);
+	// A union that words its own rule (importance: "must be a number from 0 to 1 or one of …").
+	if (i.message.startsWith('must ')) return `${i.message} (got ${got})`;
 	return `must be ${[...new Set(parts)].join(' or ')} (got ${got})`;
 }

@@ -100,9 +100,13 @@ export function renderStore(out: StoreOutput): string {
 /** recall_memory. */
 export function renderRecall(out: RecallOutput): string {
 	if (out.results.length === 0) return `No memories matched.${out.lexical_only ? ' (lexical only: no word of the query is known to the model)' : ''}`;
+	const seqOf = new Map(out.results.map((r) => [r.memory.id, r.memory.seq]));
 	const body = out.results.map((r, i) => {
 		const via = r.match === 'expanded' ? ` via ${r.via ?? 'link'}` : '';
-		return `${i + 1}. ${memoryLine(r.memory, 300)}\n   score ${r.score.toFixed(3)}${via}`;
+		const newer = r.newer_than
+			? `; newer than ${r.newer_than.map((id) => `#${seqOf.get(id)}`).join(', ')}, may update ${r.newer_than.length > 1 ? 'them' : 'it'}`
+			: '';
+		return `${i + 1}. ${memoryLine(r.memory, 300)}\n   score ${r.score.toFixed(3)}${via}${newer}`;
 	});
 	const more = out.has_more ? `More results: call again with offset ${out.next_offset}.` : undefined;
 	const head = `${out.results.length} of ${out.count} memories${out.lexical_only ? ' (lexical only)' : ''}:`;

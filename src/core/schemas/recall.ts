@@ -81,6 +81,10 @@ export const RecallResultSchema = z.object({
 	via: z.string().optional().describe('For expanded or weak hits: the memory or entity it came through'),
 	matched_terms: z.array(z.string()),
 	content_truncated: z.boolean().optional(),
+	newer_than: z
+		.array(z.string())
+		.optional()
+		.describe('Older results this one may update (another number, name or negation of the same thing): it was ranked above them'),
 	strength: z
 		.enum(['strong', 'weak'])
 		.optional()

@@ -466,7 +466,10 @@ describe('Engine', () => {
 		it('NaN importance refused', async () => {
 			engine = await fresh();
 			const e = await rejection(engine.store({ content: 'x', importance: NaN }));
-			expect(e).toMatchObject({ code: 'invalid_input', message: 'importance: must be a finite number or one of LOW, MEDIUM, HIGH, CRITICAL (got NaN)' });
+			expect(e).toMatchObject({
+				code: 'invalid_input',
+				message: 'importance: must be a number from 0 to 1 or one of LOW, MEDIUM, HIGH, CRITICAL (got NaN)',
+			});
 		});
 
 		it('infinite confidence refused', async () => {

@@ -50,7 +50,7 @@ describe('one rule per fault', () => {
 	});
 
 	it('importance takes a level name in any case, and a wrong one names the accepted values', async () => {
-		const id = data(await c.call('store_memory', { content: 'An important one', importance: 'high' })).memory_id;
+		const id = data(await c.call('store_memory', { content: 'An important one', importance: 'high' })).memory_id as string;
 		expect((await engine.get({ memory_id: id, track_access: false })).memory.importance).toBe(0.75);
 		const t = errorText(await c.call('store_memory', { content: 'Another', importance: 'Hi' }));
 		expect(t).toContain('must be a number from 0 to 1 or one of LOW, MEDIUM, HIGH, CRITICAL at importance');
