@@ -41,12 +41,15 @@ import { type Outcome, recallAtK, summarise, table } from './lib/metrics';
 import { TURNS } from '../src/engine/search/candidates';
 import { LEXICAL_TUNING } from '../src/engine/search/lexical';
 import { CATEGORIES } from '../src/engine/search/categories';
+import { EXPANSION } from '../src/engine/search/expand';
 import { FEEDBACK } from '../src/engine/search/rank';
+import { ENTITY_FOCUS } from '../src/engine/search/entity-focus';
 
 /**
  * Each ablation: a name, the recall options it changes and, for the conversation-turn priors
  * and the turn-context field (tunables, not weights), the TURNS and LEXICAL_TUNING values it runs
- * with — in-process targets only. "BM25 only" and "dense only" are the plain retrievers: no
+ * with — in-process targets only. Rows starting "+" switch on a lever that was measured and is
+ * off by default (docs/BENCHMARKS.md says why), so a later data set can re-measure it. "BM25 only" and "dense only" are the plain retrievers: no
  * expansion (neither links nor WordNet categories nor feedback), no priors, no turn priors, no
  * turn context.
  */
@@ -57,10 +60,14 @@ const VARIANTS: {
 	lexical?: Partial<typeof LEXICAL_TUNING>;
 	categories?: Partial<typeof CATEGORIES>;
 	feedback?: Partial<typeof FEEDBACK>;
+	entities?: Partial<typeof ENTITY_FOCUS>;
+	expansion?: Partial<typeof EXPANSION>;
 }[] = [
 	{ name: 'full (defaults)', opts: {} },
 	{ name: '− categories (WordNet)', opts: {}, categories: { weight: 0 } },
 	{ name: '− feedback (Rocchio)', opts: {}, feedback: { weight: 0 } },
+	{ name: '+ entity focus (off)', opts: {}, entities: { boost: 0.2 } },
+	{ name: '+ neighbour window 3 (off)', opts: {}, expansion: { neighborDecay: [1, 0.6, 0.3] } },
 	{ name: 'fusion = rrf', opts: { fusion: 'rrf' } },
 	{ name: '− turn-length prior', opts: {}, turns: { fullWords: 0 } },
 	{ name: '− question-turn discount', opts: {}, turns: { question: 1 } },
@@ -111,14 +118,18 @@ function parseArgs(argv: string[]): Args {
 		else if (k === '--pool') a.pool = Number(argv[++i]);
 		else if (k === '--model-path') a.modelPath = argv[++i].replace(/\/?$/, '/');
 		else if (k === '--set') {
-			// --set categories.weight=0.2: one tunable for a sweep (TURNS, LEXICAL_TUNING, CATEGORIES or FEEDBACK).
+			// --set categories.weight=0.2: one tunable for a sweep (TURNS, LEXICAL_TUNING, CATEGORIES, FEEDBACK, ENTITY_FOCUS or
+			// EXPANSION; a comma list sets an array: --set expansion.neighborDecay=1,0.6,0.3).
 			const [key, value] = argv[++i].split('=');
 			const [group, field] = key.split('.');
-			const target = ({ turns: TURNS, lexical: LEXICAL_TUNING, categories: CATEGORIES, feedback: FEEDBACK } as Record<string, Record<string, unknown>>)[
-				group
-			];
+			const target = (
+				{ turns: TURNS, lexical: LEXICAL_TUNING, categories: CATEGORIES, feedback: FEEDBACK, entities: ENTITY_FOCUS, expansion: EXPANSION } as Record<
+					string,
+					Record<string, unknown>
+				>
+			)[group];
 			if (!target || !(field in target)) throw new Error(`--set: unknown tunable ${key}`);
-			target[field] = Number(value);
+			target[field] = value.includes(',') ? value.split(',').map(Number) : Number(value);
 		} else throw new Error(`unknown argument ${k}`);
 	}
 	if (a.data.length === 0) a.data = [DEV_SET, HARD_SET];
@@ -209,19 +220,22 @@ async function main(): Promise<void> {
 	if (args.ablation) {
 		const rows: (string | number)[][] = [];
 		for (const v of VARIANTS) {
-			if ((v.turns || v.lexical || v.categories || v.feedback) && target.name !== 'engine' && target.name !== 'index') continue;
+			if ((v.turns || v.lexical || v.categories || v.feedback || v.entities || v.expansion) && target.name !== 'engine' && target.name !== 'index')
+				continue;
 			const row: (string | number)[] = [v.name];
 			for (const { split, data } of sets) {
-				const saved = { turns: { ...TURNS }, lexical: { ...LEXICAL_TUNING }, categories: { ...CATEGORIES }, feedback: { ...FEEDBACK } };
-				Object.assign(TURNS, v.turns ?? {});
-				Object.assign(LEXICAL_TUNING, v.lexical ?? {});
-				Object.assign(CATEGORIES, v.categories ?? {});
-				Object.assign(FEEDBACK, v.feedback ?? {});
+				const tunables = [
+					[TURNS, v.turns],
+					[LEXICAL_TUNING, v.lexical],
+					[CATEGORIES, v.categories],
+					[FEEDBACK, v.feedback],
+					[ENTITY_FOCUS, v.entities],
+					[EXPANSION, v.expansion],
+				] as [Record<string, unknown>, object | undefined][];
+				const saved = tunables.map(([t]) => ({ ...t }));
+				for (const [t, set] of tunables) Object.assign(t, set ?? {});
 				const s = (await runQuestions(target, data, v.opts, hard)).summary;
-				Object.assign(TURNS, saved.turns);
-				Object.assign(LEXICAL_TUNING, saved.lexical);
-				Object.assign(CATEGORIES, saved.categories);
-				Object.assign(FEEDBACK, saved.feedback);
+				tunables.forEach(([t], i) => Object.assign(t, saved[i]));
 				const o = s.get('overall')!;
 				const b = base.get(split)!;
 				row.push(o.r5, o.r10, signed(o.r5 - b.r5), signed(o.r10 - b.r10));

@@ -7,6 +7,7 @@
 import { createEmbedder } from '../src/engine/embedder';
 import { nodeCategories, nodeModelPath } from '../src/engine/node-model-path';
 import { CATEGORIES } from '../src/engine/search/categories';
+import { ENTITY_FOCUS } from '../src/engine/search/entity-focus';
 import { createSearchIndex } from '../src/engine/search/index';
 import { FEEDBACK } from '../src/engine/search/rank';
 import { Corpus } from './lib/corpus';
@@ -42,9 +43,16 @@ async function main(): Promise<void> {
 			);
 		});
 	}
-	// Category questions too: the expansion only runs for "which/what X" questions.
+	// Category questions too: the expansion only runs for "which/what X" questions; and questions
+	// naming a person, which entity focus looks up in every candidate.
 	const sources = Array.from({ length: 200 }, (_, j) => corpus.memory((j * 7919) % n));
-	const queries = sources.map((m, j) => (j % 4 === 3 ? `Which sports or dishes came up in ${corpus.queryFor(m)}?` : corpus.queryFor(m)));
+	const queries = sources.map((m, j) =>
+		j % 4 === 3
+			? `Which sports or dishes came up in ${corpus.queryFor(m)}?`
+			: j % 4 === 1
+				? `What did Maya Chen say about ${corpus.queryFor(m)}?`
+				: corpus.queryFor(m),
+	);
 	const vectors = await embedder.embed(queries);
 	const scopeSizes = new Map<string, number>();
 	for (let i = 0; i < n; i++) {
@@ -52,10 +60,12 @@ async function main(): Promise<void> {
 		scopeSizes.set(sc, (scopeSizes.get(sc) ?? 0) + 1);
 	}
 	const variants = [
-		{ name: 'neither', feedback: 0, categories: 0 },
-		{ name: 'feedback', feedback: FEEDBACK.weight, categories: 0 },
-		{ name: 'categories', feedback: 0, categories: CATEGORIES.weight },
-		{ name: 'both (defaults)', feedback: FEEDBACK.weight, categories: CATEGORIES.weight },
+		{ name: 'neither', feedback: 0, categories: 0, entities: 0 },
+		{ name: 'feedback', feedback: FEEDBACK.weight, categories: 0, entities: 0 },
+		{ name: 'categories', feedback: 0, categories: CATEGORIES.weight, entities: 0 },
+		{ name: 'both (defaults)', feedback: FEEDBACK.weight, categories: CATEGORIES.weight, entities: 0 },
+		// Measured, off by default (entity-focus.ts).
+		{ name: '+ entity focus', feedback: FEEDBACK.weight, categories: CATEGORIES.weight, entities: 0.2 },
 	];
 	// Unscoped (the whole index: feedback is skipped beyond FEEDBACK.maxMemories) and scoped to the
 	// scope of the memory each query was made from.
@@ -66,6 +76,7 @@ async function main(): Promise<void> {
 				variants.forEach((v, i) => {
 					FEEDBACK.weight = v.feedback;
 					CATEGORIES.weight = v.categories;
+					ENTITY_FOCUS.boost = v.entities;
 					const t0 = performance.now();
 					index.rank({ query, limit: 10, ...(scoped && { scope: sources[j].scope }) }, { vectors: [vectors[j]], categories }, Date.now());
 					times[i].push(performance.now() - t0);

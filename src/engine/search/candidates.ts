@@ -36,6 +36,8 @@ export interface Candidate {
 	terms: Set<string>;
 	/** The turn-length factor (see `substance`; NaN until computed). */
 	substance: number;
+	/** The entity-focus factor (entity-focus.ts; NaN until computed). */
+	focus: number;
 }
 
 /** Caps that bound the work of one recall whatever the corpus size. */
@@ -61,6 +63,7 @@ export function newCandidate(slot: number, direct: boolean): Candidate {
 		tags: 0,
 		terms: new Set(),
 		substance: NaN,
+		focus: NaN,
 	};
 }
 

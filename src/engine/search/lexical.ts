@@ -260,6 +260,20 @@ export class LexicalIndex {
 		return out;
 	}
 
+	/**
+	 * Whether memory `id` holds the processed term `term` in its own words (content, entity names
+	 * or metadata values, not the turn context): entity-focus.ts asks it of a few hundred
+	 * candidates per recall, one map lookup each.
+	 */
+	holds(id: string, term: string): boolean {
+		const ms = internalsOf(this.ms);
+		const short = ms._idToShortId.get(id);
+		const data = short === undefined ? undefined : ms._index.get(term);
+		if (!data) return false;
+		for (const field of ['content', 'entities', 'metadata'] as const) if (data.get(ms._fieldIds[field])?.has(short!)) return true;
+		return false;
+	}
+
 	/** Makes, in steps, what a restore left packed and a write would need (see term-index.ts). */
 	async settle(pause: () => Promise<void>): Promise<void> {
 		const index = internalsOf(this.ms)._index;

@@ -32,6 +32,7 @@ import {
 	type SemanticQuery,
 } from './candidates';
 import { queryDateWords } from './date-words';
+import { focusOf, namedEntities } from './entity-focus';
 import { redirectToCurrent, spreadOverGraph, spreadToNeighbors } from './expand';
 import { compileFilter } from './filters';
 import { TopKBy } from './top-k';
@@ -60,6 +61,8 @@ interface RankContext {
 	seedSlot?: number;
 	/** WordNet's category table, when loaded. */
 	categories?: CategoryTable;
+	/** The processed terms of each entity the query names (entity-focus.ts). */
+	named: string[][];
 }
 
 const DEFAULT_LIMIT = 10;
@@ -100,6 +103,7 @@ function buildContext(view: IndexView, input: RecallInput, qv: QueryVectors, now
 		valid,
 		seedSlot,
 		categories: qv.categories,
+		named: namedEntities(phrasings),
 	};
 }
 
@@ -212,11 +216,14 @@ function feedback(ctx: RankContext, cands: Map<number, Candidate>, k: number): v
 
 /**
  * Lexical and semantic components of a candidate under the fusion mode, both scaled by the
- * candidate's substance (1 except for short conversation turns; see candidates.ts).
+ * candidate's substance (1 except for short conversation turns; see candidates.ts) and its entity
+ * focus (1 unless entity focus is on and the query names someone the memory does not; see
+ * entity-focus.ts).
  */
 function fused(ctx: RankContext, c: Candidate): { lexical: number; semantic: number } {
 	if (Number.isNaN(c.sem)) scoreSemantic(ctx.view, c, ctx.semantic);
-	const s = substance(ctx.view, c);
+	if (Number.isNaN(c.focus)) c.focus = focusOf(ctx.view, c.slot, ctx.named);
+	const s = substance(ctx.view, c) * c.focus;
 	if (ctx.fusion === 'rrf')
 		return {
 			lexical: c.lexRank === Infinity ? 0 : s * rrfScore(c.lexRank),
