@@ -97,7 +97,7 @@ export function extractTimeMentions(text: string, anchorMs: number): TimeMention
 	for (const f of found) {
 		const c: Context = { now: anchorMs, dir: tense(f.index), query: false, month };
 		const groups = normaliseGroups(f.groups);
-		if (isModalVerb(f.phrase, groups)) continue;
+		if (isModalVerb(f.phrase, groups) || isPossessiveName(text, f, groups)) continue;
 		let span = MENTION_PATTERNS[f.pattern].resolve(groups, c);
 		if (!span || !(span.e > span.s)) continue;
 		if (groups.month) month = { y: yearOf(span.s), m: monthOf(span.s) };
@@ -145,6 +145,15 @@ function findCandidates(text: string): Candidate[] {
 /** Mention-only alternatives use numbered twins of a group name (month2, y2, season2). */
 function normaliseGroups(g: Groups): Groups {
 	return { ...g, month: g.month ?? g.month2, y: g.y ?? g.y2, season: g.season ?? g.season2 };
+}
+
+/**
+ * "June's grandson", "since May's wedding": a phrase ending in a bare month word (no day or
+ * year) followed by a possessive is a person's name, not a time.
+ */
+function isPossessiveName(text: string, f: Candidate, g: Groups): boolean {
+	if (g.month === undefined || g.y || g.d) return false;
+	return /^['’]s\b/.test(text.slice(f.index + f.phrase.length));
 }
 
 /** "may 5 people" and "march 3 miles" are verbs: a lowercase month word opening a phrase. */

@@ -536,6 +536,11 @@ describe('time', () => {
 			expect(extractTimeMentions('I may bring 2019 cookies; we march 3 miles; the next day we rested.', ANCHOR)).toEqual([]);
 		});
 
+		it('reads a bare month word with a possessive as a name ("June\'s grandson"), a dated one as a time', () => {
+			expect(extractTimeMentions("What is June's grandson called? since May’s wedding", ANCHOR)).toEqual([]);
+			expect(extractTimeMentions("June 2023's report", ANCHOR)).toEqual([m('June 2023', '2023-06-01', '2023-07-01')]);
+		});
+
 		it('keeps the longest of overlapping expressions', () => {
 			expect(extractTimeMentions('the first week of May 2023 was busy', ANCHOR)).toEqual([m('the first week of May 2023', '2023-05-01', '2023-05-08')]);
 		});
