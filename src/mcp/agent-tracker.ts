@@ -42,7 +42,7 @@ export interface ToolCall {
 
 /** What the tracker needs from the engine. */
 export interface ActivitySink {
-	logActivity(entry: Omit<ActivityEntry, 'id' | 'at'>): Promise<void>;
+	logActivity(entry: Omit<ActivityEntry, 'id' | 'at'>, opts?: { deferred?: boolean }): Promise<void>;
 }
 
 const MAX_CALLS = 200;
@@ -171,7 +171,7 @@ export class AgentTracker {
 		this.#calls = [call, ...this.#calls].slice(0, MAX_CALLS);
 		this.hooks.onCall?.(call);
 		const detail = `${tool} ${error === undefined ? 'ok' : `failed: ${error}`} in ${ms} ms (profile ${info.profile})`;
-		this.sink.logActivity({ actor: agent, action: actionFor(tool), detail }).catch((e: Error) => this.onError(e));
+		this.sink.logActivity({ actor: agent, action: actionFor(tool), detail }, { deferred: true }).catch((e: Error) => this.onError(e));
 		this.onChange();
 	}
 }

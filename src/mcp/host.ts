@@ -4,6 +4,11 @@
  * native tools with WebMCP where the browser has it, and tracks who is connected and what they
  * call. Every connection gets its own McpServer from `createMemoryServer(engine, profile, opts)`.
  *
+ * The relay part is a RelayHost (relay-host.ts). In the app it runs in the engine worker
+ * (`relayControl`), so desktop agents' calls never wait on this thread or on comlink; this host
+ * only mirrors its state and forwards the person's acts. postMessage and WebMCP need the window
+ * and stay here.
+ *
  * The state is exposed through plain getters and one `subscribe`; nothing here imports Svelte.
  *
  * @example
