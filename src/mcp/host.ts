@@ -316,9 +316,20 @@ class RelayMirror {
 		this.changed();
 	}
 
-	/** Waits for an act of the control and applies the state it answered with. */
+	/** Waits for an act of the control and applies the state it answered with (or, refused, the state now). */
 	async act(answer: Promise<RelayView>): Promise<void> {
-		this.#apply(await answer);
+		let view: RelayView;
+		try {
+			view = await answer;
+		} catch (e) {
+			// A refused act (a bad address) shows its error in the state before the caller hears of it.
+			await this.control.view().then(
+				(v) => this.#apply(v),
+				() => undefined,
+			);
+			throw e;
+		}
+		this.#apply(view);
 	}
 
 	/**
