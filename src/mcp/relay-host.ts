@@ -6,8 +6,8 @@
  * the page's main thread or comlink; the page drives it through `RelayControl` (comlink) and
  * mirrors its state from the views it pushes (host.ts). In Node tests it runs in-process.
  *
- * Every method answers with a fresh `RelayView`; `watch` pushes one after each change (coalesced
- * to one per task) carrying the tool calls made since the previous push. The page reads and
+ * Every method answers with a fresh `RelayView`; `watch` pushes one after changes (at most one
+ * per 100 ms) carrying the tool calls made since the previous push. The page reads and
  * cleans the pairing link off its own address bar and hands over only the hash.
  *
  * @example
@@ -73,6 +73,8 @@ export interface RelayHostOptions {
 }
 
 const MAX_CALLS = 200;
+/** The shortest spell between two pushes to the page, ms. */
+const PUSH_MS = 100;
 
 /** Serves desktop clients through engram-relay over `engine`; see the file's comment. */
 export class RelayHost implements RelayControl {
@@ -85,6 +87,7 @@ export class RelayHost implements RelayControl {
 	#fresh: ToolCall[] = [];
 	#errors: string[] = [];
 	#queued = false;
+	#lastPush = -Infinity;
 	#started = false;
 
 	constructor(engine: EngineApi, opts: RelayHostOptions = {}) {
@@ -191,28 +194,37 @@ export class RelayHost implements RelayControl {
 		this.#changed();
 	}
 
-	/** One push per task, after the answer that caused it has been sent. */
+	/**
+	 * Pushes after the answer that caused the change has been sent: the first change of a quiet
+	 * spell a microtask later, then at most one push per PUSH_MS (each push is a message to the
+	 * page that this thread pays for, between agents' calls).
+	 */
 	#changed(): void {
 		if (this.#queued) return;
 		this.#queued = true;
-		queueMicrotask(() => {
-			this.#queued = false;
-			const listener = this.#listener;
-			if (!listener) return;
-			const view: RelayView = {
-				seq: ++this.#seq,
-				relay: this.#pairing.state(),
-				connections: this.#tracker.connections(),
-				calls: this.#fresh,
-				errors: this.#errors,
-			};
-			this.#fresh = [];
-			this.#errors = [];
-			// Over comlink the call is a message; a page that went away takes its worker with it.
-			void Promise.resolve()
-				.then(() => listener(view))
-				.catch(() => {});
-		});
+		const wait = this.#lastPush + PUSH_MS - performance.now();
+		if (wait > 0) setTimeout(() => this.#push(), wait);
+		else queueMicrotask(() => this.#push());
+	}
+
+	#push(): void {
+		this.#queued = false;
+		this.#lastPush = performance.now();
+		const listener = this.#listener;
+		if (!listener) return;
+		const view: RelayView = {
+			seq: ++this.#seq,
+			relay: this.#pairing.state(),
+			connections: this.#tracker.connections(),
+			calls: this.#fresh,
+			errors: this.#errors,
+		};
+		this.#fresh = [];
+		this.#errors = [];
+		// Over comlink the call is a message; a page that went away takes its worker with it.
+		void Promise.resolve()
+			.then(() => listener(view))
+			.catch(() => {});
 	}
 }
 
