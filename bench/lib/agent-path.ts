@@ -7,7 +7,10 @@
  *
  * Then a per-hop breakdown of single calls: the client's send and answer, the relay's four points
  * (`ENGRAM_RELAY_TRACE=1`, relay/trace.ts), and in Chromium the WebSocket frames and the worker's
- * messages stamped by a bench-only init script (the page) and `worker.evaluate` (the worker). All
+ * messages stamped by a bench-only init script (the page) and `worker.evaluate` (the worker).
+ * Since the relay's socket ends in the engine worker (src/mcp/relay-host.ts), its frames are
+ * stamped there (the bench pairs the tab again once its hooks are in, so the socket is opened by
+ * the hooked WebSocket) and the whole tab span is the worker's (`served_in: 'worker'`). All
  * stamps are wall-clock milliseconds (`performance.timeOrigin + now()`); the spans that matter
  * are also given clock-free (each process's span minus the span of the one it waits on).
  * `AGENT_PATH_DEBUG=1` prints every traced call's raw stamps to stderr (with the engine method of
