@@ -17,6 +17,7 @@ import { remoteFacade } from '../src/engine/remote-facade';
 import { registerMemoryErrorTransfer } from '../src/engine/transfer';
 import { DEFAULT_DB_NAME } from '../src/store/names';
 import type { SourcedSnapshot } from '../src/engine/index-lifecycle';
+import type { RelayControl } from '../src/mcp/relay-host';
 import { ERROR_OF, type StartupAnswer, type StartupRequest } from './startup-protocol';
 
 registerMemoryErrorTransfer();
@@ -100,4 +101,24 @@ const ready = import('../src/engine/engine').then(({ createEngine }) =>
 	}),
 );
 
-expose(remoteFacade(ready));
+/**
+ * The relay host (src/mcp/relay-host.ts): the page pairs and watches through `remote.relay`, and
+ * desktop agents' calls are served here, on this thread, straight into the engine. Loaded on the
+ * page's first call (after the engine is ready), so the MCP SDK never delays the engine's start.
+ */
+let relayHost: Promise<RelayControl> | undefined;
+const relayControl = new Proxy({} as Record<string, unknown>, {
+	get(_target, prop) {
+		if (prop === 'then' || typeof prop === 'symbol') return undefined;
+		return async (...args: unknown[]) => {
+			relayHost ??= Promise.all([ready, import('../src/mcp/relay-host')]).then(
+				([engine, { RelayHost }]) => new RelayHost(engine, { app: { name: 'Engram', version: __APP_VERSION__ } }),
+			);
+			const host = (await relayHost) as unknown as Record<string, (...a: unknown[]) => unknown>;
+			if (typeof host[prop] !== 'function') throw new TypeError(`the relay host has no method ${prop}`);
+			return host[prop](...args);
+		};
+	},
+});
+
+expose(remoteFacade(ready, { relay: relayControl }));

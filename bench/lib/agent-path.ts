@@ -7,7 +7,10 @@
  *
  * Then a per-hop breakdown of single calls: the client's send and answer, the relay's four points
  * (`ENGRAM_RELAY_TRACE=1`, relay/trace.ts), and in Chromium the WebSocket frames and the worker's
- * messages stamped by a bench-only init script (the page) and `worker.evaluate` (the worker). All
+ * messages stamped by a bench-only init script (the page) and `worker.evaluate` (the worker).
+ * Since the relay's socket ends in the engine worker (src/mcp/relay-host.ts), its frames are
+ * stamped there (the bench pairs the tab again once its hooks are in, so the socket is opened by
+ * the hooked WebSocket) and the whole tab span is the worker's (`served_in: 'worker'`). All
  * stamps are wall-clock milliseconds (`performance.timeOrigin + now()`); the spans that matter
  * are also given clock-free (each process's span minus the span of the one it waits on).
  * `AGENT_PATH_DEBUG=1` prints every traced call's raw stamps to stderr (with the engine method of
@@ -61,8 +64,14 @@ export interface HopBreakdown {
 	at: Record<string, number>;
 	/** Clock-free spans: each process's own time minus the time it waited on the next. */
 	spans: Record<string, number>;
-	/** Engine calls (main thread → worker) per tool call, median. */
+	/** Engine calls (main thread → worker) per tool call, median (0 when the worker serves the call). */
 	worker_calls: number;
+	/**
+	 * Where the tab served the call: `worker` when the relay's WebSocket ends in the engine worker
+	 * (the spans' `worker (engine)` is then the MCP server and the engine together, and the main
+	 * thread and comlink spans are 0), `page` when it ends on the main thread.
+	 */
+	served_in: 'worker' | 'page';
 }
 
 /** The `agent_path` section of the bench JSON. */
@@ -127,7 +136,11 @@ const PAGE_HOOKS = `(() => {
 	};
 })()`;
 
-/** Worker-side stamps: a capturing listener runs before comlink's, postMessage is its answer. */
+/**
+ * Worker-side stamps: a capturing listener runs before comlink's, postMessage is its answer; and
+ * the relay's WebSocket frames, when the worker holds that socket (a socket opened after these
+ * hooks, see `rehook`).
+ */
 const WORKER_HOOKS = `(() => {
 	if (self.__hop) return;
 	const hop = (self.__hop = { on: false, ev: [] });
@@ -135,6 +148,11 @@ const WORKER_HOOKS = `(() => {
 	self.addEventListener('message', () => stamp('worker-start'), { capture: true });
 	const post = self.postMessage.bind(self);
 	self.postMessage = (...a) => { stamp('worker-end'); return post(...a); };
+	const WS = self.WebSocket;
+	if (WS) self.WebSocket = class extends WS {
+		constructor(...a) { super(...a); this.addEventListener('message', () => stamp('ws-recv')); }
+		send(d) { stamp('ws-send'); return super.send(d); }
+	};
 })()`;
 
 type Ev = [string, number];
@@ -164,7 +182,7 @@ async function startEngram(log: (s: string) => void) {
 		for (const x of extra) await x().catch(() => {});
 		await app.close();
 	};
-	return { call: caller(desk.client), page, log: desk.log, close: closeAll, stdioClient, httpClient };
+	return { call: caller(desk.client), page, log: desk.log, close: closeAll, stdioClient, httpClient, port, token };
 }
 
 /** server-memory over stdio, its JSONL file in a temp dir. */
@@ -201,11 +219,13 @@ const median = (xs: number[]) => (xs.length ? percentile(xs, 50) : NaN);
 function hopsOf(t0: number, t1: number, relay: Ev[], tab: Ev[], worker: Ev[]) {
 	const first = (evs: Ev[], k: string) => evs.find((e) => e[0] === k)?.[1] ?? NaN;
 	const last = (evs: Ev[], k: string) => evs.findLast((e) => e[0] === k)?.[1] ?? NaN;
-	const tabRecv = first(tab, 'tab-recv');
-	const tabSend = last(tab, 'tab-send');
+	// The relay's socket ends in the worker (relay-host.ts) or, in builds before it, on the page.
+	const inWorker = worker.some((e) => e[0] === 'ws-recv');
+	const tabRecv = inWorker ? first(worker, 'ws-recv') : first(tab, 'tab-recv');
+	const tabSend = inWorker ? last(worker, 'ws-send') : last(tab, 'tab-send');
 	// Worker messages inside the tab's handling of the call (later ones are the UI's reactions).
 	const inCall = (e: Ev) => e[1] >= tabRecv && e[1] <= tabSend;
-	const wk = worker.filter(inCall);
+	const wk = worker.filter((e) => inCall(e) && (e[0] === 'worker-start' || e[0] === 'worker-end'));
 	let workerBusy = 0;
 	for (let i = 0, start = NaN; i < wk.length; i++) {
 		if (wk[i][0] === 'worker-start') start = wk[i][1];
@@ -219,8 +239,8 @@ function hopsOf(t0: number, t1: number, relay: Ev[], tab: Ev[], worker: Ev[]) {
 		'relay → tab': first(relay, 'to-tab'),
 		'tab receives': tabRecv,
 		'tab → worker': first(tab.filter(inCall), 'main-to-worker'),
-		'worker starts': first(wk, 'worker-start'),
-		'worker ends': last(wk, 'worker-end'),
+		'worker starts': inWorker ? tabRecv : first(wk, 'worker-start'),
+		'worker ends': inWorker ? tabSend : last(wk, 'worker-end'),
 		'tab gets answer': last(tab.filter(inCall), 'main-from-worker'),
 		'tab sends': tabSend,
 		'relay from tab': last(relay, 'from-tab'),
@@ -232,17 +252,32 @@ function hopsOf(t0: number, t1: number, relay: Ev[], tab: Ev[], worker: Ev[]) {
 	const wsRtt = at['relay from tab'] - at['relay → tab'];
 	const tabSpan = at['tab sends'] - at['tab receives'];
 	// Page and worker share the renderer's clock: postMessage → handler, and back.
-	const messages = at['worker starts'] - at['tab → worker'] + (at['tab gets answer'] - at['worker ends']);
+	const messages = inWorker ? 0 : at['worker starts'] - at['tab → worker'] + (at['tab gets answer'] - at['worker ends']);
 	const spans: Record<string, number> = {
 		total: t1 - t0,
 		'client + stdio (SDK, pipes)': t1 - t0 - relaySpan,
 		'relay (parse, route, stringify)': relaySpan - wsRtt,
 		'WebSocket (both ways)': wsRtt - tabSpan,
-		'tab main thread (MCP server, JSON, zod)': tabSpan - messages - workerBusy,
+		'tab main thread (MCP server, JSON, zod)': inWorker ? 0 : tabSpan - messages - workerBusy,
 		'page ⇄ worker messages (comlink)': messages,
-		'worker (engine)': workerBusy,
+		'worker (engine)': inWorker ? tabSpan : workerBusy,
 	};
-	return { at, spans, workerCalls: wk.filter((e) => e[0] === 'worker-start').length };
+	return { at, spans, workerCalls: wk.filter((e) => e[0] === 'worker-start').length, inWorker };
+}
+
+/**
+ * Pairs the tab again (the same relay and token), so a relay socket the worker holds is opened
+ * anew by the hooked WebSocket; then waits until a call goes through. A page-side socket is
+ * re-opened too, which changes nothing for the page's hooks (installed before it loaded).
+ */
+async function rehook(engram: Awaited<ReturnType<typeof startEngram>>): Promise<void> {
+	type Host = { engramMcpHost: { pairRelay(u: string, t: string): Promise<void>; relay(): { connection?: { status: string; sessions: number } } } };
+	await engram.page.evaluate(([u, t]) => (globalThis as unknown as Host).engramMcpHost.pairRelay(u, t), [`ws://127.0.0.1:${engram.port}`, engram.token]);
+	await engram.page.waitForFunction(() => {
+		const c = (globalThis as unknown as Host).engramMcpHost.relay().connection;
+		return c?.status === 'connected' && c.sessions > 0;
+	});
+	await engram.call('recall_memory', { query: 'warm-up after re-pairing', limit: 1 });
 }
 
 /** Runs `calls` traced calls one by one and returns the medians of every point and span. */
@@ -252,7 +287,7 @@ async function traceCalls(
 	calls = TRACED,
 ): Promise<HopBreakdown> {
 	const worker: Worker | undefined = engram.page.workers().find((w) => w.url().includes('engine'));
-	if (worker) await worker.evaluate(WORKER_HOOKS);
+	if (worker && (await worker.evaluate(`(() => { const had = !!self.__hop; ${WORKER_HOOKS}; return !had; })()`))) await rehook(engram);
 	const setOn = async (on: boolean) => {
 		await engram.page.evaluate(`(globalThis.__hop.on = ${on}, globalThis.__hop.ev = ${on ? '[]' : 'globalThis.__hop.ev'}, 0)`);
 		if (worker) await worker.evaluate(`(self.__hop.on = ${on}, self.__hop.ev = ${on ? '[]' : 'self.__hop.ev'}, 0)`);
@@ -281,7 +316,13 @@ async function traceCalls(
 	}
 	const med = (pick: (r: ReturnType<typeof hopsOf>) => Record<string, number>) =>
 		Object.fromEntries(Object.keys(pick(rows[0])).map((k) => [k, round(median(rows.map((r) => pick(r)[k]).filter((x) => !Number.isNaN(x))))]));
-	return { calls: rows.length, at: med((r) => r.at), spans: med((r) => r.spans), worker_calls: median(rows.map((r) => r.workerCalls)) };
+	return {
+		calls: rows.length,
+		at: med((r) => r.at),
+		spans: med((r) => r.spans),
+		worker_calls: median(rows.map((r) => r.workerCalls)),
+		served_in: rows.some((r) => r.inWorker) ? 'worker' : 'page',
+	};
 }
 
 /**

@@ -329,8 +329,12 @@ export class Engine implements EngineApi {
 			this.ctx.thresholds = resolveThresholds(this.ctx.embedder.modelId, value as Partial<Thresholds> | undefined);
 		this.ctx.hub.emit({ kind: 'settings', ids: [key] });
 	}
-	async logActivity(entry: Omit<ActivityEntry, 'id' | 'at'>): Promise<void> {
-		await appendActivity(this.ctx.db, [{ ...entry, at: new Date(this.ctx.now()).toISOString() }]);
+	async logActivity(entry: Omit<ActivityEntry, 'id' | 'at'>, opts?: { deferred?: boolean }): Promise<void> {
+		const row = { ...entry, at: new Date(this.ctx.now()).toISOString() };
+		// A tool call's entry joins the deferred log: one write per quiet second, not one per call
+		// queued against the next call's transaction (readers of the log flush first).
+		if (opts?.deferred) return this.ctx.log.add(row);
+		await appendActivity(this.ctx.db, [row]);
 	}
 
 	models(): Promise<{ active: string; dims: number; available: { model: string; count: number }[] }> {

@@ -6,12 +6,16 @@
 import { proxy } from 'comlink';
 import type { EngineApi } from './types';
 
-/** A facade over a (possibly not yet ready) engine, for `comlink.expose`. */
-export function remoteFacade(ready: Promise<EngineApi>): EngineApi {
+/**
+ * A facade over a (possibly not yet ready) engine, for `comlink.expose`. `extras` are served
+ * as they are, beside the engine's methods (the worker's relay control: `remote.relay.pair(…)`).
+ */
+export function remoteFacade(ready: Promise<EngineApi>, extras: Record<string, object> = {}): EngineApi {
 	return new Proxy({} as Record<string, unknown>, {
 		get(_target, prop) {
 			// Not a thenable: comlink and `await` must not mistake the facade for a promise.
 			if (prop === 'then' || typeof prop === 'symbol') return undefined;
+			if (Object.hasOwn(extras, prop)) return extras[prop];
 			if (prop === 'subscribe') return async (listener: Parameters<EngineApi['subscribe']>[0]) => proxy((await ready).subscribe(listener));
 			return async (...args: unknown[]) => {
 				const engine = (await ready) as unknown as Record<string, unknown>;

@@ -181,8 +181,11 @@ export interface EngineApi {
 	/** Persistent key/value settings (approved origins, relay pairing, weights, theme…). */
 	getSetting<T = unknown>(key: string): Promise<T | undefined>;
 	setSetting(key: string, value: unknown): Promise<void>;
-	/** Records a tool call or connection event in the activity log. */
-	logActivity(entry: Omit<ActivityEntry, 'id' | 'at'>): Promise<void>;
+	/**
+	 * Records a tool call or connection event in the activity log; `deferred` entries are written
+	 * together within a second (the log's readers flush them first), resolving at once.
+	 */
+	logActivity(entry: Omit<ActivityEntry, 'id' | 'at'>, opts?: { deferred?: boolean }): Promise<void>;
 
 	/** The model recall uses now, and every model holding vectors. */
 	models(): Promise<{ active: string; dims: number; available: { model: string; count: number }[] }>;

@@ -42,7 +42,7 @@ export interface ToolCall {
 
 /** What the tracker needs from the engine. */
 export interface ActivitySink {
-	logActivity(entry: Omit<ActivityEntry, 'id' | 'at'>): Promise<void>;
+	logActivity(entry: Omit<ActivityEntry, 'id' | 'at'>, opts?: { deferred?: boolean }): Promise<void>;
 }
 
 const MAX_CALLS = 200;
@@ -65,6 +65,12 @@ export function agentLabel(c: AgentConnection): string {
 	return `${name} (${where})`;
 }
 
+/** Optional observers of a tracker. */
+export interface AgentTrackerHooks {
+	/** Called with every finished call, before `onChange`. */
+	onCall?(call: ToolCall): void;
+}
+
 /** Tracks connections and calls; `onChange` fires after every change. */
 export class AgentTracker {
 	readonly #connections = new Map<string, { info: AgentConnection; close: () => Promise<void> }>();
@@ -75,6 +81,7 @@ export class AgentTracker {
 		private readonly sink: ActivitySink,
 		private readonly onChange: () => void,
 		private readonly onError: (e: Error) => void,
+		private readonly hooks: AgentTrackerHooks = {},
 	) {}
 
 	/** Connected agents, oldest first (copies). */
@@ -111,8 +118,10 @@ export class AgentTracker {
 		transport.onmessage = (m: JSONRPCMessage) => this.#inbound(info, open, m);
 		const send = transport.send.bind(transport);
 		transport.send = (m, options) => {
+			// The answer leaves first: recording it (the activity log's write) is not on the agent's path.
+			const sent = send(m, options);
 			this.#outbound(info, open, m);
-			return send(m, options);
+			return sent;
 		};
 		const closed = transport.onclose;
 		transport.onclose = () => {
@@ -160,8 +169,9 @@ export class AgentTracker {
 			error,
 		};
 		this.#calls = [call, ...this.#calls].slice(0, MAX_CALLS);
+		this.hooks.onCall?.(call);
 		const detail = `${tool} ${error === undefined ? 'ok' : `failed: ${error}`} in ${ms} ms (profile ${info.profile})`;
-		this.sink.logActivity({ actor: agent, action: actionFor(tool), detail }).catch((e: Error) => this.onError(e));
+		this.sink.logActivity({ actor: agent, action: actionFor(tool), detail }, { deferred: true }).catch((e: Error) => this.onError(e));
 		this.onChange();
 	}
 }

@@ -4,6 +4,11 @@
  * native tools with WebMCP where the browser has it, and tracks who is connected and what they
  * call. Every connection gets its own McpServer from `createMemoryServer(engine, profile, opts)`.
  *
+ * The relay part is a RelayHost (relay-host.ts). In the app it runs in the engine worker
+ * (`relayControl`), so desktop agents' calls never wait on this thread or on comlink; this host
+ * only mirrors its state and forwards the person's acts. postMessage and WebMCP need the window
+ * and stay here.
+ *
  * The state is exposed through plain getters and one `subscribe`; nothing here imports Svelte.
  *
  * @example
@@ -16,13 +21,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { proxy } from 'comlink';
 import type { EngineApi } from '../engine/types';
 import { AgentTracker, type AgentConnection, type ToolCall } from './agent-tracker';
 import { OriginPolicy, type ApprovedOrigin, type ChannelLike, type OriginRequest } from './origins';
-import { RelayPairingManager, type RelayPairingState } from './relay-pairing';
+import { connectServer, RelayHost, type RelayControl, type RelayView } from './relay-host';
+import type { RelayPairingState } from './relay-pairing';
 import { createMemoryServer } from './server';
 import { PostMessageListener, type HostWindow, type PostMessageServerTransport } from './transports/post-message';
-import type { RelaySessionTransport, WebSocketConstructor } from './transports/relay-client';
+import { readPairingHash, type WebSocketConstructor } from './transports/relay-client';
 import { isRelayProfile, type RelayProfile } from './transports/relay-protocol';
 import { trustingValidator } from './trusting-validator';
 import { findModelContext, registerWebMcpTools, type ModelContextLike } from './webmcp';
@@ -40,6 +47,12 @@ export interface McpHostOptions {
 	postMessage?: boolean;
 	/** Pair with engram-relay from the link or the stored pairing (true). */
 	relay?: boolean;
+	/**
+	 * Where the relay pairing and its sessions are served: the engine worker's `relay` over comlink
+	 * in the app (so desktop agents' calls never touch this thread); default: a RelayHost on this
+	 * thread over `engine` (Node tests), built with `WebSocket`, `relayBackoff`, `app`, `createServer`.
+	 */
+	relayControl?: RelayControl;
 	/** The model context to register WebMCP tools on (default: found on document/navigator; null: none). */
 	modelContext?: ModelContextLike | null;
 	/** Profile of same-origin postMessage clients that do not ask for one ('native'). */
@@ -129,16 +142,10 @@ export async function startMcpHost(engine: EngineApi, opts: McpHostOptions = {})
 	const unwatch = listener ? watchApprovals(origins, listener, changed) : origins.subscribe(changed);
 	const sweep = listener ? setInterval(() => void listener.sweep(), SWEEP_MS) : undefined;
 
-	const pairing = new RelayPairingManager({
-		store: engine,
-		onSession: (t: RelaySessionTransport) => serve(t, { kind: 'relay', via: t.info.kind, client: t.info.client, profile: t.info.profile }),
-		onChange: changed,
-		WebSocket: opts.WebSocket,
-		app: opts.app,
-		backoff: opts.relayBackoff,
-	});
-	const detachRelay = opts.relay === false ? () => {} : await startRelay(win, pairing);
-
+	const control =
+		opts.relayControl ?? new RelayHost(engine, { WebSocket: opts.WebSocket, app: opts.app, backoff: opts.relayBackoff, createServer: opts.createServer });
+	const relay = new RelayMirror(control, changed, onError);
+	const detachRelay = opts.relay === false ? () => {} : await relay.attach(win);
 	const webmcp = { available: false, tools: [] as string[] };
 	const webmcpAbort = new AbortController();
 	const mc = opts.modelContext === null ? undefined : (opts.modelContext ?? findModelContext());
@@ -150,25 +157,31 @@ export async function startMcpHost(engine: EngineApi, opts: McpHostOptions = {})
 	const host: McpHost = {
 		origins,
 		snapshot: () => ({
-			connections: tracker.connections(),
-			calls: tracker.calls(),
+			connections: [...tracker.connections(), ...relay.connections()],
+			calls: mergeCalls(tracker.calls(), relay.calls()),
 			pending_origins: origins.pending(),
 			approved_origins: origins.approved(),
-			relay: pairing.state(),
+			relay: relay.state(),
 			webmcp: { ...webmcp, tools: [...webmcp.tools] },
 		}),
-		connections: () => tracker.connections(),
-		calls: () => tracker.calls(),
-		relay: () => pairing.state(),
-		pairRelay: (url, token) => pairing.pair(url, token),
-		unpairRelay: () => pairing.unpair(),
-		acceptRelayLink: () => pairing.acceptOffer(),
-		declineRelayLink: () => pairing.declineOffer(),
-		undoRelayLink: () => pairing.undoLinkPairing(),
-		dismissRelayNotice: () => pairing.dismissNotice(),
-		reconnectRelay: () => pairing.reconnect(),
+		connections: () => [...tracker.connections(), ...relay.connections()],
+		calls: () => mergeCalls(tracker.calls(), relay.calls()),
+		relay: () => relay.state(),
+		pairRelay: (url, token) => relay.act(control.pair(url, token)),
+		unpairRelay: () => relay.act(control.unpair()),
+		acceptRelayLink: () => relay.act(control.acceptOffer()),
+		declineRelayLink: () => {
+			relay.patch({ offer: undefined });
+			void relay.act(control.declineOffer()).catch((e: Error) => onError(e));
+		},
+		undoRelayLink: () => relay.act(control.undoLinkPairing()),
+		dismissRelayNotice: () => {
+			relay.patch({ notice: undefined });
+			void relay.act(control.dismissNotice()).catch((e: Error) => onError(e));
+		},
+		reconnectRelay: () => void relay.act(control.reconnect()).catch((e: Error) => onError(e)),
 		webmcp: () => ({ ...webmcp, tools: [...webmcp.tools] }),
-		disconnect: (id) => tracker.disconnect(id),
+		disconnect: (id) => (relay.has(id) ? relay.act(control.disconnect(id)) : tracker.disconnect(id)),
 		subscribe(l) {
 			listeners.add(l);
 			return () => listeners.delete(l);
@@ -178,7 +191,7 @@ export async function startMcpHost(engine: EngineApi, opts: McpHostOptions = {})
 			unwatch();
 			origins.close();
 			detachRelay();
-			pairing.stop();
+			await control.stop().catch((e: Error) => onError(e));
 			webmcpAbort.abort();
 			await listener?.stop();
 			await Promise.all(tracker.connections().map((c) => tracker.disconnect(c.id)));
@@ -193,25 +206,6 @@ function actorName(meta: { kind: string; via: string; origin?: string; client?: 
 	const name = meta.client?.name ?? 'agent';
 	if (meta.kind === 'postMessage') return `${name} (postMessage ${meta.origin})`;
 	return meta.kind === 'relay' ? `${name} (relay/${meta.via})` : `${name} (WebMCP)`;
-}
-
-/** Connects a fresh server; if it cannot be built, every request gets an error naming why. */
-function connectServer(transport: Transport, build: () => McpServer, onError: (e: Error) => void, info: AgentConnection): void {
-	let server: McpServer;
-	try {
-		server = build();
-	} catch (e) {
-		const why = `Engram could not start a server for profile ${info.profile}: ${(e as Error).message}`;
-		onError(new Error(why));
-		const tap = transport.onmessage;
-		transport.onmessage = (m) => {
-			tap?.(m);
-			if ('method' in m && 'id' in m) void transport.send({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: why } });
-		};
-		void transport.start();
-		return;
-	}
-	server.connect(transport).catch((e: Error) => onError(e));
 }
 
 /** The postMessage listener, creating a server per client with its origin's profile. */
@@ -273,19 +267,114 @@ function watchApprovals(origins: OriginPolicy, listener: PostMessageListener, ch
 	});
 }
 
-/** Pairs from the address or the stored pairing, and watches for pairing links and coming back online. */
-async function startRelay(win: HostWindow & { location: Location; history?: History }, pairing: RelayPairingManager): Promise<() => void> {
-	const replaceUrl = (url: string) => win.history?.replaceState(win.history.state, '', url);
-	await pairing.start(win.location, replaceUrl);
-	const target = win as unknown as EventTarget;
-	const onHash = () => void pairing.fromLink(win.location, replaceUrl);
-	const onOnline = () => pairing.reconnect();
-	target.addEventListener?.('hashchange', onHash);
-	target.addEventListener?.('online', onOnline);
-	return () => {
-		target.removeEventListener?.('hashchange', onHash);
-		target.removeEventListener?.('online', onOnline);
-	};
+const MAX_CALLS = 200;
+
+/** The page's and the relay's recent calls together, newest first (≤ 200). */
+function mergeCalls(a: ToolCall[], b: ToolCall[]): ToolCall[] {
+	if (!b.length) return a;
+	if (!a.length) return b;
+	return [...a, ...b].sort((x, y) => (x.at < y.at ? 1 : x.at > y.at ? -1 : 0)).slice(0, MAX_CALLS);
+}
+
+/**
+ * The page's copy of the relay's state: applied from every answer of the control and from the
+ * views it pushes, the newer (`seq`) winning; calls arrive only with pushes, each new once.
+ */
+class RelayMirror {
+	#seq = -1;
+	#state: RelayPairingState = {};
+	#connections: AgentConnection[] = [];
+	#calls: ToolCall[] = [];
+
+	constructor(
+		private readonly control: RelayControl,
+		private readonly changed: () => void,
+		private readonly onError: (e: Error) => void,
+	) {}
+
+	state(): RelayPairingState {
+		return structuredClone(this.#state);
+	}
+
+	connections(): AgentConnection[] {
+		return this.#connections.map((c) => ({ ...c }));
+	}
+
+	calls(): ToolCall[] {
+		return [...this.#calls];
+	}
+
+	has(connectionId: string): boolean {
+		return this.#connections.some((c) => c.id === connectionId);
+	}
+
+	/** Shows the effect of an act at once (the control's answer confirms it). */
+	patch(change: Partial<RelayPairingState>): void {
+		const next: Record<string, unknown> = { ...this.#state, ...change };
+		for (const k of Object.keys(change)) if (next[k] === undefined) delete next[k];
+		this.#state = next as RelayPairingState;
+		this.changed();
+	}
+
+	/** Waits for an act of the control and applies the state it answered with (or, refused, the state now). */
+	async act(answer: Promise<RelayView>): Promise<void> {
+		let view: RelayView;
+		try {
+			view = await answer;
+		} catch (e) {
+			// A refused act (a bad address) shows its error in the state before the caller hears of it.
+			await this.control.view().then(
+				(v) => this.#apply(v),
+				() => undefined,
+			);
+			throw e;
+		}
+		this.#apply(view);
+	}
+
+	/**
+	 * Subscribes to the control's pushes, pairs from the stored pairing or the page's link (cleaned
+	 * off the address bar first), and watches for later links and coming back online.
+	 */
+	async attach(win: HostWindow & { location: Location; history?: History }): Promise<() => void> {
+		await this.control.watch(proxy((v: RelayView) => this.#apply(v))).catch((e: Error) => this.onError(e));
+		const location = win.location;
+		/** The hash of a pairing link, taken off the address bar at once (the token must not linger). */
+		const takeLink = (): string => {
+			const hash = location.hash;
+			const link = readPairingHash(hash);
+			if (!link) return '';
+			win.history?.replaceState(win.history.state, '', `${location.pathname}${location.search}${link.rest}`);
+			return hash;
+		};
+		await this.act(this.control.start(takeLink())).catch((e: Error) => {
+			this.#state = { ...this.#state, error: `the relay pairing could not start: ${e.message}` };
+			this.onError(e);
+		});
+		const target = win as unknown as EventTarget;
+		const onHash = () => {
+			const hash = takeLink();
+			if (hash) void this.act(this.control.fromLink(hash)).catch((e: Error) => this.onError(e));
+		};
+		const onOnline = () => void this.act(this.control.reconnect()).catch((e: Error) => this.onError(e));
+		target.addEventListener?.('hashchange', onHash);
+		target.addEventListener?.('online', onOnline);
+		return () => {
+			target.removeEventListener?.('hashchange', onHash);
+			target.removeEventListener?.('online', onOnline);
+		};
+	}
+
+	#apply(v: RelayView): void {
+		if (v.seq > this.#seq) {
+			this.#seq = v.seq;
+			this.#state = v.relay;
+			this.#connections = v.connections;
+		}
+		if (v.calls?.length) this.#calls = [...v.calls, ...this.#calls].slice(0, MAX_CALLS);
+		for (const e of v.errors ?? []) this.onError(new Error(e));
+		this.changed();
+	}
 }
 
 /** Serves the native tools to WebMCP through an in-page client. */
