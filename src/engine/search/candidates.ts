@@ -4,6 +4,7 @@
  * candidate's best lexical score, cosine and ranks. Fusion into components happens later.
  */
 import { processTerm, tokenize } from '../../core/text';
+import { CATEGORIES } from './categories';
 import type { Collection } from './lexical';
 import { probeSlots, scanSlots } from './nearest';
 import type { IndexView } from './view';
@@ -196,7 +197,8 @@ export function addExpansion(
 	const top = hits.length > 0 ? hits[0].score : 1;
 	for (const h of hits) {
 		const c = candidateFor(cands, view.slotOf.get(h.id)!, true);
-		c.lex = Math.max(c.lex, (weight * h.score) / top);
+		const x = (weight * h.score) / top;
+		c.lex = CATEGORIES.add ? Math.min(1, c.lex + x) : Math.max(c.lex, x);
 	}
 }
 

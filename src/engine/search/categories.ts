@@ -24,6 +24,8 @@ export const CATEGORIES = {
 	 * speaker questions fell (members of "home", "job", "play" crowd the pool).
 	 */
 	everyWord: 0,
+	/** 1: a member-word match adds to a memory's direct lexical score (capped at 1); 0: the larger of the two counts. */
+	add: 0,
 };
 
 /**
