@@ -175,7 +175,8 @@ export function addLexical(
 /**
  * Lexical hits of a category expansion (categories.ts) into `cands`, each counting for `weight`
  * of its score relative to the expansion's best hit, added to the memory's direct lexical score
- * (CATEGORIES.add; else the larger counts): a member word is weaker evidence than the query's own word. They take no lexical rank and no matched terms (the caller never said them).
+ * (CATEGORIES.add; else the larger counts): a member word is weaker evidence than the query's
+ * own word. They take no lexical rank and no matched terms (the caller never said them).
  */
 export function addExpansion(
 	view: IndexView,
