@@ -65,6 +65,7 @@ const VARIANTS: {
 }[] = [
 	{ name: 'full (defaults)', opts: {} },
 	{ name: '− categories (WordNet)', opts: {}, categories: { weight: 0 } },
+	{ name: 'categories: larger, not sum', opts: {}, categories: { add: 0 } },
 	{ name: '− feedback (Rocchio)', opts: {}, feedback: { weight: 0 } },
 	{ name: '+ entity focus (off)', opts: {}, entities: { boost: 0.2 } },
 	{ name: '+ neighbour window 3 (off)', opts: {}, expansion: { neighborDecay: [1, 0.6, 0.3] } },

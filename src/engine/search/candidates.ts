@@ -4,6 +4,7 @@
  * candidate's best lexical score, cosine and ranks. Fusion into components happens later.
  */
 import { processTerm, tokenize } from '../../core/text';
+import { CATEGORIES } from './categories';
 import type { Collection } from './lexical';
 import { probeSlots, scanSlots } from './nearest';
 import type { IndexView } from './view';
@@ -173,8 +174,9 @@ export function addLexical(
 
 /**
  * Lexical hits of a category expansion (categories.ts) into `cands`, each counting for `weight`
- * of its score relative to the expansion's best hit: a member word is weaker evidence than the
- * query's own word. They take no lexical rank and no matched terms (the caller never said them).
+ * of its score relative to the expansion's best hit, added to the memory's direct lexical score
+ * (CATEGORIES.add; else the larger counts): a member word is weaker evidence than the query's
+ * own word. They take no lexical rank and no matched terms (the caller never said them).
  */
 export function addExpansion(
 	view: IndexView,
@@ -196,7 +198,8 @@ export function addExpansion(
 	const top = hits.length > 0 ? hits[0].score : 1;
 	for (const h of hits) {
 		const c = candidateFor(cands, view.slotOf.get(h.id)!, true);
-		c.lex = Math.max(c.lex, (weight * h.score) / top);
+		const x = (weight * h.score) / top;
+		c.lex = CATEGORIES.add ? Math.min(1, c.lex + x) : Math.max(c.lex, x);
 	}
 }
 
