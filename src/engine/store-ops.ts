@@ -31,8 +31,8 @@ import {
 	nearDuplicate,
 	nearestOf,
 	possibleUpdates,
+	contentsAbove,
 	round,
-	rowsAbove,
 	scopeKey,
 	similarNeighbours,
 	storedNeighbours,
@@ -197,7 +197,7 @@ async function writeDrafts(
 	// every draft that supersedes nothing are looked up together, up front (nearestMany shares
 	// their scans); a superseding draft looks up its own, leaving out the memory it replaces.
 	const neighbours = storedNeighboursOf(ctx, drafts);
-	const similarRows = await rowsAbove(ctx, neighbours);
+	const similarContents = await contentsAbove(ctx, neighbours);
 	/** Memories each stored draft may replace (possible_update_of), by index. */
 	const updatesOf = new Map<number, string[]>();
 	const words = wordCache();
@@ -240,7 +240,7 @@ async function writeDrafts(
 		}
 		if (superseded) planSupersede(superseded, row, d.item, plan);
 		else {
-			const may = possibleUpdates(ctx, d, near, similarRows, kept?.row.id, words, nearest);
+			const may = possibleUpdates(ctx, d, near, similarContents, kept?.row.id, words, nearest);
 			if (may.length > 0) updatesOf.set(d.index, may);
 		}
 		plan.written.push({ draft: d, row });
