@@ -121,16 +121,19 @@ export interface Words {
 
 /** The word sets of `text` (tokens, sharpWords, contentWords). */
 export function wordsOf(text: string): Words {
-	if (PLAIN_TEXT.test(text)) return plainWordsOf(text);
+	if (!NOT_PLAIN.test(text)) return plainWordsOf(text);
 	const tokens = tokenize(text);
 	return { chars: text.length, tokens: new Set(tokens), sharp: sharpWords(text), content: new Set(tokens.filter((w) => !FUNCTION_WORDS.has(w))) };
 }
 
-/** Text of ASCII characters and the typographic apostrophe, whose lower case keeps every offset. */
-const PLAIN_TEXT = /^[\x00-\x7f’]*$/;
+/**
+ * A character outside plain text: printable ASCII, tabs, line breaks and the typographic
+ * apostrophe, whose lower case keeps every offset.
+ */
+const NOT_PLAIN = /[^\t\n\r -~’]/;
 
 /**
- * wordsOf for PLAIN_TEXT in one pass over its words: the tokenizer's tokens are then the words
+ * wordsOf for plain text (see NOT_PLAIN) in one pass over its words: the tokenizer's tokens are then the words
  * found in the text as written, lower-cased (its lower-casing moves no word boundary), so
  * tokens and sharpWords need not each run the word pattern (the two passes were most of a batch
  * store's duplicate checks).
@@ -227,9 +230,17 @@ export function possibleUpdateWords(cosine: number, threshold: number, a: Words,
 	const sa = a.sharp;
 	const sb = b.sharp;
 	if (!loses(sa, b.tokens, sb) && !loses(sb, a.tokens, sa)) return false;
-	const wa = [...a.content].filter((w) => !sa.has(w) && !sb.has(w));
-	const wb = new Set([...b.content].filter((w) => !sa.has(w) && !sb.has(w)));
-	const [short, long] = wa.length <= wb.size ? [wa, wb] : [[...wb], new Set(wa)];
-	if (short.length === 0) return false;
-	return short.filter((w) => long.has(w)).length >= UPDATE_OVERLAP * short.length;
+	// The other content words of each (neither's sharp words), counted without building the
+	// sets: the words they share, over the shorter one's count (this ran for every similar pair).
+	let na = 0;
+	let shared = 0;
+	for (const w of a.content) {
+		if (sa.has(w) || sb.has(w)) continue;
+		na++;
+		if (b.content.has(w)) shared++;
+	}
+	let nb = 0;
+	for (const w of b.content) if (!sa.has(w) && !sb.has(w)) nb++;
+	const short = Math.min(na, nb);
+	return short > 0 && shared >= UPDATE_OVERLAP * short;
 }
