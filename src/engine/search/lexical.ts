@@ -8,8 +8,8 @@ import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import { processTerm, tokenize } from '../../core/text';
 import { searchTop } from './bm25';
 import { packLexical, unpackLexical, type PackedLexical } from './lexical-codec';
-import { internalsOf } from './minisearch-internals';
-import { PackedTermIndex } from './term-index';
+import { internalsOf, type MiniSearchInternals } from './minisearch-internals';
+import { PackedTermIndex, type TermData } from './term-index';
 import type { SlotNames } from './types';
 
 /** The fields of one indexed document. */
@@ -115,6 +115,9 @@ export interface Collection {
 	has: (id: string) => boolean;
 }
 
+/** Most terms LexicalIndex remembers the tree's data of; cleared when full, so it stays a few MB. */
+const TERM_CACHE_MAX = 200_000;
+
 /** A new term's postings, by field id (minisearch's `createMap`). */
 const newTermData = () => new Map<number, Map<number, number>>();
 
@@ -148,6 +151,8 @@ export class LexicalIndex {
 	private ms: MiniSearch<LexicalDoc>;
 	/** Content of the latest documents indexed, oldest first (see contentOf). */
 	private recent = new Map<string, string>();
+	/** Term data by term, as the term tree holds it (see termData). */
+	private terms = new Map<string, TermData>();
 	/** The last `dates` value indexed and its terms: a batch's memories share one timestamp. */
 	private lastDates: { text: string; terms: Map<string, number>; length: number } | undefined;
 
@@ -206,12 +211,28 @@ export class LexicalIndex {
 			lengths[fieldId] = length;
 			ms._avgFieldLength[fieldId] = ((ms._avgFieldLength[fieldId] || 0) * count + length) / (count + 1);
 			for (const [term, n] of terms) {
-				const data = ms._index.fetch(term, newTermData);
+				const data = this.termData(ms, term);
 				const postings = data.get(fieldId);
 				if (postings === undefined) data.set(fieldId, new Map([[short, n]]));
 				else postings.set(short, (postings.get(short) ?? 0) + n);
 			}
 		}
+	}
+
+	/**
+	 * A term's postings (by field), created when new. The term tree is walked once per term,
+	 * not per document: a term's data stays the same object in the tree for as long as it holds
+	 * any posting (minisearch drops a term only once its last posting is gone, and a restore or
+	 * `clear` starts a new cache), so remembered data that is not empty is the tree's.
+	 */
+	private termData(ms: MiniSearchInternals, term: string): TermData {
+		let data = this.terms.get(term);
+		if (data === undefined || data.size === 0) {
+			data = ms._index.fetch(term, newTermData);
+			if (this.terms.size >= TERM_CACHE_MAX) this.terms.clear();
+			this.terms.set(term, data);
+		}
+		return data;
 	}
 
 	/** fieldTerms of a `dates` value, remembered for the next document with the same one. */
@@ -241,6 +262,7 @@ export class LexicalIndex {
 	clear(): void {
 		this.ms.removeAll();
 		this.recent.clear();
+		this.terms.clear();
 	}
 
 	/** Distinct words of a document's content as indexed (stop words included; 0 when unknown). */

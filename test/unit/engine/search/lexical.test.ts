@@ -98,6 +98,25 @@ describe('LexicalIndex', () => {
 			expect(l.size).toBe(4);
 		});
 
+		it('indexes a term again after a clean-up dropped it from the term tree', () => {
+			const l = new LexicalIndex();
+			for (let i = 0; i < 30; i++) l.upsert(doc(`u${i}`, `unique${i} shared`));
+			for (let i = 0; i < 25; i++) l.remove(`u${i}`);
+			// 25 discarded of 30: the clean-up ran and dropped unique0…unique24 from the tree.
+			expect((l as unknown as { ms: { _index: { has(t: string): boolean } } }).ms._index.has('unique3')).toBe(false);
+			l.upsert(doc('again', 'unique3 shared'));
+			expect(l.search('unique3', undefined, 10).map((h) => h.id)).toEqual(['again']);
+			expect(
+				l
+					.search('shared', undefined, 10)
+					.map((h) => h.id)
+					.sort(),
+			).toEqual(['again', 'u25', 'u26', 'u27', 'u28', 'u29']);
+			l.clear();
+			l.upsert(doc('fresh', 'unique27'));
+			expect(l.search('unique27', undefined, 10).map((h) => h.id)).toEqual(['fresh']);
+		});
+
 		it('remembers the content of the latest documents, as last indexed, until removed', () => {
 			const l = new LexicalIndex();
 			l.upsert(doc('a', 'first'));
