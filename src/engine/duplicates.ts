@@ -133,33 +133,52 @@ export function wordsOf(text: string): Words {
 const NOT_PLAIN = /[^\t\n\r -~’]/;
 
 /**
- * wordsOf for plain text (see NOT_PLAIN) in one pass over its words: the tokenizer's tokens are then the words
- * found in the text as written, lower-cased (its lower-casing moves no word boundary), so
- * tokens and sharpWords need not each run the word pattern (the two passes were most of a batch
- * store's duplicate checks).
+ * wordsOf for plain text (see NOT_PLAIN), in one pass that finds its words character by
+ * character (WORD_RE's words: ASCII letters and digits, then any run of an apostrophe and
+ * letters): the tokenizer's tokens are then these words lower-cased (its lower-casing moves no
+ * word boundary), so tokens and sharpWords need not each run the word pattern (the two
+ * passes were most of a batch store's duplicate checks).
  */
 function plainWordsOf(text: string): Words {
 	const tokens = new Set<string>();
 	const content = new Set<string>();
 	const sharp = new Set<string>();
+	const n = text.length;
 	let end = 0;
-	for (const m of text.matchAll(WORD_RE)) {
-		const raw = m[0];
-		const start = end === 0 || endsSentence(text, end, m.index);
-		end = m.index + raw.length;
+	let i = 0;
+	while (i < n) {
+		if (!isAsciiWordChar(text.charCodeAt(i))) {
+			i++;
+			continue;
+		}
+		const from = i;
+		while (i < n && isAsciiWordChar(text.charCodeAt(i))) i++;
+		let apostrophe = false;
+		for (;;) {
+			const a = text.charCodeAt(i);
+			if ((a !== 39 && a !== 0x2019) || !isAsciiLetter(text.charCodeAt(i + 1))) break;
+			apostrophe = true;
+			i += 2;
+			while (i < n && isAsciiLetter(text.charCodeAt(i))) i++;
+		}
+		const raw = text.slice(from, i);
+		const start = end === 0 || endsSentence(text, end, from);
+		end = i;
 		const lower = raw.toLowerCase();
 		// tokenize()'s token for the word: possessive 's dropped, other apostrophes joined.
-		const w = lower.includes("'") || lower.includes('’') ? lower.replace(/['’]s$/, '').replace(/['’]/g, '') : lower;
+		const w = apostrophe ? lower.replace(/['’]s$/, '').replace(/['’]/g, '') : lower;
 		if (w.length === 0) continue;
 		tokens.add(w);
 		if (!FUNCTION_WORDS.has(w)) content.add(w);
-		const first = raw[0];
-		const capital = first !== first.toLowerCase();
+		const first = raw.charCodeAt(0);
+		const capital = first >= 65 && first <= 90;
 		if (DIGIT.test(w) || NEGATIONS.has(w) || (w.length === 1 && w !== 'a' && w !== 'i') || (capital && !start && !PRONOUN_I.test(raw))) sharp.add(w);
 	}
 	return { chars: text.length, tokens, sharp, content };
 }
 
+const isAsciiLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+const isAsciiWordChar = (c: number) => isAsciiLetter(c) || (c >= 48 && c <= 57);
 const DIGIT = /[0-9]/;
 
 /** Texts whose word sets are remembered between calls (wordCache); the oldest go first. */

@@ -173,10 +173,18 @@ export function possibleUpdates(
 		.map((n) => n.id);
 }
 
-/** A stored memory or earlier batch item in the same scope with the same normalised content. */
-export function exactDuplicate(d: Draft, batch: Written[], exact: Map<string, MemoryRow[]>, skip: string | undefined): Duplicate | undefined {
+/**
+ * A stored memory or earlier batch item in the same scope with the same normalised content.
+ * `batch` holds the earlier items by scopeKey(scope, normalised content), the first of each.
+ */
+export function exactDuplicate(
+	d: Draft,
+	batch: ReadonlyMap<string, Written>,
+	exact: Map<string, MemoryRow[]>,
+	skip: string | undefined,
+): Duplicate | undefined {
 	const scope = d.row.scope;
-	const inBatch = batch.find((w) => w.row.scope === scope && w.draft.norm === d.norm);
+	const inBatch = batch.get(scopeKey(scope, d.norm));
 	if (inBatch) return { row: inBatch.row, similarity: 1 };
 	const same = (exact.get(scopeKey(scope, d.row.content_key)) ?? []).find((r) => r.id !== skip && normaliseContent(r.content) === d.norm);
 	return same ? { row: same, similarity: 1 } : undefined;

@@ -201,12 +201,14 @@ async function writeDrafts(
 	/** Memories each stored draft may replace (possible_update_of), by index. */
 	const updatesOf = new Map<number, string[]>();
 	const words = wordCache();
+	/** The written items by scope and normalised content (the first of each): exactDuplicate's look-up. */
+	const byNorm = new Map<string, Written>();
 	// Inside a Dexie transaction every `await` must be an IndexedDB request or soon reach one:
 	// Dexie follows native awaits for only ~100 microtasks (ZONE_ECHO_LIMIT), so pure planning
 	// steps are synchronous and requests are awaited only when one is really needed.
 	for (const d of drafts) {
 		const superseded = d.item.supersedes_memory_id === undefined ? undefined : await findSuperseded(ctx, d, plan, path);
-		let dup = d.item.force ? undefined : exactDuplicate(d, plan.written, exact, superseded?.id);
+		let dup = d.item.force ? undefined : exactDuplicate(d, byNorm, exact, superseded?.id);
 		// One index search and one pass over the batch serve both the near-duplicate check and
 		// the SIMILAR_TO links.
 		const stored = neighbours.get(d) ?? storedNeighbours(ctx, d, superseded?.id);
@@ -243,7 +245,10 @@ async function writeDrafts(
 			const may = possibleUpdates(ctx, d, near, similarContents, kept?.row.id, words, nearest);
 			if (may.length > 0) updatesOf.set(d.index, may);
 		}
-		plan.written.push({ draft: d, row });
+		const w = { draft: d, row };
+		plan.written.push(w);
+		const normKey = scopeKey(row.scope, d.norm);
+		if (!byNorm.has(normKey)) byNorm.set(normKey, w);
 		results.push(d);
 		writer.flush();
 	}
