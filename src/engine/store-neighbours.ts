@@ -8,6 +8,7 @@ import { cosine } from '../core/vector';
 import { normaliseContent } from '../store/derived';
 import type { EntityKey } from '../store/entities';
 import type { MemoryRow } from '../store/rows';
+import { PREFILTER_MARGIN } from './batch-dots';
 import type { EngineContext } from './context';
 import { nearDuplicateWords, possibleUpdateWords, UPDATE_MAX_CHARS, type Words } from './duplicates';
 
@@ -64,8 +65,11 @@ export function storedNeighboursOf(ctx: EngineContext, drafts: Draft[]): Map<Dra
 /**
  * Earlier items of the batch in the draft's scope close enough to matter (at or above the lower
  * of the similarity and duplicate thresholds), in batch order: each cosine is computed once.
+ * `approx`, when given, holds approximate products of the draft's vector with every earlier
+ * draft's, by draft index (BatchDots): a pair whose approximation is below the bound by more
+ * than PREFILTER_MARGIN, far more than its error, is skipped without its exact product.
  */
-export function batchNeighbours(ctx: EngineContext, d: Draft, batch: Written[]): Neighbour[] {
+export function batchNeighbours(ctx: EngineContext, d: Draft, batch: Written[], approx?: Float32Array): Neighbour[] {
 	const v = d.vector;
 	if (!v) return [];
 	const min = Math.min(ctx.thresholds.similar, ctx.thresholds.duplicate);
@@ -75,6 +79,10 @@ export function batchNeighbours(ctx: EngineContext, d: Draft, batch: Written[]):
 		// cosine() without its two norms: each draft's squared length is worked out once (draftOf).
 		const u = w.draft.vector;
 		if (u.length !== v.length) cosine(v, u); // throws, naming the lengths
+		if (approx !== undefined) {
+			const scale = Math.sqrt(d.sq * w.draft.sq);
+			if (scale > 0 && approx[w.draft.index] < (min - PREFILTER_MARGIN) * scale) continue;
+		}
 		// Four products per step, added in the same order as one at a time (the same sum to the
 		// bit): a 500-memory batch makes ~125k of these dot products.
 		const n = v.length;

@@ -17,6 +17,7 @@ import { getByRef, previousInScope } from '../store/memories';
 import type { ActivityRow, AssociationRow, MemoryRow } from '../store/rows';
 import { readCounters, writeCounters } from '../store/settings';
 import { setVector } from '../store/vectors';
+import { BatchDots } from './batch-dots';
 import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
 import { turnContext } from './doc';
 import { wordCache } from './duplicates';
@@ -201,6 +202,7 @@ async function writeDrafts(
 	/** Memories each stored draft may replace (possible_update_of), by index. */
 	const updatesOf = new Map<number, string[]>();
 	const words = wordCache();
+	const dots = batchDots(drafts);
 	/** The written items by scope and normalised content (the first of each): exactDuplicate's look-up. */
 	const byNorm = new Map<string, Written>();
 	// Inside a Dexie transaction every `await` must be an IndexedDB request or soon reach one:
@@ -212,7 +214,7 @@ async function writeDrafts(
 		// One index search and one pass over the batch serve both the near-duplicate check and
 		// the SIMILAR_TO links.
 		const stored = neighbours.get(d) ?? storedNeighbours(ctx, d, superseded?.id);
-		const batch = batchNeighbours(ctx, d, plan.written);
+		const batch = batchNeighbours(ctx, d, plan.written, dots && d.vector ? dots.before(d.index) : undefined);
 		if (!dup && !d.item.force) {
 			const near = nearDuplicate(ctx, d, batch, stored, words);
 			dup = near && 'then' in near ? await near : near;
@@ -266,6 +268,18 @@ async function writeDrafts(
 		if (may) out.possible_update_of = may;
 		return out;
 	});
+}
+
+/**
+ * The drafts' vectors for batchNeighbours' approximate products, when the batch has more than a
+ * few and all have one length (else every product is computed exactly).
+ */
+function batchDots(drafts: Draft[]): BatchDots | null {
+	const dims = drafts.find((d) => d.vector)?.vector!.length ?? 0;
+	if (drafts.length < 16 || drafts.some((d) => d.vector && d.vector.length !== dims)) return null;
+	const dots = BatchDots.create(dims, drafts.length);
+	if (dots) for (const d of drafts) if (d.vector) dots.set(d.index, d.vector);
+	return dots;
 }
 
 /** Caller ids must be new, and distinct within the batch. */
