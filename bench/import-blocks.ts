@@ -20,8 +20,8 @@ const BATCH = 500;
 const BLOCK = 10_000;
 
 /**
- * CPU seconds (user + system) of this run's Chromium: the browser process (found by its temporary
- * profile directory) and its descendants, as renderers and the rest.
+ * CPU seconds (user + system) of this run's Chromium: the browser process (this process's child,
+ * with a temporary profile directory) and its descendants, as renderers and the rest.
  */
 function cpuSeconds(): Record<'browser' | 'renderer' | 'worker' | 'other', number> {
 	const procs = readdirSync('/proc')
@@ -34,7 +34,9 @@ function cpuSeconds(): Record<'browser' | 'renderer' | 'worker' | 'other', numbe
 				return []; // The process ended meanwhile.
 			}
 		});
-	const ours = new Set(procs.filter((p) => p.cmd.includes('engram-chromium-') && !/--type=/.test(p.cmd)).map((p) => p.pid));
+	// This run's Chromium: the browser process is a child of this one (other runs on the machine
+	// have their own, with the same kind of profile directory).
+	const ours = new Set(procs.filter((p) => p.cmd.includes('engram-chromium-') && !/--type=/.test(p.cmd) && p.ppid === String(process.pid)).map((p) => p.pid));
 	for (let grew = true; grew;) {
 		grew = false;
 		for (const p of procs) if (!ours.has(p.pid) && ours.has(p.ppid)) grew = Boolean(ours.add(p.pid));
