@@ -3,8 +3,10 @@
  * grows. Stores `n` bench-corpus memories (seed 42, as `npm run bench`) in batches of 500 through
  * the built app's engine in headless Chromium (`--bare`: the engine worker alone), and prints per
  * 10k block the in-page seconds and the CPU seconds the browser process (IndexedDB's backend)
- * and the renderers (the page and the engine worker) spent meanwhile, read from /proc (Linux).
- * On a 2-core machine the two together show whether the import is bound by both cores or waits.
+ * and the renderers (the page and the engine worker) spent meanwhile, read from /proc (Linux),
+ * and of the renderers' the engine worker's thread alone. On a 2-core machine the two together
+ * show whether the import is bound by both cores or waits; on a shared machine CPU seconds vary
+ * far less than wall time, so compare builds by them.
  * Needs `npx vite build` first.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -18,10 +20,10 @@ const BATCH = 500;
 const BLOCK = 10_000;
 
 /**
- * CPU seconds (user + system) of this run's Chromium: the browser process (found by its temporary
- * profile directory) and its descendants, as renderers and the rest.
+ * CPU seconds (user + system) of this run's Chromium: the browser process (this process's child,
+ * with a temporary profile directory) and its descendants, as renderers and the rest.
  */
-function cpuSeconds(): Record<'browser' | 'renderer' | 'other', number> {
+function cpuSeconds(): Record<'browser' | 'renderer' | 'worker' | 'other', number> {
 	const procs = readdirSync('/proc')
 		.filter((d) => /^\d+$/.test(d))
 		.flatMap((pid) => {
@@ -32,14 +34,32 @@ function cpuSeconds(): Record<'browser' | 'renderer' | 'other', number> {
 				return []; // The process ended meanwhile.
 			}
 		});
-	const ours = new Set(procs.filter((p) => p.cmd.includes('engram-chromium-') && !/--type=/.test(p.cmd)).map((p) => p.pid));
+	// This run's Chromium: the browser process is a child of this one (other runs on the machine
+	// have their own, with the same kind of profile directory).
+	const ours = new Set(procs.filter((p) => p.cmd.includes('engram-chromium-') && !/--type=/.test(p.cmd) && p.ppid === String(process.pid)).map((p) => p.pid));
 	for (let grew = true; grew;) {
 		grew = false;
 		for (const p of procs) if (!ours.has(p.pid) && ours.has(p.ppid)) grew = Boolean(ours.add(p.pid));
 	}
-	const out = { browser: 0, renderer: 0, other: 0 };
+	const out = { browser: 0, renderer: 0, worker: 0, other: 0 };
 	for (const p of procs) if (ours.has(p.pid)) out[/--type=renderer/.test(p.cmd) ? 'renderer' : /--type=/.test(p.cmd) ? 'other' : 'browser'] += p.cpu;
+	for (const p of procs) if (ours.has(p.pid) && /--type=renderer/.test(p.cmd)) out.worker += workerThreads(p.pid);
 	return out;
+}
+
+/** CPU seconds of a renderer's dedicated worker threads (the engine's). */
+function workerThreads(pid: string): number {
+	let cpu = 0;
+	try {
+		for (const tid of readdirSync(`/proc/${pid}/task`)) {
+			if (!readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').startsWith('DedicatedWorker')) continue;
+			const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+			cpu += (Number(stat[11]) + Number(stat[12])) / 100;
+		}
+	} catch {
+		// The process or thread ended meanwhile.
+	}
+	return cpu;
 }
 
 const server = await startPreview();
@@ -58,7 +78,7 @@ try {
 		}, ms);
 	const gen = new Corpus(42);
 	console.log(`${n} memories through ${BARE ? 'the bare engine worker' : 'the app'}, batches of ${BATCH}`);
-	console.log('   block   in-page s   total s   browser cpu s   renderer cpu s');
+	console.log('   block   in-page s   total s   browser cpu s   renderer cpu s   worker cpu s');
 	let total = 0;
 	let block = 0;
 	let cpu = cpuSeconds();
@@ -71,7 +91,7 @@ try {
 			const now = cpuSeconds();
 			const f = (x: number, w: number) => x.toFixed(1).padStart(w);
 			console.log(
-				`${String(done).padStart(8)} ${f(block / 1000, 11)} ${f(total / 1000, 9)} ${f(now.browser - cpu.browser, 15)} ${f(now.renderer - cpu.renderer, 16)}`,
+				`${String(done).padStart(8)} ${f(block / 1000, 11)} ${f(total / 1000, 9)} ${f(now.browser - cpu.browser, 15)} ${f(now.renderer - cpu.renderer, 16)} ${f(now.worker - cpu.worker, 14)}`,
 			);
 			cpu = now;
 			block = 0;

@@ -121,9 +121,65 @@ export interface Words {
 
 /** The word sets of `text` (tokens, sharpWords, contentWords). */
 export function wordsOf(text: string): Words {
+	if (!NOT_PLAIN.test(text)) return plainWordsOf(text);
 	const tokens = tokenize(text);
 	return { chars: text.length, tokens: new Set(tokens), sharp: sharpWords(text), content: new Set(tokens.filter((w) => !FUNCTION_WORDS.has(w))) };
 }
+
+/**
+ * A character outside plain text: printable ASCII, tabs, line breaks and the typographic
+ * apostrophe, whose lower case keeps every offset.
+ */
+const NOT_PLAIN = /[^\t\n\r -~’]/;
+
+/**
+ * wordsOf for plain text (see NOT_PLAIN), in one pass that finds its words character by
+ * character (WORD_RE's words: ASCII letters and digits, then any run of an apostrophe and
+ * letters): the tokenizer's tokens are then these words lower-cased (its lower-casing moves no
+ * word boundary), so tokens and sharpWords need not each run the word pattern (the two
+ * passes were most of a batch store's duplicate checks).
+ */
+function plainWordsOf(text: string): Words {
+	const tokens = new Set<string>();
+	const content = new Set<string>();
+	const sharp = new Set<string>();
+	const n = text.length;
+	let end = 0;
+	let i = 0;
+	while (i < n) {
+		if (!isAsciiWordChar(text.charCodeAt(i))) {
+			i++;
+			continue;
+		}
+		const from = i;
+		while (i < n && isAsciiWordChar(text.charCodeAt(i))) i++;
+		let apostrophe = false;
+		for (;;) {
+			const a = text.charCodeAt(i);
+			if ((a !== 39 && a !== 0x2019) || !isAsciiLetter(text.charCodeAt(i + 1))) break;
+			apostrophe = true;
+			i += 2;
+			while (i < n && isAsciiLetter(text.charCodeAt(i))) i++;
+		}
+		const raw = text.slice(from, i);
+		const start = end === 0 || endsSentence(text, end, from);
+		end = i;
+		const lower = raw.toLowerCase();
+		// tokenize()'s token for the word: possessive 's dropped, other apostrophes joined.
+		const w = apostrophe ? lower.replace(/['’]s$/, '').replace(/['’]/g, '') : lower;
+		if (w.length === 0) continue;
+		tokens.add(w);
+		if (!FUNCTION_WORDS.has(w)) content.add(w);
+		const first = raw.charCodeAt(0);
+		const capital = first >= 65 && first <= 90;
+		if (DIGIT.test(w) || NEGATIONS.has(w) || (w.length === 1 && w !== 'a' && w !== 'i') || (capital && !start && !PRONOUN_I.test(raw))) sharp.add(w);
+	}
+	return { chars: text.length, tokens, sharp, content };
+}
+
+const isAsciiLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+const isAsciiWordChar = (c: number) => isAsciiLetter(c) || (c >= 48 && c <= 57);
+const DIGIT = /[0-9]/;
 
 /** Texts whose word sets are remembered between calls (wordCache); the oldest go first. */
 export const WORD_CACHE_SIZE = 8_192;
@@ -193,9 +249,17 @@ export function possibleUpdateWords(cosine: number, threshold: number, a: Words,
 	const sa = a.sharp;
 	const sb = b.sharp;
 	if (!loses(sa, b.tokens, sb) && !loses(sb, a.tokens, sa)) return false;
-	const wa = [...a.content].filter((w) => !sa.has(w) && !sb.has(w));
-	const wb = new Set([...b.content].filter((w) => !sa.has(w) && !sb.has(w)));
-	const [short, long] = wa.length <= wb.size ? [wa, wb] : [[...wb], new Set(wa)];
-	if (short.length === 0) return false;
-	return short.filter((w) => long.has(w)).length >= UPDATE_OVERLAP * short.length;
+	// The other content words of each (neither's sharp words), counted without building the
+	// sets: the words they share, over the shorter one's count (this ran for every similar pair).
+	let na = 0;
+	let shared = 0;
+	for (const w of a.content) {
+		if (sa.has(w) || sb.has(w)) continue;
+		na++;
+		if (b.content.has(w)) shared++;
+	}
+	let nb = 0;
+	for (const w of b.content) if (!sa.has(w) && !sb.has(w)) nb++;
+	const short = Math.min(na, nb);
+	return short > 0 && shared >= UPDATE_OVERLAP * short;
 }

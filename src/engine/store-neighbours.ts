@@ -8,6 +8,7 @@ import { cosine } from '../core/vector';
 import { normaliseContent } from '../store/derived';
 import type { EntityKey } from '../store/entities';
 import type { MemoryRow } from '../store/rows';
+import { PREFILTER_MARGIN } from './batch-dots';
 import type { EngineContext } from './context';
 import { nearDuplicateWords, possibleUpdateWords, UPDATE_MAX_CHARS, type Words } from './duplicates';
 
@@ -64,8 +65,11 @@ export function storedNeighboursOf(ctx: EngineContext, drafts: Draft[]): Map<Dra
 /**
  * Earlier items of the batch in the draft's scope close enough to matter (at or above the lower
  * of the similarity and duplicate thresholds), in batch order: each cosine is computed once.
+ * `approx`, when given, holds approximate products of the draft's vector with every earlier
+ * draft's, by draft index (BatchDots): a pair whose approximation is below the bound by more
+ * than PREFILTER_MARGIN, far more than its error, is skipped without its exact product.
  */
-export function batchNeighbours(ctx: EngineContext, d: Draft, batch: Written[]): Neighbour[] {
+export function batchNeighbours(ctx: EngineContext, d: Draft, batch: Written[], approx?: Float32Array): Neighbour[] {
 	const v = d.vector;
 	if (!v) return [];
 	const min = Math.min(ctx.thresholds.similar, ctx.thresholds.duplicate);
@@ -75,6 +79,10 @@ export function batchNeighbours(ctx: EngineContext, d: Draft, batch: Written[]):
 		// cosine() without its two norms: each draft's squared length is worked out once (draftOf).
 		const u = w.draft.vector;
 		if (u.length !== v.length) cosine(v, u); // throws, naming the lengths
+		if (approx !== undefined) {
+			const scale = Math.sqrt(d.sq * w.draft.sq);
+			if (scale > 0 && approx[w.draft.index] < (min - PREFILTER_MARGIN) * scale) continue;
+		}
 		// Four products per step, added in the same order as one at a time (the same sum to the
 		// bit): a 500-memory batch makes ~125k of these dot products.
 		const n = v.length;
@@ -117,19 +125,28 @@ export function similarNeighbours(ctx: EngineContext, near: readonly Neighbour[]
 }
 
 /**
- * The rows of every stored neighbour at or above the similarity threshold, in one read: what
- * possible_update_of compares a draft's words with.
+ * The content of every stored neighbour at or above the similarity threshold: what
+ * possible_update_of compares a draft's words with. The index remembers the content of the
+ * memories it indexed lately (most neighbours: the previous batches'); the rest are read in one
+ * request. Reading every neighbour's row, vectors and links included, was a ninth of a batch
+ * import's engine time.
  */
-export async function rowsAbove(ctx: EngineContext, neighbours: Map<Draft, Neighbour[]>): Promise<Map<string, MemoryRow>> {
+export async function contentsAbove(ctx: EngineContext, neighbours: Map<Draft, Neighbour[]>): Promise<Map<string, string>> {
 	const min = ctx.thresholds.similar;
-	const ids = [
-		...new Set(
-			[...neighbours.entries()].flatMap(([d, ns]) => (d.row.content.length > UPDATE_MAX_CHARS ? [] : ns.filter((n) => n.cosine >= min).map((n) => n.id))),
-		),
-	];
-	if (ids.length === 0) return new Map();
-	const rows = await ctx.db.memories.bulkGet(ids);
-	return new Map(rows.filter((r): r is MemoryRow => r !== undefined).map((r) => [r.id, r]));
+	const out = new Map<string, string>();
+	const missing = new Set<string>();
+	for (const [d, ns] of neighbours) {
+		if (d.row.content.length > UPDATE_MAX_CHARS) continue;
+		for (const n of ns) {
+			if (n.cosine < min || out.has(n.id)) continue;
+			const content = ctx.index.contentOf(n.id);
+			if (content === undefined) missing.add(n.id);
+			else out.set(n.id, content);
+		}
+	}
+	if (missing.size === 0) return out;
+	for (const r of await ctx.db.memories.bulkGet([...missing])) if (r) out.set(r.id, r.content);
+	return out;
 }
 
 /**
@@ -145,7 +162,7 @@ export function possibleUpdates(
 	ctx: EngineContext,
 	d: Draft,
 	near: Neighbour[],
-	rows: Map<string, MemoryRow>,
+	contents: Map<string, string>,
 	skip: string | undefined,
 	words: (text: string) => Words,
 	nearest = nearestOf(near),
@@ -158,16 +175,24 @@ export function possibleUpdates(
 	return similarNeighbours(ctx, near, nearest)
 		.filter((n) => {
 			if (n.id === skip) return false;
-			const row = n.row ?? rows.get(n.id);
-			return row !== undefined && possibleUpdateWords(n.cosine, th, words(row.content), mine);
+			const content = n.row?.content ?? contents.get(n.id);
+			return content !== undefined && possibleUpdateWords(n.cosine, th, words(content), mine);
 		})
 		.map((n) => n.id);
 }
 
-/** A stored memory or earlier batch item in the same scope with the same normalised content. */
-export function exactDuplicate(d: Draft, batch: Written[], exact: Map<string, MemoryRow[]>, skip: string | undefined): Duplicate | undefined {
+/**
+ * A stored memory or earlier batch item in the same scope with the same normalised content.
+ * `batch` holds the earlier items by scopeKey(scope, normalised content), the first of each.
+ */
+export function exactDuplicate(
+	d: Draft,
+	batch: ReadonlyMap<string, Written>,
+	exact: Map<string, MemoryRow[]>,
+	skip: string | undefined,
+): Duplicate | undefined {
 	const scope = d.row.scope;
-	const inBatch = batch.find((w) => w.row.scope === scope && w.draft.norm === d.norm);
+	const inBatch = batch.get(scopeKey(scope, d.norm));
 	if (inBatch) return { row: inBatch.row, similarity: 1 };
 	const same = (exact.get(scopeKey(scope, d.row.content_key)) ?? []).find((r) => r.id !== skip && normaliseContent(r.content) === d.norm);
 	return same ? { row: same, similarity: 1 } : undefined;

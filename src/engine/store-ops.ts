@@ -17,6 +17,7 @@ import { getByRef, previousInScope } from '../store/memories';
 import type { ActivityRow, AssociationRow, MemoryRow } from '../store/rows';
 import { readCounters, writeCounters } from '../store/settings';
 import { setVector } from '../store/vectors';
+import { BatchDots } from './batch-dots';
 import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
 import { turnContext } from './doc';
 import { wordCache } from './duplicates';
@@ -31,8 +32,8 @@ import {
 	nearDuplicate,
 	nearestOf,
 	possibleUpdates,
+	contentsAbove,
 	round,
-	rowsAbove,
 	scopeKey,
 	similarNeighbours,
 	storedNeighbours,
@@ -197,20 +198,23 @@ async function writeDrafts(
 	// every draft that supersedes nothing are looked up together, up front (nearestMany shares
 	// their scans); a superseding draft looks up its own, leaving out the memory it replaces.
 	const neighbours = storedNeighboursOf(ctx, drafts);
-	const similarRows = await rowsAbove(ctx, neighbours);
+	const similarContents = await contentsAbove(ctx, neighbours);
 	/** Memories each stored draft may replace (possible_update_of), by index. */
 	const updatesOf = new Map<number, string[]>();
 	const words = wordCache();
+	const dots = batchDots(drafts);
+	/** The written items by scope and normalised content (the first of each): exactDuplicate's look-up. */
+	const byNorm = new Map<string, Written>();
 	// Inside a Dexie transaction every `await` must be an IndexedDB request or soon reach one:
 	// Dexie follows native awaits for only ~100 microtasks (ZONE_ECHO_LIMIT), so pure planning
 	// steps are synchronous and requests are awaited only when one is really needed.
 	for (const d of drafts) {
 		const superseded = d.item.supersedes_memory_id === undefined ? undefined : await findSuperseded(ctx, d, plan, path);
-		let dup = d.item.force ? undefined : exactDuplicate(d, plan.written, exact, superseded?.id);
+		let dup = d.item.force ? undefined : exactDuplicate(d, byNorm, exact, superseded?.id);
 		// One index search and one pass over the batch serve both the near-duplicate check and
 		// the SIMILAR_TO links.
 		const stored = neighbours.get(d) ?? storedNeighbours(ctx, d, superseded?.id);
-		const batch = batchNeighbours(ctx, d, plan.written);
+		const batch = batchNeighbours(ctx, d, plan.written, dots && d.vector ? dots.before(d.index) : undefined);
 		if (!dup && !d.item.force) {
 			const near = nearDuplicate(ctx, d, batch, stored, words);
 			dup = near && 'then' in near ? await near : near;
@@ -240,10 +244,13 @@ async function writeDrafts(
 		}
 		if (superseded) planSupersede(superseded, row, d.item, plan);
 		else {
-			const may = possibleUpdates(ctx, d, near, similarRows, kept?.row.id, words, nearest);
+			const may = possibleUpdates(ctx, d, near, similarContents, kept?.row.id, words, nearest);
 			if (may.length > 0) updatesOf.set(d.index, may);
 		}
-		plan.written.push({ draft: d, row });
+		const w = { draft: d, row };
+		plan.written.push(w);
+		const normKey = scopeKey(row.scope, d.norm);
+		if (!byNorm.has(normKey)) byNorm.set(normKey, w);
 		results.push(d);
 		writer.flush();
 	}
@@ -261,6 +268,18 @@ async function writeDrafts(
 		if (may) out.possible_update_of = may;
 		return out;
 	});
+}
+
+/**
+ * The drafts' vectors for batchNeighbours' approximate products, when the batch has more than a
+ * few and all have one length (else every product is computed exactly).
+ */
+function batchDots(drafts: Draft[]): BatchDots | null {
+	const dims = drafts.find((d) => d.vector)?.vector!.length ?? 0;
+	if (drafts.length < 16 || drafts.some((d) => d.vector && d.vector.length !== dims)) return null;
+	const dots = BatchDots.create(dims, drafts.length);
+	if (dots) for (const d of drafts) if (d.vector) dots.set(d.index, d.vector);
+	return dots;
 }
 
 /** Caller ids must be new, and distinct within the batch. */

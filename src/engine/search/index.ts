@@ -94,6 +94,10 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.lexical.upsert(lexicalDoc(m, text));
 	}
 
+	contentOf(id: string): string | undefined {
+		return this.lexical.contentOf(id);
+	}
+
 	setVector(id: string, vector: Float32Array | null): void {
 		const slot = this.slotOf.get(id);
 		if (slot === undefined) return;

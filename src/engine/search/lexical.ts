@@ -8,8 +8,8 @@ import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import { processTerm, tokenize } from '../../core/text';
 import { searchTop } from './bm25';
 import { packLexical, unpackLexical, type PackedLexical } from './lexical-codec';
-import { internalsOf } from './minisearch-internals';
-import { PackedTermIndex } from './term-index';
+import { internalsOf, type MiniSearchInternals } from './minisearch-internals';
+import { PackedTermIndex, type TermData } from './term-index';
 import type { SlotNames } from './types';
 
 /** The fields of one indexed document. */
@@ -115,17 +115,59 @@ export interface Collection {
 	has: (id: string) => boolean;
 }
 
+/** Most terms LexicalIndex remembers the tree's data of; cleared when full, so it stays a few MB. */
+const TERM_CACHE_MAX = 200_000;
+
+/** A new term's postings, by field id (minisearch's `createMap`). */
+const newTermData = () => new Map<number, Map<number, number>>();
+
+/**
+ * A field's processed terms with their counts, and its length as minisearch counts it: the
+ * distinct tokens before processing (stop words included).
+ */
+function fieldTerms(text: string): { terms: Map<string, number>; length: number } {
+	const tokens = tokenize(text);
+	const terms = new Map<string, number>();
+	for (const tok of tokens) {
+		const t = processTerm(tok);
+		if (t) terms.set(t, (terms.get(t) ?? 0) + 1);
+	}
+	return { terms, length: tokens.length < 2 ? tokens.length : new Set(tokens).size };
+}
+
 /** BM25's idf, exactly as minisearch computes it. */
 function idf(total: number, matching: number): number {
 	return Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
 }
 
+/**
+ * How many recently indexed documents' content the index remembers (contentOf): at least the
+ * few batches of 500 whose memories are the next batch's nearest neighbours.
+ */
+export const RECENT_CONTENT = 16_384;
+
 /** A minisearch index with upsert/remove by id and JSON snapshots. */
 export class LexicalIndex {
 	private ms: MiniSearch<LexicalDoc>;
+	/** Content of the latest documents indexed, oldest first (see contentOf). */
+	private recent = new Map<string, string>();
+	/** Term data by term, as the term tree holds it (see termData). */
+	private terms = new Map<string, TermData>();
+	/** The last `dates` value indexed and its terms: a batch's memories share one timestamp. */
+	private lastDates: { text: string; terms: Map<string, number>; length: number } | undefined;
 
 	constructor(ms?: MiniSearch<LexicalDoc>) {
 		this.ms = ms ?? new MiniSearch<LexicalDoc>(OPTIONS);
+	}
+
+	/**
+	 * The content of a document indexed lately (the last RECENT_CONTENT upserts), as indexed;
+	 * undefined when not remembered (a restored index remembers none). Every change of a
+	 * memory's content reaches the index, so what it remembers is current: a batch store
+	 * compares its words with its neighbours' without reading their rows.
+	 */
+	contentOf(id: string): string | undefined {
+		return this.recent.get(id);
 	}
 
 	get size(): number {
@@ -135,11 +177,68 @@ export class LexicalIndex {
 	/** Adds or replaces a document. */
 	upsert(doc: LexicalDoc): void {
 		if (this.ms.has(doc.id)) this.discard(doc.id);
-		this.ms.add(doc);
+		this.add(doc);
+		this.recent.delete(doc.id);
+		if (this.recent.size >= RECENT_CONTENT) this.recent.delete(this.recent.keys().next().value!);
+		this.recent.set(doc.id, doc.content);
 	}
 
 	remove(id: string): void {
+		this.recent.delete(id);
 		if (this.ms.has(id)) this.discard(id);
+	}
+
+	/**
+	 * minisearch's `add`, with the same result (postings, field lengths, averages), but each
+	 * field's terms counted first and each distinct term looked up in the term tree once, not
+	 * once per occurrence; and the `dates` field's terms reused while the timestamp repeats.
+	 * This was most of a batch store's index update.
+	 */
+	private add(doc: LexicalDoc): void {
+		const ms = internalsOf(this.ms);
+		if (ms._idToShortId.has(doc.id)) throw new Error(`MiniSearch: duplicate ID ${doc.id}`);
+		const short = ms._nextId;
+		ms._idToShortId.set(doc.id, short);
+		ms._documentIds.set(short, doc.id);
+		ms._documentCount += 1;
+		ms._nextId += 1;
+		const count = ms._documentCount - 1;
+		const lengths: number[] = [];
+		ms._fieldLength.set(short, lengths);
+		for (const field of FIELDS) {
+			const fieldId = ms._fieldIds[field];
+			const { terms, length } = field === 'dates' ? this.datesTerms(doc.dates) : fieldTerms(doc[field]);
+			lengths[fieldId] = length;
+			ms._avgFieldLength[fieldId] = ((ms._avgFieldLength[fieldId] || 0) * count + length) / (count + 1);
+			for (const [term, n] of terms) {
+				const data = this.termData(ms, term);
+				const postings = data.get(fieldId);
+				if (postings === undefined) data.set(fieldId, new Map([[short, n]]));
+				else postings.set(short, (postings.get(short) ?? 0) + n);
+			}
+		}
+	}
+
+	/**
+	 * A term's postings (by field), created when new. The term tree is walked once per term,
+	 * not per document: a term's data stays the same object in the tree for as long as it holds
+	 * any posting (minisearch drops a term only once its last posting is gone, and a restore or
+	 * `clear` starts a new cache), so remembered data that is not empty is the tree's.
+	 */
+	private termData(ms: MiniSearchInternals, term: string): TermData {
+		let data = this.terms.get(term);
+		if (data === undefined || data.size === 0) {
+			data = ms._index.fetch(term, newTermData);
+			if (this.terms.size >= TERM_CACHE_MAX) this.terms.clear();
+			this.terms.set(term, data);
+		}
+		return data;
+	}
+
+	/** fieldTerms of a `dates` value, remembered for the next document with the same one. */
+	private datesTerms(text: string): { terms: Map<string, number>; length: number } {
+		if (this.lastDates?.text !== text) this.lastDates = { text, ...fieldTerms(text) };
+		return this.lastDates;
 	}
 
 	private discard(id: string): void {
@@ -162,6 +261,8 @@ export class LexicalIndex {
 
 	clear(): void {
 		this.ms.removeAll();
+		this.recent.clear();
+		this.terms.clear();
 	}
 
 	/** Distinct words of a document's content as indexed (stop words included; 0 when unknown). */

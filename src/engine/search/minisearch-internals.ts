@@ -15,6 +15,8 @@ export interface TermTree {
 	get(term: string): TermData | undefined;
 	atPrefix(prefix: string): Iterable<[string, TermData]>;
 	set(term: string, data: TermData): void;
+	/** The term's data, created by `initial` when missing. */
+	fetch(term: string, initial: () => TermData): TermData;
 	[Symbol.iterator](): Iterator<[string, TermData]>;
 }
 

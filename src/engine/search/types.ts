@@ -123,6 +123,8 @@ export interface SearchIndex {
 	withContentHash(scope: string, hash: number): string[];
 	/** Whether the memory is indexed. */
 	has(id: string): boolean;
+	/** The content of a memory indexed lately, as indexed; undefined when not remembered (read its row). */
+	contentOf(id: string): string | undefined;
 	/** Ids of the memories carrying any (`any`) or all (`all`) of `tags`, optionally only in `scope`. */
 	withTags(tags: string[], mode: 'any' | 'all', scope?: string): string[];
 	/** Ids of the indexed memories that mention the entity id, in id order. */

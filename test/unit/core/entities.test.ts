@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { entityId, extractEntities, mergeEntities, normaliseEntityName } from '../../../src/core/entities';
+import { wordsIn } from '../../../src/core/entities/names';
 import type { EntityRef } from '../../../src/core/schemas';
 
 const e = (name: string, type: string): EntityRef => ({ name, type });
@@ -502,5 +503,20 @@ describe('names that are also Object.prototype keys', () => {
 				]),
 			).toEqual([{ name: 'Kepler', type }]);
 		}
+	});
+});
+
+describe("wordsIn (the proper-name pass's words)", () => {
+	it('finds in ASCII text (scanned by hand) exactly the words and offsets the word pattern does', () => {
+		const byPattern = (text: string) => [...text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*(?:['’&-][\p{L}\p{N}\p{M}]+)*/gu)].flatMap((m) => [m.index, m[0]]);
+		const texts = ["Bath & Body Works' AT&T co-op -x x- O'Neil’s rock-'n'-roll", 'Dvořák in Zürich', 'e\u0301clair', 'a\tb\nc'];
+		fc.assert(
+			fc.property(fc.array(fc.constantFrom(..."aZ9 '’&-._\n".split('')), { maxLength: 16 }), (cs) => {
+				const t = cs.join('');
+				expect(wordsIn(t), JSON.stringify(t)).toEqual(byPattern(t));
+			}),
+			{ numRuns: 3000 },
+		);
+		for (const t of texts) expect(wordsIn(t), t).toEqual(byPattern(t));
 	});
 });

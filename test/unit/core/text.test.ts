@@ -25,6 +25,21 @@ describe('core/text', () => {
 		it('keeps letters of any script and digits', () => {
 			expect(tokenize('Dvořák in 2023, café Passé')).toEqual(['dvořák', 'in', '2023', 'café', 'passé']);
 		});
+
+		it('splits ASCII text (scanned by hand) exactly as the word pattern does', () => {
+			// The pattern tokenize() applies to text with other characters (see its module).
+			const byPattern = (text: string) =>
+				[...text.toLowerCase().matchAll(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu)]
+					.map((m) => (/['’]/.test(m[0]) ? m[0].replace(/['’]s$/, '').replace(/['’]/g, '') : m[0]))
+					.filter((t) => t.length > 0);
+			const alphabet = "aZ9 '’-_.s\nQx0";
+			let seed = 7;
+			const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed / 2 ** 31);
+			const texts = ["it's2 o'clock", "rock 'n' roll", "a'b' c''d 's ’s x’y’z", "DON'T", 'K\u212Aelvin', 'İstanbul 3pm'];
+			for (let i = 0; i < 3000; i++)
+				texts.push(Array.from({ length: 1 + Math.floor(rand() * 12) }, () => alphabet[Math.floor(rand() * alphabet.length)]).join(''));
+			for (const t of texts) expect(tokenize(t), JSON.stringify(t)).toEqual(byPattern(t));
+		});
 	});
 
 	describe('stem', () => {

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../../../src/core/text';
 import {
+	contentWords,
 	isNearDuplicate,
 	NEGATIONS,
 	isPossibleUpdate,
@@ -14,6 +15,7 @@ import {
 	sharpWords,
 	wordCache,
 	wordsOf,
+	type Words,
 } from '../../../src/engine/duplicates';
 
 /** Every vector check passes: only the words decide. */
@@ -155,6 +157,39 @@ describe('word sets worked out once (wordsOf, wordCache)', () => {
 				const text = ws.join(' ');
 				expect([...sharpWords(text)]).toEqual([...sharpReference(text)]);
 			}),
+		);
+	});
+
+	it("wordsOf gives the tokenizer's tokens, sharpWords and the content words, for plain ASCII text and other", () => {
+		fc.assert(
+			fc.property(words, (ws) => {
+				const text = ws.join(' ');
+				const w = wordsOf(text);
+				const tokens = tokenize(text);
+				expect([...w.tokens]).toEqual([...new Set(tokens)]);
+				expect([...w.sharp]).toEqual([...sharpReference(text)]);
+				expect([...w.content]).toEqual([...new Set(tokens.filter((t) => contentWords(text).has(t)))]);
+			}),
+		);
+	});
+
+	it("possibleUpdateWords answers as the overlap of the two texts' other content words did", () => {
+		/** The check as it was, building the word lists it compares. */
+		function reference(a: Words, b: Words): boolean {
+			const [sa, sb] = [a.sharp, b.sharp];
+			const loses = (sharp: Set<string>, ws: Set<string>, other: Set<string>) => [...sharp].some((w) => (w.length === 1 ? !other.has(w) : !ws.has(w)));
+			if (!loses(sa, b.tokens, sb) && !loses(sb, a.tokens, sa)) return false;
+			const wa = [...a.content].filter((w) => !sa.has(w) && !sb.has(w));
+			const wb = new Set([...b.content].filter((w) => !sa.has(w) && !sb.has(w)));
+			const [short, long] = wa.length <= wb.size ? [wa, wb] : [[...wb], new Set(wa)];
+			return short.length > 0 && short.filter((w) => long.has(w)).length >= 0.5 * short.length;
+		}
+		fc.assert(
+			fc.property(words, words, (a, b) => {
+				const [wa, wb] = [wordsOf(a.join(' ')), wordsOf(b.join(' '))];
+				expect(possibleUpdateWords(0.95, 0.9, wa, wb)).toBe(reference(wa, wb));
+			}),
+			{ numRuns: 500 },
 		);
 	});
 

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { LEXICAL_TUNING, LexicalIndex } from '../../../../src/engine/search/lexical';
+import MiniSearch from 'minisearch';
+import { processTerm, tokenize } from '../../../../src/core/text';
+import { LEXICAL_TUNING, LexicalIndex, RECENT_CONTENT } from '../../../../src/engine/search/lexical';
 import { PackedTermData } from '../../../../src/engine/search/lexical-codec';
 import { PackedTermIndex } from '../../../../src/engine/search/term-index';
 
@@ -67,6 +69,67 @@ describe('LexicalIndex', () => {
 			// Globally "meeting" is common and "lunch" rare; within {m7, x} both occur once.
 			expect(global[0].id).toBe('x');
 			expect(local.find((h) => h.id === 'm7')!.score).toBeGreaterThan(global.find((h) => h.id === 'm7')!.score);
+		});
+	});
+
+	describe('upsert', () => {
+		it("indexes exactly what minisearch's own add does: postings, term frequencies, field lengths and averages", () => {
+			const fields = ['content', 'summary', 'tags', 'entities', 'dates', 'metadata', 'context'];
+			const plain = new MiniSearch({ idField: 'id', fields, storeFields: [], tokenize: (t) => tokenize(t), processTerm: (t) => processTerm(t) });
+			const l = new LexicalIndex();
+			const docs = [
+				{ ...doc('a', 'The cat and the other cat; the CAT!'), dates: 'may 2023 monday m202305 d20230501', context: 'where is the cat' },
+				{ ...doc('b', 'Dvořák’s cats, 3pm'), dates: 'may 2023 monday m202305 d20230501', tags: 'pets pets', summary: 'a summary' },
+				{ ...doc('c', ''), dates: 'june 2023 friday m202306 d20230602', entities: 'Dvořák Ana', metadata: 'ana' },
+				{ ...doc('d', 'the the the'), dates: 'may 2023 monday m202305 d20230501' },
+			];
+			for (const d of docs) {
+				plain.add(d);
+				l.upsert(d);
+			}
+			const ours = (l as unknown as { ms: Internals & { _avgFieldLength: number[]; _documentCount: number } }).ms;
+			const theirs = plain as unknown as Internals & { _avgFieldLength: number[]; _documentCount: number };
+			const postings = (ms: Internals) => [...ms._index].map(([term, byField]) => [term, [...byField].map(([f, m]) => [f, [...m]])]);
+			expect(postings(ours)).toEqual(postings(theirs));
+			expect([...ours._fieldLength]).toEqual([...theirs._fieldLength]);
+			expect(ours._avgFieldLength).toEqual(theirs._avgFieldLength);
+			expect(ours._documentCount).toBe(theirs._documentCount);
+			expect(() => l.upsert(docs[1])).not.toThrow();
+			expect(l.size).toBe(4);
+		});
+
+		it('indexes a term again after a clean-up dropped it from the term tree', () => {
+			const l = new LexicalIndex();
+			for (let i = 0; i < 30; i++) l.upsert(doc(`u${i}`, `unique${i} shared`));
+			for (let i = 0; i < 25; i++) l.remove(`u${i}`);
+			// 25 discarded of 30: the clean-up ran and dropped unique0…unique24 from the tree.
+			expect((l as unknown as { ms: { _index: { has(t: string): boolean } } }).ms._index.has('unique3')).toBe(false);
+			l.upsert(doc('again', 'unique3 shared'));
+			expect(l.search('unique3', undefined, 10).map((h) => h.id)).toEqual(['again']);
+			expect(
+				l
+					.search('shared', undefined, 10)
+					.map((h) => h.id)
+					.sort(),
+			).toEqual(['again', 'u25', 'u26', 'u27', 'u28', 'u29']);
+			l.clear();
+			l.upsert(doc('fresh', 'unique27'));
+			expect(l.search('unique27', undefined, 10).map((h) => h.id)).toEqual(['fresh']);
+		});
+
+		it('remembers the content of the latest documents, as last indexed, until removed', () => {
+			const l = new LexicalIndex();
+			l.upsert(doc('a', 'first'));
+			l.upsert(doc('b', 'second'));
+			l.upsert(doc('a', 'first, edited'));
+			expect([l.contentOf('a'), l.contentOf('b'), l.contentOf('c')]).toEqual(['first, edited', 'second', undefined]);
+			l.remove('b');
+			expect(l.contentOf('b')).toBeUndefined();
+			expect(LexicalIndex.unpack(l.pack()).contentOf('a')).toBeUndefined();
+			for (let i = 0; i < RECENT_CONTENT; i++) l.upsert(doc(`n${i}`, 'x'));
+			expect([l.contentOf('a'), l.contentOf('n0'), l.contentOf(`n${RECENT_CONTENT - 1}`)]).toEqual([undefined, 'x', 'x']);
+			l.clear();
+			expect(l.contentOf('n0')).toBeUndefined();
 		});
 	});
 
