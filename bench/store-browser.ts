@@ -11,10 +11,14 @@
  * app is served on a fixed port (default 47913: IndexedDB belongs to the origin); the store is
  * filled with the npm run bench corpus (batches of 500) up to N when it holds fewer. Then, R
  * times (default 5): close the engine, reload the page, time from navigation start to the first
- * recall answered (npm run bench's cold start), then 100 recalls (limit 10, its queries). Writes
+ * recall answered (npm run bench's cold start), then, 3 s later (the restore's settling done),
+ * 100 recalls (limit 10, its queries). Writes
  * nothing else, so the store stays the same from one run to the next. Prints medians over rounds.
  *
  *   npx tsx bench/store-browser.ts --reads --keep /tmp/engram-100k --n 100000
+ *
+ * `--dist DIR` serves another build of the app (`npx vite build --outDir DIR`) over the same store:
+ * two builds measured in turns over one profile compare code, not stores.
  *
  * `--profile-out DIR` also takes CPU profiles of the workers in the last round (lib/worker-profile.ts):
  * DIR/cold-*.cpuprofile from the reload to the first recall answered, DIR/recall-*.cpuprofile over
@@ -68,7 +72,14 @@ function workload(page: Page, memories: GeneratedMemory[], batch: GeneratedMemor
 }
 
 /** The engine's page handle, as far as the read workload uses it. */
-type ReadApi = { __engram: { store(i: unknown): Promise<unknown>; recall(i: unknown): Promise<unknown>; stats(i: unknown): Promise<{ total_memories: number }>; close(): Promise<void> } };
+type ReadApi = {
+	__engram: {
+		store(i: unknown): Promise<unknown>;
+		recall(i: unknown): Promise<unknown>;
+		stats(i: unknown): Promise<{ total_memories: number }>;
+		close(): Promise<void>;
+	};
+};
 
 /** Writes each worker's profile to DIR/<what>-<worker>.cpuprofile and prints its summary. */
 async function saveProfiles(dir: string, what: string, profiles: WorkerProfile[]): Promise<void> {
@@ -87,7 +98,17 @@ async function reads(dir: string): Promise<void> {
 	const url = `http://127.0.0.1:${port}`;
 	const preview = spawn(
 		process.execPath,
-		[join(ROOT, 'node_modules/vite/bin/vite.js'), 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--bypass-lock'],
+		[
+			join(ROOT, 'node_modules/vite/bin/vite.js'),
+			'preview',
+			'--host',
+			'127.0.0.1',
+			'--port',
+			String(port),
+			'--strictPort',
+			'--bypass-lock',
+			...(arg('dist') ? ['--outDir', arg('dist')!] : []),
+		],
 		{ cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
 	);
 	// Whatever ends this process ends the server too (the next run needs its port).
@@ -134,6 +155,9 @@ async function reads(dir: string): Promise<void> {
 				}, queries[0]),
 			);
 			if (coldProfile) await saveProfiles(profileDir!, 'cold', await coldProfile.stop());
+			// The recalls measure a settled index: the restore leaves some structures to be made a
+			// second after it (engine.ts SETTLE_AFTER_MS), which would land inside the first recalls.
+			await page.waitForTimeout(3_000);
 			const recallProfile = profiling ? await profileWorkers(page) : undefined;
 			const t = await page.evaluate(async (qs) => {
 				const out: number[] = [];
@@ -148,7 +172,9 @@ async function reads(dir: string): Promise<void> {
 			recall.push(percentile(t, 50));
 			console.error(`round ${r + 1}: cold start ${round(cold[r], 0)} ms, recall p50 ${round(recall[r])} ms, p99 ${round(percentile(t, 99))} ms`);
 		}
-		console.log(`${n} memories, app at ${ROUTE}: cold start median ${round(percentile(cold, 50), 0)} ms, recall p50 median ${round(percentile(recall, 50))} ms (${rounds} rounds)`);
+		console.log(
+			`${n} memories, app at ${ROUTE}: cold start median ${round(percentile(cold, 50), 0)} ms, recall p50 median ${round(percentile(recall, 50))} ms (${rounds} rounds)`,
+		);
 	} finally {
 		await context.close();
 		preview.kill('SIGTERM');

@@ -84,7 +84,8 @@ export async function profileWorkers(page: Page, intervalUs = 200): Promise<{ st
 		async stop() {
 			const out: WorkerProfile[] = [];
 			for (const [sessionId, { url }] of workers) {
-				const r = (await Promise.race([send(sessionId, 'Profiler.stop'), new Promise((ok) => setTimeout(ok, 2_000))])) as { profile?: CpuProfile } | undefined;
+				const r = (await Promise.race([send(sessionId, 'Profiler.stop'), new Promise((ok) => setTimeout(ok, 2_000))])) as
+					{ profile?: CpuProfile } | undefined;
 				if (r?.profile) out.push({ url, profile: r.profile });
 			}
 			await cdp.detach();
