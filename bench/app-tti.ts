@@ -5,11 +5,13 @@
  * its first result. Medians over the reloads. Also reports the import time and how long the graph
  * view takes to draw its largest setting (3 000 nodes) over that store.
  *
- * Run: npx vite build && npx tsx bench/app-tti.ts [N] [reloads] [--keep DIR [--port P]] [--no-graph]
+ * Run: npx vite build && npx tsx bench/app-tti.ts [N] [reloads] [--keep DIR [--port P] [--dist DIR]] [--no-graph]
  *
  * `--keep DIR` keeps the Chromium profile in DIR and serves the app on a fixed port (default
  * 47914: IndexedDB belongs to the origin), so a store of N memories is imported once and later
- * runs only reload (a 100k import takes minutes). `--no-graph` skips the graph view.
+ * runs only reload (a 100k import takes minutes); a profile `bench/store-browser.ts --reads`
+ * filled serves too (`--port 47913`). `--dist DIR` serves another build (`vite build --outDir`),
+ * to compare two builds over one store. `--no-graph` skips the graph view.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -22,7 +24,7 @@ const flag = (name: string) => {
 	const i = process.argv.indexOf(`--${name}`);
 	return i > 0 ? process.argv[i + 1] : undefined;
 };
-const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !(i > 0 && ['--keep', '--port'].includes(all[i - 1])));
+const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !(i > 0 && ['--keep', '--port', '--dist'].includes(all[i - 1])));
 const N = Number(positional[0] ?? 10_000);
 const RELOADS = Number(positional[1] ?? 5);
 const KEEP = flag('keep');
@@ -33,7 +35,17 @@ async function kept(dir: string): Promise<{ server: Server; browser: Browser }> 
 	const port = Number(flag('port') ?? 47914);
 	const child = spawn(
 		process.execPath,
-		[join(ROOT, 'node_modules/vite/bin/vite.js'), 'preview', '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--bypass-lock'],
+		[
+			join(ROOT, 'node_modules/vite/bin/vite.js'),
+			'preview',
+			'--host',
+			'127.0.0.1',
+			'--port',
+			String(port),
+			'--strictPort',
+			'--bypass-lock',
+			...(flag('dist') ? ['--outDir', flag('dist')!] : []),
+		],
 		{ cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
 	);
 	// Whatever ends this process ends the server too (the next run needs its port).
