@@ -4,8 +4,8 @@
  * Calls made before the engine is ready wait for it (see remote-facade.ts).
  *
  * Its first lines start what a page load waits for before the engine's own code (Dexie, the
- * search index) has even arrived: a helper thread that reads the index snapshot and then loads
- * the embedded model. The engine is imported afterwards and takes both over.
+ * search index) has even arrived: a helper thread that reads the index snapshot, then loads
+ * the embedded model, then parses WordNet's category table. The engine is imported afterwards and takes both over.
  */
 import '../src/core/zod-jitless';
 import { expose } from 'comlink';
