@@ -5,7 +5,8 @@
  *
  * Its first lines start what a page load waits for before the engine's own code (Dexie, the
  * search index) has even arrived: a helper thread that reads the index snapshot, then loads
- * the embedded model, then parses WordNet's category table. The engine is imported afterwards and takes them over.
+ * the embedded model, then parses WordNet's category table. The engine is imported afterwards
+ * and takes them over.
  */
 import '../src/core/zod-jitless';
 import { expose } from 'comlink';
