@@ -5,13 +5,65 @@
  * its first result. Medians over the reloads. Also reports the import time and how long the graph
  * view takes to draw its largest setting (3 000 nodes) over that store.
  *
- * Run: npx vite build && npx tsx bench/app-tti.ts [N] [reloads]
+ * Run: npx vite build && npx tsx bench/app-tti.ts [N] [reloads] [--keep DIR [--port P] [--dist DIR]] [--no-graph]
+ *
+ * `--keep DIR` keeps the Chromium profile in DIR and serves the app on a fixed port (default
+ * 47914: IndexedDB belongs to the origin), so a store of N memories is imported once and later
+ * runs only reload (a 100k import takes minutes); a profile `bench/store-browser.ts --reads`
+ * filled serves too (`--port 47913`). `--dist DIR` serves another build (`vite build --outDir`),
+ * to compare two builds over one store. `--no-graph` skips the graph view.
  */
-import { launchBrowser, startPreview } from '../test/e2e/helpers';
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumPath, launchBrowser, ROOT, startPreview, waitForHttp, type Browser, type Server } from '../test/e2e/helpers';
 import { percentile, round } from './lib/stats';
 
-const N = Number(process.argv[2] ?? 10_000);
-const RELOADS = Number(process.argv[3] ?? 5);
+const flag = (name: string) => {
+	const i = process.argv.indexOf(`--${name}`);
+	return i > 0 ? process.argv[i + 1] : undefined;
+};
+const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !(i > 0 && ['--keep', '--port', '--dist'].includes(all[i - 1])));
+const N = Number(positional[0] ?? 10_000);
+const RELOADS = Number(positional[1] ?? 5);
+const KEEP = flag('keep');
+const GRAPH = !process.argv.includes('--no-graph');
+
+/** The app served on a fixed port, in a profile kept in `dir` (see the module comment). */
+async function kept(dir: string): Promise<{ server: Server; browser: Browser }> {
+	const port = Number(flag('port') ?? 47914);
+	const child = spawn(
+		process.execPath,
+		[
+			join(ROOT, 'node_modules/vite/bin/vite.js'),
+			'preview',
+			'--host',
+			'127.0.0.1',
+			'--port',
+			String(port),
+			'--strictPort',
+			'--bypass-lock',
+			...(flag('dist') ? ['--outDir', flag('dist')!] : []),
+		],
+		{ cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+	);
+	// Whatever ends this process ends the server too (the next run needs its port).
+	process.once('exit', () => child.kill('SIGTERM'));
+	const url = `http://127.0.0.1:${port}`;
+	await waitForHttp(url, 30_000, child);
+	mkdirSync(dir, { recursive: true });
+	const context = await chromium.launchPersistentContext(dir, {
+		executablePath: chromiumPath(),
+		headless: true,
+		args: CHROMIUM_ARGS,
+		viewport: { width: 1280, height: 800 },
+	});
+	return {
+		server: { url, port, stop: async () => void child.kill('SIGTERM') },
+		browser: { context, close: () => context.close() },
+	};
+}
 const TOPICS = ['billing', 'deploys', 'reviews', 'database', 'reporting', 'support', 'onboarding', 'security', 'pricing', 'search'];
 
 function corpus(n: number): string {
@@ -32,24 +84,31 @@ function corpus(n: number): string {
 	return lines.join('\n');
 }
 
-const server = await startPreview();
-const browser = await launchBrowser();
+const { server, browser } = KEEP ? await kept(KEEP) : { server: await startPreview(), browser: await launchBrowser() };
 try {
 	const page = await browser.context.newPage();
 	await page.goto(server.url + '/');
 	await page.waitForFunction(() => (globalThis as { __engram?: unknown }).__engram !== undefined);
-	const data = corpus(N);
-	const t0 = performance.now();
-	const out = await page.evaluate(
-		(d) =>
-			(globalThis as unknown as { __engram: { importMemories(i: object): Promise<{ imported: number }> } }).__engram.importMemories({
-				data: d,
-				format: 'jsonl',
-			}),
-		data,
+	const held = await page.evaluate(
+		async () =>
+			(await (globalThis as unknown as { __engram: { stats(i: object): Promise<{ total_memories: number }> } }).__engram.stats({})).total_memories,
 	);
-	const importS = (performance.now() - t0) / 1000;
-	console.error(`imported ${out.imported} memories in ${importS.toFixed(1)} s`);
+	let importS: number | null = null;
+	if (held === 0) {
+		const data = corpus(N);
+		const t0 = performance.now();
+		const out = await page.evaluate(
+			(d) =>
+				(globalThis as unknown as { __engram: { importMemories(i: object): Promise<{ imported: number }> } }).__engram.importMemories({
+					data: d,
+					format: 'jsonl',
+				}),
+			data,
+		);
+		importS = (performance.now() - t0) / 1000;
+		console.error(`imported ${out.imported} memories in ${importS.toFixed(1)} s`);
+	} else if (held !== N) throw new Error(`the kept profile holds ${held} memories, not ${N}: use another --keep directory`);
+	else console.error(`the kept profile holds ${held} memories`);
 
 	const rows: number[] = [];
 	const search: number[] = [];
@@ -65,7 +124,7 @@ try {
 	}
 	const graph: number[] = [];
 	let drawn = '';
-	for (let r = 0; r < 3; r++) {
+	for (let r = 0; r < (GRAPH ? 3 : 0); r++) {
 		await page.goto(`${server.url}/#/graph`);
 		await page.getByLabel('Maximum nodes').selectOption('3000');
 		const t = performance.now();
@@ -84,11 +143,11 @@ try {
 	console.log(
 		JSON.stringify({
 			memories: N,
-			import_s: round(importS, 1),
+			import_s: importS === null ? null : round(importS, 1),
 			reloads: RELOADS,
 			timeline_rows_visible_p50_ms: round(percentile(rows, 50), 0),
 			search_answered_p50_ms: round(percentile(search, 50), 0),
-			graph_3000_nodes_p50_ms: round(percentile(graph, 50), 0),
+			graph_3000_nodes_p50_ms: GRAPH ? round(percentile(graph, 50), 0) : null,
 			graph_drawn: drawn,
 		}),
 	);

@@ -5,10 +5,32 @@
  * by one (default 1000), then times get, recall, a 500-memory batch and delete at that size.
  *
  * Run: npx vite build && npx tsx bench/store-browser.ts [--n 1000] [--route '#/settings'] [--bare]
+ *
+ * `--reads --keep DIR [--port P] [--rounds R]`: the read path over a store kept between runs (a
+ * 100k fill takes a minute or more, so it is done once). The Chromium profile lives in DIR and the
+ * app is served on a fixed port (default 47913: IndexedDB belongs to the origin); the store is
+ * filled with the npm run bench corpus (batches of 500) up to N when it holds fewer. Then, R
+ * times (default 5): close the engine, reload the page, time from navigation start to the first
+ * recall answered (npm run bench's cold start), then, 3 s later (the restore's settling done),
+ * 100 recalls (limit 10, its queries). Writes
+ * nothing else, so the store stays the same from one run to the next. Prints medians over rounds.
+ *
+ *   npx tsx bench/store-browser.ts --reads --keep /tmp/engram-100k --n 100000
+ *
+ * `--dist DIR` serves another build of the app (`npx vite build --outDir DIR`) over the same store:
+ * two builds measured in turns over one profile compare code, not stores.
+ *
+ * `--profile-out DIR` also takes CPU profiles of the workers in the last round (lib/worker-profile.ts):
+ * DIR/cold-*.cpuprofile from the reload to the first recall answered, DIR/recall-*.cpuprofile over
+ * the 100 recalls, each summarised on stderr.
  */
-import type { Page } from 'playwright-core';
-import { launchBrowser, startPreview } from '../test/e2e/helpers';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumPath, launchBrowser, ROOT, startPreview, waitForHttp } from '../test/e2e/helpers';
 import { bareEngine } from './lib/bare-engine';
+import { profileWorkers, summary, type WorkerProfile } from './lib/worker-profile';
 import { Corpus, type GeneratedMemory } from './lib/corpus';
 import { percentile, round } from './lib/stats';
 
@@ -49,7 +71,122 @@ function workload(page: Page, memories: GeneratedMemory[], batch: GeneratedMemor
 	);
 }
 
+/** The engine's page handle, as far as the read workload uses it. */
+type ReadApi = {
+	__engram: {
+		store(i: unknown): Promise<unknown>;
+		recall(i: unknown): Promise<unknown>;
+		stats(i: unknown): Promise<{ total_memories: number }>;
+		close(): Promise<void>;
+	};
+};
+
+/** Writes each worker's profile to DIR/<what>-<worker>.cpuprofile and prints its summary. */
+async function saveProfiles(dir: string, what: string, profiles: WorkerProfile[]): Promise<void> {
+	mkdirSync(dir, { recursive: true });
+	for (const { url, profile } of profiles) {
+		const name = `${what}-${(url.split('/').pop() ?? 'worker').replace(/[-.][^.]*\.js$/, '').replace(/\W+/g, '_')}`;
+		writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+		console.error(`\n== ${name} (${url})\n${summary(profile)}`);
+	}
+}
+
+/** `--reads`: see the module comment. */
+async function reads(dir: string): Promise<void> {
+	const port = Number(arg('port') ?? 47913);
+	const rounds = Number(arg('rounds') ?? 5);
+	const url = `http://127.0.0.1:${port}`;
+	const preview = spawn(
+		process.execPath,
+		[
+			join(ROOT, 'node_modules/vite/bin/vite.js'),
+			'preview',
+			'--host',
+			'127.0.0.1',
+			'--port',
+			String(port),
+			'--strictPort',
+			'--bypass-lock',
+			...(arg('dist') ? ['--outDir', arg('dist')!] : []),
+		],
+		{ cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+	);
+	// Whatever ends this process ends the server too (the next run needs its port).
+	process.once('exit', () => preview.kill('SIGTERM'));
+	await waitForHttp(url, 30_000, preview);
+	mkdirSync(dir, { recursive: true });
+	const context = await chromium.launchPersistentContext(dir, {
+		executablePath: chromiumPath(),
+		headless: true,
+		args: CHROMIUM_ARGS,
+		serviceWorkers: 'block',
+		viewport: { width: 1280, height: 800 },
+	});
+	try {
+		const page = await context.newPage();
+		await page.addInitScript('globalThis.__name = (f) => f');
+		await page.goto(`${url}/${ROUTE}`);
+		await page.waitForFunction(() => '__engram' in globalThis, undefined, { timeout: 60_000 });
+		const count = () => page.evaluate(async () => (await (globalThis as unknown as ReadApi).__engram.stats({})).total_memories);
+		const gen = new Corpus(42);
+		const t0 = performance.now();
+		for (let i = await count(); i < N; i += 500) {
+			const ms = Array.from({ length: Math.min(500, N - i) }, (_, j) => gen.memory(i + j));
+			await page.evaluate((m) => (globalThis as unknown as ReadApi).__engram.store({ memories: m }), ms);
+			if (i % 10_000 === 0) console.error(`filled ${i + ms.length} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+		}
+		const n = await count();
+		const probe = new Corpus(7);
+		const queries = Array.from({ length: 100 }, (_, j) => probe.queryFor(new Corpus(42).memory((j * 7919) % Math.min(n, 2000))));
+		const cold: number[] = [];
+		const recall: number[] = [];
+		const profileDir = arg('profile-out');
+		for (let r = 0; r < rounds; r++) {
+			// The last round is profiled when asked: the start-up, then the recalls apart.
+			const profiling = profileDir !== undefined && r === rounds - 1;
+			await page.evaluate(() => (globalThis as unknown as ReadApi).__engram.close());
+			const coldProfile = profiling ? await profileWorkers(page) : undefined;
+			await page.reload({ waitUntil: 'commit' });
+			await page.waitForFunction(() => '__engram' in globalThis, undefined, { timeout: 60_000 });
+			cold.push(
+				await page.evaluate(async (q) => {
+					await (globalThis as unknown as ReadApi).__engram.recall({ query: q, limit: 10 });
+					return performance.now();
+				}, queries[0]),
+			);
+			if (coldProfile) await saveProfiles(profileDir!, 'cold', await coldProfile.stop());
+			// The recalls measure a settled index: the restore leaves some structures to be made a
+			// second after it (engine.ts SETTLE_AFTER_MS), which would land inside the first recalls.
+			await page.waitForTimeout(3_000);
+			const recallProfile = profiling ? await profileWorkers(page) : undefined;
+			const t = await page.evaluate(async (qs) => {
+				const out: number[] = [];
+				for (const q of qs) {
+					const s = performance.now();
+					await (globalThis as unknown as ReadApi).__engram.recall({ query: q, limit: 10 });
+					out.push(performance.now() - s);
+				}
+				return out;
+			}, queries);
+			if (recallProfile) await saveProfiles(profileDir!, 'recall', await recallProfile.stop());
+			recall.push(percentile(t, 50));
+			console.error(`round ${r + 1}: cold start ${round(cold[r], 0)} ms, recall p50 ${round(recall[r])} ms, p99 ${round(percentile(t, 99))} ms`);
+		}
+		console.log(
+			`${n} memories, app at ${ROUTE}: cold start median ${round(percentile(cold, 50), 0)} ms, recall p50 median ${round(percentile(recall, 50))} ms (${rounds} rounds)`,
+		);
+	} finally {
+		await context.close();
+		preview.kill('SIGTERM');
+	}
+}
+
 async function main(): Promise<void> {
+	const keep = arg('keep');
+	if (process.argv.includes('--reads')) {
+		if (!keep) throw new Error('--reads needs --keep DIR (the profile kept between runs)');
+		return reads(keep);
+	}
 	const server = await startPreview();
 	const browser = await launchBrowser({ offlineCapable: false });
 	try {

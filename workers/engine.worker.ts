@@ -4,14 +4,15 @@
  * Calls made before the engine is ready wait for it (see remote-facade.ts).
  *
  * Its first lines start what a page load waits for before the engine's own code (Dexie, the
- * search index) has even arrived: a helper thread that reads the index snapshot and then loads
- * the embedded model. The engine is imported afterwards and takes both over.
+ * search index) has even arrived: a helper thread that reads the index snapshot, then loads
+ * the embedded model, then parses WordNet's category table. The engine is imported afterwards
+ * and takes them over.
  */
 import '../src/core/zod-jitless';
 import { expose } from 'comlink';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url';
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
-import { parseCategories } from '../src/engine/search/categories';
+import { parseCategories, type CategoryTable } from '../src/engine/search/categories';
 import { createEmbedder, DEFAULT_MODEL_ID, staticEmbedder, type EmbedderProgress, type StaticModelParts } from '../src/engine/embedder';
 import { remoteFacade } from '../src/engine/remote-facade';
 import { registerMemoryErrorTransfer } from '../src/engine/transfer';
@@ -38,7 +39,11 @@ const HELPER_TIMEOUT_MS = 10_000;
  * helper is ended once it says it is done (after its last answer it may still be writing the
  * model's parts file for the next load), or at that timeout.
  */
-function startHelper(request: StartupRequest): { snapshot: Promise<SourcedSnapshot>; model: Promise<StaticModelParts | null> } {
+function startHelper(request: StartupRequest): {
+	snapshot: Promise<SourcedSnapshot>;
+	model: Promise<StaticModelParts | null>;
+	categories: Promise<CategoryTable | null>;
+} {
 	const helper = new Worker(new URL('./startup.worker.ts', import.meta.url), { type: 'module', name: 'engram-startup' });
 	type Ok = keyof typeof ERROR_OF;
 	/** The first answer of type `ok` (or the error that stands for it), within HELPER_TIMEOUT_MS. */
@@ -65,10 +70,11 @@ function startHelper(request: StartupRequest): { snapshot: Promise<SourcedSnapsh
 		snapshot: snap && 'slices' in snap ? { ...snap, slices: { ...snap.slices, sections } } : snap,
 	}));
 	const model = answer('model').then((a) => a.model);
+	const categories = answer('categories').then((a) => a.categories);
 	const done = answer('done');
 	helper.postMessage(request);
-	void Promise.allSettled([snapshot, sections, model, done]).then(() => helper.terminate());
-	return { snapshot, model };
+	void Promise.allSettled([snapshot, sections, model, categories, done]).then(() => helper.terminate());
+	return { snapshot, model, categories };
 }
 
 /** Loads any model from the app's origin (the embedded one) or the hub (a user's choice). */
@@ -78,7 +84,14 @@ function loadModel(modelId: string, onProgress?: (p: EmbedderProgress) => void) 
 
 // The active model's snapshot and the embedded model, loaded while the rest loads. On a first
 // visit there is no database yet and the helper says so; the engine then builds an empty index.
-const helper = startHelper({ name: DEFAULT_DB_NAME, of: { active: DEFAULT_MODEL_ID }, model: { modelId: DEFAULT_MODEL_ID, localModelPath } });
+// WordNet's category table (scripts/build-hyponyms.ts), precached with the model.
+const categoriesUrl = `${localModelPath}engram/categories.json`;
+const helper = startHelper({
+	name: DEFAULT_DB_NAME,
+	of: { active: DEFAULT_MODEL_ID },
+	model: { modelId: DEFAULT_MODEL_ID, localModelPath },
+	categories: categoriesUrl,
+});
 const early = helper.snapshot;
 // The engine awaits it and rebuilds the index on failure; until then it must not count as unhandled.
 early.catch(() => undefined);
@@ -96,8 +109,11 @@ const ready = import('../src/engine/engine').then(({ createEngine }) =>
 		modelId: DEFAULT_MODEL_ID,
 		embedderFactory: loadModel,
 		snapshotSource: () => early,
-		// WordNet's category table (scripts/build-hyponyms.ts), precached with the model.
-		categories: fetch(`${localModelPath}engram/categories.json`).then((r) => (r.ok ? r.text().then(parseCategories) : undefined)),
+		// Parsed by the helper, off this thread; should it fail, here.
+		categories: helper.categories.then(
+			(t) => t ?? undefined,
+			() => fetch(categoriesUrl).then((r) => (r.ok ? r.text().then(parseCategories) : undefined)),
+		),
 	}),
 );
 

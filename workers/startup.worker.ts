@@ -13,8 +13,13 @@
  *    from an OPFS file an earlier load wrote (src/engine/parts-file.ts), which spares fetching
  *    and parsing the files while they are unchanged; else the files are fetched and parsed, and
  *    the file written for the next load.
+ * 3. WordNet's category table (src/engine/search/categories.ts), fetched at once and parsed once
+ *    the model is posted, as `categories` (null when the file is missing) or `categories-error`:
+ *    parsing it stems ~100k member words, 80–200 ms that were the engine thread's during a
+ *    start-up (Chromium, 100k memories); receiving the parsed table costs it a structured clone.
  */
 import { loadStaticParts, staticPartsBuffers } from '../src/engine/embedder';
+import { parseCategories } from '../src/engine/search/categories';
 import { readHead, readMetas, readSections, sectionBuffers, sliceMetas, sliceSections, snapshotHead, type SnapshotHead } from '../src/engine/search/snapshot';
 import type { SnapshotRow } from '../src/store/rows';
 import { opfsFiles, opfsSnapshotFiles, type SnapshotFiles } from '../src/store/snapshot-files';
@@ -112,8 +117,11 @@ async function postIndex(name: string, of: SnapshotOf): Promise<void> {
 }
 
 self.onmessage = async (e: MessageEvent<StartupRequest>) => {
-	const { name, of, model } = e.data;
+	const { name, of, model, categories } = e.data;
 	const indexPosted = postIndex(name, of);
+	const table = fetch(categories).then((r) => (r.ok ? r.text() : undefined));
+	// Awaited below, after the model; until then a failure must not count as unhandled.
+	table.catch(() => undefined);
 	// The model's config is fetched while the snapshot is read; its parts are read (or its files
 	// parsed) once the snapshot is on its way.
 	const cache = partsCache();
@@ -126,6 +134,12 @@ self.onmessage = async (e: MessageEvent<StartupRequest>) => {
 		post({ type: 'model', model: loaded ?? null }, loaded ? staticPartsBuffers(loaded) : []);
 	} catch (err) {
 		post({ type: 'model-error', error: message(err) });
+	}
+	try {
+		const text = await table;
+		post({ type: 'categories', categories: text === undefined ? null : parseCategories(text) });
+	} catch (err) {
+		post({ type: 'categories-error', error: message(err) });
 	}
 	// The engine worker ends this thread on `done`: not before the parts file is written.
 	await cache?.written();

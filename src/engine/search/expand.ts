@@ -5,6 +5,7 @@
  * way that retrieval did not find itself becomes an 'expanded' candidate with `via` set.
  */
 import { askDiscount, candidateFor, substance, type Candidate } from './candidates';
+import { TopKBy } from './top-k';
 import type { IndexView } from './view';
 
 /** Tunables of expansion; bounded so one recall's work stays small at any corpus size. */
@@ -36,11 +37,25 @@ export type RelevanceOf = (c: Candidate) => number;
 /** Slots accepted by the filters (set by the caller). */
 export type Accept = (slot: number) => boolean;
 
-/** Candidates sorted by relevance, best first, at most `n`. */
+/**
+ * Candidates sorted by relevance, best first (ties in the map's order), at most `n`. Each
+ * relevance is computed once and only the best `n` are kept: sorting every candidate with a
+ * comparator that recomputed both relevances took 5–6 ms of a 100k recall's ~20 (Chromium).
+ */
 function strongest(cands: Map<number, Candidate>, rel: RelevanceOf, n: number, directOnly: boolean): Candidate[] {
-	const list = [...cands.values()].filter((c) => (!directOnly || c.direct) && rel(c) > 0);
-	list.sort((a, b) => rel(b) - rel(a));
-	return list.slice(0, n);
+	const list: Candidate[] = [];
+	const score: number[] = [];
+	for (const c of cands.values()) {
+		if (directOnly && !c.direct) continue;
+		const r = rel(c);
+		if (r > 0) {
+			list.push(c);
+			score.push(r);
+		}
+	}
+	const top = new TopKBy(n, (a, b) => score[a] > score[b] || (score[a] === score[b] && a < b));
+	for (let i = 0; i < list.length; i++) top.push(i);
+	return top.sorted().map((i) => list[i]);
 }
 
 /**

@@ -79,7 +79,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 			this.slotOf.set(meta.id, slot);
 			this.ids[slot] = meta.id;
 		} else {
-			this.unlinkMeta(this.metas[slot]);
+			this.unlinkMeta(this.metas[slot], slot);
 			// Re-placing the slot swap-removes it within its scope's list and may change its vector.
 			this.scopeCodes.epoch++;
 		}
@@ -87,7 +87,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		if (asksQuestion(text.content)) m.asks = true;
 		else delete m.asks;
 		this.metas[slot] = m;
-		this.linkMeta(m);
+		this.linkMeta(m, slot);
 		this.placeScope(slot, m.scope);
 		this.vectors.set(slot, vector);
 		this.placeVector(slot, vector);
@@ -109,7 +109,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	sessionOf(slot: number): string | undefined {
 		const m = this.metas[slot];
 		if (m.session !== undefined) return m.session;
-		return m.group !== undefined && this.groups.count(m.group, slot) >= 2 ? m.group : undefined;
+		return m.group !== undefined && this.groups.count(slot) >= 2 ? m.group : undefined;
 	}
 
 	/** Puts `slot` in its scope's list. */
@@ -177,7 +177,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		const slot = this.slotOf.get(id);
 		if (slot === undefined) return;
 		this.scopeCodes.epoch++;
-		this.unlinkMeta(this.metas[slot]);
+		this.unlinkMeta(this.metas[slot], slot);
 		this.lexical.remove(id);
 		this.adj.removeNode(id);
 		this.ivf?.unassign(slot);
@@ -192,6 +192,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 			this.vectors.move(last, slot);
 			this.ivf?.move(last, slot);
 			this.scopeSlots.move(last, slot);
+			this.groups.move(last, slot);
 		} else {
 			this.vectors.set(slot, null);
 		}
@@ -385,14 +386,14 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	}
 
 	/** Registers a memory's seq, group and entities in the lookup maps (unless a restore loads them packed). */
-	linkMeta(m: DocMeta, packed?: { seqs: boolean; entities: boolean; groups: boolean }): void {
+	linkMeta(m: DocMeta, slot: number, packed?: { seqs: boolean; entities: boolean; groups: boolean }): void {
 		if (this.byContent) this.fileContent(m);
 		if (!packed?.seqs) this.seqToId.set(m.seq, m.id);
-		if (!packed?.groups && m.group !== undefined) this.groups.add(m.group);
+		if (!packed?.groups && m.group !== undefined) this.groups.add(m.group, slot);
 		if (!packed?.entities) for (const e of m.entities) this.entityDocs.add(e, m.id);
 	}
 
-	private unlinkMeta(m: DocMeta): void {
+	private unlinkMeta(m: DocMeta, slot: number): void {
 		const same = m.content_hash === undefined ? undefined : this.byContent?.get(m.content_hash);
 		const at = same ? same.indexOf(m.id) : -1;
 		if (at >= 0) {
@@ -400,7 +401,7 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 			if (same!.length === 0) this.byContent!.delete(m.content_hash!);
 		}
 		if (this.seqToId.get(m.seq) === m.id) this.seqToId.delete(m.seq);
-		if (m.group !== undefined) this.groups.delete(m.group);
+		if (m.group !== undefined) this.groups.delete(slot);
 		for (const e of m.entities) this.entityDocs.delete(e, m.id);
 	}
 }
@@ -523,7 +524,7 @@ function* restoreSteps(bytes: Uint8Array | SnapshotSlices): Generator<Promise<Sn
 	if (groups) idx.groups = GroupCounts.packed(mentions.strings, groups);
 	const packed = { seqs: bySeq !== undefined, entities: true, groups: true };
 	for (let i = 0; i < n; i++) {
-		idx.linkMeta(metas[i], packed);
+		idx.linkMeta(metas[i], i, packed);
 		idx.placeScope(i, metas[i].scope);
 	}
 	idx.entityDocs.loadPacked(slotIds, mentions.strings, mentions.offsets, mentions.values);

@@ -34,18 +34,22 @@ export class OverlayMap<K, V> extends Map<K, V> {
 	}
 
 	override get(key: K): V | undefined {
-		const own = super.get(key);
-		if (own !== undefined || super.has(key)) return own;
+		// A restored index's maps are read thousands of times per recall and written rarely: while
+		// nothing was written, one look-up in the base, not three (measured: 3–4% of a 100k recall).
+		if (super.size > 0) {
+			const own = super.get(key);
+			if (own !== undefined || super.has(key)) return own;
+		}
 		return this.#hidden.size > 0 && this.#hidden.has(key) ? undefined : this.#base.get(key);
 	}
 
 	/** Whether the base answers for `key` (nothing set or deleted over it since). */
 	fromBase(key: K): boolean {
-		return !super.has(key) && !(this.#hidden.size > 0 && this.#hidden.has(key));
+		return !(super.size > 0 && super.has(key)) && !(this.#hidden.size > 0 && this.#hidden.has(key));
 	}
 
 	override has(key: K): boolean {
-		return super.has(key) || (this.#base.get(key) !== undefined && !this.#hidden.has(key));
+		return (super.size > 0 && super.has(key)) || (this.#base.get(key) !== undefined && !(this.#hidden.size > 0 && this.#hidden.has(key)));
 	}
 
 	override set(key: K, value: V): this {
