@@ -18,24 +18,10 @@
  *       for s in 0..steps: acc = f32x4.add(acc, f32x4.mul(v128.load(vec + 16s), v128.load($q + 16s)))
  *       f32.store($out + 4i, ((acc[0] + acc[1]) + acc[2]) + acc[3]))
  */
+import { name, section, simd, uleb } from './search/wasm-bytes';
 
 /** How far below a threshold (as a share of |a|·|b|) an approximate product must be for a pair to be skipped. */
 export const PREFILTER_MARGIN = 1e-3;
-
-/** Unsigned LEB128. */
-function uleb(n: number): number[] {
-	const out: number[] = [];
-	do {
-		let b = n & 0x7f;
-		n >>>= 7;
-		if (n !== 0) b |= 0x80;
-		out.push(b);
-	} while (n !== 0);
-	return out;
-}
-
-const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...body];
-const name = (s: string) => [...uleb(s.length), ...[...s].map((c) => c.charCodeAt(0))];
 
 /** The module's bytes (see the text form in the module comment). */
 function moduleBytes(): Uint8Array<ArrayBuffer> {
@@ -46,7 +32,6 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
 	const tee = (i: number) => [0x22, i];
 	const i32 = (v: number) => [0x41, v]; // small non-negative constants only (< 64)
 	const [add, mul, shl] = [0x6a, 0x6c, 0x74];
-	const simd = (op: number, ...imm: number[]) => [0xfd, ...uleb(op), ...imm];
 	const load = simd(0x00, 0, 0); // v128.load, align 1, offset 0
 	// Params 0–4: q, base, n, steps, out. Locals 5 i, 6 vec, 7 s (i32), 8 acc (v128).
 	const [q, base, n, steps, out, i, vec, s, acc] = [0, 1, 2, 3, 4, 5, 6, 7, 8];

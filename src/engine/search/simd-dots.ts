@@ -29,6 +29,7 @@
  * The last step may read up to fifteen bytes past a vector (into the next one, or the slack kept
  * after the last); the query is zero there, so they add nothing.
  */
+import { name, section, simd, uleb } from './wasm-bytes';
 
 const PAGE = 65_536;
 /** Page 0: the query (int16, padded to whole steps), then a block of slots, then their results. */
@@ -48,22 +49,6 @@ const STEP = 16;
 /** The largest int16 query component. */
 const Q_MAX = 32_767;
 
-/** Unsigned LEB128, as the binary format encodes counts, indexes and sizes. */
-function uleb(n: number): number[] {
-	const out: number[] = [];
-	do {
-		let b = n & 0x7f;
-		n >>>= 7;
-		if (n !== 0) b |= 0x80;
-		out.push(b);
-	} while (n !== 0);
-	return out;
-}
-
-/** A section: its id, then its length-prefixed contents. */
-const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...body];
-const name = (s: string) => [...uleb(s.length), ...[...s].map((c) => c.charCodeAt(0))];
-
 /** The module's bytes (see the text form in the module comment). */
 function moduleBytes(): Uint8Array<ArrayBuffer> {
 	const I32 = 0x7f;
@@ -76,7 +61,6 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
 	const add = 0x6a;
 	const mul = 0x6c;
 	const shl = 0x74;
-	const simd = (op: number, ...imm: number[]) => [0xfd, ...uleb(op), ...imm];
 	const mem = (align: number, offset: number) => [align, ...uleb(offset)];
 	// Params 0–7: codes, slots, n, q, stride, steps, out, unit. Locals 8 i, 9 base, 10 s (i32), 11 acc, 12 x (v128).
 	const [codes, slots, n, q, stride, steps, out, unit, i, base, s, acc, x] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
