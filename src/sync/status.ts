@@ -2,8 +2,7 @@
  * Sync's status: what the UI shows (listeners get every change) and what memory_stats reads
  * after a reload (a setting, written at most once a second).
  */
-import type { SyncState } from '../engine/types';
-import type { SyncEngine } from './context';
+import type { EngineApi, SyncState } from '../engine/types';
 
 /** The setting memory_stats reads (engine/stats-ops.ts SYNC_STATE_KEY). */
 const SYNC_STATE_KEY = 'sync_state';
@@ -25,7 +24,7 @@ export class SyncStatusTracker {
 	#listeners = new Set<(s: SyncStatus) => void>();
 	#stateTimer: ReturnType<typeof setTimeout> | undefined;
 
-	constructor(private readonly engine: Pick<SyncEngine, 'setSetting'>) {}
+	constructor(private readonly engine: Pick<EngineApi, 'setSetting'>) {}
 
 	/** The current status (a new object after every change; never mutated). */
 	get current(): SyncStatus {
