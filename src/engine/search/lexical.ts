@@ -145,6 +145,12 @@ function idf(total: number, matching: number): number {
  * few batches of 500 whose memories are the next batch's nearest neighbours.
  */
 export const RECENT_CONTENT = 16_384;
+/**
+ * Longer contents are not remembered (contentOf answers undefined): possible_update_of never
+ * compares texts over 2,000 characters (duplicates.ts UPDATE_MAX_CHARS), and 16,384 notes of up
+ * to 50,000 characters would hold over a gigabyte. Bounded so, the memo holds at most ~65 MB.
+ */
+export const RECENT_CONTENT_MAX_CHARS = 2_000;
 
 /** A minisearch index with upsert/remove by id and JSON snapshots. */
 export class LexicalIndex {
@@ -161,8 +167,9 @@ export class LexicalIndex {
 	}
 
 	/**
-	 * The content of a document indexed lately (the last RECENT_CONTENT upserts), as indexed;
-	 * undefined when not remembered (a restored index remembers none). Every change of a
+	 * The content of a document indexed lately (the last RECENT_CONTENT upserts of at most
+	 * RECENT_CONTENT_MAX_CHARS), as indexed; undefined when not remembered (a restored index
+	 * remembers none). Every change of a
 	 * memory's content reaches the index, so what it remembers is current: a batch store
 	 * compares its words with its neighbours' without reading their rows.
 	 */
@@ -179,6 +186,7 @@ export class LexicalIndex {
 		if (this.ms.has(doc.id)) this.discard(doc.id);
 		this.add(doc);
 		this.recent.delete(doc.id);
+		if (doc.content.length > RECENT_CONTENT_MAX_CHARS) return;
 		if (this.recent.size >= RECENT_CONTENT) this.recent.delete(this.recent.keys().next().value!);
 		this.recent.set(doc.id, doc.content);
 	}

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import MiniSearch from 'minisearch';
 import { processTerm, tokenize } from '../../../../src/core/text';
-import { LEXICAL_TUNING, LexicalIndex, RECENT_CONTENT } from '../../../../src/engine/search/lexical';
+import { LEXICAL_TUNING, LexicalIndex, RECENT_CONTENT, RECENT_CONTENT_MAX_CHARS } from '../../../../src/engine/search/lexical';
 import { PackedTermData } from '../../../../src/engine/search/lexical-codec';
 import { PackedTermIndex } from '../../../../src/engine/search/term-index';
 
@@ -130,6 +130,15 @@ describe('LexicalIndex', () => {
 			expect([l.contentOf('a'), l.contentOf('n0'), l.contentOf(`n${RECENT_CONTENT - 1}`)]).toEqual([undefined, 'x', 'x']);
 			l.clear();
 			expect(l.contentOf('n0')).toBeUndefined();
+		});
+
+		it('does not remember a content too long for possible_update_of to compare, even one edited to that length', () => {
+			const l = new LexicalIndex();
+			const long = 'word '.repeat(RECENT_CONTENT_MAX_CHARS / 5 + 1);
+			l.upsert(doc('a', 'short'));
+			l.upsert(doc('b', long));
+			l.upsert(doc('a', long));
+			expect([l.contentOf('a'), l.contentOf('b')]).toEqual([undefined, undefined]);
 		});
 	});
 
