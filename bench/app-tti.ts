@@ -13,11 +13,8 @@
  * filled serves too (`--port 47913`). `--dist DIR` serves another build (`vite build --outDir`),
  * to compare two builds over one store. `--no-graph` skips the graph view.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, chromiumPath, launchBrowser, ROOT, startPreview, waitForHttp, type Browser, type Server } from '../test/e2e/helpers';
+import { launchBrowser, startPreview } from '../test/e2e/helpers';
+import { keptApp } from './lib/kept-app';
 import { percentile, round } from './lib/stats';
 
 const flag = (name: string) => {
@@ -30,40 +27,6 @@ const RELOADS = Number(positional[1] ?? 5);
 const KEEP = flag('keep');
 const GRAPH = !process.argv.includes('--no-graph');
 
-/** The app served on a fixed port, in a profile kept in `dir` (see the module comment). */
-async function kept(dir: string): Promise<{ server: Server; browser: Browser }> {
-	const port = Number(flag('port') ?? 47914);
-	const child = spawn(
-		process.execPath,
-		[
-			join(ROOT, 'node_modules/vite/bin/vite.js'),
-			'preview',
-			'--host',
-			'127.0.0.1',
-			'--port',
-			String(port),
-			'--strictPort',
-			'--bypass-lock',
-			...(flag('dist') ? ['--outDir', flag('dist')!] : []),
-		],
-		{ cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-	);
-	// Whatever ends this process ends the server too (the next run needs its port).
-	process.once('exit', () => child.kill('SIGTERM'));
-	const url = `http://127.0.0.1:${port}`;
-	await waitForHttp(url, 30_000, child);
-	mkdirSync(dir, { recursive: true });
-	const context = await chromium.launchPersistentContext(dir, {
-		executablePath: chromiumPath(),
-		headless: true,
-		args: CHROMIUM_ARGS,
-		viewport: { width: 1280, height: 800 },
-	});
-	return {
-		server: { url, port, stop: async () => void child.kill('SIGTERM') },
-		browser: { context, close: () => context.close() },
-	};
-}
 const TOPICS = ['billing', 'deploys', 'reviews', 'database', 'reporting', 'support', 'onboarding', 'security', 'pricing', 'search'];
 
 function corpus(n: number): string {
@@ -84,7 +47,9 @@ function corpus(n: number): string {
 	return lines.join('\n');
 }
 
-const { server, browser } = KEEP ? await kept(KEEP) : { server: await startPreview(), browser: await launchBrowser() };
+const { server, browser } = KEEP
+	? await keptApp(KEEP, { port: Number(flag('port') ?? 47914), dist: flag('dist') })
+	: { server: await startPreview(), browser: await launchBrowser() };
 try {
 	const page = await browser.context.newPage();
 	await page.goto(server.url + '/');

@@ -25,10 +25,10 @@
  * the 100 recalls, each summarised on stderr.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, chromiumPath, launchBrowser, ROOT, startPreview, waitForHttp } from '../test/e2e/helpers';
+import type { Page } from 'playwright-core';
+import { launchBrowser, startPreview } from '../test/e2e/helpers';
+import { keptApp } from './lib/kept-app';
 import { bareEngine } from './lib/bare-engine';
 import { profileWorkers, summary, type WorkerProfile } from './lib/worker-profile';
 import { Corpus, type GeneratedMemory } from './lib/corpus';
@@ -95,33 +95,9 @@ async function saveProfiles(dir: string, what: string, profiles: WorkerProfile[]
 async function reads(dir: string): Promise<void> {
 	const port = Number(arg('port') ?? 47913);
 	const rounds = Number(arg('rounds') ?? 5);
-	const url = `http://127.0.0.1:${port}`;
-	const preview = spawn(
-		process.execPath,
-		[
-			join(ROOT, 'node_modules/vite/bin/vite.js'),
-			'preview',
-			'--host',
-			'127.0.0.1',
-			'--port',
-			String(port),
-			'--strictPort',
-			'--bypass-lock',
-			...(arg('dist') ? ['--outDir', arg('dist')!] : []),
-		],
-		{ cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-	);
-	// Whatever ends this process ends the server too (the next run needs its port).
-	process.once('exit', () => preview.kill('SIGTERM'));
-	await waitForHttp(url, 30_000, preview);
-	mkdirSync(dir, { recursive: true });
-	const context = await chromium.launchPersistentContext(dir, {
-		executablePath: chromiumPath(),
-		headless: true,
-		args: CHROMIUM_ARGS,
-		serviceWorkers: 'block',
-		viewport: { width: 1280, height: 800 },
-	});
+	const { server, browser } = await keptApp(dir, { port, dist: arg('dist'), serviceWorkers: 'block' });
+	const { url } = server;
+	const { context } = browser;
 	try {
 		const page = await context.newPage();
 		await page.addInitScript('globalThis.__name = (f) => f');
@@ -176,8 +152,8 @@ async function reads(dir: string): Promise<void> {
 			`${n} memories, app at ${ROUTE}: cold start median ${round(percentile(cold, 50), 0)} ms, recall p50 median ${round(percentile(recall, 50))} ms (${rounds} rounds)`,
 		);
 	} finally {
-		await context.close();
-		preview.kill('SIGTERM');
+		await browser.close();
+		await server.stop();
 	}
 }
 
