@@ -18,7 +18,7 @@
  *       for s in 0..steps: acc = f32x4.add(acc, f32x4.mul(v128.load(vec + 16s), v128.load($q + 16s)))
  *       f32.store($out + 4i, ((acc[0] + acc[1]) + acc[2]) + acc[3]))
  */
-import { name, section, simd, uleb } from './search/wasm-bytes';
+import { compileOnce, HEADER, name, section, simd, uleb } from './search/wasm-bytes';
 
 /** How far below a threshold (as a share of |a|·|b|) an approximate product must be for a pair to be skipped. */
 export const PREFILTER_MARGIN = 1e-3;
@@ -58,7 +58,7 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
 	];
 	const code = [...uleb(2), ...uleb(3), I32, ...uleb(1), V128, ...body];
 	return new Uint8Array([
-		...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+		...HEADER,
 		...section(1, [1, 0x60, 5, I32, I32, I32, I32, I32, 0]), // type: (i32 × 5) → ()
 		...section(3, [1, 0]), // one function of type 0
 		...section(5, [1, 0x00, 1]), // one memory, min 1 page
@@ -67,19 +67,8 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
 	]);
 }
 
-let compiled: WebAssembly.Module | null | undefined;
-
 /** The compiled module, or null where WebAssembly or its SIMD instructions are unavailable. */
-function dotsModule(): WebAssembly.Module | null {
-	if (compiled !== undefined) return compiled;
-	try {
-		const bytes = moduleBytes();
-		compiled = typeof WebAssembly === 'object' && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
-	} catch {
-		compiled = null;
-	}
-	return compiled;
-}
+const dotsModule = compileOnce(moduleBytes);
 
 const PAGE = 65_536;
 

@@ -29,7 +29,7 @@
  * The last step may read up to fifteen bytes past a vector (into the next one, or the slack kept
  * after the last); the query is zero there, so they add nothing.
  */
-import { name, section, simd, uleb } from './wasm-bytes';
+import { compileOnce, HEADER, name, section, simd, uleb } from './wasm-bytes';
 
 const PAGE = 65_536;
 /** Page 0: the query (int16, padded to whole steps), then a block of slots, then their results. */
@@ -151,14 +151,7 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
 	];
 	const code = [...uleb(2), ...uleb(3), I32, ...uleb(2), V128, ...body];
 	return new Uint8Array([
-		0x00,
-		0x61,
-		0x73,
-		0x6d,
-		0x01,
-		0x00,
-		0x00,
-		0x00,
+		...HEADER,
 		...section(1, [1, 0x60, 8, ...new Array(7).fill(I32), F32, 0]), // type: (i32 × 7, f32) → ()
 		...section(2, [1, ...name('e'), ...name('m'), 0x02, 0x00, 0x01]), // import memory e.m, min 1 page
 		...section(3, [1, 0]), // one function of type 0
@@ -167,19 +160,8 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
 	]);
 }
 
-let compiled: WebAssembly.Module | null | undefined;
-
 /** The compiled module, or null where WebAssembly or its SIMD instructions are unavailable. */
-function simdModule(): WebAssembly.Module | null {
-	if (compiled !== undefined) return compiled;
-	try {
-		const bytes = moduleBytes();
-		compiled = typeof WebAssembly === 'object' && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
-	} catch {
-		compiled = null;
-	}
-	return compiled;
-}
+const simdModule = compileOnce(moduleBytes);
 
 /** A query rounded to int16 and padded to whole steps, with the factor that undoes the rounding's scale. */
 export interface RoundedQuery {

@@ -23,3 +23,24 @@ export const name = (s: string): number[] => [...uleb(s.length), ...[...s].map((
 
 /** The SIMD prefix, an opcode and its immediates. */
 export const simd = (op: number, ...imm: number[]): number[] => [0xfd, ...uleb(op), ...imm];
+
+/** The magic number and version that open every module. */
+export const HEADER = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+
+/**
+ * Compiles the module `bytes()` builds, once: later calls return the same module, or null where
+ * WebAssembly or the instructions it uses (SIMD) are unavailable.
+ */
+export function compileOnce(bytes: () => Uint8Array<ArrayBuffer>): () => WebAssembly.Module | null {
+	let compiled: WebAssembly.Module | null | undefined;
+	return () => {
+		if (compiled !== undefined) return compiled;
+		try {
+			const b = bytes();
+			compiled = typeof WebAssembly === 'object' && WebAssembly.validate(b) ? new WebAssembly.Module(b) : null;
+		} catch {
+			compiled = null;
+		}
+		return compiled;
+	};
+}
