@@ -17,6 +17,7 @@
  *   npm run eval -- --no-ablation --misses --data path/to/set.json
  *   npm run eval -- --turns no-session   # or plain: turns stored without the session / the speaker prefix
  *   npm run eval -- --model-path /tmp/variant/   # a model built with ENGRAM_MODEL_OUT=/tmp/variant/engram/glove-sif-100d
+ *   npm run eval -- --query-model-path /tmp/variant/   # questions embedded by another model (same dims), turns by --model-path's
  *   npm run eval -- --pool 2             # every 2 conversations share one scope: a haystack twice as large
  */
 import type { RecallInput } from '../src/core/schemas';
@@ -104,6 +105,8 @@ interface Args {
 	pool: number;
 	/** Where the models live (a variant build's folder, ENGRAM_MODEL_OUT's parent's parent); default public/models. */
 	modelPath?: string;
+	/** Where the model that embeds the questions lives (turns are embedded by --model-path's): a query-side-only variant. */
+	queryModelPath?: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -118,6 +121,7 @@ function parseArgs(argv: string[]): Args {
 		else if (k === '--turns') a.turns = argv[++i] as TurnFormat;
 		else if (k === '--pool') a.pool = Number(argv[++i]);
 		else if (k === '--model-path') a.modelPath = argv[++i].replace(/\/?$/, '/');
+		else if (k === '--query-model-path') a.queryModelPath = argv[++i].replace(/\/?$/, '/');
 		else if (k === '--set') {
 			// --set categories.weight=0.2: one tunable for a sweep (TURNS, LEXICAL_TUNING, CATEGORIES, FEEDBACK, ENTITY_FOCUS or
 			// EXPANSION; a comma list sets an array: --set expansion.neighborDecay=1,0.6,0.3).
@@ -180,14 +184,22 @@ async function main(): Promise<void> {
 	const all = loadDataset(...args.data);
 	const hard = new Set(args.data.includes(HARD_SET) ? loadDataset(HARD_SET).conversations.map((c) => c.id) : []);
 	setTurnFormat(args.turns);
-	const embedder = await createEmbedder({ localModelPath: args.modelPath ?? nodeModelPath() });
+	const docEmbedder = await createEmbedder({ localModelPath: args.modelPath ?? nodeModelPath() });
+	// With --query-model-path, turns are embedded by the document model while storing and questions by the query model
+	// afterwards (every store happens before the first question).
+	const queryEmbedder = args.queryModelPath ? await createEmbedder({ localModelPath: args.queryModelPath }) : docEmbedder;
+	if (queryEmbedder.dims !== docEmbedder.dims) throw new Error('--query-model-path: the query model must have the document model\'s dims');
+	let storing = true;
+	const embedder: Embedder = { modelId: docEmbedder.modelId, dims: docEmbedder.dims, embed: (texts) => (storing ? docEmbedder : queryEmbedder).embed(texts) };
+	if (args.queryModelPath && args.through !== 'index') throw new Error('--query-model-path: only with --through index');
 	const target = await makeTarget(args, embedder);
 	const sets = args.splits.map((split) => ({ split, data: poolConversations(splitOf(all, split), args.pool) }));
 	const t0 = performance.now();
 	for (const { data } of sets) for (const conv of data.conversations) await target.storeConversation(conv);
+	storing = false;
 	const turns = all.conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
 	console.log(
-		`eval: ${args.data.join(' + ')}, splits ${args.splits.join(' + ')}, through ${target.name}, model ${embedder.modelId}, turns ${args.turns}${args.pool > 1 ? `, ${args.pool} conversations per scope` : ''}`,
+		`eval: ${args.data.join(' + ')}, splits ${args.splits.join(' + ')}, through ${target.name}, model ${embedder.modelId}${args.queryModelPath ? ` (questions: ${args.queryModelPath})` : ''}, turns ${args.turns}${args.pool > 1 ? `, ${args.pool} conversations per scope` : ''}`,
 	);
 	console.log(`stored ${turns} turns in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 	const base = new Map<Split, { r5: number; r10: number }>();

