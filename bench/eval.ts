@@ -188,7 +188,7 @@ async function main(): Promise<void> {
 	// With --query-model-path, turns are embedded by the document model while storing and questions by the query model
 	// afterwards (every store happens before the first question).
 	const queryEmbedder = args.queryModelPath ? await createEmbedder({ localModelPath: args.queryModelPath }) : docEmbedder;
-	if (queryEmbedder.dims !== docEmbedder.dims) throw new Error('--query-model-path: the query model must have the document model\'s dims');
+	if (queryEmbedder.dims !== docEmbedder.dims) throw new Error("--query-model-path: the query model must have the document model's dims");
 	let storing = true;
 	const embedder: Embedder = { modelId: docEmbedder.modelId, dims: docEmbedder.dims, embed: (texts) => (storing ? docEmbedder : queryEmbedder).embed(texts) };
 	if (args.queryModelPath && args.through !== 'index') throw new Error('--query-model-path: only with --through index');
