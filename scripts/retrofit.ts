@@ -30,6 +30,8 @@ export interface RetrofitParams {
 	levels: number;
 	/** The `frozen` most frequent words keep their vectors (they still pull their neighbours). */
 	frozen: number;
+	/** Hypernym edges pull both ends, or only the category word towards its members ('down'). */
+	hyperDirection: 'both' | 'down';
 }
 
 export const DEFAULT_RETROFIT: RetrofitParams = {
@@ -41,6 +43,7 @@ export const DEFAULT_RETROFIT: RetrofitParams = {
 	pos: 'nvar',
 	levels: 1,
 	frozen: 0,
+	hyperDirection: 'both',
 };
 
 const POS_FILES: Record<string, string> = { n: 'noun', v: 'verb', a: 'adj', r: 'adv' };
@@ -92,16 +95,16 @@ function readSenses(dictDir: string, pos: string, senses: number, out: Set<strin
 export interface Lexicon {
 	neighbours: Int32Array[];
 	weights: Float64Array[];
-	/** Rows with at least one neighbour, and undirected edges. */
+	/** Rows with at least one neighbour, and neighbour entries over all rows (an edge both ways counts twice). */
 	linkedWords: number;
-	edges: number;
+	links: number;
 }
 
 /** Builds the WordNet neighbour graph over `vocab` (word → row). */
 export function wordnetLexicon(
 	dictDir: string,
 	vocab: ReadonlyMap<string, number>,
-	params: Pick<RetrofitParams, 'hyperWeight' | 'senses' | 'pos' | 'levels'>,
+	params: Pick<RetrofitParams, 'hyperWeight' | 'senses' | 'pos' | 'levels'> & Partial<Pick<RetrofitParams, 'hyperDirection'>>,
 ): Lexicon {
 	const synsets = new Map<string, Synset>();
 	const senses = new Set<string>();
@@ -122,12 +125,15 @@ export function wordnetLexicon(
 		return rows;
 	};
 	const edges = new Map<number, Map<number, number>>();
-	const link = (a: number, b: number, w: number) => {
+	/** Links a and b (b → a only when `oneWay`: a's update sees b, b's does not see a). */
+	const link = (a: number, b: number, w: number, oneWay = false) => {
 		if (a === b) return;
-		for (const [x, y] of [
-			[a, b],
-			[b, a],
-		]) {
+		for (const [x, y] of oneWay
+			? [[a, b]]
+			: [
+					[a, b],
+					[b, a],
+				]) {
 			let m = edges.get(x);
 			if (!m) edges.set(x, (m = new Map()));
 			if ((m.get(y) ?? 0) < w) m.set(y, w);
@@ -147,7 +153,7 @@ export function wordnetLexicon(
 				if (seen.has(h)) continue;
 				seen.add(h);
 				const up = rowsOf(h);
-				for (const u of up) for (const r of rows) link(r, u, params.hyperWeight);
+				for (const u of up) for (const r of rows) link(u, r, params.hyperWeight, params.hyperDirection === 'down');
 				const nextLevel = up.length > 0 ? level + 1 : level;
 				if (nextLevel <= params.levels) for (const hh of synsets.get(h)?.hypernyms ?? []) next.push({ key: hh, level: nextLevel });
 			}
@@ -164,7 +170,7 @@ export function wordnetLexicon(
 		weights.push(Float64Array.from(ids.map((id) => m!.get(id)!)));
 		total += ids.length;
 	}
-	return { neighbours, weights, linkedWords: edges.size, edges: total / 2 };
+	return { neighbours, weights, linkedWords: [...edges.values()].filter((m) => m.size > 0).length, links: total };
 }
 
 /**

@@ -88,6 +88,11 @@ describe('retrofitting word vectors to WordNet (scripts/retrofit.ts, opt-in buil
 		expect(neighbours(one, 'instrument')).toEqual(['device', 'violin', 'fiddle']);
 		const two = wordnetLexicon(dir, vocab, params({ hyperWeight: 0.5, levels: 2 }));
 		expect(neighbours(two, 'violin')).toEqual(['device', 'instrument', 'fiddle']);
+		// 'down': the category word is pulled towards its members, the members keep only their synonyms.
+		const down = wordnetLexicon(dir, vocab, params({ hyperWeight: 0.5, levels: 2, hyperDirection: 'down' }));
+		expect(neighbours(down, 'violin')).toEqual(['fiddle']);
+		expect(neighbours(down, 'instrument')).toEqual(['violin', 'fiddle']);
+		expect(neighbours(down, 'device')).toEqual(['instrument', 'violin', 'fiddle']);
 	});
 
 	it('converges to the closed form of Faruqui et al. for two linked words and leaves unlinked words alone', () => {
@@ -127,7 +132,15 @@ describe('retrofitting word vectors to WordNet (scripts/retrofit.ts, opt-in buil
 		expect(parseRetrofit(undefined)).toBeUndefined();
 		expect(parseRetrofit('0')).toBeUndefined();
 		expect(parseRetrofit('1')).toEqual(DEFAULT_RETROFIT);
-		expect(parseRetrofit('senses=1,norm=1,hyper=0.5,pos=n')).toEqual({ ...DEFAULT_RETROFIT, senses: 1, keepNorm: true, hyperWeight: 0.5, pos: 'n' });
+		expect(parseRetrofit('senses=1,norm=1,hyper=0.5,levels=2,down=1,pos=n')).toEqual({
+			...DEFAULT_RETROFIT,
+			senses: 1,
+			keepNorm: true,
+			hyperWeight: 0.5,
+			levels: 2,
+			hyperDirection: 'down',
+			pos: 'n',
+		});
 		expect(() => parseRetrofit('alpha=x')).toThrow(/alpha must be a number/);
 		expect(() => parseRetrofit('pos=q')).toThrow(/pos must be letters of n, v, a, r/);
 		expect(() => parseRetrofit('beta=1')).toThrow(/unknown key "beta"/);
