@@ -26,6 +26,8 @@ function staleness() {
 		return 'config.json is unreadable';
 	}
 	if (!info?.sha256) return 'config.json has no engram_static.sha256';
+	// A measured variant (scripts/build-model.ts with ENGRAM_MODEL_RETROFIT and no ENGRAM_MODEL_OUT) is not the app's model.
+	if (info.retrofit) return 'a variant built with ENGRAM_MODEL_RETROFIT is in place';
 	// The recipe version lives in the build script; reading it from the source avoids running TypeScript here.
 	const recipe = /export const RECIPE_VERSION = (\d+);/.exec(readFileSync(buildScript, 'utf8'));
 	if (recipe && Number(recipe[1]) !== info.recipe_version) return `recipe changed (${info.recipe_version} → ${recipe[1]})`;
