@@ -146,6 +146,9 @@ export const SCHEMA_V12 = {
 	requests: 'id, at',
 } as const;
 
+/** Dexie's built-in DBCore middleware Engram has no use for (see the EngramDB constructor). */
+const UNUSED_MIDDLEWARE = ['Observability', 'Cache'];
+
 /** The current schema version. */
 export const DB_VERSION = 12;
 
@@ -176,7 +179,14 @@ export class EngramDB extends Dexie {
 		super(opts.name ?? DEFAULT_DB_NAME, {
 			...(opts.indexedDB && { indexedDB: opts.indexedDB }),
 			...(opts.IDBKeyRange && { IDBKeyRange: opts.IDBKeyRange }),
+			cache: 'disabled',
 		});
+		// Nothing queries through liveQuery (the engine tells its subscribers and the other tabs
+		// itself: events.ts, cross-tab.ts), so Dexie's own change tracking only cost time on every
+		// write: the observability middleware computed each request's changed key ranges and, on
+		// every commit, posted them on a BroadcastChannel to every context of the origin before
+		// the store could answer; the cache middleware kept optimistic copies for live queries.
+		for (const name of UNUSED_MIDDLEWARE) this.unuse({ stack: 'dbcore', name });
 		this.version(1).stores(SCHEMA_V1);
 		this.version(2).stores(SCHEMA_V2).upgrade(upgradeToV2);
 		this.version(3).stores(SCHEMA_V3);
