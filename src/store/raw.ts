@@ -2,8 +2,9 @@
  * The requests a store issues on every call, made straight on the native IndexedDB transaction
  * under the current `EngramDB.write()`/`read()` instead of through Dexie's table API. Each Dexie
  * call builds a promise chain, checks the table against the transaction's zone and passes the
- * request down its middleware stack: about 0.2 ms of worker time per call next to ~0.1 ms for the
- * request itself, and a single store made seven such calls (docs/BENCHMARKS.md).
+ * request down its middleware stack: in CPU profiles of single stores through the relay
+ * (bench/store-relay.ts --profile-out), about 0.2 ms of worker time per call next to ~0.1 ms for
+ * the request itself, and a single store made six or seven such calls.
  *
  * Same contract as the Dexie calls they replace: the results are Dexie promises (so code that
  * awaits one stays in the transaction's zone and can go on using Dexie); a failed request

@@ -1,3 +1,4 @@
+import Dexie from 'dexie';
 import { IDBObjectStore } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/engine/engine';
