@@ -17,6 +17,8 @@ import { getByRef, previousInScope } from '../store/memories';
 import type { ActivityRow, AssociationRow, MemoryRow } from '../store/rows';
 import { readCounters, writeCounters } from '../store/settings';
 import { setVector } from '../store/vectors';
+import { storedMemory } from '../store/db';
+import { writeRows } from '../store/raw';
 import { BatchDots } from './batch-dots';
 import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
 import { turnContext } from './doc';
@@ -485,7 +487,7 @@ class PlanWriter {
 			p.catch(() => undefined);
 			this.#pending.push(p);
 		};
-		if (rows.length) issue(ctx.db.memories.bulkAdd(rows));
+		if (rows.length) issue(writeRows(ctx.db, 'memories', rows, 'add', storedMemory));
 		return apart;
 	}
 }

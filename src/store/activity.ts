@@ -2,15 +2,16 @@
  * The activity log: an append-only table kept bounded, newest entries kept.
  */
 import type { EngramDB } from './db';
+import { writeRows } from './raw';
 import type { ActivityRow } from './rows';
 
 /** Entries kept; older ones are trimmed in chunks so trimming is rare. */
 export const ACTIVITY_LIMIT = 10_000;
 const TRIM_SLACK = 500;
 
-/** Appends entries (inside the caller's transaction, when there is one). */
+/** Appends entries (inside the caller's transaction, when there is one: see raw.ts). */
 export async function appendActivity(db: EngramDB, entries: ActivityRow[]): Promise<void> {
-	if (entries.length > 0) await db.activity.bulkAdd(entries);
+	await writeRows(db, 'activity', entries, 'add');
 }
 
 /** Drops the oldest entries once the log exceeds the limit by the slack. */

@@ -146,6 +146,9 @@ export const SCHEMA_V12 = {
 	requests: 'id, at',
 } as const;
 
+/** Dexie's built-in DBCore middleware Engram has no use for (see the EngramDB constructor). */
+const UNUSED_MIDDLEWARE = ['Observability', 'Cache'];
+
 /** The current schema version. */
 export const DB_VERSION = 12;
 
@@ -169,6 +172,15 @@ export class EngramDB extends Dexie {
 	 * data commits again: the app's "storage is full" banner and the engine's fallbacks read it.
 	 */
 	quotaFullSince: number | undefined;
+	/** The IDBKeyRange of the IndexedDB this database lives in (store/raw.ts builds ranges with it). */
+	readonly keyRange: typeof IDBKeyRange;
+	/**
+	 * Whether store/raw.ts may issue requests on the native transaction. Those bypass Dexie's
+	 * middleware, so once anyone adds middleware of their own (the unit tests simulate a full disk
+	 * so) every request goes through Dexie again, and through it. (Dexie's own, added while its
+	 * constructor runs, come before this initialiser.)
+	 */
+	rawRequests = true;
 
 	constructor(opts: EngramDBOptions = {}) {
 		// Only pass what was given: Dexie spreads these over its defaults, so an explicit
@@ -176,7 +188,15 @@ export class EngramDB extends Dexie {
 		super(opts.name ?? DEFAULT_DB_NAME, {
 			...(opts.indexedDB && { indexedDB: opts.indexedDB }),
 			...(opts.IDBKeyRange && { IDBKeyRange: opts.IDBKeyRange }),
+			cache: 'disabled',
 		});
+		// Nothing queries through liveQuery (the engine tells its subscribers and the other tabs
+		// itself: events.ts, cross-tab.ts), so Dexie's own change tracking only cost time on every
+		// write: the observability middleware computed each request's changed key ranges and, on
+		// every commit, posted them on a BroadcastChannel to every context of the origin before
+		// the store could answer; the cache middleware kept optimistic copies for live queries.
+		for (const name of UNUSED_MIDDLEWARE) this.unuse({ stack: 'dbcore', name });
+		this.keyRange = opts.IDBKeyRange ?? globalThis.IDBKeyRange;
 		this.version(1).stores(SCHEMA_V1);
 		this.version(2).stores(SCHEMA_V2).upgrade(upgradeToV2);
 		this.version(3).stores(SCHEMA_V3);
@@ -190,6 +210,12 @@ export class EngramDB extends Dexie {
 		this.version(11).stores(SCHEMA_V11);
 		this.version(12).stores(SCHEMA_V12);
 		this.use(derivedFieldsMiddleware);
+	}
+
+	/** Dexie's `use`; middleware other than EngramDB's own turns `rawRequests` off. */
+	override use(middleware: Middleware<DBCore>): this {
+		if (middleware !== derivedFieldsMiddleware) this.rawRequests = false;
+		return super.use(middleware);
 	}
 
 	/**
@@ -336,6 +362,15 @@ async function upgradeToV10(tx: Transaction): Promise<void> {
 }
 
 /**
+ * A memory row as IndexedDB stores it: `vector_models` derived from `vectors`, the fields of
+ * dropped indexes left out (see derivedFieldsMiddleware; store/raw.ts applies it to the rows it
+ * adds itself).
+ */
+export function storedMemory({ link_keys: _links, entity_ids: _entities, ...m }: MemoryRow): MemoryRow {
+	return { ...m, vector_models: Object.keys(m.vectors ?? {}) };
+}
+
+/**
  * Derives `vector_models` from `vectors` on every memory the store adds or puts, whichever
  * engine path wrote it: the index never disagrees with the row it indexes. A row written before
  * schema v9 loses its `link_keys`, and one written before v11 its `entity_ids` (those indexes are
@@ -353,11 +388,7 @@ const derivedFieldsMiddleware: Middleware<DBCore> = {
 				...table,
 				mutate(req) {
 					if (req.type !== 'add' && req.type !== 'put') return table.mutate(req);
-					const values = req.values.map(({ link_keys: _links, entity_ids: _entities, ...m }: MemoryRow) => ({
-						...m,
-						vector_models: Object.keys(m.vectors ?? {}),
-					}));
-					return table.mutate({ ...req, values });
+					return table.mutate({ ...req, values: req.values.map(storedMemory) });
 				},
 			};
 		},

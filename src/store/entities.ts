@@ -8,6 +8,7 @@
  * (engine/entity-orphans.ts).
  */
 import type { EngramDB } from './db';
+import { getRows, writeRows } from './raw';
 import type { EntityRow } from './rows';
 
 /** An entity as the engine resolved it: stable id, normalised name, display name, type. */
@@ -31,7 +32,7 @@ export async function ensureEntities(db: EngramDB, keys: EntityKey[]): Promise<v
 /** The stored rows of the given entity ids (missing ones absent), for `writeEntities`. */
 export async function readEntities(db: EngramDB, ids: string[]): Promise<Map<string, EntityRow>> {
 	const rows = new Map<string, EntityRow>();
-	if (ids.length) (await db.entities.bulkGet(ids)).forEach((r) => r && rows.set(r.id, r));
+	if (ids.length) (await getRows<EntityRow>(db, 'entities', ids)).forEach((r) => r && rows.set(r.id, r));
 	return rows;
 }
 
@@ -47,7 +48,7 @@ export async function writeEntities(db: EngramDB, keys: Iterable<EntityKey>, kno
 		if (!row) rows.set(k.id, { id: k.id, norm: k.norm, name: k.name, type: k.type, aliases: [k.name] });
 		else if (!row.aliases.includes(k.name)) rows.set(k.id, { ...row, aliases: [...row.aliases, k.name] });
 	}
-	if (rows.size) await db.entities.bulkPut([...rows.values()]);
+	if (rows.size) await writeRows(db, 'entities', [...rows.values()], 'put');
 	return rows;
 }
 

@@ -3,6 +3,7 @@
  */
 import type { MemoryRef } from '../core/schemas';
 import type { EngramDB } from './db';
+import { lastInIndex } from './raw';
 import type { MemoryRow } from './rows';
 
 /**
@@ -21,10 +22,21 @@ export async function getByRef(db: EngramDB, ref: MemoryRef | number): Promise<M
  */
 export async function previousInScope(db: EngramDB, scope: string, session: string | undefined, seq: number): Promise<MemoryRow | undefined> {
 	if (session !== undefined)
-		return db.memories
-			.where('[session+seq]')
-			.between([session, -Infinity], [session, seq])
-			.filter((m) => m.scope === scope)
-			.last();
-	return db.memories.where('[scope+seq]').between([scope, -Infinity], [scope, seq]).last();
+		return lastInIndex<MemoryRow>(
+			db,
+			'memories',
+			'[session+seq]',
+			[session, -Infinity],
+			[session, seq],
+			(m) => m.scope === scope,
+			() =>
+				db.memories
+					.where('[session+seq]')
+					.between([session, -Infinity], [session, seq])
+					.filter((m) => m.scope === scope)
+					.last(),
+		);
+	return lastInIndex<MemoryRow>(db, 'memories', '[scope+seq]', [scope, -Infinity], [scope, seq], undefined, () =>
+		db.memories.where('[scope+seq]').between([scope, -Infinity], [scope, seq]).last(),
+	);
 }

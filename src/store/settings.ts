@@ -4,6 +4,8 @@
  */
 import type { EngramDB } from './db';
 import { COUNTERS_KEY } from './names';
+import { getRow, writeRows } from './raw';
+import type { SettingRow } from './rows';
 
 export { ACTIVE_MODEL_KEY, COUNTERS_KEY } from './names';
 
@@ -31,13 +33,13 @@ export interface Counters {
 
 /** Reads both counters in one request, so a write can plan with them (see `writeCounters`). */
 export async function readCounters(db: EngramDB): Promise<Counters> {
-	const c = await getSetting<Partial<Counters>>(db, COUNTERS_KEY);
+	const c = (await getRow<SettingRow>(db, 'settings', COUNTERS_KEY))?.value as Partial<Counters> | undefined;
 	return { seq: c?.seq ?? 0, stamp: c?.stamp ?? 0 };
 }
 
 /** Writes both counters in one request; the caller's transaction read them with `readCounters`. */
 export async function writeCounters(db: EngramDB, c: Counters): Promise<void> {
-	await setSetting(db, COUNTERS_KEY, { seq: c.seq, stamp: c.stamp });
+	await writeRows<SettingRow>(db, 'settings', [{ key: COUNTERS_KEY, value: { seq: c.seq, stamp: c.stamp } }], 'put');
 }
 
 /** Reserves `n` consecutive seq numbers and returns the first. */

@@ -1,4 +1,5 @@
 import Dexie from 'dexie';
+import { IDBObjectStore } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/engine/engine';
 import { rejection, useEngines } from './helpers';
@@ -57,15 +58,22 @@ describe('writeIndexed', () => {
 		const engine = await engines();
 		const a = await engine.store({ content: 'The standup is at nine' });
 		const before = { size: engine.ctx.index.size, edges: engine.ctx.index.counts().edgesByType };
-		const put = engine.db.settings.put.bind(engine.db.settings);
-		// The counters are written with the last wave, after the index update: fail that write.
-		engine.db.settings.put = () => Dexie.Promise.reject(new Error('disk full')) as never;
+		// The counters are written with the last wave, after the index update: fail that write (at
+		// the IndexedDB request, which Dexie's table calls and the store's own requests both make).
+		const put = Object.getOwnPropertyDescriptor(IDBObjectStore.prototype, 'put')!;
+		Object.defineProperty(IDBObjectStore.prototype, 'put', {
+			...put,
+			value(this: IDBObjectStore, ...args: unknown[]) {
+				if (this.name === 'settings') throw new Error('disk full');
+				return (put.value as (...a: unknown[]) => IDBRequest).apply(this, args);
+			},
+		});
 		const batch = { memories: [{ content: 'Lunch is at noon on Fridays' }, { content: 'Lunch moved to one on Fridays' }] };
 		expect((await rejection(engine.store(batch))).message).toMatch(/disk full/);
 		expect({ size: engine.ctx.index.size, edges: engine.ctx.index.counts().edgesByType }).toEqual(before);
 		expect(await hits(engine, 'lunch fridays')).toEqual([]);
 		expect((await hits(engine, 'standup'))[0]).toBe(a.memory_id);
-		engine.db.settings.put = put;
+		Object.defineProperty(IDBObjectStore.prototype, 'put', put);
 		const ok = await engine.store(batch);
 		expect(ok.stored_count).toBe(2);
 		expect((await hits(engine, 'lunch fridays')).slice(0, 2).sort()).toEqual(ok.results.map((r) => r.memory_id).sort());

@@ -4,6 +4,7 @@
  * (another tab's write, a delete in this tab, an evicted entity) and check that the store still
  * writes what a store with a read wave would have written.
  */
+import { IDBObjectStore } from 'fake-indexeddb';
 import { entityIdsOf } from '../../../src/store/derived';
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/engine/engine';
@@ -95,14 +96,21 @@ describe('stores that guess what they would read', () => {
 	it('reads back only the entities it guessed absent; the rows it remembers stand while the write stamp does', async () => {
 		const engine = await engines();
 		await engine.store({ content: 'Maria Lopez approved the Lisbon office budget' });
-		const get = engine.db.entities.bulkGet.bind(engine.db.entities);
+		// Every read of an entity row, at the IndexedDB request (Dexie's table calls and the store's own).
+		const get = Object.getOwnPropertyDescriptor(IDBObjectStore.prototype, 'get')!;
 		const asked: string[][] = [];
-		engine.db.entities.bulkGet = ((ids: string[]) => (asked.push([...ids]), get(ids))) as typeof get;
+		Object.defineProperty(IDBObjectStore.prototype, 'get', {
+			...get,
+			value(this: IDBObjectStore, key: IDBValidKey) {
+				if (this.name === 'entities') asked.push([String(key)]);
+				return (get.value as (k: IDBValidKey) => IDBRequest).call(this, key);
+			},
+		});
 		await engine.store({ content: 'Maria Lopez met Tomas Berg about the Lisbon office' });
 		expect(engine.ctx.guesses).toMatchObject({ hits: 1, stale: 0 });
 		expect(asked.flat()).not.toContain('person:maria lopez');
 		expect(asked.flat()).toContain('person:tomas berg');
-		engine.db.entities.bulkGet = get;
+		Object.defineProperty(IDBObjectStore.prototype, 'get', get);
 		// Another write that changes an entity row moves the stamp: the next store reads again.
 		const exported = await engine.exportMemories({ format: 'json' });
 		const bundle = JSON.parse(exported.data);

@@ -336,6 +336,32 @@ describe('EngramDB', () => {
 			expect(await db.settings.count()).toBe(2);
 		});
 
+		it("tracks no changes for Dexie's live queries: a committed write posts no storagemutated notice", async () => {
+			const db = await openEngramDB({ name: freshName(), indexedDB, IDBKeyRange });
+			opened.push(db);
+			const notices: unknown[] = [];
+			const listen = (parts: unknown) => void notices.push(parts);
+			Dexie.on('storagemutated', listen);
+			let plain!: Dexie;
+			try {
+				// Dexie fires its notice in the transaction's complete event, before write() resolves.
+				await db.write(async () => {
+					await db.settings.put({ key: 'a', value: 1 });
+				});
+				plain = new Dexie(freshName(), { indexedDB, IDBKeyRange });
+				plain.version(1).stores({ t: 'k' });
+				opened.push(plain);
+				await plain.transaction('rw', plain.table('t'), () => plain.table('t').put({ k: 1 }));
+			} finally {
+				Dexie.on('storagemutated').unsubscribe(listen);
+			}
+			// Only the plain Dexie database (the control: all its middleware is there) posted any.
+			const parts = notices.flatMap((n) => Object.keys(n as object));
+			expect(parts.length).toBeGreaterThan(0);
+			expect(parts.filter((p) => !p.startsWith(`idb://${plain.name}/`))).toEqual([]);
+			expect(await db.settings.get('a')).toEqual({ key: 'a', value: 1 });
+		});
+
 		it('rolls back every write when the callback throws', async () => {
 			const db = await openEngramDB({ name: freshName(), indexedDB, IDBKeyRange });
 			opened.push(db);
