@@ -18,6 +18,7 @@
  *   npm run eval -- --turns no-session   # or plain: turns stored without the session / the speaker prefix
  *   npm run eval -- --model-path /tmp/variant/   # a model built with ENGRAM_MODEL_OUT=/tmp/variant/engram/glove-sif-100d
  *   npm run eval -- --pool 2             # every 2 conversations share one scope: a haystack twice as large
+ *   npm run eval -- --conv conv-11,conv-12,conv-13 --split check   # only these conversations (the held-back three)
  */
 import type { RecallInput } from '../src/core/schemas';
 import { createEmbedder, type Embedder } from '../src/engine/embedder';
@@ -44,6 +45,7 @@ import { CATEGORIES } from '../src/engine/search/categories';
 import { EXPANSION } from '../src/engine/search/expand';
 import { FEEDBACK } from '../src/engine/search/rank';
 import { ENTITY_FOCUS } from '../src/engine/search/entity-focus';
+import { NEIGHBOURS } from '../src/engine/search/neighbours';
 
 /**
  * Each ablation: a name, the recall options it changes and, for the conversation-turn priors
@@ -102,6 +104,8 @@ interface Args {
 	splits: Split[];
 	turns: TurnFormat;
 	pool: number;
+	/** Only these conversations (--conv conv-11,conv-12,conv-13: the held-back three alone). */
+	conv?: string[];
 	/** Where the models live (a variant build's folder, ENGRAM_MODEL_OUT's parent's parent); default public/models. */
 	modelPath?: string;
 }
@@ -113,6 +117,7 @@ function parseArgs(argv: string[]): Args {
 		if (k === '--through') a.through = argv[++i] as Args['through'];
 		else if (k === '--no-ablation') a.ablation = false;
 		else if (k === '--misses') a.misses = true;
+		else if (k === '--conv') a.conv = argv[++i].split(',');
 		else if (k === '--data') a.data.push(argv[++i]);
 		else if (k === '--split') a.splits = argv[++i] === 'both' ? [...SPLITS] : [argv[i] as Split];
 		else if (k === '--turns') a.turns = argv[++i] as TurnFormat;
@@ -124,7 +129,7 @@ function parseArgs(argv: string[]): Args {
 			const [key, value] = argv[++i].split('=');
 			const [group, field] = key.split('.');
 			const target = (
-				{ turns: TURNS, lexical: LEXICAL_TUNING, categories: CATEGORIES, feedback: FEEDBACK, entities: ENTITY_FOCUS, expansion: EXPANSION } as Record<
+				{ turns: TURNS, lexical: LEXICAL_TUNING, categories: CATEGORIES, feedback: FEEDBACK, entities: ENTITY_FOCUS, expansion: EXPANSION, neighbours: NEIGHBOURS } as Record<
 					string,
 					Record<string, unknown>
 				>
@@ -177,7 +182,12 @@ async function runQuestions(target: EvalTarget, data: Dataset, opts: Partial<Rec
 
 async function main(): Promise<void> {
 	const args = parseArgs(process.argv.slice(2));
-	const all = loadDataset(...args.data);
+	let all = loadDataset(...args.data);
+	if (args.conv) {
+		const keep = new Set(args.conv);
+		if (!all.conversations.some((c) => keep.has(c.id))) throw new Error(`--conv: no conversation ${args.conv.join(', ')} in the data`);
+		all = { conversations: all.conversations.filter((c) => keep.has(c.id)), questions: all.questions.filter((q) => keep.has(q.conversation)) };
+	}
 	const hard = new Set(args.data.includes(HARD_SET) ? loadDataset(HARD_SET).conversations.map((c) => c.id) : []);
 	setTurnFormat(args.turns);
 	const embedder = await createEmbedder({ localModelPath: args.modelPath ?? nodeModelPath() });

@@ -8,6 +8,9 @@ import { entityId, extractEntities } from '../../src/core/entities';
 import type { Embedder } from '../../src/engine/embedder';
 import { metadataText, turnContext } from '../../src/engine/doc';
 import { createSearchIndex } from '../../src/engine/search/index';
+import type { SearchIndex } from '../../src/engine/search/types';
+import { NEIGHBOURS, type WordNeighbours } from '../../src/engine/search/neighbours';
+import { processTerm, tokenize } from '../../src/core/text';
 import { resolveThresholds } from '../../src/engine/thresholds';
 import { turnMemory } from './dataset';
 import { categoryTable } from './categories';
@@ -19,14 +22,19 @@ const STORED_AT = new Date().toISOString();
 /** SIMILAR_TO links per new memory (the engine's MAX_SIMILAR). */
 const MAX_SIMILAR = 5;
 
-/** The index-only target. */
-export function indexTarget(embedder: Embedder): EvalTarget {
+/** The index-only target; `index` and `dia` (memory id → turn id) for analysis scripts (bench/recall-misses.ts). */
+export function indexTarget(embedder: Embedder): EvalTarget & { index: SearchIndex; dia: Map<string, string> } {
 	const index = createSearchIndex({ modelId: embedder.modelId, dims: embedder.dims });
 	const similar = resolveThresholds(embedder.modelId).similar;
 	const dia = new Map<string, string>();
 	let seq = 0;
+	/** Each scope's distinct content words (lower case), for the word-neighbour lever (neighbours.ts). */
+	const scopeWords = new Map<string, Set<string>>();
+	const vocab = new Map<string, { words: string[]; vectors: Float32Array[] }>();
 	return {
 		name: 'index',
+		index,
+		dia,
 		async storeConversation(conv) {
 			for (const s of conv.sessions) {
 				const vectors = await embedder.embed(s.turns.map((t) => turnMemory(conv, s, t).content));
@@ -35,6 +43,10 @@ export function indexTarget(embedder: Embedder): EvalTarget {
 				s.turns.forEach((t, i) => {
 					const m = turnMemory(conv, s, t);
 					const id = `${conv.id}/${t.dia_id}`;
+					const words = scopeWords.get(conv.id) ?? new Set<string>();
+					scopeWords.set(conv.id, words);
+					for (const w of tokenize(t.text)) if (processTerm(w) !== null) words.add(w);
+					vocab.delete(conv.id);
 					const ents = extractEntities(m.content);
 					const ts = Date.parse(m.timestamp);
 					const v = vectors[i];
@@ -77,8 +89,39 @@ export function indexTarget(embedder: Embedder): EvalTarget {
 		async recall(input) {
 			const phrasings = [input.query, ...(input.queries ?? [])].filter((q): q is string => !!q);
 			const vectors = await embedder.embed(phrasings);
-			return index.rank(input, { vectors, categories: categoryTable() }, Date.now()).hits.map((h) => dia.get(h.id)!);
+			const words = NEIGHBOURS.weight > 0 && input.scope !== undefined ? await wordsOf(input.scope, phrasings) : undefined;
+			return index.rank(input, { vectors, categories: categoryTable(), words }, Date.now()).hits.map((h) => dia.get(h.id)!);
 		},
 		async close() {},
 	};
+
+	/** Word neighbours over the scope's own words: each query word's vector against every word of the scope. */
+	async function wordsOf(scope: string, phrasings: string[]): Promise<WordNeighbours> {
+		let v = vocab.get(scope);
+		if (!v) {
+			const list = [...(scopeWords.get(scope) ?? [])];
+			const vecs = await embedder.embed(list);
+			v = { words: list.filter((_, i) => vecs[i]), vectors: vecs.filter((x): x is Float32Array => !!x) };
+			vocab.set(scope, v);
+		}
+		const asked = [...new Set(phrasings.flatMap((q) => tokenize(q)))];
+		const qv = new Map((await embedder.embed(asked)).map((x, i) => [asked[i], x]));
+		const { words, vectors } = v;
+		return {
+			near(word, k, min) {
+				const q = qv.get(word) ?? null;
+				if (!q) return [];
+				const scored: [string, number][] = [];
+				for (let i = 0; i < words.length; i++) {
+					let d = 0;
+					for (let j = 0; j < q.length; j++) d += q[j] * vectors[i][j];
+					if (d >= min && words[i] !== word) scored.push([words[i], d]);
+				}
+				return scored
+					.sort((a, b) => b[1] - a[1])
+					.slice(0, k)
+					.map(([w]) => w);
+			},
+		};
+	}
 }

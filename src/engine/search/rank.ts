@@ -33,6 +33,7 @@ import {
 } from './candidates';
 import { queryDateWords } from './date-words';
 import { focusOf, namedEntities } from './entity-focus';
+import { NEIGHBOURS, neighbourWords, type WordNeighbours } from './neighbours';
 import { redirectToCurrent, spreadOverGraph, spreadToNeighbors } from './expand';
 import { compileFilter } from './filters';
 import { TopKBy } from './top-k';
@@ -61,6 +62,8 @@ interface RankContext {
 	seedSlot?: number;
 	/** WordNet's category table, when loaded. */
 	categories?: CategoryTable;
+	/** The static model's word neighbours among indexed words (neighbours.ts), when given. */
+	words?: WordNeighbours;
 	/** The processed terms of each entity the query names (entity-focus.ts). */
 	named: string[][];
 }
@@ -103,6 +106,7 @@ function buildContext(view: IndexView, input: RecallInput, qv: QueryVectors, now
 		valid,
 		seedSlot,
 		categories: qv.categories,
+		words: qv.words,
 		named: namedEntities(phrasings),
 	};
 }
@@ -147,6 +151,9 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 		if (ctx.categories)
 			for (const q of ctx.phrasings)
 				addExpansion(view, expandCategories(ctx.categories, q), CATEGORIES.weight, ctx.acceptAll ? undefined : ctx.accept, cands, input.scope);
+		if (ctx.words && NEIGHBOURS.weight > 0)
+			for (const q of ctx.phrasings)
+				addExpansion(view, neighbourWords(ctx.words, q), NEIGHBOURS.weight, ctx.acceptAll ? undefined : ctx.accept, cands, input.scope);
 	}
 	if (w.semantic > 0) ctx.semantic = addSemantic(view, ctx.vectors, k, ctx.acceptAll ? undefined : ctx.accept, cands);
 	const searched = input.scope === undefined ? view.count : view.scopeSize(input.scope);

@@ -5,6 +5,7 @@
  * only for the final page of results. That split is what keeps recall fast at 100k memories:
  * filters, scoring and graph expansion never touch IndexedDB.
  */
+import type { WordNeighbours } from './neighbours';
 import type { CategoryTable } from './categories';
 import type { AssociationType, RecallInput, ScoreComponents } from '../../core/schemas';
 
@@ -90,6 +91,8 @@ export interface QueryVectors {
 	vectors: (Float32Array | null)[];
 	/** WordNet's category table (categories.ts), when loaded: category words also search their members. */
 	categories?: CategoryTable;
+	/** The static model's word neighbours among indexed words (neighbours.ts), when the caller has them. */
+	words?: WordNeighbours;
 }
 
 /**
