@@ -9,8 +9,7 @@ import type { Embedder } from '../../src/engine/embedder';
 import { metadataText, turnContext } from '../../src/engine/doc';
 import { createSearchIndex } from '../../src/engine/search/index';
 import type { SearchIndex } from '../../src/engine/search/types';
-import { NEIGHBOURS, type WordNeighbours } from '../../src/engine/search/neighbours';
-import { processTerm, tokenize } from '../../src/core/text';
+import { wordNeighboursFor } from '../../src/engine/search/neighbours';
 import { resolveThresholds } from '../../src/engine/thresholds';
 import { turnMemory } from './dataset';
 import { categoryTable } from './categories';
@@ -28,9 +27,7 @@ export function indexTarget(embedder: Embedder): EvalTarget & { index: SearchInd
 	const similar = resolveThresholds(embedder.modelId).similar;
 	const dia = new Map<string, string>();
 	let seq = 0;
-	/** Each scope's distinct content words (lower case), for the word-neighbour lever (neighbours.ts). */
-	const scopeWords = new Map<string, Set<string>>();
-	const vocab = new Map<string, { words: string[]; vectors: Float32Array[] }>();
+
 	return {
 		name: 'index',
 		index,
@@ -43,10 +40,7 @@ export function indexTarget(embedder: Embedder): EvalTarget & { index: SearchInd
 				s.turns.forEach((t, i) => {
 					const m = turnMemory(conv, s, t);
 					const id = `${conv.id}/${t.dia_id}`;
-					const words = scopeWords.get(conv.id) ?? new Set<string>();
-					scopeWords.set(conv.id, words);
-					for (const w of tokenize(t.text)) if (processTerm(w) !== null) words.add(w);
-					vocab.delete(conv.id);
+
 					const ents = extractEntities(m.content);
 					const ts = Date.parse(m.timestamp);
 					const v = vectors[i];
@@ -89,39 +83,9 @@ export function indexTarget(embedder: Embedder): EvalTarget & { index: SearchInd
 		async recall(input) {
 			const phrasings = [input.query, ...(input.queries ?? [])].filter((q): q is string => !!q);
 			const vectors = await embedder.embed(phrasings);
-			const words = NEIGHBOURS.weight > 0 && input.scope !== undefined ? await wordsOf(input.scope, phrasings) : undefined;
+			const words = await wordNeighboursFor(index, embedder, phrasings);
 			return index.rank(input, { vectors, categories: categoryTable(), words }, Date.now()).hits.map((h) => dia.get(h.id)!);
 		},
 		async close() {},
 	};
-
-	/** Word neighbours over the scope's own words: each query word's vector against every word of the scope. */
-	async function wordsOf(scope: string, phrasings: string[]): Promise<WordNeighbours> {
-		let v = vocab.get(scope);
-		if (!v) {
-			const list = [...(scopeWords.get(scope) ?? [])];
-			const vecs = await embedder.embed(list);
-			v = { words: list.filter((_, i) => vecs[i]), vectors: vecs.filter((x): x is Float32Array => !!x) };
-			vocab.set(scope, v);
-		}
-		const asked = [...new Set(phrasings.flatMap((q) => tokenize(q)))];
-		const qv = new Map((await embedder.embed(asked)).map((x, i) => [asked[i], x]));
-		const { words, vectors } = v;
-		return {
-			near(word, k, min) {
-				const q = qv.get(word) ?? null;
-				if (!q) return [];
-				const scored: [string, number][] = [];
-				for (let i = 0; i < words.length; i++) {
-					let d = 0;
-					for (let j = 0; j < q.length; j++) d += q[j] * vectors[i][j];
-					if (d >= min && words[i] !== word) scored.push([words[i], d]);
-				}
-				return scored
-					.sort((a, b) => b[1] - a[1])
-					.slice(0, k)
-					.map(([w]) => w);
-			},
-		};
-	}
 }

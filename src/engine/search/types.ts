@@ -128,6 +128,8 @@ export interface SearchIndex {
 	has(id: string): boolean;
 	/** The content of a memory indexed lately, as indexed; undefined when not remembered (read its row). */
 	contentOf(id: string): string | undefined;
+	/** Content words indexed from position `from` of the vocabulary on (LexicalIndex.vocabulary; neighbours.ts). */
+	vocabulary(from: number): string[];
 	/** Ids of the memories carrying any (`any`) or all (`all`) of `tags`, optionally only in `scope`. */
 	withTags(tags: string[], mode: 'any' | 'all', scope?: string): string[];
 	/** Ids of the indexed memories that mention the entity id, in id order. */
