@@ -64,6 +64,7 @@ const VARIANTS: {
 	feedback?: Partial<typeof FEEDBACK>;
 	entities?: Partial<typeof ENTITY_FOCUS>;
 	expansion?: Partial<typeof EXPANSION>;
+	neighbours?: Partial<typeof NEIGHBOURS>;
 }[] = [
 	{ name: 'full (defaults)', opts: {} },
 	{ name: '− categories (WordNet)', opts: {}, categories: { weight: 0 } },
@@ -71,6 +72,8 @@ const VARIANTS: {
 	{ name: '− feedback (Rocchio)', opts: {}, feedback: { weight: 0 } },
 	{ name: '+ entity focus (off)', opts: {}, entities: { boost: 0.2 } },
 	{ name: '+ neighbour window 3 (off)', opts: {}, expansion: { neighborDecay: [1, 0.6, 0.3] } },
+	{ name: '+ word neighbours, yes/no (off)', opts: {}, neighbours: { weight: 0.3 } },
+	{ name: '+ word neighbours, every question (off)', opts: {}, neighbours: { weight: 0.3, yesNoOnly: 0, cosine: 0.45 } },
 	{ name: 'fusion = rrf', opts: { fusion: 'rrf' } },
 	{ name: '− turn-length prior', opts: {}, turns: { fullWords: 0 } },
 	{ name: '− question-turn discount', opts: {}, turns: { question: 1 } },
@@ -124,15 +127,20 @@ function parseArgs(argv: string[]): Args {
 		else if (k === '--pool') a.pool = Number(argv[++i]);
 		else if (k === '--model-path') a.modelPath = argv[++i].replace(/\/?$/, '/');
 		else if (k === '--set') {
-			// --set categories.weight=0.2: one tunable for a sweep (TURNS, LEXICAL_TUNING, CATEGORIES, FEEDBACK, ENTITY_FOCUS or
-			// EXPANSION; a comma list sets an array: --set expansion.neighborDecay=1,0.6,0.3).
+			// --set categories.weight=0.2: one tunable for a sweep (TURNS, LEXICAL_TUNING, CATEGORIES, FEEDBACK, ENTITY_FOCUS,
+			// EXPANSION or NEIGHBOURS; a comma list sets an array: --set expansion.neighborDecay=1,0.6,0.3).
 			const [key, value] = argv[++i].split('=');
 			const [group, field] = key.split('.');
 			const target = (
-				{ turns: TURNS, lexical: LEXICAL_TUNING, categories: CATEGORIES, feedback: FEEDBACK, entities: ENTITY_FOCUS, expansion: EXPANSION, neighbours: NEIGHBOURS } as Record<
-					string,
-					Record<string, unknown>
-				>
+				{
+					turns: TURNS,
+					lexical: LEXICAL_TUNING,
+					categories: CATEGORIES,
+					feedback: FEEDBACK,
+					entities: ENTITY_FOCUS,
+					expansion: EXPANSION,
+					neighbours: NEIGHBOURS,
+				} as Record<string, Record<string, unknown>>
 			)[group];
 			if (!target || !(field in target)) throw new Error(`--set: unknown tunable ${key}`);
 			target[field] = value.includes(',') ? value.split(',').map(Number) : Number(value);
@@ -231,7 +239,11 @@ async function main(): Promise<void> {
 	if (args.ablation) {
 		const rows: (string | number)[][] = [];
 		for (const v of VARIANTS) {
-			if ((v.turns || v.lexical || v.categories || v.feedback || v.entities || v.expansion) && target.name !== 'engine' && target.name !== 'index')
+			if (
+				(v.turns || v.lexical || v.categories || v.feedback || v.entities || v.expansion || v.neighbours) &&
+				target.name !== 'engine' &&
+				target.name !== 'index'
+			)
 				continue;
 			const row: (string | number)[] = [v.name];
 			for (const { split, data } of sets) {
@@ -242,6 +254,7 @@ async function main(): Promise<void> {
 					[FEEDBACK, v.feedback],
 					[ENTITY_FOCUS, v.entities],
 					[EXPANSION, v.expansion],
+					[NEIGHBOURS, v.neighbours],
 				] as [Record<string, unknown>, object | undefined][];
 				const saved = tunables.map(([t]) => ({ ...t }));
 				for (const [t, set] of tunables) Object.assign(t, set ?? {});

@@ -11,7 +11,15 @@
  * with the SIMD dot product and remembered per word (the scan then covers only words indexed
  * since). Only words some memory of the searched scope holds count, and at most
  * NEIGHBOURS.perWord of them per query word. The proper nouns of a question (a capitalised word
- * after its first) never expand: a name's neighbours are other names.
+ * after its first) never expand: a name's neighbours are other names; nor do words of the scope's
+ * everyday talk (NEIGHBOURS.maxShare).
+ *
+ * Measured on the dev set (docs/BENCHMARKS.md, issue 28): expanding every question lifted
+ * open-domain recall and cost multi-hop a little on the check split and the held-back
+ * conversations; expanding only yes/no questions ("Is Farid religious?" → fasting, ramadan)
+ * lifted open-domain recall@10 by 0.11–0.18 on every split and moved nothing else but one
+ * pooled check question (rank 10 → 11). Off by default (weight 0) under the rule that no split or
+ * category may fall; the eval's "+ word neighbours" row re-measures it.
  */
 import { processTerm } from '../../core/text';
 import type { Embedder } from '../embedder';
@@ -19,14 +27,18 @@ import { VectorStore } from './vector-store';
 
 /** Tunables of word-neighbour expansion (weight 0 = off); chosen on the tune split (docs/BENCHMARKS.md). */
 export const NEIGHBOURS = {
-	/** Share of a direct lexical match that a neighbour-word match counts for. */
-	weight: 0.3,
+	/** Share of a direct lexical match that a neighbour-word match counts for (0 = off; 0.3 when measured). */
+	weight: 0,
 	/** Least cosine between a query word and a neighbour. */
-	cosine: 0.45,
+	cosine: 0.4,
 	/** Most neighbours per query word (among the words the searched scope holds). */
 	perWord: 4,
-	/** 1: only the word a "which/what X" question asks for expands; 0: every content word. */
-	askedOnly: 0,
+	/**
+	 * 1: only yes/no questions expand ("Is Farid religious?", "Does Rosa drive to work?": an
+	 * auxiliary first), whose evidence implies the answer in other words; "which/what X" questions
+	 * are left to WordNet's categories.
+	 */
+	yesNoOnly: 1,
 	/**
 	 * A query word held by more than this share of the searched memories does not expand: it is a
 	 * word of the conversation's everyday talk ("year", "since", "live", "done"), whose neighbours
@@ -44,40 +56,38 @@ const CACHE_WORDS = 4_096;
 /** Words embedded per embedder call while the vocabulary catches up. */
 const EMBED_BATCH = 4_096;
 
-/** The words near one query word, best first, all with a cosine of at least `minCosine`. */
+/** The words near one query word with their cosines, best first, all of at least `minCosine`. */
 export interface WordNeighbours {
-	near(word: string, minCosine: number): readonly string[];
+	near(word: string, minCosine: number): readonly (readonly [word: string, cosine: number])[];
 }
 
-/** Words after which a question names what it asks about (as categories.ts reads them). */
-const ASKS_FOR = new Set(['which', 'what', 'any', 'kinds', 'kind', 'types', 'type', 'sorts']);
+/** A yes/no question: an auxiliary verb first. */
+const YES_NO = /^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|am)\b/i;
 
 /** Words with their original case: letters, digits and inner apostrophes. */
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 
+/** Whether `phrasing` expands at all (every phrasing, or with NEIGHBOURS.yesNoOnly a yes/no question). */
+export function expands(phrasing: string): boolean {
+	return !NEIGHBOURS.yesNoOnly || YES_NO.test(phrasing);
+}
+
 /**
- * The words of `phrasing` that expand (lower case, possessive dropped) and the processed terms
- * of all its content words: every content word but the proper nouns, or with
- * NEIGHBOURS.askedOnly only the one after "which/what/any/kind of".
+ * The words of `phrasing` that expand (lower case, possessive dropped: every content word but the
+ * proper nouns) and the processed terms of all its content words.
  */
 export function sourceWords(phrasing: string): { sources: string[]; own: Set<string> } {
 	const own = new Set<string>();
 	const sources: string[] = [];
 	let first = true;
-	let asking = false;
 	for (const [raw] of phrasing.matchAll(WORD)) {
 		const low = raw.toLowerCase().replace(/['’]s$/, '');
 		const p = processTerm(low);
 		const name = !first && raw[0] !== raw[0].toLowerCase();
 		first = false;
-		if (ASKS_FOR.has(low)) {
-			asking = true;
-			continue;
-		}
 		if (p === null) continue;
 		own.add(p);
-		if (!name && (!NEIGHBOURS.askedOnly || asking) && !sources.includes(low)) sources.push(low);
-		asking = false;
+		if (!name && !sources.includes(low)) sources.push(low);
 	}
 	return { sources, own };
 }
@@ -86,7 +96,8 @@ export function sourceWords(phrasing: string): { sources: string[]; own: Set<str
  * The neighbour words of `phrasing`'s expanding words as one search string, without the
  * phrasing's own terms and with one word per processed term; `holds(term)` says whether the
  * searched memories hold a term (the scope's), `common(term)` whether a query word is too common
- * among them to expand (NEIGHBOURS.maxShare). '' for none.
+ * among them to expand (NEIGHBOURS.maxShare). '' for none, and for every phrasing but a yes/no
+ * question while NEIGHBOURS.yesNoOnly is set.
  */
 export function neighbourWords(
 	words: WordNeighbours,
@@ -94,6 +105,7 @@ export function neighbourWords(
 	holds: (term: string) => boolean,
 	common: (term: string) => boolean = () => false,
 ): string {
+	if (!expands(phrasing)) return '';
 	const { sources, own } = sourceWords(phrasing);
 	const taken = new Set<string>();
 	const out: string[] = [];
@@ -101,7 +113,7 @@ export function neighbourWords(
 		const t = processTerm(w);
 		if (t === null || common(t)) continue;
 		let n = 0;
-		for (const near of words.near(w, NEIGHBOURS.cosine)) {
+		for (const [near] of words.near(w, NEIGHBOURS.cosine)) {
 			if (n >= NEIGHBOURS.perWord) break;
 			const p = processTerm(near);
 			if (p === null || own.has(p) || !holds(p)) continue;
@@ -162,7 +174,7 @@ export class WordVectors {
 			});
 		}
 		this.read += fresh.length;
-		const asked = [...new Set(phrasings.flatMap((q) => sourceWords(q).sources))];
+		const asked = [...new Set(phrasings.filter(expands).flatMap((q) => sourceWords(q).sources))];
 		const stale = asked.filter((w) => (this.cache.get(w)?.upTo ?? -1) < this.words.length);
 		const vectors = stale.length > 0 ? await this.embedder.embed(stale) : [];
 		stale.forEach((w, i) => this.scan(w, vectors[i]));
@@ -178,12 +190,9 @@ export class WordVectors {
 		return {
 			near(word, minCosine) {
 				const list = lists.get(word) ?? [];
-				const out: string[] = [];
-				for (const [w, c] of list) {
-					if (c < minCosine) break;
-					out.push(w);
-				}
-				return out;
+				let n = 0;
+				while (n < list.length && list[n][1] >= minCosine) n++;
+				return list.slice(0, n);
 			},
 		};
 	}
@@ -221,7 +230,7 @@ export async function wordNeighboursFor(
 	embedder: Pick<Embedder, 'embed' | 'dims' | 'path'>,
 	phrasings: string[],
 ): Promise<WordNeighbours | undefined> {
-	if (NEIGHBOURS.weight <= 0 || phrasings.length === 0 || embedder.path !== 'fast') return undefined;
+	if (NEIGHBOURS.weight <= 0 || !phrasings.some(expands) || embedder.path !== 'fast') return undefined;
 	let wv = perIndex.get(index);
 	if (!wv) perIndex.set(index, (wv = new WordVectors(embedder, index)));
 	return wv.prepare(phrasings);
