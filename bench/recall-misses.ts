@@ -46,7 +46,11 @@ async function main(): Promise<void> {
 		for (const q of d.questions) {
 			if (!cats.includes(q.category)) continue;
 			const [v] = await embedder.embed([q.question]);
-			const page = target.index.rank({ query: q.question, scope: q.conversation, limit: depth }, { vectors: [v], categories: categoryTable() }, Date.now());
+			const page = target.index.rank(
+				{ query: q.question, scope: q.conversation, limit: depth },
+				{ vectors: [v], categories: categoryTable() },
+				Date.now(),
+			);
 			const ids = page.hits.map((h) => target.dia.get(h.id)!);
 			const rank = (e: string) => ids.indexOf(e);
 			if (q.evidence.every((e) => rank(e) >= 0 && rank(e) < 10)) continue;

@@ -174,7 +174,10 @@ const AFTER_NAME = /^\s+(?:said|says|told|asked|thinks|thought|wants|wanted|ment
  */
 function isSubjectName(text: string, f: Candidate, g: Groups): boolean {
 	if (g.month === undefined || g.y || g.d || !/^\p{Lu}\p{Ll}+$/u.test(f.phrase)) return false;
-	return BEFORE_NAME.test(text.slice(Math.max(0, f.index - 40), f.index)) || AFTER_NAME.test(text.slice(f.index + f.phrase.length, f.index + f.phrase.length + 16));
+	return (
+		BEFORE_NAME.test(text.slice(Math.max(0, f.index - 40), f.index)) ||
+		AFTER_NAME.test(text.slice(f.index + f.phrase.length, f.index + f.phrase.length + 16))
+	);
 }
 
 /** "may 5 people" and "march 3 miles" are verbs: a lowercase month word opening a phrase. */

@@ -97,7 +97,14 @@ export function searchTop(ms: MiniSearch<unknown>, query: string, opts: Bm25Opti
 	const lengths = s._fieldLength as Map<number, number[]> & { lengthOf?: (short: number, field: number) => number | undefined };
 	const lengthOf = lengths.lengthOf ? (short: number, f: number) => lengths.lengthOf!(short, f)! : (short: number, f: number) => lengths.get(short)![f];
 	const exceptField = opts.except && opts.except.terms.size > 0 ? s._fieldIds[opts.except.field] : undefined;
-	const addTerm = (sourceBit: number, derived: string, weight: number, termBoost: number, data: Map<number, Map<number, number>> | undefined, skip?: number) => {
+	const addTerm = (
+		sourceBit: number,
+		derived: string,
+		weight: number,
+		termBoost: number,
+		data: Map<number, Map<number, number>> | undefined,
+		skip?: number,
+	) => {
 		if (data == null) return;
 		for (const { fieldId, boost } of boosts) {
 			if (fieldId === skip) continue;
