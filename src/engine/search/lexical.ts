@@ -189,8 +189,9 @@ export class LexicalIndex {
 	/**
 	 * The content words indexed from position `from` on of the vocabulary's list (one written form
 	 * per processed term, in the order first indexed; words of removed memories stay). A restored
-	 * index knows only its processed terms: on the first call they join the list as they are
-	 * ("ferret", "injuri"), and a word indexed afterwards joins as written.
+	 * index knows only its processed terms (of every field): on the first call they join the list as
+	 * they are ("ferret", "injuri"; a word the model does not know gets no vector), and a word
+	 * indexed afterwards joins as written.
 	 */
 	vocabulary(from: number): string[] {
 		const v = this.words;

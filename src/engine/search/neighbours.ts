@@ -1,10 +1,10 @@
 /**
  * Word-neighbour expansion for recall (issue 28): a question's content words also search the
  * indexed words the static model puts nearest them ("injuries" → ankle, elbow; "performances" →
- * recital, choir; "religious" → fasting, ramadan), at NEIGHBOURS.weight of a direct match, added
+ * recital, choir; "pets" → dog; "married" → wife), at NEIGHBOURS.weight of a direct match, added
  * to it as a WordNet category member's is (categories.ts). Real questions name a category or an
- * implication ("Is Farid religious?") while the turns name instances ("It's Ramadan, so I'm
- * fasting"): the words are rarely the same, but their vectors are close.
+ * implication ("Does Rosa have pets?") while the turns name instances ("Took the dog along the
+ * beach"): the words are rarely the same, but their vectors are often close.
  *
  * The neighbours come from {@link WordVectors}: the static model's vector of every content word
  * the index holds (LexicalIndex.vocabulary), int8 in a VectorStore, scanned once per query word
@@ -16,7 +16,7 @@
  *
  * Measured on the dev set (docs/BENCHMARKS.md, issue 28): expanding every question lifted
  * open-domain recall and cost multi-hop a little on the check split and the held-back
- * conversations; expanding only yes/no questions ("Is Farid religious?" → fasting, ramadan)
+ * conversations; expanding only yes/no questions ("Does Rosa drive to work?" → drove, bike, car)
  * lifted open-domain recall@10 by 0.11–0.18 on every split and moved nothing else but one
  * pooled check question (rank 10 → 11). Off by default (weight 0) under the rule that no split or
  * category may fall; the eval's "+ word neighbours" row re-measures it.
