@@ -19,6 +19,7 @@
  *   npm run eval -- --model-path /tmp/variant/   # a model built with ENGRAM_MODEL_OUT=/tmp/variant/engram/glove-sif-100d
  *   npm run eval -- --query-model-path /tmp/variant/   # questions embedded by another model (same dims), turns by --model-path's
  *   npm run eval -- --pool 2             # every 2 conversations share one scope: a haystack twice as large
+ *   npm run eval -- --conv conv-11,conv-12,conv-13 --split check   # only these conversations (the held-back three)
  */
 import type { RecallInput } from '../src/core/schemas';
 import { createEmbedder, type Embedder } from '../src/engine/embedder';
@@ -45,6 +46,7 @@ import { CATEGORIES } from '../src/engine/search/categories';
 import { EXPANSION } from '../src/engine/search/expand';
 import { FEEDBACK } from '../src/engine/search/rank';
 import { ENTITY_FOCUS } from '../src/engine/search/entity-focus';
+import { NEIGHBOURS } from '../src/engine/search/neighbours';
 
 /**
  * Each ablation: a name, the recall options it changes and, for the conversation-turn priors
@@ -63,6 +65,7 @@ const VARIANTS: {
 	feedback?: Partial<typeof FEEDBACK>;
 	entities?: Partial<typeof ENTITY_FOCUS>;
 	expansion?: Partial<typeof EXPANSION>;
+	neighbours?: Partial<typeof NEIGHBOURS>;
 }[] = [
 	{ name: 'full (defaults)', opts: {} },
 	{ name: '− categories (WordNet)', opts: {}, categories: { weight: 0 } },
@@ -70,6 +73,8 @@ const VARIANTS: {
 	{ name: '− feedback (Rocchio)', opts: {}, feedback: { weight: 0 } },
 	{ name: '+ entity focus (off)', opts: {}, entities: { boost: 0.2 } },
 	{ name: '+ neighbour window 3 (off)', opts: {}, expansion: { neighborDecay: [1, 0.6, 0.3] } },
+	{ name: '+ word neighbours, yes/no (off)', opts: {}, neighbours: { weight: 0.3 } },
+	{ name: '+ word neighbours, every question (off)', opts: {}, neighbours: { weight: 0.3, yesNoOnly: 0, cosine: 0.45 } },
 	{ name: 'fusion = rrf', opts: { fusion: 'rrf' } },
 	{ name: '− turn-length prior', opts: {}, turns: { fullWords: 0 } },
 	{ name: '− question-turn discount', opts: {}, turns: { question: 1 } },
@@ -103,6 +108,8 @@ interface Args {
 	splits: Split[];
 	turns: TurnFormat;
 	pool: number;
+	/** Only these conversations (--conv conv-11,conv-12,conv-13: the held-back three alone). */
+	conv?: string[];
 	/** Where the models live (a variant build's folder, ENGRAM_MODEL_OUT's parent's parent); default public/models. */
 	modelPath?: string;
 	/** Where the model that embeds the questions lives (turns are embedded by --model-path's): a query-side-only variant. */
@@ -116,6 +123,7 @@ function parseArgs(argv: string[]): Args {
 		if (k === '--through') a.through = argv[++i] as Args['through'];
 		else if (k === '--no-ablation') a.ablation = false;
 		else if (k === '--misses') a.misses = true;
+		else if (k === '--conv') a.conv = argv[++i].split(',');
 		else if (k === '--data') a.data.push(argv[++i]);
 		else if (k === '--split') a.splits = argv[++i] === 'both' ? [...SPLITS] : [argv[i] as Split];
 		else if (k === '--turns') a.turns = argv[++i] as TurnFormat;
@@ -123,15 +131,20 @@ function parseArgs(argv: string[]): Args {
 		else if (k === '--model-path') a.modelPath = argv[++i].replace(/\/?$/, '/');
 		else if (k === '--query-model-path') a.queryModelPath = argv[++i].replace(/\/?$/, '/');
 		else if (k === '--set') {
-			// --set categories.weight=0.2: one tunable for a sweep (TURNS, LEXICAL_TUNING, CATEGORIES, FEEDBACK, ENTITY_FOCUS or
-			// EXPANSION; a comma list sets an array: --set expansion.neighborDecay=1,0.6,0.3).
+			// --set categories.weight=0.2: one tunable for a sweep (TURNS, LEXICAL_TUNING, CATEGORIES, FEEDBACK, ENTITY_FOCUS,
+			// EXPANSION or NEIGHBOURS; a comma list sets an array: --set expansion.neighborDecay=1,0.6,0.3).
 			const [key, value] = argv[++i].split('=');
 			const [group, field] = key.split('.');
 			const target = (
-				{ turns: TURNS, lexical: LEXICAL_TUNING, categories: CATEGORIES, feedback: FEEDBACK, entities: ENTITY_FOCUS, expansion: EXPANSION } as Record<
-					string,
-					Record<string, unknown>
-				>
+				{
+					turns: TURNS,
+					lexical: LEXICAL_TUNING,
+					categories: CATEGORIES,
+					feedback: FEEDBACK,
+					entities: ENTITY_FOCUS,
+					expansion: EXPANSION,
+					neighbours: NEIGHBOURS,
+				} as Record<string, Record<string, unknown>>
 			)[group];
 			if (!target || !(field in target)) throw new Error(`--set: unknown tunable ${key}`);
 			target[field] = value.includes(',') ? value.split(',').map(Number) : Number(value);
@@ -181,7 +194,12 @@ async function runQuestions(target: EvalTarget, data: Dataset, opts: Partial<Rec
 
 async function main(): Promise<void> {
 	const args = parseArgs(process.argv.slice(2));
-	const all = loadDataset(...args.data);
+	let all = loadDataset(...args.data);
+	if (args.conv) {
+		const keep = new Set(args.conv);
+		if (!all.conversations.some((c) => keep.has(c.id))) throw new Error(`--conv: no conversation ${args.conv.join(', ')} in the data`);
+		all = { conversations: all.conversations.filter((c) => keep.has(c.id)), questions: all.questions.filter((q) => keep.has(q.conversation)) };
+	}
 	const hard = new Set(args.data.includes(HARD_SET) ? loadDataset(HARD_SET).conversations.map((c) => c.id) : []);
 	setTurnFormat(args.turns);
 	const docEmbedder = await createEmbedder({ localModelPath: args.modelPath ?? nodeModelPath() });
@@ -233,7 +251,11 @@ async function main(): Promise<void> {
 	if (args.ablation) {
 		const rows: (string | number)[][] = [];
 		for (const v of VARIANTS) {
-			if ((v.turns || v.lexical || v.categories || v.feedback || v.entities || v.expansion) && target.name !== 'engine' && target.name !== 'index')
+			if (
+				(v.turns || v.lexical || v.categories || v.feedback || v.entities || v.expansion || v.neighbours) &&
+				target.name !== 'engine' &&
+				target.name !== 'index'
+			)
 				continue;
 			const row: (string | number)[] = [v.name];
 			for (const { split, data } of sets) {
@@ -244,6 +266,7 @@ async function main(): Promise<void> {
 					[FEEDBACK, v.feedback],
 					[ENTITY_FOCUS, v.entities],
 					[EXPANSION, v.expansion],
+					[NEIGHBOURS, v.neighbours],
 				] as [Record<string, unknown>, object | undefined][];
 				const saved = tunables.map(([t]) => ({ ...t }));
 				for (const [t, set] of tunables) Object.assign(t, set ?? {});

@@ -10,6 +10,7 @@ import { CATEGORIES } from '../src/engine/search/categories';
 import { ENTITY_FOCUS } from '../src/engine/search/entity-focus';
 import { createSearchIndex } from '../src/engine/search/index';
 import { FEEDBACK } from '../src/engine/search/rank';
+import { NEIGHBOURS, wordNeighboursFor } from '../src/engine/search/neighbours';
 import { Corpus } from './lib/corpus';
 import { percentile } from './lib/stats';
 
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
 		const sc = corpus.memory(i).scope;
 		scopeSizes.set(sc, (scopeSizes.get(sc) ?? 0) + 1);
 	}
+	const saved = { feedback: FEEDBACK.weight, categories: CATEGORIES.weight };
 	const variants = [
 		{ name: 'neither', feedback: 0, categories: 0, entities: 0 },
 		{ name: 'feedback', feedback: FEEDBACK.weight, categories: 0, entities: 0 },
@@ -90,6 +92,58 @@ async function main(): Promise<void> {
 			console.log(`  ${v.name.padEnd(16)} p50 ${percentile(times[i], 50).toFixed(2)}  p99 ${percentile(times[i], 99).toFixed(2)}`),
 		);
 	}
+	FEEDBACK.weight = saved.feedback;
+	CATEGORIES.weight = saved.categories;
+	ENTITY_FOCUS.boost = 0;
+	await wordNeighbours(index, embedder, sources, scopeSizes, n);
+}
+
+/**
+ * Word-neighbour expansion (neighbours.ts, off by default): the same memories asked as yes/no
+ * questions ("Did … come up?", the only ones it expands), off and on at the measured weight,
+ * interleaved; "on" includes preparing the neighbours (embedding the query's words, scanning the
+ * words indexed since). The first call embeds the whole vocabulary: reported apart.
+ */
+async function wordNeighbours(
+	index: ReturnType<typeof createSearchIndex>,
+	embedder: Awaited<ReturnType<typeof createEmbedder>>,
+	sources: ReturnType<Corpus['memory']>[],
+	scopeSizes: Map<string, number>,
+	n: number,
+): Promise<void> {
+	const corpus = new Corpus(7);
+	const queries = sources.map((m) => `Did ${corpus.queryFor(m)} come up?`);
+	const vectors = await embedder.embed(queries);
+	NEIGHBOURS.weight = 0.3;
+	const t0 = performance.now();
+	await wordNeighboursFor(index, embedder, [queries[0]]);
+	const first = performance.now() - t0;
+	const vocabulary = index.vocabulary(0).length;
+	for (const scoped of [false, true]) {
+		const times: [number[], number[]] = [[], []];
+		for (let round = 0; round < 3; round++)
+			for (let j = 0; j < queries.length; j++)
+				for (const on of [false, true]) {
+					NEIGHBOURS.weight = on ? 0.3 : 0;
+					const t = performance.now();
+					const words = await wordNeighboursFor(index, embedder, [queries[j]]);
+					index.rank(
+						{ query: queries[j], limit: 10, ...(scoped && { scope: sources[j].scope }) },
+						{ vectors: [vectors[j]], categories: undefined, words },
+						Date.now(),
+					);
+					times[on ? 1 : 0].push(performance.now() - t);
+				}
+		const sizes = scoped
+			? ` (scopes of ${Math.min(...sources.map((m) => scopeSizes.get(m.scope)!))}–${Math.max(...sources.map((m) => scopeSizes.get(m.scope)!))})`
+			: '';
+		console.log(
+			`word neighbours at ${n} memories, yes/no questions, ${scoped ? 'scoped' : 'unscoped'}${sizes} (ms; first call over ${vocabulary} words: ${first.toFixed(1)}):`,
+		);
+		console.log(`  off              p50 ${percentile(times[0], 50).toFixed(2)}  p99 ${percentile(times[0], 99).toFixed(2)}`);
+		console.log(`  on (0.3)         p50 ${percentile(times[1], 50).toFixed(2)}  p99 ${percentile(times[1], 99).toFixed(2)}`);
+	}
+	NEIGHBOURS.weight = 0;
 }
 
 main().catch((e) => {

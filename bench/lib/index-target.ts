@@ -8,6 +8,8 @@ import { entityId, extractEntities } from '../../src/core/entities';
 import type { Embedder } from '../../src/engine/embedder';
 import { metadataText, turnContext } from '../../src/engine/doc';
 import { createSearchIndex } from '../../src/engine/search/index';
+import type { SearchIndex } from '../../src/engine/search/types';
+import { wordNeighboursFor } from '../../src/engine/search/neighbours';
 import { resolveThresholds } from '../../src/engine/thresholds';
 import { turnMemory } from './dataset';
 import { categoryTable } from './categories';
@@ -19,14 +21,17 @@ const STORED_AT = new Date().toISOString();
 /** SIMILAR_TO links per new memory (the engine's MAX_SIMILAR). */
 const MAX_SIMILAR = 5;
 
-/** The index-only target. */
-export function indexTarget(embedder: Embedder): EvalTarget {
+/** The index-only target; `index` and `dia` (memory id → turn id) for analysis scripts (bench/recall-misses.ts). */
+export function indexTarget(embedder: Embedder): EvalTarget & { index: SearchIndex; dia: Map<string, string> } {
 	const index = createSearchIndex({ modelId: embedder.modelId, dims: embedder.dims });
 	const similar = resolveThresholds(embedder.modelId).similar;
 	const dia = new Map<string, string>();
 	let seq = 0;
+
 	return {
 		name: 'index',
+		index,
+		dia,
 		async storeConversation(conv) {
 			for (const s of conv.sessions) {
 				const vectors = await embedder.embed(s.turns.map((t) => turnMemory(conv, s, t).content));
@@ -35,6 +40,7 @@ export function indexTarget(embedder: Embedder): EvalTarget {
 				s.turns.forEach((t, i) => {
 					const m = turnMemory(conv, s, t);
 					const id = `${conv.id}/${t.dia_id}`;
+
 					const ents = extractEntities(m.content);
 					const ts = Date.parse(m.timestamp);
 					const v = vectors[i];
@@ -77,7 +83,8 @@ export function indexTarget(embedder: Embedder): EvalTarget {
 		async recall(input) {
 			const phrasings = [input.query, ...(input.queries ?? [])].filter((q): q is string => !!q);
 			const vectors = await embedder.embed(phrasings);
-			return index.rank(input, { vectors, categories: categoryTable() }, Date.now()).hits.map((h) => dia.get(h.id)!);
+			const words = await wordNeighboursFor(index, embedder, phrasings);
+			return index.rank(input, { vectors, categories: categoryTable(), words }, Date.now()).hits.map((h) => dia.get(h.id)!);
 		},
 		async close() {},
 	};

@@ -13,7 +13,8 @@ import { parseTimeQuery } from '../core/time';
 import { cosine, normalize } from '../core/vector';
 import { callerModel, embedTexts, type EngineContext } from './context';
 import { toMemory, truncate } from './doc';
-import type { RankedHit, RankedPage } from './search/types';
+import type { QueryVectors, RankedHit, RankedPage } from './search/types';
+import { wordNeighboursFor } from './search/neighbours';
 import { newerFirst } from './newer-first';
 import { parseInput } from './validate';
 import { modelsOf, rowsWithVector } from '../store/vectors';
@@ -33,9 +34,13 @@ export async function recallMemories(ctx: EngineContext, input: RecallInput, act
 	const { rankInput, window } = resolveTime(p, now);
 	const phrasings = [p.query, ...(p.queries ?? [])].filter((q): q is string => !!q && q.trim() !== '');
 	const vectors = await embedTexts(ctx, phrasings);
+	// Word-neighbour expansion (search/neighbours.ts; undefined while it is off).
+	const words = await wordNeighboursFor(ctx.index, ctx.embedder, phrasings);
 	const caller = p.embedding ? await callerMatches(ctx, p.embedding) : undefined;
 	if (caller) delete rankInput.embedding;
-	const page = caller ? rankWithCaller(ctx, rankInput, vectors, now, caller) : ctx.index.rank(rankInput, { vectors, categories: ctx.categories }, now);
+	const page = caller
+		? rankWithCaller(ctx, rankInput, { vectors, categories: ctx.categories, words }, now, caller)
+		: ctx.index.rank(rankInput, { vectors, categories: ctx.categories, words }, now);
 	const out = await loadPage(ctx, page, p);
 	if (window) out.time_window = window;
 	if (phrasings.length || p.memory_id !== undefined) logRecall(ctx, actor, p, out.count);
@@ -86,12 +91,12 @@ async function callerMatches(ctx: EngineContext, embedding: number[]): Promise<M
  * as priority ids, then their semantic component becomes the caller cosine, the priority boost
  * given only to pull them in is removed again, and the page is re-sorted and cut.
  */
-function rankWithCaller(ctx: EngineContext, p: RecallInput, vectors: (Float32Array | null)[], now: number, caller: Map<string, number>): RankedPage {
+function rankWithCaller(ctx: EngineContext, p: RecallInput, query: QueryVectors, now: number, caller: Map<string, number>): RankedPage {
 	const offset = p.offset ?? 0;
 	const limit = p.limit ?? DEFAULT_LIMIT;
 	const own = new Set(p.priority_ids ?? []);
 	const wide: RecallInput = { ...p, offset: 0, limit: offset + limit + CALLER_POOL, priority_ids: [...own, ...caller.keys()].slice(0, 50 + CALLER_POOL) };
-	const page = ctx.index.rank(wide, { vectors, categories: ctx.categories }, now);
+	const page = ctx.index.rank(wide, query, now);
 	const w = resolveWeights(p.weights);
 	const hits: RankedHit[] = page.hits.map((h) => {
 		const cos = caller.get(h.id);

@@ -97,7 +97,7 @@ export function extractTimeMentions(text: string, anchorMs: number): TimeMention
 	for (const f of found) {
 		const c: Context = { now: anchorMs, dir: tense(f.index), query: false, month };
 		const groups = normaliseGroups(f.groups);
-		if (isModalVerb(f.phrase, groups) || isPossessiveName(text, f, groups)) continue;
+		if (isModalVerb(f.phrase, groups) || isPossessiveName(text, f, groups) || isSubjectName(text, f, groups)) continue;
 		let span = MENTION_PATTERNS[f.pattern].resolve(groups, c);
 		if (!span || !(span.e > span.s)) continue;
 		if (groups.month) month = { y: yearOf(span.s), m: monthOf(span.s) };
@@ -154,6 +154,30 @@ function normaliseGroups(g: Groups): Groups {
 function isPossessiveName(text: string, f: Candidate, g: Groups): boolean {
 	if (g.month === undefined || g.y || g.d) return false;
 	return /^['’]s\b/.test(text.slice(f.index + f.phrase.length));
+}
+
+/**
+ * Words before a name that asks about or addresses its bearer: an auxiliary put before its subject
+ * ("Is June…", "What crafts has June…", not "It was June"), or a verb whose object is a person
+ * ("ask April").
+ */
+const BEFORE_NAME =
+	/(?:(?:^|[.?!,;:]\s*|\b(?!(?:it|that|this|there|i|we|you|they|he|she)\s)\w+\s+)(?:has|have|had|is|was|does|did|do|will|would|can|could|should)|\b(?:ask|asked|tell|told|call|called|met|meet))\s+$/i;
+/** Words after a name that say what its bearer did or said ("June said", "April thinks"). */
+const AFTER_NAME = /^\s+(?:said|says|told|asked|thinks|thought|wants|wanted|mentioned|reckons|replied|texted|called|rang)\b/i;
+
+/**
+ * "Is June going deaf?", "What crafts has June taken up?", "April said": a capitalised month word
+ * alone (no day, year or preposition) that is the subject of a question's auxiliary or of a
+ * speech verb is a person's name, not a time. Lower case ("is june ok") stays a time: a name
+ * would be written with a capital.
+ */
+function isSubjectName(text: string, f: Candidate, g: Groups): boolean {
+	if (g.month === undefined || g.y || g.d || !/^\p{Lu}\p{Ll}+$/u.test(f.phrase)) return false;
+	return (
+		BEFORE_NAME.test(text.slice(Math.max(0, f.index - 40), f.index)) ||
+		AFTER_NAME.test(text.slice(f.index + f.phrase.length, f.index + f.phrase.length + 16))
+	);
 }
 
 /** "may 5 people" and "march 3 miles" are verbs: a lowercase month word opening a phrase. */

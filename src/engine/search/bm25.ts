@@ -30,6 +30,8 @@ export interface Bm25Options {
 	boostTerm?: (term: string) => number;
 	fields?: string[];
 	boost?: Record<string, number>;
+	/** Query terms that do not match `field` (a month word read as a name, never the `dates` field). */
+	except?: { field: string; terms: ReadonlySet<string> };
 }
 
 /** Query terms a search can tell apart (a bit each); longer queries go to minisearch itself. */
@@ -94,9 +96,18 @@ export function searchTop(ms: MiniSearch<unknown>, query: string, opts: Bm25Opti
 	// A restored index's lengths answer without making an array per call (lexical-codec.ts).
 	const lengths = s._fieldLength as Map<number, number[]> & { lengthOf?: (short: number, field: number) => number | undefined };
 	const lengthOf = lengths.lengthOf ? (short: number, f: number) => lengths.lengthOf!(short, f)! : (short: number, f: number) => lengths.get(short)![f];
-	const addTerm = (sourceBit: number, derived: string, weight: number, termBoost: number, data: Map<number, Map<number, number>> | undefined) => {
+	const exceptField = opts.except && opts.except.terms.size > 0 ? s._fieldIds[opts.except.field] : undefined;
+	const addTerm = (
+		sourceBit: number,
+		derived: string,
+		weight: number,
+		termBoost: number,
+		data: Map<number, Map<number, number>> | undefined,
+		skip?: number,
+	) => {
 		if (data == null) return;
 		for (const { fieldId, boost } of boosts) {
+			if (fieldId === skip) continue;
 			const freqs = data.get(fieldId);
 			if (freqs == null) continue;
 			let matching = freqs.size;
@@ -124,13 +135,14 @@ export function searchTop(ms: MiniSearch<unknown>, query: string, opts: Bm25Opti
 		for (const term of terms) {
 			const bit = 1 << distinct.indexOf(term);
 			const termBoost = opts.boostTerm ? opts.boostTerm(term) : 1;
-			addTerm(bit, term, 1, termBoost, s._index.get(term));
+			const skip = exceptField !== undefined && opts.except!.terms.has(term) ? exceptField : undefined;
+			addTerm(bit, term, 1, termBoost, s._index.get(term), skip);
 			if (opts.prefix(term)) {
 				for (const [derived, data] of s._index.atPrefix(term)) {
 					const distance = derived.length - term.length;
 					if (!distance) continue;
 					const weight = (opts.weights.prefix * derived.length) / (derived.length + 0.3 * distance);
-					addTerm(bit, derived, weight, termBoost, data);
+					addTerm(bit, derived, weight, termBoost, data, skip);
 				}
 			}
 			// The term's scores join the totals, as minisearch combines one result map per term.

@@ -141,13 +141,17 @@ export function candidateFor(cands: Map<number, Candidate>, slot: number, direct
 	return c;
 }
 
-/** Lexical hits of each phrasing into `cands`; returns true when any phrasing had a searchable term. */
+/**
+ * Lexical hits of each phrasing into `cands`; returns true when any phrasing had a searchable
+ * term. Terms in `notDates` (month words read as names) do not match the `dates` field.
+ */
 export function addLexical(
 	view: IndexView,
 	phrasings: string[],
 	accept: ((slot: number) => boolean) | undefined,
 	cands: Map<number, Candidate>,
 	scope?: string,
+	notDates?: ReadonlySet<string>,
 ): boolean {
 	let searchable = false;
 	const within = scope === undefined ? undefined : scopeCollection(view, scope);
@@ -160,7 +164,7 @@ export function addLexical(
 					return s !== undefined && accept(s);
 				}
 			: undefined;
-		const hits = view.lexical.search(q, filter, POOL.lexical, within);
+		const hits = view.lexical.search(q, filter, POOL.lexical, within, notDates);
 		const top = hits.length > 0 ? hits[0].score : 1;
 		hits.forEach((h, rank) => {
 			const c = candidateFor(cands, view.slotOf.get(h.id)!, true);
@@ -217,7 +221,7 @@ export interface SemanticQuery {
 }
 
 /** The memories of one scope as a BM25 collection. */
-function scopeCollection(view: IndexView, scope: string): Collection {
+export function scopeCollection(view: IndexView, scope: string): Collection {
 	const member = view.inScope(scope);
 	return {
 		size: view.scopeSize(scope),

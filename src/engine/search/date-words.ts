@@ -6,6 +6,7 @@
  * timestamps are UTC and a session date has no time zone of its own.
  */
 import { extractTimeMentions, MONTHS, WEEKDAYS, weekdayOf } from '../../core/time';
+import { processTerm } from '../../core/text';
 
 /** Zero-padded two digits. */
 function two(n: number): string {
@@ -66,4 +67,36 @@ export function queryDateWords(query: string, now: number): string {
 		if (months.length <= MAX_QUERY_MONTHS) for (const t of months) out.add(t);
 	}
 	return [...out].join(' ');
+}
+
+/** A month's full name as a word of a query. */
+const MONTH_WORD = new RegExp(`\\b(?:${MONTHS.join('|')})\\b`, 'gi');
+
+/**
+ * The processed terms of the month words of `query` that no time phrase covers ("What crafts has
+ * June taken up?", "June's grandson": extractTimeMentions reads them as names): they must not
+ * match the `dates` field, where every memory of a June carries "june".
+ *
+ * @example nameMonthTerms('Is June going deaf?', now) // → Set { 'june' }
+ * @example nameMonthTerms('What did we do in June?', now) // → empty
+ */
+export function nameMonthTerms(query: string, now: number): Set<string> {
+	const out = new Set<string>();
+	const words = [...query.matchAll(MONTH_WORD)];
+	if (!Number.isFinite(now) || words.length === 0) return out;
+	const covered: [number, number][] = [];
+	let from = 0;
+	for (const m of extractTimeMentions(query, now)) {
+		const at = query.indexOf(m.phrase, from);
+		if (at < 0) continue;
+		covered.push([at, at + m.phrase.length]);
+		from = at + m.phrase.length;
+	}
+	for (const m of words) {
+		const at = m.index;
+		if (covered.some(([s, e]) => at >= s && at < e)) continue;
+		const t = processTerm(m[0]);
+		if (t !== null) out.add(t);
+	}
+	return out;
 }

@@ -98,6 +98,10 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		return this.lexical.contentOf(id);
 	}
 
+	vocabulary(from: number): string[] {
+		return this.lexical.vocabulary(from);
+	}
+
 	setVector(id: string, vector: Float32Array | null): void {
 		const slot = this.slotOf.get(id);
 		if (slot === undefined) return;

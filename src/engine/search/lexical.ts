@@ -125,14 +125,30 @@ const newTermData = () => new Map<number, Map<number, number>>();
  * A field's processed terms with their counts, and its length as minisearch counts it: the
  * distinct tokens before processing (stop words included).
  */
-function fieldTerms(text: string): { terms: Map<string, number>; length: number } {
+function fieldTerms(text: string, words?: Vocabulary): { terms: Map<string, number>; length: number } {
 	const tokens = tokenize(text);
 	const terms = new Map<string, number>();
 	for (const tok of tokens) {
 		const t = processTerm(tok);
-		if (t) terms.set(t, (terms.get(t) ?? 0) + 1);
+		if (!t) continue;
+		terms.set(t, (terms.get(t) ?? 0) + 1);
+		if (words && !words.seen.has(t)) {
+			words.seen.add(t);
+			words.list.push(tok);
+		}
 	}
 	return { terms, length: tokens.length < 2 ? tokens.length : new Set(tokens).size };
+}
+
+/**
+ * The words the index's contents hold, one written form per processed term, in the order first
+ * indexed (see LexicalIndex.vocabulary): what word-neighbour expansion (neighbours.ts) may add.
+ */
+interface Vocabulary {
+	seen: Set<string>;
+	list: string[];
+	/** False for a restored index until its terms have joined the list (their processed forms). */
+	complete: boolean;
 }
 
 /** BM25's idf, exactly as minisearch computes it. */
@@ -162,8 +178,52 @@ export class LexicalIndex {
 	/** The last `dates` value indexed and its terms: a batch's memories share one timestamp. */
 	private lastDates: { text: string; terms: Map<string, number>; length: number } | undefined;
 
+	/** Content words, one per processed term (vocabulary()). */
+	private words: Vocabulary;
+
 	constructor(ms?: MiniSearch<LexicalDoc>) {
 		this.ms = ms ?? new MiniSearch<LexicalDoc>(OPTIONS);
+		this.words = { seen: new Set(), list: [], complete: ms === undefined };
+	}
+
+	/**
+	 * The content words indexed from position `from` on of the vocabulary's list (one written form
+	 * per processed term, in the order first indexed; words of removed memories stay). A restored
+	 * index knows only its processed terms (of every field): on the first call they join the list as
+	 * they are ("ferret", "injuri"; a word the model does not know gets no vector), and a word
+	 * indexed afterwards joins as written.
+	 */
+	vocabulary(from: number): string[] {
+		const v = this.words;
+		if (!v.complete) {
+			v.complete = true;
+			const index = internalsOf(this.ms)._index;
+			const terms = index instanceof PackedTermIndex ? index.allTerms() : [...index].map(([term]) => term);
+			for (const term of terms)
+				if (!v.seen.has(term)) {
+					v.seen.add(term);
+					v.list.push(term);
+				}
+		}
+		return v.list.slice(from);
+	}
+
+	/** Whether some memory's content (within `within`, when given) holds the processed term. */
+	holdsTerm(term: string, within?: Collection): boolean {
+		return this.contentFrequency(term, within, 1) > 0;
+	}
+
+	/** How many memories' content (within `within`, when given) hold the processed term, counted up to `upTo`. */
+	contentFrequency(term: string, within: Collection | undefined, upTo = Infinity): number {
+		const ms = internalsOf(this.ms);
+		const postings = ms._index.get(term)?.get(ms._fieldIds.content);
+		if (!postings) return 0;
+		let n = 0;
+		for (const short of postings.keys()) {
+			const id = ms._documentIds.get(short);
+			if (id !== undefined && (!within || within.has(id)) && ++n >= upTo) break;
+		}
+		return n;
 	}
 
 	/**
@@ -215,7 +275,7 @@ export class LexicalIndex {
 		ms._fieldLength.set(short, lengths);
 		for (const field of FIELDS) {
 			const fieldId = ms._fieldIds[field];
-			const { terms, length } = field === 'dates' ? this.datesTerms(doc.dates) : fieldTerms(doc[field]);
+			const { terms, length } = field === 'dates' ? this.datesTerms(doc.dates) : fieldTerms(doc[field], field === 'content' ? this.words : undefined);
 			lengths[fieldId] = length;
 			ms._avgFieldLength[fieldId] = ((ms._avgFieldLength[fieldId] || 0) * count + length) / (count + 1);
 			for (const [term, n] of terms) {
@@ -271,6 +331,7 @@ export class LexicalIndex {
 		this.ms.removeAll();
 		this.recent.clear();
 		this.terms.clear();
+		this.words = { seen: new Set(), list: [], complete: true };
 	}
 
 	/** Distinct words of a document's content as indexed (stop words included; 0 when unknown). */
@@ -282,9 +343,10 @@ export class LexicalIndex {
 
 	/**
 	 * Best-first hits for `query` among ids accepted by `accept`, at most `cap` of them. An empty
-	 * result means no query term matched (or every term was a stop word).
+	 * result means no query term matched (or every term was a stop word). Terms in `notDates` do not
+	 * match the `dates` field (a month word read as a name; the fuzzy fallback ignores it).
 	 */
-	search(query: string, accept: ((id: string) => boolean) | undefined, cap: number, within?: Collection): LexicalHit[] {
+	search(query: string, accept: ((id: string) => boolean) | undefined, cap: number, within?: Collection, notDates?: ReadonlySet<string>): LexicalHit[] {
 		const t = LEXICAL_TUNING;
 		const termBoost = within ? this.collectionBoosts(query, within) : undefined;
 		const pruned = this.pruneCommon(query, within);
@@ -302,6 +364,7 @@ export class LexicalIndex {
 							bm25: t.bm25,
 							boostTerm: termBoost ? (term) => termBoost.get(term) ?? 1 : undefined,
 							...contextOptions(t.context),
+							...(notDates && { except: { field: 'dates', terms: notDates } }),
 						},
 						cap,
 					);

@@ -26,13 +26,15 @@ import {
 	candidateFor,
 	isStrong,
 	POOL,
+	scopeCollection,
 	scoreSemantic,
 	substance,
 	type Candidate,
 	type SemanticQuery,
 } from './candidates';
-import { queryDateWords } from './date-words';
+import { nameMonthTerms, queryDateWords } from './date-words';
 import { focusOf, namedEntities } from './entity-focus';
+import { NEIGHBOURS, neighbourWords, type WordNeighbours } from './neighbours';
 import { redirectToCurrent, spreadOverGraph, spreadToNeighbors } from './expand';
 import { compileFilter } from './filters';
 import { TopKBy } from './top-k';
@@ -61,6 +63,8 @@ interface RankContext {
 	seedSlot?: number;
 	/** WordNet's category table, when loaded. */
 	categories?: CategoryTable;
+	/** The static model's word neighbours among indexed words (neighbours.ts), when given. */
+	words?: WordNeighbours;
 	/** The processed terms of each entity the query names (entity-focus.ts). */
 	named: string[][];
 }
@@ -103,6 +107,7 @@ function buildContext(view: IndexView, input: RecallInput, qv: QueryVectors, now
 		valid,
 		seedSlot,
 		categories: qv.categories,
+		words: qv.words,
 		named: namedEntities(phrasings),
 	};
 }
@@ -143,10 +148,20 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 	if (w.lexical > 0 || w.semantic === 0) {
 		// Time phrases also search as the canonical date tokens memories index ("May 2023" → m202305).
 		const lexical = ctx.phrasings.map((q) => `${q} ${queryDateWords(q, ctx.now)}`.trim());
-		addLexical(view, lexical, ctx.acceptAll ? undefined : ctx.accept, cands, input.scope);
+		// "What crafts has June taken up?": a month word that is a name must not match every June memory's date words.
+		const names = new Set(ctx.phrasings.flatMap((q) => [...nameMonthTerms(q, ctx.now)]));
+		addLexical(view, lexical, ctx.acceptAll ? undefined : ctx.accept, cands, input.scope, names.size > 0 ? names : undefined);
 		if (ctx.categories)
 			for (const q of ctx.phrasings)
 				addExpansion(view, expandCategories(ctx.categories, q), CATEGORIES.weight, ctx.acceptAll ? undefined : ctx.accept, cands, input.scope);
+		if (ctx.words && NEIGHBOURS.weight > 0) {
+			const within = input.scope === undefined ? undefined : scopeCollection(view, input.scope);
+			const holds = (term: string) => view.lexical.holdsTerm(term, within);
+			const most = NEIGHBOURS.maxShare * (within ? within.size : view.count);
+			const common = (term: string) => NEIGHBOURS.maxShare < 1 && view.lexical.contentFrequency(term, within, most + 1) > most;
+			for (const q of ctx.phrasings)
+				addExpansion(view, neighbourWords(ctx.words, q, holds, common), NEIGHBOURS.weight, ctx.acceptAll ? undefined : ctx.accept, cands, input.scope);
+		}
 	}
 	if (w.semantic > 0) ctx.semantic = addSemantic(view, ctx.vectors, k, ctx.acceptAll ? undefined : ctx.accept, cands);
 	const searched = input.scope === undefined ? view.count : view.scopeSize(input.scope);

@@ -105,6 +105,12 @@ export class PackedTermIndex {
 		return this.#done;
 	}
 
+	/** Every term, without making the tree or any term's data (lexical.ts's vocabulary of a restored index). */
+	*allTerms(): Iterable<string> {
+		if (this.#done) yield* this.#tree!.keys();
+		else yield* this.#terms;
+	}
+
 	/** Every term and its data, without making the tree when it is not made yet (for packing). */
 	*all(): Iterable<[string, TermData]> {
 		if (this.#done) {

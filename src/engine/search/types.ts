@@ -5,6 +5,7 @@
  * only for the final page of results. That split is what keeps recall fast at 100k memories:
  * filters, scoring and graph expansion never touch IndexedDB.
  */
+import type { WordNeighbours } from './neighbours';
 import type { CategoryTable } from './categories';
 import type { AssociationType, RecallInput, ScoreComponents } from '../../core/schemas';
 
@@ -90,6 +91,8 @@ export interface QueryVectors {
 	vectors: (Float32Array | null)[];
 	/** WordNet's category table (categories.ts), when loaded: category words also search their members. */
 	categories?: CategoryTable;
+	/** The static model's word neighbours among indexed words (neighbours.ts), when the caller has them. */
+	words?: WordNeighbours;
 }
 
 /**
@@ -125,6 +128,8 @@ export interface SearchIndex {
 	has(id: string): boolean;
 	/** The content of a memory indexed lately, as indexed; undefined when not remembered (read its row). */
 	contentOf(id: string): string | undefined;
+	/** Content words indexed from position `from` of the vocabulary on (LexicalIndex.vocabulary; neighbours.ts). */
+	vocabulary(from: number): string[];
 	/** Ids of the memories carrying any (`any`) or all (`all`) of `tags`, optionally only in `scope`. */
 	withTags(tags: string[], mode: 'any' | 'all', scope?: string): string[];
 	/** Ids of the indexed memories that mention the entity id, in id order. */

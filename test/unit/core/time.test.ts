@@ -541,6 +541,23 @@ describe('time', () => {
 			expect(extractTimeMentions("June 2023's report", ANCHOR)).toEqual([m('June 2023', '2023-06-01', '2023-07-01')]);
 		});
 
+		it('reads a capitalised bare month word as a name when it is the subject of a question or of a speech verb', () => {
+			for (const text of [
+				'What crafts has June taken up?',
+				'Is June going deaf?',
+				'Does June live by the coast?',
+				'June said she would call.',
+				'Did April ring?',
+				'Ask August about the boat.',
+			])
+				expect(extractTimeMentions(text, ANCHOR), text).toEqual([]);
+			// A month with a preposition, a day or a year, in lower case, or after "it was", stays a time.
+			expect(extractTimeMentions('What did June say in May?', ANCHOR)).toEqual([m('in May', '2023-05-01', '2023-06-01')]);
+			expect(extractTimeMentions('It was June and hot.', ANCHOR)).toEqual([m('June', '2022-06-01', '2022-07-01')]);
+			expect(extractTimeMentions('has june been busy', ANCHOR)).toEqual([m('june', '2023-06-01', '2023-07-01')]);
+			expect(extractTimeMentions('Since June I have been running.', ANCHOR)).toEqual([m('Since June', '2022-06-01', '2022-07-01')]);
+		});
+
 		it('keeps the longest of overlapping expressions', () => {
 			expect(extractTimeMentions('the first week of May 2023 was busy', ANCHOR)).toEqual([m('the first week of May 2023', '2023-05-01', '2023-05-08')]);
 		});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeDate, WEEKDAYS, weekdayOf } from '../../../../src/core/time';
-import { dateWords, queryDateWords } from '../../../../src/engine/search/date-words';
+import { dateWords, nameMonthTerms, queryDateWords } from '../../../../src/engine/search/date-words';
 import { createSearchIndex } from '../../../../src/engine/search/index';
 import { meta } from './fixtures';
 
@@ -64,5 +64,34 @@ describe('recall with a time phrase', () => {
 		const hits = idx.rank({ query: 'lake in May 2023' }, { vectors: [] }, NOW).hits;
 		expect(hits[0].id).toBe('may');
 		expect(hits[0].matched_terms).toEqual(['lake', '2023']);
+	});
+});
+
+describe("a month word that is a name (conv-12's June)", () => {
+	it('names the month words no time phrase covers', () => {
+		expect([...nameMonthTerms('What crafts has June taken up?', NOW)]).toEqual(['june']);
+		expect([...nameMonthTerms("What has happened to June's grandson this school year?", NOW)]).toEqual(['june']);
+		expect([...nameMonthTerms('What did June say in May?', NOW)]).toEqual(['june']);
+		expect([...nameMonthTerms('What did we do in June?', NOW)]).toEqual([]);
+		expect([...nameMonthTerms('Where did Farid go?', NOW)]).toEqual([]);
+		expect(queryDateWords('What crafts has June taken up?', NOW)).toBe('');
+	});
+
+	it('does not rank every memory of a June above the one about June herself', () => {
+		const idx = createSearchIndex({ modelId: 'toy', dims: 4 });
+		const at = (iso: string) => ({ timestamp: Date.parse(iso), updated_at: Date.parse(iso), scope: 'chat' });
+		idx.upsert(meta('gull', at('2024-06-16T18:00:00Z')), { content: 'Farid: A gull had my chips off the fork on the pier.' }, null);
+		idx.upsert(meta('pier', at('2024-06-16T18:01:00Z')), { content: 'Farid: The pier was packed, the whole town was out.' }, null);
+		idx.upsert(
+			meta('rug', at('2023-10-15T10:00:00Z')),
+			{ content: "June: I've started making a rag rug from Ken's old shirts, it's a craft I love." },
+			null,
+		);
+		const page = idx.rank({ query: 'What crafts has June taken up?', scope: 'chat', limit: 10 }, { vectors: [] }, NOW);
+		// Only the turn that says "June" (and "craft") matches: the June-dated turns' date words do not.
+		expect(page.hits.map((h) => h.id)).toEqual(['rug']);
+		// A time phrase still finds the month's memories by their date words, first.
+		const inJune = idx.rank({ query: 'What happened at the pier in June?', scope: 'chat', limit: 10 }, { vectors: [] }, NOW);
+		expect(inJune.hits.slice(0, 2).map((h) => h.id)).toEqual(['pier', 'gull']);
 	});
 });
