@@ -208,7 +208,12 @@ async function main(): Promise<void> {
 	const queryEmbedder = args.queryModelPath ? await createEmbedder({ localModelPath: args.queryModelPath }) : docEmbedder;
 	if (queryEmbedder.dims !== docEmbedder.dims) throw new Error("--query-model-path: the query model must have the document model's dims");
 	let storing = true;
-	const embedder: Embedder = { modelId: docEmbedder.modelId, dims: docEmbedder.dims, embed: (texts) => (storing ? docEmbedder : queryEmbedder).embed(texts) };
+	const embedder: Embedder = {
+		modelId: docEmbedder.modelId,
+		dims: docEmbedder.dims,
+		path: docEmbedder.path,
+		embed: (texts) => (storing ? docEmbedder : queryEmbedder).embed(texts),
+	};
 	if (args.queryModelPath && args.through !== 'index') throw new Error('--query-model-path: only with --through index');
 	const target = await makeTarget(args, embedder);
 	const sets = args.splits.map((split) => ({ split, data: poolConversations(splitOf(all, split), args.pool) }));
