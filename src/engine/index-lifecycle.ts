@@ -39,7 +39,8 @@ export async function loadIndex(db: EngramDB, model: string, dims: number, files
 	if (restored) return restored;
 	const stamp = await readStamp(db);
 	const index = await rebuildIndex(db, model, dims);
-	const place = await persistSnapshot(db, index, stamp, files);
+	// In one piece: nothing else runs until the engine is ready.
+	const place = await persistSnapshot(db, index, stamp, files, false);
 	return { index, origin: 'rebuilt', place, stamp };
 }
 
@@ -115,10 +116,13 @@ export async function rebuildIndex(db: EngramDB, model: string, dims: number): P
 
 /**
  * Persists the index as the snapshot for its model, recording the stamp it reflects; returns
- * where the bytes went (a file of `files` when given and writable).
+ * where the bytes went (a file of `files` when given and writable). Encodes `inSteps` (a few ms
+ * of work, then a task for whatever else is queued) so calls that only read (recalls) run in
+ * between; the caller keeps writes out.
  */
-export function persistSnapshot(db: EngramDB, index: SearchIndex, stamp: number, files?: SnapshotFiles): Promise<SnapshotPlace> {
-	return writeSnapshot(db, { model: index.modelId, stamp, bytes: index.snapshot(), at: new Date().toISOString() }, files);
+export async function persistSnapshot(db: EngramDB, index: SearchIndex, stamp: number, files?: SnapshotFiles, inSteps = true): Promise<SnapshotPlace> {
+	const bytes = inSteps ? await index.snapshotInSteps(nextTask) : index.snapshot();
+	return writeSnapshot(db, { model: index.modelId, stamp, bytes, at: new Date().toISOString() }, files);
 }
 
 /**

@@ -17,6 +17,7 @@
 import type MiniSearch from 'minisearch';
 import { internalsOf, type TermTree } from './minisearch-internals';
 import { OverlayMap } from './overlay-map';
+import { drain, type Steps } from './steps';
 import { PackedTermIndex, strictlySorted } from './term-index';
 import type { SlotNames } from './types';
 
@@ -189,14 +190,33 @@ export class PackedTermData extends Map<number, Map<number, number>> {
  * id must be in it, else ids are written out after all).
  */
 export function packLexical(ms: MiniSearch<unknown>, slotOf?: ReadonlyMap<string, number>): PackedLexical {
+	return drain(packLexicalInSteps(ms, slotOf));
+}
+
+/** Documents or terms packed between two yields of {@link packLexicalInSteps}. */
+const PACKED_PER_STEP = 4_096;
+
+/**
+ * {@link packLexical}, yielding after every PACKED_PER_STEP documents and terms so the caller
+ * may pause (the engine serves reads between steps); the index must not change until it returns.
+ */
+export function* packLexicalInSteps(ms: MiniSearch<unknown>, slotOf?: ReadonlyMap<string, number>): Steps<PackedLexical> {
 	const s = internalsOf(ms);
 	const nFields = Object.keys(s._fieldIds).length;
 	const w = new VarintWriter();
 	let bySlot = slotOf !== undefined;
-	if (slotOf) for (const id of s._documentIds.values()) if (!slotOf.has(id)) bySlot = false;
+	if (slotOf) {
+		let checked = 0;
+		for (const id of s._documentIds.values()) {
+			if (++checked % PACKED_PER_STEP === 0) yield;
+			if (!slotOf.has(id)) bySlot = false;
+		}
+	}
 	const ids: string[] = [];
 	let previous = 0;
+	let done = 0;
 	for (const [shortId, id] of s._documentIds) {
+		if (++done % PACKED_PER_STEP === 0) yield;
 		w.int(shortId - previous);
 		previous = shortId;
 		if (bySlot) w.uint(slotOf!.get(id)!);
@@ -211,8 +231,10 @@ export function packLexical(ms: MiniSearch<unknown>, slotOf?: ReadonlyMap<string
 		entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 		for (let i = 0; i < entries.length; i++) terms[i] = entries[i][0];
 	}
+	yield;
 	const term = new VarintWriter();
 	for (const [, fields] of entries) {
+		if (++done % PACKED_PER_STEP === 0) yield;
 		const packed = fields instanceof PackedTermData ? fields.packed() : undefined;
 		if (packed) {
 			w.uint(packed.length);

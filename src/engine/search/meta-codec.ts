@@ -16,6 +16,7 @@
  * string is -1, an absent number NaN. The first `count` strings are the ids, in slot order.
  * Strings that UTF-8 cannot carry exactly (lone surrogates) travel in `odd`, as JSON.
  */
+import { drain, type Steps } from './steps';
 import type { DocMeta } from './types';
 
 /** Optional string columns and their flag bits. */
@@ -61,14 +62,28 @@ class StringTable {
 
 /** Encodes metadata in slot order. */
 export function encodeMetas(metas: readonly DocMeta[]): PackedMetas {
+	return drain(encodeMetasInSteps(metas));
+}
+
+/** Memories encoded between two yields of {@link encodeMetasInSteps}. */
+const METAS_PER_STEP = 4_096;
+
+/**
+ * {@link encodeMetas}, yielding after every METAS_PER_STEP memories so the caller may pause (the
+ * engine serves calls between steps); `metas` must not change until it returns.
+ */
+export function* encodeMetasInSteps(metas: readonly DocMeta[]): Steps<PackedMetas> {
 	const n = metas.length;
 	const table = new StringTable();
-	for (const m of metas) table.push(m.id);
 	let flags = 0;
-	for (const m of metas) {
+	for (let i = 0; i < n; i++) {
+		if (i > 0 && i % METAS_PER_STEP === 0) yield;
+		const m = metas[i];
+		table.push(m.id);
 		for (const [k, bit] of OPTIONAL_STRINGS) if (m[k] !== undefined) flags |= bit;
 		for (const [k, bit] of OPTIONAL_NUMBERS) if (m[k] !== undefined) flags |= bit;
 	}
+	yield;
 	const ints = (len: number) => new Int32Array(len);
 	const scope = ints(n);
 	const type = ints(n);
@@ -80,18 +95,41 @@ export function encodeMetas(metas: readonly DocMeta[]): PackedMetas {
 	const asks = new Uint8Array(n);
 	const numbers = NUMBERS.map((k) => [k, new Float64Array(n)] as const);
 	const optNumbers = OPTIONAL_NUMBERS.filter(([, bit]) => flags & bit).map(([k]) => [k, new Float64Array(n)] as const);
-	metas.forEach((m, i) => {
-		scope[i] = table.of(m.scope);
-		type[i] = table.of(m.type);
-		for (const [k, col] of optional) col[i] = table.of(m[k]);
-		for (const t of m.tags) tags.push(table.of(t));
+	// A restored memory's strings are interned by their index in its columns' table: an array
+	// look-up instead of hashing the string, and its tag and entity lists are never made (at
+	// 100k, making and keeping them was most of a snapshot's garbage; BENCHMARKS.md).
+	const memo = new Map<MetaColumns, Int32Array>();
+	const fromColumns = (c: MetaColumns, k: number): number => {
+		if (k < 0) return -1;
+		let at = memo.get(c);
+		if (at === undefined) memo.set(c, (at = new Int32Array(c.strings.length).fill(-1)));
+		if (at[k] < 0) at[k] = table.of(c.strings[k]);
+		return at[k];
+	};
+	for (let i = 0; i < n; i++) {
+		if (i > 0 && i % METAS_PER_STEP === 0) yield;
+		const m = metas[i];
+		const c = PackedMeta.columnsOf(m);
+		if (c !== undefined) {
+			const r = PackedMeta.rowOf(m);
+			scope[i] = fromColumns(c, c.scope[r]);
+			type[i] = fromColumns(c, c.type[r]);
+			for (const [k, col] of optional) col[i] = fromColumns(c, c[k]?.[r] ?? -1);
+			for (let j = c.tagOff[r]; j < c.tagOff[r + 1]; j++) tags.push(fromColumns(c, c.tags[j]));
+			for (let j = c.entOff[r]; j < c.entOff[r + 1]; j++) ents.push(fromColumns(c, c.ents[j]));
+		} else {
+			scope[i] = table.of(m.scope);
+			type[i] = table.of(m.type);
+			for (const [k, col] of optional) col[i] = table.of(m[k]);
+			for (const t of m.tags) tags.push(table.of(t));
+			for (const e of m.entities) ents.push(table.of(e));
+		}
 		tagOff[i + 1] = tags.length;
-		for (const e of m.entities) ents.push(table.of(e));
 		entOff[i + 1] = ents.length;
 		asks[i] = m.asks ? 1 : 0;
 		for (const [k, col] of numbers) col[i] = m[k];
 		for (const [k, col] of optNumbers) col[i] = m[k] ?? NaN;
-	});
+	}
 	const odd: [number, string][] = [];
 	const lengths = ints(table.list.length);
 	const parts = table.list.map((s, i) => {
@@ -262,6 +300,16 @@ class PackedMeta implements DocMeta {
 	constructor(c: MetaColumns, i: number) {
 		this.#c = c;
 		this.#i = i;
+	}
+
+	/** The columns `m` reads, when it is a PackedMeta (for encodeMetas). */
+	static columnsOf(m: DocMeta): MetaColumns | undefined {
+		return #c in m ? (m as PackedMeta).#c : undefined;
+	}
+
+	/** The row of a PackedMeta in its columns. */
+	static rowOf(m: DocMeta): number {
+		return (m as PackedMeta).#i;
 	}
 
 	get id(): string {

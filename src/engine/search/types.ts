@@ -156,6 +156,12 @@ export interface SearchIndex {
 	settle(pause: () => Promise<void>): Promise<void>;
 	/** Serialised form persisted in IndexedDB so page loads need not rebuild. */
 	snapshot(): Uint8Array;
+	/**
+	 * {@link snapshot}, awaiting `pause()` after every `sliceMs` (default 8) of work so other calls
+	 * run in between; the index must not be written to until it resolves (the engine holds its
+	 * write lock). Reads in between are fine.
+	 */
+	snapshotInSteps(pause: () => Promise<void>, sliceMs?: number): Promise<Uint8Array>;
 	clear(): void;
 }
 
