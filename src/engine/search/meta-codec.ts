@@ -66,7 +66,7 @@ export function encodeMetas(metas: readonly DocMeta[]): PackedMetas {
 }
 
 /** Memories encoded between two yields of {@link encodeMetasInSteps}. */
-const METAS_PER_STEP = 4_096;
+const METAS_PER_STEP = 1_024;
 
 /**
  * {@link encodeMetas}, yielding after every METAS_PER_STEP memories so the caller may pause (the
@@ -76,14 +76,20 @@ export function* encodeMetasInSteps(metas: readonly DocMeta[]): Steps<PackedMeta
 	const n = metas.length;
 	const table = new StringTable();
 	let flags = 0;
-	for (let i = 0; i < n; i++) {
-		if (i > 0 && i % METAS_PER_STEP === 0) yield;
-		const m = metas[i];
-		table.push(m.id);
-		for (const [k, bit] of OPTIONAL_STRINGS) if (m[k] !== undefined) flags |= bit;
-		for (const [k, bit] of OPTIONAL_NUMBERS) if (m[k] !== undefined) flags |= bit;
+	// The loops are plain functions over a range, called between yields: V8 optimises those, and
+	// code inside a generator far less (measured: a 10k encode took twice as long).
+	const scan = (from: number, to: number) => {
+		for (let i = from; i < to; i++) {
+			const m = metas[i];
+			table.push(m.id);
+			for (const [k, bit] of OPTIONAL_STRINGS) if (m[k] !== undefined) flags |= bit;
+			for (const [k, bit] of OPTIONAL_NUMBERS) if (m[k] !== undefined) flags |= bit;
+		}
+	};
+	for (let i = 0; i < n; i += METAS_PER_STEP) {
+		scan(i, Math.min(n, i + METAS_PER_STEP));
+		yield;
 	}
-	yield;
 	const ints = (len: number) => new Int32Array(len);
 	const scope = ints(n);
 	const type = ints(n);
@@ -106,8 +112,7 @@ export function* encodeMetasInSteps(metas: readonly DocMeta[]): Steps<PackedMeta
 		if (at[k] < 0) at[k] = table.of(c.strings[k]);
 		return at[k];
 	};
-	for (let i = 0; i < n; i++) {
-		if (i > 0 && i % METAS_PER_STEP === 0) yield;
+	const encode = (i: number) => {
 		const m = metas[i];
 		const c = PackedMeta.columnsOf(m);
 		if (c !== undefined) {
@@ -129,6 +134,10 @@ export function* encodeMetasInSteps(metas: readonly DocMeta[]): Steps<PackedMeta
 		asks[i] = m.asks ? 1 : 0;
 		for (const [k, col] of numbers) col[i] = m[k];
 		for (const [k, col] of optNumbers) col[i] = m[k] ?? NaN;
+	};
+	for (let i = 0; i < n; i += METAS_PER_STEP) {
+		for (let j = i; j < Math.min(n, i + METAS_PER_STEP); j++) encode(j);
+		yield;
 	}
 	const odd: [number, string][] = [];
 	const lengths = ints(table.list.length);
