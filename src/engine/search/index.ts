@@ -17,7 +17,7 @@ import { IVF, Ivf, listCount, SlotLists, trainCentroids } from './ivf';
 import { dateWords } from './date-words';
 import { EntityDocs } from './entity-docs';
 import { LexicalIndex, type LexicalDoc } from './lexical';
-import { encodeMetasInSteps } from './meta-codec';
+import { encodeMetasInSteps, tallyMetas, type MetaTally } from './meta-codec';
 import { type NearestQuery, nearestMany } from './nearest';
 import { rankIndex } from './rank';
 import {
@@ -212,6 +212,10 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 
 	eachMeta(fn: (meta: Readonly<DocMeta>) => void): void {
 		for (let slot = 0; slot < this.count; slot++) fn(this.metas[slot]);
+	}
+
+	tally(now: number): MetaTally {
+		return tallyMetas(this.metas, this.count, now);
 	}
 
 	touch(id: string, access_count: number, last_accessed: number): void {

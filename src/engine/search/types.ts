@@ -6,6 +6,7 @@
  * filters, scoring and graph expansion never touch IndexedDB.
  */
 import type { CategoryTable } from './categories';
+import type { MetaTally } from './meta-codec';
 import type { AssociationType, RecallInput, ScoreComponents } from '../../core/schemas';
 
 /** What the index keeps of a memory: its filterable and rankable fields, dates as epoch ms. */
@@ -144,6 +145,8 @@ export interface SearchIndex {
 	 * mutate). Lets stats and trending labels aggregate in memory instead of scanning IndexedDB.
 	 */
 	eachMeta(fn: (meta: Readonly<DocMeta>) => void): void;
+	/** memory_stats' counts over every indexed memory (meta-codec.ts `tallyMetas`), `now` deciding which are current. */
+	tally(now: number): MetaTally;
 	/**
 	 * Aggregates of what the index mirrors, kept without scanning: edges per type, memories per
 	 * entity id, memories holding a vector. IndexedDB's count() walks every key, so stats use these.
