@@ -11,6 +11,7 @@ import type { StampedSnapshot } from '../store/snapshot-reader';
 import { readSnapshot, writeSnapshot, type LoadedSnapshot, type SnapshotPlace } from '../store/snapshots';
 import { readStamp } from '../store/settings';
 import { toDocMeta, toDocText } from './doc';
+import { reads } from './read-gate';
 import { createSearchIndex, restoreSearchIndexInSteps } from './search/index';
 import type { SnapshotSlices } from './search/snapshot';
 import type { SearchIndex } from './search/types';
@@ -91,6 +92,12 @@ async function restoreBytes(snap: NonNullable<SourcedSnapshot['snapshot']>, mode
 /** Resolves in a later task, after whatever else is queued (a setTimeout of 0). */
 export const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
+/** How long a snapshot step waits for recalls in flight before it goes ahead anyway. */
+const READS_WAIT_MS = 25;
+
+/** The pause between snapshot steps: recalls in flight finish first (read-gate.ts), then a task. */
+const afterReads = () => reads.idle(READS_WAIT_MS).then(nextTask);
+
 /** Rows read per request while rebuilding: getAll pages, far faster than a cursor per row. */
 const PAGE = 2_000;
 
@@ -121,7 +128,7 @@ export async function rebuildIndex(db: EngramDB, model: string, dims: number): P
  * between; the caller keeps writes out.
  */
 export async function persistSnapshot(db: EngramDB, index: SearchIndex, stamp: number, files?: SnapshotFiles, inSteps = true): Promise<SnapshotPlace> {
-	const bytes = inSteps ? await index.snapshotInSteps(nextTask) : index.snapshot();
+	const bytes = inSteps ? await index.snapshotInSteps(afterReads) : index.snapshot();
 	return writeSnapshot(db, { model: index.modelId, stamp, bytes, at: new Date().toISOString() }, files);
 }
 
