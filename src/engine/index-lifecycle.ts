@@ -142,7 +142,7 @@ export class SnapshotScheduler {
 	#pending = false;
 
 	constructor(
-		private readonly save: () => Promise<void>,
+		private readonly save: (now: boolean) => Promise<void>,
 		private readonly size: () => number,
 		private readonly baseMs = 2_000,
 		private readonly maxWaitMs = 120_000,
@@ -161,13 +161,13 @@ export class SnapshotScheduler {
 		(this.#timer as { unref?: () => void }).unref?.();
 	}
 
-	/** Writes the snapshot now if one is pending. */
-	async flush(): Promise<void> {
+	/** Writes the snapshot now if one is pending; `now`: encoded in one piece (closing), not in steps. */
+	async flush(now = false): Promise<void> {
 		if (this.#timer) clearTimeout(this.#timer);
 		this.#timer = undefined;
 		if (!this.#pending) return;
 		this.#pending = false;
-		await this.save();
+		await this.save(now);
 	}
 
 	/** Drops a pending snapshot (the database is closing or was wiped). */
