@@ -13,7 +13,7 @@ import type { Steps } from './steps';
 import type { Edge, SlotNames } from './types';
 
 /** Memories whose edges are visited between two yields of `eachOut`. */
-const EDGES_PER_STEP = 1_024;
+const EDGES_PER_STEP = 256;
 
 /** One end's view of an edge: the other memory, the type, strength and direction. */
 export interface AdjEntry {

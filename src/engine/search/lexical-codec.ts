@@ -194,7 +194,7 @@ export function packLexical(ms: MiniSearch<unknown>, slotOf?: ReadonlyMap<string
 }
 
 /** Documents or terms packed between two yields of {@link packLexicalInSteps}. */
-const PACKED_PER_STEP = 1_024;
+const PACKED_PER_STEP = 256;
 
 /**
  * {@link packLexical}, yielding after every PACKED_PER_STEP documents and terms so the caller

@@ -66,7 +66,7 @@ export function encodeMetas(metas: readonly DocMeta[]): PackedMetas {
 }
 
 /** Memories encoded between two yields of {@link encodeMetasInSteps}. */
-const METAS_PER_STEP = 1_024;
+const METAS_PER_STEP = 256;
 
 /**
  * {@link encodeMetas}, yielding after every METAS_PER_STEP memories so the caller may pause (the

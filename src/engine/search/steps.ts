@@ -20,7 +20,7 @@ export function drain<T>(steps: Steps<T>): T {
  * Runs `steps` to its end, awaiting `pause` at the first yield after each `sliceMs` of work:
  * other calls wait at most about that long, and short encodes are not spread over many tasks.
  */
-export async function drainWithPauses<T>(steps: Steps<T>, pause: () => Promise<void>, sliceMs = 8): Promise<T> {
+export async function drainWithPauses<T>(steps: Steps<T>, pause: () => Promise<void>, sliceMs = 4): Promise<T> {
 	let since = performance.now();
 	for (;;) {
 		const r = steps.next();

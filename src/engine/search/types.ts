@@ -160,7 +160,7 @@ export interface SearchIndex {
 	/** Serialised form persisted in IndexedDB so page loads need not rebuild. */
 	snapshot(): Uint8Array;
 	/**
-	 * {@link snapshot}, awaiting `pause()` after every `sliceMs` (default 8) of work so other calls
+	 * {@link snapshot}, awaiting `pause()` after every `sliceMs` (default 4) of work so other calls
 	 * run in between; the index must not be written to until it resolves (the engine holds its
 	 * write lock). Reads in between are fine.
 	 */
