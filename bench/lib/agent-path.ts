@@ -14,8 +14,8 @@
  * stamps are wall-clock milliseconds (`performance.timeOrigin + now()`); the spans that matter
  * are also given clock-free (each process's span minus the span of the one it waits on).
  * `AGENT_PATH_DEBUG=1` prints every traced call's raw stamps to stderr (with the engine method of
- * each page → worker message); `AGENT_PATH_PROFILE=/tmp/x` writes CPU profiles of the page's
- * workers over the traced batches. For a batch, `worker starts` can come late (the worker is
+ * each page → worker message) and when the timed searches over 20 ms came; `AGENT_PATH_PROFILE=/tmp/x`
+ * writes CPU profiles of the page's workers over the timed searches and over the traced batches. For a batch, `worker starts` can come late (the worker is
  * busy in the store before the bench's listener stamps it), so read page → worker + worker together.
  *
  * Last, the concurrency phase: 100 calls per client (a store, then a search, alternating) from
@@ -375,9 +375,9 @@ async function concurrency(engram: Awaited<ReturnType<typeof startEngram>>, text
 
 /**
  * Runs `fn` with a CPU profile of the page's workers when `AGENT_PATH_PROFILE` names a file
- * prefix (each worker's profile goes to PREFIX-K.cpuprofile, for DevTools).
+ * prefix (each worker's profile goes to PREFIX-PHASE-K.cpuprofile, for DevTools).
  */
-async function profiled<T>(page: Page, fn: () => Promise<T>): Promise<T> {
+async function profiled<T>(page: Page, phase: string, fn: () => Promise<T>): Promise<T> {
 	const prefix = process.env.AGENT_PATH_PROFILE;
 	if (!prefix) return fn();
 	const cdp = await page.context().newCDPSession(page);
@@ -402,7 +402,7 @@ async function profiled<T>(page: Page, fn: () => Promise<T>): Promise<T> {
 	} finally {
 		for (const [k, w] of workers.entries()) {
 			const r = (await send(w, 'Profiler.stop')) as { profile: unknown };
-			writeFileSync(`${prefix}-${k}.cpuprofile`, JSON.stringify(r.profile));
+			writeFileSync(`${prefix}-${phase}-${k}.cpuprofile`, JSON.stringify(r.profile));
 		}
 		await cdp.detach();
 	}
@@ -452,12 +452,22 @@ export async function runAgentPath(n: number, log: (s: string) => void): Promise
 		for (let i = 0; i < WARMUP; i++) for (const s of names) await sys[s].search(queries[CALLS + i]);
 		// Alternating call by call; the first system swaps each round.
 		for (let i = 0; i < CALLS; i++) for (const s of i % 2 ? [...names].reverse() : names) stores[s].push((await timed(() => sys[s].store(next++)))[0]);
-		for (let i = 0; i < CALLS; i++)
-			for (const s of i % 2 ? [...names].reverse() : names) {
-				const [ms, r] = await timed(() => sys[s].search(queries[i]));
-				searches[s].push(ms);
-				bytes[s].push(JSON.stringify(r).length);
-			}
+		const t0 = performance.now();
+		const at: number[] = [];
+		await profiled(engram.page, 'search', async () => {
+			for (let i = 0; i < CALLS; i++)
+				for (const s of i % 2 ? [...names].reverse() : names) {
+					if (s === 'engram') at.push(performance.now() - t0);
+					const [ms, r] = await timed(() => sys[s].search(queries[i]));
+					searches[s].push(ms);
+					bytes[s].push(JSON.stringify(r).length);
+				}
+		});
+		// Where the slow searches fall (ms since the first search; the stores ended just before).
+		if (process.env.AGENT_PATH_DEBUG)
+			log(
+				`agent path: engram searches over 20 ms at ${searches.engram.flatMap((ms, i) => (ms > 20 ? [`${round(at[i], 0)} ms (${round(ms)})`] : [])).join(', ')}`,
+			);
 		const figures = (s: Name): SystemFigures => ({
 			fill_s: round(fill[s] / 1000, 2),
 			store_p50_ms: p(stores[s], 50),
@@ -474,7 +484,7 @@ export async function runAgentPath(n: number, log: (s: string) => void): Promise
 			hops = {
 				store: await traceCalls(engram, () => ['store_memory', { content: texts[next++] }]),
 				recall: await traceCalls(engram, (i) => ['recall_memory', { query: queries[CALLS + WARMUP + i], limit: 10 }]),
-				store_batch: await profiled(engram.page, () =>
+				store_batch: await profiled(engram.page, 'batch', () =>
 					traceCalls(
 						engram,
 						() => ['store_memory', { memories: texts.slice(next, (next += BATCH)).map((content) => ({ content })) }],

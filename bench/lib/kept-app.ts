@@ -5,7 +5,7 @@
  * `bench/store-browser.ts --reads` share it; `dist` serves another build over the same store.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath, ROOT, waitForHttp, type Browser, type Server } from '../../test/e2e/helpers';
@@ -34,6 +34,10 @@ export async function keptApp(
 	const url = `http://127.0.0.1:${opts.port}`;
 	await waitForHttp(url, 30_000, child);
 	mkdirSync(dir, { recursive: true });
+	// Blocking service workers stops new registrations only: one a kept profile already holds (an
+	// `app-tti --keep` run allows them) still answers the page from its cache, so `--dist` A/B runs
+	// were served the build of the run before. Its registrations go with the folder.
+	if (opts.serviceWorkers === 'block') rmSync(join(dir, 'Default', 'Service Worker'), { recursive: true, force: true });
 	const context = await chromium.launchPersistentContext(dir, {
 		executablePath: chromiumPath(),
 		headless: true,

@@ -160,7 +160,7 @@ export class Engine implements EngineApi {
 		if (loaded.stamp !== undefined && loaded.place !== undefined) this.#snapshotOf = `${ctx.index.modelId}@${loaded.stamp}`;
 		this.#stamps = new StampTracker(stamp);
 		this.#snapshots = new SnapshotScheduler(
-			() => this.#saveSnapshot(),
+			(now) => this.#saveSnapshot(now),
 			() => this.ctx.index.size,
 			opts.snapshotDelayMs,
 		);
@@ -190,7 +190,8 @@ export class Engine implements EngineApi {
 		if (event) this.ctx.hub.emit(event);
 	}
 
-	#saveSnapshot(): Promise<void> {
+	/** Saves the snapshot; `now`: in one piece (the page is closing), not in steps that let reads in. */
+	#saveSnapshot(now = false): Promise<void> {
 		if (this.#closed) return Promise.resolve();
 		// Under the write lock, so the bytes and the stamp describe the same state. While another
 		// tab's write has not reached this index, a snapshot would persist the gap: skip it (the
@@ -200,7 +201,7 @@ export class Engine implements EngineApi {
 				const stamp = await readStamp(this.ctx.db);
 				const of = `${this.ctx.index.modelId}@${stamp}`;
 				if (stamp !== this.#stamps.complete || of === this.#snapshotOf) return;
-				this.#snapshotPlace = await persistSnapshot(this.ctx.db, this.ctx.index, stamp, this.ctx.snapshotFiles);
+				this.#snapshotPlace = await persistSnapshot(this.ctx.db, this.ctx.index, stamp, this.ctx.snapshotFiles, !now);
 				this.#snapshotOf = of;
 			})
 			.catch((e) => (this.#closed ? undefined : reportFailure(this.ctx, 'saving the index snapshot', e)));
@@ -398,7 +399,7 @@ export class Engine implements EngineApi {
 	async close(): Promise<void> {
 		if (this.#closed) return;
 		await this.#models.cancel();
-		await this.#snapshots.flush();
+		await this.#snapshots.flush(true);
 		await this.ctx.log.flush();
 		this.#closed = true;
 		this.#cross.close();
@@ -408,7 +409,7 @@ export class Engine implements EngineApi {
 	/** Persists the snapshot now (tests; the page calls it on `pagehide`). */
 	async flushSnapshot(): Promise<void> {
 		this.#snapshots.schedule();
-		await this.#snapshots.flush();
+		await this.#snapshots.flush(true);
 	}
 }
 

@@ -11,6 +11,7 @@ import type { StampedSnapshot } from '../store/snapshot-reader';
 import { readSnapshot, writeSnapshot, type LoadedSnapshot, type SnapshotPlace } from '../store/snapshots';
 import { readStamp } from '../store/settings';
 import { toDocMeta, toDocText } from './doc';
+import { reads } from './read-gate';
 import { createSearchIndex, restoreSearchIndexInSteps } from './search/index';
 import type { SnapshotSlices } from './search/snapshot';
 import type { SearchIndex } from './search/types';
@@ -39,7 +40,8 @@ export async function loadIndex(db: EngramDB, model: string, dims: number, files
 	if (restored) return restored;
 	const stamp = await readStamp(db);
 	const index = await rebuildIndex(db, model, dims);
-	const place = await persistSnapshot(db, index, stamp, files);
+	// In one piece: nothing else runs until the engine is ready.
+	const place = await persistSnapshot(db, index, stamp, files, false);
 	return { index, origin: 'rebuilt', place, stamp };
 }
 
@@ -90,6 +92,12 @@ async function restoreBytes(snap: NonNullable<SourcedSnapshot['snapshot']>, mode
 /** Resolves in a later task, after whatever else is queued (a setTimeout of 0). */
 export const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
+/** How long a snapshot step waits for recalls in flight before it goes ahead anyway. */
+const READS_WAIT_MS = 25;
+
+/** The pause between snapshot steps: recalls in flight finish first (read-gate.ts), then a task. */
+const afterReads = () => reads.idle(READS_WAIT_MS).then(nextTask);
+
 /** Rows read per request while rebuilding: getAll pages, far faster than a cursor per row. */
 const PAGE = 2_000;
 
@@ -115,10 +123,13 @@ export async function rebuildIndex(db: EngramDB, model: string, dims: number): P
 
 /**
  * Persists the index as the snapshot for its model, recording the stamp it reflects; returns
- * where the bytes went (a file of `files` when given and writable).
+ * where the bytes went (a file of `files` when given and writable). Encodes `inSteps` (a few ms
+ * of work, then a task for whatever else is queued) so calls that only read (recalls) run in
+ * between; the caller keeps writes out.
  */
-export function persistSnapshot(db: EngramDB, index: SearchIndex, stamp: number, files?: SnapshotFiles): Promise<SnapshotPlace> {
-	return writeSnapshot(db, { model: index.modelId, stamp, bytes: index.snapshot(), at: new Date().toISOString() }, files);
+export async function persistSnapshot(db: EngramDB, index: SearchIndex, stamp: number, files?: SnapshotFiles, inSteps = true): Promise<SnapshotPlace> {
+	const bytes = inSteps ? await index.snapshotInSteps(afterReads) : index.snapshot();
+	return writeSnapshot(db, { model: index.modelId, stamp, bytes, at: new Date().toISOString() }, files);
 }
 
 /**
@@ -131,7 +142,7 @@ export class SnapshotScheduler {
 	#pending = false;
 
 	constructor(
-		private readonly save: () => Promise<void>,
+		private readonly save: (now: boolean) => Promise<void>,
 		private readonly size: () => number,
 		private readonly baseMs = 2_000,
 		private readonly maxWaitMs = 120_000,
@@ -150,13 +161,13 @@ export class SnapshotScheduler {
 		(this.#timer as { unref?: () => void }).unref?.();
 	}
 
-	/** Writes the snapshot now if one is pending. */
-	async flush(): Promise<void> {
+	/** Writes the snapshot now if one is pending; `now`: encoded in one piece (closing), not in steps. */
+	async flush(now = false): Promise<void> {
 		if (this.#timer) clearTimeout(this.#timer);
 		this.#timer = undefined;
 		if (!this.#pending) return;
 		this.#pending = false;
-		await this.save();
+		await this.save(now);
 	}
 
 	/** Drops a pending snapshot (the database is closing or was wiped). */

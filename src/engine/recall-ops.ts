@@ -16,6 +16,7 @@ import { toMemory, truncate } from './doc';
 import type { QueryVectors, RankedHit, RankedPage } from './search/types';
 import { wordNeighboursFor } from './search/neighbours';
 import { newerFirst } from './newer-first';
+import { reads } from './read-gate';
 import { parseInput } from './validate';
 import { modelsOf, rowsWithVector } from '../store/vectors';
 
@@ -28,7 +29,12 @@ const CALLER_POOL = 100;
 const CALLER_STRONG = 0.6;
 
 /** Recalls memories; see the module comment. */
-export async function recallMemories(ctx: EngineContext, input: RecallInput, actor = 'agent'): Promise<RecallOutput> {
+export function recallMemories(ctx: EngineContext, input: RecallInput, actor = 'agent'): Promise<RecallOutput> {
+	// Counted as a read in flight: the snapshot's encoding waits for it between its steps.
+	return reads.run(() => recall(ctx, input, actor));
+}
+
+async function recall(ctx: EngineContext, input: RecallInput, actor: string): Promise<RecallOutput> {
 	const p = parseInput(RecallInputSchema, input);
 	const now = ctx.now();
 	const { rankInput, window } = resolveTime(p, now);

@@ -65,20 +65,34 @@ export async function stats(ctx: EngineContext, input: StatsInput): Promise<Stat
 		newest: -Infinity,
 	};
 	const ids = new Set<string>();
-	ctx.index.eachMeta((m) => {
-		if (p.scope !== undefined && m.scope !== p.scope) return;
-		if (p.source !== undefined && m.source !== p.source) return;
-		if (p.tags?.length && !p.tags.some((t) => m.tags.includes(t))) return;
-		if (filtered) ids.add(m.id);
-		s.total++;
-		if (m.t_invalid === undefined || m.t_invalid > now) s.current++;
-		bump(s.by_type, m.type);
-		bump(s.by_scope, m.scope);
-		bump(s.by_source, m.source ?? '(none)');
-		m.tags.forEach((t) => bump(s.tags, t));
-		s.oldest = Math.min(s.oldest, m.timestamp);
-		s.newest = Math.max(s.newest, m.timestamp);
-	});
+	if (!filtered) {
+		// Every memory: counted from the index's columns (meta-codec.ts tallyMetas), far faster at 100k.
+		const t = ctx.index.tally(now);
+		Object.assign(s, {
+			total: t.total,
+			current: t.current,
+			by_type: t.byType,
+			by_scope: t.byScope,
+			by_source: t.bySource,
+			tags: t.tags,
+			oldest: t.oldest,
+			newest: t.newest,
+		});
+	} else
+		ctx.index.eachMeta((m) => {
+			if (p.scope !== undefined && m.scope !== p.scope) return;
+			if (p.source !== undefined && m.source !== p.source) return;
+			if (p.tags?.length && !p.tags.some((t) => m.tags.includes(t))) return;
+			if (filtered) ids.add(m.id);
+			s.total++;
+			if (m.t_invalid === undefined || m.t_invalid > now) s.current++;
+			bump(s.by_type, m.type);
+			bump(s.by_scope, m.scope);
+			bump(s.by_source, m.source ?? '(none)');
+			m.tags.forEach((t) => bump(s.tags, t));
+			s.oldest = Math.min(s.oldest, m.timestamp);
+			s.newest = Math.max(s.newest, m.timestamp);
+		});
 	const counts = ctx.index.counts();
 	const topIds = topCounts(counts.memoriesPerEntity, TOP);
 	const [byAssoc, topRows, models, sync] = await ctx.db.read(() =>

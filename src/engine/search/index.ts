@@ -17,6 +17,7 @@ import { IVF, Ivf, listCount, SlotLists, trainCentroids } from './ivf';
 import { dateWords } from './date-words';
 import { EntityDocs } from './entity-docs';
 import { LexicalIndex, type LexicalDoc } from './lexical';
+import { encodeMetasInSteps, tallyMetas, type MetaTally } from './meta-codec';
 import { type NearestQuery, nearestMany } from './nearest';
 import { rankIndex } from './rank';
 import {
@@ -32,6 +33,7 @@ import {
 import type { DocMeta, DocText, Edge, QueryVectors, RankedPage, SearchIndex, SlotNames } from './types';
 import { GroupCounts } from './group-counts';
 import { OverlayMap, type MapBase } from './overlay-map';
+import { drain, drainWithPauses, type Steps } from './steps';
 import { normalize, VectorStore } from './vector-store';
 import type { IndexView } from './view';
 
@@ -216,6 +218,10 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		for (let slot = 0; slot < this.count; slot++) fn(this.metas[slot]);
 	}
 
+	tally(now: number): MetaTally {
+		return tallyMetas(this.metas, this.count, now);
+	}
+
 	touch(id: string, access_count: number, last_accessed: number): void {
 		const slot = this.slotOf.get(id);
 		if (slot === undefined) return;
@@ -280,19 +286,42 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	}
 
 	snapshot(): Uint8Array {
-		return encodeSnapshot({
-			modelId: this.modelId,
-			dims: this.dims,
-			metas: this.metas.slice(0, this.count),
-			edges: this.packEdges(),
-			lexical: this.lexical.pack(this.slotOf),
-			vectors: this.vectors.view(this.count),
-			ivf: this.ivf ? { centroids: this.ivf.centroids, trainedAt: this.ivf.trainedAt, lists: this.ivf.assignments(this.count) } : undefined,
-		});
+		return drain(this.snapshotSteps());
+	}
+
+	snapshotInSteps(pause: () => Promise<void>, sliceMs?: number): Promise<Uint8Array> {
+		return drainWithPauses(this.snapshotSteps(), pause, sliceMs);
+	}
+
+	/**
+	 * The snapshot, yielding every few thousand memories, edges or terms: encoding a 100k index
+	 * takes seconds, and in one piece it held every call behind it (issue 25: at 10k, one search
+	 * in each run waited 200–360 ms for it).
+	 */
+	private *snapshotSteps(): Steps<Uint8Array> {
+		const count = this.count;
+		const metas = this.metas.slice(0, count);
+		const packedMetas = yield* encodeMetasInSteps(metas);
+		const edges = yield* this.packEdges();
+		const lexical = yield* this.lexical.packInSteps(this.slotOf);
+		yield;
+		if (this.count !== count) throw new Error('the index changed while its snapshot was being encoded');
+		return encodeSnapshot(
+			{
+				modelId: this.modelId,
+				dims: this.dims,
+				metas,
+				edges,
+				lexical,
+				vectors: this.vectors.view(count),
+				ivf: this.ivf ? { centroids: this.ivf.centroids, trainedAt: this.ivf.trainedAt, lists: this.ivf.assignments(count) } : undefined,
+			},
+			packedMetas,
+		);
 	}
 
 	/** The adjacency's edges by slot, for the snapshot. */
-	private packEdges(): PackedEdges {
+	private *packEdges(): Steps<PackedEdges> {
 		const m = this.adj.edgeCount;
 		const from = new Int32Array(m);
 		const to = new Int32Array(m);
@@ -302,20 +331,18 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		const typeIndex = new Map<AssociationType, number>();
 		const loose: Edge[] = [];
 		let i = 0;
-		for (const e of this.adj.all()) {
-			const a = this.slotOf.get(e.from);
-			const b = this.slotOf.get(e.to);
+		yield* this.adj.eachOut(this.slotOf, (a, b, edgeType, edgeStrength, fromId, toId) => {
 			if (a === undefined || b === undefined) {
-				loose.push(e);
-				continue;
+				loose.push({ from: fromId, to: toId, type: edgeType, strength: edgeStrength });
+				return;
 			}
-			let t = typeIndex.get(e.type);
-			if (t === undefined) typeIndex.set(e.type, (t = types.push(e.type) - 1));
+			let t = typeIndex.get(edgeType);
+			if (t === undefined) typeIndex.set(edgeType, (t = types.push(edgeType) - 1));
 			from[i] = a;
 			to[i] = b;
-			strength[i] = e.strength;
+			strength[i] = edgeStrength;
 			type[i++] = t;
-		}
+		});
 		return { from: from.subarray(0, i), to: to.subarray(0, i), strength: strength.subarray(0, i), type: type.subarray(0, i), types, loose };
 	}
 

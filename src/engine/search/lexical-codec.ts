@@ -17,7 +17,8 @@
 import type MiniSearch from 'minisearch';
 import { internalsOf, type TermTree } from './minisearch-internals';
 import { OverlayMap } from './overlay-map';
-import { PackedTermIndex, strictlySorted } from './term-index';
+import { drain, type Steps } from './steps';
+import { PackedTermIndex, strictlySorted, type TermData } from './term-index';
 import type { SlotNames } from './types';
 
 /** Layout version of the packed form. */
@@ -189,50 +190,96 @@ export class PackedTermData extends Map<number, Map<number, number>> {
  * id must be in it, else ids are written out after all).
  */
 export function packLexical(ms: MiniSearch<unknown>, slotOf?: ReadonlyMap<string, number>): PackedLexical {
+	return drain(packLexicalInSteps(ms, slotOf));
+}
+
+/** Documents or terms packed between two yields of {@link packLexicalInSteps}. */
+const PACKED_PER_STEP = 256;
+
+/**
+ * {@link packLexical}, yielding after every PACKED_PER_STEP documents and terms so the caller
+ * may pause (the engine serves reads between steps); the index must not change until it returns.
+ */
+export function* packLexicalInSteps(ms: MiniSearch<unknown>, slotOf?: ReadonlyMap<string, number>): Steps<PackedLexical> {
 	const s = internalsOf(ms);
 	const nFields = Object.keys(s._fieldIds).length;
 	const w = new VarintWriter();
 	let bySlot = slotOf !== undefined;
-	if (slotOf) for (const id of s._documentIds.values()) if (!slotOf.has(id)) bySlot = false;
+	// Each loop runs as a plain function over the next PACKED_PER_STEP items, called between
+	// yields: V8 optimises those far better than a generator's own body.
+	const check = (it: Iterator<string>) => {
+		for (let k = 0; k < PACKED_PER_STEP; k++) {
+			const r = it.next();
+			if (r.done) return false;
+			if (!slotOf!.has(r.value)) bySlot = false;
+		}
+		return true;
+	};
+	if (slotOf) for (const it = s._documentIds.values(); check(it);) yield;
 	const ids: string[] = [];
 	let previous = 0;
-	for (const [shortId, id] of s._documentIds) {
-		w.int(shortId - previous);
-		previous = shortId;
-		if (bySlot) w.uint(slotOf!.get(id)!);
-		else ids.push(id);
-		const lengths = s._fieldLength.get(shortId) ?? [];
-		for (let f = 0; f < nFields; f++) w.uint(lengths[f] === undefined ? 0 : lengths[f] + 1);
-	}
+	const documents = (it: Iterator<[number, string]>) => {
+		for (let k = 0; k < PACKED_PER_STEP; k++) {
+			const r = it.next();
+			if (r.done) return false;
+			const [shortId, id] = r.value;
+			w.int(shortId - previous);
+			previous = shortId;
+			if (bySlot) w.uint(slotOf!.get(id)!);
+			else ids.push(id);
+			const lengths = s._fieldLength.get(shortId) ?? [];
+			for (let f = 0; f < nFields; f++) w.uint(lengths[f] === undefined ? 0 : lengths[f] + 1);
+		}
+		return true;
+	};
+	for (const it = s._documentIds.entries(); documents(it);) yield;
 	// Terms in sorted order, so a restore can look them up without making minisearch's tree.
-	const entries = [...(s._index instanceof PackedTermIndex ? s._index.all() : s._index)];
+	const entries: [string, TermData][] = [];
+	const collect = (it: Iterator<[string, TermData]>) => {
+		for (let k = 0; k < PACKED_PER_STEP; k++) {
+			const r = it.next();
+			if (r.done) return false;
+			entries.push(r.value);
+		}
+		return true;
+	};
+	const source: Iterable<[string, TermData]> = s._index instanceof PackedTermIndex ? s._index.all() : s._index;
+	for (const it = source[Symbol.iterator](); collect(it);) yield;
 	const terms = entries.map(([t]) => t);
 	if (!strictlySorted(terms)) {
 		entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 		for (let i = 0; i < entries.length; i++) terms[i] = entries[i][0];
 	}
+	yield;
 	const term = new VarintWriter();
-	for (const [, fields] of entries) {
-		const packed = fields instanceof PackedTermData ? fields.packed() : undefined;
-		if (packed) {
-			w.uint(packed.length);
-			w.bytes(packed);
-			continue;
-		}
-		term.n = 0;
-		term.uint(fields.size);
-		for (const [fieldId, postings] of fields) {
-			term.uint(fieldId);
-			term.uint(postings.size);
-			let last = 0;
-			for (const [shortId, tf] of postings) {
-				term.int(shortId - last);
-				last = shortId;
-				term.uint(tf);
+	const pack = (from: number, to: number) => {
+		for (let i = from; i < to; i++) {
+			const fields = entries[i][1];
+			const packed = fields instanceof PackedTermData ? fields.packed() : undefined;
+			if (packed) {
+				w.uint(packed.length);
+				w.bytes(packed);
+				continue;
 			}
+			term.n = 0;
+			term.uint(fields.size);
+			for (const [fieldId, postings] of fields) {
+				term.uint(fieldId);
+				term.uint(postings.size);
+				let last = 0;
+				for (const [shortId, tf] of postings) {
+					term.int(shortId - last);
+					last = shortId;
+					term.uint(tf);
+				}
+			}
+			w.uint(term.n);
+			w.bytes(term.buf.subarray(0, term.n));
 		}
-		w.uint(term.n);
-		w.bytes(term.buf.subarray(0, term.n));
+	};
+	for (let i = 0; i < entries.length; i += PACKED_PER_STEP) {
+		pack(i, Math.min(entries.length, i + PACKED_PER_STEP));
+		yield;
 	}
 	return {
 		format: FORMAT,

@@ -7,8 +7,9 @@
 import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import { processTerm, tokenize } from '../../core/text';
 import { searchTop } from './bm25';
-import { packLexical, unpackLexical, type PackedLexical } from './lexical-codec';
+import { packLexical, packLexicalInSteps, unpackLexical, type PackedLexical } from './lexical-codec';
 import { internalsOf, type MiniSearchInternals } from './minisearch-internals';
+import type { Steps } from './steps';
 import { PackedTermIndex, type TermData } from './term-index';
 import type { SlotNames } from './types';
 
@@ -455,6 +456,11 @@ export class LexicalIndex {
 	/** The index in packed binary form, for snapshots (see lexical-codec.ts); with `slotOf`, documents are named by slot. */
 	pack(slotOf?: ReadonlyMap<string, number>): PackedLexical {
 		return packLexical(this.ms as MiniSearch<unknown>, slotOf);
+	}
+
+	/** {@link pack} in steps (see steps.ts); the index must not change until it returns. */
+	packInSteps(slotOf?: ReadonlyMap<string, number>): Steps<PackedLexical> {
+		return packLexicalInSteps(this.ms as MiniSearch<unknown>, slotOf);
 	}
 
 	/** Rebuilds from `pack()` output (`slots`: the slots' ids and the id → slot map, for a form packed by slot). */

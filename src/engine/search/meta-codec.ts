@@ -16,6 +16,7 @@
  * string is -1, an absent number NaN. The first `count` strings are the ids, in slot order.
  * Strings that UTF-8 cannot carry exactly (lone surrogates) travel in `odd`, as JSON.
  */
+import { drain, type Steps } from './steps';
 import type { DocMeta } from './types';
 
 /** Optional string columns and their flag bits. */
@@ -61,13 +62,33 @@ class StringTable {
 
 /** Encodes metadata in slot order. */
 export function encodeMetas(metas: readonly DocMeta[]): PackedMetas {
+	return drain(encodeMetasInSteps(metas));
+}
+
+/** Memories encoded between two yields of {@link encodeMetasInSteps}. */
+const METAS_PER_STEP = 256;
+
+/**
+ * {@link encodeMetas}, yielding after every METAS_PER_STEP memories so the caller may pause (the
+ * engine serves calls between steps); `metas` must not change until it returns.
+ */
+export function* encodeMetasInSteps(metas: readonly DocMeta[]): Steps<PackedMetas> {
 	const n = metas.length;
 	const table = new StringTable();
-	for (const m of metas) table.push(m.id);
 	let flags = 0;
-	for (const m of metas) {
-		for (const [k, bit] of OPTIONAL_STRINGS) if (m[k] !== undefined) flags |= bit;
-		for (const [k, bit] of OPTIONAL_NUMBERS) if (m[k] !== undefined) flags |= bit;
+	// The loops are plain functions over a range, called between yields: V8 optimises those, and
+	// code inside a generator far less (measured: a 10k encode took twice as long).
+	const scan = (from: number, to: number) => {
+		for (let i = from; i < to; i++) {
+			const m = metas[i];
+			table.push(m.id);
+			for (const [k, bit] of OPTIONAL_STRINGS) if (m[k] !== undefined) flags |= bit;
+			for (const [k, bit] of OPTIONAL_NUMBERS) if (m[k] !== undefined) flags |= bit;
+		}
+	};
+	for (let i = 0; i < n; i += METAS_PER_STEP) {
+		scan(i, Math.min(n, i + METAS_PER_STEP));
+		yield;
 	}
 	const ints = (len: number) => new Int32Array(len);
 	const scope = ints(n);
@@ -80,18 +101,44 @@ export function encodeMetas(metas: readonly DocMeta[]): PackedMetas {
 	const asks = new Uint8Array(n);
 	const numbers = NUMBERS.map((k) => [k, new Float64Array(n)] as const);
 	const optNumbers = OPTIONAL_NUMBERS.filter(([, bit]) => flags & bit).map(([k]) => [k, new Float64Array(n)] as const);
-	metas.forEach((m, i) => {
-		scope[i] = table.of(m.scope);
-		type[i] = table.of(m.type);
-		for (const [k, col] of optional) col[i] = table.of(m[k]);
-		for (const t of m.tags) tags.push(table.of(t));
+	// A restored memory's strings are interned by their index in its columns' table: an array
+	// look-up instead of hashing the string, and its tag and entity lists are never made (at
+	// 100k, making and keeping them was most of a snapshot's garbage; BENCHMARKS.md).
+	const memo = new Map<MetaColumns, Int32Array>();
+	const fromColumns = (c: MetaColumns, k: number): number => {
+		if (k < 0) return -1;
+		let at = memo.get(c);
+		if (at === undefined) memo.set(c, (at = new Int32Array(c.strings.length).fill(-1)));
+		if (at[k] < 0) at[k] = table.of(c.strings[k]);
+		return at[k];
+	};
+	const encode = (i: number) => {
+		const m = metas[i];
+		const c = PackedMeta.columnsOf(m);
+		if (c !== undefined) {
+			const r = PackedMeta.rowOf(m);
+			scope[i] = fromColumns(c, c.scope[r]);
+			type[i] = fromColumns(c, c.type[r]);
+			for (const [k, col] of optional) col[i] = fromColumns(c, c[k]?.[r] ?? -1);
+			for (let j = c.tagOff[r]; j < c.tagOff[r + 1]; j++) tags.push(fromColumns(c, c.tags[j]));
+			for (let j = c.entOff[r]; j < c.entOff[r + 1]; j++) ents.push(fromColumns(c, c.ents[j]));
+		} else {
+			scope[i] = table.of(m.scope);
+			type[i] = table.of(m.type);
+			for (const [k, col] of optional) col[i] = table.of(m[k]);
+			for (const t of m.tags) tags.push(table.of(t));
+			for (const e of m.entities) ents.push(table.of(e));
+		}
 		tagOff[i + 1] = tags.length;
-		for (const e of m.entities) ents.push(table.of(e));
 		entOff[i + 1] = ents.length;
 		asks[i] = m.asks ? 1 : 0;
 		for (const [k, col] of numbers) col[i] = m[k];
 		for (const [k, col] of optNumbers) col[i] = m[k] ?? NaN;
-	});
+	};
+	for (let i = 0; i < n; i += METAS_PER_STEP) {
+		for (let j = i; j < Math.min(n, i + METAS_PER_STEP); j++) encode(j);
+		yield;
+	}
 	const odd: [number, string][] = [];
 	const lengths = ints(table.list.length);
 	const parts = table.list.map((s, i) => {
@@ -125,6 +172,74 @@ export function encodeMetas(metas: readonly DocMeta[]): PackedMetas {
 		at = pad8(at + s.byteLength);
 	}
 	return { bytes: out, odd };
+}
+
+/** Counts over memories' metadata, as memory_stats reports them. */
+export interface MetaTally {
+	total: number;
+	/** Not invalidated as of `now` (no t_invalid, or one after it). */
+	current: number;
+	byType: Record<string, number>;
+	byScope: Record<string, number>;
+	/** Memories without a source count under '(none)'. */
+	bySource: Record<string, number>;
+	tags: Record<string, number>;
+	oldest: number;
+	newest: number;
+}
+
+/**
+ * Tallies `metas`. Restored memories are counted by their columns' string indices (typed-array
+ * counters, no string hashed per memory, no tag list made); memories written since, by their
+ * fields. At 100k restored memories the field-by-field tally took 25–145 ms per memory_stats
+ * call, which the UI makes after every change.
+ */
+export function tallyMetas(metas: readonly DocMeta[], count: number, now: number): MetaTally {
+	const out: MetaTally = { total: 0, current: 0, byType: {}, byScope: {}, bySource: {}, tags: {}, oldest: Infinity, newest: -Infinity };
+	const bump = (rec: Record<string, number>, key: string, by = 1) => (rec[key] = (rec[key] ?? 0) + by);
+	const packed = new Map<MetaColumns, { type: Int32Array; scope: Int32Array; source: Int32Array; tags: Int32Array; none: number }>();
+	for (let i = 0; i < count; i++) {
+		const m = metas[i];
+		const c = PackedMeta.columnsOf(m);
+		out.total++;
+		if (c === undefined) {
+			if (m.t_invalid === undefined || m.t_invalid > now) out.current++;
+			bump(out.byType, m.type);
+			bump(out.byScope, m.scope);
+			bump(out.bySource, m.source ?? '(none)');
+			for (const t of m.tags) bump(out.tags, t);
+			out.oldest = Math.min(out.oldest, m.timestamp);
+			out.newest = Math.max(out.newest, m.timestamp);
+			continue;
+		}
+		const r = PackedMeta.rowOf(m);
+		let k = packed.get(c);
+		if (k === undefined) {
+			const n = c.strings.length;
+			packed.set(c, (k = { type: new Int32Array(n), scope: new Int32Array(n), source: new Int32Array(n), tags: new Int32Array(n), none: 0 }));
+		}
+		const invalid = c.tInvalid === undefined ? NaN : c.tInvalid[r];
+		if (Number.isNaN(invalid) || invalid > now) out.current++;
+		k.type[c.type[r]]++;
+		k.scope[c.scope[r]]++;
+		const source = c.source === undefined ? -1 : c.source[r];
+		if (source < 0) k.none++;
+		else k.source[source]++;
+		for (let j = c.tagOff[r]; j < c.tagOff[r + 1]; j++) k.tags[c.tags[j]]++;
+		const t = c.timestamp[r];
+		if (t < out.oldest) out.oldest = t;
+		if (t > out.newest) out.newest = t;
+	}
+	for (const [c, k] of packed) {
+		for (let s = 0; s < c.strings.length; s++) {
+			if (k.type[s]) bump(out.byType, c.strings[s], k.type[s]);
+			if (k.scope[s]) bump(out.byScope, c.strings[s], k.scope[s]);
+			if (k.source[s]) bump(out.bySource, c.strings[s], k.source[s]);
+			if (k.tags[s]) bump(out.tags, c.strings[s], k.tags[s]);
+		}
+		if (k.none) bump(out.bySource, '(none)', k.none);
+	}
+	return out;
 }
 
 /** Decoded metadata, with the entity column as it was stored (for an index to invert in place). */
@@ -262,6 +377,16 @@ class PackedMeta implements DocMeta {
 	constructor(c: MetaColumns, i: number) {
 		this.#c = c;
 		this.#i = i;
+	}
+
+	/** The columns `m` reads, when it is a PackedMeta (for encodeMetas). */
+	static columnsOf(m: DocMeta): MetaColumns | undefined {
+		return #c in m ? (m as PackedMeta).#c : undefined;
+	}
+
+	/** The row of a PackedMeta in its columns. */
+	static rowOf(m: DocMeta): number {
+		return (m as PackedMeta).#i;
 	}
 
 	get id(): string {

@@ -406,9 +406,14 @@ function listPage(ctx: RankContext): Omit<RankedPage, 'lexical_only'> {
 		(a, b) => keys[a] > keys[b] || (keys[a] === keys[b] && (asc ? metas[a].seq < metas[b].seq : metas[a].seq > metas[b].seq)),
 	);
 	let total = 0;
+	// Sorted by time, a memory's score only filters, and below min_score > 0 alone: every weight and
+	// every other component is ≥ 0. So only the page's hits are scored (the UI's timeline, at 100k
+	// memories, spent most of its time scoring memories it never showed).
+	const byTime = (ctx.input.sort ?? 'score') !== 'score' && minScore <= 0 && Object.values(ctx.w).every((x) => x >= 0);
 	for (let slot = 0; slot < ctx.view.count; slot++) {
 		if (!ctx.accept(slot) || (ctx.input.current_only && !ctx.valid(slot))) continue;
-		const score = combine(components(ctx, slot), ctx.w);
+		const m = metas[slot];
+		const score = byTime && m.importance >= 0 && m.confidence >= 0 ? 0 : combine(components(ctx, slot), ctx.w);
 		if (score < minScore) continue;
 		total++;
 		keys[slot] = listKey(ctx, slot, score);

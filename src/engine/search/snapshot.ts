@@ -18,7 +18,7 @@
 import { MemoryError } from '../../core/errors';
 import type { AssociationType } from '../../core/schemas';
 import type { PackedLexical } from './lexical-codec';
-import { decodeMetas, encodeMetas, type DecodedMetas } from './meta-codec';
+import { decodeMetas, encodeMetas, type DecodedMetas, type PackedMetas } from './meta-codec';
 import type { DocMeta, Edge } from './types';
 import { sumVectors, vectorArraysFor, type VectorArrays } from './vector-store';
 
@@ -67,13 +67,13 @@ const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a
 const pad4 = (n: number) => (n + 3) & ~3;
 const pad8 = (n: number) => (n + 7) & ~7;
 
-/** Serialises an index's parts into one buffer. */
-export function encodeSnapshot(s: SnapshotData): Uint8Array {
+/** Serialises an index's parts into one buffer; `packedMetas`: `s.metas` already encoded (encodeMetasInSteps). */
+export function encodeSnapshot(s: SnapshotData, packedMetas?: PackedMetas): Uint8Array {
 	const ivf = s.ivf ? { nlist: s.ivf.centroids.length / s.dims, trainedAt: s.ivf.trainedAt } : null;
 	const { bytes: lexBytes, ...lexical } = s.lexical;
 	const e = s.edges;
 	const edges = { count: e.from.length, types: e.types, loose: e.loose };
-	const metas = encodeMetas(s.metas);
+	const metas = packedMetas ?? encodeMetas(s.metas);
 	const header = new TextEncoder().encode(
 		JSON.stringify({
 			modelId: s.modelId,

@@ -7,6 +7,7 @@
  */
 import type { WordNeighbours } from './neighbours';
 import type { CategoryTable } from './categories';
+import type { MetaTally } from './meta-codec';
 import type { AssociationType, RecallInput, ScoreComponents } from '../../core/schemas';
 
 /** What the index keeps of a memory: its filterable and rankable fields, dates as epoch ms. */
@@ -149,6 +150,8 @@ export interface SearchIndex {
 	 * mutate). Lets stats and trending labels aggregate in memory instead of scanning IndexedDB.
 	 */
 	eachMeta(fn: (meta: Readonly<DocMeta>) => void): void;
+	/** memory_stats' counts over every indexed memory (meta-codec.ts `tallyMetas`), `now` deciding which are current. */
+	tally(now: number): MetaTally;
 	/**
 	 * Aggregates of what the index mirrors, kept without scanning: edges per type, memories per
 	 * entity id, memories holding a vector. IndexedDB's count() walks every key, so stats use these.
@@ -161,6 +164,12 @@ export interface SearchIndex {
 	settle(pause: () => Promise<void>): Promise<void>;
 	/** Serialised form persisted in IndexedDB so page loads need not rebuild. */
 	snapshot(): Uint8Array;
+	/**
+	 * {@link snapshot}, awaiting `pause()` after every `sliceMs` (default 4) of work so other calls
+	 * run in between; the index must not be written to until it resolves (the engine holds its
+	 * write lock). Reads in between are fine.
+	 */
+	snapshotInSteps(pause: () => Promise<void>, sliceMs?: number): Promise<Uint8Array>;
 	clear(): void;
 }
 
