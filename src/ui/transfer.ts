@@ -12,6 +12,7 @@ import { csvRecords, type CsvColumns, type CsvTable } from '../engine/import-csv
 import { readNotes, type NoteFile } from '../engine/import-notes';
 import { newMemoryId } from '../core/ids';
 import { unzipSync } from 'fflate';
+import { textOf } from './read-file';
 import type { Progress } from '../engine/types';
 import type { EngineProxy } from './state/engine-proxy';
 import type { TaskHandle } from './state/tasks.svelte';
@@ -344,13 +345,12 @@ export function csvBundle(table: CsvTable, cols: CsvColumns): Bundle {
 	return b;
 }
 
-/** The files of a zip (directories left out), decoded as UTF-8. */
+/** The files of a zip (directories left out), notes decoded exactly (a note that is not UTF-8 throws a NotTextError naming it). */
 export function unzipNotes(bytes: Uint8Array): NoteFile[] {
 	const entries = unzipSync(bytes);
-	const text = new TextDecoder();
 	return Object.entries(entries)
 		.filter(([path]) => !path.endsWith('/'))
-		.map(([path, data]) => ({ path, text: /\.(md|markdown)$/i.test(path) ? text.decode(data) : '' }));
+		.map(([path, data]) => ({ path, text: /\.(md|markdown)$/i.test(path) ? textOf(data, path) : '' }));
 }
 
 /** What the export should contain. */
