@@ -11,8 +11,12 @@ const read = (p: string) => parseTimeQuery(p, NOW);
 
 describe('whenError', () => {
 	it('names a range whose end is before its start, with the phrase to use', () => {
-		expect(whenError('from 2025-01-01 to 2024-01-01', read)).toBe('“from 2025-01-01 to 2024-01-01” ends before it starts: 2024-01-01 is earlier than 2025-01-01. Try “from 2024-01-01 to 2025-01-01”.');
-		expect(whenError('between 2025-03-01 and 2024-03-01', read)).toMatch(/ends before it starts: 2024-03-01 is earlier than 2025-03-01\. Try “from 2024-03-01 to 2025-03-01”/);
+		expect(whenError('from 2025-01-01 to 2024-01-01', read)).toBe(
+			'“from 2025-01-01 to 2024-01-01” ends before it starts: 2024-01-01 is earlier than 2025-01-01. Try “from 2024-01-01 to 2025-01-01”.',
+		);
+		expect(whenError('between 2025-03-01 and 2024-03-01', read)).toMatch(
+			/ends before it starts: 2024-03-01 is earlier than 2025-03-01\. Try “from 2024-03-01 to 2025-03-01”/,
+		);
 		// The phrase it offers does read.
 		expect(read('from 2024-01-01 to 2025-01-01')).not.toBeNull();
 	});

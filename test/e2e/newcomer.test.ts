@@ -1,0 +1,103 @@
+/**
+ * What a newcomer ran into in the app, each checked in a real Chromium: a Latin-1 file imported
+ * with "�" in place of its accented letters, a binary file renamed .json imported as a memory of
+ * garbage, a 2,000-character query pushing Clear search off the screen, and a date range typed end
+ * first answered with "not a time I can read".
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { engine, seed, useApp } from './app-support';
+
+const app = useApp({ fresh: '/#/import' });
+const dir = mkdtempSync(join(tmpdir(), 'engram-newcomer-'));
+
+async function chooseFile(name: string, bytes: Uint8Array | string): Promise<void> {
+	const path = join(dir, name);
+	writeFileSync(path, bytes);
+	await app.page.getByLabel('Choose a file to import').setInputFiles(path);
+}
+
+const contents = async () =>
+	(JSON.parse((await engine<{ data: string }>(app.page, 'exportMemories', { format: 'json' })).data) as { memories: { content: string }[] }).memories.map(
+		(m) => m.content,
+	);
+
+describe('a newcomer imports files that are not UTF-8 text', () => {
+	it('refuses a Latin-1 file, naming the line and the byte, and imports nothing (no letter turned into �)', async () => {
+		const latin1 = Uint8Array.from('- Café crème at the résumé meeting\n- naïve\n', (c) => c.charCodeAt(0));
+		await chooseFile('latin1.md', latin1);
+		const alert = app.page.getByRole('alert');
+		await alert.waitFor();
+		expect(await alert.innerText()).toMatch(
+			/^latin1\.md: line 1 is not UTF-8 text \(byte 0xE9 at position 6\)\. Nothing was imported.*save the file as UTF-8/,
+		);
+		expect(await app.page.getByRole('button', { name: 'Import', exact: true }).isDisabled()).toBe(true);
+		expect(await contents()).toEqual([]);
+	});
+
+	it('refuses a binary file renamed .json instead of importing it as a memory', async () => {
+		const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 1, 2, 3]);
+		await chooseFile('photo.json', png);
+		const alert = app.page.getByRole('alert');
+		await alert.waitFor();
+		expect(await alert.innerText()).toMatch(/^photo\.json: this is not a text file/);
+		expect(await app.page.getByRole('button', { name: 'Import', exact: true }).isDisabled()).toBe(true);
+	});
+
+	it('imports a UTF-8 file with a byte order mark and a UTF-16 one exactly, after a refused file', async () => {
+		await chooseFile('bad.md', new Uint8Array([0x2d, 0x20, 0xe9, 0x0a]));
+		await app.page.getByRole('alert').waitFor();
+		const text = 'Crème brûlée 🍮 at the offsite';
+		const utf16 = new Uint8Array(2 + text.length * 2);
+		utf16.set([0xff, 0xfe]);
+		for (let i = 0; i < text.length; i++) [utf16[2 + 2 * i], utf16[3 + 2 * i]] = [text.charCodeAt(i) & 0xff, text.charCodeAt(i) >> 8];
+		await chooseFile('excel.md', utf16);
+		await app.page.getByText('looks like Markdown').waitFor();
+		// The old refusal is gone once a readable file is chosen.
+		expect(await app.page.getByRole('alert').count()).toBe(0);
+		await app.page.getByRole('button', { name: 'Import', exact: true }).click();
+		await app.page.getByTestId('import-result').waitFor();
+		await chooseFile('bom.md', new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('Café au lait, naïve façade')]));
+		await app.page.getByText('looks like Markdown').waitFor();
+		await app.page.getByRole('button', { name: 'Import', exact: true }).click();
+		await app.page
+			.getByText(/1 imported/)
+			.last()
+			.waitFor();
+		expect((await contents()).sort()).toEqual(['Café au lait, naïve façade', text]);
+	});
+});
+
+describe('a newcomer searches and filters', () => {
+	it('a 2,000-character query keeps Clear search on screen and the page from scrolling sideways', async () => {
+		await seed(app.page, [{ content: 'We deploy on Tuesdays after the standup.' }]);
+		await app.page.goto(`${app.server.url}/#/`);
+		await app.page.getByPlaceholder('Search memories…').fill('x'.repeat(2000));
+		const count = app.page.getByTestId('match-count');
+		await count.waitFor();
+		expect(await count.innerText()).toBe(`0 matches for “${'x'.repeat(79)}…”`);
+		const clear = app.page.getByRole('button', { name: 'Clear search' });
+		const box = await clear.boundingBox();
+		const width = app.page.viewportSize()!.width;
+		expect(box && box.x + box.width).toBeLessThanOrEqual(width);
+		const status = app.page.getByTestId('search-status');
+		expect(await status.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+		await clear.click();
+		expect(await app.page.getByPlaceholder('Search memories…').inputValue()).toBe('');
+	});
+
+	it('a When range typed end first says so and offers it the right way round', async () => {
+		await app.page.goto(`${app.server.url}/#/`);
+		await app.page.getByRole('button', { name: /Filters/ }).click();
+		await app.page.getByLabel('Time range').fill('from 2025-01-01 to 2024-01-01');
+		const msg = app.page.locator('#time-window');
+		await msg.waitFor();
+		expect(await msg.innerText()).toBe(
+			'“from 2025-01-01 to 2024-01-01” ends before it starts: 2024-01-01 is earlier than 2025-01-01. Try “from 2024-01-01 to 2025-01-01”.',
+		);
+		await app.page.getByLabel('Time range').fill('from 2024-01-01 to 2025-01-01');
+		await app.page.getByTestId('time-window').waitFor();
+	});
+});
