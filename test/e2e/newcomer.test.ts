@@ -101,3 +101,17 @@ describe('a newcomer searches and filters', () => {
 		await app.page.getByTestId('time-window').waitFor();
 	});
 });
+
+describe('a newcomer adds a memory with the keyboard', () => {
+	it('the New memory dialog opens with the cursor in Content, and saves the text exactly', async () => {
+		await app.page.goto(`${app.server.url}/#/`);
+		await app.page.getByRole('button', { name: 'New memory' }).first().click();
+		await app.page.locator('dialog[open]').waitFor();
+		expect(await app.page.evaluate(() => document.activeElement?.id)).toBe('new-content');
+		const content = '  Indented first line\n\n\tTabbed line   \n"quotes" & <b>html</b> 🍵  ';
+		await app.page.keyboard.insertText(content);
+		await app.page.getByRole('button', { name: 'Save memory' }).click();
+		await app.page.locator('dialog[open]').waitFor({ state: 'detached' });
+		expect(await contents()).toEqual([content]);
+	});
+});
