@@ -14,6 +14,7 @@ import {
 	IsoDateSchema,
 	LIMITS,
 	MemoryIdSchema,
+	MEMORY_TYPES,
 	MemoryTypeSchema,
 	MetadataSchema,
 	StoreItemShape,
@@ -26,13 +27,20 @@ import { mem0List, mem0Memory } from './import-mem0';
 import { splitTags } from './import-csv';
 import { describeIssue, formatPath, valueAt } from './validate';
 
+/** A memory type written in another letter case, in Engram's own; anything else as it is (the schema says why it is refused). */
+function canonicalType(v: unknown): unknown {
+	if (typeof v !== 'string' || (MEMORY_TYPES as readonly string[]).includes(v)) return v;
+	return MEMORY_TYPES.find((t) => t.toLowerCase() === v.trim().toLowerCase()) ?? v;
+}
+
 /** An Engram memory record as import accepts it (everything but content is optional). */
 export const ImportedMemorySchema = z.object({
 	id: MemoryIdSchema.optional(),
 	seq: z.number().int().positive().optional(),
 	content: StoreItemShape.content,
 	summary: z.string().max(LIMITS.summaryChars).optional(),
-	type: MemoryTypeSchema.optional(),
+	/** A type in any letter case ("decision", as other tools write it, is Decision). */
+	type: z.preprocess(canonicalType, MemoryTypeSchema.optional()),
 	/** A list, or one string split on `,` `;` or `|` as in CSV (other tools export "a, b"). */
 	tags: z.preprocess((v) => (typeof v === 'string' ? splitTags(v) : v), TagsSchema.optional()),
 	source: z.string().max(200).optional(),

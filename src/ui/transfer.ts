@@ -204,7 +204,11 @@ function isMoreNote(e: ImportOutput['errors'][number]): boolean {
 
 function addOutput(total: ImportOutput, part: ImportOutput): ImportOutput {
 	const refused = total.refused + part.refused;
-	const errors = [...total.errors, ...part.errors].filter((e) => !isMoreNote(e)).slice(0, SHOWN_ERRORS);
+	// In file order: lines that are not JSON are checked in a later call than the records around them.
+	const errors = [...total.errors, ...part.errors]
+		.filter((e) => !isMoreNote(e))
+		.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity))
+		.slice(0, SHOWN_ERRORS);
 	if (refused > errors.length && errors.length >= SHOWN_ERRORS) errors[SHOWN_ERRORS - 1] = { error: `… and ${refused - SHOWN_ERRORS + 1} more errors` };
 	const notImported = [...(total.not_imported ?? []), ...(part.not_imported ?? [])].slice(0, SHOWN_ERRORS);
 	return {

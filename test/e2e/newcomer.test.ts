@@ -70,6 +70,32 @@ describe('a newcomer imports files that are not UTF-8 text', () => {
 	});
 });
 
+describe('a newcomer imports a JSONL file with bad lines among good ones', () => {
+	it('imports the good records and lists every refused line in file order, naming field and rule', async () => {
+		const lines = [
+			'{"content":"ok 1"}',
+			'{"content":"trunc',
+			'{"content": 42}',
+			'{"text":"no content field"}',
+			'[1,2]',
+			'{"content":"ok 2","type":"decision"}',
+			'{"content":"","tags":[]}',
+			'{"content":"ok 3","timestamp":"yesterday"}',
+		];
+		await chooseFile('bad-lines.jsonl', lines.join('\r\n') + '\r\n');
+		await app.page.getByText('looks like JSONL').waitFor();
+		await app.page.getByRole('button', { name: 'Import', exact: true }).click();
+		const result = app.page.getByTestId('import-result');
+		await result.waitFor();
+		expect(await result.getAttribute('data-outcome')).toBe('partial');
+		const refused = await result.locator('li').allTextContents();
+		expect(refused.map((t) => Number(/^line (\d+):/.exec(t)?.[1]))).toEqual([2, 3, 4, 5, 7, 8]);
+		expect(refused[1]).toBe('line 3: memory.content: must be a string (got number)');
+		expect(refused[5]).toMatch(/^line 8: memory\.timestamp: must be an ISO 8601 date/);
+		expect((await contents()).sort()).toEqual(['ok 1', 'ok 2']);
+	});
+});
+
 describe('a newcomer searches and filters', () => {
 	it('a 2,000-character query keeps Clear search on screen and the page from scrolling sideways', async () => {
 		await seed(app.page, [{ content: 'We deploy on Tuesdays after the standup.' }]);
