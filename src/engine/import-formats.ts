@@ -338,7 +338,7 @@ export function parseJson(data: string): EngramBundle {
 	const b = emptyBundle();
 	let doc: unknown;
 	try {
-		doc = JSON.parse(data) as unknown;
+		doc = JSON.parse(withoutBom(data)) as unknown;
 	} catch (e) {
 		b.errors.add(1, `data: not valid JSON (${(e as Error).message})`);
 		return b;
@@ -364,6 +364,11 @@ export function parseJson(data: string): EngramBundle {
 	list('entities').forEach((e, i) => addRecord(b, 'entity', e, i + 1));
 	list('vectors').forEach((v, i) => addRecord(b, 'vector', v, i + 1));
 	return b;
+}
+
+/** `data` without a leading byte order mark (a file saved "with BOM" by Windows tools; JSON.parse refuses it, and it hides a first heading). */
+function withoutBom(data: string): string {
+	return data.charCodeAt(0) === 0xfeff ? data.slice(1) : data;
 }
 
 /** Splits text into non-blank lines with their 1-based numbers, parsing each as JSON. */
@@ -403,7 +408,7 @@ export function parseJsonl(data: string): EngramBundle {
 /** Parses Markdown (an Engram export, or any notes file). */
 export function parseMarkdownBundle(data: string): EngramBundle {
 	const b = emptyBundle();
-	const md = parseMarkdown(data);
+	const md = parseMarkdown(withoutBom(data));
 	md.errors.forEach(({ line, error }) => b.errors.add(line, error));
 	md.skipped?.forEach(({ line, text }) => b.notImported.add(line, text));
 	md.memories.forEach(({ line, record }) => addRecord(b, 'memory', record, line));
