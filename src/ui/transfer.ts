@@ -255,6 +255,25 @@ export async function importText(
 	return run(engine, undefined, [{ data: text, memories: 0, lines: [], labels: [] }], format, opts, task, []);
 }
 
+/**
+ * Gives every memory record without an id (plain records, mem0's, a CSV's rows) one made from what
+ * it says: its scope, content, tags, time and mem0 id. Importing the same file again, say after
+ * fixing the one line that was refused, then finds its memories already there instead of storing
+ * a second copy of each; the same record in another scope is another memory.
+ */
+export async function withStableIds(b: Bundle, scope: string | undefined): Promise<void> {
+	const bytes = new TextEncoder();
+	await Promise.all(
+		b.memories.map(async ({ rec }) => {
+			if (rec.id !== undefined || typeof rec.content !== 'string') return;
+			const mem0 = (rec.metadata as { mem0?: { id?: unknown } } | undefined)?.mem0?.id;
+			const what = [scope ?? rec.scope ?? 'default', rec.content, rec.tags ?? [], rec.timestamp ?? '', rec.type ?? '', mem0 ?? ''];
+			const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes.encode(JSON.stringify(what))));
+			rec.id = `import:${[...digest.subarray(0, 12)].map((x) => x.toString(16).padStart(2, '0')).join('')}`;
+		}),
+	);
+}
+
 /** How to import: what to do with existing ids, the scope to put memories in, memories per call. */
 export interface ImportOptions {
 	onConflict: 'skip' | 'replace';
@@ -267,6 +286,7 @@ export interface ImportOptions {
  * engine's import in chunks: memories first, links after every memory is in.
  */
 export async function importBundle(engine: EngineProxy, bundle: Bundle, format: ImportedAs, opts: ImportOptions, task: TaskHandle): Promise<ImportResult> {
+	await withStableIds(bundle, opts.scope);
 	const pre: { line?: number; error: string }[] = [...bundle.errors];
 	const chunks = chunksOf(bundle, opts.chunkSize ?? IMPORT_CHUNK, pre);
 	return run(engine, bundle, chunks, format, opts, task, pre);

@@ -96,6 +96,46 @@ describe('a newcomer imports a JSONL file with bad lines among good ones', () =>
 	});
 });
 
+describe('a newcomer imports the same file again', () => {
+	const importChosen = async (name: string, data: string, scope = '') => {
+		await chooseFile(name, data);
+		await app.page.getByText(name, { exact: true }).waitFor();
+		await app.page.getByRole('textbox', { name: 'Into scope' }).fill(scope);
+		await app.page.getByRole('button', { name: 'Import', exact: true }).click();
+		const result = app.page.getByTestId('import-result');
+		await result.waitFor();
+		const text = (await result.locator('strong').innerText()).trim();
+		await app.page.getByRole('button', { name: 'Import', exact: true }).waitFor();
+		return text;
+	};
+
+	it('finds plain records, mem0 memories and CSV rows already there instead of storing them twice', async () => {
+		const jsonl = [
+			'{"content":"Deploys happen on Tuesdays","tags":["ops"]}',
+			'{"content":"bad","importance":7}',
+			'{"content":"Billing uses PostgreSQL"}',
+		].join('\n');
+		expect(await importChosen('plain.jsonl', jsonl)).toBe('Partly imported: 2 imported, 1 refused');
+		// The refused line fixed, the file imported again: only that record is new.
+		expect(await importChosen('plain-fixed.jsonl', jsonl.replace('"importance":7', '"importance":0.7'))).toBe('1 imported, 2 already there');
+		const mem0 = JSON.stringify({ results: [{ id: 'm-1', memory: 'Likes green tea', user_id: 'u' }] });
+		expect(await importChosen('mem0.json', mem0)).toBe('1 imported');
+		expect(await importChosen('mem0-again.json', mem0)).toBe('0 imported, 1 already there');
+		const csv = 'text,tags\r\n"Standup at 9:30, every day",team\r\n';
+		expect(await importChosen('notes.csv', csv)).toBe('1 imported');
+		expect(await importChosen('notes-again.csv', csv)).toBe('0 imported, 1 already there');
+		expect((await contents()).sort()).toEqual([
+			'Billing uses PostgreSQL',
+			'Deploys happen on Tuesdays',
+			'Likes green tea',
+			'Standup at 9:30, every day',
+			'bad',
+		]);
+		// Into another scope, the same records are other memories.
+		expect(await importChosen('mem0-work.json', mem0, 'work')).toBe('1 imported');
+	});
+});
+
 describe('a newcomer searches and filters', () => {
 	it('a 2,000-character query keeps Clear search on screen and the page from scrolling sideways', async () => {
 		await seed(app.page, [{ content: 'We deploy on Tuesdays after the standup.' }]);
