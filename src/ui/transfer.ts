@@ -6,7 +6,7 @@
  */
 import { proxy } from 'comlink';
 import { LIMITS, type ExportInput, type ImportInput, type ImportOutput } from '../core/schemas';
-import { detectFormat, EMPTY_FILE, isBlank } from '../engine/import-formats';
+import { detectFormat, EMPTY_FILE, isBlank, parseMarkdownBundle } from '../engine/import-formats';
 import { mem0List, mem0Memory } from '../engine/import-mem0';
 import { csvRecords, type CsvColumns, type CsvTable } from '../engine/import-csv';
 import { readNotes, type NoteFile } from '../engine/import-notes';
@@ -113,6 +113,20 @@ function bundleFromJson(text: string): Bundle | undefined {
 	return b;
 }
 
+/**
+ * A Markdown file read in the page (as the engine reads it), so that its memories get stable ids
+ * like any other file's (see withStableIds) and it is imported in chunks with progress.
+ */
+function bundleFromMarkdown(text: string): Bundle {
+	const md = parseMarkdownBundle(text);
+	const b = emptyBundle();
+	b.memories = md.memories.map(({ line, value }) => ({ rec: { kind: 'memory', ...value }, line }));
+	b.associations = md.associations.map(({ line, value }) => ({ rec: { kind: 'association', ...value }, line }));
+	b.errors = md.errors.list();
+	b.notImported = md.notImported.list();
+	return b;
+}
+
 /** One import call's data, and the file line of each of its lines (to report errors where they are). */
 interface Chunk {
 	data: string;
@@ -210,7 +224,9 @@ function addOutput(total: ImportOutput, part: ImportOutput): ImportOutput {
 		.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity))
 		.slice(0, SHOWN_ERRORS);
 	if (refused > errors.length && errors.length >= SHOWN_ERRORS) errors[SHOWN_ERRORS - 1] = { error: `… and ${refused - SHOWN_ERRORS + 1} more errors` };
-	const notImported = [...(total.not_imported ?? []), ...(part.not_imported ?? [])].slice(0, SHOWN_ERRORS);
+	const notImported = [...(total.not_imported ?? []), ...(part.not_imported ?? [])]
+		.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity))
+		.slice(0, SHOWN_ERRORS);
 	return {
 		...(notImported.length ? { not_imported: notImported } : {}),
 		success: total.success && part.success,
@@ -250,7 +266,14 @@ export async function importText(
 ): Promise<ImportResult> {
 	if (isBlank(text)) throw new Error(EMPTY_FILE);
 	const format = opts.format === 'auto' ? sniffFormat(text) : opts.format;
-	const bundle = format === 'jsonl' ? bundleFromJsonl(text) : format === 'json' || format === 'mem0-json' ? bundleFromJson(text) : undefined;
+	const bundle =
+		format === 'jsonl'
+			? bundleFromJsonl(text)
+			: format === 'json' || format === 'mem0-json'
+				? bundleFromJson(text)
+				: format === 'markdown'
+					? bundleFromMarkdown(text)
+					: undefined;
 	if (bundle) return importBundle(engine, bundle, format, opts, task);
 	return run(engine, undefined, [{ data: text, memories: 0, lines: [], labels: [] }], format, opts, task, []);
 }
@@ -263,15 +286,34 @@ export async function importText(
  */
 export async function withStableIds(b: Bundle, scope: string | undefined): Promise<void> {
 	const bytes = new TextEncoder();
+	const made = new Set<Item>();
 	await Promise.all(
-		b.memories.map(async ({ rec }) => {
+		b.memories.map(async (item) => {
+			const { rec } = item;
 			if (rec.id !== undefined || typeof rec.content !== 'string') return;
 			const mem0 = (rec.metadata as { mem0?: { id?: unknown } } | undefined)?.mem0?.id;
 			const what = [scope ?? rec.scope ?? 'default', rec.content, rec.tags ?? [], rec.timestamp ?? '', rec.type ?? '', mem0 ?? ''];
 			const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes.encode(JSON.stringify(what))));
 			rec.id = `import:${[...digest.subarray(0, 12)].map((x) => x.toString(16).padStart(2, '0')).join('')}`;
+			made.add(item);
 		}),
 	);
+	// The same record twice in one file is one memory; the second is listed, not dropped without a word.
+	const first = new Map<unknown, Item>();
+	b.memories = b.memories.filter((item) => {
+		if (!made.has(item)) return true;
+		const seen = first.get(item.rec.id);
+		if (!seen) {
+			first.set(item.rec.id, item);
+			return true;
+		}
+		const where = (it: Item) => it.label ?? (it.line ? `line ${it.line}` : 'an earlier record');
+		b.notImported.push({
+			...(item.line ? { line: item.line } : {}),
+			text: `${item.label ? `${item.label}: ` : ''}the same memory as ${where(seen)}, imported once`,
+		});
+		return false;
+	});
 }
 
 /** How to import: what to do with existing ids, the scope to put memories in, memories per call. */

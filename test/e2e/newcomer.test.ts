@@ -131,6 +131,18 @@ describe('a newcomer imports the same file again', () => {
 			'Standup at 9:30, every day',
 			'bad',
 		]);
+		const md = '# Team\n\n- Retro every other Friday\n- Retro every other Friday\n\nA paragraph\nover two lines.\n\n---\n';
+		expect(await importChosen('team.md', md)).toBe('2 imported');
+		expect(await app.page.getByTestId('import-result').locator('li').allTextContents()).toEqual([
+			'line 4: the same memory as line 3, imported once',
+			'line 9: "---": a horizontal rule',
+		]);
+		expect(await importChosen('team-again.md', md)).toBe('0 imported, 2 already there');
+		// The same bullet twice under one heading is one memory, said so (not dropped without a word).
+		expect((await contents()).filter((c) => c.startsWith('Retro') || c.startsWith('A paragraph'))).toEqual([
+			'Retro every other Friday',
+			'A paragraph\nover two lines.',
+		]);
 		// Into another scope, the same records are other memories.
 		expect(await importChosen('mem0-work.json', mem0, 'work')).toBe('1 imported');
 	});
