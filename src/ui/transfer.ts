@@ -285,7 +285,6 @@ export async function importText(
  * a second copy of each; the same record in another scope is another memory.
  */
 export async function withStableIds(b: Bundle, scope: string | undefined): Promise<void> {
-	const bytes = new TextEncoder();
 	const made = new Set<Item>();
 	await Promise.all(
 		b.memories.map(async (item) => {
@@ -293,8 +292,7 @@ export async function withStableIds(b: Bundle, scope: string | undefined): Promi
 			if (rec.id !== undefined || typeof rec.content !== 'string') return;
 			const mem0 = (rec.metadata as { mem0?: { id?: unknown } } | undefined)?.mem0?.id;
 			const what = [scope ?? rec.scope ?? 'default', rec.content, rec.tags ?? [], rec.timestamp ?? '', rec.type ?? '', mem0 ?? ''];
-			const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes.encode(JSON.stringify(what))));
-			rec.id = `import:${[...digest.subarray(0, 12)].map((x) => x.toString(16).padStart(2, '0')).join('')}`;
+			rec.id = `import:${await digestOf(what)}`;
 			made.add(item);
 		}),
 	);
@@ -316,6 +314,31 @@ export async function withStableIds(b: Bundle, scope: string | undefined): Promi
 	});
 }
 
+/** The first 12 bytes of the SHA-256 of `what` as JSON, in hex. */
+async function digestOf(what: unknown): Promise<string> {
+	const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(JSON.stringify(what))));
+	return [...digest.subarray(0, 12)].map((x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * A folder's or zip's notes named by their scope, path and text instead of fresh ids (their links
+ * follow), so importing the same notes again finds them already there.
+ */
+export async function stableNoteIds(b: Bundle, scope: string | undefined): Promise<void> {
+	const ids = new Map<unknown, string>();
+	await Promise.all(
+		b.memories.map(async ({ rec }) => {
+			const id = `note:${await digestOf([scope ?? rec.scope ?? 'default', rec.source ?? '', rec.content])}`;
+			ids.set(rec.id, id);
+			rec.id = id;
+		}),
+	);
+	for (const { rec } of b.associations) {
+		rec.from = ids.get(rec.from) ?? rec.from;
+		rec.to = ids.get(rec.to) ?? rec.to;
+	}
+}
+
 /** How to import: what to do with existing ids, the scope to put memories in, memories per call. */
 export interface ImportOptions {
 	onConflict: 'skip' | 'replace';
@@ -328,7 +351,8 @@ export interface ImportOptions {
  * engine's import in chunks: memories first, links after every memory is in.
  */
 export async function importBundle(engine: EngineProxy, bundle: Bundle, format: ImportedAs, opts: ImportOptions, task: TaskHandle): Promise<ImportResult> {
-	await withStableIds(bundle, opts.scope);
+	if (format === 'notes') await stableNoteIds(bundle, opts.scope);
+	else await withStableIds(bundle, opts.scope);
 	const pre: { line?: number; error: string }[] = [...bundle.errors];
 	const chunks = chunksOf(bundle, opts.chunkSize ?? IMPORT_CHUNK, pre);
 	return run(engine, bundle, chunks, format, opts, task, pre);

@@ -7,6 +7,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { engine, seed, useApp } from './app-support';
 
@@ -143,6 +144,24 @@ describe('a newcomer imports the same file again', () => {
 			'Retro every other Friday',
 			'A paragraph\nover two lines.',
 		]);
+		const zip = zipSync({
+			'vault/Billing.md': new TextEncoder().encode('---\ntags: [billing]\n---\nWe chose PostgreSQL. See [[Ops]].'),
+			'vault/Ops.md': new TextEncoder().encode('Deploys on Tuesdays.'),
+		});
+		writeFileSync(join(dir, 'vault.zip'), zip);
+		writeFileSync(join(dir, 'vault-again.zip'), zip);
+		await app.page.getByLabel('Choose a file to import').setInputFiles(join(dir, 'vault.zip'));
+		await app.page.getByText('Markdown notes: 2 of 2 files').waitFor();
+		await app.page.getByRole('button', { name: 'Import', exact: true }).click();
+		await app.page.getByTestId('import-result').getByText('2 imported, 1 links').waitFor();
+		await app.page.getByLabel('Choose a file to import').setInputFiles(join(dir, 'vault-again.zip'));
+		await app.page.getByText('vault-again.zip').waitFor();
+		await app.page.getByRole('button', { name: 'Import', exact: true }).click();
+		await app.page
+			.getByTestId('import-result')
+			.getByText(/^0 imported, 2 already there/)
+			.waitFor();
+		expect((await contents()).filter((c) => /PostgreSQL\.|Tuesdays\./.test(c))).toHaveLength(2);
 		// Into another scope, the same records are other memories.
 		expect(await importChosen('mem0-work.json', mem0, 'work')).toBe('1 imported');
 	});
