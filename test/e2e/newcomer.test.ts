@@ -85,6 +85,8 @@ describe('a newcomer imports a JSONL file with bad lines among good ones', () =>
 		];
 		await chooseFile('bad-lines.jsonl', lines.join('\r\n') + '\r\n');
 		await app.page.getByText('looks like JSONL').waitFor();
+		// The conflict choice in words a newcomer knows (it was "When an id exists").
+		expect(await app.page.getByRole('combobox', { name: 'If a memory is already here' }).inputValue()).toBe('skip');
 		await app.page.getByRole('button', { name: 'Import', exact: true }).click();
 		const result = app.page.getByTestId('import-result');
 		await result.waitFor();
