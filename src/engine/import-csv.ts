@@ -75,7 +75,7 @@ export function parseCsv(input: string): CsvTable {
 				i++;
 			}
 			if (!closed) {
-				errors.push({ line: quotedAt, error: `a quote opened on line ${quotedAt} is never closed` });
+				errors.push({ line: quotedAt, error: `a quote opened on line ${quotedAt} is never closed, so nothing from line ${quotedAt} on was read` });
 				field = '';
 				cells = [];
 				break;
@@ -146,8 +146,9 @@ export function csvRecords(
 	const records: { line: number; record: Record<string, unknown> }[] = [];
 	if (ci < 0) return { records, errors: [...errors, { line: 1, error: `content: there is no column "${cols.content}"` }] };
 	for (const { line, cells } of t.rows) {
-		const content = (cells[ci] ?? '').trim();
-		if (content === '') {
+		// The content is kept exactly as the cell has it (spaces and line breaks included).
+		const content = cells[ci] ?? '';
+		if (content.trim() === '') {
 			errors.push({ line, error: `${cols.content}: the content column is ${ci < cells.length ? 'empty' : 'missing'} in this row` });
 			continue;
 		}

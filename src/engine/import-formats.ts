@@ -14,6 +14,7 @@ import {
 	IsoDateSchema,
 	LIMITS,
 	MemoryIdSchema,
+	MEMORY_TYPES,
 	MemoryTypeSchema,
 	MetadataSchema,
 	StoreItemShape,
@@ -26,13 +27,20 @@ import { mem0List, mem0Memory } from './import-mem0';
 import { splitTags } from './import-csv';
 import { describeIssue, formatPath, valueAt } from './validate';
 
+/** A memory type written in another letter case, in Engram's own; anything else as it is (the schema says why it is refused). */
+function canonicalType(v: unknown): unknown {
+	if (typeof v !== 'string' || (MEMORY_TYPES as readonly string[]).includes(v)) return v;
+	return MEMORY_TYPES.find((t) => t.toLowerCase() === v.trim().toLowerCase()) ?? v;
+}
+
 /** An Engram memory record as import accepts it (everything but content is optional). */
 export const ImportedMemorySchema = z.object({
 	id: MemoryIdSchema.optional(),
 	seq: z.number().int().positive().optional(),
 	content: StoreItemShape.content,
 	summary: z.string().max(LIMITS.summaryChars).optional(),
-	type: MemoryTypeSchema.optional(),
+	/** A type in any letter case ("decision", as other tools write it, is Decision). */
+	type: z.preprocess(canonicalType, MemoryTypeSchema.optional()),
 	/** A list, or one string split on `,` `;` or `|` as in CSV (other tools export "a, b"). */
 	tags: z.preprocess((v) => (typeof v === 'string' ? splitTags(v) : v), TagsSchema.optional()),
 	source: z.string().max(200).optional(),
@@ -330,7 +338,7 @@ export function parseJson(data: string): EngramBundle {
 	const b = emptyBundle();
 	let doc: unknown;
 	try {
-		doc = JSON.parse(data) as unknown;
+		doc = JSON.parse(withoutBom(data)) as unknown;
 	} catch (e) {
 		b.errors.add(1, `data: not valid JSON (${(e as Error).message})`);
 		return b;
@@ -356,6 +364,11 @@ export function parseJson(data: string): EngramBundle {
 	list('entities').forEach((e, i) => addRecord(b, 'entity', e, i + 1));
 	list('vectors').forEach((v, i) => addRecord(b, 'vector', v, i + 1));
 	return b;
+}
+
+/** `data` without a leading byte order mark (a file saved "with BOM" by Windows tools; JSON.parse refuses it, and it hides a first heading). */
+function withoutBom(data: string): string {
+	return data.charCodeAt(0) === 0xfeff ? data.slice(1) : data;
 }
 
 /** Splits text into non-blank lines with their 1-based numbers, parsing each as JSON. */
@@ -395,7 +408,7 @@ export function parseJsonl(data: string): EngramBundle {
 /** Parses Markdown (an Engram export, or any notes file). */
 export function parseMarkdownBundle(data: string): EngramBundle {
 	const b = emptyBundle();
-	const md = parseMarkdown(data);
+	const md = parseMarkdown(withoutBom(data));
 	md.errors.forEach(({ line, error }) => b.errors.add(line, error));
 	md.skipped?.forEach(({ line, text }) => b.notImported.add(line, text));
 	md.memories.forEach(({ line, record }) => addRecord(b, 'memory', record, line));

@@ -6,12 +6,13 @@
  */
 import { proxy } from 'comlink';
 import { LIMITS, type ExportInput, type ImportInput, type ImportOutput } from '../core/schemas';
-import { detectFormat, EMPTY_FILE, isBlank } from '../engine/import-formats';
+import { detectFormat, EMPTY_FILE, isBlank, parseMarkdownBundle } from '../engine/import-formats';
 import { mem0List, mem0Memory } from '../engine/import-mem0';
 import { csvRecords, type CsvColumns, type CsvTable } from '../engine/import-csv';
 import { readNotes, type NoteFile } from '../engine/import-notes';
 import { newMemoryId } from '../core/ids';
 import { unzipSync } from 'fflate';
+import { textOf } from './read-file';
 import type { Progress } from '../engine/types';
 import type { EngineProxy } from './state/engine-proxy';
 import type { TaskHandle } from './state/tasks.svelte';
@@ -112,6 +113,20 @@ function bundleFromJson(text: string): Bundle | undefined {
 	return b;
 }
 
+/**
+ * A Markdown file read in the page (as the engine reads it), so that its memories get stable ids
+ * like any other file's (see withStableIds) and it is imported in chunks with progress.
+ */
+function bundleFromMarkdown(text: string): Bundle {
+	const md = parseMarkdownBundle(text);
+	const b = emptyBundle();
+	b.memories = md.memories.map(({ line, value }) => ({ rec: { kind: 'memory', ...value }, line }));
+	b.associations = md.associations.map(({ line, value }) => ({ rec: { kind: 'association', ...value }, line }));
+	b.errors = md.errors.list();
+	b.notImported = md.notImported.list();
+	return b;
+}
+
 /** One import call's data, and the file line of each of its lines (to report errors where they are). */
 interface Chunk {
 	data: string;
@@ -203,9 +218,15 @@ function isMoreNote(e: ImportOutput['errors'][number]): boolean {
 
 function addOutput(total: ImportOutput, part: ImportOutput): ImportOutput {
 	const refused = total.refused + part.refused;
-	const errors = [...total.errors, ...part.errors].filter((e) => !isMoreNote(e)).slice(0, SHOWN_ERRORS);
+	// In file order: lines that are not JSON are checked in a later call than the records around them.
+	const errors = [...total.errors, ...part.errors]
+		.filter((e) => !isMoreNote(e))
+		.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity))
+		.slice(0, SHOWN_ERRORS);
 	if (refused > errors.length && errors.length >= SHOWN_ERRORS) errors[SHOWN_ERRORS - 1] = { error: `… and ${refused - SHOWN_ERRORS + 1} more errors` };
-	const notImported = [...(total.not_imported ?? []), ...(part.not_imported ?? [])].slice(0, SHOWN_ERRORS);
+	const notImported = [...(total.not_imported ?? []), ...(part.not_imported ?? [])]
+		.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity))
+		.slice(0, SHOWN_ERRORS);
 	return {
 		...(notImported.length ? { not_imported: notImported } : {}),
 		success: total.success && part.success,
@@ -245,9 +266,77 @@ export async function importText(
 ): Promise<ImportResult> {
 	if (isBlank(text)) throw new Error(EMPTY_FILE);
 	const format = opts.format === 'auto' ? sniffFormat(text) : opts.format;
-	const bundle = format === 'jsonl' ? bundleFromJsonl(text) : format === 'json' || format === 'mem0-json' ? bundleFromJson(text) : undefined;
+	const bundle =
+		format === 'jsonl'
+			? bundleFromJsonl(text)
+			: format === 'json' || format === 'mem0-json'
+				? bundleFromJson(text)
+				: format === 'markdown'
+					? bundleFromMarkdown(text)
+					: undefined;
 	if (bundle) return importBundle(engine, bundle, format, opts, task);
 	return run(engine, undefined, [{ data: text, memories: 0, lines: [], labels: [] }], format, opts, task, []);
+}
+
+/**
+ * Gives every memory record without an id (plain records, mem0's, a CSV's rows) one made from what
+ * it says: its scope, content, tags, time and mem0 id. Importing the same file again, say after
+ * fixing the one line that was refused, then finds its memories already there instead of storing
+ * a second copy of each; the same record in another scope is another memory.
+ */
+export async function withStableIds(b: Bundle, scope: string | undefined): Promise<void> {
+	const made = new Set<Item>();
+	await Promise.all(
+		b.memories.map(async (item) => {
+			const { rec } = item;
+			if (rec.id !== undefined || typeof rec.content !== 'string') return;
+			const mem0 = (rec.metadata as { mem0?: { id?: unknown } } | undefined)?.mem0?.id;
+			const what = [scope ?? rec.scope ?? 'default', rec.content, rec.tags ?? [], rec.timestamp ?? '', rec.type ?? '', mem0 ?? ''];
+			rec.id = `import:${await digestOf(what)}`;
+			made.add(item);
+		}),
+	);
+	// The same record twice in one file is one memory; the second is listed, not dropped without a word.
+	const first = new Map<unknown, Item>();
+	b.memories = b.memories.filter((item) => {
+		if (!made.has(item)) return true;
+		const seen = first.get(item.rec.id);
+		if (!seen) {
+			first.set(item.rec.id, item);
+			return true;
+		}
+		const where = (it: Item) => it.label ?? (it.line ? `line ${it.line}` : 'an earlier record');
+		b.notImported.push({
+			...(item.line ? { line: item.line } : {}),
+			text: `${item.label ? `${item.label}: ` : ''}the same memory as ${where(seen)}, imported once`,
+		});
+		return false;
+	});
+}
+
+/** The first 12 bytes of the SHA-256 of `what` as JSON, in hex. */
+async function digestOf(what: unknown): Promise<string> {
+	const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(JSON.stringify(what))));
+	return [...digest.subarray(0, 12)].map((x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * A folder's or zip's notes named by their scope, path and text instead of fresh ids (their links
+ * follow), so importing the same notes again finds them already there.
+ */
+export async function stableNoteIds(b: Bundle, scope: string | undefined): Promise<void> {
+	const ids = new Map<unknown, string>();
+	await Promise.all(
+		b.memories.map(async ({ rec }) => {
+			const id = `note:${await digestOf([scope ?? rec.scope ?? 'default', rec.source ?? '', rec.content])}`;
+			ids.set(rec.id, id);
+			rec.id = id;
+		}),
+	);
+	for (const { rec } of b.associations) {
+		rec.from = ids.get(rec.from) ?? rec.from;
+		rec.to = ids.get(rec.to) ?? rec.to;
+	}
 }
 
 /** How to import: what to do with existing ids, the scope to put memories in, memories per call. */
@@ -262,6 +351,8 @@ export interface ImportOptions {
  * engine's import in chunks: memories first, links after every memory is in.
  */
 export async function importBundle(engine: EngineProxy, bundle: Bundle, format: ImportedAs, opts: ImportOptions, task: TaskHandle): Promise<ImportResult> {
+	if (format === 'notes') await stableNoteIds(bundle, opts.scope);
+	else await withStableIds(bundle, opts.scope);
 	const pre: { line?: number; error: string }[] = [...bundle.errors];
 	const chunks = chunksOf(bundle, opts.chunkSize ?? IMPORT_CHUNK, pre);
 	return run(engine, bundle, chunks, format, opts, task, pre);
@@ -344,13 +435,12 @@ export function csvBundle(table: CsvTable, cols: CsvColumns): Bundle {
 	return b;
 }
 
-/** The files of a zip (directories left out), decoded as UTF-8. */
+/** The files of a zip (directories left out), notes decoded exactly (a note that is not UTF-8 throws a NotTextError naming it). */
 export function unzipNotes(bytes: Uint8Array): NoteFile[] {
 	const entries = unzipSync(bytes);
-	const text = new TextDecoder();
 	return Object.entries(entries)
 		.filter(([path]) => !path.endsWith('/'))
-		.map(([path, data]) => ({ path, text: /\.(md|markdown)$/i.test(path) ? text.decode(data) : '' }));
+		.map(([path, data]) => ({ path, text: /\.(md|markdown)$/i.test(path) ? textOf(data, path) : '' }));
 }
 
 /** What the export should contain. */

@@ -8,6 +8,7 @@
  * chip) instead of words to search. Both reach the engine as start/end.
  */
 import { extractTimeMentions, parseTimeQuery, type TimeRange } from '../../core/time';
+import { whenError } from '../time-words';
 import { RecallInputSchema, type MemoryType, type RecallInput, type RecallResult, type RecallWeights, type TimelineInput } from '../../core/schemas';
 import type { EngineProxy } from './engine-proxy';
 
@@ -128,7 +129,7 @@ export class Search {
 		if (!phrase) return {};
 		const window = localWindow(phrase, this.now);
 		if (window) return { window };
-		return { error: `“${phrase}” is not a time I can read. Try “last week”, “yesterday”, “last 30 days” or “in March 2024”.` };
+		return { error: whenError(phrase, (p) => localWindow(p, this.now)) };
 	}
 
 	/** The time window every list and search uses: the When field's, else the search box's. */

@@ -115,7 +115,9 @@ describe('CSV', () => {
 	it('uses the separator the header has most of, and reports a quote never closed', () => {
 		expect(parseCsv('a;b\n1;2').rows[0].cells).toEqual(['1', '2']);
 		expect(parseCsv('a\tb\n1\t2').rows[0].cells).toEqual(['1', '2']);
-		expect(parseCsv('a,b\n1,"open\n2,3').errors).toEqual([{ line: 2, error: 'a quote opened on line 2 is never closed' }]);
+		expect(parseCsv('a,b\n1,"open\n2,3').errors).toEqual([
+			{ line: 2, error: 'a quote opened on line 2 is never closed, so nothing from line 2 on was read' },
+		]);
 	});
 
 	it('splits tags on ; , or |, guesses columns, and refuses rows with no content or a bad date by line and column', () => {
