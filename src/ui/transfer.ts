@@ -282,36 +282,27 @@ export async function importText(
  * Gives every memory record without an id (plain records, mem0's, a CSV's rows) one made from what
  * it says: its scope, content, tags, time and mem0 id. Importing the same file again, say after
  * fixing the one line that was refused, then finds its memories already there instead of storing
- * a second copy of each; the same record in another scope is another memory.
+ * a second copy of each; the same record in another scope is another memory. A record said twice
+ * in one file (a repeated bullet, a chat's second "Thanks!") is two memories: its n-th repeat's id
+ * also counts n, so nothing the file holds is folded away and importing it again still adds none.
  */
 export async function withStableIds(b: Bundle, scope: string | undefined): Promise<void> {
-	const made = new Set<Item>();
-	await Promise.all(
-		b.memories.map(async (item) => {
-			const { rec } = item;
-			if (rec.id !== undefined || typeof rec.content !== 'string') return;
+	const made = await Promise.all(
+		b.memories.map(async ({ rec }) => {
+			if (rec.id !== undefined || typeof rec.content !== 'string') return undefined;
 			const mem0 = (rec.metadata as { mem0?: { id?: unknown } } | undefined)?.mem0?.id;
 			const what = [scope ?? rec.scope ?? 'default', rec.content, rec.tags ?? [], rec.timestamp ?? '', rec.type ?? '', mem0 ?? ''];
-			rec.id = `import:${await digestOf(what)}`;
-			made.add(item);
+			return { what, id: `import:${await digestOf(what)}` };
 		}),
 	);
-	// The same record twice in one file is one memory; the second is listed, not dropped without a word.
-	const first = new Map<unknown, Item>();
-	b.memories = b.memories.filter((item) => {
-		if (!made.has(item)) return true;
-		const seen = first.get(item.rec.id);
-		if (!seen) {
-			first.set(item.rec.id, item);
-			return true;
-		}
-		const where = (it: Item) => it.label ?? (it.line ? `line ${it.line}` : 'an earlier record');
-		b.notImported.push({
-			...(item.line ? { line: item.line } : {}),
-			text: `${item.label ? `${item.label}: ` : ''}the same memory as ${where(seen)}, imported once`,
-		});
-		return false;
-	});
+	const seen = new Map<string, number>();
+	for (let i = 0; i < made.length; i++) {
+		const m = made[i];
+		if (!m) continue;
+		const n = seen.get(m.id) ?? 0;
+		seen.set(m.id, n + 1);
+		b.memories[i].rec.id = n === 0 ? m.id : `import:${await digestOf([...m.what, n])}`;
+	}
 }
 
 /** The first 12 bytes of the SHA-256 of `what` as JSON, in hex. */
