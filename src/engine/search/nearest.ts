@@ -369,34 +369,58 @@ function sweep(
 function sweepMany(view: IndexView, runs: Run[], slots: Int32Array, m: number, raw: boolean, kernel: Kernel, per: number): void {
 	const chunk = Math.min(Math.max(64, Math.floor(SWEEP.chunkBytes / view.dims)), CodeMemory.blockFor(per));
 	const scales = view.vectors.scales;
-	const metas = view.metas;
 	const memory = kernel.memory;
 	const packs: PackedQueries[] = [];
 	for (let g = 0; g < runs.length; g += per) packs.push(memory.pack(runs.slice(g, g + per).map((r) => r.query.rounded!)));
+	if (chunkScales.length < chunk) chunkScales = new Float64Array(CodeMemory.blockFor(1));
+	const cs = chunkScales;
 	for (let from = 0; from < m; from += chunk) {
 		const n = Math.min(chunk, m - from);
+		// The chunk's scales, read once for all the runs (NaN: no vector, refused by every threshold).
+		for (let p = 0; p < n; p++) {
+			const sc = scales[slots[from + p]];
+			cs[p] = sc === 0 ? NaN : sc;
+		}
 		const at = kernel.at.subarray(from, from + n);
 		for (let g = 0; g < packs.length; g++) {
 			const pack = packs[g];
-			const Q = pack.count;
 			const out = memory.dotsMany(at, n, pack);
-			for (let j = 0; j < Q; j++) {
-				const r = runs[g * per + j];
-				const top = r.top;
-				const exclude = r.exclude;
-				let threshold = top.threshold;
-				for (let p = 0, o = j; p < n; p++, o += Q) {
-					const slot = slots[from + p];
-					const sc = scales[slot];
-					if (sc === 0) continue;
-					const s = raw ? out[o] * sc : Math.fround(out[o] * sc);
-					if (s < threshold || (exclude !== null && exclude.has(metas[slot].id))) continue;
-					top.push(slot, s);
-					threshold = top.threshold;
-				}
-			}
+			for (let j = 0; j < pack.count; j++) keep(view, runs[g * per + j], out, j, pack.count, n, cs, slots, from, raw);
 		}
 	}
 }
+
+/** Scales of a chunk of sweepMany. */
+let chunkScales = new Float64Array(0);
+
+/**
+ * Offers a run the `n` scores of query `j` among `stride` in `out` (raw products; `cs` their
+ * slots' scales, NaN for none), each refused at once unless it reaches the run's k-th best.
+ */
+function keep(
+	view: IndexView,
+	run: Run,
+	out: Float32Array,
+	j: number,
+	stride: number,
+	n: number,
+	cs: Float64Array,
+	slots: Int32Array,
+	from: number,
+	raw: boolean,
+): void {
+	const top = run.top;
+	const exclude = run.exclude;
+	let threshold = top.threshold;
+	for (let p = 0, o = j; p < n; p++, o += stride) {
+		const s = raw ? out[o] * cs[p] : Math.fround(out[o] * cs[p]);
+		if (!(s >= threshold)) continue;
+		const slot = slots[from + p];
+		if (exclude !== null && exclude.has(view.metas[slot].id)) continue;
+		top.push(slot, s);
+		threshold = top.threshold;
+	}
+}
+
 /** Scores of one chunk of a sweep. */
 let chunkScores = new Float32Array(0);
