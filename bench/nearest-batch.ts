@@ -36,7 +36,19 @@ const scopeOf = (i: number) => (SCOPE === 'many' ? `s${i % 8}` : 'default');
 const index = createSearchIndex({ modelId: 'bench', dims: DIMS });
 for (let i = 0; i < N; i++)
 	index.upsert(
-		{ id: `m${i}`, seq: i, scope: scopeOf(i), type: 'Context', tags: [], timestamp: 0, updated_at: 0, importance: 0.5, confidence: 1, access_count: 0, entities: [] },
+		{
+			id: `m${i}`,
+			seq: i,
+			scope: scopeOf(i),
+			type: 'Context',
+			tags: [],
+			timestamp: 0,
+			updated_at: 0,
+			importance: 0.5,
+			confidence: 1,
+			access_count: 0,
+			entities: [],
+		},
 		{ content: `m${i}` },
 		unit(),
 	);

@@ -363,17 +363,20 @@ function sweep(
 /**
  * sweep() with `per` runs scored in each pass over a block of codes (CodeMemory.dotsMany). The
  * raw products are scaled here as VectorStore.dotsInto scales them (rounded to float32), or, for
- * `raw` sweeps, as the one-query path does (not rounded), so every cosine is the same bit for bit.
- * Each run keeps its k-th best in a local: almost every score is refused by that one comparison.
+ * `raw` sweeps, as the one-query path does (not rounded), so every cosine is the same bit for
+ * bit. The pass itself refuses every pair below its run's k-th best at the pass's start (the
+ * same cosine, compared in the module), so only the few left are looked at here.
  */
 function sweepMany(view: IndexView, runs: Run[], slots: Int32Array, m: number, raw: boolean, kernel: Kernel, per: number): void {
 	const chunk = Math.min(Math.max(64, Math.floor(SWEEP.chunkBytes / view.dims)), CodeMemory.blockFor(per));
 	const scales = view.vectors.scales;
+	const metas = view.metas;
 	const memory = kernel.memory;
 	const packs: PackedQueries[] = [];
 	for (let g = 0; g < runs.length; g += per) packs.push(memory.pack(runs.slice(g, g + per).map((r) => r.query.rounded!)));
-	if (chunkScales.length < chunk) chunkScales = new Float64Array(CodeMemory.blockFor(1));
+	if (chunkScales.length < chunk) chunkScales = new Float32Array(CodeMemory.blockFor(1));
 	const cs = chunkScales;
+	const thresholds = new Float64Array(per);
 	for (let from = 0; from < m; from += chunk) {
 		const n = Math.min(chunk, m - from);
 		// The chunk's scales, read once for all the runs (NaN: no vector, refused by every threshold).
@@ -384,43 +387,27 @@ function sweepMany(view: IndexView, runs: Run[], slots: Int32Array, m: number, r
 		const at = kernel.at.subarray(from, from + n);
 		for (let g = 0; g < packs.length; g++) {
 			const pack = packs[g];
-			const out = memory.dotsMany(at, n, pack);
-			for (let j = 0; j < pack.count; j++) keep(view, runs[g * per + j], out, j, pack.count, n, cs, slots, from, raw);
+			const Q = pack.count;
+			const first = g * per;
+			for (let j = 0; j < Q; j++) thresholds[j] = runs[first + j].top.threshold;
+			const { scores, picked, picks } = memory.dotsMany(at, n, pack, cs, thresholds, !raw);
+			for (let t = 0; t < picks; t++) {
+				const o = picked[t];
+				const p = (o / Q) | 0;
+				const r = runs[first + o - p * Q];
+				const s = raw ? scores[o] * cs[p] : Math.fround(scores[o] * cs[p]);
+				const top = r.top;
+				if (!(s >= top.threshold)) continue;
+				const slot = slots[from + p];
+				if (r.exclude !== null && r.exclude.has(metas[slot].id)) continue;
+				top.push(slot, s);
+			}
 		}
 	}
 }
 
 /** Scales of a chunk of sweepMany. */
-let chunkScales = new Float64Array(0);
-
-/**
- * Offers a run the `n` scores of query `j` among `stride` in `out` (raw products; `cs` their
- * slots' scales, NaN for none), each refused at once unless it reaches the run's k-th best.
- */
-function keep(
-	view: IndexView,
-	run: Run,
-	out: Float32Array,
-	j: number,
-	stride: number,
-	n: number,
-	cs: Float64Array,
-	slots: Int32Array,
-	from: number,
-	raw: boolean,
-): void {
-	const top = run.top;
-	const exclude = run.exclude;
-	let threshold = top.threshold;
-	for (let p = 0, o = j; p < n; p++, o += stride) {
-		const s = raw ? out[o] * cs[p] : Math.fround(out[o] * cs[p]);
-		if (!(s >= threshold)) continue;
-		const slot = slots[from + p];
-		if (exclude !== null && exclude.has(view.metas[slot].id)) continue;
-		top.push(slot, s);
-		threshold = top.threshold;
-	}
-}
+let chunkScales = new Float32Array(0);
 
 /** Scores of one chunk of a sweep. */
 let chunkScores = new Float32Array(0);

@@ -12,14 +12,22 @@
  *
  *   (func (param $codes i32) (param $slots i32) (param $n i32) (param $q i32)
  *         (param $stride i32) (param $steps i32) (param $out i32) (param $units i32)
+ *         (param $scales i32) (param $thr i32) (param $cand i32) (param $round32 i32) (result i32)
  *     for i in 0..n:
  *       base = $codes + i32.load($slots + 4i) * $stride; acc_j = i32x4(0) for j < Q; qs = $q
  *       for s in 0..steps:                       ;; sixteen codes per step
  *         x = v128.load(base); lo = i16x8.extend_low_i8x16_s(x); hi = …extend_high…
  *         acc_j += dot(lo, v128.load(qs + 32j)) + dot(hi, v128.load(qs + 32j + 16))  for j < Q
  *         base += 16; qs += 32Q
- *       f32.store($out + 4(Qi + j), f32(acc_j[0] + … + acc_j[3]) * f32.load($units + 4j))  for j < Q
+ *       for j < Q:
+ *         v = f32(acc_j[0] + … + acc_j[3]) * f32.load($units + 4j); f32.store($out + 4(Qi + j), v)
+ *         cos = $round32 ? f64(f32(v * scale_i)) : f64(v) * f64(scale_i)   ;; scale_i = f32.load($scales + 4i)
+ *         if cos >= f64.load($thr + 8j): i32.store($cand + 4c, Qi + j); c++
+ *     return c
  *
+ * The candidates are the pairs whose cosine, worked out exactly as the caller works it out
+ * (nearest.ts), reaches the query's threshold (its k-th best so far; −∞ before it has k, and a
+ * NaN scale for a slot without a vector passes none): most of a scan's pairs go no further.
  * The queries are interleaved step by step (query j's step s at $q + 32(Qs + j)) so that every
  * load's offset is a constant; the results come out slot by slot (query j of slot i at Qi + j).
  */
@@ -54,9 +62,11 @@ function body(Q: number): number[] {
 	const mul = 0x6c;
 	const shl = 0x74;
 	const mem = (offset: number) => [0, ...uleb(offset)];
-	// Params 0–7; locals 8 i, 9 base, 10 s, 11 qs, 12 o (i32); 13 x, 14 lo, 15 hi, 16… acc_j (v128).
-	const [codes, slots, n, q, stride, steps, out, units, i, base, s, qs, o, x, lo, hi] = Array.from({ length: 16 }, (_, k) => k);
-	const acc = (j: number) => 16 + j;
+	const F32 = 0x7d;
+	// Params 0–11; locals 12 i, 13 base, 14 s, 15 qs, 16 o, 17 c (i32); 18 v, 19 sc (f32); 20 x, 21 lo, 22 hi, 23… acc_j (v128).
+	const [codes, slots, n, q, stride, steps, out, units, scales, thr, cand, round32] = Array.from({ length: 12 }, (_, k) => k);
+	const [i, base, s, qs, o, c, v, sc, x, lo, hi] = Array.from({ length: 11 }, (_, k) => 12 + k);
+	const acc = (j: number) => 23 + j;
 	const code: number[] = [];
 	code.push(0x02, 0x40, 0x03, 0x40); // block, loop (over slots)
 	code.push(...get(i), ...get(n), 0x4f, 0x0d, 1); // i >= n → break
@@ -78,17 +88,26 @@ function body(Q: number): number[] {
 	code.push(...get(qs), ...i32(32 * Q), add, ...set(qs));
 	code.push(...get(s), ...i32(1), add, ...tee(s), ...get(steps), 0x49, 0x0d, 0, 0x0b); // ++s < steps → again; end
 	code.push(...get(out), ...get(i), ...i32(4 * Q), mul, add, ...set(o)); // o = out + 4Qi
+	code.push(...get(scales), ...get(i), ...i32(2), shl, add, 0x2a, 2, 0, ...set(sc)); // sc = f32.load(scales + 4i)
 	for (let j = 0; j < Q; j++) {
-		code.push(...get(o));
 		for (let lane = 0; lane < 4; lane++) {
 			code.push(...get(acc(j)), ...simd(0x1b, lane)); // i32x4.extract_lane
 			if (lane > 0) code.push(add);
 		}
-		code.push(0xb2, ...get(units), 0x2a, 2, ...uleb(4 * j), 0x94); // f32.convert_i32_s, f32.load, f32.mul
-		code.push(0x38, 2, ...uleb(4 * j)); // f32.store offset 4j
+		code.push(0xb2, ...get(units), 0x2a, 2, ...uleb(4 * j), 0x94, ...set(v)); // v = f32.convert_i32_s(sum) * f32.load(units + 4j)
+		code.push(...get(o), ...get(v), 0x38, 2, ...uleb(4 * j)); // f32.store(o + 4j, v)
+		// The cosine as the caller works it out: f32(v · sc) with $round32, else v · sc in f64.
+		code.push(...get(v), ...get(sc), 0x94, 0xbb); // f64.promote_f32(f32.mul)
+		code.push(...get(v), 0xbb, ...get(sc), 0xbb, 0xa2); // f64.mul(promote v, promote sc)
+		code.push(...get(round32), 0x1b); // select
+		code.push(...get(thr), 0x2b, 3, ...uleb(8 * j), 0x66); // f64.ge(…, f64.load(thr + 8j)): false for NaN
+		code.push(0x04, 0x40); // if
+		code.push(...get(cand), ...get(c), ...i32(2), shl, add, ...get(i), ...i32(Q), mul, ...i32(j), add, 0x36, 2, 0); // i32.store(cand + 4c, Qi + j)
+		code.push(...get(c), ...i32(1), add, ...set(c), 0x0b); // c++; end if
 	}
-	code.push(...get(i), ...i32(1), add, ...set(i), 0x0c, 0, 0x0b, 0x0b, 0x0b); // i++, br; end loop, block, function
-	const locals = [...uleb(2), ...uleb(5), I32, ...uleb(3 + Q), V128];
+	code.push(...get(i), ...i32(1), add, ...set(i), 0x0c, 0, 0x0b, 0x0b); // i++, br; end loop, block
+	code.push(...get(c), 0x0b); // return c; end function
+	const locals = [...uleb(3), ...uleb(6), I32, ...uleb(2), F32, ...uleb(3 + Q), V128];
 	const all = [...locals, ...code];
 	return [...uleb(all.length), ...all];
 }
@@ -99,7 +118,7 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
 	const qs = Array.from({ length: MAX_PER_PASS }, (_, k) => k + 1);
 	return new Uint8Array([
 		...HEADER,
-		...section(1, [1, 0x60, 8, ...new Array(8).fill(I32), 0]), // type: (i32 × 8) → ()
+		...section(1, [1, 0x60, 12, ...new Array(12).fill(I32), 1, I32]), // type: (i32 × 12) → i32
 		...section(2, [1, ...name('e'), ...name('m'), 0x02, 0x00, 0x01]), // import memory e.m, min 1 page
 		...section(3, [...uleb(qs.length), ...qs.map(() => 0)]),
 		...section(7, [...uleb(qs.length), ...qs.flatMap((Q) => [...name(`d${Q}`), 0x00, Q - 1])]),
@@ -111,4 +130,17 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
 export const manyModule = compileOnce(moduleBytes);
 
 /** One of the module's functions: Q queries over n slots. */
-export type DotsMany = (codes: number, slots: number, n: number, q: number, stride: number, steps: number, out: number, units: number) => void;
+export type DotsMany = (
+	codes: number,
+	slots: number,
+	n: number,
+	q: number,
+	stride: number,
+	steps: number,
+	out: number,
+	units: number,
+	scales: number,
+	thr: number,
+	cand: number,
+	round32: number,
+) => number;
