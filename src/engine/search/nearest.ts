@@ -1,6 +1,7 @@
 /**
  * Nearest-neighbour search over the int8 vectors: the slots to score are gathered, scored in
- * blocks (WebAssembly SIMD where available, VectorStore.dotsInto), and kept in bounded heaps.
+ * blocks (WebAssembly SIMD where available, VectorStore.dotsInto; a batch's queries eight per
+ * pass over the codes, simd-many.ts), and kept in bounded heaps.
  * Exact is the right default up to ~20k vectors of the embedded model's 100 dims; above, the
  * quantiser's lists narrow the scan (see docs/BENCHMARKS.md).
  */
@@ -368,7 +369,7 @@ function sweep(
  * same cosine, compared in the module), so only the few left are looked at here.
  */
 function sweepMany(view: IndexView, runs: Run[], slots: Int32Array, m: number, raw: boolean, kernel: Kernel, per: number): void {
-	const chunk = Math.min(Math.max(64, Math.floor(SWEEP.chunkBytes / view.dims)), CodeMemory.blockFor(per));
+	const chunk = Math.min(Math.max(64, Math.floor(SWEEP.chunkBytes / view.dims)), CodeMemory.blockFor(Math.min(per, runs.length)));
 	const scales = view.vectors.scales;
 	const metas = view.metas;
 	const memory = kernel.memory;
