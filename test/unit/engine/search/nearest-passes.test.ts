@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSearchIndex } from '../../../../src/engine/search/index';
 import { IVF } from '../../../../src/engine/search/ivf';
 import { SWEEP } from '../../../../src/engine/search/nearest';
+import { MAX_SIMD_DIMS } from '../../../../src/engine/search/simd-dots';
 import type { IndexView } from '../../../../src/engine/search/view';
 import { prng } from '../../../../bench/lib/corpus';
 
@@ -134,5 +135,28 @@ describe('nearestMany, several queries per pass', () => {
 		} finally {
 			SWEEP.chunkBytes = chunk;
 		}
+	});
+
+	it('without SIMD (vectors wider than the module takes) answers from the plain scan, best first', () => {
+		const d = MAX_SIMD_DIMS + 8;
+		const index = createSearchIndex({ modelId: 'wide', dims: d });
+		const view = index as unknown as IndexView;
+		const wide = () => {
+			const v = Float32Array.from({ length: d }, () => rnd() - 0.5);
+			const n = Math.hypot(...v);
+			return v.map((x) => x / n);
+		};
+		const vs = Array.from({ length: 60 }, wide);
+		vs.forEach((v, i) => index.upsert(meta(`w${i}`, 'default'), { content: `w${i}` }, i % 10 === 9 ? vs[i - 1] : v));
+		expect(view.vectors.codeMemory).toBeNull();
+		const batch = Array.from({ length: 5 }, (_, i) => ({ vector: vs[i * 7], scope: 'default', exclude: i === 0 ? ['w0'] : undefined }));
+		const got = answer(index, batch, 4, 8);
+		expectSame(answer(index, batch, 4, 0), got);
+		got.forEach((hits, i) => {
+			const want = Array.from({ length: 60 }, (_, slot) => ({ id: view.metas[slot].id, cosine: view.vectors.dot(slot, batch[i].vector) }))
+				.filter((h) => h.id !== batch[i].exclude?.[0])
+				.sort((a, b) => b.cosine - a.cosine);
+			expect(hits.map((h) => h.cosine)).toEqual(want.slice(0, 4).map((h) => Math.fround(h.cosine)));
+		});
 	});
 });
