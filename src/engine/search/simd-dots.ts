@@ -29,6 +29,7 @@
  * The last step may read up to fifteen bytes past a vector (into the next one, or the slack kept
  * after the last); the query is zero there, so they add nothing.
  */
+import { type DotsMany, manyModule, MAX_PER_PASS } from './simd-many';
 import { compileOnce, HEADER, name, section, simd, uleb } from './wasm-bytes';
 
 const PAGE = 65_536;
@@ -38,6 +39,16 @@ const QUERY_BYTES = 8_192;
 const BLOCK = 4_096;
 const SLOTS_AT = QUERY_AT + QUERY_BYTES;
 const OUT_AT = SLOTS_AT + BLOCK * 4;
+/**
+ * The several-query scan (simd-many.ts) takes at most MANY_BLOCK (slot, query) pairs per call:
+ * their results in the first half of the results area and the candidates in the second; then
+ * the queries' factors and thresholds, and the slots' scales.
+ */
+const MANY_BLOCK = BLOCK / 2;
+const CAND_AT = OUT_AT + MANY_BLOCK * 4;
+const UNITS_AT = OUT_AT + BLOCK * 4;
+const THR_AT = UNITS_AT + MAX_PER_PASS * 4;
+const SCALES_AT = THR_AT + MAX_PER_PASS * 8;
 /** Codes start on page 1; a store's codes array begins here. */
 const CODES_AT = PAGE;
 /** Bytes kept past the codes, for the last vector's over-read. */
@@ -169,6 +180,26 @@ export interface RoundedQuery {
 	readonly unit: number;
 }
 
+/** Queries side by side for the several-query scan (CodeMemory.pack). */
+export interface PackedQueries {
+	readonly count: number;
+	/** Step s of query j at 16(count·s + j) (int16 units). */
+	readonly codes: Int16Array;
+	readonly units: Float32Array;
+}
+
+/** Views of page 0's areas. */
+interface Page0 {
+	buffer: ArrayBuffer;
+	query: Int16Array;
+	slotArea: Int32Array;
+	outArea: Float32Array;
+	unitArea: Float32Array;
+	thrArea: Float64Array;
+	scaleArea: Float32Array;
+	candArea: Int32Array;
+}
+
 type Dots = (codes: number, slots: number, n: number, q: number, stride: number, steps: number, out: number, unit: number) => void;
 
 /** A vector store's codes in WebAssembly memory, and the SIMD scan over them. */
@@ -179,7 +210,9 @@ export class CodeMemory {
 	private readonly steps: number;
 	/** The largest query component after rounding: no 32-bit sum can overflow (|code| ≤ 127). */
 	private readonly qMax: number;
-	private page0?: { buffer: ArrayBuffer; query: Int16Array; slotArea: Int32Array; outArea: Float32Array };
+	private page0?: Page0;
+	/** The several-query scans by query count − 1 (simd-many.ts), made on first use; null: unavailable. */
+	private many?: DotsMany[] | null;
 
 	private constructor(module: WebAssembly.Module, dims: number) {
 		this.memory = new WebAssembly.Memory({ initial: 2 });
@@ -220,16 +253,82 @@ export class CodeMemory {
 	}
 
 	/** Page 0's areas, viewed again only after the memory grew (which detaches earlier views). */
-	private areas(): { query: Int16Array; slotArea: Int32Array; outArea: Float32Array } {
+	private areas(): Page0 {
 		const buf = this.memory.buffer;
 		if (this.page0?.buffer !== buf)
 			this.page0 = {
 				buffer: buf,
-				query: new Int16Array(buf, QUERY_AT, this.steps * STEP),
+				query: new Int16Array(buf, QUERY_AT, QUERY_BYTES / 2),
 				slotArea: new Int32Array(buf, SLOTS_AT, BLOCK),
 				outArea: new Float32Array(buf, OUT_AT, BLOCK),
+				unitArea: new Float32Array(buf, UNITS_AT, MAX_PER_PASS),
+				thrArea: new Float64Array(buf, THR_AT, MAX_PER_PASS),
+				scaleArea: new Float32Array(buf, SCALES_AT, MANY_BLOCK),
+				candArea: new Int32Array(buf, CAND_AT, MANY_BLOCK),
 			};
 		return this.page0;
+	}
+
+	/**
+	 * How many queries one pass of `dotsMany` scores at this width (as many as the query area
+	 * holds, at most MAX_PER_PASS), or 0 where the several-query scan is unavailable.
+	 */
+	get perPass(): number {
+		if (this.many === undefined) {
+			const module = manyModule();
+			const exports = module ? new WebAssembly.Instance(module, { e: { m: this.memory } }).exports : null;
+			this.many = exports ? Array.from({ length: MAX_PER_PASS }, (_, j) => exports[`d${j + 1}`] as DotsMany) : null;
+		}
+		return this.many ? Math.min(MAX_PER_PASS, Math.floor(QUERY_BYTES / (this.steps * STEP * 2))) : 0;
+	}
+
+	/** The most slots one `dotsMany` call takes for `count` queries. */
+	static blockFor(count: number): number {
+		return Math.floor(MANY_BLOCK / Math.max(1, count));
+	}
+
+	/** Up to `perPass` queries rounded for this width (`round`), laid side by side for `dotsMany`. */
+	pack(queries: readonly RoundedQuery[]): PackedQueries {
+		const count = queries.length;
+		if (count < 1 || count > this.perPass) throw new RangeError(`a pass takes 1 to ${this.perPass} queries, not ${count}`);
+		const codes = new Int16Array(count * this.steps * STEP);
+		const units = new Float32Array(count);
+		queries.forEach((r, j) => {
+			if (r.codes.length !== this.steps * STEP) throw new RangeError('the query was rounded for another width');
+			units[j] = r.unit;
+			for (let s = 0; s < this.steps; s++) codes.set(r.codes.subarray(s * STEP, s * STEP + STEP), (count * s + j) * STEP);
+		});
+		return { count, codes, units };
+	}
+
+	/**
+	 * The raw dot products of slots `slots[0..count)` with every packed query, exactly as `dots`
+	 * gives them one query at a time, in one pass over the codes: query j of slot i at
+	 * `Q·i + j` of `scores` (Q = queries.count). `picked[0..picks)` are the positions whose
+	 * cosine reaches the query's threshold (`thresholds[j]`), the cosine being the product with
+	 * `scales[i]` (NaN: no vector) rounded to float32 when `round32`, else in float64. The
+	 * arrays returned view the module's memory: valid until the next call. `count` ≤ blockFor(Q).
+	 */
+	dotsMany(
+		slots: Int32Array,
+		count: number,
+		queries: PackedQueries,
+		scales: Float32Array,
+		thresholds: Float64Array,
+		round32: boolean,
+	): { scores: Float32Array; picked: Int32Array; picks: number } {
+		const Q = queries.count;
+		const run = this.perPass >= Q ? this.many?.[Q - 1] : undefined;
+		if (!run) throw new RangeError(`no pass of ${Q} queries here`);
+		if (count > CodeMemory.blockFor(Q)) throw new RangeError(`a pass of ${Q} queries takes at most ${CodeMemory.blockFor(Q)} slots`);
+		const { query, slotArea, outArea, unitArea, thrArea, scaleArea, candArea } = this.areas();
+		query.set(queries.codes);
+		unitArea.set(queries.units);
+		thrArea.set(thresholds.length === Q ? thresholds : thresholds.subarray(0, Q));
+		slotArea.set(count === slots.length ? slots : slots.subarray(0, count));
+		scaleArea.set(count === scales.length ? scales : scales.subarray(0, count));
+		const picks = run(CODES_AT, SLOTS_AT, count, QUERY_AT, this.dims, this.steps, OUT_AT, UNITS_AT, SCALES_AT, THR_AT, CAND_AT, round32 ? 1 : 0);
+		return { scores: outArea.subarray(0, count * Q), picked: candArea, picks };
 	}
 
 	/** out[i] = the raw dot product of slot `slots[i]`'s codes with `q`, for i < count. */

@@ -97,6 +97,11 @@ export class VectorStore {
 		return slot < this.capacity && this.scales[slot] !== 0;
 	}
 
+	/** The SIMD memory holding the codes (null: plain array, no SIMD), for scans of several queries at once (nearest.ts). */
+	get codeMemory(): CodeMemory | null {
+		return this.simd;
+	}
+
 	/** A unit query made ready for many scans (rounded once for the SIMD scan). */
 	prepare(q: Float32Array): PreparedQuery {
 		return { vector: q, rounded: this.simd ? this.simd.round(q) : null };
