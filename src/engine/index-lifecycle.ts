@@ -123,13 +123,14 @@ export async function rebuildIndex(db: EngramDB, model: string, dims: number): P
 
 /**
  * Persists the index as the snapshot for its model, recording the stamp it reflects; returns
- * where the bytes went (a file of `files` when given and writable). Encodes `inSteps` (a few ms
- * of work, then a task for whatever else is queued) so calls that only read (recalls) run in
- * between; the caller keeps writes out.
+ * where the bytes went (a file of `files` when given and writable). Encodes and writes the file
+ * `inSteps` (a few ms of work, then a task for whatever else is queued) so calls that only read
+ * (recalls) run in between; the caller keeps writes out.
  */
 export async function persistSnapshot(db: EngramDB, index: SearchIndex, stamp: number, files?: SnapshotFiles, inSteps = true): Promise<SnapshotPlace> {
 	const bytes = inSteps ? await index.snapshotInSteps(afterReads) : index.snapshot();
-	return writeSnapshot(db, { model: index.modelId, stamp, bytes, at: new Date().toISOString() }, files);
+	// The file goes in pieces with the same pauses: its write blocks the worker too.
+	return writeSnapshot(db, { model: index.modelId, stamp, bytes, at: new Date().toISOString() }, files, inSteps ? afterReads : undefined);
 }
 
 /**

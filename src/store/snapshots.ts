@@ -45,18 +45,20 @@ export async function readSnapshot(db: EngramDB, model: string, files?: Snapshot
  * Stores (replaces) the snapshot for `model`: into a new file then a row naming it when `files`
  * is given and the file can be written, else into the row. Returns where the bytes went. The
  * replaced snapshot's file, and files no row names that are old enough, are removed afterwards.
+ * `pause`, when given, is awaited between the file's pieces (SnapshotFiles.write).
  */
 export async function writeSnapshot(
 	db: EngramDB,
 	snap: { model: string; stamp: number; bytes: Uint8Array; at: string },
 	files?: SnapshotFiles,
+	pause?: () => Promise<void>,
 ): Promise<SnapshotPlace> {
 	const { bytes, ...meta } = snap;
 	// A new name every time: a reader of the current file never meets a half-written one.
 	const name = `${fileModel(snap.model)}.${snap.stamp}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.bin`;
 	let written = false;
 	if (files) {
-		written = await files.write(name, bytes).then(
+		written = await files.write(name, bytes, pause).then(
 			() => true,
 			// Quota, or a platform that refuses: the row can still carry the bytes.
 			() =>
