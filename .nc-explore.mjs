@@ -1,2 +1,0 @@
-// throwaway: not committed
-import { launchBrowser, startPreview } from './test/e2e/helpers.ts';
