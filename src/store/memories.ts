@@ -21,22 +21,6 @@ export async function getByRef(db: EngramDB, ref: MemoryRef | number): Promise<M
  * undefined. Reads inside a write transaction see the batch's own earlier rows.
  */
 export async function previousInScope(db: EngramDB, scope: string, session: string | undefined, seq: number): Promise<MemoryRow | undefined> {
-	if (session !== undefined)
-		return lastInIndex<MemoryRow>(
-			db,
-			'memories',
-			'[session+seq]',
-			[session, -Infinity],
-			[session, seq],
-			(m) => m.scope === scope,
-			() =>
-				db.memories
-					.where('[session+seq]')
-					.between([session, -Infinity], [session, seq])
-					.filter((m) => m.scope === scope)
-					.last(),
-		);
-	return lastInIndex<MemoryRow>(db, 'memories', '[scope+seq]', [scope, -Infinity], [scope, seq], undefined, () =>
-		db.memories.where('[scope+seq]').between([scope, -Infinity], [scope, seq]).last(),
-	);
+	if (session !== undefined) return lastInIndex<MemoryRow>(db, 'memories', '[session+seq]', [session, -Infinity], [session, seq], (m) => m.scope === scope);
+	return lastInIndex<MemoryRow>(db, 'memories', '[scope+seq]', [scope, -Infinity], [scope, seq]);
 }

@@ -99,8 +99,8 @@ export function getRows<T>(db: EngramDB, store: string, keys: readonly string[])
 }
 
 /**
- * The last row (highest key) of `index` of `store` within [lower, upper) that `accept` takes,
- * or undefined; `fallback` is the same read through Dexie, for outside a transaction.
+ * The last row (highest key) of `index` of `store` within [lower, upper) that `accept` takes, or
+ * undefined. Outside a transaction this is the same read through Dexie (or `fallback`, when given).
  */
 export function lastInIndex<T>(
 	db: EngramDB,
@@ -108,8 +108,11 @@ export function lastInIndex<T>(
 	index: string,
 	lower: IDBValidKey,
 	upper: IDBValidKey,
-	accept: ((row: T) => boolean) | undefined,
-	fallback: () => Promise<T | undefined>,
+	accept?: (row: T) => boolean,
+	fallback: () => Promise<T | undefined> = () => {
+		const range = db.table<T>(store).where(index).between(lower, upper);
+		return (accept ? range.filter(accept) : range).last();
+	},
 ): Promise<T | undefined> {
 	const tx = nativeTx(db, store, false);
 	if (!tx) return fallback();
