@@ -26,6 +26,11 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 	).split(/\s+/),
 );
 
+/** `text` without a leading byte order mark (files saved "with BOM" by Windows tools: JSON.parse refuses one, and it hides a first heading or header). */
+export function withoutBom(text: string): string {
+	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 const WORD_RE = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 
 /** Whether a word holds an apostrophe (most do not, and two regular expressions cost more than this look). */

@@ -5,6 +5,7 @@
  * `;`, `,` or `|`; every other column is kept in `metadata.csv`. One pass, no regexes over fields.
  */
 import { IsoDateSchema } from '../core/schemas';
+import { withoutBom } from '../core/text';
 
 /** One CSV row and the 1-based line it starts on. */
 export interface CsvRow {
@@ -35,7 +36,7 @@ function separatorOf(text: string): string {
 
 /** Parses CSV text; the first row is the header. Blank lines are skipped. */
 export function parseCsv(input: string): CsvTable {
-	const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+	const text = withoutBom(input);
 	const sep = separatorOf(text);
 	const rows: CsvRow[] = [];
 	const errors: CsvTable['errors'] = [];

@@ -21,6 +21,7 @@ import {
 	TagsSchema,
 	UnitSchema,
 } from '../core/schemas';
+import { withoutBom } from '../core/text';
 import { inspect } from '../core/well-formed';
 import { parseMarkdown } from './markdown-format';
 import { mem0List, mem0Memory } from './import-mem0';
@@ -364,11 +365,6 @@ export function parseJson(data: string): EngramBundle {
 	list('entities').forEach((e, i) => addRecord(b, 'entity', e, i + 1));
 	list('vectors').forEach((v, i) => addRecord(b, 'vector', v, i + 1));
 	return b;
-}
-
-/** `data` without a leading byte order mark (a file saved "with BOM" by Windows tools; JSON.parse refuses it, and it hides a first heading). */
-function withoutBom(data: string): string {
-	return data.charCodeAt(0) === 0xfeff ? data.slice(1) : data;
 }
 
 /** Splits text into non-blank lines with their 1-based numbers, parsing each as JSON. */

@@ -9,6 +9,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { IsoDateSchema, LIMITS } from '../core/schemas';
+import { withoutBom } from '../core/text';
 
 /** A file of the folder or zip: its path inside it and its text. */
 export interface NoteFile {
@@ -41,7 +42,7 @@ const noExt = (p: string) => p.replace(/\.(md|markdown)$/i, '');
 
 /** The front matter (between `---` lines at the very top) and the body after it. */
 export function splitFrontMatter(text: string): { yaml?: string; body: string; bodyLine: number } {
-	const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+	const t = withoutBom(text);
 	const lines = t.split(/\r?\n/);
 	if (lines[0]?.trim() !== '---') return { body: t, bodyLine: 1 };
 	const end = lines.findIndex((l, i) => i > 0 && (l.trim() === '---' || l.trim() === '...'));

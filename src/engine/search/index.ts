@@ -17,7 +17,7 @@ import { IVF, Ivf, listCount, SlotLists, trainCentroids } from './ivf';
 import { dateWords } from './date-words';
 import { EntityDocs } from './entity-docs';
 import { LexicalIndex, type LexicalDoc } from './lexical';
-import { encodeMetasInSteps, tallyMetas, type MetaTally } from './meta-codec';
+import { encodeMetasInSteps, tallyMetas } from './meta-codec';
 import { type NearestQuery, nearestMany } from './nearest';
 import { rankIndex } from './rank';
 import {
@@ -30,7 +30,7 @@ import {
 	type SnapshotSections,
 	type SnapshotSlices,
 } from './snapshot';
-import type { DocMeta, DocText, Edge, QueryVectors, RankedPage, SearchIndex, SlotNames } from './types';
+import type { DocMeta, DocText, Edge, MetaTally, QueryVectors, RankedPage, SearchIndex, SlotNames } from './types';
 import { GroupCounts } from './group-counts';
 import { OverlayMap, type MapBase } from './overlay-map';
 import { drain, drainWithPauses, type Steps } from './steps';

@@ -17,7 +17,7 @@
  * Strings that UTF-8 cannot carry exactly (lone surrogates) travel in `odd`, as JSON.
  */
 import { drain, type Steps } from './steps';
-import type { DocMeta } from './types';
+import type { DocMeta, MetaTally } from './types';
 
 /** Optional string columns and their flag bits. */
 const OPTIONAL_STRINGS = [
@@ -172,20 +172,6 @@ export function* encodeMetasInSteps(metas: readonly DocMeta[]): Steps<PackedMeta
 		at = pad8(at + s.byteLength);
 	}
 	return { bytes: out, odd };
-}
-
-/** Counts over memories' metadata, as memory_stats reports them. */
-export interface MetaTally {
-	total: number;
-	/** Not invalidated as of `now` (no t_invalid, or one after it). */
-	current: number;
-	byType: Record<string, number>;
-	byScope: Record<string, number>;
-	/** Memories without a source count under '(none)'. */
-	bySource: Record<string, number>;
-	tags: Record<string, number>;
-	oldest: number;
-	newest: number;
 }
 
 /**

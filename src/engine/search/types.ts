@@ -7,7 +7,6 @@
  */
 import type { WordNeighbours } from './neighbours';
 import type { CategoryTable } from './categories';
-import type { MetaTally } from './meta-codec';
 import type { AssociationType, RecallInput, ScoreComponents } from '../../core/schemas';
 
 /** What the index keeps of a memory: its filterable and rankable fields, dates as epoch ms. */
@@ -180,4 +179,18 @@ export interface SearchIndex {
 export interface SlotNames {
 	ids: readonly string[];
 	slotOf: ReadonlyMap<string, number>;
+}
+
+/** Counts over memories' metadata, as memory_stats reports them. */
+export interface MetaTally {
+	total: number;
+	/** Not invalidated as of `now` (no t_invalid, or one after it). */
+	current: number;
+	byType: Record<string, number>;
+	byScope: Record<string, number>;
+	/** Memories without a source count under '(none)'. */
+	bySource: Record<string, number>;
+	tags: Record<string, number>;
+	oldest: number;
+	newest: number;
 }
