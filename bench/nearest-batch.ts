@@ -7,7 +7,7 @@
  */
 import { createSearchIndex } from '../src/engine/search/index';
 import { SWEEP } from '../src/engine/search/nearest';
-import { prng } from './lib/corpus';
+import { bareMeta, topicVectors } from './lib/vectors';
 import { percentile, round } from './lib/stats';
 
 const arg = (name: string, fallback: string) => {
@@ -22,36 +22,11 @@ const SCOPE = arg('scope', 'default');
 const DIMS = 100;
 const K = 5;
 
-const rnd = prng(5);
-const noise = () => Float32Array.from({ length: DIMS }, () => rnd() - 0.5);
-const TOPICS = Array.from({ length: 200 }, noise);
-const unit = () => {
-	const topic = TOPICS[Math.floor(rnd() * TOPICS.length)];
-	const v = noise().map((x, i) => topic[i] + 0.6 * x);
-	const n = Math.hypot(...v);
-	return v.map((x) => x / n);
-};
+const { unit } = topicVectors(DIMS, 5, 200, 0.6);
 const scopeOf = (i: number) => (SCOPE === 'many' ? `s${i % 8}` : 'default');
 
 const index = createSearchIndex({ modelId: 'bench', dims: DIMS });
-for (let i = 0; i < N; i++)
-	index.upsert(
-		{
-			id: `m${i}`,
-			seq: i,
-			scope: scopeOf(i),
-			type: 'Context',
-			tags: [],
-			timestamp: 0,
-			updated_at: 0,
-			importance: 0.5,
-			confidence: 1,
-			access_count: 0,
-			entities: [],
-		},
-		{ content: `m${i}` },
-		unit(),
-	);
+for (let i = 0; i < N; i++) index.upsert(bareMeta(`m${i}`, scopeOf(i), i), { content: `m${i}` }, unit());
 const batch = Array.from({ length: BATCH }, (_, i) => ({ vector: unit(), scope: SCOPE === 'none' ? undefined : scopeOf(i) }));
 
 /** One batch: wall and CPU milliseconds (the CPU time of this process, steadier on a loaded machine). */

@@ -12,32 +12,11 @@ import { MIN_SLOTS } from '../../../../src/engine/search/scope-codes';
 import { TopK } from '../../../../src/engine/search/top-k';
 import type { SearchIndex } from '../../../../src/engine/search/types';
 import type { IndexView } from '../../../../src/engine/search/view';
-import { prng } from '../../../../bench/lib/corpus';
+import { bareMeta, topicVectors } from '../../../../bench/lib/vectors';
 
 const DIMS = 16;
-const rnd = prng(23);
-const noise = () => Float32Array.from({ length: DIMS }, () => rnd() - 0.5);
-/** Vectors gather around topics, as embeddings do (uniform random ones have no neighbours worth the name). */
-const TOPICS = Array.from({ length: 30 }, noise);
-const unit = () => {
-	const topic = TOPICS[Math.floor(rnd() * TOPICS.length)];
-	const v = noise().map((x, i) => topic[i] + 0.4 * x);
-	const n = Math.hypot(...v);
-	return v.map((x) => x / n);
-};
-const meta = (id: string, scope: string) => ({
-	id,
-	seq: 0,
-	scope,
-	type: 'Context',
-	tags: [],
-	timestamp: 0,
-	updated_at: 0,
-	importance: 0.5,
-	confidence: 1,
-	access_count: 0,
-	entities: [],
-});
+const { unit, rnd } = topicVectors(DIMS, 23, 30, 0.4);
+const meta = (id: string, scope: string) => bareMeta(id, scope);
 
 /** The k best cosines in `scope` (every scope when undefined) by the index's per-slot dot product. */
 function reference(view: IndexView, q: Float32Array, scope: string | undefined, k: number, exclude: string[] = []): number[] {

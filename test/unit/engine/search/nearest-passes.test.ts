@@ -10,31 +10,11 @@ import { IVF } from '../../../../src/engine/search/ivf';
 import { SWEEP } from '../../../../src/engine/search/nearest';
 import { MAX_SIMD_DIMS } from '../../../../src/engine/search/simd-dots';
 import type { IndexView } from '../../../../src/engine/search/view';
-import { prng } from '../../../../bench/lib/corpus';
+import { bareMeta, topicVectors } from '../../../../bench/lib/vectors';
 
 const DIMS = 100;
-const rnd = prng(41);
-const noise = () => Float32Array.from({ length: DIMS }, () => rnd() - 0.5);
-const TOPICS = Array.from({ length: 20 }, noise);
-const unit = () => {
-	const topic = TOPICS[Math.floor(rnd() * TOPICS.length)];
-	const v = noise().map((x, i) => topic[i] + 0.5 * x);
-	const n = Math.hypot(...v);
-	return v.map((x) => x / n);
-};
-const meta = (id: string, scope: string) => ({
-	id,
-	seq: 0,
-	scope,
-	type: 'Context',
-	tags: [],
-	timestamp: 0,
-	updated_at: 0,
-	importance: 0.5,
-	confidence: 1,
-	access_count: 0,
-	entities: [],
-});
+const { unit, rnd } = topicVectors(DIMS, 41, 20, 0.5);
+const meta = (id: string, scope: string) => bareMeta(id, scope);
 
 /** An index of 3,000 memories in scopes of every size; some without a vector, some copies of others (ties). */
 function build() {

@@ -8,28 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { createSearchIndex } from '../../../../src/engine/search/index';
 import { MIN_SLOTS } from '../../../../src/engine/search/scope-codes';
 import type { IndexView } from '../../../../src/engine/search/view';
-import { prng } from '../../../../bench/lib/corpus';
+import { bareMeta, topicVectors } from '../../../../bench/lib/vectors';
 
 const DIMS = 16;
-const rnd = prng(11);
-const unit = () => {
-	const v = Float32Array.from({ length: DIMS }, () => rnd() - 0.5);
-	const n = Math.hypot(...v);
-	return v.map((x) => x / n);
-};
-const meta = (id: string, scope: string) => ({
-	id,
-	seq: 0,
-	scope,
-	type: 'Context',
-	tags: [],
-	timestamp: 0,
-	updated_at: 0,
-	importance: 0.5,
-	confidence: 1,
-	access_count: 0,
-	entities: [],
-});
+const { unit, rnd } = topicVectors(DIMS, 11);
+const meta = (id: string, scope: string) => bareMeta(id, scope);
 
 /** The k best cosines in `scope` by the index's own per-slot dot product (no copy involved). */
 function reference(view: IndexView, q: Float32Array, scope: string, k: number, exclude: Set<string>): number[] {
