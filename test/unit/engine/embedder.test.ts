@@ -19,13 +19,10 @@ import {
 	type EmbedderProgress,
 } from '../../../src/engine/embedder';
 import { nodeModelPath } from '../../../src/engine/node-model-path';
+import { PARAPHRASE_FIXTURE, paraphraseFigures, queryFigures } from '../../../bench/lib/model-quality';
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
-const fixture = JSON.parse(readFileSync(join(ROOT, 'test', 'fixtures', 'paraphrase-pairs.json'), 'utf8')) as {
-	paraphrase: [string, string][];
-	unrelated: [string, string][];
-	queries: { query: string; target: number }[];
-};
+const fixture = PARAPHRASE_FIXTURE;
 const sentences = [...new Set([...fixture.paraphrase.flat(), ...fixture.unrelated.flat()])];
 const edgeCases = [
 	"It's the user's favourite: don't change it!",
@@ -112,42 +109,20 @@ describe('the embedded static model', () => {
 	});
 
 	it('separates paraphrases from unrelated memories', async () => {
-		const cos = async (pairs: [string, string][]) => {
-			const va = await fast.embed(pairs.map((p) => p[0]));
-			const vb = await fast.embed(pairs.map((p) => p[1]));
-			return pairs.map((_, i) => dot(va[i]!, vb[i]!));
-		};
-		const para = await cos(fixture.paraphrase);
-		const unrel = await cos(fixture.unrelated);
-		const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
-		let wins = 0;
-		for (const p of para) for (const u of unrel) wins += p > u ? 1 : p === u ? 0.5 : 0;
-		const auc = wins / (para.length * unrel.length);
-		const medianUnrelated = [...unrel].sort((x, y) => x - y)[Math.floor(unrel.length / 2)];
-		const beatMedian = para.filter((p) => p > medianUnrelated).length / para.length;
+		const f = await paraphraseFigures(fast);
 		console.log(
-			`embedding quality (${para.length} paraphrase / ${unrel.length} unrelated pairs): mean paraphrase cos ${mean(para).toFixed(3)}, mean unrelated cos ${mean(unrel).toFixed(3)}, gap ${(mean(para) - mean(unrel)).toFixed(3)}, AUC ${auc.toFixed(3)}, paraphrases above the median unrelated pair ${(beatMedian * 100).toFixed(0)}%`,
+			`embedding quality (${f.pairs} paraphrase / ${f.unrelatedPairs} unrelated pairs): mean paraphrase cos ${f.meanParaphrase.toFixed(3)}, mean unrelated cos ${f.meanUnrelated.toFixed(3)}, gap ${(f.meanParaphrase - f.meanUnrelated).toFixed(3)}, AUC ${f.auc.toFixed(3)}, paraphrases above the median unrelated pair ${(f.beatMedian * 100).toFixed(0)}%`,
 		);
-		expect(mean(para) - mean(unrel)).toBeGreaterThan(0.3);
-		expect(auc).toBeGreaterThan(0.95);
-		expect(beatMedian).toBeGreaterThanOrEqual(0.85);
+		expect(f.meanParaphrase - f.meanUnrelated).toBeGreaterThan(0.3);
+		expect(f.auc).toBeGreaterThan(0.95);
+		expect(f.beatMedian).toBeGreaterThanOrEqual(0.85);
 	});
 
 	it('finds the memory a short query asks about', async () => {
-		const memories = await fast.embed(fixture.paraphrase.map((p) => p[0]));
-		const queries = await fast.embed(fixture.queries.map((q) => q.query));
-		let hits = 0;
-		let reciprocal = 0;
-		fixture.queries.forEach(({ target }, i) => {
-			const scores = memories.map((m) => dot(m!, queries[i]!));
-			const rank = 1 + scores.filter((x) => x > scores[target]).length;
-			hits += rank === 1 ? 1 : 0;
-			reciprocal += 1 / rank;
-		});
-		const n = fixture.queries.length;
-		console.log(`query retrieval (${n} queries over ${memories.length} memories): recall@1 ${(hits / n).toFixed(2)}, MRR ${(reciprocal / n).toFixed(3)}`);
-		expect(hits / n).toBeGreaterThanOrEqual(0.6);
-		expect(reciprocal / n).toBeGreaterThanOrEqual(0.7);
+		const q = await queryFigures(fast);
+		console.log(`query retrieval (${q.queries} queries over ${q.memories} memories): recall@1 ${q.recallAt1.toFixed(2)}, MRR ${q.mrr.toFixed(3)}`);
+		expect(q.recallAt1).toBeGreaterThanOrEqual(0.6);
+		expect(q.mrr).toBeGreaterThanOrEqual(0.7);
 	});
 });
 
