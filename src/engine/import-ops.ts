@@ -11,11 +11,11 @@ import { MemoryError } from '../core/errors';
 import { newMemoryId } from '../core/ids';
 import { ImportInputSchema, LIMITS, toIso, type ImportInput, type ImportOutput } from '../core/schemas';
 import { appendActivity } from '../store/activity';
-import { putLinks } from '../store/associations';
+import { linksOut, putLinks } from '../store/associations';
 import { contentKey, sessionOf } from '../store/derived';
 import { ensureEntities } from '../store/entities';
 import { rowsWhere } from '../store/lookup';
-import type { MemoryRow } from '../store/rows';
+import type { AssociationRow, MemoryRow } from '../store/rows';
 import { bumpStamp, ensureSeqAbove, reserveSeqs } from '../store/settings';
 import { associateMemories } from './associate-ops';
 import { embedTexts, nowIso, type EngineContext } from './context';
@@ -33,6 +33,7 @@ import {
 	ImportErrors,
 	type EngramBundle,
 	type GraphBundle,
+	type ImportedAssociation,
 	type ImportedMemory,
 	type Located,
 } from './import-formats';
@@ -343,6 +344,14 @@ async function importAssociationBatch(ctx: EngineContext, batch: EngramBundle['a
 					errors.add(line, `association: ${missing} memory ${JSON.stringify(a[missing])} does not exist`);
 					continue;
 				}
+				// A link already there as given (a re-imported file) is neither written nor counted.
+				if (
+					sameLink(
+						linksOut(rows.get(a.from)).find((l) => l.to === a.to && l.type === a.type),
+						a,
+					)
+				)
+					continue;
 				change.edges.push({ ...a, created_at: a.created_at ? toIso(a.created_at) : at });
 			}
 			await putLinks(ctx.db, change.edges, rows);
@@ -350,6 +359,21 @@ async function importAssociationBatch(ctx: EngineContext, batch: EngramBundle['a
 		});
 		return change.edges.length;
 	});
+}
+
+/**
+ * Whether a stored link already says what an imported one says: every field equal, and the times
+ * too where the import gives them (notes' links carry none).
+ */
+function sameLink(stored: AssociationRow | undefined, a: ImportedAssociation): boolean {
+	if (!stored) return false;
+	const times = new Set(['created_at', 'updated_at']);
+	const fields = (o: object) => Object.entries(o).filter(([k, v]) => v !== undefined && !times.has(k));
+	const mine = fields(stored);
+	const theirs = new Map(fields(a));
+	if (mine.length !== theirs.size || mine.some(([k, v]) => JSON.stringify(v) !== JSON.stringify(theirs.get(k)))) return false;
+	const at = (t: string | undefined) => (t === undefined ? undefined : toIso(t));
+	return [...times].every((k) => a[k as 'created_at'] === undefined || at(a[k as 'created_at']) === at(stored[k as 'created_at']));
 }
 
 // ---------------------------------------------------------------- server-memory knowledge graph
@@ -380,7 +404,7 @@ async function importGraph(
 		onProgress?.({ task: 'import', done, total, message: 'observations' });
 	}
 	counts.entities = entities.size;
-	const links = graphLinks(g, anchors, errors);
+	const links = await newLinks(ctx, graphLinks(g, anchors, errors));
 	for (let i = 0; i < links.length; i += IMPORT_BATCH) {
 		const r = await associateMemories(ctx, { associations: links.slice(i, i + IMPORT_BATCH) }, actor);
 		counts.associations += r.created_count + r.updated_count;
@@ -388,6 +412,16 @@ async function importGraph(
 		done = Math.min(total, done + IMPORT_BATCH);
 		onProgress?.({ task: 'import', done, total, message: 'relations' });
 	}
+}
+
+/** The relations not already stored as given (re-importing a file neither rewrites nor counts them). */
+async function newLinks(ctx: EngineContext, links: ReturnType<typeof graphLinks>): Promise<ReturnType<typeof graphLinks>> {
+	const rows = await ctx.db.memories.bulkGet([...new Set(links.map((l) => l.memory1_id))]);
+	const stored = new Map(rows.flatMap((r) => (r ? [[r.id, linksOut(r)] as const] : [])));
+	return links.filter(({ memory1_id: from, memory2_id: to, type, strength, context }) => {
+		const old = stored.get(from)?.find((l) => l.to === to && l.type === type);
+		return !sameLink(old, { from, to, type, strength, context });
+	});
 }
 
 type GraphEntity = { name: string; entityType: string; observations: string[] };

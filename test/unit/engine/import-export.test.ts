@@ -103,6 +103,20 @@ describe('Engine', () => {
 			expect((await engine.getMemories([first]))[0]!.content).toBe('The daily standup meeting starts at 9 am');
 		});
 
+		it('counts a re-imported link only where it says something new', async () => {
+			const engine = await fresh();
+			const ids = await seed(engine);
+			const exported = await engine.exportMemories({ format: 'json' });
+			const before = await storedLinks(engine);
+			expect((await engine.importMemories({ data: exported.data })).associations).toBe(0);
+			expect(await storedLinks(engine)).toEqual(before);
+			const bundle = JSON.parse(exported.data) as { associations: { from: string; type: string; strength: number }[] };
+			bundle.associations.find((a) => a.from === ids[2] && a.type === 'PART_OF')!.strength = 0.9;
+			const changed = await engine.importMemories({ data: JSON.stringify(bundle) });
+			expect(changed.associations).toBe(1);
+			expect((await storedLinks(engine)).find((a) => a.from === ids[2] && a.type === 'PART_OF')).toMatchObject({ strength: 0.9, role: 'owner' });
+		});
+
 		it('gives an imported memory a new seq when its seq is taken by another memory', async () => {
 			const source = await fresh();
 			await source.store({ content: 'Exported memory number one' });
@@ -251,7 +265,7 @@ describe('Engine', () => {
 			const links = (await engine.associationsOf(john.memories.find((m) => m.content.includes('Spanish'))!.id)).filter((l) => l.type === 'RELATES_TO');
 			expect(links).toEqual([expect.objectContaining({ context: 'works_at', strength: 0.8 })]);
 			const again = await engine.importMemories({ data });
-			expect(again).toMatchObject({ imported: 0, skipped: 3 });
+			expect(again).toMatchObject({ imported: 0, skipped: 3, associations: 0 });
 		});
 
 		it('refuses empty import data naming the field', async () => {
