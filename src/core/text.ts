@@ -31,7 +31,8 @@ export function withoutBom(text: string): string {
 	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-const WORD_RE = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
+/** A word, or one pictograph (an emoji is a word of its own: "🚀" finds "Deploys happen on Tuesdays 🚀"). */
+const WORD_RE = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*|\p{Extended_Pictographic}/gu;
 
 /** Whether a word holds an apostrophe (most do not, and two regular expressions cost more than this look). */
 function hasApostrophe(w: string): boolean {
@@ -40,7 +41,8 @@ function hasApostrophe(w: string): boolean {
 
 /**
  * Splits text into lower-cased word tokens (letters and digits; internal apostrophes joined, so
- * "don't" → "dont" and "Caroline's" → "caroline"). Returns tokens in order, duplicates kept.
+ * "don't" → "dont" and "Caroline's" → "caroline"; each emoji a token of its own). Returns tokens
+ * in order, duplicates kept.
  */
 export function tokenize(text: string): string[] {
 	const lower = text.toLowerCase();

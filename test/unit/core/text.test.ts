@@ -26,6 +26,12 @@ describe('core/text', () => {
 			expect(tokenize('Dvořák in 2023, café Passé')).toEqual(['dvořák', 'in', '2023', 'café', 'passé']);
 		});
 
+		it('makes each emoji a token of its own, dropping its modifiers and joiners', () => {
+			expect(tokenize('Deploys happen on Tuesdays🚀')).toEqual(['deploys', 'happen', 'on', 'tuesdays', '🚀']);
+			expect(tokenize('I ❤️ it 👍🏽 👩‍💻')).toEqual(['i', '❤', 'it', '👍', '👩', '💻']);
+			expect(processTerm('🚀')).toBe('🚀');
+		});
+
 		it('splits ASCII text (scanned by hand) exactly as the word pattern does', () => {
 			// The pattern tokenize() applies to text with other characters (see its module).
 			const byPattern = (text: string) =>

@@ -19,6 +19,14 @@ describe('Engine', () => {
 			expect(short.results[0].memory.content).toBe('Quarterly planning notes. The roadmap…');
 		});
 
+		it('finds a memory by an emoji it holds', async () => {
+			const engine = await fresh();
+			const rocket = await engine.store({ content: 'Deploys happen on Tuesdays 🚀' });
+			await engine.store({ content: 'Deploys were frozen over the holidays 🎄' });
+			const r = await engine.recall({ query: '🚀' });
+			expect(r.results.map((x) => x.memory.id)).toEqual([rocket.memory_id]);
+		});
+
 		it('an unreadable time_query is refused naming the field', async () => {
 			const engine = await fresh();
 			const e = await rejection(engine.recall({ query: 'x', time_query: 'when pigs fly' }));
