@@ -128,6 +128,26 @@ describe('time phrases', () => {
 		expect(await rows()).toEqual(['Billing: the invoice run failed on the first try.']);
 	});
 
+	it('a date typed alone filters by time, and can be searched in the text instead', async () => {
+		await seed(app.page, [
+			{ content: 'Dentist appointment on 3 March at 10am.', timestamp: ago(2) },
+			{ content: 'Bought new running shoes for the spring races.', timestamp: ago(3) },
+		]);
+		await app.page.reload();
+		const box = app.page.locator('#search-input');
+		await box.fill('3 March');
+		await app.page.getByTestId('time-chip').waitFor();
+		await status().getByText('0 memories').waitFor();
+		await app.page.getByTestId('time-as-words').click();
+		await app.page.getByTestId('result').first().waitFor();
+		expect(await app.page.getByTestId('time-chip').count()).toBe(0);
+		expect(await box.inputValue()).toBe('3 March');
+		expect((await results())[0]).toBe('Dentist appointment on 3 March at 10am.');
+		// Typing another date reads it as a time again.
+		await box.fill('4 March');
+		await app.page.getByTestId('time-chip').waitFor();
+	});
+
 	it('the When field reads a phrase in the local time zone, shows its dates, and says plainly when it cannot', async () => {
 		const cdp = await app.page.context().newCDPSession(app.page);
 		await cdp.send('Emulation.setTimezoneOverride', { timezoneId: 'Pacific/Auckland' });

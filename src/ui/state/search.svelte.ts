@@ -104,6 +104,11 @@ export class Search {
 	matched = $state(0);
 	/** The instant time phrases are read against; renewed on every change. */
 	now = $state(Date.now());
+	/**
+	 * A whole-query time phrase whose chip was removed: it is then searched as words ("3 March"
+	 * finds "Dentist on 3 March" stored any day), until the query no longer reads as it.
+	 */
+	#asWords = $state<string | undefined>(undefined);
 	#engine: EngineProxy;
 	#timer: ReturnType<typeof setTimeout> | undefined;
 	#generation = 0;
@@ -115,7 +120,8 @@ export class Search {
 	/** A time phrase in the search box, read as the time filter (unless the When field has one). */
 	get queryTime(): QueryTime | undefined {
 		if (this.filters.time.trim()) return undefined;
-		return splitTimePhrase(this.query, this.now);
+		const t = splitTimePhrase(this.query, this.now);
+		return t && t.phrase.toLowerCase() === this.#asWords ? undefined : t;
 	}
 
 	/** The words searched: the query without its time phrase. */
@@ -137,10 +143,14 @@ export class Search {
 		return this.when.window ?? this.queryTime?.window;
 	}
 
-	/** Removes the search box's time phrase (its chip's × button). */
+	/**
+	 * Removes the search box's time filter (its chip's × button): the phrase leaves the query, or,
+	 * when it is the whole query, stays and is searched as words.
+	 */
 	dropQueryTime(): void {
 		const t = this.queryTime;
-		if (t) this.query = t.rest;
+		if (t && t.rest) this.query = t.rest;
+		else if (t) this.#asWords = t.phrase.toLowerCase();
 		void this.run();
 	}
 
@@ -239,6 +249,7 @@ export class Search {
 
 	clear(): void {
 		this.query = '';
+		this.#asWords = undefined;
 		this.filters = emptyFilters();
 		void this.run();
 	}
