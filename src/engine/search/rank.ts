@@ -1,8 +1,8 @@
 /**
  * recall_memory's ranking over the index: filters → direct retrieval (lexical + semantic) →
  * fusion → neighbour and graph expansion → current-only redirection → priors and boosts →
- * sort, min_score and pagination. Every hit reports its components; its score is
- * `combine(components, weights)` from core/scoring.ts.
+ * sort, min_score, coverage of expansion terms (coverage.ts) and pagination. Every hit reports
+ * its components; its score is `combine(components, weights)` from core/scoring.ts.
  */
 import { MemoryError } from '../../core/errors';
 import type { RecallInput, ScoreComponents } from '../../core/schemas';
@@ -347,7 +347,8 @@ function pageOf(ctx: RankContext, cands: Map<number, Candidate>): Omit<RankedPag
 		if (h.strength === 'strong') matched++;
 	}
 	hits.sort(comparator(ctx));
-	if (COVERAGE.bonus > 0 && (ctx.input.sort ?? 'score') === 'score') {
+	// Coverage (coverage.ts) re-ranks the first COVERAGE.depth; min_score has already applied to the first ranking's scores.
+	if (COVERAGE.bonus > 0 && ctx.w.lexical > 0 && (ctx.input.sort ?? 'score') === 'score') {
 		const raised = coverExpansion(
 			ctx.view,
 			hits.slice(0, COVERAGE.depth).map((h) => candOf.get(h)!),
