@@ -1,11 +1,16 @@
 /**
  * Coverage over the expansion terms (issue 28): a multi-hop question asks about a category whose
- * members are named in different sessions ("Which departments has Farid worked in?" → "nights in
- * A&E", "I started paediatrics", "a GP placement"), while the named person's small talk outranks
- * them. After the first ranking, the best-ranked memory among the top COVERAGE.depth for each
- * (expansion term, session) pair it matched — the first mention of a member in a session — gains
- * COVERAGE.bonus of a direct lexical match; later mentions in the same session gain nothing. It
- * rewards what is new in the list (an aspect not yet covered) rather than summing every match.
+ * members are named in different sessions ("Which animals has Rosa looked after?" → a greyhound
+ * in one session, "two ferrets" in another, a jackdaw in a third), while the named person's small
+ * talk outranks them: the member match adds only CATEGORIES.weight. After the first ranking, the
+ * best-ranked memory among the top COVERAGE.depth for each (member, session) pair it matched — the
+ * first mention of a member in a session — gains COVERAGE.bonus of a direct lexical match; later
+ * mentions in the same session gain nothing. It rewards what is new in the list (an aspect not
+ * yet covered) rather than every match again.
+ *
+ * The expansion terms are WordNet's category members (categories.ts). The word neighbours of a
+ * yes/no question (neighbours.ts) are not counted: measured, they lowered the tune split's
+ * open-domain recall@10 (docs/BENCHMARKS.md, issue 28, fifth round).
  */
 import type { Candidate } from './candidates';
 import type { IndexView } from './view';
