@@ -47,6 +47,7 @@ import { EXPANSION } from '../src/engine/search/expand';
 import { FEEDBACK } from '../src/engine/search/rank';
 import { ENTITY_FOCUS } from '../src/engine/search/entity-focus';
 import { NEIGHBOURS } from '../src/engine/search/neighbours';
+import { COVERAGE } from '../src/engine/search/coverage';
 
 /**
  * Each ablation: a name, the recall options it changes and, for the conversation-turn priors
@@ -66,6 +67,7 @@ const VARIANTS: {
 	entities?: Partial<typeof ENTITY_FOCUS>;
 	expansion?: Partial<typeof EXPANSION>;
 	neighbours?: Partial<typeof NEIGHBOURS>;
+	coverage?: Partial<typeof COVERAGE>;
 }[] = [
 	{ name: 'full (defaults)', opts: {} },
 	{ name: '− categories (WordNet)', opts: {}, categories: { weight: 0 } },
@@ -74,6 +76,7 @@ const VARIANTS: {
 	{ name: '+ entity focus (off)', opts: {}, entities: { boost: 0.2 } },
 	{ name: '+ neighbour window 3 (off)', opts: {}, expansion: { neighborDecay: [1, 0.6, 0.3] } },
 	{ name: '− word neighbours', opts: {}, neighbours: { weight: 0 } },
+	{ name: '− coverage of expansion terms', opts: {}, coverage: { bonus: 0 } },
 	{ name: '+ word neighbours on every question (off)', opts: {}, neighbours: { weight: 0.3, yesNoOnly: 0, cosine: 0.45 } },
 	{ name: 'fusion = rrf', opts: { fusion: 'rrf' } },
 	{ name: '− turn-length prior', opts: {}, turns: { fullWords: 0 } },
@@ -132,7 +135,7 @@ function parseArgs(argv: string[]): Args {
 		else if (k === '--query-model-path') a.queryModelPath = argv[++i].replace(/\/?$/, '/');
 		else if (k === '--set') {
 			// --set categories.weight=0.2: one tunable for a sweep (TURNS, LEXICAL_TUNING, CATEGORIES, FEEDBACK, ENTITY_FOCUS,
-			// EXPANSION or NEIGHBOURS; a comma list sets an array: --set expansion.neighborDecay=1,0.6,0.3).
+			// EXPANSION, NEIGHBOURS or COVERAGE; a comma list sets an array: --set expansion.neighborDecay=1,0.6,0.3).
 			const [key, value] = argv[++i].split('=');
 			const [group, field] = key.split('.');
 			const target = (
@@ -144,6 +147,7 @@ function parseArgs(argv: string[]): Args {
 					entities: ENTITY_FOCUS,
 					expansion: EXPANSION,
 					neighbours: NEIGHBOURS,
+					coverage: COVERAGE,
 				} as Record<string, Record<string, unknown>>
 			)[group];
 			if (!target || !(field in target)) throw new Error(`--set: unknown tunable ${key}`);
@@ -257,7 +261,7 @@ async function main(): Promise<void> {
 		const rows: (string | number)[][] = [];
 		for (const v of VARIANTS) {
 			if (
-				(v.turns || v.lexical || v.categories || v.feedback || v.entities || v.expansion || v.neighbours) &&
+				(v.turns || v.lexical || v.categories || v.feedback || v.entities || v.expansion || v.neighbours || v.coverage) &&
 				target.name !== 'engine' &&
 				target.name !== 'index'
 			)
@@ -272,6 +276,7 @@ async function main(): Promise<void> {
 					[ENTITY_FOCUS, v.entities],
 					[EXPANSION, v.expansion],
 					[NEIGHBOURS, v.neighbours],
+					[COVERAGE, v.coverage],
 				] as [Record<string, unknown>, object | undefined][];
 				const saved = tunables.map(([t]) => ({ ...t }));
 				for (const [t, set] of tunables) Object.assign(t, set ?? {});

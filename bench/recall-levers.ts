@@ -7,6 +7,7 @@
 import { createEmbedder } from '../src/engine/embedder';
 import { nodeCategories, nodeModelPath } from '../src/engine/node-model-path';
 import { CATEGORIES } from '../src/engine/search/categories';
+import { COVERAGE } from '../src/engine/search/coverage';
 import { ENTITY_FOCUS } from '../src/engine/search/entity-focus';
 import { createSearchIndex } from '../src/engine/search/index';
 import { FEEDBACK } from '../src/engine/search/rank';
@@ -60,14 +61,16 @@ async function main(): Promise<void> {
 		const sc = corpus.memory(i).scope;
 		scopeSizes.set(sc, (scopeSizes.get(sc) ?? 0) + 1);
 	}
-	const saved = { feedback: FEEDBACK.weight, categories: CATEGORIES.weight };
+	const saved = { feedback: FEEDBACK.weight, categories: CATEGORIES.weight, coverage: COVERAGE.bonus };
+	const cov = COVERAGE.bonus;
 	const variants = [
-		{ name: 'neither', feedback: 0, categories: 0, entities: 0 },
-		{ name: 'feedback', feedback: FEEDBACK.weight, categories: 0, entities: 0 },
-		{ name: 'categories', feedback: 0, categories: CATEGORIES.weight, entities: 0 },
-		{ name: 'both (defaults)', feedback: FEEDBACK.weight, categories: CATEGORIES.weight, entities: 0 },
+		{ name: 'neither', feedback: 0, categories: 0, entities: 0, coverage: 0 },
+		{ name: 'feedback', feedback: FEEDBACK.weight, categories: 0, entities: 0, coverage: 0 },
+		{ name: 'categories', feedback: 0, categories: CATEGORIES.weight, entities: 0, coverage: 0 },
+		{ name: 'both, − coverage', feedback: FEEDBACK.weight, categories: CATEGORIES.weight, entities: 0, coverage: 0 },
+		{ name: 'both (defaults)', feedback: FEEDBACK.weight, categories: CATEGORIES.weight, entities: 0, coverage: cov },
 		// Measured, off by default (entity-focus.ts).
-		{ name: '+ entity focus', feedback: FEEDBACK.weight, categories: CATEGORIES.weight, entities: 0.2 },
+		{ name: '+ entity focus', feedback: FEEDBACK.weight, categories: CATEGORIES.weight, entities: 0.2, coverage: cov },
 	];
 	// Unscoped (the whole index: feedback is skipped beyond FEEDBACK.maxMemories) and scoped to the
 	// scope of the memory each query was made from.
@@ -79,6 +82,7 @@ async function main(): Promise<void> {
 					FEEDBACK.weight = v.feedback;
 					CATEGORIES.weight = v.categories;
 					ENTITY_FOCUS.boost = v.entities;
+					COVERAGE.bonus = v.coverage;
 					const t0 = performance.now();
 					index.rank({ query, limit: 10, ...(scoped && { scope: sources[j].scope }) }, { vectors: [vectors[j]], categories }, Date.now());
 					times[i].push(performance.now() - t0);
@@ -89,11 +93,12 @@ async function main(): Promise<void> {
 			: '';
 		console.log(`rank at ${n} memories, ${scoped ? 'scoped' : 'unscoped'}${sizes}, ${queries.length} queries × 3 rounds (ms):`);
 		variants.forEach((v, i) =>
-			console.log(`  ${v.name.padEnd(16)} p50 ${percentile(times[i], 50).toFixed(2)}  p99 ${percentile(times[i], 99).toFixed(2)}`),
+			console.log(`  ${v.name.padEnd(18)} p50 ${percentile(times[i], 50).toFixed(2)}  p99 ${percentile(times[i], 99).toFixed(2)}`),
 		);
 	}
 	FEEDBACK.weight = saved.feedback;
 	CATEGORIES.weight = saved.categories;
+	COVERAGE.bonus = saved.coverage;
 	ENTITY_FOCUS.boost = 0;
 	await wordNeighbours(index, embedder, sources, scopeSizes, n);
 }

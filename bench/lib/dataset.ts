@@ -100,7 +100,10 @@ export function poolConversations(data: Dataset, n: number): Dataset {
 	if (n === 1) return data;
 	const splits = new Set(data.conversations.map((c) => c.split ?? 'tune'));
 	if (splits.size > 1) throw new Error('--pool: pool one split at a time (--split tune or --split check)');
-	const poolOf = new Map(data.conversations.map((c, i) => [c.id, `pool-${Math.floor(i / n) + 1}`]));
+	// Named by split too: eval.ts stores both splits' pools in one index, and a shared scope id would put a tune pool and a
+	// check pool in one haystack.
+	const split = [...splits][0] ?? 'tune';
+	const poolOf = new Map(data.conversations.map((c, i) => [c.id, `${split}-pool-${Math.floor(i / n) + 1}`]));
 	const pools = new Map<string, Conversation>();
 	for (const c of data.conversations) {
 		const id = poolOf.get(c.id)!;

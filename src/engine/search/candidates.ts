@@ -39,6 +39,8 @@ export interface Candidate {
 	substance: number;
 	/** The entity-focus factor (entity-focus.ts; NaN until computed). */
 	focus: number;
+	/** Processed expansion terms it matched (category members, word neighbours), when recorded. */
+	expansion?: Set<string>;
 }
 
 /** Caps that bound the work of one recall whatever the corpus size. */
@@ -180,7 +182,9 @@ export function addLexical(
  * Lexical hits of a category expansion (categories.ts) into `cands`, each counting for `weight`
  * of its score relative to the expansion's best hit, added to the memory's direct lexical score
  * (CATEGORIES.add; else the larger counts): a member word is weaker evidence than the query's
- * own word. They take no lexical rank and no matched terms (the caller never said them).
+ * own word. They take no lexical rank and no matched terms (the caller never said them); with
+ * `record`, the expansion terms a memory matched are kept on it (`expansion`) for the coverage
+ * stage (coverage.ts).
  */
 export function addExpansion(
 	view: IndexView,
@@ -189,6 +193,7 @@ export function addExpansion(
 	accept: ((slot: number) => boolean) | undefined,
 	cands: Map<number, Candidate>,
 	scope?: string,
+	record = false,
 ): void {
 	if (query.length === 0 || weight <= 0) return;
 	const within = scope === undefined ? undefined : scopeCollection(view, scope);
@@ -204,6 +209,7 @@ export function addExpansion(
 		const c = candidateFor(cands, view.slotOf.get(h.id)!, true);
 		const x = (weight * h.score) / top;
 		c.lex = CATEGORIES.add ? Math.min(1, c.lex + x) : Math.max(c.lex, x);
+		if (record) for (const t of h.queryTerms) (c.expansion ??= new Set()).add(t);
 	}
 }
 

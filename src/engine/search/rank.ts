@@ -1,8 +1,8 @@
 /**
  * recall_memory's ranking over the index: filters → direct retrieval (lexical + semantic) →
  * fusion → neighbour and graph expansion → current-only redirection → priors and boosts →
- * sort, min_score and pagination. Every hit reports its components; its score is
- * `combine(components, weights)` from core/scoring.ts.
+ * sort, min_score, coverage of expansion terms (coverage.ts) and pagination. Every hit reports
+ * its components; its score is `combine(components, weights)` from core/scoring.ts.
  */
 import { MemoryError } from '../../core/errors';
 import type { RecallInput, ScoreComponents } from '../../core/schemas';
@@ -34,6 +34,7 @@ import {
 } from './candidates';
 import { nameMonthTerms, queryDateWords } from './date-words';
 import { focusOf, namedEntities } from './entity-focus';
+import { COVERAGE, coverExpansion } from './coverage';
 import { NEIGHBOURS, neighbourWords, type WordNeighbours } from './neighbours';
 import { redirectToCurrent, spreadOverGraph, spreadToNeighbors } from './expand';
 import { compileFilter } from './filters';
@@ -151,16 +152,17 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 		// "What crafts has June taken up?": a month word that is a name must not match every June memory's date words.
 		const names = new Set(ctx.phrasings.flatMap((q) => [...nameMonthTerms(q, ctx.now)]));
 		addLexical(view, lexical, ctx.acceptAll ? undefined : ctx.accept, cands, input.scope, names.size > 0 ? names : undefined);
+		const accept = ctx.acceptAll ? undefined : ctx.accept;
+		// The coverage stage (coverage.ts) reads which expansion terms each memory matched.
+		const record = COVERAGE.bonus > 0;
 		if (ctx.categories)
-			for (const q of ctx.phrasings)
-				addExpansion(view, expandCategories(ctx.categories, q), CATEGORIES.weight, ctx.acceptAll ? undefined : ctx.accept, cands, input.scope);
+			for (const q of ctx.phrasings) addExpansion(view, expandCategories(ctx.categories, q), CATEGORIES.weight, accept, cands, input.scope, record);
 		if (ctx.words && NEIGHBOURS.weight > 0) {
 			const within = input.scope === undefined ? undefined : scopeCollection(view, input.scope);
 			const holds = (term: string) => view.lexical.holdsTerm(term, within);
 			const most = NEIGHBOURS.maxShare * (within ? within.size : view.count);
 			const common = (term: string) => NEIGHBOURS.maxShare < 1 && view.lexical.contentFrequency(term, within, most + 1) > most;
-			for (const q of ctx.phrasings)
-				addExpansion(view, neighbourWords(ctx.words, q, holds, common), NEIGHBOURS.weight, ctx.acceptAll ? undefined : ctx.accept, cands, input.scope);
+			for (const q of ctx.phrasings) addExpansion(view, neighbourWords(ctx.words, q, holds, common), NEIGHBOURS.weight, accept, cands, input.scope);
 		}
 	}
 	if (w.semantic > 0) ctx.semantic = addSemantic(view, ctx.vectors, k, ctx.acceptAll ? undefined : ctx.accept, cands);
@@ -345,6 +347,20 @@ function pageOf(ctx: RankContext, cands: Map<number, Candidate>): Omit<RankedPag
 		if (h.strength === 'strong') matched++;
 	}
 	hits.sort(comparator(ctx));
+	// Coverage (coverage.ts) re-ranks the first COVERAGE.depth; min_score has already applied to the first ranking's scores.
+	if (COVERAGE.bonus > 0 && ctx.w.lexical > 0 && (ctx.input.sort ?? 'score') === 'score') {
+		const raised = coverExpansion(
+			ctx.view,
+			hits.slice(0, COVERAGE.depth).map((h) => candOf.get(h)!),
+		);
+		for (const i of raised) {
+			const c = candOf.get(hits[i])!;
+			hits[i] = hitOf(ctx, c);
+			candOf.set(hits[i], c);
+		}
+		// Scores only rose, and only among the first COVERAGE.depth: the rest stay below them, in order.
+		if (raised.length > 0) hits.splice(0, COVERAGE.depth, ...hits.slice(0, COVERAGE.depth).sort(comparator(ctx)));
+	}
 	const offset = ctx.input.offset ?? 0;
 	const limit = ctx.input.limit ?? DEFAULT_LIMIT;
 	const page = hits.slice(offset, offset + limit);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CATEGORIES, expandCategories, parseCategories } from '../../../../src/engine/search/categories';
 import { createSearchIndex } from '../../../../src/engine/search/index';
 import { FEEDBACK } from '../../../../src/engine/search/rank';
+import { COVERAGE } from '../../../../src/engine/search/coverage';
 import { nodeModelPath } from '../../../../src/engine/node-model-path';
 import { meta, toyEmbed } from './fixtures';
 import { buildHyponyms } from '../../../../scripts/build-hyponyms';
@@ -40,7 +41,15 @@ describe('category expansion', () => {
 		for (const [id, content] of docs) idx.upsert(meta(id, { scope: 'chat' }), { content }, toyEmbed(content, 64));
 		const q = { query: 'Which sports has Nadia played?', scope: 'chat', limit: 10, weights: { semantic: 0, neighbor: 0, graph: 0 } };
 		const without = idx.rank(q, { vectors: [] }, Date.now());
-		const withTable = idx.rank(q, { vectors: [], categories: TABLE }, Date.now());
+		// The member match alone, without the coverage stage's bonus for a first mention (coverage.test.ts).
+		const saved = COVERAGE.bonus;
+		let withTable: typeof without;
+		try {
+			COVERAGE.bonus = 0;
+			withTable = idx.rank(q, { vectors: [], categories: TABLE }, Date.now());
+		} finally {
+			COVERAGE.bonus = saved;
+		}
 		const lexOf = (page: typeof without, id: string) => page.hits.find((h) => h.id === id)?.components.lexical ?? 0;
 		expect(without.hits.map((h) => h.id)).toEqual(['b']);
 		expect(lexOf(withTable, 'a')).toBeGreaterThan(0);
