@@ -39,9 +39,11 @@ export async function writeIndexed<T>(ctx: EngineContext, change: IndexChange, f
 	let mirrored = false;
 	const complete = () => {
 		if (mirrored) return;
-		mirror(ctx, change);
 		mirrored = true;
+		mirror(ctx, change);
 	};
+	// Set when mirroring failed after the commit was asked for: the write can no longer be undone.
+	let unmirrored = false;
 	try {
 		// Request ids a full-disk delete could not record ride along (request-ids.ts).
 		const out = await withHeldRequests(ctx, (recordHeld) =>
@@ -49,10 +51,18 @@ export async function writeIndexed<T>(ctx: EngineContext, change: IndexChange, f
 				await recordHeld();
 				const result = await fn(complete);
 				ctx.db.commitNow();
-				complete();
+				// Nothing may fail the callback from here: the commit is under way and cannot be
+				// aborted, so a failure would answer "refused" for a write that lands.
+				try {
+					complete();
+				} catch {
+					unmirrored = true;
+				}
 				return result;
 			}),
 		);
+		// Committed: an index the change did not fully reach reads the records back.
+		if (unmirrored) await applyNotice(ctx, touched(change)).catch(() => undefined);
 		announce(ctx, change);
 		return out;
 	} catch (e) {
