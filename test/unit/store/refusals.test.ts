@@ -128,14 +128,17 @@ const WRITES: Write[] = [
 	{
 		name: 'a batch store',
 		run: (e) =>
-			e.store({ memories: Array.from({ length: 70 }, (_, i) => ({ content: `Zebra note ${i}: Bob Lee counted ${i} stripes at the harbour`, tags: ['zebra'] })) }),
+			e.store({
+				memories: Array.from({ length: 70 }, (_, i) => ({ content: `Zebra note ${i}: Bob Lee counted ${i} stripes at the harbour`, tags: ['zebra'] })),
+			}),
 	},
 	{ name: 'a content update', run: (e, ids) => e.update({ memory_id: ids[0], content: 'Zebra crossings, rewritten by Carol King', tags: ['zebra'] }) },
 	{ name: 'a tag edit', run: (e, ids) => e.update({ memory_id: ids[1], tags_add: ['zebra'], request_id: 'tag-edit-1' }) },
 	{ name: 'a link', run: (e, ids) => e.associate({ memory1_id: ids[0], memory2_id: ids[2], type: 'RELATES_TO', request_id: 'link-1' }) },
 	{
 		name: 'an import',
-		run: (e) => e.importMemories({ data: JSON.stringify([{ content: 'Zebra import: Dana Scott keeps the harbour log', tags: ['zebra'] }]), format: 'json' }),
+		run: (e) =>
+			e.importMemories({ data: JSON.stringify([{ content: 'Zebra import: Dana Scott keeps the harbour log', tags: ['zebra'] }]), format: 'json' }),
 	},
 ];
 
