@@ -11,6 +11,7 @@ import type { AssociationType } from '../core/schemas';
 import type { MemoryRow } from '../store/rows';
 import type { AssociationRow } from '../store/rows';
 import type { EngineContext } from './context';
+import { reportFailure } from './background';
 import { applyNotice } from './cross-tab';
 import { toDocMeta, toDocText } from './doc';
 import { withHeldRequests } from './request-ids';
@@ -63,7 +64,12 @@ export async function writeIndexed<T>(ctx: EngineContext, change: IndexChange, f
 		);
 		// Committed: an index the change did not fully reach reads the records back.
 		if (unmirrored) await applyNotice(ctx, touched(change)).catch(() => undefined);
-		announce(ctx, change);
+		try {
+			announce(ctx, change);
+		} catch (e) {
+			// The write stands; telling the other tabs and the snapshot scheduler is best effort.
+			reportFailure(ctx, 'announcing a committed write', e);
+		}
 		return out;
 	} catch (e) {
 		// Best effort: should the database be unreadable too, the next open rebuilds the index.
