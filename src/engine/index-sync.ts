@@ -33,8 +33,10 @@ export interface IndexChange {
  * its whole change before its last requests have succeeded calls `complete()` then: the index
  * is updated while the storage process is still writing, instead of after (a batch store's
  * entity and last row writes take about as long as its index update). Should the transaction
- * fail afterwards, the touched records are read back as the database still has them. Callers
- * hold the engine's write lock.
+ * fail afterwards, the touched records are read back as the database still has them. Once the
+ * commit is asked for, nothing fails the write: it can no longer be aborted, so an error would
+ * answer "refused" for a write that lands (an index update that fails then reads the records
+ * back too). Callers hold the engine's write lock.
  */
 export async function writeIndexed<T>(ctx: EngineContext, change: IndexChange, fn: (complete: () => void) => Promise<T>): Promise<T> {
 	let mirrored = false;
