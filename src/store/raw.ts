@@ -37,7 +37,7 @@ function nativeTx(db: EngramDB, store: string, write: boolean): IDBTransaction |
  * Resolves with `result()` once the last of `reqs` has succeeded (IndexedDB runs a transaction's
  * requests in order), as a Dexie promise; rejects with the first request's error. A failed
  * request's error event is handled here (the rejection carries the error to the caller, rather
- * than an uncaught abort) and the transaction is aborted at once (see `failed`).
+ * than an uncaught abort) and the transaction is aborted at once (see `handled`).
  */
 function settled<T>(reqs: IDBRequest[], result: () => T): Promise<T> {
 	return new Dexie.Promise<T>((resolve, reject) => {
