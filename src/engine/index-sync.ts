@@ -11,6 +11,7 @@ import type { AssociationType } from '../core/schemas';
 import type { MemoryRow } from '../store/rows';
 import type { AssociationRow } from '../store/rows';
 import type { EngineContext } from './context';
+import { reportFailure } from './background';
 import { applyNotice } from './cross-tab';
 import { toDocMeta, toDocText } from './doc';
 import { withHeldRequests } from './request-ids';
@@ -32,16 +33,20 @@ export interface IndexChange {
  * its whole change before its last requests have succeeded calls `complete()` then: the index
  * is updated while the storage process is still writing, instead of after (a batch store's
  * entity and last row writes take about as long as its index update). Should the transaction
- * fail afterwards, the touched records are read back as the database still has them. Callers
- * hold the engine's write lock.
+ * fail afterwards, the touched records are read back as the database still has them. Once the
+ * commit is asked for, nothing fails the write: it can no longer be aborted, so an error would
+ * answer "refused" for a write that lands (an index update that fails then reads the records
+ * back too). Callers hold the engine's write lock.
  */
 export async function writeIndexed<T>(ctx: EngineContext, change: IndexChange, fn: (complete: () => void) => Promise<T>): Promise<T> {
 	let mirrored = false;
 	const complete = () => {
 		if (mirrored) return;
-		mirror(ctx, change);
 		mirrored = true;
+		mirror(ctx, change);
 	};
+	// Set when mirroring failed after the commit was asked for: the write can no longer be undone.
+	let unmirrored = false;
 	try {
 		// Request ids a full-disk delete could not record ride along (request-ids.ts).
 		const out = await withHeldRequests(ctx, (recordHeld) =>
@@ -49,11 +54,24 @@ export async function writeIndexed<T>(ctx: EngineContext, change: IndexChange, f
 				await recordHeld();
 				const result = await fn(complete);
 				ctx.db.commitNow();
-				complete();
+				// Nothing may fail the callback from here: the commit is under way and cannot be
+				// aborted, so a failure would answer "refused" for a write that lands.
+				try {
+					complete();
+				} catch {
+					unmirrored = true;
+				}
 				return result;
 			}),
 		);
-		announce(ctx, change);
+		// Committed: an index the change did not fully reach reads the records back.
+		if (unmirrored) await applyNotice(ctx, touched(change)).catch(() => undefined);
+		try {
+			announce(ctx, change);
+		} catch (e) {
+			// The write stands; telling the other tabs and the snapshot scheduler is best effort.
+			reportFailure(ctx, 'announcing a committed write', e);
+		}
 		return out;
 	} catch (e) {
 		// Best effort: should the database be unreadable too, the next open rebuilds the index.

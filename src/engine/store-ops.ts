@@ -435,7 +435,13 @@ class PlanWriter {
 		const apart = [...this.#apart, ...this.#issueNew(superseded)];
 		const old = [...superseded.values()];
 		// A stale guess can also fail a write (a seq another tab took): the check tells which it was.
-		const stale = async () => this.#check !== undefined && !sameState(c.state, await this.#check);
+		// A check the failure cut short (the transaction aborts at a failed request) counts as stale:
+		// the retry reads afresh, and fails the same way should the failure be real.
+		const stale = async () => {
+			if (this.#check === undefined) return false;
+			const read = await this.#check.catch(() => undefined);
+			return read === undefined || !sameState(c.state, read);
+		};
 		const next = { seq: counters.seq + plan.written.length, stamp: change.stamp };
 		const written = plan.written.map((w) => w.row);
 		// Empty bulk calls still cost a request each; skip them.

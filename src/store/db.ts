@@ -10,7 +10,7 @@ import Dexie, { type DBCore, type Middleware, type Table, type Transaction } fro
 import type { ActivityRow, AssociationRow, EntityRow, MemoryRow, RequestRow, SettingRow, SnapshotRow, StoredLink, VectorRow } from './rows';
 import { contentKey, entityIdsOf, sessionOf } from './derived';
 import { isMemoryError } from '../core/errors';
-import { mapStoreError } from './errors';
+import { AbortForRetry, mapStoreError } from './errors';
 import { COUNTERS_KEY, DEFAULT_DB_NAME } from './names';
 
 export { DEFAULT_DB_NAME };
@@ -221,17 +221,23 @@ export class EngramDB extends Dexie {
 	/**
 	 * Runs `fn` in one read-write transaction over all tables: it commits as a whole or not at
 	 * all. `fn` may await only Dexie calls (awaiting anything else lets IndexedDB auto-commit).
-	 * Dexie errors come out as MemoryError (see errors.ts); a MemoryError or AbortForRetry thrown
-	 * by `fn` passes unchanged.
+	 * A request that fails aborts the transaction at once (see `abortOnFailure`), so nothing of it
+	 * is written even should `fn` catch the failure and go on. Dexie errors come out as
+	 * MemoryError (see errors.ts), a failed request's own error first; a MemoryError or
+	 * AbortForRetry thrown by `fn` passes unchanged.
 	 */
 	async write<T>(fn: () => Promise<T>): Promise<T> {
+		const failure: { error?: unknown } = {};
 		try {
 			// An async scope function makes Dexie keep the transaction alive across native awaits.
-			const out = await this.transaction('rw', this.tables, async () => fn());
+			const out = await this.transaction('rw', this.tables, async () => {
+				abortOnFailure(failure);
+				return fn();
+			});
 			this.quotaFullSince = undefined;
 			return out;
 		} catch (e) {
-			throw this.#noteQuota(mapStoreError(e));
+			throw this.#noteQuota(mapStoreError(cause(e, failure)));
 		}
 	}
 
@@ -242,10 +248,14 @@ export class EngramDB extends Dexie {
 	 * Its success says nothing about room, so it leaves `quotaFullSince` as it was.
 	 */
 	async deleteOnly(fn: () => Promise<void>): Promise<void> {
+		const failure: { error?: unknown } = {};
 		try {
-			await this.transaction('rw', this.tables, async () => fn());
+			await this.transaction('rw', this.tables, async () => {
+				abortOnFailure(failure);
+				return fn();
+			});
 		} catch (e) {
-			throw this.#noteQuota(mapStoreError(e));
+			throw this.#noteQuota(mapStoreError(cause(e, failure)));
 		}
 	}
 
@@ -279,6 +289,40 @@ export class EngramDB extends Dexie {
 			throw mapStoreError(e);
 		}
 	}
+}
+
+/**
+ * Makes any failed request abort the current write transaction at once, and keeps its error in
+ * `failure`. Dexie's requests and store/raw.ts's handle a request's error event (so the failure
+ * comes back as a rejection, not as an uncaught abort) and leave the abort to the callback's
+ * rejection; until then the transaction is live, and a callback that caught the rejection and
+ * went on would commit every other request without the failed one. This listener runs first, in
+ * the event's capture phase at the transaction, before any request's own handler.
+ */
+function abortOnFailure(failure: { error?: unknown }): void {
+	const tx = Dexie.currentTransaction?.idbtrans as IDBTransaction | undefined;
+	tx?.addEventListener(
+		'error',
+		(ev) => {
+			failure.error ??= (ev.target as IDBRequest | null)?.error ?? undefined;
+			try {
+				tx.abort();
+			} catch {
+				// Already aborted (a later request's AbortError) or finished.
+			}
+		},
+		{ capture: true },
+	);
+}
+
+/**
+ * What a failed write reports: what `fn` threw on purpose (a MemoryError, AbortForRetry), else
+ * the failed request's own error (a QuotaExceededError, a ConstraintError) rather than the
+ * AbortError or "committed too early" that aborting the transaction under `fn` leaves behind.
+ */
+function cause(e: unknown, failure: { error?: unknown }): unknown {
+	if (failure.error === undefined || isMemoryError(e) || e instanceof AbortForRetry) return e;
+	return failure.error;
 }
 
 /** v1 → v2: derive session and content key for every memory; convert vectors to Float32Array. */

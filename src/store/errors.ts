@@ -8,13 +8,20 @@ interface NamedError {
 	name?: string;
 	message?: string;
 	inner?: NamedError;
+	failures?: NamedError[];
 }
 
-/** The innermost named cause: Dexie.AbortError wraps the error that aborted the transaction. */
+/**
+ * The innermost named cause: Dexie.AbortError wraps the error that aborted the transaction, and
+ * a Dexie.BulkError (a bulkPut or bulkAdd) lists its failed requests' errors.
+ */
 function rootCause(e: NamedError): NamedError {
 	let cur = e;
-	while (cur.inner && typeof cur.inner === 'object') cur = cur.inner;
-	return cur;
+	for (;;) {
+		const next = cur.inner ?? cur.failures?.[0];
+		if (!next || typeof next !== 'object') return cur;
+		cur = next;
+	}
 }
 
 /**

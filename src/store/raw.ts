@@ -9,9 +9,10 @@
  * Same contract as the Dexie calls they replace: the results are Dexie promises (so code that
  * awaits one stays in the transaction's zone and can go on using Dexie); a failed request
  * rejects its promise with the request's error (a ConstraintError, say, which errors.ts maps by
- * name) and, once that comes out of `write()`'s callback, the transaction is aborted; outside a
- * transaction over the table (or one that has not started its native transaction) each helper
- * falls back to the Dexie call.
+ * name) and aborts the transaction there and then (as `EngramDB.write()` does for every failed
+ * request), so nothing of it is written even should the caller catch the rejection and go on;
+ * outside a transaction over the table (or one that has not started its native transaction)
+ * each helper falls back to the Dexie call.
  */
 import Dexie from 'dexie';
 import type { EngramDB } from './db';
@@ -34,16 +35,15 @@ function nativeTx(db: EngramDB, store: string, write: boolean): IDBTransaction |
 
 /**
  * Resolves with `result()` once the last of `reqs` has succeeded (IndexedDB runs a transaction's
- * requests in order), as a Dexie promise; rejects with the first request's error. As in Dexie's
- * own bulk calls, a failed request's error event is handled here: the rejection carries it to the
- * caller, and `write()` aborts the transaction when it comes out of the callback.
+ * requests in order), as a Dexie promise; rejects with the first request's error. A failed
+ * request's error event is handled here (the rejection carries the error to the caller, rather
+ * than an uncaught abort) and the transaction is aborted at once (see `handled`).
  */
 function settled<T>(reqs: IDBRequest[], result: () => T): Promise<T> {
 	return new Dexie.Promise<T>((resolve, reject) => {
 		let failed = false;
 		const onerror = (ev: Event) => {
-			ev.preventDefault();
-			ev.stopPropagation();
+			handled(ev);
 			if (failed) return;
 			failed = true;
 			reject((ev.target as IDBRequest).error);
@@ -130,12 +130,27 @@ export function lastInIndex<T>(
 				c.continue();
 			};
 			req.onerror = (ev) => {
-				ev.preventDefault();
-				ev.stopPropagation();
+				handled(ev);
 				reject(req.error);
 			};
 		});
 	});
+}
+
+/**
+ * Takes a failed request's error event: handled here (no uncaught abort, nor Dexie's own
+ * transaction error handler), and the request's transaction aborted at once. Leaving the abort
+ * to the caller's rejection would keep the transaction live until then, and a caller that caught
+ * it would commit the other requests without this one.
+ */
+function handled(ev: Event): void {
+	ev.preventDefault();
+	ev.stopPropagation();
+	try {
+		(ev.target as IDBRequest).transaction?.abort();
+	} catch {
+		// Already aborted (this is a later request's AbortError) or finished.
+	}
 }
 
 /** `issue()`, with a request refused on the spot (the transaction has finished, say) as a rejection, as Dexie gives it. */

@@ -55,6 +55,46 @@ const rowCount = () =>
 			}),
 	);
 
+/**
+ * What a write could leave behind, read on a connection of the page's own (not through the
+ * engine): row and activity counts, the counters, entity and request-id counts, and one memory's
+ * content, update time and links.
+ */
+const saved = (id: string) =>
+	app.page.evaluate(
+		(id) =>
+			new Promise<Record<string, unknown>>((ok, ko) => {
+				const r = indexedDB.open('engram');
+				r.onerror = () => ko(r.error);
+				r.onsuccess = () => {
+					const db = r.result;
+					const t = db.transaction(['memories', 'activity', 'settings', 'entities', 'requests'], 'readonly');
+					const out: Record<string, unknown> = {};
+					const ask = (k: string, req: IDBRequest, f: (v: unknown) => unknown = (v) => v) => (req.onsuccess = () => (out[k] = f(req.result)));
+					ask('memories', t.objectStore('memories').count());
+					ask('activity', t.objectStore('activity').count());
+					ask('entities', t.objectStore('entities').count());
+					ask('requests', t.objectStore('requests').count());
+					ask('counters', t.objectStore('settings').get('sys:counters'), (v) => JSON.stringify((v as { value: unknown } | undefined)?.value));
+					ask(
+						'updated',
+						t.objectStore('activity').index('memory_id').getAll(id),
+						(v) => (v as { action: string }[]).filter((a) => a.action === 'updated').length,
+					);
+					ask('row', t.objectStore('memories').get(id), (v) => {
+						const m = v as { content: string; tags: string[]; updated_at: string; links?: unknown[] } | undefined;
+						return m && { content: m.content.slice(0, 60), tags: m.tags, updated_at: m.updated_at, links: m.links?.length ?? 0 };
+					});
+					t.oncomplete = () => {
+						db.close();
+						ok(out);
+					};
+					t.onerror = () => ko(t.error);
+				};
+			}),
+		id,
+	);
+
 /** Random letters, so the content neither compresses nor repeats (no duplicates). */
 const noise = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
 
@@ -107,10 +147,36 @@ describe('a full disk', () => {
 		const got = await attempt<{ memory: { id: string; access_count: number } }>('get', { memory_id: other });
 		expect(failed(got) ? got : got.memory.id).toBe(other);
 
-		// update: a clear error that says how to make room.
+		// update: a clear error that says how to make room, and nothing of it written: not the row,
+		// not the history, not the counters, not the index.
+		const full0 = await saved(other);
+		expect(full0.row).toMatchObject({ content: expect.stringMatching(/^filler /) });
 		const upd = await attempt('update', { memory_id: other, content: 'short now' });
 		expect(failed(upd) && upd.code).toBe('quota_exceeded');
 		expect((upd as Failure).message).toMatch(/^update_memory: storage is full.*delete memories first/);
+		expect(await saved(other)).toEqual(full0);
+		const found = await engine<{ results: { memory: { content: string } }[] }>(page, 'recall', { query: 'short now', limit: 5 });
+		expect(found.results.map((r) => r.memory.content)).not.toContain('short now');
+
+		// Every other kind of write is refused as whole, a few times over: nothing of any lands.
+		const others = (await engine<{ results: { memory: { id: string } }[] }>(page, 'recall', { tags: ['group3'], limit: 2 })).results.map(
+			(r) => r.memory.id,
+		);
+		for (let round = 0; round < 3; round++) {
+			const writes: [string, unknown][] = [
+				['store', { content: `one more ${round} ${noise(40)}`, tags: ['refused'] }],
+				['store', { memories: [0, 1, 2].map((j) => ({ content: `three more ${round}.${j} ${noise(40)}`, tags: ['refused'] })) }],
+				['update', { memory_id: other, content: 'short now' }],
+				['update', { memory_id: other, tags_add: ['refused'], request_id: `tags-${round}` }],
+				['associate', { memory1_id: other, memory2_id: others[0], type: 'RELATES_TO' }],
+				['importMemories', { data: JSON.stringify([{ content: `imported ${round} ${noise(40)}` }]), format: 'json' }],
+			];
+			for (const [method, arg] of writes) {
+				const r = await attempt(method, arg);
+				expect(failed(r) ? r.code : { method, arg, r }).toBe('quota_exceeded');
+				expect(await saved(other)).toEqual(full0);
+			}
+		}
 
 		// delete by id.
 		const byId = await attempt<{ success: boolean; deleted_count: number }>('delete', { memory_id: ids[0] });
@@ -135,14 +201,18 @@ describe('a full disk', () => {
 		// (or the person freeing disk) would: the quota again stands a little above usage.
 		const now = (await page.evaluate(() => navigator.storage.estimate())).usage!;
 		await cdp.send('Storage.overrideQuotaForOrigin' as never, { origin, quotaSize: now + 3_000_000 } as never);
+		// The refused update is still nowhere.
+		expect((await saved(other)).row).toEqual(full0.row);
 		const after = await attempt<{ results: { memory_id: string }[] }>('store', { content: 'written after making room', tags: ['after'] });
 		expect(failed(after) ? after : after.results.length).toBe(1);
 		expect(await total()).toBe(left + 1);
 		expect(await rowCount()).toBe(left + 1);
 		expect(await engine(page, 'storageFull')).toBeUndefined();
 		await banner.waitFor({ state: 'detached', timeout: 20_000 });
+		expect((await saved(other)).row).toEqual(full0.row);
 		const updated = await attempt<{ changed: string[] }>('update', { memory_id: other, content: 'short now' });
 		expect(failed(updated) ? updated : updated.changed).toContain('content');
+		expect(await saved(other)).toMatchObject({ row: { content: 'short now' }, updated: 1 });
 
 		await new Promise((r) => setTimeout(r, 1500));
 		expect(app.errors).toEqual([]);
