@@ -283,8 +283,11 @@ let wordFlags = new Uint8Array(1024);
 const FUNCTION_WORD = 1;
 const SINGLE = 2;
 
-/** Distinct words interned before packedWordCache starts over (ids and packed sets both go). */
-export const PACKED_VOCABULARY_MAX = 1 << 21;
+/**
+ * Distinct words interned before packedWordCache starts over (ids and packed sets both go): ~30 MB
+ * of words at most; 100k bench-corpus memories hold ~71k.
+ */
+export const PACKED_VOCABULARY_MAX = 1 << 19;
 /**
  * What packedWordCache remembers, in Int32 slots (each text counting PACKED_ENTRY_SLOTS more for
  * its entry): ~25 MB, the words of 100k memories of a few sentences.

@@ -15,6 +15,7 @@ import {
 	packedWordCache,
 	PACKED_CACHE_SLOTS,
 	PACKED_ENTRY_SLOTS,
+	PACKED_VOCABULARY_MAX,
 	possibleUpdatePacked,
 	possibleUpdateWords,
 	sharpWords,
@@ -261,5 +262,21 @@ describe('word sets worked out once (wordsOf, wordCache)', () => {
 		for (let i = 0; i < PACKED_CACHE_SLOTS / per + 1; i++) packedOf(`later text ${i + 2}`);
 		expect(packedOf('the oldest text 1')).not.toBe(first);
 		expect(packedOf('the oldest text 1')).toEqual(first);
+	});
+
+	it('starts its vocabulary over between stores once it is full, and answers the same after', () => {
+		const before = packedWordCache();
+		const a = 'Deploys happen on Tuesday at 3pm';
+		const b = 'Deploys happen on Thursday at 3pm';
+		const packedA = before(a);
+		// Texts of new words until the vocabulary is full (a store's words all stay numbered alike meanwhile).
+		for (let i = 0; i * 200 < PACKED_VOCABULARY_MAX; i++) before(Array.from({ length: 200 }, (_, j) => `w${i * 200 + j}`).join(' '));
+		expect(possibleUpdatePacked(0.9, 0.6, packedA, before(b))).toBe(true);
+		const after = packedWordCache();
+		expect(after(a)).not.toBe(packedA);
+		expect([possibleUpdatePacked(0.9, 0.6, after(a), after(b)), nearDuplicatePacked(0.99, 0.95, after(a), after(b))]).toEqual([
+			isPossibleUpdate(0.9, 0.6, a, b),
+			isNearDuplicate(0.99, 0.95, a, b),
+		]);
 	});
 });
