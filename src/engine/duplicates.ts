@@ -263,3 +263,158 @@ export function possibleUpdateWords(cosine: number, threshold: number, a: Words,
 	const short = Math.min(na, nb);
 	return short > 0 && shared >= UPDATE_OVERLAP * short;
 }
+
+// ---------------------------------------------------------------- packed word sets
+
+/**
+ * A text's word sets packed for a store's checks (packedWordCache): its words as numbers
+ * (interned: one number per distinct word while the vocabulary lasts), as
+ * [chars, number of sharp words, sharp words ascending, tokens ascending]. The content words
+ * are the tokens that are not function words (as wordsOf has them). A few hundred bytes instead
+ * of three Sets, so a store can remember the words of every memory a 100k import compares with:
+ * past the 8,192 texts wordCache keeps, most of a large import's neighbours had theirs worked
+ * out again in every batch (a tenth of a batch at 100k memories).
+ */
+export type PackedWords = Int32Array;
+
+/** Interned words (packWords), and per word: 1 when a function word, 2 when a single character. */
+const vocabulary = new Map<string, number>();
+let wordFlags = new Uint8Array(1024);
+const FUNCTION_WORD = 1;
+const SINGLE = 2;
+
+/**
+ * Distinct words interned before packedWordCache starts over (ids and packed sets both go): ~30 MB
+ * of words at most; 100k bench-corpus memories hold ~71k.
+ */
+export const PACKED_VOCABULARY_MAX = 1 << 19;
+/**
+ * What packedWordCache remembers, in Int32 slots (each text counting PACKED_ENTRY_SLOTS more for
+ * its entry): ~25 MB, the words of 100k memories of a few sentences.
+ */
+export const PACKED_CACHE_SLOTS = 6 << 20;
+export const PACKED_ENTRY_SLOTS = 16;
+
+const packed = new Map<string, PackedWords>();
+let packedSlots = 0;
+
+function wordId(w: string): number {
+	let id = vocabulary.get(w);
+	if (id === undefined) {
+		id = vocabulary.size;
+		vocabulary.set(w, id);
+		if (id >= wordFlags.length) {
+			const more = new Uint8Array(wordFlags.length * 2);
+			more.set(wordFlags);
+			wordFlags = more;
+		}
+		wordFlags[id] = (FUNCTION_WORDS.has(w) ? FUNCTION_WORD : 0) | (w.length === 1 ? SINGLE : 0);
+	}
+	return id;
+}
+
+/** `w` packed (see PackedWords), its words interned. */
+export function packWords(w: Words): PackedWords {
+	const sharp = Int32Array.from(w.sharp, wordId).sort();
+	const tokens = Int32Array.from(w.tokens, wordId).sort();
+	const out = new Int32Array(2 + sharp.length + tokens.length);
+	out[0] = w.chars;
+	out[1] = sharp.length;
+	out.set(sharp, 2);
+	out.set(tokens, 2 + sharp.length);
+	return out;
+}
+
+/** Whether the ascending p[from, to) holds `id`. */
+function holds(p: PackedWords, from: number, to: number, id: number): boolean {
+	let lo = from;
+	let hi = to;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		const v = p[mid];
+		if (v === id) return true;
+		if (v < id) lo = mid + 1;
+		else hi = mid;
+	}
+	return false;
+}
+
+const tokensFrom = (p: PackedWords) => 2 + p[1];
+const holdsSharp = (p: PackedWords, id: number) => holds(p, 2, 2 + p[1], id);
+const holdsToken = (p: PackedWords, id: number) => holds(p, 2 + p[1], p.length, id);
+
+/** loses() on packed sets: a word that names or counts in `a` missing from `b`. */
+function losesPacked(a: PackedWords, b: PackedWords): boolean {
+	for (let i = 2, end = tokensFrom(a); i < end; i++) {
+		const id = a[i];
+		if ((wordFlags[id] & SINGLE) !== 0 ? !holdsSharp(b, id) : !holdsToken(b, id)) return true;
+	}
+	return false;
+}
+
+/** Whether every content word of `a` is one of `b`'s (a content word is one in either: same word, same flags). */
+function contentSubset(a: PackedWords, b: PackedWords): boolean {
+	let j = tokensFrom(b);
+	for (let i = tokensFrom(a); i < a.length; i++) {
+		const id = a[i];
+		if ((wordFlags[id] & FUNCTION_WORD) !== 0) continue;
+		while (j < b.length && b[j] < id) j++;
+		if (j === b.length || b[j] !== id) return false;
+	}
+	return true;
+}
+
+/** nearDuplicateWords on packed sets (the same answer). */
+export function nearDuplicatePacked(cosine: number, threshold: number, a: PackedWords, b: PackedWords): boolean {
+	if (cosine < threshold) return false;
+	if (losesPacked(a, b) || losesPacked(b, a)) return false;
+	return contentSubset(a, b) || contentSubset(b, a);
+}
+
+/** possibleUpdateWords on packed sets (the same answer). */
+export function possibleUpdatePacked(cosine: number, threshold: number, a: PackedWords, b: PackedWords): boolean {
+	if (cosine < threshold || a[0] > UPDATE_MAX_CHARS || b[0] > UPDATE_MAX_CHARS) return false;
+	if (!losesPacked(a, b) && !losesPacked(b, a)) return false;
+	let na = 0;
+	let shared = 0;
+	for (let i = tokensFrom(a); i < a.length; i++) {
+		const id = a[i];
+		if ((wordFlags[id] & FUNCTION_WORD) !== 0 || holdsSharp(a, id) || holdsSharp(b, id)) continue;
+		na++;
+		if (holdsToken(b, id)) shared++;
+	}
+	let nb = 0;
+	for (let i = tokensFrom(b); i < b.length; i++) {
+		const id = b[i];
+		if ((wordFlags[id] & FUNCTION_WORD) === 0 && !holdsSharp(a, id) && !holdsSharp(b, id)) nb++;
+	}
+	const short = Math.min(na, nb);
+	return short > 0 && shared >= UPDATE_OVERLAP * short;
+}
+
+/**
+ * Packed word sets, remembered per text (up to PACKED_CACHE_SLOTS, shared by every store; the
+ * oldest go first). One per store call: the vocabulary only starts over between calls, so the
+ * sets a call compares always share their numbering.
+ */
+export function packedWordCache(): (text: string) => PackedWords {
+	if (vocabulary.size >= PACKED_VOCABULARY_MAX) {
+		vocabulary.clear();
+		packed.clear();
+		packedSlots = 0;
+	}
+	return (text) => {
+		let p = packed.get(text);
+		if (p === undefined) {
+			p = packWords(wordsOf(text));
+			packedSlots += p.length + PACKED_ENTRY_SLOTS;
+			for (const [t, old] of packed) {
+				if (packedSlots <= PACKED_CACHE_SLOTS) break;
+				packed.delete(t);
+				packedSlots -= old.length + PACKED_ENTRY_SLOTS;
+			}
+			packed.set(text, p);
+		}
+		return p;
+	};
+}

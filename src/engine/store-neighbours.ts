@@ -10,7 +10,7 @@ import type { EntityKey } from '../store/entities';
 import type { MemoryRow } from '../store/rows';
 import { PREFILTER_MARGIN } from './batch-dots';
 import type { EngineContext } from './context';
-import { nearDuplicateWords, possibleUpdateWords, UPDATE_MAX_CHARS, type Words } from './duplicates';
+import { nearDuplicatePacked, possibleUpdatePacked, UPDATE_MAX_CHARS, type PackedWords } from './duplicates';
 
 /** How many SIMILAR_TO links a new memory gets at most (and how many neighbours it is compared with). */
 export const MAX_SIMILAR = 5;
@@ -164,7 +164,7 @@ export function possibleUpdates(
 	near: Neighbour[],
 	contents: Map<string, string>,
 	skip: string | undefined,
-	words: (text: string) => Words,
+	words: (text: string) => PackedWords,
 	nearest = nearestOf(near),
 ): string[] {
 	const th = ctx.thresholds.similar;
@@ -176,7 +176,7 @@ export function possibleUpdates(
 		.filter((n) => {
 			if (n.id === skip) return false;
 			const content = n.row?.content ?? contents.get(n.id);
-			return content !== undefined && possibleUpdateWords(n.cosine, th, words(content), mine);
+			return content !== undefined && possibleUpdatePacked(n.cosine, th, words(content), mine);
 		})
 		.map((n) => n.id);
 }
@@ -207,16 +207,16 @@ export function nearDuplicate(
 	d: Draft,
 	batch: Neighbour[],
 	stored: Neighbour[],
-	words: (text: string) => Words,
+	words: (text: string) => PackedWords,
 ): Duplicate | undefined | Promise<Duplicate | undefined> {
 	if (!d.vector) return undefined;
 	const th = ctx.thresholds.duplicate;
 	const mine = () => words(d.row.content);
-	for (const n of batch) if (n.cosine >= th && nearDuplicateWords(n.cosine, th, mine(), words(n.row!.content))) return { row: n.row!, similarity: n.cosine };
+	for (const n of batch) if (n.cosine >= th && nearDuplicatePacked(n.cosine, th, mine(), words(n.row!.content))) return { row: n.row!, similarity: n.cosine };
 	const near = stored.filter((n) => n.cosine >= th);
 	if (near.length === 0) return undefined;
 	return ctx.db.memories.bulkGet(near.map((n) => n.id)).then((rows) => {
-		const i = rows.findIndex((row, k) => row && nearDuplicateWords(near[k].cosine, th, mine(), words(row.content)));
+		const i = rows.findIndex((row, k) => row && nearDuplicatePacked(near[k].cosine, th, mine(), words(row.content)));
 		return i < 0 ? undefined : { row: rows[i]!, similarity: near[i].cosine };
 	});
 }

@@ -22,7 +22,7 @@ import { writeRows } from '../store/raw';
 import { BatchDots } from './batch-dots';
 import { callerModel, embedTexts, nowIso, type EngineContext } from './context';
 import { turnContext } from './doc';
-import { wordCache } from './duplicates';
+import { packedWordCache } from './duplicates';
 import { entityKeys, resolveEntities } from './entity-keys';
 import { writeIndexed, type IndexChange } from './index-sync';
 import { applyOnce, replayedOutput, requestKey } from './request-ids';
@@ -203,7 +203,7 @@ async function writeDrafts(
 	const similarContents = await contentsAbove(ctx, neighbours);
 	/** Memories each stored draft may replace (possible_update_of), by index. */
 	const updatesOf = new Map<number, string[]>();
-	const words = wordCache();
+	const words = packedWordCache();
 	const dots = batchDots(drafts);
 	/** The written items by scope and normalised content (the first of each): exactDuplicate's look-up. */
 	const byNorm = new Map<string, Written>();

@@ -158,22 +158,29 @@ function idf(total: number, matching: number): number {
 }
 
 /**
- * How many recently indexed documents' content the index remembers (contentOf): at least the
- * few batches of 500 whose memories are the next batch's nearest neighbours.
- */
-export const RECENT_CONTENT = 16_384;
-/**
  * Longer contents are not remembered (contentOf answers undefined): possible_update_of never
- * compares texts over 2,000 characters (duplicates.ts UPDATE_MAX_CHARS), and 16,384 notes of up
- * to 50,000 characters would hold over a gigabyte. Bounded so, the memo holds at most ~65 MB.
+ * compares texts over 2,000 characters (duplicates.ts UPDATE_MAX_CHARS), and notes of up to
+ * 50,000 characters would hold gigabytes.
  */
 export const RECENT_CONTENT_MAX_CHARS = 2_000;
+/** What one remembered content costs besides its characters (its map entry), in characters. */
+export const RECENT_ENTRY_CHARS = 64;
+/**
+ * How much recently indexed content the index remembers (contentOf), in characters (each entry
+ * counting RECENT_ENTRY_CHARS more): 16,384 contents of the longest remembered length, at most
+ * ~65 MB. A count of entries bounded it before: at 16,384 memories of any length, a batch import
+ * past ~20k memories read most of its neighbours' rows (vectors and links included) from
+ * IndexedDB, more with every batch; by characters, 100k memories of a few sentences fit.
+ */
+export const RECENT_CONTENT_CHARS = 16_384 * RECENT_CONTENT_MAX_CHARS;
 
 /** A minisearch index with upsert/remove by id and JSON snapshots. */
 export class LexicalIndex {
 	private ms: MiniSearch<LexicalDoc>;
 	/** Content of the latest documents indexed, oldest first (see contentOf). */
 	private recent = new Map<string, string>();
+	/** What `recent` holds, in characters (see RECENT_CONTENT_CHARS). */
+	private recentChars = 0;
 	/** Term data by term, as the term tree holds it (see termData). */
 	private terms = new Map<string, TermData>();
 	/** The last `dates` value indexed and its terms: a batch's memories share one timestamp. */
@@ -246,15 +253,27 @@ export class LexicalIndex {
 	upsert(doc: LexicalDoc): void {
 		if (this.ms.has(doc.id)) this.discard(doc.id);
 		this.add(doc);
-		this.recent.delete(doc.id);
+		this.forget(doc.id);
 		if (doc.content.length > RECENT_CONTENT_MAX_CHARS) return;
-		if (this.recent.size >= RECENT_CONTENT) this.recent.delete(this.recent.keys().next().value!);
+		this.recentChars += doc.content.length + RECENT_ENTRY_CHARS;
+		for (const [id] of this.recent) {
+			if (this.recentChars <= RECENT_CONTENT_CHARS) break;
+			this.forget(id);
+		}
 		this.recent.set(doc.id, doc.content);
 	}
 
 	remove(id: string): void {
-		this.recent.delete(id);
+		this.forget(id);
 		if (this.ms.has(id)) this.discard(id);
+	}
+
+	/** Drops a remembered content (see contentOf). */
+	private forget(id: string): void {
+		const content = this.recent.get(id);
+		if (content === undefined) return;
+		this.recent.delete(id);
+		this.recentChars -= content.length + RECENT_ENTRY_CHARS;
 	}
 
 	/**
@@ -331,6 +350,7 @@ export class LexicalIndex {
 	clear(): void {
 		this.ms.removeAll();
 		this.recent.clear();
+		this.recentChars = 0;
 		this.terms.clear();
 		this.words = { seen: new Set(), list: [], complete: true };
 	}

@@ -10,7 +10,13 @@ import {
 	isNearDuplicate,
 	NEGATIONS,
 	isPossibleUpdate,
+	nearDuplicatePacked,
 	nearDuplicateWords,
+	packedWordCache,
+	PACKED_CACHE_SLOTS,
+	PACKED_ENTRY_SLOTS,
+	PACKED_VOCABULARY_MAX,
+	possibleUpdatePacked,
 	possibleUpdateWords,
 	sharpWords,
 	wordCache,
@@ -202,5 +208,75 @@ describe('word sets worked out once (wordsOf, wordCache)', () => {
 				expect(possibleUpdateWords(cos, 0.9, wordsOf(ta), cache(tb))).toBe(isPossibleUpdate(cos, 0.9, ta, tb));
 			}),
 		);
+	});
+
+	it('the checks on packed word sets answer as the checks on word sets, both ways round', () => {
+		const packedOf = packedWordCache();
+		fc.assert(
+			fc.property(words, words, fc.double({ min: 0.8, max: 1, noNaN: true }), (a, b, cos) => {
+				const [ta, tb] = [a.join(' '), b.join(' ')];
+				const [wa, wb, pa, pb] = [wordsOf(ta), wordsOf(tb), packedOf(ta), packedOf(tb)];
+				expect([nearDuplicatePacked(cos, 0.9, pa, pb), nearDuplicatePacked(cos, 0.9, pb, pa)]).toEqual([
+					nearDuplicateWords(cos, 0.9, wa, wb),
+					nearDuplicateWords(cos, 0.9, wb, wa),
+				]);
+				expect([possibleUpdatePacked(cos, 0.9, pa, pb), possibleUpdatePacked(cos, 0.9, pb, pa)]).toEqual([
+					possibleUpdateWords(cos, 0.9, wa, wb),
+					possibleUpdateWords(cos, 0.9, wb, wa),
+				]);
+			}),
+			{ numRuns: 2_000 },
+		);
+	});
+
+	it('packed checks answer as the Set ones on sentences (a long text past UPDATE_MAX_CHARS too)', () => {
+		const packedOf = packedWordCache();
+		const texts = [
+			'Deploys happen on Tuesday',
+			'Deploys happen on Thursday',
+			'The rate limit is 100 requests per minute',
+			'The rate limit is 1000 requests per minute',
+			'Feature flag X is enabled',
+			'Feature flag X is not enabled',
+			'Meeting with team A at 3pm',
+			'Meeting with team B at 3pm',
+			'Lunch with Alice and Bob',
+			'Lunch with Alice',
+			'I moved to İstanbul in 2019; it’s lovely.',
+			'word '.repeat(500),
+			'word '.repeat(500) + 'extra 7',
+		];
+		for (const a of texts)
+			for (const b of texts) {
+				expect(nearDuplicatePacked(0.97, 0.95, packedOf(a), packedOf(b))).toBe(isNearDuplicate(0.97, 0.95, a, b));
+				expect(possibleUpdatePacked(0.9, 0.6, packedOf(a), packedOf(b))).toBe(isPossibleUpdate(0.9, 0.6, a, b));
+			}
+	});
+
+	it('remembers packed word sets by their size: the oldest go once the budget is spent', () => {
+		const packedOf = packedWordCache();
+		const first = packedOf('the oldest text 1');
+		expect(packedOf('the oldest text 1')).toBe(first);
+		// Each later text takes 2 + 1 sharp word + 3 tokens slots, plus its entry.
+		const per = 2 + 1 + 3 + PACKED_ENTRY_SLOTS;
+		for (let i = 0; i < PACKED_CACHE_SLOTS / per + 1; i++) packedOf(`later text ${i + 2}`);
+		expect(packedOf('the oldest text 1')).not.toBe(first);
+		expect(packedOf('the oldest text 1')).toEqual(first);
+	});
+
+	it('starts its vocabulary over between stores once it is full, and answers the same after', () => {
+		const before = packedWordCache();
+		const a = 'Deploys happen on Tuesday at 3pm';
+		const b = 'Deploys happen on Thursday at 3pm';
+		const packedA = before(a);
+		// Texts of new words until the vocabulary is full (a store's words all stay numbered alike meanwhile).
+		for (let i = 0; i * 200 < PACKED_VOCABULARY_MAX; i++) before(Array.from({ length: 200 }, (_, j) => `w${i * 200 + j}`).join(' '));
+		expect(possibleUpdatePacked(0.9, 0.6, packedA, before(b))).toBe(true);
+		const after = packedWordCache();
+		expect(after(a)).not.toBe(packedA);
+		expect([possibleUpdatePacked(0.9, 0.6, after(a), after(b)), nearDuplicatePacked(0.99, 0.95, after(a), after(b))]).toEqual([
+			isPossibleUpdate(0.9, 0.6, a, b),
+			isNearDuplicate(0.99, 0.95, a, b),
+		]);
 	});
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import MiniSearch from 'minisearch';
 import { processTerm, tokenize } from '../../../../src/core/text';
-import { LEXICAL_TUNING, LexicalIndex, RECENT_CONTENT, RECENT_CONTENT_MAX_CHARS } from '../../../../src/engine/search/lexical';
+import { LEXICAL_TUNING, LexicalIndex, RECENT_CONTENT_CHARS, RECENT_CONTENT_MAX_CHARS, RECENT_ENTRY_CHARS } from '../../../../src/engine/search/lexical';
 import { PackedTermData } from '../../../../src/engine/search/lexical-codec';
 import { PackedTermIndex } from '../../../../src/engine/search/term-index';
 
@@ -126,10 +126,32 @@ describe('LexicalIndex', () => {
 			l.remove('b');
 			expect(l.contentOf('b')).toBeUndefined();
 			expect(LexicalIndex.unpack(l.pack()).contentOf('a')).toBeUndefined();
-			for (let i = 0; i < RECENT_CONTENT; i++) l.upsert(doc(`n${i}`, 'x'));
-			expect([l.contentOf('a'), l.contentOf('n0'), l.contentOf(`n${RECENT_CONTENT - 1}`)]).toEqual([undefined, 'x', 'x']);
+			// As many contents of the longest remembered length as the budget holds are all remembered.
+			const long = 'x'.repeat(RECENT_CONTENT_MAX_CHARS);
+			const fit = Math.floor(RECENT_CONTENT_CHARS / (RECENT_CONTENT_MAX_CHARS + RECENT_ENTRY_CHARS));
+			for (let i = 0; i < fit; i++) l.upsert(doc(`n${i}`, long));
+			expect([l.contentOf('n0'), l.contentOf(`n${fit - 1}`)]).toEqual([long, long]);
+			// Re-indexed, n0 is the newest; more push out the oldest first: 'a', then n1.
+			l.upsert(doc('n0', 'x'));
+			let more = 0;
+			while (l.contentOf('n1') !== undefined && more < 5) l.upsert(doc(`more${more++}`, long));
+			expect([l.contentOf('a'), l.contentOf('n0'), l.contentOf('n1'), l.contentOf('n2'), l.contentOf(`more${more - 1}`)]).toEqual([
+				undefined,
+				'x',
+				undefined,
+				long,
+				long,
+			]);
 			l.clear();
 			expect(l.contentOf('n0')).toBeUndefined();
+		});
+
+		it('remembers contents by their length, not their count: more than 16,384 short ones, and 100k of a few sentences', () => {
+			const l = new LexicalIndex();
+			for (let i = 0; i < 20_000; i++) l.upsert(doc(`m${i}`, `note ${i}`));
+			expect([l.contentOf('m0'), l.contentOf('m19999')]).toEqual(['note 0', 'note 19999']);
+			// The bench corpus's memories average about 210 characters: a 100k import's all fit.
+			expect(100_000 * (250 + RECENT_ENTRY_CHARS)).toBeLessThanOrEqual(RECENT_CONTENT_CHARS);
 		});
 
 		it('does not remember a content too long for possible_update_of to compare, even one edited to that length', () => {
