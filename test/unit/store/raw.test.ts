@@ -12,6 +12,7 @@ import { storedMemory } from '../../../src/store/db';
 import type { MemoryRow, SettingRow } from '../../../src/store/rows';
 import { previousInScope } from '../../../src/store/memories';
 import { freshName } from '../engine/helpers';
+import { memoryRow } from './memory-row';
 
 const opened: EngramDB[] = [];
 afterEach(() => opened.splice(0).forEach((d) => d.close()));
@@ -23,26 +24,7 @@ async function open(): Promise<EngramDB> {
 }
 
 function memory(id: string, seq: number, scope = 'default', session?: string): MemoryRow {
-	const row: MemoryRow = {
-		id,
-		seq,
-		content: `memory ${id}`,
-		type: 'Context',
-		tags: [],
-		scope,
-		importance: 0.5,
-		confidence: 0.8,
-		metadata: {},
-		entities: [],
-		timestamp: '2026-01-01T00:00:00.000Z',
-		updated_at: '2026-01-01T00:00:00.000Z',
-		access_count: 0,
-		content_key: id,
-		entities_given: false,
-		vectors: { m: new Float32Array([1, 0]) },
-	};
-	if (session !== undefined) row.session = session;
-	return row;
+	return memoryRow(id, seq, { scope, vectors: { m: new Float32Array([1, 0]) }, ...(session !== undefined && { session }) });
 }
 
 /** Counts the requests made at the IndexedDB level on `store` by `method` while `fn` runs. */

@@ -11,8 +11,8 @@ import type { Engine } from '../../../src/engine/engine';
 import { openEngramDB, type EngramDB } from '../../../src/store/db';
 import { writeRows } from '../../../src/store/raw';
 import { readCounters, writeCounters } from '../../../src/store/settings';
-import type { MemoryRow } from '../../../src/store/rows';
 import { freshName, rejection, useEngines } from '../engine/helpers';
+import { memoryRow } from './memory-row';
 import { nativeFaults, type NativeFaults } from './native-faults';
 
 const engines = useEngines();
@@ -24,25 +24,7 @@ afterEach(() => {
 	opened.splice(0).forEach((d) => d.close());
 });
 
-function row(id: string, seq: number): MemoryRow {
-	return {
-		id,
-		seq,
-		content: `memory ${id}`,
-		type: 'Context',
-		tags: [],
-		scope: 'default',
-		importance: 0.5,
-		confidence: 0.8,
-		metadata: {},
-		entities: [],
-		timestamp: '2026-01-01T00:00:00.000Z',
-		updated_at: '2026-01-01T00:00:00.000Z',
-		access_count: 0,
-		content_key: id,
-		entities_given: false,
-	};
-}
+const row = (id: string, seq: number) => memoryRow(id, seq);
 
 describe('EngramDB.write, with requests on the native transaction', () => {
 	it('aborts the whole transaction on a failed request, even when the callback goes on', async () => {
