@@ -30,6 +30,15 @@ const read = (path: string) => {
 	}
 };
 
+/** A directory's entries; none when it is gone (a process may end between readings). */
+function list(path: string): string[] {
+	try {
+		return readdirSync(path);
+	} catch {
+		return [];
+	}
+}
+
 /** The browser process started with `--user-data-dir=<dir>` and every process below it. */
 function processesOf(dir: string): number[] {
 	const pids = readdirSync('/proc')
@@ -58,7 +67,7 @@ export function browserCpu(dir: string): CpuReading | null {
 		const stat = read(`/proc/${pid}/stat`);
 		if (stat) out.total += statTimes(stat).ms;
 		// The process may have ended since it was listed.
-		const tids = existsSync(`/proc/${pid}/task`) ? readdirSync(`/proc/${pid}/task`, { withFileTypes: false }) : [];
+		const tids = list(`/proc/${pid}/task`);
 		for (const tid of tids) {
 			const t = read(`/proc/${pid}/task/${tid}/stat`);
 			if (!t) continue;
