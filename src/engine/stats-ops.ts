@@ -94,7 +94,8 @@ export async function stats(ctx: EngineContext, input: StatsInput): Promise<Stat
 			s.newest = Math.max(s.newest, m.timestamp);
 		});
 	const counts = ctx.index.counts();
-	const topIds = topCounts(counts.memoriesPerEntity, TOP);
+	const perEntity = ctx.index.entityCounts();
+	const topIds = topCounts(perEntity.entries, TOP);
 	const [byAssoc, topRows, models, sync] = await ctx.db.read(() =>
 		Promise.all([
 			filtered ? linksLeaving(ctx, ids) : counts.edgesByType,
@@ -104,7 +105,7 @@ export async function stats(ctx: EngineContext, input: StatsInput): Promise<Stat
 		]),
 	);
 	const top = topRows.flatMap((e, i) => (e ? [{ ...e, memory_count: topIds[i][1] }] : []));
-	const entities = counts.memoriesPerEntity.size;
+	const entities = perEntity.size;
 	const out: StatsOutput = {
 		total_memories: s.total,
 		current_memories: s.current,
