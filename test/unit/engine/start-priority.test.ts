@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../../../src/engine/embedder';
+import { remoteFacade } from '../../../src/engine/remote-facade';
+import type { EngineApi } from '../../../src/engine/types';
 import { embedder, useEngines } from './helpers';
 
 const engines = useEngines();
@@ -41,5 +43,22 @@ describe('the app’s own reads yield to recalls in flight', () => {
 		await Promise.all([recall, stats, timeline]);
 		expect(order[0]).toBe('recall 10');
 		expect(order.slice(1).sort()).toEqual(['stats 30', 'timeline 5']);
+	});
+
+	it('a search asked after them, while the engine was still starting, is answered first', async () => {
+		const engine = await engines({ embedder: await embedder() });
+		await engine.store({ memories: Array.from({ length: 30 }, (_, i) => ({ content: `Deploy note ${i} about the billing service`, tags: ['ops'] })) });
+		// The page's calls wait for the engine's start together (remote-facade.ts), in the order the app boots.
+		let start!: (e: EngineApi) => void;
+		const facade = remoteFacade(new Promise<EngineApi>((r) => (start = r)));
+		const order: string[] = [];
+		const calls = [
+			facade.stats({}).then(() => order.push('stats')),
+			facade.timeline({ limit: 5 }).then(() => order.push('timeline')),
+			facade.recall({ query: 'billing deploy' }).then(() => order.push('recall')),
+		];
+		start(engine);
+		await Promise.all(calls);
+		expect(order[0]).toBe('recall');
 	});
 });
