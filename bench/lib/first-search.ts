@@ -10,6 +10,17 @@ import type { Page } from 'playwright-core';
 /** The page's engine handle, as far as this uses it. */
 type PageEngine = { __engram: { close(): Promise<void> } };
 
+/** Resolves with performance.now() at the first animation frame that shows a result card (120 s at most). */
+const FIRST_RESULT_SHOWN = `new Promise((resolve, reject) => {
+	const timeout = setTimeout(() => reject(new Error('no search result shown within 120 s')), 120000);
+	const check = () => {
+		if (!document.querySelector('[data-testid="result"]')) return void requestAnimationFrame(check);
+		clearTimeout(timeout);
+		resolve(performance.now());
+	};
+	check();
+})`;
+
 /** Reloads `page` (the built app at its memories view) and returns ms until `query`'s first result shows. */
 export async function firstSearchAnswer(page: Page, query: string): Promise<number> {
 	await page.evaluate(async () => (globalThis as unknown as PageEngine).__engram.close());
@@ -18,16 +29,6 @@ export async function firstSearchAnswer(page: Page, query: string): Promise<numb
 	await box.waitFor({ timeout: 60_000 });
 	await box.fill(query);
 	// Checked on every frame in the page: the time is that of the first frame that shows a result.
-	return page.evaluate(
-		() =>
-			new Promise<number>((resolve, reject) => {
-				const timeout = setTimeout(() => reject(new Error('no search result shown within 120 s')), 120_000);
-				const check = () => {
-					if (!document.querySelector('[data-testid="result"]')) return void requestAnimationFrame(check);
-					clearTimeout(timeout);
-					resolve(performance.now());
-				};
-				check();
-			}),
-	);
+	// A string, not a function: tsx names a function's inner functions with a helper the page lacks.
+	return page.evaluate(FIRST_RESULT_SHOWN) as Promise<number>;
 }
