@@ -30,7 +30,7 @@ export const BRIEF_CHARS = 500;
 export async function timeline(ctx: EngineContext, input: TimelineInput): Promise<TimelineOutput> {
 	const p = parseInput(TimelineInputSchema, input);
 	// As stats do: a page of the list waits for the recalls in flight (a cold first page is ~100 ms at 100k).
-	await reads.idleAfterQueued(YIELD_TO_RECALLS_MS);
+	await reads.idle(YIELD_TO_RECALLS_MS);
 	const now = ctx.now();
 	const q: RecallInput = {
 		scope: p.scope,

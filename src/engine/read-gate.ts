@@ -31,15 +31,6 @@ export class ReadGate {
 		});
 	}
 
-	/**
-	 * Like idle(), but from a later task: calls that were queued together (behind the engine's
-	 * start) have all begun by then, so a recall asked for after this caller still counts as in flight.
-	 */
-	async idleAfterQueued(maxWaitMs: number): Promise<void> {
-		await new Promise((resolve) => setTimeout(resolve, 0));
-		await this.idle(maxWaitMs);
-	}
-
 	#release(): void {
 		const waiters = this.#waiters;
 		this.#waiters = [];

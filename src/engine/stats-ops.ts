@@ -60,7 +60,7 @@ export function topCounts(entries: Iterable<[string, number]>, k: number): [stri
  */
 export async function stats(ctx: EngineContext, input: StatsInput): Promise<StatsOutput> {
 	const p = parseInput(StatsInputSchema, input);
-	await reads.idleAfterQueued(YIELD_TO_RECALLS_MS);
+	await reads.idle(YIELD_TO_RECALLS_MS);
 	const now = ctx.now();
 	const filtered = p.scope !== undefined || p.source !== undefined || (p.tags?.length ?? 0) > 0;
 	const s = {
