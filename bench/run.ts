@@ -5,7 +5,9 @@
  * object `{"node": ENV, "browser": ENV, "agent_path": AGENT}` (format in issue 3; null marks a
  * figure that could not be measured, with the reason on stderr). Each browser size also carries
  * the graph tools' latency (`find_connections_p50_ms`, `query_graph_p50_ms`, … from
- * bench/lib/graph-bench.ts; `npx tsx bench/graph-tools.ts` measures them alone).
+ * bench/lib/graph-bench.ts; `npx tsx bench/graph-tools.ts` measures them alone), and the browser's
+ * `first_search_answer_ms`: the app reopened over the largest store until a typed search shows a
+ * result (bench/lib/first-search.ts).
  *
  *   npm run bench                  # both environments, all sizes, and the agent path
  *   npm run bench -- --quick       # 1k and 10k
@@ -77,7 +79,7 @@ function humanTable(results: Record<string, EnvResult>): string {
 	const line = (r: string[]) => r.map((c, i) => c.padStart(w[i])).join('  ');
 	const extra = Object.entries(results).map(
 		([env, r]) =>
-			`${env}: embed ${fmt(r.embed_per_s)}/s, cold start ${fmt(r.cold_start_ms)} ms, heap ${fmt(r.heap_mb)} MB, IndexedDB ${fmt(r.idb_bytes_per_memory)} B/memory (largest size)`,
+			`${env}: embed ${fmt(r.embed_per_s)}/s, cold start ${fmt(r.cold_start_ms)} ms, first search answer ${fmt(r.first_search_answer_ms)} ms, heap ${fmt(r.heap_mb)} MB, IndexedDB ${fmt(r.idb_bytes_per_memory)} B/memory (largest size)`,
 	);
 	return [line(head), w.map((n) => '-'.repeat(n)).join('  '), ...rows.map(line), '', ...extra].join('\n');
 }

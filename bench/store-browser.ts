@@ -12,7 +12,8 @@
  * filled with the npm run bench corpus (batches of 500) up to N when it holds fewer. Then, R
  * times (default 5): close the engine, reload the page, time from navigation start to the first
  * recall answered (npm run bench's cold start), then, 3 s later (the restore's settling done),
- * 100 recalls (limit 10, its queries). Writes
+ * 100 recalls (limit 10, its queries), then once more closed and reopened to time the first search
+ * typed into the app's search box until its first result shows (bench/lib/first-search.ts). Writes
  * nothing else, so the store stays the same from one run to the next. Prints medians over rounds.
  *
  *   npx tsx bench/store-browser.ts --reads --keep /tmp/engram-100k --n 100000
@@ -25,13 +26,16 @@
  * the 100 recalls, each summarised on stderr.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, startPreview } from '../test/e2e/helpers';
+import { firstSearchAnswer } from './lib/first-search';
 import { keptApp } from './lib/kept-app';
 import { bareEngine } from './lib/bare-engine';
 import { profileWorkers, summary, type WorkerProfile } from './lib/worker-profile';
 import { Corpus, type GeneratedMemory } from './lib/corpus';
+import { browserCpu, cpuDelta } from './lib/proc-cpu';
 import { percentile, round } from './lib/stats';
 
 const arg = (name: string) => {
@@ -91,6 +95,26 @@ async function saveProfiles(dir: string, what: string, profiles: WorkerProfile[]
 	}
 }
 
+/** The threads a start-up's CPU is told by (Linux names, cut to 15 characters): every process's total, the workers (the engine's and its helper), V8's and Chromium's pool (compiling, GC, IndexedDB), the processes' main threads. */
+const CPU_THREADS = ['total', 'DedicatedWorker', 'ThreadPoolForeg', 'chromium'];
+
+function cpuLine(d: Record<string, number>): string {
+	return CPU_THREADS.map((k) => `${k} ${round(d[k] ?? 0, 0)}`).join(', ');
+}
+
+/** The median of each key over `ds`. */
+function medians(ds: Record<string, number>[]): Record<string, number> {
+	return Object.fromEntries(
+		CPU_THREADS.map((k) => [
+			k,
+			percentile(
+				ds.map((d) => d[k] ?? 0),
+				50,
+			),
+		]),
+	);
+}
+
 /** `--reads`: see the module comment. */
 async function reads(dir: string): Promise<void> {
 	const port = Number(arg('port') ?? 47913);
@@ -116,12 +140,17 @@ async function reads(dir: string): Promise<void> {
 		const queries = Array.from({ length: 100 }, (_, j) => probe.queryFor(new Corpus(42).memory((j * 7919) % Math.min(n, 2000))));
 		const cold: number[] = [];
 		const recall: number[] = [];
+		const first: number[] = [];
+		/** The browser's CPU ms over each cold start and each first search (lib/proc-cpu.ts): steadier than wall time under load. */
+		const coldCpu: Record<string, number>[] = [];
+		const firstCpu: Record<string, number>[] = [];
 		const profileDir = arg('profile-out');
 		for (let r = 0; r < rounds; r++) {
 			// The last round is profiled when asked: the start-up, then the recalls apart.
 			const profiling = profileDir !== undefined && r === rounds - 1;
 			await page.evaluate(() => (globalThis as unknown as ReadApi).__engram.close());
 			const coldProfile = profiling ? await profileWorkers(page) : undefined;
+			const cpu0 = browserCpu(dir);
 			await page.reload({ waitUntil: 'commit' });
 			await page.waitForFunction(() => '__engram' in globalThis, undefined, { timeout: 60_000 });
 			cold.push(
@@ -130,6 +159,8 @@ async function reads(dir: string): Promise<void> {
 					return performance.now();
 				}, queries[0]),
 			);
+			const cpu1 = browserCpu(dir);
+			if (cpu0 && cpu1) coldCpu.push(cpuDelta(cpu0, cpu1));
 			if (coldProfile) await saveProfiles(profileDir!, 'cold', await coldProfile.stop());
 			// The recalls measure a settled index: the restore leaves some structures to be made a
 			// second after it (engine.ts SETTLE_AFTER_MS), which would land inside the first recalls.
@@ -146,10 +177,23 @@ async function reads(dir: string): Promise<void> {
 			}, queries);
 			if (recallProfile) await saveProfiles(profileDir!, 'recall', await recallProfile.stop());
 			recall.push(percentile(t, 50));
-			console.error(`round ${r + 1}: cold start ${round(cold[r], 0)} ms, recall p50 ${round(recall[r])} ms, p99 ${round(percentile(t, 99))} ms`);
+			const firstProfile = profiling ? await profileWorkers(page) : undefined;
+			const cpu2 = browserCpu(dir);
+			first.push(await firstSearchAnswer(page, queries[r % queries.length]));
+			const cpu3 = browserCpu(dir);
+			if (cpu2 && cpu3) firstCpu.push(cpuDelta(cpu2, cpu3));
+			if (firstProfile) await saveProfiles(profileDir!, 'first', await firstProfile.stop());
+			console.error(
+				`round ${r + 1}: cold start ${round(cold[r], 0)} ms, recall p50 ${round(recall[r])} ms, p99 ${round(percentile(t, 99))} ms, first search answer ${round(first[r], 0)} ms`,
+			);
+			if (coldCpu[r] && firstCpu[r]) console.error(`  CPU ms: cold start ${cpuLine(coldCpu[r])}; first search ${cpuLine(firstCpu[r])}`);
 		}
+		if (coldCpu.length)
+			console.log(
+				`CPU ms, medians: cold start ${cpuLine(medians(coldCpu))}; first search ${cpuLine(medians(firstCpu))} (load ${loadavg()[0].toFixed(1)})`,
+			);
 		console.log(
-			`${n} memories, app at ${ROUTE}: cold start median ${round(percentile(cold, 50), 0)} ms, recall p50 median ${round(percentile(recall, 50))} ms (${rounds} rounds)`,
+			`${n} memories, app at ${ROUTE}: cold start median ${round(percentile(cold, 50), 0)} ms, recall p50 median ${round(percentile(recall, 50))} ms, first search answer median ${round(percentile(first, 50), 0)} ms (${rounds} rounds)`,
 		);
 	} finally {
 		await browser.close();

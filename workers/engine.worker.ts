@@ -14,6 +14,7 @@ import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.wasm?url
 import ortMjsUrl from 'onnxruntime-web/ort-wasm-simd-threaded.asyncify.mjs?url';
 import { parseCategories, type CategoryTable } from '../src/engine/search/categories';
 import { createEmbedder, DEFAULT_MODEL_ID, staticEmbedder, type EmbedderProgress, type StaticModelParts } from '../src/engine/embedder';
+import { reads } from '../src/engine/read-gate';
 import { remoteFacade } from '../src/engine/remote-facade';
 import { registerMemoryErrorTransfer } from '../src/engine/transfer';
 import { DEFAULT_DB_NAME } from '../src/store/names';
@@ -117,19 +118,27 @@ const ready = import('../src/engine/engine').then(({ createEngine }) =>
 	}),
 );
 
+/** How long the relay host's load waits, once the engine is ready, for the reads queued during the start to finish. */
+const RELAY_AFTER_READS_MS = 2_000;
+
 /**
  * The relay host (src/mcp/relay-host.ts): the page pairs and watches through `remote.relay`, and
  * desktop agents' calls are served here, on this thread, straight into the engine. Loaded on the
- * page's first call (after the engine is ready), so the MCP SDK never delays the engine's start.
+ * page's first call, and only once the engine is ready and the reads that waited for it (the
+ * page's first search) have answered: the page watches the relay as it boots, and evaluating the
+ * MCP SDK's 370 kB (40–50 ms at 100k memories, Chromium) landed inside the restore or the first
+ * recall.
  */
 let relayHost: Promise<RelayControl> | undefined;
 const relayControl = new Proxy({} as Record<string, unknown>, {
 	get(_target, prop) {
 		if (prop === 'then' || typeof prop === 'symbol') return undefined;
 		return async (...args: unknown[]) => {
-			relayHost ??= Promise.all([ready, import('../src/mcp/relay-host')]).then(
-				([engine, { RelayHost }]) => new RelayHost(engine, { app: { name: 'Engram', version: __APP_VERSION__ } }),
-			);
+			relayHost ??= ready
+				// A task first: the calls queued behind `ready` start, and count as reads in flight.
+				.then((engine) => new Promise((next) => setTimeout(next, 0)).then(() => reads.idle(RELAY_AFTER_READS_MS).then(() => engine)))
+				.then((engine) => Promise.all([engine, import('../src/mcp/relay-host')]))
+				.then(([engine, { RelayHost }]) => new RelayHost(engine, { app: { name: 'Engram', version: __APP_VERSION__ } }));
 			const host = (await relayHost) as unknown as Record<string, (...a: unknown[]) => unknown>;
 			if (typeof host[prop] !== 'function') throw new TypeError(`the relay host has no method ${prop}`);
 			return host[prop](...args);

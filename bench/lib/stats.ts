@@ -43,6 +43,11 @@ export interface SizeResult {
 export interface EnvResult {
 	embed_per_s: number | null;
 	cold_start_ms: number | null;
+	/**
+	 * Browser only, largest size: ms from opening the app (a reload) until a query typed into the
+	 * search box shows its first result (bench/lib/first-search.ts), median of three reloads.
+	 */
+	first_search_answer_ms?: number | null;
 	heap_mb: number | null;
 	idb_bytes_per_memory: number | null;
 	sizes: Record<string, SizeResult | null>;

@@ -19,6 +19,8 @@ import type { EntityRow, MemoryRow } from '../store/rows';
 import type { EngineContext } from './context';
 import { toBrief } from './doc';
 import { searchEntities, toEntity } from './reads';
+import { reads } from './read-gate';
+import { YIELD_TO_RECALLS_MS } from './stats-ops';
 import { parseInput } from './validate';
 
 /** Default cap on list items' content. */
@@ -27,6 +29,8 @@ export const BRIEF_CHARS = 500;
 /** Memories in time order; see the module comment. */
 export async function timeline(ctx: EngineContext, input: TimelineInput): Promise<TimelineOutput> {
 	const p = parseInput(TimelineInputSchema, input);
+	// As stats do: a page of the list waits for the recalls in flight (a cold first page is ~100 ms at 100k).
+	await reads.idle(YIELD_TO_RECALLS_MS);
 	const now = ctx.now();
 	const q: RecallInput = {
 		scope: p.scope,

@@ -6,6 +6,9 @@
 import { proxy } from 'comlink';
 import type { EngineApi } from './types';
 
+/** Calls that wait for recalls in flight (stats-ops.ts, browse-ops.ts), started after the others that waited with them. */
+const AFTER_OTHERS = new Set(['stats', 'timeline']);
+
 /**
  * A facade over a (possibly not yet ready) engine, for `comlink.expose`. `extras` are served
  * as they are, beside the engine's methods (the worker's relay control: `remote.relay.pair(…)`).
@@ -19,6 +22,9 @@ export function remoteFacade(ready: Promise<EngineApi>, extras: Record<string, o
 			if (prop === 'subscribe') return async (listener: Parameters<EngineApi['subscribe']>[0]) => proxy((await ready).subscribe(listener));
 			return async (...args: unknown[]) => {
 				const engine = (await ready) as unknown as Record<string, unknown>;
+				// The app's own counts and list pages start a step after the calls that waited with
+				// them: a recall queued behind the engine's start is then in flight, and they yield to it.
+				if (AFTER_OTHERS.has(prop)) await Promise.resolve();
 				const fn = engine[prop];
 				if (typeof fn !== 'function') throw new TypeError(`engine has no method ${prop}`);
 				return (fn as (...a: unknown[]) => unknown).apply(engine, args);

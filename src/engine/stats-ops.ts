@@ -18,10 +18,18 @@ import { getSetting } from '../store/settings';
 /** The setting src/sync keeps its state in, for memory_stats. */
 export const SYNC_STATE_KEY = 'sync_state';
 import { parseInput } from './validate';
+import { reads } from './read-gate';
 import { linksFrom } from '../store/associations';
 import { rowsWithVector, vectorModels } from '../store/vectors';
 
 const TOP = 10;
+
+/**
+ * How long stats wait for recalls in flight before counting anyway: the open app asks for counts
+ * as it boots, and at 100k memories the first count is 100–250 ms of this thread; queued behind
+ * the engine's start with an agent's or the person's first search, it went first.
+ */
+export const YIELD_TO_RECALLS_MS = 500;
 
 function bump(rec: Record<string, number>, key: string): void {
 	rec[key] = (rec[key] ?? 0) + 1;
@@ -52,6 +60,7 @@ export function topCounts(entries: Iterable<[string, number]>, k: number): [stri
  */
 export async function stats(ctx: EngineContext, input: StatsInput): Promise<StatsOutput> {
 	const p = parseInput(StatsInputSchema, input);
+	await reads.idle(YIELD_TO_RECALLS_MS);
 	const now = ctx.now();
 	const filtered = p.scope !== undefined || p.source !== undefined || (p.tags?.length ?? 0) > 0;
 	const s = {
@@ -94,7 +103,8 @@ export async function stats(ctx: EngineContext, input: StatsInput): Promise<Stat
 			s.newest = Math.max(s.newest, m.timestamp);
 		});
 	const counts = ctx.index.counts();
-	const topIds = topCounts(counts.memoriesPerEntity, TOP);
+	const perEntity = ctx.index.entityCounts();
+	const topIds = topCounts(perEntity.entries, TOP);
 	const [byAssoc, topRows, models, sync] = await ctx.db.read(() =>
 		Promise.all([
 			filtered ? linksLeaving(ctx, ids) : counts.edgesByType,
@@ -104,7 +114,7 @@ export async function stats(ctx: EngineContext, input: StatsInput): Promise<Stat
 		]),
 	);
 	const top = topRows.flatMap((e, i) => (e ? [{ ...e, memory_count: topIds[i][1] }] : []));
-	const entities = counts.memoriesPerEntity.size;
+	const entities = perEntity.size;
 	const out: StatsOutput = {
 		total_memories: s.total,
 		current_memories: s.current,

@@ -43,15 +43,31 @@ export class EntityDocs {
 
 	/** Memories per entity, for every entity mentioned at least once. */
 	counts(): Map<string, number> {
-		const out = new Map<string, number>();
-		for (const [e, set] of this.sets) out.set(e, set.size);
+		return new Map(this.entries());
+	}
+
+	/**
+	 * What counts() holds, as [entity, memories] pairs, without building its Map: stats needs
+	 * only the most mentioned and how many there are, and at 100k memories the Map (tens of
+	 * thousands of names hashed for the first time) was 50–150 ms of a page load's first stats.
+	 * Each entity once: a name has either a Set or a packed list not yet made into one.
+	 */
+	*entries(): Generator<[string, number]> {
+		for (const [e, set] of this.sets) yield [e, set.size];
 		const b = this.base;
 		if (b)
 			for (let e = 0; e < b.names.length; e++) {
 				const n = b.start[e + 1] - b.start[e];
-				if (n > 0 && !b.done[e]) out.set(b.names[e], n);
+				if (n > 0 && !b.done[e]) yield [b.names[e], n];
 			}
-		return out;
+	}
+
+	/** How many entities are mentioned at least once (counts().size). */
+	get size(): number {
+		let n = this.sets.size;
+		const b = this.base;
+		if (b) for (let e = 0; e < b.names.length; e++) if (b.start[e + 1] > b.start[e] && !b.done[e]) n++;
+		return n;
 	}
 
 	clear(): void {

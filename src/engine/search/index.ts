@@ -208,10 +208,21 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	}
 
 	counts(): { edgesByType: Record<string, number>; memoriesPerEntity: Map<string, number>; vectors: number } {
-		const memoriesPerEntity = this.entityDocs.counts();
 		let vectors = 0;
 		for (let slot = 0; slot < this.count; slot++) if (this.vectors.has(slot)) vectors++;
-		return { edgesByType: Object.fromEntries(this.adj.countsByType()), memoriesPerEntity, vectors };
+		const docs = this.entityDocs;
+		return {
+			edgesByType: Object.fromEntries(this.adj.countsByType()),
+			// Made when read: stats reads entityCounts() instead.
+			get memoriesPerEntity() {
+				return docs.counts();
+			},
+			vectors,
+		};
+	}
+
+	entityCounts(): { size: number; entries: Iterable<[string, number]> } {
+		return { size: this.entityDocs.size, entries: this.entityDocs.entries() };
 	}
 
 	eachMeta(fn: (meta: Readonly<DocMeta>) => void): void {

@@ -157,6 +157,11 @@ export interface SearchIndex {
 	 */
 	counts(): { edgesByType: Record<string, number>; memoriesPerEntity: Map<string, number>; vectors: number };
 	/**
+	 * `counts().memoriesPerEntity` without its Map: how many entities, and each one's memories
+	 * as [entity, count] pairs (read once, in no particular order).
+	 */
+	entityCounts(): { size: number; entries: Iterable<[string, number]> };
+	/**
 	 * Finishes, in steps awaiting `pause()` between them, what a restore left to be made when
 	 * first needed (the lexical term tree), so the first write after a page load does not pay for it.
 	 */
