@@ -34,9 +34,13 @@ for (let i = 0; i < n; i += BATCH) {
 		if (r.near_duplicate_of) counts.near++;
 		if (r.possible_update_of) counts.possible_update++;
 		lines.push(
-			[at, r.status, r.duplicate_of && name(r.duplicate_of), r.near_duplicate_of && name(r.near_duplicate_of), (r.possible_update_of ?? []).map(name).join(',')].join(
-				' ',
-			),
+			[
+				at,
+				r.status,
+				r.duplicate_of && name(r.duplicate_of),
+				r.near_duplicate_of && name(r.near_duplicate_of),
+				(r.possible_update_of ?? []).map(name).join(','),
+			].join(' '),
 		);
 	}
 }
