@@ -48,12 +48,12 @@ describe('sync server fields', () => {
 
 	it('the database typed into the Server URL too: says so, and does not offer to create it', async () => {
 		const f = (async () => new Response('{"error":"not_found"}', { status: 404 })) as typeof fetch;
-		const e = await testConnection({ ...ok, url: 'http://127.0.0.1:5984/engram/' }, f).catch((x: unknown) => x as { code: string; message: string });
+		const e = (await testConnection({ ...ok, url: 'http://127.0.0.1:5984/engram/' }, f).catch((x: unknown) => x)) as { code: string; message: string };
 		expect(e.code).toBe('server');
 		expect(e.message).toBe(
 			"Server URL: give the server's address without the database (e.g. http://127.0.0.1:5984); nothing answers at http://127.0.0.1:5984/engram/engram.",
 		);
-		const plain = await testConnection(ok, f).catch((x: unknown) => x as { code: string });
+		const plain = (await testConnection(ok, f).catch((x: unknown) => x)) as { code: string };
 		expect(plain.code).toBe('no-database');
 	});
 });
