@@ -119,6 +119,10 @@ export class SyncController {
 				key = await unlockSaltDoc(await remote.get(SALT_DOC_ID), passphrase);
 			}
 		}
+		// A mirror left from an earlier run (sync stopped by an error, the database re-created since)
+		// holds the old salt document and ciphertext of the old key: replicating it would put them
+		// into this database. A start with a passphrase begins from an empty mirror.
+		await new this.Pouch(mirrorName(server)).destroy().catch(() => undefined);
 		await this.#begin(server, remote, key);
 		return key;
 	}
@@ -140,7 +144,10 @@ export class SyncController {
 			return e.status === 404 ? null : undefined; // anything else: not reachable now, trust the kept key
 		});
 		if (salt === null)
-			throw new SyncError('bad-salt', `The database has no ${SALT_DOC_ID} document any more (deleted or re-created): stop syncing and set it up again.`);
+			throw new SyncError(
+				'bad-salt',
+				`The database has no ${SALT_DOC_ID} document any more (deleted or re-created): enter a passphrase and Start syncing to set it up again (every memory of this device is sent again).`,
+			);
 		if (salt && !(await checkKey(key, salt)))
 			throw new SyncError(
 				'wrong-passphrase',
@@ -192,7 +199,7 @@ export class SyncController {
 		ctx.key = key;
 		ctx.remote = remote;
 		ctx.server = server;
-		ctx.local = new this.Pouch(`engram-sync-${fingerprintOf(databaseUrl(server))}`, { auto_compaction: true });
+		ctx.local = new this.Pouch(mirrorName(server), { auto_compaction: true });
 		await this.#map.load(ctx.local);
 		this.#status.set({ on: true, status: 'syncing', error: undefined, skipped: [] });
 		this.#unsubscribe = await this.engine.subscribe(proxied((e: ChangeEvent) => this.#onEngineEvent(e)));
@@ -284,6 +291,11 @@ const DB_MISSING = /no_db_file|database does not exist/i;
 let proxied = <T>(f: T): T => f;
 export function setListenerWrapper(w: <T>(f: T) => T): void {
 	proxied = w;
+}
+
+/** The mirror's IndexedDB name for a server + database. */
+function mirrorName(server: SyncServer): string {
+	return `engram-sync-${fingerprintOf(databaseUrl(server))}`;
 }
 
 /** A short stable name for a server + database (the mirror's IndexedDB name). */
