@@ -33,8 +33,15 @@ export function checkServer(s: SyncServer): string | undefined {
 		return 'Server URL: not a URL (e.g. http://127.0.0.1:5984)';
 	}
 	if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'Server URL: must start with http:// or https://';
-	if (!/^[a-z][a-z0-9_$()+/-]*$/.test(s.database.trim()))
-		return 'Database: lowercase letters, digits and _$()+-/ only, starting with a letter (CouchDB rule)';
+	// A browser refuses to fetch a URL with credentials in it; the fields carry them (as basic auth).
+	if (u.username || u.password) return 'Server URL: must not contain a user or password; put them in the User and Password fields';
+	if (u.search || u.hash) return 'Server URL: must not contain ? or # (only the server address, e.g. http://127.0.0.1:5984)';
+	// The app's Content-Security-Policy allows plain http only to this machine (docs/SYNC.md).
+	if (u.protocol === 'http:' && u.hostname !== '127.0.0.1' && u.hostname !== 'localhost')
+		return 'Server URL: use https:// for a server on another machine; plain http:// is allowed only for this machine (127.0.0.1 or localhost)';
+	const db = s.database.trim();
+	if (!db) return 'Database: required (e.g. engram)';
+	if (!/^[a-z][a-z0-9_$()+/-]*$/.test(db)) return 'Database: lowercase letters, digits and _$()+-/ only, starting with a letter (CouchDB rule)';
 	return undefined;
 }
 
@@ -71,7 +78,18 @@ export async function testConnection(s: SyncServer, f: typeof fetch = fetch): Pr
 		);
 	if (res.status === 403)
 		throw new SyncError('forbidden', `This user may not use the database "${s.database.trim()}" (403): add it to the database's members.`);
-	if (res.status === 404) throw new SyncError('no-database', `The database "${s.database.trim()}" does not exist on this server.`);
+	if (res.status === 404) {
+		const db = s.database.trim();
+		// The database's name typed into the Server URL too: the request went to /<db>/<db>.
+		const doubled = new URL(s.url.trim()).pathname.replace(/\/+$/, '').endsWith(`/${db}`);
+		// Not 'no-database': "Create database" would PUT /<db>/<db>, a document in it.
+		if (doubled)
+			throw new SyncError(
+				'server',
+				`Server URL: give the server's address without the database (e.g. ${new URL(s.url.trim()).origin}); nothing answers at ${databaseUrl(s)}.`,
+			);
+		throw new SyncError('no-database', `The database "${db}" does not exist on this server.`);
+	}
 	if (!res.ok) throw new SyncError('server', `The server answered ${res.status} ${res.statusText}.`);
 	// The server answered OK: a body that is not JSON only leaves the count unknown.
 	const info = (await res.json().catch(() => ({}))) as { doc_count?: number };

@@ -119,6 +119,10 @@ export class SyncController {
 				key = await unlockSaltDoc(await remote.get(SALT_DOC_ID), passphrase);
 			}
 		}
+		// A mirror left from an earlier run (sync stopped by an error, the database re-created since)
+		// holds the old salt document and ciphertext of the old key: replicating it would put them
+		// into this database. A start with a passphrase begins from an empty mirror.
+		await new this.Pouch(mirrorName(server)).destroy().catch(() => undefined);
 		await this.#begin(server, remote, key);
 		return key;
 	}
@@ -140,7 +144,10 @@ export class SyncController {
 			return e.status === 404 ? null : undefined; // anything else: not reachable now, trust the kept key
 		});
 		if (salt === null)
-			throw new SyncError('bad-salt', `The database has no ${SALT_DOC_ID} document any more (deleted or re-created): stop syncing and set it up again.`);
+			throw new SyncError(
+				'bad-salt',
+				`The database has no ${SALT_DOC_ID} document any more (deleted or re-created): enter a passphrase and Start syncing to set it up again (every memory of this device is sent again).`,
+			);
 		if (salt && !(await checkKey(key, salt)))
 			throw new SyncError(
 				'wrong-passphrase',
@@ -149,11 +156,41 @@ export class SyncController {
 		await this.#begin(server, remote, key);
 	}
 
+	/**
+	 * The server's database. Once a request finds the database itself missing (deleted under this
+	 * device), every later request through it is refused: a database re-created empty under the
+	 * same name must not receive this device's documents under a key it does not hold.
+	 */
 	#remoteFor(server: SyncServer): any {
+		let gone = false;
+		const goneError = () =>
+			new SyncError(
+				'no-database',
+				`The database "${server.database.trim()}" is gone from the server (deleted): sync stopped and sends nothing more; every memory stays on this device. To sync again: Stop syncing this device, create the database (or choose another) and Start syncing.`,
+			);
 		return new this.Pouch(databaseUrl(server), {
 			skip_setup: true,
-			fetch: (u: string, o: RequestInit = {}) =>
-				fetch(u, { ...o, headers: { ...Object.fromEntries(new Headers(o.headers).entries()), ...authHeaders(server) } }),
+			fetch: async (u: string, o: RequestInit = {}) => {
+				if (gone) throw goneError();
+				const res = await fetch(u, { ...o, headers: { ...Object.fromEntries(new Headers(o.headers).entries()), ...authHeaders(server) } });
+				// CouchDB: "Database does not exist."; PouchDB Server: "no_db_file". A missing document says "missing" or "deleted".
+				if (
+					res.status === 404 &&
+					DB_MISSING.test(
+						await res
+							.clone()
+							.text()
+							.catch(() => ''),
+					)
+				) {
+					gone = true;
+					if (this.#ctx.remote && this.#replication.running) {
+						this.#replication.cancel();
+						this.#status.set({ status: 'error', error: goneError().message });
+					}
+				}
+				return res;
+			},
 		});
 	}
 
@@ -162,7 +199,7 @@ export class SyncController {
 		ctx.key = key;
 		ctx.remote = remote;
 		ctx.server = server;
-		ctx.local = new this.Pouch(`engram-sync-${fingerprintOf(databaseUrl(server))}`, { auto_compaction: true });
+		ctx.local = new this.Pouch(mirrorName(server), { auto_compaction: true });
 		await this.#map.load(ctx.local);
 		this.#status.set({ on: true, status: 'syncing', error: undefined, skipped: [] });
 		this.#unsubscribe = await this.engine.subscribe(proxied((e: ChangeEvent) => this.#onEngineEvent(e)));
@@ -204,7 +241,12 @@ export class SyncController {
 		this.#replication.start();
 	}
 
-	/** Stops syncing this device: replication and listeners end; local memories stay. */
+	/**
+	 * Stops syncing this device: replication and listeners end; local memories stay. The mirror is
+	 * destroyed: its documents are encrypted with this run's key and its checkpoints describe this
+	 * run's database, so a later start (another passphrase, or the database re-created) must not
+	 * push them.
+	 */
 	async stop(): Promise<void> {
 		globalThis.removeEventListener?.('online', this.#replication.online);
 		this.#out.clear();
@@ -214,9 +256,8 @@ export class SyncController {
 		this.#unsubscribe = undefined;
 		// Stopping: queued work's errors were reported to the status when they happened.
 		await this.#queue.catch(() => undefined);
-		await this.#map.save();
-		// Closing a local database that is already gone: nothing left to do.
-		await this.#ctx.local?.close().catch(() => undefined);
+		// A mirror that is already gone: nothing left to do.
+		await this.#ctx.local?.destroy().catch(() => undefined);
 		this.#ctx.local = this.#ctx.remote = this.#ctx.key = undefined;
 		this.#status.set({ on: false, status: 'off', pending: 0, error: undefined, progress: undefined });
 	}
@@ -243,10 +284,18 @@ export class SyncController {
 	}
 }
 
+/** The body of a 404 for a database that does not exist (not a missing document). */
+const DB_MISSING = /no_db_file|database does not exist/i;
+
 /** Comlink needs listeners wrapped with proxy(); the caller passes its own wrapper. */
 let proxied = <T>(f: T): T => f;
 export function setListenerWrapper(w: <T>(f: T) => T): void {
 	proxied = w;
+}
+
+/** The mirror's IndexedDB name for a server + database. */
+function mirrorName(server: SyncServer): string {
+	return `engram-sync-${fingerprintOf(databaseUrl(server))}`;
 }
 
 /** A short stable name for a server + database (the mirror's IndexedDB name). */

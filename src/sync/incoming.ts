@@ -9,7 +9,7 @@
 import type { SyncRecord } from '../engine/types';
 import { inScope, type SyncContext } from './context';
 import { open, SALT_DOC_ID } from './crypto';
-import { asRecord, checkDoc, compareVersions, fingerprint, linkKey } from './records';
+import { asRecord, checkDoc, compareVersions, fingerprint, keepSupersede, linkKey } from './records';
 
 type Conflict = { winner: SyncRecord; loser: SyncRecord };
 
@@ -82,6 +82,8 @@ export class Incoming {
 		const upserts = new Map<string, SyncRecord>();
 		const deletes = new Set<string>();
 		const conflicts: Conflict[] = [];
+		/** Ids applied as a merge of two versions (keepSupersede) → the version the server holds: the merge must go out. */
+		const merged = new Map<string, SyncRecord>();
 		for (const c of changes) {
 			const id: string = c.id;
 			if (id === SALT_DOC_ID || id.startsWith('_design/')) continue;
@@ -115,7 +117,7 @@ export class Incoming {
 				status.skip(id, 'could not be decrypted: tampered with, or encrypted with another passphrase');
 				continue;
 			}
-			if (c.doc._conflicts?.length) rec = await this.#resolve(id, c.doc, rec, conflicts);
+			if (c.doc._conflicts?.length) rec = await this.#resolve(id, c.doc, rec, conflicts, merged);
 			// A device syncing chosen scopes takes only those.
 			if (inScope(this.ctx, rec)) upserts.set(id, rec);
 		}
@@ -132,12 +134,13 @@ export class Incoming {
 			}
 			if (mine && map.fp[id] !== fingerprint(mine)) {
 				const minev = { ...mine, device: this.ctx.device };
-				if (compareVersions(minev, rec) > 0) {
-					conflicts.push({ winner: minev, loser: rec });
-					upserts.delete(id);
-					continue;
-				}
-				conflicts.push({ winner: rec, loser: minev });
+				const [winner, loser] = compareVersions(minev, rec) > 0 ? [minev, rec] : [rec, minev];
+				conflicts.push({ winner, loser });
+				const kept = keepSupersede(winner, loser);
+				if (kept) {
+					merged.set(id, merged.get(id) ?? rec);
+					upserts.set(id, kept);
+				} else if (winner === minev) upserts.delete(id);
 			}
 		}
 		if (deletes.size) {
@@ -145,6 +148,9 @@ export class Incoming {
 			await this.ctx.engine.delete({ memory_ids: [...deletes] }, { actor: 'sync' });
 		}
 		if (upserts.size) await this.#apply([...upserts.values()], local);
+		// A merge differs from what the server holds: its conflict's history event sends it (outgoing
+		// sends a memory whose record differs from its fingerprint).
+		for (const [id, server] of merged) if (upserts.has(id)) map.fp[id] = fingerprint(server);
 		for (const { winner, loser } of conflicts)
 			await this.ctx.engine
 				.recordSyncConflict(
@@ -226,7 +232,7 @@ export class Incoming {
 	}
 
 	/** Picks the winner among a document's conflicting revisions and removes the others from the mirror. */
-	async #resolve(id: string, doc: any, current: SyncRecord, conflicts: Conflict[]): Promise<SyncRecord> {
+	async #resolve(id: string, doc: any, current: SyncRecord, conflicts: Conflict[], merged: Map<string, SyncRecord>): Promise<SyncRecord> {
 		const versions: { rev: string; rec: SyncRecord }[] = [{ rev: doc._rev, rec: current }];
 		for (const rev of doc._conflicts as string[]) {
 			try {
@@ -239,10 +245,16 @@ export class Incoming {
 		}
 		versions.sort((a, b) => compareVersions(b.rec, a.rec) || (a.rev < b.rev ? 1 : -1));
 		const [win, ...lose] = versions;
-		for (const l of lose) if (fingerprint(l.rec) !== fingerprint(win.rec)) conflicts.push({ winner: win.rec, loser: l.rec });
+		let rec = win.rec;
+		for (const l of lose)
+			if (fingerprint(l.rec) !== fingerprint(win.rec)) {
+				conflicts.push({ winner: win.rec, loser: l.rec });
+				rec = keepSupersede(rec, l.rec) ?? rec;
+			}
+		if (rec !== win.rec) merged.set(id, win.rec);
 		const drop = [doc._rev, ...doc._conflicts].filter((r: string) => r !== win.rev).map((r: string) => ({ _id: id, _rev: r, _deleted: true }));
 		// Losing revisions left in place are dropped again at the next reconcile.
 		await this.ctx.local.bulkDocs(drop).catch(() => undefined);
-		return win.rec;
+		return rec;
 	}
 }

@@ -25,6 +25,19 @@ export function compareVersions(a: SyncRecord, b: SyncRecord): number {
 	return da === db ? 0 : da > db ? 1 : -1;
 }
 
+/**
+ * A conflict's winner keeping the loser's supersede: a memory superseded on one device (its
+ * t_invalid and INVALIDATED_BY links) and edited on another while apart stays superseded, as an
+ * edit survives a delete. Undefined when the loser carries no supersede the winner lacks.
+ * Deterministic, so devices settling the same conflict get the same record.
+ */
+export function keepSupersede(winner: SyncRecord, loser: SyncRecord): SyncRecord | undefined {
+	if (loser.t_invalid === undefined || winner.t_invalid !== undefined) return undefined;
+	const have = new Set(winner.links.map(linkKey));
+	const add = loser.links.filter((l) => l.type === 'INVALIDATED_BY' && !have.has(linkKey(l)));
+	return { ...winner, t_invalid: loser.t_invalid, links: [...winner.links, ...add] };
+}
+
 /** The largest record sync accepts (content ≤ 50,000 chars, metadata ≤ 32 KB, and the rest). */
 export const MAX_RECORD_CHARS = 400_000;
 

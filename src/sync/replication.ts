@@ -27,10 +27,16 @@ export class Replication {
 
 	/** Starts live replication both ways, retrying failed requests (1 s, doubling to 30 s). */
 	start(): void {
-		const { status, map } = this.ctx;
+		const { map } = this.ctx;
+		// A cancelled replication's late events (a request failing as it ends) must not overwrite
+		// the status its canceller set (paused, or an error such as the database being gone).
+		// (`repl` is read only by handlers, which run after it is set.)
+		const live = () => this.#repl === repl;
+		const st = this.ctx.status;
+		const status = { set: (s: Parameters<typeof st.set>[0]) => live() && st.set(s), skip: st.skip.bind(st), current: () => st.current };
 		// Retries back off from 1 s to at most 30 s (PouchDB's default grows to 10 minutes); the
 		// browser saying it is online again retries at once.
-		this.#repl = this.ctx.local
+		const repl: any = (this.#repl = this.ctx.local
 			.sync(this.ctx.remote, { live: true, retry: true, batch_size: 500, back_off_function: (d: number) => (d ? Math.min(d * 2, 30_000) : 1_000) })
 			.on('change', (info: any) => {
 				if (info.direction === 'push') {
@@ -43,6 +49,7 @@ export class Replication {
 				if (!this.#failing.push && !this.#failing.pull) status.set({ status: 'syncing' });
 			})
 			.on('paused', () => {
+				if (!live()) return;
 				if (this.#failing.push || this.#failing.pull) status.set({ status: 'offline', pending: this.ctx.waiting(), error: OFFLINE });
 				else this.#caughtUp();
 			})
@@ -52,7 +59,7 @@ export class Replication {
 					status: 'error',
 					error: err?.status === 401 ? 'The server refused the user and password (401).' : `Sync stopped: ${err?.message ?? err}`,
 				}),
-			);
+			));
 		// Sync's own "paused" carries no error: each direction's events tell a failing request
 		// (PouchDB retries it) from being caught up.
 		for (const dir of ['push', 'pull'] as const) {
@@ -65,7 +72,7 @@ export class Replication {
 				})
 				.on('paused', (err: unknown) => {
 					this.#failing[dir] = !!err;
-					if (!err && status.current.status === 'offline' && !this.#failing.push && !this.#failing.pull) this.#caughtUp();
+					if (live() && !err && status.current().status === 'offline' && !this.#failing.push && !this.#failing.pull) this.#caughtUp();
 				});
 		}
 	}

@@ -5,13 +5,15 @@
  * twice); a device offline while both write (its chip says what waits; both converge once it is
  * back); and bad documents arriving during a running sync (tampered ciphertext, another app's
  * document, a newer schema version, a huge one): skipped and listed in the sync panel while sync
- * goes on and the local store stays as it was.
+ * goes on and the local store stays as it was; the database deleted under a running device (it
+ * says so and sends nothing more; set up again on the re-created database with a new passphrase,
+ * every document there opens with the new key).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { engine, seed } from './app-support';
 import { startPreview, type Server } from './helpers';
-import { content, ctl, has, join, newDevice, serverDocs, startCouch, total, until, type Couch, type Device } from './sync-support';
+import { content, ctl, has, join, newDevice, serverDocs, serverRecords, startCouch, total, until, type Couch, type Device } from './sync-support';
 
 const DB = 'engram-faults';
 const PASS = 'faults passphrase';
@@ -133,4 +135,26 @@ describe('sync faults', () => {
 		// A (which wrote them) lists the same and keeps its memory too.
 		expect(await content(a, victim)).toBe('The staging database password rotates monthly');
 	}, 90_000);
+
+	it('the database deleted under a running device: it says so and sends nothing more; after a reload, set up again with a new passphrase, every document opens with it', async () => {
+		await ctl(a, 'idle');
+		expect((await fetch(`${couch.url}/${DB}`, { method: 'DELETE' })).ok).toBe(true);
+		const [lost] = await seed(a, [{ content: 'Written after the database was deleted: the on-call rota moved to Mondays' }]);
+		await a.getByTestId('sync-chip').getByText('Sync error').waitFor({ timeout: 30_000 });
+		await a.getByRole('alert').getByText(`The database "${DB}" is gone from the server`).waitFor();
+		// Someone re-creates it empty (no key document): what A holds must not land there under the old key.
+		expect((await fetch(`${couch.url}/${DB}`, { method: 'PUT' })).ok).toBe(true);
+		await seed(a, [{ content: 'Written after the database was re-created: the VPN moved to port 8443' }]);
+		// After a reload the device finds the database without its key document and says what to do.
+		await a.reload();
+		await a.getByRole('alert').getByText('The database has no engram-sync-salt document any more').waitFor({ timeout: 30_000 });
+		const fresh = 'a new passphrase after the loss';
+		await join(a, { url: couch.url, database: DB, passphrase: fresh });
+		const n = await total(a);
+		await until('every memory of A is on the server', async () => (await memoryDocs()).length === n, 60_000);
+		// Every document opens with the new passphrase (none was sent under the old key).
+		const records = await serverRecords(couch.url, DB, fresh);
+		expect(records.size).toBe(n);
+		expect(records.get(lost)?.content).toBe('Written after the database was deleted: the on-call rota moved to Mondays');
+	}, 120_000);
 });

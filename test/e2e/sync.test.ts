@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { engine, engineReady, seed } from './app-support';
 import { freePort, launchBrowser, ROOT, startPreview, waitForHttp, type Browser, type Server } from './helpers';
+import { serverRecords } from './sync-support';
 
 const CANARY = 'canary-7f3a9c-plaintext-must-not-leak';
 const DB = 'engram-e2e';
@@ -178,19 +179,26 @@ describe('sync across devices', () => {
 		await until('the new holder receives a memory from B', () => has(a, id));
 	}, 60_000);
 
-	it('concurrent edits while apart converge on the latest; the loser is in History on both; an edit wins over a delete', async () => {
+	it('concurrent edits while apart converge on the latest; the loser is in History on both; an edit wins over a delete; a supersede survives an edit', async () => {
 		// Paused replication stands in for being offline: both devices write to their mirrors only.
 		const ctl = (p: Page, what: 'pause' | 'resume' | 'idle') =>
 			p.evaluate((w) => (globalThis as unknown as { __engramSync: Record<string, () => unknown> }).__engramSync[w](), what);
-		const [x, y] = await seed(a, [{ content: 'The team lunch is on Wednesdays at noon' }, { content: 'The wiki lives on the old intranet server' }]);
-		await until('B has both', async () => (await has(b, x)) && (await has(b, y)));
+		const [x, y, z] = await seed(a, [
+			{ content: 'The team lunch is on Wednesdays at noon' },
+			{ content: 'The wiki lives on the old intranet server' },
+			{ content: 'The build server is jenkins-01' },
+		]);
+		await until('B has all three', async () => (await has(b, x)) && (await has(b, y)) && (await has(b, z)));
 		await ctl(a, 'idle');
 		await ctl(b, 'idle');
 		await ctl(a, 'pause');
 		await ctl(b, 'pause');
 		await engine(a, 'update', { memory_id: x, content: 'The team lunch is on Thursdays at noon' });
 		await engine(a, 'delete', { memory_id: y });
+		// A supersedes z; B, not knowing, edits z later: B's edit wins, and z stays superseded.
+		const [z2] = await seed(a, [{ content: 'The build server is buildkite, jenkins-01 is retired', supersedes_memory_id: z } as never]);
 		await new Promise((r) => setTimeout(r, 30)); // B's edits are the later ones
+		await engine(b, 'update', { memory_id: z, content: 'The build server is jenkins-01 in rack 4' });
 		await engine(b, 'update', { memory_id: x, content: 'The team lunch is on Fridays at one' });
 		await engine(b, 'update', { memory_id: y, content: 'The wiki moved to the new docs site' });
 		// The engine's change events reach the controller asynchronously: let them land in the mirrors.
@@ -208,7 +216,25 @@ describe('sync across devices', () => {
 			await until('the later edit wins on both devices', async () => (await content(p, x)) === 'The team lunch is on Fridays at one');
 			// DESIGN §4.7: a live revision wins over a deleted one, so the edit brings the memory back.
 			await until('the edit wins over the delete', async () => (await content(p, y)) === 'The wiki moved to the new docs site');
+			await until('the edit of z wins and z stays superseded by z2', async () => {
+				const m = await engine<{ memory: { content: string; t_invalid?: string } }>(p, 'get', { memory_id: z });
+				const links = await engine<{ from: string; to: string; type: string }[]>(p, 'associationsOf', z);
+				return (
+					m.memory.content === 'The build server is jenkins-01 in rack 4' &&
+					m.memory.t_invalid !== undefined &&
+					links.some((l) => l.from === z && l.to === z2 && l.type === 'INVALIDATED_BY')
+				);
+			});
 		}
+		// The server holds the merged version too (a device joining later gets the supersede).
+		await until('the server has z edited and superseded', async () => {
+			const r = (await serverRecords(couch.url, DB, 'correct horse battery staple')).get(z);
+			return (
+				r?.content === 'The build server is jenkins-01 in rack 4' &&
+				r.t_invalid !== undefined &&
+				r.links.some((l) => l.to === z2 && l.type === 'INVALIDATED_BY')
+			);
+		});
 		for (const p of [a, b]) {
 			await until('the losing version is in the history', async () => {
 				const h = await engine<{ actor: string; changes?: { content?: { from: unknown } } }[]>(p, 'history', x);

@@ -3,7 +3,8 @@
  * version, too large), and the scope filter and its form field.
  */
 import { describe, expect, it } from 'vitest';
-import { checkDoc, inScopes, linkKey, MAX_DOC_CHARS, parseScopes } from '../../../src/sync/records';
+import type { SyncRecord } from '../../../src/engine/types';
+import { checkDoc, inScopes, keepSupersede, linkKey, MAX_DOC_CHARS, parseScopes } from '../../../src/sync/records';
 
 describe('sync documents', () => {
 	it('accepts an Engram box of schema version 1', () => {
@@ -38,5 +39,45 @@ describe('sync scopes', () => {
 	it('tells links apart by target and type', () => {
 		expect(linkKey({ to: 'b', type: 'RELATES_TO', strength: 0.5 })).toBe(linkKey({ to: 'b', type: 'RELATES_TO', strength: 0.9 }));
 		expect(linkKey({ to: 'b', type: 'RELATES_TO' })).not.toBe(linkKey({ to: 'b', type: 'LEADS_TO' }));
+	});
+});
+
+describe('a conflict keeps a supersede', () => {
+	const base: SyncRecord = {
+		id: 'z',
+		content: 'The build server is jenkins-01',
+		type: 'Fact',
+		tags: [],
+		scope: 'default',
+		importance: 0.5,
+		confidence: 1,
+		metadata: {},
+		timestamp: '2026-01-01T00:00:00.000Z',
+		updated_at: '2026-01-02T00:00:00.000Z',
+		links: [{ to: 'w', type: 'RELATES_TO', strength: 0.5 }],
+	};
+	const superseded: SyncRecord = {
+		...base,
+		t_invalid: '2026-01-03T00:00:00.000Z',
+		updated_at: '2026-01-03T00:00:00.000Z',
+		links: [...base.links, { to: 'z2', type: 'INVALIDATED_BY', strength: 1 }],
+	};
+	const edited: SyncRecord = { ...base, content: 'The build server is jenkins-01 in rack 4', updated_at: '2026-01-04T00:00:00.000Z' };
+
+	it('the winning edit takes the losing supersede: t_invalid and its INVALIDATED_BY link, nothing else of the loser', () => {
+		expect(keepSupersede(edited, superseded)).toEqual({
+			...edited,
+			t_invalid: '2026-01-03T00:00:00.000Z',
+			links: [
+				{ to: 'w', type: 'RELATES_TO', strength: 0.5 },
+				{ to: 'z2', type: 'INVALIDATED_BY', strength: 1 },
+			],
+		});
+	});
+
+	it('nothing to carry over: the loser is not superseded, or the winner is already', () => {
+		expect(keepSupersede(superseded, edited)).toBeUndefined();
+		expect(keepSupersede({ ...superseded, updated_at: '2026-01-05T00:00:00.000Z' }, superseded)).toBeUndefined();
+		expect(keepSupersede(edited, base)).toBeUndefined();
 	});
 });
