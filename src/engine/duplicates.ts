@@ -177,6 +177,59 @@ function plainWordsOf(text: string): Words {
 	return { chars: text.length, tokens, sharp, content };
 }
 
+/**
+ * packWords(wordsOf(text)) for plain text (see NOT_PLAIN), in plainWordsOf's one pass: each word
+ * is interned as found and kept as its number, and no set of content words is built (a packed set
+ * derives them from the word flags). The numbers may differ from packWords' (interned in another
+ * order), never the answers: only their order within one vocabulary is compared. Working out the
+ * new texts' words was most of a batch store's possible-update checks.
+ */
+function plainPackedWords(text: string): PackedWords {
+	const tokens: number[] = [];
+	const sharp: number[] = [];
+	const n = text.length;
+	let end = 0;
+	let i = 0;
+	while (i < n) {
+		if (!isAsciiWordChar(text.charCodeAt(i))) {
+			i++;
+			continue;
+		}
+		const from = i;
+		let digit = false;
+		for (let c = text.charCodeAt(i); i < n && isAsciiWordChar(c); c = text.charCodeAt(++i)) if (c <= 57) digit = true;
+		let apostrophe = false;
+		for (;;) {
+			const a = text.charCodeAt(i);
+			if ((a !== 39 && a !== 0x2019) || !isAsciiLetter(text.charCodeAt(i + 1))) break;
+			apostrophe = true;
+			i += 2;
+			while (i < n && isAsciiLetter(text.charCodeAt(i))) i++;
+		}
+		const raw = text.slice(from, i);
+		const start = end === 0 || endsSentence(text, end, from);
+		end = i;
+		const lower = raw.toLowerCase();
+		const w = apostrophe ? lower.replace(/['’]s$/, '').replace(/['’]/g, '') : lower;
+		if (w.length === 0) continue;
+		const id = wordId(w);
+		tokens.push(id);
+		const first = raw.charCodeAt(0);
+		const capital = first >= 65 && first <= 90;
+		// plainWordsOf's test, with DIGIT.test(w) known from the scan (only the first run of a word holds digits).
+		if (digit || NEGATIONS.has(w) || (w.length === 1 && w !== 'a' && w !== 'i') || (capital && !start && !PRONOUN_I.test(raw))) sharp.push(id);
+	}
+	return packIds(text.length, distinct(sharp), distinct(tokens));
+}
+
+/** The distinct numbers of `ids`, ascending. */
+function distinct(ids: number[]): Int32Array {
+	const a = Int32Array.from(ids).sort();
+	let k = 0;
+	for (let i = 0; i < a.length; i++) if (i === 0 || a[i] !== a[k - 1]) a[k++] = a[i];
+	return k === a.length ? a : a.slice(0, k);
+}
+
 const isAsciiLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 const isAsciiWordChar = (c: number) => isAsciiLetter(c) || (c >= 48 && c <= 57);
 const DIGIT = /[0-9]/;
@@ -315,14 +368,24 @@ function wordId(w: string): number {
 
 /** `w` packed (see PackedWords), its words interned. */
 export function packWords(w: Words): PackedWords {
-	const sharp = Int32Array.from(w.sharp, wordId).sort();
-	const tokens = Int32Array.from(w.tokens, wordId).sort();
+	return packIds(w.chars, Int32Array.from(w.sharp, wordId), Int32Array.from(w.tokens, wordId));
+}
+
+/** A PackedWords of `chars` characters from its words' numbers (sorted here). */
+function packIds(chars: number, sharp: Int32Array, tokens: Int32Array): PackedWords {
+	sharp.sort();
+	tokens.sort();
 	const out = new Int32Array(2 + sharp.length + tokens.length);
-	out[0] = w.chars;
+	out[0] = chars;
 	out[1] = sharp.length;
 	out.set(sharp, 2);
 	out.set(tokens, 2 + sharp.length);
 	return out;
+}
+
+/** packWords(wordsOf(text)), in one pass for plain text. */
+export function packedWordsOf(text: string): PackedWords {
+	return NOT_PLAIN.test(text) ? packWords(wordsOf(text)) : plainPackedWords(text);
 }
 
 /** Whether the ascending p[from, to) holds `id`. */
@@ -406,7 +469,7 @@ export function packedWordCache(): (text: string) => PackedWords {
 	return (text) => {
 		let p = packed.get(text);
 		if (p === undefined) {
-			p = packWords(wordsOf(text));
+			p = packedWordsOf(text);
 			packedSlots += p.length + PACKED_ENTRY_SLOTS;
 			for (const [t, old] of packed) {
 				if (packedSlots <= PACKED_CACHE_SLOTS) break;

@@ -11,7 +11,7 @@ import { importanceValue, StoreInputSchema, toIso, type AssociationType, type St
 import { normalize } from '../core/vector';
 import { contentHash, keyOfNormalised, normaliseContent, sessionOf } from '../store/derived';
 import { appendActivity } from '../store/activity';
-import { putLinks, withLink } from '../store/associations';
+import { putLinks, withLinks } from '../store/associations';
 import { readEntities, writeEntities, type EntityKey } from '../store/entities';
 import { getByRef, previousInScope } from '../store/memories';
 import type { ActivityRow, AssociationRow, MemoryRow } from '../store/rows';
@@ -478,11 +478,14 @@ class PlanWriter {
 		const fresh = plan.written.slice(this.#rows).map((w, i) => ((w.row.seq = seq + 1 + this.#rows + i), w.row));
 		for (const r of fresh) sources.set(r.id, r);
 		const apart: AssociationRow[] = [];
+		/** The links to add to each row in `sources`, in order: each row is then copied once (withLinks). */
+		const bySource = new Map<string, AssociationRow[]>();
 		for (const a of plan.links.slice(this.#links)) {
-			const from = sources.get(a.from);
-			if (from) sources.set(a.from, withLink(from, a));
-			else apart.push(a);
+			if (!sources.has(a.from)) apart.push(a);
+			else if (bySource.has(a.from)) bySource.get(a.from)!.push(a);
+			else bySource.set(a.from, [a]);
 		}
+		for (const [id, links] of bySource) sources.set(id, withLinks(sources.get(id)!, links));
 		const rows = fresh.map((r) => sources.get(r.id)!);
 		for (const r of fresh) sources.delete(r.id);
 		this.added.push(...rows);

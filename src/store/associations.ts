@@ -79,6 +79,22 @@ export function withLink(row: MemoryRow, link: AssociationRow): MemoryRow {
 }
 
 /**
+ * `row` with `links` added in order, each replacing a link of the same target and type: what
+ * withLink one link at a time gives, with the row copied once instead of once per link (a
+ * batch's new rows carry several links each).
+ */
+export function withLinks(row: MemoryRow, links: readonly AssociationRow[]): MemoryRow {
+	if (links.length === 0) return row;
+	const out = [...(row.links ?? [])];
+	for (const link of links) {
+		const { from: _from, ...stored } = link;
+		for (let i = out.length - 1; i >= 0; i--) if (out[i].to === link.to && out[i].type === link.type) out.splice(i, 1);
+		out.push(stored);
+	}
+	return { ...row, links: out };
+}
+
+/**
  * Writes associations (inserting, or replacing the same from/to/type) onto their source rows:
  * one read and one write request for the lot. `known` holds source rows the caller already has
  * in this transaction (and is about to write no other way); a source that does not exist throws.

@@ -300,9 +300,10 @@ export class LexicalIndex {
 			ms._avgFieldLength[fieldId] = ((ms._avgFieldLength[fieldId] || 0) * count + length) / (count + 1);
 			for (const [term, n] of terms) {
 				const data = this.termData(ms, term);
+				// `short` is new and `terms` holds each term once: the posting is always a new entry.
 				const postings = data.get(fieldId);
-				if (postings === undefined) data.set(fieldId, new Map([[short, n]]));
-				else postings.set(short, (postings.get(short) ?? 0) + n);
+				if (postings === undefined) data.set(fieldId, new Map<number, number>().set(short, n));
+				else postings.set(short, n);
 			}
 		}
 	}

@@ -13,6 +13,8 @@ import {
 	nearDuplicatePacked,
 	nearDuplicateWords,
 	packedWordCache,
+	packedWordsOf,
+	packWords,
 	PACKED_CACHE_SLOTS,
 	PACKED_ENTRY_SLOTS,
 	PACKED_VOCABULARY_MAX,
@@ -227,6 +229,23 @@ describe('word sets worked out once (wordsOf, wordCache)', () => {
 			}),
 			{ numRuns: 2_000 },
 		);
+	});
+
+	it("packedWordsOf's one pass packs what packWords(wordsOf) packs, on plain text and any other", () => {
+		// Plain ASCII with the punctuation that starts sentences, apostrophes (straight and curly),
+		// digits and capitals; and, now and then, a character that takes wordsOf's other path.
+		const char = fc.constantFrom(..."aAbBiIxXzZ019 .!?:;,\n'’-_#@é".split(''));
+		fc.assert(
+			fc.property(fc.array(char, { maxLength: 80 }), (chars) => {
+				const text = chars.join('');
+				// Interned by the one pass first, so packWords numbers every word the same.
+				const one = packedWordsOf(text);
+				expect([...one]).toEqual([...packWords(wordsOf(text))]);
+			}),
+			{ numRuns: 3_000 },
+		);
+		for (const text of ["Deploys happen on Tuesday; I'm sure it's v2 at 3pm. NOT Bob's", 'Lunch with Alice and Bob', "team A isn't here: ask Will", ''])
+			expect([...packedWordsOf(text)]).toEqual([...packWords(wordsOf(text))]);
 	});
 
 	it('packed checks answer as the Set ones on sentences (a long text past UPDATE_MAX_CHARS too)', () => {
