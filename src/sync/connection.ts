@@ -69,7 +69,13 @@ export async function testConnection(s: SyncServer, f: typeof fetch = fetch): Pr
 				'cors',
 				`The server answers but does not allow this app (CORS is not enabled). In CouchDB set [chttpd] enable_cors = true and [cors] origins = ${globalThis.location?.origin ?? '<this app’s origin>'}, credentials = true (docs/SYNC.md).`,
 			);
-		throw new SyncError('unreachable', `Can't reach ${s.url.trim()}: check the address and that the server is running.`);
+		// https:// to a server on this machine: CouchDB speaks plain http unless set up otherwise.
+		const local = new URL(s.url.trim());
+		const tls = local.protocol === 'https:' && ['127.0.0.1', 'localhost', '[::1]'].includes(local.hostname);
+		throw new SyncError(
+			'unreachable',
+			`Can't reach ${s.url.trim()}: check the address and that the server is running.${tls ? ` A CouchDB on this machine speaks plain http unless set up for TLS: try http://${local.host}.` : ''}`,
+		);
 	}
 	if (res.status === 401)
 		throw new SyncError(

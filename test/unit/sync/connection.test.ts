@@ -46,6 +46,21 @@ describe('sync server fields', () => {
 		expect(calls).toBe(0);
 	});
 
+	it("an unreachable server is named, with a hint when https:// goes to this machine's plain-http CouchDB", async () => {
+		const f = (async () => {
+			throw new TypeError('Failed to fetch');
+		}) as typeof fetch;
+		const err = async (url: string) => (await testConnection({ ...ok, url }, f).catch((x: unknown) => x)) as { code: string; message: string };
+		const local = await err('https://127.0.0.1:5984');
+		expect(local.code).toBe('unreachable');
+		expect(local.message).toBe(
+			"Can't reach https://127.0.0.1:5984: check the address and that the server is running. A CouchDB on this machine speaks plain http unless set up for TLS: try http://127.0.0.1:5984.",
+		);
+		expect((await err('https://couch.example.org')).message).toBe(
+			"Can't reach https://couch.example.org: check the address and that the server is running.",
+		);
+	});
+
 	it('the database typed into the Server URL too: says so, and does not offer to create it', async () => {
 		const f = (async () => new Response('{"error":"not_found"}', { status: 404 })) as typeof fetch;
 		const e = (await testConnection({ ...ok, url: 'http://127.0.0.1:5984/engram/' }, f).catch((x: unknown) => x)) as { code: string; message: string };
