@@ -85,6 +85,10 @@ export class RelaySockets {
 
 	/** The http server's 'upgrade' listener. */
 	upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+		// Node's HTTP server stops handling the socket's errors once it emits 'upgrade': a peer that
+		// resets a refused upgrade (RST instead of FIN) would throw an unhandled ECONNRESET and take
+		// the relay down. The socket is closed either way; `ws` adds its own handler when it accepts.
+		socket.on('error', () => socket.destroy());
 		const from = req.headers.origin ?? 'a non-browser client';
 		const refusal = checkUpgrade(req, this.#opts);
 		if (refusal) {

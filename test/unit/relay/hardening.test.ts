@@ -8,6 +8,7 @@
  */
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -166,6 +167,31 @@ describe('engram-relay hardening', () => {
 			raw.send(JSON.stringify({ jsonrpc: '2.0', id: 13, method: 'ping' }));
 			await waitFor(() => raw.lines.some((l) => (l as { id?: number }).id === 13));
 			expect(await count(engine)).toBe(before);
+		});
+
+		it('stays up when a refused WebSocket upgrade is reset instead of closed', async () => {
+			const port = await freePort();
+			const token = newToken();
+			const raw = await rawRelay(port, token);
+			// A foreign origin is refused with a 403 on the raw socket; the peer then resets it (RST).
+			for (let i = 0; i < 20; i++)
+				await new Promise<void>((resolve, reject) => {
+					const s = connect(port, '127.0.0.1', () =>
+						s.write(
+							`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: https://evil.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+								'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Protocol: mcp\r\n\r\n',
+						),
+					);
+					s.once('data', (d) => {
+						expect(d.toString()).toMatch(/^HTTP\/1\.1 403/);
+						s.resetAndDestroy();
+						resolve();
+					});
+					s.once('error', (e) => reject(new Error(`${e.message}; relay log: ${raw.log().slice(-600)}`)));
+				});
+			raw.send(JSON.stringify({ jsonrpc: '2.0', id: 21, method: 'ping' }));
+			await waitFor(() => raw.lines.some((l) => (l as { id?: number }).id === 21));
+			expect(raw.child.exitCode).toBe(null);
 		});
 
 		it('answers a deep call over HTTP with a JSON-RPC error, and stays up', async () => {
