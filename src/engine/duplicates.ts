@@ -133,16 +133,14 @@ export function wordsOf(text: string): Words {
 const NOT_PLAIN = /[^\t\n\r -~’]/;
 
 /**
- * wordsOf for plain text (see NOT_PLAIN), in one pass that finds its words character by
- * character (WORD_RE's words: ASCII letters and digits, then any run of an apostrophe and
- * letters): the tokenizer's tokens are then these words lower-cased (its lower-casing moves no
- * word boundary), so tokens and sharpWords need not each run the word pattern (the two
- * passes were most of a batch store's duplicate checks).
+ * The words of plain text (see NOT_PLAIN) in one pass, character by character (WORD_RE's words:
+ * ASCII letters and digits, then any run of an apostrophe and letters): the tokenizer's tokens
+ * are these words lower-cased (its lower-casing moves no word boundary), so tokens and sharp
+ * words need not each run the word pattern (the two passes were most of a batch store's
+ * duplicate checks). `visit` gets each word's token and whether it is sharp (a digit, a negation,
+ * a single letter but a/i, or a capital not starting a sentence).
  */
-function plainWordsOf(text: string): Words {
-	const tokens = new Set<string>();
-	const content = new Set<string>();
-	const sharp = new Set<string>();
+function scanPlainWords(text: string, visit: (token: string, sharp: boolean) => void): void {
 	const n = text.length;
 	let end = 0;
 	let i = 0;
@@ -152,7 +150,9 @@ function plainWordsOf(text: string): Words {
 			continue;
 		}
 		const from = i;
-		while (i < n && isAsciiWordChar(text.charCodeAt(i))) i++;
+		// Only the first run of a word (before any apostrophe) can hold digits.
+		let digit = false;
+		for (let c = text.charCodeAt(i); i < n && isAsciiWordChar(c); c = text.charCodeAt(++i)) if (c <= 57) digit = true;
 		let apostrophe = false;
 		for (;;) {
 			const a = text.charCodeAt(i);
@@ -168,18 +168,28 @@ function plainWordsOf(text: string): Words {
 		// tokenize()'s token for the word: possessive 's dropped, other apostrophes joined.
 		const w = apostrophe ? lower.replace(/['’]s$/, '').replace(/['’]/g, '') : lower;
 		if (w.length === 0) continue;
-		tokens.add(w);
-		if (!FUNCTION_WORDS.has(w)) content.add(w);
 		const first = raw.charCodeAt(0);
 		const capital = first >= 65 && first <= 90;
-		if (DIGIT.test(w) || NEGATIONS.has(w) || (w.length === 1 && w !== 'a' && w !== 'i') || (capital && !start && !PRONOUN_I.test(raw))) sharp.add(w);
+		visit(w, digit || NEGATIONS.has(w) || (w.length === 1 && w !== 'a' && w !== 'i') || (capital && !start && !PRONOUN_I.test(raw)));
 	}
+}
+
+/** wordsOf for plain text (see NOT_PLAIN). */
+function plainWordsOf(text: string): Words {
+	const tokens = new Set<string>();
+	const content = new Set<string>();
+	const sharp = new Set<string>();
+	scanPlainWords(text, (w, isSharp) => {
+		tokens.add(w);
+		if (!FUNCTION_WORDS.has(w)) content.add(w);
+		if (isSharp) sharp.add(w);
+	});
 	return { chars: text.length, tokens, sharp, content };
 }
 
 /**
- * packWords(wordsOf(text)) for plain text (see NOT_PLAIN), in plainWordsOf's one pass: each word
- * is interned as found and kept as its number, and no set of content words is built (a packed set
+ * packWords(wordsOf(text)) for plain text (see NOT_PLAIN), in the same one pass: each word is
+ * interned as found and kept as its number, and no set of content words is built (a packed set
  * derives them from the word flags). The numbers may differ from packWords' (interned in another
  * order), never the answers: only their order within one vocabulary is compared. Working out the
  * new texts' words was most of a batch store's possible-update checks.
@@ -187,38 +197,11 @@ function plainWordsOf(text: string): Words {
 function plainPackedWords(text: string): PackedWords {
 	const tokens: number[] = [];
 	const sharp: number[] = [];
-	const n = text.length;
-	let end = 0;
-	let i = 0;
-	while (i < n) {
-		if (!isAsciiWordChar(text.charCodeAt(i))) {
-			i++;
-			continue;
-		}
-		const from = i;
-		let digit = false;
-		for (let c = text.charCodeAt(i); i < n && isAsciiWordChar(c); c = text.charCodeAt(++i)) if (c <= 57) digit = true;
-		let apostrophe = false;
-		for (;;) {
-			const a = text.charCodeAt(i);
-			if ((a !== 39 && a !== 0x2019) || !isAsciiLetter(text.charCodeAt(i + 1))) break;
-			apostrophe = true;
-			i += 2;
-			while (i < n && isAsciiLetter(text.charCodeAt(i))) i++;
-		}
-		const raw = text.slice(from, i);
-		const start = end === 0 || endsSentence(text, end, from);
-		end = i;
-		const lower = raw.toLowerCase();
-		const w = apostrophe ? lower.replace(/['’]s$/, '').replace(/['’]/g, '') : lower;
-		if (w.length === 0) continue;
+	scanPlainWords(text, (w, isSharp) => {
 		const id = wordId(w);
 		tokens.push(id);
-		const first = raw.charCodeAt(0);
-		const capital = first >= 65 && first <= 90;
-		// plainWordsOf's test, with DIGIT.test(w) known from the scan (only the first run of a word holds digits).
-		if (digit || NEGATIONS.has(w) || (w.length === 1 && w !== 'a' && w !== 'i') || (capital && !start && !PRONOUN_I.test(raw))) sharp.push(id);
-	}
+		if (isSharp) sharp.push(id);
+	});
 	return packIds(text.length, distinct(sharp), distinct(tokens));
 }
 
@@ -232,7 +215,6 @@ function distinct(ids: number[]): Int32Array {
 
 const isAsciiLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 const isAsciiWordChar = (c: number) => isAsciiLetter(c) || (c >= 48 && c <= 57);
-const DIGIT = /[0-9]/;
 
 /** Texts whose word sets are remembered between calls (wordCache); the oldest go first. */
 export const WORD_CACHE_SIZE = 8_192;
