@@ -144,6 +144,7 @@ function queryVectors(view: IndexView, input: RecallInput, qv: QueryVectors, see
 /** Direct retrieval, fusion and expansion: the candidate map with components filled in. */
 function retrieve(ctx: RankContext): Map<number, Candidate> {
 	const { view, input, w } = ctx;
+	const accept = ctx.acceptAll ? undefined : ctx.accept;
 	const cands = new Map<number, Candidate>();
 	const k = Math.max(POOL.semantic, 3 * ((input.offset ?? 0) + (input.limit ?? DEFAULT_LIMIT)));
 	if (w.lexical > 0 || w.semantic === 0) {
@@ -151,8 +152,7 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 		const lexical = ctx.phrasings.map((q) => `${q} ${queryDateWords(q, ctx.now)}`.trim());
 		// "What crafts has June taken up?": a month word that is a name must not match every June memory's date words.
 		const names = new Set(ctx.phrasings.flatMap((q) => [...nameMonthTerms(q, ctx.now)]));
-		addLexical(view, lexical, ctx.acceptAll ? undefined : ctx.accept, cands, input.scope, names.size > 0 ? names : undefined);
-		const accept = ctx.acceptAll ? undefined : ctx.accept;
+		addLexical(view, lexical, accept, cands, input.scope, names.size > 0 ? names : undefined);
 		// The coverage stage (coverage.ts) reads which expansion terms each memory matched.
 		const record = COVERAGE.bonus > 0;
 		if (ctx.categories)
@@ -165,7 +165,7 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 			for (const q of ctx.phrasings) addExpansion(view, neighbourWords(ctx.words, q, holds, common), NEIGHBOURS.weight, accept, cands, input.scope);
 		}
 	}
-	if (w.semantic > 0) ctx.semantic = addSemantic(view, ctx.vectors, k, ctx.acceptAll ? undefined : ctx.accept, cands);
+	if (w.semantic > 0) ctx.semantic = addSemantic(view, ctx.vectors, k, accept, cands);
 	const searched = input.scope === undefined ? view.count : view.scopeSize(input.scope);
 	if (w.semantic > 0 && FEEDBACK.weight > 0 && ctx.vectors.length > 0 && searched <= FEEDBACK.maxMemories) feedback(ctx, cands, k);
 	for (const id of input.priority_ids ?? []) {
@@ -355,8 +355,11 @@ function pageOf(ctx: RankContext, cands: Map<number, Candidate>): Omit<RankedPag
 		);
 		for (const i of raised) {
 			const c = candOf.get(hits[i])!;
+			const before = hits[i].strength;
 			hits[i] = hitOf(ctx, c);
 			candOf.set(hits[i], c);
+			// A raised hit can become a strong match: the count of strong matches follows it.
+			if (before !== 'strong' && hits[i].strength === 'strong') matched++;
 		}
 		// Scores only rose, and only among the first COVERAGE.depth: the rest stay below them, in order.
 		if (raised.length > 0) hits.splice(0, COVERAGE.depth, ...hits.slice(0, COVERAGE.depth).sort(comparator(ctx)));
