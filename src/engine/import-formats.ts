@@ -308,13 +308,34 @@ function addRecord(b: EngramBundle, kind: unknown, rec: unknown, line: number): 
 		if ('ok' in r) list.push({ line, value: r.ok });
 		else b.errors.add(line, r.error);
 	};
-	if (kind === 'memory') put(b.memories, ImportedMemorySchema, 'memory');
+	if (kind === 'memory' && isObject(rec) && !('content' in rec)) b.errors.add(line, missingContent(rec));
+	else if (kind === 'memory') put(b.memories, ImportedMemorySchema, 'memory');
 	else if (kind === 'association') put(b.associations, ImportedAssociationSchema, 'association');
 	else if (kind === 'entity') put(b.entities, ImportedEntitySchema, 'entity');
 	else if (kind === 'vector') put(b.vectors, ImportedVectorSchema, 'vector');
-	else if (kind === undefined) b.errors.add(line, 'content: missing; a record without "kind" is a memory and needs its "content" text');
+	else if (kind === undefined) b.errors.add(line, missingContent(rec));
 	else if (kind !== 'header')
 		b.errors.add(line, `kind: must be one of header, memory, entity, association, vector (got ${JSON.stringify(kind)?.slice(0, 100)})`);
+}
+
+/** Keys other tools use for a memory's text: the refusal says to rename them. */
+const TEXT_KEYS = ['text', 'memory', 'body', 'note', 'fact', 'observation', 'message', 'value'];
+
+/**
+ * Why a record without `content` is refused, naming the keys it has and, for files people often
+ * try (chat exports), what the file looks like.
+ */
+function missingContent(rec: unknown): string {
+	const head = 'content: missing; a memory record needs its text in "content"';
+	if (!isObject(rec)) return head;
+	const keys = Object.keys(rec);
+	if ('mapping' in rec && 'title' in rec)
+		return `${head}. This looks like a ChatGPT conversations export (title, mapping): Engram imports memories, not chat transcripts`;
+	if ('chat_messages' in rec) return `${head}. This looks like a Claude conversations export (chat_messages): Engram imports memories, not chat transcripts`;
+	const alias = TEXT_KEYS.find((k) => typeof rec[k] === 'string');
+	if (alias) return `${head}; rename "${alias}" to "content"`;
+	const shown = keys.slice(0, 6).map((k) => JSON.stringify(k.slice(0, 40)));
+	return `${head} (this record has ${keys.length ? shown.join(', ') + (keys.length > 6 ? ', …' : '') : 'no fields'})`;
 }
 
 /** A record's kind: its `kind`, or "memory" for a plain record with content (and no kind). */

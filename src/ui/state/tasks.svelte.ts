@@ -48,7 +48,7 @@ export class Tasks {
 		};
 		try {
 			const result = await work(handle);
-			this.#patch(id, { state: this.#cancelled.has(id) ? 'cancelled' : 'done' });
+			this.#patch(id, this.#cancelled.has(id) ? { state: 'cancelled' } : { state: 'done', message: undefined });
 			return result;
 		} catch (e) {
 			this.#patch(id, { state: this.#cancelled.has(id) ? 'cancelled' : 'failed', message: String((e as Error)?.message ?? e) });

@@ -44,8 +44,23 @@ describe('plain records', () => {
 
 	it('refuses a line with neither kind nor content, naming the field and the rule', () => {
 		const b = parseJsonl('{"tags": ["x"]}\n{"kind": "memory", "content": "ok"}');
-		expect(b.errors.list()).toEqual([{ line: 1, error: 'content: missing; a record without "kind" is a memory and needs its "content" text' }]);
+		expect(b.errors.list()).toEqual([{ line: 1, error: 'content: missing; a memory record needs its text in "content" (this record has "tags")' }]);
 		expect(b.memories).toHaveLength(1);
+	});
+
+	it('says which key to rename, or what the file looks like, when a record has no content', () => {
+		const jsonl = parseJsonl('{"text": "lives in Porto"}\n{"kind": "memory", "memory": "allergic to peanuts"}\n{}');
+		expect(jsonl.errors.list()).toEqual([
+			{ line: 1, error: 'content: missing; a memory record needs its text in "content"; rename "text" to "content"' },
+			{ line: 2, error: 'content: missing; a memory record needs its text in "content"; rename "memory" to "content"' },
+			{ line: 3, error: 'content: missing; a memory record needs its text in "content" (this record has no fields)' },
+		]);
+		const chat = parseJson('[{"title": "Trip", "mapping": {}}, {"uuid": "1", "chat_messages": []}]');
+		expect(chat.errors.list().map((e) => e.error)).toEqual([
+			expect.stringContaining('looks like a ChatGPT conversations export'),
+			expect.stringContaining('looks like a Claude conversations export'),
+		]);
+		expect(chat.memories).toHaveLength(0);
 	});
 
 	it('takes tags given as one string, split on , ; or | as in CSV', () => {
