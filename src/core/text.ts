@@ -41,8 +41,9 @@ function hasApostrophe(w: string): boolean {
 
 /**
  * Splits text into lower-cased word tokens (letters and digits; internal apostrophes joined, so
- * "don't" → "dont" and "Caroline's" → "caroline"; each emoji a token of its own). Returns tokens
- * in order, duplicates kept.
+ * "don't" → "dont" and "Caroline's" → "caroline"; each emoji a token of its own; Latin accents
+ * folded, "café" → "cafe"; Chinese and Japanese as characters and pairs, see pushCjk). Returns
+ * tokens in order, duplicates kept.
  */
 export function tokenize(text: string): string[] {
 	const lower = text.toLowerCase();
@@ -92,12 +93,63 @@ function scanPlain(lower: string): string[] | undefined {
 function tokenizeByPattern(lower: string): string[] {
 	const out: string[] = [];
 	for (const m of lower.matchAll(WORD_RE)) {
-		const w = m[0];
+		let w = m[0];
 		// Possessive 's is noise for retrieval; other contractions are joined into one token.
-		const t = hasApostrophe(w) ? w.replace(/['’]s$/, '').replace(/['’]/g, '') : w;
-		if (t.length > 0) out.push(t);
+		if (hasApostrophe(w)) w = w.replace(/['’]s$/, '').replace(/['’]/g, '');
+		if (w.length === 0) continue;
+		if (!SPECIAL.test(w)) out.push(w);
+		else if (!CJK.test(w)) out.push(foldLatin(w));
+		else pushCjk(foldLatin(w), out);
 	}
 	return out;
+}
+
+/** A Latin letter with a diacritic (or ß, æ, ø …), or a Chinese or Japanese character: words that need more than lower-casing. */
+const SPECIAL = /[\u00c0-\u024f\u1e00-\u1eff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[\u{20000}-\u{2fa1f}]/u;
+
+/** Han ideographs, hiragana and katakana: scripts written without spaces between words. */
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{2fa1f}]/u;
+const CJK_RUNS = /([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u{20000}-\u{2fa1f}]+)/u;
+
+/** Latin letters that are not a base letter plus marks. */
+const LATIN_SPECIAL: Readonly<Record<string, string>> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i', ħ: 'h', ŧ: 't' };
+const LATIN_FOLDED = new Map<string, string>();
+
+/**
+ * A word with Latin diacritics folded away ("café" → "cafe", "München" → "munchen", "Straße" →
+ * "strasse"), as search engines' ASCII folding does: people type words without their accents.
+ * Other scripts keep their marks (Hangul, Devanagari and Arabic spell with them).
+ */
+export function foldLatin(w: string): string {
+	return w.replace(/[\u00c0-\u024f\u1e00-\u1eff]/g, (ch) => {
+		let f = LATIN_FOLDED.get(ch);
+		if (f === undefined) {
+			f = LATIN_SPECIAL[ch] ?? ch.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+			LATIN_FOLDED.set(ch, f);
+		}
+		return f;
+	});
+}
+
+/**
+ * Chinese and Japanese are written without spaces, so a run of their characters is indexed as
+ * each character and each overlapping pair ("寿司を食べた" → 寿, 寿司, 司, 司を, …): the usual
+ * bigram indexing of CJK search engines. A query's "寿司" then finds it, and a one-character
+ * word ("猫") still matches. Letters and digits beside the run stay one word.
+ */
+function pushCjk(w: string, out: string[]): void {
+	for (const part of w.split(CJK_RUNS)) {
+		if (part.length === 0) continue;
+		if (!CJK.test(part)) {
+			out.push(part);
+			continue;
+		}
+		const chars = [...part];
+		for (let i = 0; i < chars.length; i++) {
+			out.push(chars[i]);
+			if (i + 1 < chars.length) out.push(chars[i] + chars[i + 1]);
+		}
+	}
 }
 
 /**

@@ -95,7 +95,9 @@ export function sharpWords(text: string): Set<string> {
 		if (w === undefined) continue;
 		const first = raw[0];
 		const capital = first !== first.toLowerCase();
-		if (/\p{N}/u.test(w) || NEGATIONS.has(w) || (w.length === 1 && w !== 'a' && w !== 'i') || (capital && !start && !PRONOUN_I.test(raw))) out.add(w);
+		// A one-letter word names ("plan x"); a Chinese or Japanese character (tokenize's first of a run) does not.
+		const letter = w.length === 1 && w !== 'a' && w !== 'i' && w.charCodeAt(0) < 0x2e80;
+		if (/\p{N}/u.test(w) || NEGATIONS.has(w) || letter || (capital && !start && !PRONOUN_I.test(raw))) out.add(w);
 	}
 	return out;
 }

@@ -28,7 +28,7 @@ const MAGIC = 0x58474e45; // "ENGX" read as a little-endian u32
  * what terms are indexed (a restored index must analyse text as queries will); older snapshots
  * are then refused and the engine rebuilds from IndexedDB.
  */
-export const SNAPSHOT_VERSION = 15;
+export const SNAPSHOT_VERSION = 16;
 
 /** Everything a snapshot carries. */
 export interface SnapshotData {

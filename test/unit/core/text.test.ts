@@ -22,8 +22,18 @@ describe('core/text', () => {
 			expect([processTerm('Caroline’s'), processTerm("DIDN'T"), processTerm('Hikes')]).toEqual(['carolin', null, 'hike']);
 		});
 
-		it('keeps letters of any script and digits', () => {
-			expect(tokenize('Dvořák in 2023, café Passé')).toEqual(['dvořák', 'in', '2023', 'café', 'passé']);
+		it('keeps letters of any script and digits, folding Latin accents away', () => {
+			expect(tokenize('Dvořák in 2023, café Passé')).toEqual(['dvorak', 'in', '2023', 'cafe', 'passe']);
+			expect(tokenize('Straße Ærø Łódź Ỳên')).toEqual(['strasse', 'aero', 'lodz', 'yen']);
+			// Other scripts spell with their marks: Hangul, Cyrillic and Arabic words stay as written.
+			expect(tokenize('한국어 Мой кот القهوة')).toEqual(['한국어', 'мой', 'кот', 'القهوة']);
+		});
+
+		it('splits Chinese and Japanese runs into characters and overlapping pairs', () => {
+			expect(tokenize('我喜欢烤鸭')).toEqual(['我', '我喜', '喜', '喜欢', '欢', '欢烤', '烤', '烤鸭', '鸭']);
+			expect(tokenize('寿司を食べた')).toEqual(['寿', '寿司', '司', '司を', 'を', 'を食', '食', '食べ', 'べ', 'べた', 'た']);
+			expect(tokenize('iPhone15の値段、猫')).toEqual(['iphone15', 'の', 'の値', '値', '値段', '段', '猫']);
+			expect(tokenize('𠮷野家')).toEqual(['𠮷', '𠮷野', '野', '野家', '家']);
 		});
 
 		it('makes each emoji a token of its own, dropping its modifiers and joiners', () => {

@@ -36,6 +36,12 @@ describe('isNearDuplicate', () => {
 		expect(near('Meeting with team B at 3pm', 'Meeting with team at 3pm')).toBe(false);
 	});
 
+	it('keeps Chinese sentences naming different places apart, and reads a repeated one as a copy', () => {
+		expect(near('我喜欢在北京吃烤鸭', '我喜欢在上海吃烤鸭')).toBe(false);
+		expect(near('東京で寿司を食べた', '東京で寿司を食べた。')).toBe(true);
+		expect(sharpWords('我喜欢在北京吃烤鸭')).toEqual(new Set());
+	});
+
 	it('keeps an added number, letter, name or negation apart', () => {
 		expect(near('Lunch with Alice on Friday', 'Lunch with Alice and Bob on Friday')).toBe(false);
 		expect(near('Deploy the API', 'Deploy the API v2')).toBe(false);

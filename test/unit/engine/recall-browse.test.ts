@@ -27,6 +27,22 @@ describe('Engine', () => {
 			expect(r.results.map((x) => x.memory.id)).toEqual([rocket.memory_id]);
 		});
 
+		it('finds Chinese and Japanese text by a word inside it, and accented words typed without accents', async () => {
+			const engine = await fresh();
+			const sushi = await engine.store({ content: '東京で寿司を食べた。とても美味しかった。' });
+			const duck = await engine.store({ content: '我喜欢在北京吃烤鸭' });
+			const tram = await engine.store({ content: 'Ich arbeite bei der Straßenbahn in München' });
+			await engine.store({ content: 'The weekly report goes out on Mondays' });
+			const top = async (query: string) => (await engine.recall({ query, limit: 1 })).results[0]?.memory.id;
+			expect(await top('寿司')).toBe(sushi.memory_id);
+			expect(await top('北京')).toBe(duck.memory_id);
+			expect(await top('烤鸭')).toBe(duck.memory_id);
+			expect(await top('strassenbahn')).toBe(tram.memory_id);
+			expect(await top('munchen')).toBe(tram.memory_id);
+			const r = await engine.recall({ query: '寿司' });
+			expect(r.results[0].matched_terms).toContain('寿司');
+		});
+
 		it('an unreadable time_query is refused naming the field', async () => {
 			const engine = await fresh();
 			const e = await rejection(engine.recall({ query: 'x', time_query: 'when pigs fly' }));

@@ -16,6 +16,20 @@ describe('ui/highlight', () => {
 		]);
 	});
 
+	it('marks a word written with accents when the term has none, keeping the text as written', () => {
+		expect(highlight('Le Café près de la Straße', ['cafe', 'strasse'])).toEqual([
+			{ text: 'Le ', match: false },
+			{ text: 'Café', match: true },
+			{ text: ' près de la ', match: false },
+			{ text: 'Straße', match: true },
+		]);
+		expect(highlight('東京で寿司を食べた', ['寿司'])).toEqual([
+			{ text: '東京で', match: false },
+			{ text: '寿司', match: true },
+			{ text: 'を食べた', match: false },
+		]);
+	});
+
 	it('prefers the longer of overlapping terms', () => {
 		expect(highlight('database', ['data', 'database'])).toEqual([{ text: 'database', match: true }]);
 	});
