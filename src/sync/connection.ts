@@ -3,21 +3,9 @@
  * CouchDB HTTP (GET /db, PUT /db), nothing PouchDB-Server-specific.
  */
 import { SyncError } from './crypto';
+import { databaseUrl, type SyncServer } from './server-url';
 
-export interface SyncServer {
-	/** e.g. http://127.0.0.1:5984 (a trailing slash is fine). */
-	url: string;
-	database: string;
-	user?: string;
-	password?: string;
-	/** Only memories of these scopes sync (both ways); all of them when absent or empty. */
-	scopes?: string[];
-}
-
-/** The database's URL. */
-export function databaseUrl(s: SyncServer): string {
-	return `${s.url.trim().replace(/\/+$/, '')}/${encodeURIComponent(s.database.trim())}`;
-}
+export { databaseUrl, type SyncServer };
 
 /** Basic-auth headers when a user is given. */
 export function authHeaders(s: SyncServer): Record<string, string> {

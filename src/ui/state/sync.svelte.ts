@@ -14,6 +14,7 @@
 import { proxy } from 'comlink';
 import type { SyncController, SyncStatus } from '../../sync/controller';
 import type { SyncServer } from '../../sync/connection';
+import { databaseUrl } from '../../sync/server-url';
 import type { EngineProxy } from './engine-proxy';
 
 const DEVICE_KEY = 'engram-sync-device';
@@ -88,7 +89,7 @@ class SyncState {
 		this.#engine = engine;
 		this.#listen();
 		const kept = await this.#read();
-		const same = kept && kept.server.url === server.url && kept.server.database === server.database;
+		const same = kept && databaseUrl(kept.server) === databaseUrl(server);
 		let key: CryptoKey | undefined;
 		await this.#hold(false, async (c) => {
 			if (!passphrase && same) await c.startWithKey(server, (key = kept.key));

@@ -6,7 +6,7 @@
  * unreachable server), and the database's name typed into the Server URL as well.
  */
 import { describe, expect, it } from 'vitest';
-import { checkServer, testConnection } from '../../../src/sync/connection';
+import { checkServer, databaseUrl, testConnection } from '../../../src/sync/connection';
 
 const ok = { url: 'http://127.0.0.1:5984', database: 'engram' };
 
@@ -14,6 +14,12 @@ describe('sync server fields', () => {
 	it('accepts loopback http, any https, a trailing slash and a proxy path', () => {
 		for (const url of ['http://127.0.0.1:5984', 'http://localhost:5984/', ' https://couch.example.org ', 'https://example.org/couch/'])
 			expect(checkServer({ ...ok, url })).toBeUndefined();
+	});
+
+	it('spells one server one way: a trailing slash, the host’s case and a default port make no second server', () => {
+		const urls = ['http://127.0.0.1:5984', 'http://127.0.0.1:5984/', ' http://127.0.0.1:5984// '].map((url) => databaseUrl({ ...ok, url }));
+		expect(new Set(urls)).toEqual(new Set(['http://127.0.0.1:5984/engram']));
+		expect(databaseUrl({ url: 'https://Couch.Example.org:443/couch/', database: ' engram ' })).toBe('https://couch.example.org/couch/engram');
 	});
 
 	it('refuses a user or password in the Server URL, pointing to the fields', () => {
