@@ -25,6 +25,7 @@ import { withoutBom } from '../core/text';
 import { inspect } from '../core/well-formed';
 import { parseMarkdown } from './markdown-format';
 import { mem0List, mem0Memory } from './import-mem0';
+import { chatList, chatRecords } from './import-chats';
 import { splitTags } from './import-csv';
 import { describeIssue, formatPath, valueAt } from './validate';
 
@@ -213,7 +214,7 @@ export interface GraphBundle {
 	errors: ImportErrors;
 }
 
-export type ImportFormat = 'json' | 'jsonl' | 'markdown' | 'server-memory-jsonl' | 'mem0-json';
+export type ImportFormat = 'json' | 'jsonl' | 'markdown' | 'server-memory-jsonl' | 'mem0-json' | 'chat-json';
 
 /** The message for a file with nothing in it (checked before any format guess). */
 export const EMPTY_FILE = 'The file is empty: there is nothing to import.';
@@ -253,6 +254,7 @@ export function detectFormat(data: string): ImportFormat {
 			return doc.type === 'entity' || doc.type === 'relation' ? 'server-memory-jsonl' : 'jsonl';
 		}
 		if (mem0List(doc)) return 'mem0-json';
+		if (chatList(doc)) return 'chat-json';
 		// One line holding one record is a JSONL file of one line.
 		if (isObject(doc) && !Array.isArray(doc.memories)) {
 			if (doc.type === 'entity' || doc.type === 'relation') return 'server-memory-jsonl';
@@ -318,6 +320,11 @@ function addRecord(b: EngramBundle, kind: unknown, rec: unknown, line: number): 
 		b.errors.add(line, `kind: must be one of header, memory, entity, association, vector (got ${JSON.stringify(kind)?.slice(0, 100)})`);
 }
 
+/** What the messages of a chat export that are not memories were, for the not-imported list. */
+export function chatSkipped(n: number): string {
+	return `${n.toLocaleString()} system, tool, hidden or empty message${n === 1 ? '' : 's'} (not something anyone said)`;
+}
+
 /** Keys other tools use for a memory's text: the refusal says to rename them. */
 const TEXT_KEYS = ['text', 'memory', 'body', 'note', 'fact', 'observation', 'message', 'value'];
 
@@ -372,6 +379,15 @@ export function parseJson(data: string): EngramBundle {
 			if ('error' in m) b.errors.add(i + 1, m.error);
 			else addRecord(b, 'memory', m.record, i + 1);
 		});
+		return b;
+	}
+	const chats = chatList(doc);
+	if (chats) {
+		const read = chatRecords(chats.source, chats.list);
+		read.errors.forEach(({ conversation, error }) => b.errors.add(conversation, error));
+		read.records.forEach(({ conversation, record }) => addRecord(b, 'memory', record, conversation));
+		read.links.forEach(({ conversation, record }) => addRecord(b, 'association', record, conversation));
+		if (read.skipped) b.notImported.add(undefined, chatSkipped(read.skipped));
 		return b;
 	}
 	if (Array.isArray(doc)) {

@@ -6,7 +6,8 @@
  */
 import { proxy } from 'comlink';
 import { LIMITS, type ExportInput, type ImportInput, type ImportOutput } from '../core/schemas';
-import { detectFormat, EMPTY_FILE, isBlank, parseMarkdownBundle } from '../engine/import-formats';
+import { chatList, chatRecords } from '../engine/import-chats';
+import { chatSkipped, detectFormat, EMPTY_FILE, isBlank, parseMarkdownBundle } from '../engine/import-formats';
 import { mem0List, mem0Memory } from '../engine/import-mem0';
 import { csvRecords, type CsvColumns, type CsvTable } from '../engine/import-csv';
 import { readNotes, type NoteFile } from '../engine/import-notes';
@@ -98,6 +99,16 @@ function bundleFromJson(text: string): Bundle | undefined {
 			if ('error' in m) b.errors.push({ error: `${label}: ${m.error}` });
 			else b.memories.push({ rec: { kind: 'memory', ...m.record }, line: 0, label });
 		});
+		return b;
+	}
+	const chats = chatList(doc);
+	if (chats) {
+		const read = chatRecords(chats.source, chats.list);
+		const label = (n: number) => `conversation ${n}`;
+		b.errors = read.errors.map(({ conversation, error }) => ({ error: `${label(conversation)}: ${error}` }));
+		b.memories = read.records.map(({ conversation, record }) => ({ rec: { kind: 'memory', ...record }, line: 0, label: label(conversation) }));
+		b.associations = read.links.map(({ conversation, record }) => ({ rec: { kind: 'association', ...record }, line: 0, label: label(conversation) }));
+		if (read.skipped) b.notImported.push({ text: chatSkipped(read.skipped) });
 		return b;
 	}
 	const plain = Array.isArray(doc);
@@ -269,7 +280,7 @@ export async function importText(
 	const bundle =
 		format === 'jsonl'
 			? bundleFromJsonl(text)
-			: format === 'json' || format === 'mem0-json'
+			: format === 'json' || format === 'mem0-json' || format === 'chat-json'
 				? bundleFromJson(text)
 				: format === 'markdown'
 					? bundleFromMarkdown(text)

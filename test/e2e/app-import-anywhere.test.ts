@@ -198,6 +198,25 @@ describe('import from anywhere', () => {
 		expect(byContent(memories, 'Is planning a trip').metadata).toMatchObject({ mem0: { agent_id: 'travel-agent' } });
 	});
 
+	it("imports ChatGPT's conversations.json as linked turns, lists what is not a message, and adds nothing the second time", async () => {
+		const file = join(FIXTURES, 'chatgpt-conversations.json');
+		await chooseFile(file);
+		await app.page.getByText('looks like a ChatGPT or Claude chat export').waitFor();
+		const text = await runImport();
+		expect(text).toContain('6 imported');
+		expect(text).toContain('4 links');
+		expect(await outcome()).toBe('success');
+		await app.page.getByText(/2 system, tool, hidden or empty messages/).waitFor({ state: 'attached' });
+		const { memories, associations } = await stored();
+		const ask = byContent(memories, 'I want to visit Lisbon');
+		expect(ask).toMatchObject({ id: 'chatgpt-u1', tags: ['chatgpt'], timestamp: '2024-05-01T10:00:01.500Z' });
+		expect(ask.metadata).toMatchObject({ speaker: 'user', conversation_id: 'c-lisbon', chatgpt: { conversation: 'Lisbon trip with Ana' } });
+		expect(associations.filter((a) => a.type === 'PRECEDED_BY')).toHaveLength(4);
+		await chooseFile(file);
+		expect(await runImport()).toContain('6 already there');
+		expect((await stored()).memories).toHaveLength(6);
+	});
+
 	it('imports a CSV with the columns chosen on screen after a preview, refusing bad rows by line', async () => {
 		await chooseFile(join(FIXTURES, 'people.csv'));
 		const preview = app.page.getByTestId('csv-preview');

@@ -34,10 +34,10 @@ export const ImportInputSchema = wellFormedInput(
 	z.object({
 		data: z.string().min(1).max(LIMITS.importChars).describe('The export text'),
 		format: z
-			.enum(['json', 'jsonl', 'markdown', 'server-memory-jsonl', 'mem0-json', 'auto'])
+			.enum(['json', 'jsonl', 'markdown', 'server-memory-jsonl', 'mem0-json', 'chat-json', 'auto'])
 			.optional()
 			.describe(
-				'auto (default) detects by content: JSON/JSONL (Engram or plain {"content", "tags", ...} records), mem0 JSON, Markdown, or server-memory JSONL',
+				'auto (default) detects by content: JSON/JSONL (Engram or plain {"content", "tags", ...} records), mem0 JSON, a ChatGPT or Claude conversations.json (chat-json: one memory per message), Markdown, or server-memory JSONL',
 			),
 		on_conflict: z.enum(['skip', 'replace']).optional().describe('When an id already exists: skip (default) or replace'),
 		scope: z.string().min(1).max(200).optional().describe('Put imported memories in this scope'),

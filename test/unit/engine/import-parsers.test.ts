@@ -11,7 +11,8 @@ import { mem0List, mem0Memory } from '../../../src/engine/import-mem0';
 import { csvRecords, guessColumns, parseCsv, splitTags } from '../../../src/engine/import-csv';
 import { frontMatterTags, readNotes, splitFrontMatter, wikiLinks } from '../../../src/engine/import-notes';
 import { importOutcome } from '../../../src/ui/transfer';
-import { useEngines } from './helpers';
+import { storedLinks, useEngines } from './helpers';
+import { LIMITS } from '../../../src/core/schemas';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'imports');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
@@ -28,6 +29,68 @@ describe('detectFormat', () => {
 		expect(detectFormat('{"type":"entity","name":"A","entityType":"p","observations":[]}')).toBe('server-memory-jsonl');
 		expect(detectFormat('{\n  "memories": [ oops\n}')).toBe('json');
 		expect(detectFormat('# Notes\n- a')).toBe('markdown');
+		expect(detectFormat(fixture('chatgpt-conversations.json'))).toBe('chat-json');
+		expect(detectFormat(fixture('claude-conversations.json'))).toBe('chat-json');
+	});
+});
+
+describe('chat exports', () => {
+	it("reads ChatGPT's conversations along the branch each ended on: user and assistant text, times, sessions, speakers", () => {
+		const b = parseJson(fixture('chatgpt-conversations.json'));
+		expect(b.errors.count).toBe(0);
+		expect(b.memories.map((m) => [m.line, m.value.metadata?.speaker, m.value.content, m.value.timestamp])).toEqual([
+			[1, 'user', 'I want to visit Lisbon in May with my sister Ana. She is vegetarian.', '2024-05-01T10:00:01.500Z'],
+			[1, 'assistant', 'Lisbon in May is lovely. For vegetarian food try Ao 26 in Chiado.', '2024-05-01T10:00:10.000Z'],
+			[1, 'user', 'Here is the hotel we booked, near Alfama.', '2024-05-01T10:01:40.000Z'],
+			[1, 'assistant', 'Alfama is a great base: walk to the Castelo in ten minutes.', '2024-05-01T10:01:50.000Z'],
+			[2, 'user', "My road bike's rear derailleur skips on the 28-tooth cog.", '2024-06-01T10:00:01.000Z'],
+			[2, 'assistant', 'Adjust the B-tension screw a quarter turn, then the barrel adjuster.', '2024-06-01T10:00:05.000Z'],
+		]);
+		expect(b.memories[0].value).toMatchObject({
+			id: 'chatgpt-u1',
+			tags: ['chatgpt'],
+			source: 'chatgpt',
+			metadata: { conversation_id: 'c-lisbon', chatgpt: { conversation: 'Lisbon trip with Ana', message_id: 'u1' } },
+		});
+		// The hidden system message and the tool's output are not memories; the regenerated answer is off the branch.
+		expect(b.notImported.list()).toEqual([{ text: '2 system, tool, hidden or empty messages (not something anyone said)' }]);
+		expect(b.associations.map((a) => [a.value.from, a.value.type, a.value.to])).toEqual([
+			['chatgpt-a1', 'PRECEDED_BY', 'chatgpt-u1'],
+			['chatgpt-u2', 'PRECEDED_BY', 'chatgpt-a1'],
+			['chatgpt-a2', 'PRECEDED_BY', 'chatgpt-u2'],
+			['chatgpt-e', 'PRECEDED_BY', 'chatgpt-q'],
+		]);
+	});
+
+	it("reads Claude's conversations, taking the text parts when a message's text is empty", () => {
+		const b = parseJson(fixture('claude-conversations.json'));
+		expect(b.memories.map((m) => [m.value.metadata?.speaker, m.value.content, m.value.timestamp, m.value.metadata?.conversation_id])).toEqual([
+			['user', 'My starter peaks about 6 hours after feeding at 24°C.', '2024-09-02T08:00:05.000Z', '9b1c'],
+			['assistant', 'Then feed it at 10pm and mix the dough at 4am.', '2024-09-02T08:00:20.000Z', '9b1c'],
+		]);
+		expect(b.notImported.count).toBe(1);
+	});
+
+	it('refuses a message longer than a memory holds, by conversation and message, and keeps the rest', () => {
+		const long = 'x'.repeat(LIMITS.contentChars + 1);
+		const doc = [
+			{
+				uuid: 'c',
+				name: 'Long paste',
+				chat_messages: [
+					{ uuid: 'm1', sender: 'human', text: long },
+					{ uuid: 'm2', sender: 'assistant', text: 'Short answer' },
+				],
+			},
+		];
+		const b = parseJson(JSON.stringify(doc));
+		expect(b.errors.list()).toEqual([
+			{
+				line: 1,
+				error: `message m1 of "Long paste": content is ${long.length.toLocaleString()} characters, over the ${LIMITS.contentChars.toLocaleString()} a memory holds`,
+			},
+		]);
+		expect(b.memories.map((m) => m.value.content)).toEqual(['Short answer']);
 	});
 });
 
@@ -247,6 +310,21 @@ describe('Engine', () => {
 				{ line: 6, text: '"---": a horizontal rule' },
 				{ line: 12, text: '"## Empty section": a heading with nothing under it' },
 			]);
+		});
+
+		it('imports a ChatGPT export as conversation turns, each conversation a session linked in order', async () => {
+			const engine = await engines();
+			const out = await engine.importMemories({ data: fixture('chatgpt-conversations.json') });
+			expect(out).toMatchObject({ imported: 6, associations: 4, refused: 0 });
+			const rows = await engine.db.memories.orderBy('seq').toArray();
+			expect(new Set(rows.map((r) => r.session))).toEqual(new Set(['c-lisbon', 'c-bike']));
+			const preceded = (await storedLinks(engine)).filter((l) => l.type === 'PRECEDED_BY');
+			expect(preceded).toHaveLength(4);
+			const hit = await engine.recall({ query: 'vegetarian restaurant in Lisbon', limit: 3 });
+			expect(hit.results.map((r) => r.memory.content)).toContain('Lisbon in May is lovely. For vegetarian food try Ao 26 in Chiado.');
+			// The same export again: every message is already there.
+			expect(await engine.importMemories({ data: fixture('chatgpt-conversations.json') })).toMatchObject({ imported: 0, skipped: 6, refused: 0 });
+			expect(await engine.db.memories.count()).toBe(6);
 		});
 
 		it('still round-trips its own Markdown export exactly', async () => {
