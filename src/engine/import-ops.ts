@@ -63,7 +63,12 @@ export async function importMemories(ctx: EngineContext, input: ImportInput, act
 		errors = g.errors;
 		await importGraph(ctx, g, p, actor, counts, errors, onProgress);
 	} else {
-		const bundle = format === 'json' || format === 'mem0-json' || format === 'chat-json' ? parseJson(p.data) : format === 'jsonl' ? parseJsonl(p.data) : parseMarkdownBundle(p.data);
+		const bundle =
+			format === 'json' || format === 'mem0-json' || format === 'chat-json'
+				? parseJson(p.data)
+				: format === 'jsonl'
+					? parseJsonl(p.data)
+					: parseMarkdownBundle(p.data);
 		errors = bundle.errors;
 		notImported = bundle.notImported;
 		await importBundle(ctx, bundle, p, actor, counts, errors, onProgress);
