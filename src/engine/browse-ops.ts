@@ -13,7 +13,7 @@ import {
 	type TimelineOutput,
 } from '../core/schemas';
 import { entityId, normaliseEntityName } from '../core/entities';
-import { parseTimeQuery } from '../core/time';
+import { inclusiveDateEnd, parseTimeQuery } from '../core/time';
 import { entityIdsOf } from '../store/derived';
 import type { EntityRow, MemoryRow } from '../store/rows';
 import type { EngineContext } from './context';
@@ -35,7 +35,7 @@ export async function timeline(ctx: EngineContext, input: TimelineInput): Promis
 	const q: RecallInput = {
 		scope: p.scope,
 		start: p.start,
-		end: p.end,
+		end: inclusiveDateEnd(p.end),
 		types: p.types,
 		tags: p.tags,
 		tag_mode: p.tag_mode,
@@ -52,7 +52,7 @@ export async function timeline(ctx: EngineContext, input: TimelineInput): Promis
 				`time_query: ${JSON.stringify(p.time_query)} is not a time range I can read; try "last week", "yesterday" or "in March 2024"`,
 			);
 		q.start = p.start ?? w.start;
-		q.end = p.end ?? w.end;
+		q.end = inclusiveDateEnd(p.end) ?? w.end;
 	}
 	const page = ctx.index.rank(q, { vectors: [] }, now);
 	const rows = await ctx.db.memories.bulkGet(page.hits.map((h) => h.id));

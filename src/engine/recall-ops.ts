@@ -9,7 +9,7 @@
 import { MemoryError } from '../core/errors';
 import { RecallInputSchema, toIso, type RecallInput, type RecallOutput } from '../core/schemas';
 import { combine, resolveWeights } from '../core/scoring';
-import { parseTimeQuery } from '../core/time';
+import { inclusiveDateEnd, parseTimeQuery } from '../core/time';
 import { cosine, normalize } from '../core/vector';
 import { callerModel, embedTexts, type EngineContext } from './context';
 import { toMemory, truncate } from './doc';
@@ -54,7 +54,8 @@ async function recall(ctx: EngineContext, input: RecallInput, actor: string): Pr
 }
 
 /** Turns time_query into start/end (explicit start/end win), or refuses a phrase it cannot read. */
-function resolveTime(p: RecallInput, now: number): { rankInput: RecallInput; window?: { start?: string; end?: string } } {
+function resolveTime(input: RecallInput, now: number): { rankInput: RecallInput; window?: { start?: string; end?: string } } {
+	const p: RecallInput = input.end === undefined ? input : { ...input, end: inclusiveDateEnd(input.end) };
 	const rankInput: RecallInput = { ...p };
 	if (p.time_query === undefined || p.time_query.trim() === '') {
 		const window = p.start || p.end ? { ...(p.start && { start: toIso(p.start) }), ...(p.end && { end: toIso(p.end) }) } : undefined;

@@ -28,7 +28,7 @@ export const TimelineInputSchema = wellFormedInput(
 		.object({
 			scope: z.string().min(1).max(200).optional(),
 			start: IsoDateSchema.optional(),
-			end: IsoDateSchema.optional(),
+			end: IsoDateSchema.optional().describe('Only memories before this time (a date alone includes that day)'),
 			time_query: z.string().max(200).optional().describe('e.g. "last week"'),
 			types: z.array(MemoryTypeSchema).optional(),
 			tags: TagsSchema.optional(),

@@ -35,7 +35,7 @@ export const RecallInputSchema = wellFormedInput(
 			offset: z.number().int().min(0).optional(),
 			time_query: z.string().max(200).optional().describe('Natural time range: "last week", "yesterday", "in March 2024", "last 30 days"'),
 			start: IsoDateSchema.optional().describe('Only memories at or after this time'),
-			end: IsoDateSchema.optional().describe('Only memories before this time'),
+			end: IsoDateSchema.optional().describe('Only memories before this time (a date alone includes that day)'),
 			tags: TagsSchema.optional().describe('Filter by tags'),
 			tag_mode: z.enum(['any', 'all']).optional(),
 			tag_match: z.enum(['exact', 'prefix']).optional(),

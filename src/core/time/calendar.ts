@@ -113,3 +113,14 @@ export const iso = (ms: number): string => new Date(ms).toISOString();
 export const DATE_LIMIT = 8.64e15;
 /** Whether a Date can hold `ms`. */
 export const representable = (ms: number): boolean => Math.abs(ms) <= DATE_LIMIT;
+
+/**
+ * A range's `end` as the filters read it (exclusive): a date alone ("2026-12-01") means through
+ * that day, so it becomes the next day's midnight (UTC, as a date alone is read); a date-time
+ * stays as given.
+ */
+export function inclusiveDateEnd(end: string | undefined): string | undefined {
+	if (end === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(end.trim())) return end;
+	const t = Date.parse(end.trim());
+	return Number.isFinite(t) ? new Date(t + 86_400_000).toISOString() : end;
+}

@@ -60,6 +60,20 @@ describe('Engine', () => {
 			expect(r.time_window?.start).toBeDefined();
 		});
 
+		it('reads an end given as a date alone as through that day, in recall and in the timeline', async () => {
+			const engine = await fresh();
+			const first = await engine.store({ content: 'Billing moved to PostgreSQL', timestamp: '2026-12-01T10:00:00Z' });
+			await engine.store({ content: 'Billing dashboards were rebuilt', timestamp: '2026-12-02T10:00:00Z' });
+			const day = await engine.recall({ query: 'billing', start: '2026-12-01', end: '2026-12-01' });
+			expect(day.results.map((x) => x.memory.id)).toEqual([first.memory_id]);
+			expect(day.time_window).toEqual({ start: '2026-12-01T00:00:00.000Z', end: '2026-12-02T00:00:00.000Z' });
+			const list = await engine.timeline({ start: '2026-12-01', end: '2026-12-01' });
+			expect(list.memories.map((m) => m.id)).toEqual([first.memory_id]);
+			// A date-time end stays exclusive, to the millisecond.
+			const before = await engine.recall({ query: 'billing', end: '2026-12-01T10:00:00Z' });
+			expect(before.results).toEqual([]);
+		});
+
 		it('pages with limit, offset, has_more and next_offset', async () => {
 			const engine = await fresh();
 			await engine.store({ memories: Array.from({ length: 5 }, (_, i) => ({ content: `Release checklist item ${i}: verify step ${'abcde'[i]}` })) });
