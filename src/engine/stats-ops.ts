@@ -63,6 +63,7 @@ export async function stats(ctx: EngineContext, input: StatsInput): Promise<Stat
 	await reads.idle(YIELD_TO_RECALLS_MS);
 	const now = ctx.now();
 	const filtered = p.scope !== undefined || p.source !== undefined || (p.tags?.length ?? 0) > 0;
+	const wanted = p.tags?.length ? new Set(p.tags.map((t) => t.toLowerCase())) : undefined;
 	const s = {
 		total: 0,
 		current: 0,
@@ -91,7 +92,7 @@ export async function stats(ctx: EngineContext, input: StatsInput): Promise<Stat
 		ctx.index.eachMeta((m) => {
 			if (p.scope !== undefined && m.scope !== p.scope) return;
 			if (p.source !== undefined && m.source !== p.source) return;
-			if (p.tags?.length && !p.tags.some((t) => m.tags.includes(t))) return;
+			if (wanted && !m.tags.some((t) => wanted.has(t.toLowerCase()))) return;
 			if (filtered) ids.add(m.id);
 			s.total++;
 			if (m.t_invalid === undefined || m.t_invalid > now) s.current++;
@@ -125,7 +126,7 @@ export async function stats(ctx: EngineContext, input: StatsInput): Promise<Stat
 		by_association_type: byAssoc,
 		total_entities: entities,
 		top_entities: top.map((e) => ({ id: e.id, name: e.name, type: e.type, count: e.memory_count })),
-		top_tags: topCounts(Object.entries(s.tags), TOP).map(([tag, count]) => ({ tag, count })),
+		top_tags: topCounts(tagsAnyCase(s.tags), TOP).map(([tag, count]) => ({ tag, count })),
 		embedding_models: models,
 		active_model: ctx.embedder.modelId,
 		sync: sync
@@ -259,4 +260,22 @@ export async function dataSize(ctx: EngineContext): Promise<DataSize> {
 	});
 	out.total = out.memories + out.vectors + out.snapshots + out.other;
 	return out;
+}
+
+/**
+ * Tag counts with spellings that differ only in letter case counted as one tag (the tag filters
+ * match any case: "Billing" and "billing" are one tag to them), under its most used spelling.
+ */
+export function tagsAnyCase(tags: Record<string, number>): [string, number][] {
+	const byKey = new Map<string, { tag: string; best: number; count: number }>();
+	for (const [tag, n] of Object.entries(tags)) {
+		const key = tag.toLowerCase();
+		const e = byKey.get(key);
+		if (!e) byKey.set(key, { tag, best: n, count: n });
+		else {
+			e.count += n;
+			if (n > e.best) Object.assign(e, { tag, best: n });
+		}
+	}
+	return [...byKey.values()].map((e) => [e.tag, e.count]);
 }

@@ -209,6 +209,25 @@ describe('Engine', () => {
 			expect((await engine.stats({ scope: 'style' })).total_memories).toBe(1);
 		});
 
+		it('counts tags spelt in another letter case as one, under the most used spelling, as the tag filters match them', async () => {
+			const engine = await fresh();
+			await engine.store({
+				memories: [
+					{ content: 'Billing moved to PostgreSQL', tags: ['Billing', 'DB'] },
+					{ content: 'Invoices go out on the 1st', tags: ['billing'] },
+					{ content: 'Refunds take five days', tags: ['billing'] },
+					{ content: 'Dentist on Thursday', tags: ['health'] },
+				],
+			});
+			const s = await engine.stats({});
+			expect(s.top_tags).toEqual([
+				{ tag: 'billing', count: 3 },
+				{ tag: 'DB', count: 1 },
+				{ tag: 'health', count: 1 },
+			]);
+			expect((await engine.stats({ tags: ['BILLING'] })).total_memories).toBe(3);
+		});
+
 		it('keeps link, entity and vector counts exact through deletes', async () => {
 			const engine = await fresh();
 			const a = await engine.store({ content: 'Maria Silva reviewed the budget' });
