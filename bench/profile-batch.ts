@@ -2,6 +2,9 @@
  * Where a batched store's time goes in Chromium: fills N memories through the page's engine in
  * batches of 500 (content only, as an agent sends them), with a CPU profile of every worker.
  * Run: npx vite build && npx tsx bench/profile-batch.ts [--n 2000] [--out /tmp/prof] [--corpus]
+ *
+ * `--singles K`: after the fill (then not profiled), K single stores one by one (the next corpus
+ * memories, content only), profiled when `--out` is given, with their p50 in the JSON line.
  */
 import { writeFileSync } from 'node:fs';
 import type { EngineApi } from '../src/engine/types';
@@ -18,6 +21,7 @@ const arg = (name: string) => {
 const N = Number(arg('n') ?? 2000);
 const OUT = arg('out');
 const FULL = process.argv.includes('--corpus');
+const SINGLES = Number(arg('singles') ?? 0);
 
 async function main() {
 	const server = await startPreview();
@@ -28,7 +32,7 @@ async function main() {
 		await page.waitForFunction(() => (globalThis as unknown as Partial<PageEngine>).__engram !== undefined, null, { timeout: 60_000 });
 		await page.evaluate(async () => void (await (globalThis as unknown as PageEngine).__engram.stats({})));
 		const corpus = new Corpus(25);
-		const mems = Array.from({ length: N }, (_, i) => (FULL ? corpus.memory(i) : { content: corpus.memory(i).content }));
+		const mems = Array.from({ length: N + SINGLES }, (_, i) => (FULL ? corpus.memory(i) : { content: corpus.memory(i).content }));
 		const cdp = await page.context().newCDPSession(page);
 		const workers: { id: string; url: string }[] = [];
 		cdp.on('Target.attachedToTarget', (e) => {
@@ -48,11 +52,12 @@ async function main() {
 			});
 		await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
 		await new Promise((r) => setTimeout(r, 500));
-		if (OUT) {
+		const profile = async () => {
 			for (const w of workers) await send(w.id, 'Profiler.enable');
 			for (const w of workers) await send(w.id, 'Profiler.setSamplingInterval', { interval: 200 });
 			for (const w of workers) await send(w.id, 'Profiler.start');
-		}
+		};
+		if (OUT && !SINGLES) await profile();
 		const times: number[] = [];
 		for (let i = 0; i < N; i += 500) {
 			const ms = await page.evaluate(
@@ -64,6 +69,24 @@ async function main() {
 				mems.slice(i, i + 500),
 			);
 			times.push(Math.round(ms));
+		}
+		let singles: number[] = [];
+		if (SINGLES) {
+			await new Promise((r) => setTimeout(r, 3000));
+			if (OUT) await profile();
+			singles = await page.evaluate(
+				async (texts) => {
+					const out: number[] = [];
+					for (const content of texts) {
+						const t = performance.now();
+						await (globalThis as unknown as PageEngine).__engram.store({ content });
+						out.push(performance.now() - t);
+					}
+					return out;
+				},
+				mems.slice(N).map((m) => m.content),
+			);
+			singles.sort((a, b) => a - b);
 		}
 		const embedMs = await page.evaluate(
 			async (texts) => {
@@ -79,6 +102,7 @@ async function main() {
 				batches_ms: times,
 				total_s: times.reduce((a, b) => a + b, 0) / 1000,
 				embed500_ms: Math.round(embedMs),
+				...(SINGLES ? { single_p50_ms: singles[singles.length >> 1], single_p90_ms: singles[Math.floor(singles.length * 0.9)] } : {}),
 				workers: workers.map((w) => w.url),
 			}),
 		);

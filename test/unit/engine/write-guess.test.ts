@@ -11,7 +11,7 @@ import type { Engine } from '../../../src/engine/engine';
 import { sameState, WriteGuesses, type WriteState } from '../../../src/engine/write-guess';
 import type { Entity } from '../../../src/core/schemas';
 import type { EntityRow } from '../../../src/store/rows';
-import { freshName, storedLinks, useEngines } from './helpers';
+import { freshName, quota, rejection, storedLinks, useEngines } from './helpers';
 
 const engines = useEngines();
 
@@ -70,6 +70,26 @@ describe('stores that guess what they would read', () => {
 		expect(third.seq).toBe(3);
 		expect((await precededBy(engine)).get(third.memory_id!)).toBe(first.memory_id);
 		expect(await entity(engine, 'person:maria lopez')).toMatchObject({ memory_count: 2 });
+	});
+
+	it('a delete that leaves the write stamp (storage full) is caught by the index: the next store chains to the memory before', async () => {
+		const engine = await engines();
+		const state = { full: false };
+		engine.db.use(quota(state));
+		engine.db.close();
+		await engine.db.open();
+		const first = await engine.store({ content: 'Maria Lopez approved the Lisbon office budget' });
+		const second = await engine.store({ content: 'Maria Lopez moved the design review to Thursday' });
+		const stamp = async () => ((await engine.db.settings.get('sys:counters'))!.value as { stamp: number }).stamp;
+		const before = await stamp();
+		state.full = true;
+		expect((await rejection(engine.store({ content: 'one more' }))).code).toBe('quota_exceeded');
+		expect(await engine.delete({ memory_id: second.memory_id! })).toMatchObject({ deleted_count: 1 });
+		expect(await stamp()).toBe(before);
+		state.full = false;
+		const third = await engine.store({ content: 'Maria Lopez signed the catering contract' });
+		expect(engine.ctx.guesses.stale).toBe(1);
+		expect((await precededBy(engine)).get(third.memory_id!)).toBe(first.memory_id);
 	});
 
 	it('a guessed-absent entity that has a row is caught by the check', async () => {
