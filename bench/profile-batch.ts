@@ -9,6 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import type { EngineApi } from '../src/engine/types';
 import { launchBrowser, startPreview } from '../test/e2e/helpers';
+import { cpuSeconds } from './lib/chromium-cpu';
 import { Corpus } from './lib/corpus';
 
 /** The page's engine handle. */
@@ -59,6 +60,7 @@ async function main() {
 		};
 		if (OUT && !SINGLES) await profile();
 		const times: number[] = [];
+		const cpu0 = cpuSeconds();
 		for (let i = 0; i < N; i += 500) {
 			const ms = await page.evaluate(
 				async (batch) => {
@@ -70,10 +72,14 @@ async function main() {
 			);
 			times.push(Math.round(ms));
 		}
+		const cpu1 = cpuSeconds();
 		let singles: number[] = [];
+		let cpu2 = cpu1;
+		let cpu3 = cpu1;
 		if (SINGLES) {
 			await new Promise((r) => setTimeout(r, 3000));
 			if (OUT) await profile();
+			cpu2 = cpuSeconds();
 			singles = await page.evaluate(
 				async (texts) => {
 					const out: number[] = [];
@@ -86,8 +92,10 @@ async function main() {
 				},
 				mems.slice(N).map((m) => m.content),
 			);
+			cpu3 = cpuSeconds();
 			singles.sort((a, b) => a - b);
 		}
+		const round = (x: number) => Math.round(x * 100) / 100;
 		const embedMs = await page.evaluate(
 			async (texts) => {
 				const t = performance.now();
@@ -102,6 +110,19 @@ async function main() {
 				batches_ms: times,
 				total_s: times.reduce((a, b) => a + b, 0) / 1000,
 				embed500_ms: Math.round(embedMs),
+				fill_cpu_s: {
+					worker: round(cpu1.worker - cpu0.worker),
+					browser: round(cpu1.browser - cpu0.browser),
+					renderer: round(cpu1.renderer - cpu0.renderer),
+				},
+				...(SINGLES
+					? {
+							single_cpu_ms: {
+								worker: round(((cpu3.worker - cpu2.worker) * 1000) / SINGLES),
+								browser: round(((cpu3.browser - cpu2.browser) * 1000) / SINGLES),
+							},
+						}
+					: {}),
 				...(SINGLES ? { single_p50_ms: singles[singles.length >> 1], single_p90_ms: singles[Math.floor(singles.length * 0.9)] } : {}),
 				workers: workers.map((w) => w.url),
 			}),
