@@ -2,10 +2,14 @@
  * Where a batched store's time goes in Chromium: fills N memories through the page's engine in
  * batches of 500 (content only, as an agent sends them), with a CPU profile of every worker.
  * Run: npx vite build && npx tsx bench/profile-batch.ts [--n 2000] [--out /tmp/prof] [--corpus]
+ *
+ * `--singles K`: after the fill (then not profiled), K single stores one by one (the next corpus
+ * memories, content only), profiled when `--out` is given, with their p50 in the JSON line.
  */
 import { writeFileSync } from 'node:fs';
 import type { EngineApi } from '../src/engine/types';
 import { launchBrowser, startPreview } from '../test/e2e/helpers';
+import { cpuSeconds } from './lib/chromium-cpu';
 import { Corpus } from './lib/corpus';
 
 /** The page's engine handle. */
@@ -18,6 +22,7 @@ const arg = (name: string) => {
 const N = Number(arg('n') ?? 2000);
 const OUT = arg('out');
 const FULL = process.argv.includes('--corpus');
+const SINGLES = Number(arg('singles') ?? 0);
 
 async function main() {
 	const server = await startPreview();
@@ -28,7 +33,7 @@ async function main() {
 		await page.waitForFunction(() => (globalThis as unknown as Partial<PageEngine>).__engram !== undefined, null, { timeout: 60_000 });
 		await page.evaluate(async () => void (await (globalThis as unknown as PageEngine).__engram.stats({})));
 		const corpus = new Corpus(25);
-		const mems = Array.from({ length: N }, (_, i) => (FULL ? corpus.memory(i) : { content: corpus.memory(i).content }));
+		const mems = Array.from({ length: N + SINGLES }, (_, i) => (FULL ? corpus.memory(i) : { content: corpus.memory(i).content }));
 		const cdp = await page.context().newCDPSession(page);
 		const workers: { id: string; url: string }[] = [];
 		cdp.on('Target.attachedToTarget', (e) => {
@@ -48,12 +53,14 @@ async function main() {
 			});
 		await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
 		await new Promise((r) => setTimeout(r, 500));
-		if (OUT) {
+		const profile = async () => {
 			for (const w of workers) await send(w.id, 'Profiler.enable');
 			for (const w of workers) await send(w.id, 'Profiler.setSamplingInterval', { interval: 200 });
 			for (const w of workers) await send(w.id, 'Profiler.start');
-		}
+		};
+		if (OUT && !SINGLES) await profile();
 		const times: number[] = [];
+		const cpu0 = cpuSeconds();
 		for (let i = 0; i < N; i += 500) {
 			const ms = await page.evaluate(
 				async (batch) => {
@@ -65,6 +72,30 @@ async function main() {
 			);
 			times.push(Math.round(ms));
 		}
+		const cpu1 = cpuSeconds();
+		let singles: number[] = [];
+		let cpu2 = cpu1;
+		let cpu3 = cpu1;
+		if (SINGLES) {
+			await new Promise((r) => setTimeout(r, 3000));
+			if (OUT) await profile();
+			cpu2 = cpuSeconds();
+			singles = await page.evaluate(
+				async (texts) => {
+					const out: number[] = [];
+					for (const content of texts) {
+						const t = performance.now();
+						await (globalThis as unknown as PageEngine).__engram.store({ content });
+						out.push(performance.now() - t);
+					}
+					return out;
+				},
+				mems.slice(N).map((m) => m.content),
+			);
+			cpu3 = cpuSeconds();
+			singles.sort((a, b) => a - b);
+		}
+		const round = (x: number) => Math.round(x * 100) / 100;
 		const embedMs = await page.evaluate(
 			async (texts) => {
 				const t = performance.now();
@@ -79,6 +110,20 @@ async function main() {
 				batches_ms: times,
 				total_s: times.reduce((a, b) => a + b, 0) / 1000,
 				embed500_ms: Math.round(embedMs),
+				fill_cpu_s: {
+					worker: round(cpu1.worker - cpu0.worker),
+					browser: round(cpu1.browser - cpu0.browser),
+					renderer: round(cpu1.renderer - cpu0.renderer),
+				},
+				...(SINGLES
+					? {
+							single_cpu_ms: {
+								worker: round(((cpu3.worker - cpu2.worker) * 1000) / SINGLES),
+								browser: round(((cpu3.browser - cpu2.browser) * 1000) / SINGLES),
+							},
+						}
+					: {}),
+				...(SINGLES ? { single_p50_ms: singles[singles.length >> 1], single_p90_ms: singles[Math.floor(singles.length * 0.9)] } : {}),
 				workers: workers.map((w) => w.url),
 			}),
 		);

@@ -192,7 +192,7 @@ async function writeDrafts(
 	// A batch that supersedes nothing never changes a row once planned, so its rows can be
 	// written while later ones are still being planned.
 	const early = drafts.every((d) => d.item.supersedes_memory_id === undefined);
-	const writer = new PlanWriter(ctx, plan, { actor, now, state, verify: guessed && (() => verifyGuess(ctx, keys, guessed)) }, early);
+	const writer = new PlanWriter(ctx, plan, { actor, now, state, verify: guessed && (() => verifyGuess(ctx, guessed)) }, early);
 	const results: (StoreResult | Draft)[] = [];
 	/** Drafts stored despite a near-duplicate (their caller gave an id), by index. */
 	const nearOf = new Map<number, { row: MemoryRow; similarity: number }>();
@@ -312,14 +312,22 @@ function readState(ctx: EngineContext, keys: Map<string, Pick<MemoryRow, 'scope'
 }
 
 /**
- * What a guessed store reads to check its guess (write-guess.ts): the counters, the newest
- * memories, and the entities it guessed have no row. The entity rows it remembers are not read
- * again: they can only have changed through a write, and every write moves the stamp the
- * counters hold. Rereading them was about an eighth of a batch import's storage work.
+ * What a guessed store reads to check its guess (write-guess.ts): the counters and the entities
+ * it guessed have no row. The entity rows and the newest memories it remembers are not read
+ * again: they can only have changed through a write, and every write that can change them moves
+ * the stamp the counters hold. Rereading the entity rows was about an eighth of a batch import's
+ * storage work; the newest memory was a cursor per scope + session, a third of a single store's
+ * check. The one delete that leaves the stamp (deleting while storage is full) takes its memories
+ * out of the index, here and, through the cross-tab notice, in other tabs: a remembered newest
+ * memory the index no longer holds makes the guess stale.
  */
-function verifyGuess(ctx: EngineContext, keys: Map<string, Pick<MemoryRow, 'scope' | 'session'>>, guessed: GuessedState): Promise<WriteState> {
+function verifyGuess(ctx: EngineContext, guessed: GuessedState): Promise<WriteState> {
 	const absent = [...guessed.absent];
-	return readState(ctx, keys, absent).then((read) => ({ ...read, entities: new Map([...guessed.entities, ...read.entities]) }));
+	return Promise.all([readCounters(ctx.db), readEntities(ctx.db, absent)]).then(([counters, entities]) => ({
+		counters,
+		previous: new Map([...guessed.previous].map(([k, p]) => [k, p && !ctx.index.has(p.id) ? undefined : p])),
+		entities: new Map([...guessed.entities, ...entities]),
+	}));
 }
 
 /**

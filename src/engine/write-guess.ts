@@ -10,8 +10,10 @@
  * differs from the guess: another tab wrote, a delete or an update changed the newest memory or
  * an entity, an entity guessed absent has a row. The store is then run again with a read wave
  * (store-ops.ts). The check reads the counters, whose write stamp every write transaction moves,
- * so an unchanged stamp vouches for the remembered entity rows; they are not read again. The
- * entities guessed absent are: that guess rests on the index's mention counts, not on a read. A
+ * so an unchanged stamp vouches for the remembered entity rows and newest memories; they are not
+ * read again (the one write that leaves the stamp, a delete while storage is full, takes its
+ * memories out of the index, and a remembered newest memory the index no longer holds fails the
+ * check). The entities guessed absent are read: that guess rests on the index's mention counts. A
  * wrong guess costs a retry, never a wrong write, so nothing here has to be invalidated for
  * correctness.
  */

@@ -4,14 +4,14 @@
  * (another tab's write, a delete in this tab, an evicted entity) and check that the store still
  * writes what a store with a read wave would have written.
  */
-import { IDBObjectStore } from 'fake-indexeddb';
+import { IDBIndex, IDBObjectStore } from 'fake-indexeddb';
 import { entityIdsOf } from '../../../src/store/derived';
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/engine/engine';
 import { sameState, WriteGuesses, type WriteState } from '../../../src/engine/write-guess';
 import type { Entity } from '../../../src/core/schemas';
 import type { EntityRow } from '../../../src/store/rows';
-import { freshName, storedLinks, useEngines } from './helpers';
+import { freshName, quota, rejection, storedLinks, useEngines } from './helpers';
 
 const engines = useEngines();
 
@@ -72,6 +72,26 @@ describe('stores that guess what they would read', () => {
 		expect(await entity(engine, 'person:maria lopez')).toMatchObject({ memory_count: 2 });
 	});
 
+	it('a delete that leaves the write stamp (storage full) is caught by the index: the next store chains to the memory before', async () => {
+		const engine = await engines();
+		const state = { full: false };
+		engine.db.use(quota(state));
+		engine.db.close();
+		await engine.db.open();
+		const first = await engine.store({ content: 'Maria Lopez approved the Lisbon office budget' });
+		const second = await engine.store({ content: 'Maria Lopez moved the design review to Thursday' });
+		const stamp = async () => ((await engine.db.settings.get('sys:counters'))!.value as { stamp: number }).stamp;
+		const before = await stamp();
+		state.full = true;
+		expect((await rejection(engine.store({ content: 'one more' }))).code).toBe('quota_exceeded');
+		expect(await engine.delete({ memory_id: second.memory_id! })).toMatchObject({ deleted_count: 1 });
+		expect(await stamp()).toBe(before);
+		state.full = false;
+		const third = await engine.store({ content: 'Maria Lopez signed the catering contract' });
+		expect(engine.ctx.guesses.stale).toBe(1);
+		expect((await precededBy(engine)).get(third.memory_id!)).toBe(first.memory_id);
+	});
+
 	it('a guessed-absent entity that has a row is caught by the check', async () => {
 		const engine = await engines();
 		const first = await engine.store({ content: 'Maria Lopez approved the Lisbon office budget' });
@@ -124,6 +144,38 @@ describe('stores that guess what they would read', () => {
 		expect(engine.ctx.guesses.stale).toBe(1);
 		expect(out.seq).toBe(3);
 		expect(await engine.db.entities.get('person:maria lopez')).toMatchObject({ aliases: ['Maria Lopez', 'M. Lopez'] });
+	});
+
+	it('a guessed store reads the counters and nothing else it remembers: no cursor for the newest memory', async () => {
+		const engine = await engines();
+		await engine.store({ content: 'Maria Lopez approved the Lisbon office budget', metadata: { session_id: 's1' } });
+		// Every request of the next store, at IndexedDB (Dexie's table calls and the store's own).
+		const requests: string[] = [];
+		const restore: (() => void)[] = [];
+		for (const [proto, names] of [
+			[IDBObjectStore.prototype, ['get', 'getAll', 'add', 'put', 'openCursor', 'count']],
+			[IDBIndex.prototype, ['get', 'getAll', 'openCursor', 'openKeyCursor', 'count']],
+		] as const) {
+			for (const name of names) {
+				const d = Object.getOwnPropertyDescriptor(proto, name)!;
+				Object.defineProperty(proto, name, {
+					...d,
+					value(this: IDBObjectStore | IDBIndex, ...args: unknown[]) {
+						requests.push(`${'objectStore' in this ? `${this.objectStore.name}.${this.name}` : this.name}.${name}`);
+						return (d.value as (...a: unknown[]) => IDBRequest).apply(this, args);
+					},
+				});
+				restore.push(() => Object.defineProperty(proto, name, d));
+			}
+		}
+		try {
+			await engine.store({ content: 'Maria Lopez moved the design review to Thursday', metadata: { session_id: 's1' } });
+		} finally {
+			for (const r of restore) r();
+		}
+		expect(engine.ctx.guesses).toMatchObject({ hits: 1, stale: 0 });
+		expect(requests.filter((r) => r.includes('openCursor'))).toEqual([]);
+		expect(requests.sort()).toEqual(['activity.add', 'memories.add', 'settings.get', 'settings.put']);
 	});
 
 	it('an imported memory’s seq makes the guessed seq taken: the store retries instead of failing', async () => {
