@@ -19,14 +19,17 @@
  *   npm run eval -- --model-path /tmp/variant/   # a model built with ENGRAM_MODEL_OUT=/tmp/variant/engram/glove-sif-100d
  *   npm run eval -- --query-model-path /tmp/variant/   # questions embedded by another model (same dims), turns by --model-path's
  *   npm run eval -- --pool 2             # every 2 conversations share one scope: a haystack twice as large
- *   npm run eval -- --conv conv-11,conv-12,conv-13 --split check   # only these conversations (the held-back three)
+ *   npm run eval -- --conv conv-11,conv-12,conv-13 --split check   # only these conversations (the older held-back three)
+ *   npm run eval -- --split heldback --no-ablation   # heldback.json's long conversations: measure a decided change, never tune on it
  */
 import type { RecallInput } from '../src/core/schemas';
 import { createEmbedder, type Embedder } from '../src/engine/embedder';
 import { nodeModelPath } from '../src/engine/node-model-path';
 import {
+	ALL_SPLITS,
 	DEV_SET,
 	HARD_SET,
+	HELDBACK_SET,
 	loadDataset,
 	poolConversations,
 	setTurnFormat,
@@ -154,8 +157,10 @@ function parseArgs(argv: string[]): Args {
 			target[field] = value.includes(',') ? value.split(',').map(Number) : Number(value);
 		} else throw new Error(`unknown argument ${k}`);
 	}
-	if (a.data.length === 0) a.data = [DEV_SET, HARD_SET];
-	if (!a.splits.every((x) => SPLITS.includes(x))) throw new Error('--split: must be tune, check or both');
+	if (a.data.length === 0) a.data = a.splits.includes('heldback') ? [HELDBACK_SET] : [DEV_SET, HARD_SET];
+	if (!a.splits.every((x) => ALL_SPLITS.includes(x))) throw new Error('--split: must be tune, check, both or heldback');
+	// The held-back split is for measuring a decided change, never for choosing one: its misses stay unread.
+	if (a.misses && a.splits.includes('heldback')) throw new Error('--misses: not with --split heldback (nothing is tuned on it)');
 	if (!TURN_FORMATS.includes(a.turns)) throw new Error(`--turns: must be one of ${TURN_FORMATS.join(', ')}`);
 	if (!['engine', 'index', 'mcp', 'app'].includes(a.through)) throw new Error('--through: must be engine, index, mcp or app');
 	return a;

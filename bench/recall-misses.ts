@@ -28,6 +28,9 @@ async function main(): Promise<void> {
 		else if (k === '--depth') depth = Number(argv[++i]);
 		else throw new Error(`unknown argument ${k}`);
 	}
+	// heldback.json measures decided changes only: its misses are not for reading.
+	if (splits.includes('heldback') || data.some((d) => d.endsWith('heldback.json')))
+		throw new Error('recall-misses: not on the held-back split (nothing is tuned on it)');
 	let all = loadDataset(...(data.length ? data : [DEV_SET, HARD_SET]));
 	if (convs) {
 		const keep = new Set(convs);

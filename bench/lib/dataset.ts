@@ -17,7 +17,7 @@ export interface Session {
 }
 export interface Conversation {
 	id: string;
-	/** `tune` (constants may be chosen on it) or `check` (only measured). */
+	/** `tune` (constants may be chosen on it), `check` (only measured) or `heldback` (measured after deciding, never looked into). */
 	split?: Split;
 	speakers: string[];
 	sessions: Session[];
@@ -36,13 +36,22 @@ export interface Dataset {
 	questions: Question[];
 }
 
-export type Split = 'tune' | 'check';
+export type Split = 'tune' | 'check' | 'heldback';
+/** The dev splits: what the eval runs by default. */
 export const SPLITS: readonly Split[] = ['tune', 'check'];
+/**
+ * Every split. `heldback` (heldback.json: long conversations, ~20 sessions and ~390 turns each) is measured only when
+ * asked (`--split heldback`), after a change was decided on `tune` and `check`: no constant is chosen on it and its
+ * per-question misses are not printed (`--misses` refuses it).
+ */
+export const ALL_SPLITS: readonly Split[] = ['tune', 'check', 'heldback'];
 
 /** The default dev set's path, relative to the repository root. */
 export const DEV_SET = 'test/fixtures/locomo-style/dev.json';
 /** The harder conversations (instances not categories, implied facts, updates, who said what). */
 export const HARD_SET = 'test/fixtures/locomo-style/hard.json';
+/** The held-back long conversations (split `heldback`). */
+export const HELDBACK_SET = 'test/fixtures/locomo-style/heldback.json';
 
 /** Loads dataset files (paths relative to the current directory or absolute), merged in order. */
 export function loadDataset(...paths: string[]): Dataset {
