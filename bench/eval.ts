@@ -19,6 +19,7 @@
  *   npm run eval -- --model-path /tmp/variant/   # a model built with ENGRAM_MODEL_OUT=/tmp/variant/engram/glove-sif-100d
  *   npm run eval -- --query-model-path /tmp/variant/   # questions embedded by another model (same dims), turns by --model-path's
  *   npm run eval -- --pool 2             # every 2 conversations share one scope: a haystack twice as large
+ *   npm run eval -- --split tune --pool 5 --same-pair   # one ~580-turn chat between two people (speakers renamed)
  *   npm run eval -- --conv conv-11,conv-12,conv-13 --split check   # only these conversations (the older held-back three)
  *   npm run eval -- --split heldback --no-ablation   # heldback.json's long conversations: measure a decided change, never tune on it
  */
@@ -114,6 +115,8 @@ interface Args {
 	splits: Split[];
 	turns: TurnFormat;
 	pool: number;
+	/** With --pool: every pooled conversation's speakers renamed to the pool's first pair (one long two-person chat). */
+	samePair: boolean;
 	/** Only these conversations (--conv conv-11,conv-12,conv-13: the held-back three alone). */
 	conv?: string[];
 	/** Where the models live (a variant build's folder, ENGRAM_MODEL_OUT's parent's parent); default public/models. */
@@ -123,7 +126,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-	const a: Args = { through: 'engine', ablation: true, misses: false, data: [], splits: [...SPLITS], turns: 'full', pool: 1 };
+	const a: Args = { through: 'engine', ablation: true, misses: false, data: [], splits: [...SPLITS], turns: 'full', pool: 1, samePair: false };
 	for (let i = 0; i < argv.length; i++) {
 		const k = argv[i];
 		if (k === '--through') a.through = argv[++i] as Args['through'];
@@ -134,6 +137,7 @@ function parseArgs(argv: string[]): Args {
 		else if (k === '--split') a.splits = argv[++i] === 'both' ? [...SPLITS] : [argv[i] as Split];
 		else if (k === '--turns') a.turns = argv[++i] as TurnFormat;
 		else if (k === '--pool') a.pool = Number(argv[++i]);
+		else if (k === '--same-pair') a.samePair = true;
 		else if (k === '--model-path') a.modelPath = argv[++i].replace(/\/?$/, '/');
 		else if (k === '--query-model-path') a.queryModelPath = argv[++i].replace(/\/?$/, '/');
 		else if (k === '--set') {
@@ -225,13 +229,13 @@ async function main(): Promise<void> {
 	};
 	if (args.queryModelPath && args.through !== 'index') throw new Error('--query-model-path: only with --through index');
 	const target = await makeTarget(args, embedder);
-	const sets = args.splits.map((split) => ({ split, data: poolConversations(splitOf(all, split), args.pool) }));
+	const sets = args.splits.map((split) => ({ split, data: poolConversations(splitOf(all, split), args.pool, args.samePair) }));
 	const t0 = performance.now();
 	for (const { data } of sets) for (const conv of data.conversations) await target.storeConversation(conv);
 	storing = false;
 	const turns = all.conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
 	console.log(
-		`eval: ${args.data.join(' + ')}, splits ${args.splits.join(' + ')}, through ${target.name}, model ${embedder.modelId}${args.queryModelPath ? ` (questions: ${args.queryModelPath})` : ''}, turns ${args.turns}${args.pool > 1 ? `, ${args.pool} conversations per scope` : ''}`,
+		`eval: ${args.data.join(' + ')}, splits ${args.splits.join(' + ')}, through ${target.name}, model ${embedder.modelId}${args.queryModelPath ? ` (questions: ${args.queryModelPath})` : ''}, turns ${args.turns}${args.pool > 1 ? `, ${args.pool} conversations per scope${args.samePair ? ' (one speaker pair)' : ''}` : ''}`,
 	);
 	console.log(`stored ${turns} turns in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 	const base = new Map<Split, { r5: number; r10: number }>();
