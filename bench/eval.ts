@@ -52,6 +52,7 @@ import { FEEDBACK } from '../src/engine/search/rank';
 import { ENTITY_FOCUS } from '../src/engine/search/entity-focus';
 import { NEIGHBOURS } from '../src/engine/search/neighbours';
 import { COVERAGE } from '../src/engine/search/coverage';
+import { TERM_FEEDBACK } from '../src/engine/search/term-feedback';
 
 /**
  * Each ablation: a name, the recall options it changes and, for the conversation-turn priors
@@ -117,6 +118,8 @@ interface Args {
 	pool: number;
 	/** With --pool: every pooled conversation's speakers renamed to the pool's first pair (one long two-person chat). */
 	samePair: boolean;
+	/** Recall weights every question passes (--weight semantic=0.4). */
+	weights?: Record<string, number>;
 	/** Only these conversations (--conv conv-11,conv-12,conv-13: the held-back three alone). */
 	conv?: string[];
 	/** Where the models live (a variant build's folder, ENGRAM_MODEL_OUT's parent's parent); default public/models. */
@@ -138,6 +141,11 @@ function parseArgs(argv: string[]): Args {
 		else if (k === '--turns') a.turns = argv[++i] as TurnFormat;
 		else if (k === '--pool') a.pool = Number(argv[++i]);
 		else if (k === '--same-pair') a.samePair = true;
+		else if (k === '--weight') {
+			// --weight semantic=0.4: a recall weight for every question (RecallInput.weights), for a sweep.
+			const [key, value] = argv[++i].split('=');
+			a.weights = { ...a.weights, [key]: Number(value) };
+		}
 		else if (k === '--model-path') a.modelPath = argv[++i].replace(/\/?$/, '/');
 		else if (k === '--query-model-path') a.queryModelPath = argv[++i].replace(/\/?$/, '/');
 		else if (k === '--set') {
@@ -155,6 +163,7 @@ function parseArgs(argv: string[]): Args {
 					expansion: EXPANSION,
 					neighbours: NEIGHBOURS,
 					coverage: COVERAGE,
+					termfeedback: TERM_FEEDBACK,
 				} as Record<string, Record<string, unknown>>
 			)[group];
 			if (!target || !(field in target)) throw new Error(`--set: unknown tunable ${key}`);
@@ -240,7 +249,7 @@ async function main(): Promise<void> {
 	console.log(`stored ${turns} turns in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 	const base = new Map<Split, { r5: number; r10: number }>();
 	for (const { split, data } of sets) {
-		const full = await runQuestions(target, data, {}, hard);
+		const full = await runQuestions(target, data, args.weights ? { weights: args.weights } : {}, hard);
 		base.set(split, full.summary.get('overall')!);
 		const cats = [...full.summary.keys()];
 		const cell = (s: ReturnType<typeof summarise>, c: string, f: 'r5' | 'r10' | 'r50') => (s.has(c) ? s.get(c)![f] : '–');
