@@ -145,8 +145,7 @@ function parseArgs(argv: string[]): Args {
 			// --weight semantic=0.4: a recall weight for every question (RecallInput.weights), for a sweep.
 			const [key, value] = argv[++i].split('=');
 			a.weights = { ...a.weights, [key]: Number(value) };
-		}
-		else if (k === '--model-path') a.modelPath = argv[++i].replace(/\/?$/, '/');
+		} else if (k === '--model-path') a.modelPath = argv[++i].replace(/\/?$/, '/');
 		else if (k === '--query-model-path') a.queryModelPath = argv[++i].replace(/\/?$/, '/');
 		else if (k === '--set') {
 			// --set categories.weight=0.2: one tunable for a sweep (TURNS, LEXICAL_TUNING, CATEGORIES, FEEDBACK, ENTITY_FOCUS,

@@ -80,6 +80,11 @@ export function expands(phrasing: string, searched = 0): boolean {
 	return neighbourWeight(phrasing, searched) > 0;
 }
 
+/** Whether `phrasing` is a yes/no question (an auxiliary first). */
+export function isYesNo(phrasing: string): boolean {
+	return YES_NO.test(phrasing);
+}
+
 /** The weight of `phrasing`'s neighbour matches when `searched` memories are searched (0: it does not expand). */
 export function neighbourWeight(phrasing: string, searched: number): number {
 	if (!NEIGHBOURS.yesNoOnly || YES_NO.test(phrasing)) return NEIGHBOURS.weight;

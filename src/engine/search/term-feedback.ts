@@ -7,6 +7,7 @@
  */
 import { processTerm, tokenize } from '../../core/text';
 import { addExpansion, scopeCollection, type Candidate } from './candidates';
+import { isYesNo } from './neighbours';
 import type { IndexView } from './view';
 
 /** Tunables of term feedback (weight 0 = off). */
@@ -23,6 +24,8 @@ export const TERM_FEEDBACK = {
 	minDocs: 1,
 	/** 1: the coverage stage (coverage.ts) counts feedback words as it counts category members. */
 	cover: 0,
+	/** 1: yes/no questions (neighbours.ts's word neighbours expand those) get no feedback words. */
+	skipYesNo: 0,
 };
 
 /**
@@ -39,6 +42,7 @@ export function addTermFeedback(
 	record: boolean,
 ): void {
 	if (TERM_FEEDBACK.weight <= 0) return;
+	if (TERM_FEEDBACK.skipYesNo && query.every(isYesNo)) return;
 	const asked = new Set(query.flatMap((q) => tokenize(q).map(processTerm)).filter((t): t is string => t !== null));
 	const direct = [...cands.values()].filter((c) => c.direct);
 	const r = new Map(direct.map((c) => [c, rel(c)]));
