@@ -52,7 +52,6 @@ import { FEEDBACK } from '../src/engine/search/rank';
 import { ENTITY_FOCUS } from '../src/engine/search/entity-focus';
 import { NEIGHBOURS } from '../src/engine/search/neighbours';
 import { COVERAGE } from '../src/engine/search/coverage';
-import { TERM_FEEDBACK } from '../src/engine/search/term-feedback';
 
 /**
  * Each ablation: a name, the recall options it changes and, for the conversation-turn priors
@@ -162,7 +161,6 @@ function parseArgs(argv: string[]): Args {
 					expansion: EXPANSION,
 					neighbours: NEIGHBOURS,
 					coverage: COVERAGE,
-					termfeedback: TERM_FEEDBACK,
 				} as Record<string, Record<string, unknown>>
 			)[group];
 			if (!target || !(field in target)) throw new Error(`--set: unknown tunable ${key}`);

@@ -40,14 +40,6 @@ export const NEIGHBOURS = {
 	 */
 	yesNoOnly: 1,
 	/**
-	 * With yesNoOnly: share of `weight` the neighbours of every other question count for (0 = they do
-	 * not expand). Issue 28, sixth round: measured for long chats, where a multi-hop question's
-	 * evidence is beyond the first 50 (docs/BENCHMARKS.md).
-	 */
-	others: 0,
-	/** Least memories a recall searches for `others` to apply (smaller scopes: only yes/no questions expand). */
-	othersFrom: 0,
-	/**
 	 * A query word held by more than this share of the searched memories does not expand: it is a
 	 * word of the conversation's everyday talk ("year", "since", "live", "done"), whose neighbours
 	 * are more of the same (1 = every word expands).
@@ -76,19 +68,8 @@ const YES_NO = /^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|w
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 
 /** Whether `phrasing` expands at all (every phrasing, or with NEIGHBOURS.yesNoOnly a yes/no question). */
-export function expands(phrasing: string, searched = 0): boolean {
-	return neighbourWeight(phrasing, searched) > 0;
-}
-
-/** Whether `phrasing` is a yes/no question (an auxiliary first). */
-export function isYesNo(phrasing: string): boolean {
-	return YES_NO.test(phrasing);
-}
-
-/** The weight of `phrasing`'s neighbour matches when `searched` memories are searched (0: it does not expand). */
-export function neighbourWeight(phrasing: string, searched: number): number {
-	if (!NEIGHBOURS.yesNoOnly || YES_NO.test(phrasing)) return NEIGHBOURS.weight;
-	return searched >= NEIGHBOURS.othersFrom ? NEIGHBOURS.weight * NEIGHBOURS.others : 0;
+export function expands(phrasing: string): boolean {
+	return !NEIGHBOURS.yesNoOnly || YES_NO.test(phrasing);
 }
 
 /**
@@ -123,9 +104,8 @@ export function neighbourWords(
 	phrasing: string,
 	holds: (term: string) => boolean,
 	common: (term: string) => boolean = () => false,
-	searched = 0,
 ): string {
-	if (!expands(phrasing, searched)) return '';
+	if (!expands(phrasing)) return '';
 	const { sources, own } = sourceWords(phrasing);
 	const taken = new Set<string>();
 	const out: string[] = [];

@@ -35,8 +35,7 @@ import {
 import { nameMonthTerms, queryDateWords } from './date-words';
 import { focusOf, namedEntities } from './entity-focus';
 import { COVERAGE, coverExpansion } from './coverage';
-import { NEIGHBOURS, neighbourWeight, neighbourWords, type WordNeighbours } from './neighbours';
-import { addTermFeedback, TERM_FEEDBACK } from './term-feedback';
+import { NEIGHBOURS, neighbourWords, type WordNeighbours } from './neighbours';
 import { redirectToCurrent, spreadOverGraph, spreadToNeighbors } from './expand';
 import { compileFilter } from './filters';
 import { TopKBy } from './top-k';
@@ -163,16 +162,12 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 			const holds = (term: string) => view.lexical.holdsTerm(term, within);
 			const most = NEIGHBOURS.maxShare * (within ? within.size : view.count);
 			const common = (term: string) => NEIGHBOURS.maxShare < 1 && view.lexical.contentFrequency(term, within, most + 1) > most;
-			const searched = within ? within.size : view.count;
-			for (const q of ctx.phrasings)
-				addExpansion(view, neighbourWords(ctx.words, q, holds, common, searched), neighbourWeight(q, searched), accept, cands, input.scope);
+			for (const q of ctx.phrasings) addExpansion(view, neighbourWords(ctx.words, q, holds, common), NEIGHBOURS.weight, accept, cands, input.scope);
 		}
 	}
 	if (w.semantic > 0) ctx.semantic = addSemantic(view, ctx.vectors, k, accept, cands);
 	const searched = input.scope === undefined ? view.count : view.scopeSize(input.scope);
 	if (w.semantic > 0 && FEEDBACK.weight > 0 && ctx.vectors.length > 0 && searched <= FEEDBACK.maxMemories) feedback(ctx, cands, k);
-	if (w.lexical > 0 && TERM_FEEDBACK.weight > 0)
-		addTermFeedback(view, cands, (c) => relevance(ctx, c), ctx.phrasings, accept, input.scope, COVERAGE.bonus > 0 && TERM_FEEDBACK.cover > 0);
 	for (const id of input.priority_ids ?? []) {
 		const slot = view.slotOf.get(id);
 		if (slot !== undefined && ctx.accept(slot)) candidateFor(cands, slot, true);
