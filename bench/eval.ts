@@ -20,6 +20,7 @@
  *   npm run eval -- --query-model-path /tmp/variant/   # questions embedded by another model (same dims), turns by --model-path's
  *   npm run eval -- --pool 2             # every 2 conversations share one scope: a haystack twice as large
  *   npm run eval -- --split tune --pool 5 --same-pair   # one ~580-turn chat between two people (speakers renamed)
+ *   npm run eval -- --weight semantic=0.4   # a recall weight every question passes (a sweep)
  *   npm run eval -- --conv conv-11,conv-12,conv-13 --split check   # only these conversations (the older held-back three)
  *   npm run eval -- --split heldback --no-ablation   # heldback.json's long conversations: measure a decided change, never tune on it
  */
