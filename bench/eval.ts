@@ -19,14 +19,19 @@
  *   npm run eval -- --model-path /tmp/variant/   # a model built with ENGRAM_MODEL_OUT=/tmp/variant/engram/glove-sif-100d
  *   npm run eval -- --query-model-path /tmp/variant/   # questions embedded by another model (same dims), turns by --model-path's
  *   npm run eval -- --pool 2             # every 2 conversations share one scope: a haystack twice as large
- *   npm run eval -- --conv conv-11,conv-12,conv-13 --split check   # only these conversations (the held-back three)
+ *   npm run eval -- --split tune --pool 5 --same-pair   # one ~580-turn chat between two people (speakers renamed)
+ *   npm run eval -- --weight semantic=0.4   # a recall weight every question passes (a sweep)
+ *   npm run eval -- --conv conv-11,conv-12,conv-13 --split check   # only these conversations (the older held-back three)
+ *   npm run eval -- --split heldback --no-ablation   # heldback.json's long conversations: measure a decided change, never tune on it
  */
 import type { RecallInput } from '../src/core/schemas';
 import { createEmbedder, type Embedder } from '../src/engine/embedder';
 import { nodeModelPath } from '../src/engine/node-model-path';
 import {
+	ALL_SPLITS,
 	DEV_SET,
 	HARD_SET,
+	HELDBACK_SET,
 	loadDataset,
 	poolConversations,
 	setTurnFormat,
@@ -111,6 +116,10 @@ interface Args {
 	splits: Split[];
 	turns: TurnFormat;
 	pool: number;
+	/** With --pool: every pooled conversation's speakers renamed to the pool's first pair (one long two-person chat). */
+	samePair: boolean;
+	/** Recall weights every question passes (--weight semantic=0.4). */
+	weights?: Record<string, number>;
 	/** Only these conversations (--conv conv-11,conv-12,conv-13: the held-back three alone). */
 	conv?: string[];
 	/** Where the models live (a variant build's folder, ENGRAM_MODEL_OUT's parent's parent); default public/models. */
@@ -120,7 +129,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-	const a: Args = { through: 'engine', ablation: true, misses: false, data: [], splits: [...SPLITS], turns: 'full', pool: 1 };
+	const a: Args = { through: 'engine', ablation: true, misses: false, data: [], splits: [...SPLITS], turns: 'full', pool: 1, samePair: false };
 	for (let i = 0; i < argv.length; i++) {
 		const k = argv[i];
 		if (k === '--through') a.through = argv[++i] as Args['through'];
@@ -131,7 +140,12 @@ function parseArgs(argv: string[]): Args {
 		else if (k === '--split') a.splits = argv[++i] === 'both' ? [...SPLITS] : [argv[i] as Split];
 		else if (k === '--turns') a.turns = argv[++i] as TurnFormat;
 		else if (k === '--pool') a.pool = Number(argv[++i]);
-		else if (k === '--model-path') a.modelPath = argv[++i].replace(/\/?$/, '/');
+		else if (k === '--same-pair') a.samePair = true;
+		else if (k === '--weight') {
+			// --weight semantic=0.4: a recall weight for every question (RecallInput.weights), for a sweep.
+			const [key, value] = argv[++i].split('=');
+			a.weights = { ...a.weights, [key]: Number(value) };
+		} else if (k === '--model-path') a.modelPath = argv[++i].replace(/\/?$/, '/');
 		else if (k === '--query-model-path') a.queryModelPath = argv[++i].replace(/\/?$/, '/');
 		else if (k === '--set') {
 			// --set categories.weight=0.2: one tunable for a sweep (TURNS, LEXICAL_TUNING, CATEGORIES, FEEDBACK, ENTITY_FOCUS,
@@ -154,8 +168,10 @@ function parseArgs(argv: string[]): Args {
 			target[field] = value.includes(',') ? value.split(',').map(Number) : Number(value);
 		} else throw new Error(`unknown argument ${k}`);
 	}
-	if (a.data.length === 0) a.data = [DEV_SET, HARD_SET];
-	if (!a.splits.every((x) => SPLITS.includes(x))) throw new Error('--split: must be tune, check or both');
+	if (a.data.length === 0) a.data = a.splits.includes('heldback') ? [HELDBACK_SET] : [DEV_SET, HARD_SET];
+	if (!a.splits.every((x) => ALL_SPLITS.includes(x))) throw new Error('--split: must be tune, check, both or heldback');
+	// The held-back split is for measuring a decided change, never for choosing one: its misses stay unread.
+	if (a.misses && a.splits.includes('heldback')) throw new Error('--misses: not with --split heldback (nothing is tuned on it)');
 	if (!TURN_FORMATS.includes(a.turns)) throw new Error(`--turns: must be one of ${TURN_FORMATS.join(', ')}`);
 	if (!['engine', 'index', 'mcp', 'app'].includes(a.through)) throw new Error('--through: must be engine, index, mcp or app');
 	return a;
@@ -220,18 +236,18 @@ async function main(): Promise<void> {
 	};
 	if (args.queryModelPath && args.through !== 'index') throw new Error('--query-model-path: only with --through index');
 	const target = await makeTarget(args, embedder);
-	const sets = args.splits.map((split) => ({ split, data: poolConversations(splitOf(all, split), args.pool) }));
+	const sets = args.splits.map((split) => ({ split, data: poolConversations(splitOf(all, split), args.pool, args.samePair) }));
 	const t0 = performance.now();
 	for (const { data } of sets) for (const conv of data.conversations) await target.storeConversation(conv);
 	storing = false;
 	const turns = all.conversations.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0);
 	console.log(
-		`eval: ${args.data.join(' + ')}, splits ${args.splits.join(' + ')}, through ${target.name}, model ${embedder.modelId}${args.queryModelPath ? ` (questions: ${args.queryModelPath})` : ''}, turns ${args.turns}${args.pool > 1 ? `, ${args.pool} conversations per scope` : ''}`,
+		`eval: ${args.data.join(' + ')}, splits ${args.splits.join(' + ')}, through ${target.name}, model ${embedder.modelId}${args.queryModelPath ? ` (questions: ${args.queryModelPath})` : ''}, turns ${args.turns}${args.pool > 1 ? `, ${args.pool} conversations per scope${args.samePair ? ' (one speaker pair)' : ''}` : ''}`,
 	);
 	console.log(`stored ${turns} turns in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 	const base = new Map<Split, { r5: number; r10: number }>();
 	for (const { split, data } of sets) {
-		const full = await runQuestions(target, data, {}, hard);
+		const full = await runQuestions(target, data, args.weights ? { weights: args.weights } : {}, hard);
 		base.set(split, full.summary.get('overall')!);
 		const cats = [...full.summary.keys()];
 		const cell = (s: ReturnType<typeof summarise>, c: string, f: 'r5' | 'r10' | 'r50') => (s.has(c) ? s.get(c)![f] : '–');

@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/recall-misses.ts [--data f]… [--split s] [--pool n] [--conv id,id] [--cat multi-hop,open-domain] [--depth 200]`:
+ * `npx tsx bench/recall-misses.ts [--data f]… [--split s] [--pool n [--same-pair]] [--conv id,id] [--cat multi-hop,open-domain] [--depth 200]`:
  * for every question of the chosen categories with recall@10 < 1, through the index target, each
  * gold turn's rank (of `--depth`), its text and score components, and the top 5 that outrank it.
  * An analysis aid for issue 28 (what words the missed evidence has, what ranks above it).
@@ -15,6 +15,7 @@ async function main(): Promise<void> {
 	const data: string[] = [];
 	let splits: Split[] = [...SPLITS];
 	let pool = 1;
+	let samePair = false;
 	let convs: string[] | undefined;
 	let cats = ['multi-hop', 'open-domain'];
 	let depth = 200;
@@ -23,11 +24,15 @@ async function main(): Promise<void> {
 		if (k === '--data') data.push(argv[++i]);
 		else if (k === '--split') splits = [argv[++i] as Split];
 		else if (k === '--pool') pool = Number(argv[++i]);
+		else if (k === '--same-pair') samePair = true;
 		else if (k === '--conv') convs = argv[++i].split(',');
 		else if (k === '--cat') cats = argv[++i].split(',');
 		else if (k === '--depth') depth = Number(argv[++i]);
 		else throw new Error(`unknown argument ${k}`);
 	}
+	// heldback.json measures decided changes only: its misses are not for reading.
+	if (splits.includes('heldback') || data.some((d) => d.endsWith('heldback.json')))
+		throw new Error('recall-misses: not on the held-back split (nothing is tuned on it)');
 	let all = loadDataset(...(data.length ? data : [DEV_SET, HARD_SET]));
 	if (convs) {
 		const keep = new Set(convs);
@@ -37,7 +42,7 @@ async function main(): Promise<void> {
 	const target = indexTarget(embedder);
 	const text = new Map<string, string>();
 	for (const split of splits) {
-		const d = poolConversations(splitOf(all, split), pool);
+		const d = poolConversations(splitOf(all, split), pool, samePair);
 		for (const conv of d.conversations) {
 			await target.storeConversation(conv);
 			for (const s of conv.sessions) for (const t of s.turns) text.set(`${conv.id}/${t.dia_id}`, `S${s.session} ${turnMemory(conv, s, t).content}`);
