@@ -146,6 +146,7 @@ const WORKER_HOOKS = `(() => {
 	const hop = (self.__hop = { on: false, ev: [] });
 	const stamp = (k) => { if (hop.on) hop.ev.push([k, performance.timeOrigin + performance.now()]); };
 	self.addEventListener('message', () => stamp('worker-start'), { capture: true });
+	self.__engramEngineProbe = (k) => stamp(k);
 	const post = self.postMessage.bind(self);
 	self.postMessage = (...a) => { stamp('worker-end'); return post(...a); };
 	const WS = self.WebSocket;
@@ -226,6 +227,18 @@ function hopsOf(t0: number, t1: number, relay: Ev[], tab: Ev[], worker: Ev[]) {
 	// Worker messages inside the tab's handling of the call (later ones are the UI's reactions).
 	const inCall = (e: Ev) => e[1] >= tabRecv && e[1] <= tabSend;
 	const wk = worker.filter((e) => inCall(e) && (e[0] === 'worker-start' || e[0] === 'worker-end'));
+	// Engine calls the relayed session made (relay-host.ts's probe): the rest of the worker's span
+	// is the MCP layer (envelope, JSON-RPC, SDK, validation, rendering, JSON, the socket's send).
+	let engineMs = 0;
+	let engineCalls = 0;
+	for (let i = 0, start = NaN, depth = 0; i < worker.length; i++) {
+		if (!inCall(worker[i])) continue;
+		if (worker[i][0] === 'engine-start' && depth++ === 0) start = worker[i][1];
+		else if (worker[i][0] === 'engine-end' && --depth === 0) {
+			engineMs += worker[i][1] - start;
+			engineCalls++;
+		}
+	}
 	let workerBusy = 0;
 	for (let i = 0, start = NaN; i < wk.length; i++) {
 		if (wk[i][0] === 'worker-start') start = wk[i][1];
@@ -262,6 +275,11 @@ function hopsOf(t0: number, t1: number, relay: Ev[], tab: Ev[], worker: Ev[]) {
 		'page ⇄ worker messages (comlink)': messages,
 		'worker (engine)': inWorker ? tabSpan : workerBusy,
 	};
+	if (inWorker && engineCalls > 0) {
+		spans['worker: MCP layer in'] = first(worker, 'engine-start') - tabRecv;
+		spans['worker: engine calls'] = engineMs;
+		spans['worker: MCP layer out'] = tabSpan - spans['worker: MCP layer in'] - engineMs;
+	}
 	return { at, spans, workerCalls: wk.filter((e) => e[0] === 'worker-start').length, inWorker };
 }
 
