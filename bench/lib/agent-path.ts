@@ -84,6 +84,13 @@ export interface AgentPathResult {
 	hops: { store: HopBreakdown; recall: HopBreakdown; store_batch: HopBreakdown } | null;
 	/** 4 MCP clients at once (2 over stdio through the relay, 2 over its HTTP endpoint) vs 1. */
 	concurrency: ConcurrencyFigures | null;
+	/**
+	 * What the open app's refresh after an agent's write asks of the engine worker (state/live.svelte.ts:
+	 * the sidebar's and the list's counts, and the list's first page), ms from the page, medians of
+	 * 10: an agent's call arriving meanwhile waits behind it. `refresh_ms` is the whole refresh as
+	 * the page asks it (both counts and the page at once).
+	 */
+	ui_refresh: { stats_ms: number; timeline_ms: number; refresh_ms: number } | null;
 }
 
 /** One run of the concurrency phase: every client's calls, all clients at once. */
@@ -364,6 +371,28 @@ async function load(clients: Call[], calls: number, text: () => string, query: (
 	return { wall: performance.now() - t0, ms };
 }
 
+/** Times the engine calls the app's live refresh makes (see `AgentPathResult.ui_refresh`), from the page. */
+async function refreshCost(page: Page): Promise<NonNullable<AgentPathResult['ui_refresh']>> {
+	const ms = (await page.evaluate(async () => {
+		type Engine = { stats(i: object): Promise<unknown>; timeline(i: object): Promise<unknown>; storageFull(): Promise<unknown> };
+		const engine = (globalThis as unknown as { __engram: Engine }).__engram;
+		const time = async (fn: () => Promise<unknown>) => {
+			const t = performance.now();
+			await fn();
+			return performance.now() - t;
+		};
+		const out: number[][] = [[], [], []];
+		for (let i = 0; i < 10; i++) {
+			out[0].push(await time(() => engine.stats({})));
+			out[1].push(await time(() => engine.timeline({ offset: 0, limit: 100 })));
+			out[2].push(await time(() => Promise.all([engine.stats({}), engine.storageFull(), engine.timeline({ offset: 0, limit: 100 }), engine.stats({})])));
+			await new Promise((r) => setTimeout(r, 20));
+		}
+		return out;
+	})) as number[][];
+	return { stats_ms: round(median(ms[0])), timeline_ms: round(median(ms[1])), refresh_ms: round(median(ms[2])) };
+}
+
 /** The concurrency phase: 1 client, then 2 stdio + 2 HTTP clients at once, the same calls each. */
 async function concurrency(engram: Awaited<ReturnType<typeof startEngram>>, text: () => string, query: (i: number) => string): Promise<ConcurrencyFigures> {
 	const clients = [
@@ -513,6 +542,12 @@ export async function runAgentPath(n: number, log: (s: string) => void): Promise
 		} catch (err) {
 			log(`agent path: the hop breakdown failed: ${(err as Error).message}`);
 		}
+		let uiRefresh: AgentPathResult['ui_refresh'] = null;
+		try {
+			uiRefresh = await refreshCost(engram.page);
+		} catch (err) {
+			log(`agent path: the UI refresh cost failed: ${(err as Error).message}`);
+		}
 		log('agent path: 4 clients at once (2 stdio, 2 HTTP) vs 1');
 		let conc: ConcurrencyFigures | null = null;
 		try {
@@ -538,6 +573,7 @@ export async function runAgentPath(n: number, log: (s: string) => void): Promise
 			},
 			hops,
 			concurrency: conc,
+			ui_refresh: uiRefresh,
 		};
 	} finally {
 		await peer?.close();
@@ -573,6 +609,11 @@ export function agentPathTable(a: AgentPathResult): string {
 			'',
 			`${c.calls_per_client} calls per client (store, search alternating): 1 client ${c.one.calls_per_s} calls/s (p50 ${c.one.p50_ms} ms, p99 ${c.one.p99_ms}); ` +
 				`4 at once (2 stdio, 2 HTTP) ${c.four.calls_per_s} calls/s (p50 ${c.four.p50_ms} ms, p99 ${c.four.p99_ms}; stdio p50 ${c.four.stdio_p50_ms}, HTTP p50 ${c.four.http_p50_ms}): scaling ${c.scaling}×`,
+		);
+	if (a.ui_refresh)
+		out.push(
+			'',
+			`the app's refresh after an agent's write, in the worker: stats ${a.ui_refresh.stats_ms} ms, timeline page ${a.ui_refresh.timeline_ms} ms, the whole refresh ${a.ui_refresh.refresh_ms} ms`,
 		);
 	if (a.hops)
 		for (const [tool, h] of Object.entries(a.hops)) {
