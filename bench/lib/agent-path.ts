@@ -371,25 +371,25 @@ async function load(clients: Call[], calls: number, text: () => string, query: (
 	return { wall: performance.now() - t0, ms };
 }
 
-/** Times the engine calls the app's live refresh makes (see `AgentPathResult.ui_refresh`), from the page. */
+/**
+ * Times the engine calls the app's live refresh makes (see `AgentPathResult.ui_refresh`), from the
+ * page (a string, as the hooks are, so no bundler helper leaks into the page).
+ */
+const REFRESH_COST = `(async () => {
+	const engine = globalThis.__engram;
+	const time = async (fn) => { const t = performance.now(); await fn(); return performance.now() - t; };
+	const out = [[], [], []];
+	for (let i = 0; i < 10; i++) {
+		out[0].push(await time(() => engine.stats({})));
+		out[1].push(await time(() => engine.timeline({ offset: 0, limit: 100 })));
+		out[2].push(await time(() => Promise.all([engine.stats({}), engine.storageFull(), engine.timeline({ offset: 0, limit: 100 }), engine.stats({})])));
+		await new Promise((r) => setTimeout(r, 20));
+	}
+	return out;
+})()`;
+
 async function refreshCost(page: Page): Promise<NonNullable<AgentPathResult['ui_refresh']>> {
-	const ms = (await page.evaluate(async () => {
-		type Engine = { stats(i: object): Promise<unknown>; timeline(i: object): Promise<unknown>; storageFull(): Promise<unknown> };
-		const engine = (globalThis as unknown as { __engram: Engine }).__engram;
-		const time = async (fn: () => Promise<unknown>) => {
-			const t = performance.now();
-			await fn();
-			return performance.now() - t;
-		};
-		const out: number[][] = [[], [], []];
-		for (let i = 0; i < 10; i++) {
-			out[0].push(await time(() => engine.stats({})));
-			out[1].push(await time(() => engine.timeline({ offset: 0, limit: 100 })));
-			out[2].push(await time(() => Promise.all([engine.stats({}), engine.storageFull(), engine.timeline({ offset: 0, limit: 100 }), engine.stats({})])));
-			await new Promise((r) => setTimeout(r, 20));
-		}
-		return out;
-	})) as number[][];
+	const ms = (await page.evaluate(REFRESH_COST)) as number[][];
 	return { stats_ms: round(median(ms[0])), timeline_ms: round(median(ms[1])), refresh_ms: round(median(ms[2])) };
 }
 
