@@ -10,13 +10,18 @@
  * messages stamped by a bench-only init script (the page) and `worker.evaluate` (the worker).
  * Since the relay's socket ends in the engine worker (src/mcp/relay-host.ts), its frames are
  * stamped there (the bench pairs the tab again once its hooks are in, so the socket is opened by
- * the hooked WebSocket) and the whole tab span is the worker's (`served_in: 'worker'`). All
+ * the hooked WebSocket) and the whole tab span is the worker's (`served_in: 'worker'`), split by a probe on the relayed
+ * sessions' engine (relay-host.ts `__engramEngineProbe`) into the MCP layer in (envelope, JSON-RPC,
+ * SDK, input validation), the engine calls, and the MCP layer out (bounding, rendering, output
+ * validation, JSON; the socket's own send counts in the WebSocket span). All
  * stamps are wall-clock milliseconds (`performance.timeOrigin + now()`); the spans that matter
  * are also given clock-free (each process's span minus the span of the one it waits on).
  * `AGENT_PATH_DEBUG=1` prints every traced call's raw stamps to stderr (with the engine method of
  * each page → worker message) and when the timed searches over 20 ms came; `AGENT_PATH_PROFILE=/tmp/x`
  * writes CPU profiles of the page's workers over the timed searches and over the traced batches. For a batch, `worker starts` can come late (the worker is
  * busy in the store before the bench's listener stamps it), so read page → worker + worker together.
+ *
+ * Then what the open app's refresh after an agent's write costs the worker (`ui_refresh`).
  *
  * Last, the concurrency phase: 100 calls per client (a store, then a search, alternating) from
  * one client, then from 4 at once (this stdio client, a second relay process joining the first

@@ -11,8 +11,8 @@ const AFTER_OTHERS = new Set(['stats', 'timeline']);
 
 /**
  * Calls whose answers callers that ask at the same time share: after every change the page's
- * sidebar and memory list each ask for the same counts, and at 10k memories one count is
- * milliseconds of this thread that an agent's call arriving meanwhile waits behind (issue 25).
+ * sidebar and memory list each ask for the same counts (about 1 ms of this thread at 10k
+ * memories, which an agent's call arriving meanwhile waits behind; issue 25).
  */
 const SHARED = new Set(['stats']);
 
