@@ -10,13 +10,18 @@
  * messages stamped by a bench-only init script (the page) and `worker.evaluate` (the worker).
  * Since the relay's socket ends in the engine worker (src/mcp/relay-host.ts), its frames are
  * stamped there (the bench pairs the tab again once its hooks are in, so the socket is opened by
- * the hooked WebSocket) and the whole tab span is the worker's (`served_in: 'worker'`). All
+ * the hooked WebSocket) and the whole tab span is the worker's (`served_in: 'worker'`), split by a probe on the relayed
+ * sessions' engine (relay-host.ts `__engramEngineProbe`) into the MCP layer in (envelope, JSON-RPC,
+ * SDK, input validation), the engine calls, and the MCP layer out (bounding, rendering, output
+ * validation, JSON; the socket's own send counts in the WebSocket span). All
  * stamps are wall-clock milliseconds (`performance.timeOrigin + now()`); the spans that matter
  * are also given clock-free (each process's span minus the span of the one it waits on).
  * `AGENT_PATH_DEBUG=1` prints every traced call's raw stamps to stderr (with the engine method of
  * each page → worker message) and when the timed searches over 20 ms came; `AGENT_PATH_PROFILE=/tmp/x`
  * writes CPU profiles of the page's workers over the timed searches and over the traced batches. For a batch, `worker starts` can come late (the worker is
  * busy in the store before the bench's listener stamps it), so read page → worker + worker together.
+ *
+ * Then what the open app's refresh after an agent's write costs the worker (`ui_refresh`).
  *
  * Last, the concurrency phase: 100 calls per client (a store, then a search, alternating) from
  * one client, then from 4 at once (this stdio client, a second relay process joining the first
@@ -84,6 +89,13 @@ export interface AgentPathResult {
 	hops: { store: HopBreakdown; recall: HopBreakdown; store_batch: HopBreakdown } | null;
 	/** 4 MCP clients at once (2 over stdio through the relay, 2 over its HTTP endpoint) vs 1. */
 	concurrency: ConcurrencyFigures | null;
+	/**
+	 * What the open app's refresh after an agent's write asks of the engine worker (state/live.svelte.ts:
+	 * the sidebar's and the list's counts, and the list's first page), ms from the page, medians of
+	 * 10: an agent's call arriving meanwhile waits behind it. `refresh_ms` is the whole refresh as
+	 * the page asks it (both counts and the page at once).
+	 */
+	ui_refresh: { stats_ms: number; timeline_ms: number; refresh_ms: number } | null;
 }
 
 /** One run of the concurrency phase: every client's calls, all clients at once. */
@@ -146,6 +158,7 @@ const WORKER_HOOKS = `(() => {
 	const hop = (self.__hop = { on: false, ev: [] });
 	const stamp = (k) => { if (hop.on) hop.ev.push([k, performance.timeOrigin + performance.now()]); };
 	self.addEventListener('message', () => stamp('worker-start'), { capture: true });
+	self.__engramEngineProbe = (k) => stamp(k);
 	const post = self.postMessage.bind(self);
 	self.postMessage = (...a) => { stamp('worker-end'); return post(...a); };
 	const WS = self.WebSocket;
@@ -226,6 +239,18 @@ function hopsOf(t0: number, t1: number, relay: Ev[], tab: Ev[], worker: Ev[]) {
 	// Worker messages inside the tab's handling of the call (later ones are the UI's reactions).
 	const inCall = (e: Ev) => e[1] >= tabRecv && e[1] <= tabSend;
 	const wk = worker.filter((e) => inCall(e) && (e[0] === 'worker-start' || e[0] === 'worker-end'));
+	// Engine calls the relayed session made (relay-host.ts's probe): the rest of the worker's span
+	// is the MCP layer (envelope, JSON-RPC, SDK, validation, rendering, JSON, the socket's send).
+	let engineMs = 0;
+	let engineCalls = 0;
+	for (let i = 0, start = NaN, depth = 0; i < worker.length; i++) {
+		if (!inCall(worker[i])) continue;
+		if (worker[i][0] === 'engine-start' && depth++ === 0) start = worker[i][1];
+		else if (worker[i][0] === 'engine-end' && --depth === 0) {
+			engineMs += worker[i][1] - start;
+			engineCalls++;
+		}
+	}
 	let workerBusy = 0;
 	for (let i = 0, start = NaN; i < wk.length; i++) {
 		if (wk[i][0] === 'worker-start') start = wk[i][1];
@@ -262,6 +287,11 @@ function hopsOf(t0: number, t1: number, relay: Ev[], tab: Ev[], worker: Ev[]) {
 		'page ⇄ worker messages (comlink)': messages,
 		'worker (engine)': inWorker ? tabSpan : workerBusy,
 	};
+	if (inWorker && engineCalls > 0) {
+		spans['worker: MCP layer in'] = first(worker, 'engine-start') - tabRecv;
+		spans['worker: engine calls'] = engineMs;
+		spans['worker: MCP layer out'] = tabSpan - spans['worker: MCP layer in'] - engineMs;
+	}
 	return { at, spans, workerCalls: wk.filter((e) => e[0] === 'worker-start').length, inWorker };
 }
 
@@ -344,6 +374,28 @@ async function load(clients: Call[], calls: number, text: () => string, query: (
 		}),
 	);
 	return { wall: performance.now() - t0, ms };
+}
+
+/**
+ * Times the engine calls the app's live refresh makes (see `AgentPathResult.ui_refresh`), from the
+ * page (a string, as the hooks are, so no bundler helper leaks into the page).
+ */
+const REFRESH_COST = `(async () => {
+	const engine = globalThis.__engram;
+	const time = async (fn) => { const t = performance.now(); await fn(); return performance.now() - t; };
+	const out = [[], [], []];
+	for (let i = 0; i < 10; i++) {
+		out[0].push(await time(() => engine.stats({})));
+		out[1].push(await time(() => engine.timeline({ offset: 0, limit: 100 })));
+		out[2].push(await time(() => Promise.all([engine.stats({}), engine.storageFull(), engine.timeline({ offset: 0, limit: 100 }), engine.stats({})])));
+		await new Promise((r) => setTimeout(r, 20));
+	}
+	return out;
+})()`;
+
+async function refreshCost(page: Page): Promise<NonNullable<AgentPathResult['ui_refresh']>> {
+	const ms = (await page.evaluate(REFRESH_COST)) as number[][];
+	return { stats_ms: round(median(ms[0])), timeline_ms: round(median(ms[1])), refresh_ms: round(median(ms[2])) };
 }
 
 /** The concurrency phase: 1 client, then 2 stdio + 2 HTTP clients at once, the same calls each. */
@@ -495,6 +547,12 @@ export async function runAgentPath(n: number, log: (s: string) => void): Promise
 		} catch (err) {
 			log(`agent path: the hop breakdown failed: ${(err as Error).message}`);
 		}
+		let uiRefresh: AgentPathResult['ui_refresh'] = null;
+		try {
+			uiRefresh = await refreshCost(engram.page);
+		} catch (err) {
+			log(`agent path: the UI refresh cost failed: ${(err as Error).message}`);
+		}
 		log('agent path: 4 clients at once (2 stdio, 2 HTTP) vs 1');
 		let conc: ConcurrencyFigures | null = null;
 		try {
@@ -520,6 +578,7 @@ export async function runAgentPath(n: number, log: (s: string) => void): Promise
 			},
 			hops,
 			concurrency: conc,
+			ui_refresh: uiRefresh,
 		};
 	} finally {
 		await peer?.close();
@@ -555,6 +614,11 @@ export function agentPathTable(a: AgentPathResult): string {
 			'',
 			`${c.calls_per_client} calls per client (store, search alternating): 1 client ${c.one.calls_per_s} calls/s (p50 ${c.one.p50_ms} ms, p99 ${c.one.p99_ms}); ` +
 				`4 at once (2 stdio, 2 HTTP) ${c.four.calls_per_s} calls/s (p50 ${c.four.p50_ms} ms, p99 ${c.four.p99_ms}; stdio p50 ${c.four.stdio_p50_ms}, HTTP p50 ${c.four.http_p50_ms}): scaling ${c.scaling}×`,
+		);
+	if (a.ui_refresh)
+		out.push(
+			'',
+			`the app's refresh after an agent's write, in the worker: stats ${a.ui_refresh.stats_ms} ms, timeline page ${a.ui_refresh.timeline_ms} ms, the whole refresh ${a.ui_refresh.refresh_ms} ms`,
 		);
 	if (a.hops)
 		for (const [tool, h] of Object.entries(a.hops)) {

@@ -181,9 +181,10 @@ export class RelayHost implements RelayControl {
 		const { kind, client, profile } = transport.info;
 		const info = this.#tracker.track(transport, { kind: 'relay', via: kind, client, profile });
 		const create = this.#opts.createServer ?? createMemoryServer;
+		const engine = tracedEngine(this.#engine);
 		connectServer(
 			transport,
-			() => create(this.#engine, profile, { actor: `${client?.name ?? 'agent'} (relay/${kind})` }),
+			() => create(engine, profile, { actor: `${client?.name ?? 'agent'} (relay/${kind})` }),
 			(e) => this.#error(e),
 			info,
 		);
@@ -226,6 +227,37 @@ export class RelayHost implements RelayControl {
 			.then(() => listener(view))
 			.catch(() => {});
 	}
+}
+
+/**
+ * A bench-only probe (`bench/lib/agent-path.ts` sets it in the worker): called with
+ * `engine-start` / `engine-end` around every engine call a relayed session makes, so the
+ * per-hop breakdown can split the worker's span into the MCP layer and the engine.
+ */
+type EngineProbe = (point: 'engine-start' | 'engine-end') => void;
+
+/**
+ * `engine` itself, unless the probe is set when a session opens (one check per session, none per
+ * call); then a wrapper that stamps each method call's start and its settling.
+ */
+function tracedEngine(engine: EngineApi): EngineApi {
+	const probe = (globalThis as { __engramEngineProbe?: EngineProbe }).__engramEngineProbe;
+	if (typeof probe !== 'function') return engine;
+	return new Proxy(engine, {
+		get(target, name, receiver) {
+			const value: unknown = Reflect.get(target, name, receiver);
+			if (typeof value !== 'function') return value;
+			return (...args: unknown[]) => {
+				probe('engine-start');
+				const out: unknown = value.apply(target, args);
+				if (!(out instanceof Promise)) {
+					probe('engine-end');
+					return out;
+				}
+				return out.finally(() => probe('engine-end'));
+			};
+		},
+	});
 }
 
 /** A pairing link's hash as the location the pairing manager reads (the page already cleaned its address). */
