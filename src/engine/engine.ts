@@ -77,6 +77,7 @@ import {
 } from './index-lifecycle';
 import { ModelSwitcher, type EmbedderFactory } from './model-switch';
 import * as reads from './reads';
+import { reads as readGate } from './read-gate';
 import { recallMemories } from './recall-ops';
 import { dataSize, health, stats, trendingLabels } from './stats-ops';
 import { DeferredLog } from './deferred-log';
@@ -163,6 +164,8 @@ export class Engine implements EngineApi {
 			(now) => this.#saveSnapshot(now),
 			() => this.ctx.index.size,
 			opts.snapshotDelayMs,
+			undefined,
+			(now) => readGate.quietFor(now),
 		);
 		this.#models = new ModelSwitcher(this.ctx, opts.embedderFactory);
 	}

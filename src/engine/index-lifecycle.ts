@@ -136,6 +136,9 @@ export async function persistSnapshot(db: EngramDB, index: SearchIndex, stamp: n
 /**
  * Debounces snapshot writes: waits for a quiet spell that grows with the index (a 100k index
  * is tens of MB to serialise), but never longer than `maxWaitMs` under a steady stream of writes.
+ * When the spell ends while an agent is searching (a read within `readQuietMs`), it waits until
+ * the reads pause too: the snapshot's steps, its file flush and the garbage they leave cost a
+ * search that lands among them tens of ms (the agent path's p99). `maxWaitMs` bounds this wait as well.
  */
 export class SnapshotScheduler {
 	#timer: ReturnType<typeof setTimeout> | undefined;
@@ -147,6 +150,8 @@ export class SnapshotScheduler {
 		private readonly size: () => number,
 		private readonly baseMs = 2_000,
 		private readonly maxWaitMs = 120_000,
+		private readonly readsQuietFor: (now: number) => number = () => Infinity,
+		private readonly readQuietMs = 1_000,
 	) {}
 
 	/** A write committed: (re)start the quiet-spell timer. */
@@ -156,10 +161,23 @@ export class SnapshotScheduler {
 		this.#pending = true;
 		const quiet = Math.min(60_000, this.baseMs + this.size() * 0.2);
 		const delay = Math.max(0, Math.min(quiet, this.#firstPending + this.maxWaitMs - now));
+		this.#arm(delay);
+	}
+
+	#arm(delay: number): void {
 		if (this.#timer) clearTimeout(this.#timer);
-		this.#timer = setTimeout(() => void this.flush(), delay);
+		this.#timer = setTimeout(() => this.#due(), delay);
 		// In Node, a pending snapshot must not keep the process alive; close() flushes it.
 		(this.#timer as { unref?: () => void }).unref?.();
+	}
+
+	/** The quiet spell is over: save, unless reads are under way and the longest wait is not reached. */
+	#due(): void {
+		const now = Date.now();
+		const quiet = this.readsQuietFor(now);
+		const left = this.#firstPending + this.maxWaitMs - now;
+		if (this.#pending && quiet < this.readQuietMs && left > 0) return this.#arm(Math.min(left, Math.max(50, this.readQuietMs - quiet)));
+		void this.flush();
 	}
 
 	/** Writes the snapshot now if one is pending; `now`: encoded in one piece (closing), not in steps. */

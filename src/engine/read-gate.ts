@@ -8,15 +8,25 @@
 export class ReadGate {
 	#active = 0;
 	#waiters: (() => void)[] = [];
+	/** When the last read started or settled (epoch ms; 0: never). */
+	#lastActive = 0;
 
 	/** Runs `read`, counted as in flight until it settles. */
 	async run<T>(read: () => Promise<T>): Promise<T> {
 		this.#active++;
+		this.#lastActive = Date.now();
 		try {
 			return await read();
 		} finally {
+			this.#lastActive = Date.now();
 			if (--this.#active === 0) this.#release();
 		}
+	}
+
+	/** How long no read has been in flight, in ms: 0 while one is, Infinity when none ever ran. */
+	quietFor(now = Date.now()): number {
+		if (this.#active > 0) return 0;
+		return this.#lastActive === 0 ? Infinity : now - this.#lastActive;
 	}
 
 	/** Resolves once no read is in flight, or after `maxWaitMs` at the latest. */
