@@ -5,6 +5,8 @@ import { prng } from '../../../../bench/lib/corpus';
 /** Everything observable about an EntityDocs, in a canonical order. */
 function view(d: EntityDocs, entities: string[]) {
 	return {
+		// First, while the lazy one's Sets are not all made: count() reads the packed lists.
+		count: Object.fromEntries(entities.map((e) => [e, d.count(e)])),
 		sets: Object.fromEntries(entities.map((e) => [e, [...(d.get(e) ?? [])].sort()])),
 		counts: Object.fromEntries([...d.counts()].sort()),
 		// As a list: an entity listed twice would show here, not in counts()'s Map.
