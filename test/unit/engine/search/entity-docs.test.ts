@@ -50,6 +50,12 @@ describe('EntityDocs loaded from packed mentions', () => {
 		}
 		expect(view(lazy, [...entities, 'never-mentioned', 'm0'])).toEqual(view(ref, [...entities, 'never-mentioned', 'm0']));
 		lazy.clear();
-		expect(view(lazy, entities)).toEqual({ sets: Object.fromEntries(entities.map((e) => [e, []])), counts: {}, entries: [], size: 0 });
+		expect(view(lazy, entities)).toEqual({
+			count: Object.fromEntries(entities.map((e) => [e, 0])),
+			sets: Object.fromEntries(entities.map((e) => [e, []])),
+			counts: {},
+			entries: [],
+			size: 0,
+		});
 	});
 });
