@@ -33,7 +33,6 @@ import {
 import type { DocMeta, DocText, Edge, MetaTally, QueryVectors, RankedPage, SearchIndex, SlotNames } from './types';
 import { GroupCounts } from './group-counts';
 import { OverlayMap, type MapBase } from './overlay-map';
-import { slotMapOf, SortedSlotMap } from './slot-map';
 import { drain, drainWithPauses, type Steps } from './steps';
 import { normalize, VectorStore } from './vector-store';
 import type { IndexView } from './view';
@@ -46,8 +45,6 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	metas: DocMeta[] = [];
 	ids: string[] = [];
 	slotOf: Map<string, number> = new Map();
-	/** A restored index's base id → slot map while `settle()` has still to hash it (slot-map.ts). */
-	sortedSlots: SortedSlotMap | undefined;
 	seqToId: Map<number, string> = new Map();
 	vectors: VectorStore;
 	lexical: LexicalIndex;
@@ -246,7 +243,6 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 	async settle(pause: () => Promise<void>): Promise<void> {
 		this.groups.settle();
 		await pause();
-		await this.sortedSlots?.settle(pause);
 		await this.lexical.settle(pause);
 	}
 
@@ -366,7 +362,6 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		this.metas = [];
 		this.ids = [];
 		this.slotOf.clear();
-		this.sortedSlots = undefined;
 		this.seqToId.clear();
 		this.vectors = new VectorStore(this.dims);
 		this.lexical.clear();
@@ -557,15 +552,14 @@ function* restoreSteps(bytes: Uint8Array | SnapshotSlices): Generator<Promise<Sn
 	// The ids by snapshot slot and their slots, never changed: the index's own id → slot map,
 	// the lexical document tables, the packed graph and the entity sets all read through them.
 	const slotIds: readonly string[] = Object.freeze(metas.map((m) => m.id));
-	// Hashed after start-up when the ids are in order (slot-map.ts), else here.
-	const baseSlotOf = slotMapOf(slotIds);
+	const baseSlotOf = new Map<string, number>();
+	for (let i = 0; i < n; i++) baseSlotOf.set(slotIds[i], i);
 	const slots: SlotNames = { ids: slotIds, slotOf: baseSlotOf };
 	const idx = new MemorySearchIndex(head.modelId, head.dims);
 	idx.count = n;
 	idx.metas = metas;
 	idx.ids = [...slotIds];
 	idx.slotOf = new OverlayMap(baseSlotOf);
-	if (baseSlotOf instanceof SortedSlotMap) idx.sortedSlots = baseSlotOf;
 	const bySeq = seqsBySlot(seqs ?? Float64Array.from(metas, (m) => m.seq), slotIds);
 	if (bySeq) idx.seqToId = new OverlayMap(bySeq);
 	// Counted from the group column, by string: no key is hashed until a change needs the map.
