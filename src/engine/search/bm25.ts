@@ -178,7 +178,10 @@ export function searchTop(ms: MiniSearch<unknown>, query: string, opts: Bm25Opti
 		}
 		// Best first; equal scores in order of first appearance, as minisearch's stable sort leaves them.
 		const top = new TopKBy(cap, (a, b) => total[a] > total[b] || (total[a] === total[b] && order[a] < order[b]));
-		for (const shortId of touched) if (!opts.filter || opts.filter(s._documentIds.get(shortId)!)) top.push(shortId);
+		// Unfiltered, a document scoring below the cap-th best score has `cap` better ones: only the
+		// rest reach the heap (a common word touches ~10k documents at 100k memories for a cap of 1,000).
+		const floor = !opts.filter && touched.length > 2 * cap ? kthLargest(totalsOf(touched, total), cap) : -Infinity;
+		for (const shortId of touched) if (total[shortId] >= floor && (!opts.filter || opts.filter(s._documentIds.get(shortId)!))) top.push(shortId);
 		return top.sorted().map((shortId) => ({
 			id: s._documentIds.get(shortId)!,
 			score: total[shortId],
@@ -195,4 +198,39 @@ export function searchTop(ms: MiniSearch<unknown>, query: string, opts: Bm25Opti
 			matched[shortId] = 0;
 		}
 	}
+}
+
+/** `total` at each of `shortIds`, as a fresh array. */
+function totalsOf(shortIds: number[], total: Float64Array): Float64Array {
+	const out = new Float64Array(shortIds.length);
+	for (let i = 0; i < shortIds.length; i++) out[i] = total[shortIds[i]];
+	return out;
+}
+
+/** The `k`-th largest of `xs` (1 ≤ k ≤ length; no NaN), by quickselect; reorders `xs`. */
+export function kthLargest(xs: Float64Array, k: number): number {
+	// The (k-1)-th position of a descending order.
+	const want = k - 1;
+	let lo = 0;
+	let hi = xs.length - 1;
+	while (lo < hi) {
+		const pivot = xs[(lo + hi) >>> 1];
+		let i = lo;
+		let j = hi;
+		while (i <= j) {
+			while (xs[i] > pivot) i++;
+			while (xs[j] < pivot) j--;
+			if (i <= j) {
+				const t = xs[i];
+				xs[i] = xs[j];
+				xs[j] = t;
+				i++;
+				j--;
+			}
+		}
+		if (want <= j) hi = j;
+		else if (want >= i) lo = i;
+		else return xs[want];
+	}
+	return xs[want];
 }
