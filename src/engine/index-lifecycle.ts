@@ -12,6 +12,7 @@ import { readSnapshot, writeSnapshot, type LoadedSnapshot, type SnapshotPlace } 
 import { readStamp } from '../store/settings';
 import { toDocMeta, toDocText } from './doc';
 import { reads } from './read-gate';
+import { warmDateWords } from './search/date-words';
 import { createSearchIndex, restoreSearchIndexInSteps } from './search/index';
 import type { SnapshotSlices } from './search/snapshot';
 import type { SearchIndex } from './search/types';
@@ -64,7 +65,14 @@ export type SnapshotSource = () => Promise<SourcedSnapshot>;
  * checks the model and the stamp against the database once it is open.
  */
 export async function restoreFromSource(source: SnapshotSource): Promise<LoadedIndex | undefined> {
-	const { stamp, snapshot: snap } = await source();
+	const read = source();
+	// Awaited below; a failed read must not count as unhandled while this thread warms up.
+	read.catch(() => undefined);
+	// While the helper thread reads, this one mostly waits (for it and for the database to open):
+	// the first recall's one-off costs are paid now rather than after the restore.
+	await nextTask();
+	warmDateWords();
+	const { stamp, snapshot: snap } = await read;
 	return snap && snap.stamp === stamp ? restoreBytes(snap, snap.model) : undefined;
 }
 

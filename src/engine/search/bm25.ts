@@ -11,6 +11,7 @@
  * on the way, as minisearch does.
  */
 import type MiniSearch from 'minisearch';
+import { PackedTermData } from './lexical-codec';
 import { internalsOf } from './minisearch-internals';
 import { TopKBy } from './top-k';
 
@@ -62,9 +63,13 @@ function scratch(size: number): Scratch {
 	return shared;
 }
 
-/** minisearch's BM25+ for one term in one field of one document. */
-function bm25(tf: number, matching: number, total: number, length: number, avgLength: number, p: Bm25Options['bm25']): number {
-	const invDocFreq = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
+/** minisearch's inverse document frequency of a term matching `matching` of `total` documents in a field. */
+function invDocFreqOf(matching: number, total: number): number {
+	return Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
+}
+
+/** minisearch's BM25+ for one term in one field of one document, given the term's `invDocFreqOf`. */
+function bm25(tf: number, invDocFreq: number, length: number, avgLength: number, p: Bm25Options['bm25']): number {
 	return invDocFreq * (p.d + (tf * (p.k + 1)) / (tf + p.k * (1 - p.b + (p.b * length) / avgLength)));
 }
 
@@ -108,18 +113,23 @@ export function searchTop(ms: MiniSearch<unknown>, query: string, opts: Bm25Opti
 		if (data == null) return;
 		for (const { fieldId, boost } of boosts) {
 			if (fieldId === skip) continue;
-			const freqs = data.get(fieldId);
-			if (freqs == null) continue;
-			let matching = freqs.size;
+			// A restored term's postings are read from typed arrays while nothing has made its maps.
+			const packed = data instanceof PackedTermData ? data.fieldPostings(fieldId) : null;
+			const freqs = packed === null ? data.get(fieldId) : undefined;
+			if (packed === undefined || (packed === null && freqs == null)) continue;
+			let matching = packed ? packed.shortIds.length : freqs!.size;
+			// Once per term and field, not per posting: the same value while `matching` stays.
+			let invDocFreq = invDocFreqOf(matching, s._documentCount);
 			const avgLength = s._avgFieldLength[fieldId];
-			freqs.forEach((tf, shortId) => {
+			const post = (tf: number, shortId: number) => {
 				if (!s._documentIds.has(shortId)) {
 					s.removeTerm(fieldId, shortId, derived);
 					matching -= 1;
+					invDocFreq = invDocFreqOf(matching, s._documentCount);
 					return;
 				}
 				const length = lengthOf(shortId, fieldId);
-				const score = weight * termBoost * boost * bm25(tf, matching, s._documentCount, length, avgLength, opts.bm25);
+				const score = weight * termBoost * boost * bm25(tf, invDocFreq, length, avgLength, opts.bm25);
 				if (specSeen[shortId]) spec[shortId] += score;
 				else {
 					specSeen[shortId] = 1;
@@ -127,7 +137,11 @@ export function searchTop(ms: MiniSearch<unknown>, query: string, opts: Bm25Opti
 					inSpec.push(shortId);
 				}
 				matched[shortId] |= sourceBit;
-			});
+			};
+			if (packed) {
+				const { shortIds, tfs } = packed;
+				for (let k = 0; k < shortIds.length; k++) post(tfs[k], shortIds[k]);
+			} else freqs!.forEach(post);
 		}
 	};
 
@@ -164,7 +178,10 @@ export function searchTop(ms: MiniSearch<unknown>, query: string, opts: Bm25Opti
 		}
 		// Best first; equal scores in order of first appearance, as minisearch's stable sort leaves them.
 		const top = new TopKBy(cap, (a, b) => total[a] > total[b] || (total[a] === total[b] && order[a] < order[b]));
-		for (const shortId of touched) if (!opts.filter || opts.filter(s._documentIds.get(shortId)!)) top.push(shortId);
+		// Unfiltered, a document scoring below the cap-th best score has `cap` better ones: only the
+		// rest reach the heap (a common word touches ~10k documents at 100k memories for a cap of 1,000).
+		const floor = !opts.filter && touched.length > 2 * cap ? kthLargest(totalsOf(touched, total), cap) : -Infinity;
+		for (const shortId of touched) if (total[shortId] >= floor && (!opts.filter || opts.filter(s._documentIds.get(shortId)!))) top.push(shortId);
 		return top.sorted().map((shortId) => ({
 			id: s._documentIds.get(shortId)!,
 			score: total[shortId],
@@ -181,4 +198,39 @@ export function searchTop(ms: MiniSearch<unknown>, query: string, opts: Bm25Opti
 			matched[shortId] = 0;
 		}
 	}
+}
+
+/** `total` at each of `shortIds`, as a fresh array. */
+function totalsOf(shortIds: number[], total: Float64Array): Float64Array {
+	const out = new Float64Array(shortIds.length);
+	for (let i = 0; i < shortIds.length; i++) out[i] = total[shortIds[i]];
+	return out;
+}
+
+/** The `k`-th largest of `xs` (1 ≤ k ≤ length; no NaN), by quickselect; reorders `xs`. */
+export function kthLargest(xs: Float64Array, k: number): number {
+	// The (k-1)-th position of a descending order.
+	const want = k - 1;
+	let lo = 0;
+	let hi = xs.length - 1;
+	while (lo < hi) {
+		const pivot = xs[(lo + hi) >>> 1];
+		let i = lo;
+		let j = hi;
+		while (i <= j) {
+			while (xs[i] > pivot) i++;
+			while (xs[j] < pivot) j--;
+			if (i <= j) {
+				const t = xs[i];
+				xs[i] = xs[j];
+				xs[j] = t;
+				i++;
+				j--;
+			}
+		}
+		if (want <= j) hi = j;
+		else if (want >= i) lo = i;
+		else return xs[want];
+	}
+	return xs[want];
 }

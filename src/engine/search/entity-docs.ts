@@ -28,6 +28,20 @@ export class EntityDocs {
 		return this.sets.get(entity) ?? this.make(entity);
 	}
 
+	/**
+	 * How many memories mention `entity` (get(entity)'s size, 0 when none), without making its
+	 * Set: graph expansion skips entities mentioned by too many memories, and at 100k memories
+	 * making the Set of every common entity a recall's sources named was ~1 ms of each recall.
+	 */
+	count(entity: string): number {
+		const set = this.sets.get(entity);
+		if (set) return set.size;
+		const b = this.base;
+		if (!b) return 0;
+		const e = this.indexOf(b, entity);
+		return e === undefined || b.done[e] ? 0 : b.start[e + 1] - b.start[e];
+	}
+
 	add(entity: string, id: string): void {
 		let set = this.sets.get(entity) ?? this.make(entity);
 		if (!set) this.sets.set(entity, (set = new Set()));
@@ -91,15 +105,20 @@ export class EntityDocs {
 		this.base = { names, ids, start, slots, done: new Uint8Array(names.length) };
 	}
 
-	/** Makes `entity`'s Set from the packed base, when it has mentions there not yet made. */
-	private make(entity: string): Set<string> | undefined {
-		const b = this.base;
-		if (!b) return undefined;
+	/** `entity`'s index into the base's names, when it has mentions there (the name index is built on first use). */
+	private indexOf(b: PackedBase, entity: string): number | undefined {
 		if (!b.index) {
 			b.index = new Map();
 			b.names.forEach((name, e) => b.start[e + 1] > b.start[e] && b.index!.set(name, e));
 		}
-		const e = b.index.get(entity);
+		return b.index.get(entity);
+	}
+
+	/** Makes `entity`'s Set from the packed base, when it has mentions there not yet made. */
+	private make(entity: string): Set<string> | undefined {
+		const b = this.base;
+		if (!b) return undefined;
+		const e = this.indexOf(b, entity);
 		if (e === undefined || b.done[e]) return undefined;
 		b.done[e] = 1;
 		const set = new Set<string>();

@@ -135,8 +135,10 @@ function spreadOverEntities(view: IndexView, cands: Map<number, Candidate>, from
 	const meta = view.metas[from];
 	const logN = Math.log(Math.max(2, view.count));
 	for (const e of meta.entities) {
-		const docs = view.entityDocs.get(e);
-		if (!docs || docs.size < 2 || docs.size > EXPANSION.entityFanout) continue;
+		// Counted first: a common entity's set is never made just to be skipped.
+		const size = view.entityDocs.count(e);
+		if (size < 2 || size > EXPANSION.entityFanout) continue;
+		const docs = view.entityDocs.get(e)!;
 		const rarity = Math.max(0, Math.log(view.count / docs.size) / logN);
 		const share = r * EXPANSION.entityShare * rarity;
 		for (const id of docs) {

@@ -101,12 +101,31 @@ class VarintReader {
 	}
 }
 
+/** One field's postings as read from the packed bytes, in minisearch's Map order: short ids and their term frequencies. */
+export interface FieldPostings {
+	shortIds: Int32Array;
+	tfs: Int32Array;
+}
+
+/**
+ * The postings of field `fieldId` of a term's data as far as counting reads them (their number
+ * and short ids), without making a restored term's maps; undefined when there are none.
+ */
+export function postingsOf(data: TermData | undefined, fieldId: number): { size: number; keys(): Iterable<number> } | undefined {
+	if (data === undefined) return undefined;
+	const packed = data instanceof PackedTermData ? data.fieldPostings(fieldId) : null;
+	if (packed === null) return data.get(fieldId);
+	return packed && { size: packed.shortIds.length, keys: () => packed.shortIds };
+}
+
 /**
  * One term's entry in minisearch's index (field id → short id → term frequency), made from the
  * packed bytes the first time any Map method is called on it; until then it only points into them.
  */
 export class PackedTermData extends Map<number, Map<number, number>> {
 	#bytes: Uint8Array | undefined;
+	/** The fields' postings decoded by `fieldPostings` (while not made). */
+	#fields: Map<number, FieldPostings> | undefined;
 	readonly #from: number;
 	readonly #to: number;
 
@@ -123,10 +142,40 @@ export class PackedTermData extends Map<number, Map<number, number>> {
 		return this.#bytes?.subarray(this.#from, this.#to);
 	}
 
+	/**
+	 * Field `fieldId`'s postings as two typed arrays, decoded once, while the maps are not made:
+	 * `null` once they are (read the maps then), undefined when the term has no such field. A
+	 * search only reads postings; making a Map of each term it touches (tens of thousands of
+	 * entries for a common word at 100k memories) cost more than the search itself.
+	 */
+	fieldPostings(fieldId: number): FieldPostings | null | undefined {
+		const bytes = this.#bytes;
+		if (!bytes) return null;
+		if (!this.#fields) {
+			this.#fields = new Map();
+			const r = new VarintReader(bytes, this.#from);
+			for (let nf = r.uint(); nf > 0; nf--) {
+				const id = r.uint();
+				const n = r.uint();
+				const shortIds = new Int32Array(n);
+				const tfs = new Int32Array(n);
+				let shortId = 0;
+				for (let k = 0; k < n; k++) {
+					shortId += r.int();
+					shortIds[k] = shortId;
+					tfs[k] = r.uint();
+				}
+				this.#fields.set(id, { shortIds, tfs });
+			}
+		}
+		return this.#fields.get(fieldId);
+	}
+
 	#make(): void {
 		const bytes = this.#bytes;
 		if (!bytes) return;
 		this.#bytes = undefined;
+		this.#fields = undefined;
 		const r = new VarintReader(bytes, this.#from);
 		for (let nf = r.uint(); nf > 0; nf--) {
 			const fieldId = r.uint();
@@ -158,6 +207,7 @@ export class PackedTermData extends Map<number, Map<number, number>> {
 	}
 	override clear(): void {
 		this.#bytes = undefined;
+		this.#fields = undefined;
 		super.clear();
 	}
 	override get size(): number {
@@ -388,6 +438,8 @@ function readDocuments(p: PackedLexical, r: VarintReader, nFields: number, slots
 				const d = docOf(short);
 				return d === undefined ? undefined : idOf(d);
 			},
+			// bm25.ts asks this of every posting it reads: no id string needed for the answer.
+			has: (short) => docOf(short) !== undefined,
 			keys: () => docKeys((d) => shortIds[d]),
 		}),
 		idToShortId: new OverlayMap({

@@ -7,7 +7,7 @@
 import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import { processTerm, tokenize } from '../../core/text';
 import { searchTop } from './bm25';
-import { packLexical, packLexicalInSteps, unpackLexical, type PackedLexical } from './lexical-codec';
+import { packLexical, packLexicalInSteps, postingsOf, unpackLexical, type PackedLexical } from './lexical-codec';
 import { internalsOf, type MiniSearchInternals } from './minisearch-internals';
 import type { Steps } from './steps';
 import { PackedTermIndex, type TermData } from './term-index';
@@ -224,7 +224,7 @@ export class LexicalIndex {
 	/** How many memories' content (within `within`, when given) hold the processed term, counted up to `upTo`. */
 	contentFrequency(term: string, within: Collection | undefined, upTo = Infinity): number {
 		const ms = internalsOf(this.ms);
-		const postings = ms._index.get(term)?.get(ms._fieldIds.content);
+		const postings = postingsOf(ms._index.get(term), ms._fieldIds.content);
 		if (!postings) return 0;
 		let n = 0;
 		for (const short of postings.keys()) {
@@ -415,7 +415,7 @@ export class LexicalIndex {
 		const tokens = tokenize(query);
 		const common = tokens.map((tok) => {
 			const term = processTerm(tok);
-			const postings = term === null ? undefined : ms._index.get(term)?.get(content);
+			const postings = term === null ? undefined : postingsOf(ms._index.get(term), content);
 			if (!postings) return term === null;
 			let df = postings.size;
 			if (within && df > total * LEXICAL_TUNING.pruneShare) {
@@ -441,7 +441,7 @@ export class LexicalIndex {
 		for (const tok of tokenize(query)) {
 			const term = processTerm(tok);
 			if (term === null || out.has(term)) continue;
-			const postings = ms._index.get(term)?.get(content);
+			const postings = postingsOf(ms._index.get(term), content);
 			if (!postings || postings.size === 0) continue;
 			let local = 0;
 			for (const shortId of postings.keys()) {

@@ -16,6 +16,8 @@ export interface MapBase<K, V> {
 	readonly size: number;
 	/** The value of `key`, or undefined when the base does not hold it. */
 	get(key: K): V | undefined;
+	/** Whether the base holds `key`, when that is cheaper to tell than `get` (which it then answers like). */
+	has?(key: K): boolean;
 	/** Every key of the base, each once. */
 	keys(): Iterable<K>;
 }
@@ -49,7 +51,11 @@ export class OverlayMap<K, V> extends Map<K, V> {
 	}
 
 	override has(key: K): boolean {
-		return (super.size > 0 && super.has(key)) || (this.#base.get(key) !== undefined && !(this.#hidden.size > 0 && this.#hidden.has(key)));
+		const base = this.#base;
+		return (
+			(super.size > 0 && super.has(key)) ||
+			((base.has ? base.has(key) : base.get(key) !== undefined) && !(this.#hidden.size > 0 && this.#hidden.has(key)))
+		);
 	}
 
 	override set(key: K, value: V): this {

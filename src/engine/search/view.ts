@@ -40,5 +40,5 @@ export interface IndexView {
 	/** The scopeId of a slot's scope (−1: an empty slot). */
 	scopeIdOf(slot: number): number;
 	/** Entity id → ids of the memories mentioning it. */
-	readonly entityDocs: { get(entity: string): ReadonlySet<string> | undefined };
+	readonly entityDocs: { get(entity: string): ReadonlySet<string> | undefined; count(entity: string): number };
 }

@@ -1,6 +1,6 @@
 import MiniSearch, { type Options } from 'minisearch';
 import { describe, expect, it } from 'vitest';
-import { searchTop, type Bm25Options } from '../../../../src/engine/search/bm25';
+import { kthLargest, searchTop, type Bm25Options } from '../../../../src/engine/search/bm25';
 import { prng as rng } from './fixtures';
 
 // Words sharing prefixes, so prefix matches add up with exact ones; a few very common words.
@@ -125,5 +125,15 @@ describe('searchTop', () => {
 		const [ms] = corpora(4, 10);
 		const long = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
 		expect(searchTop(ms, long, { prefix: () => false, weights: { prefix: 0.3 }, bm25: { k: 1.2, b: 0.5, d: 0.5 } }, 10)).toBeUndefined();
+	});
+
+	it('finds the k-th largest score, ties and all (the floor below which no hit reaches the heap)', () => {
+		const r = rng(99);
+		for (let t = 0; t < 2000; t++) {
+			const n = 1 + Math.floor(r() * 200);
+			const xs = Float64Array.from({ length: n }, () => (r() < 0.3 ? Math.floor(r() * 4) : r()));
+			const k = 1 + Math.floor(r() * n);
+			expect(kthLargest(Float64Array.from(xs), k), `${n} ${k}`).toBe([...xs].sort((a, b) => b - a)[k - 1]);
+		}
 	});
 });

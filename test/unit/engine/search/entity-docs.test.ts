@@ -5,6 +5,8 @@ import { prng } from '../../../../bench/lib/corpus';
 /** Everything observable about an EntityDocs, in a canonical order. */
 function view(d: EntityDocs, entities: string[]) {
 	return {
+		// First, while the lazy one's Sets are not all made: count() reads the packed lists.
+		count: Object.fromEntries(entities.map((e) => [e, d.count(e)])),
 		sets: Object.fromEntries(entities.map((e) => [e, [...(d.get(e) ?? [])].sort()])),
 		counts: Object.fromEntries([...d.counts()].sort()),
 		// As a list: an entity listed twice would show here, not in counts()'s Map.
@@ -48,6 +50,12 @@ describe('EntityDocs loaded from packed mentions', () => {
 		}
 		expect(view(lazy, [...entities, 'never-mentioned', 'm0'])).toEqual(view(ref, [...entities, 'never-mentioned', 'm0']));
 		lazy.clear();
-		expect(view(lazy, entities)).toEqual({ sets: Object.fromEntries(entities.map((e) => [e, []])), counts: {}, entries: [], size: 0 });
+		expect(view(lazy, entities)).toEqual({
+			count: Object.fromEntries(entities.map((e) => [e, 0])),
+			sets: Object.fromEntries(entities.map((e) => [e, []])),
+			counts: {},
+			entries: [],
+			size: 0,
+		});
 	});
 });
