@@ -256,6 +256,46 @@ describe('app', () => {
 			expect(await content.getByRole('link', { name: '🖼 tracker' }).getAttribute('href')).toBe('https://tracker.example/pixel.png');
 			expect(outside).toEqual([]);
 		});
+
+		it('scrolls a wide table sideways inside the content on a phone, one word per cell line, never split into letters', async () => {
+			const cols = Array.from({ length: 30 }, (_, i) => `column${i}`);
+			const table = [
+				`| ${cols.join(' | ')} |`,
+				`|${'---|'.repeat(30)}`,
+				...Array.from({ length: 20 }, (_, r) => `| ${cols.map((_, c) => `r${r}c${c}`).join(' | ')} |`),
+			].join('\n');
+			const rtl = 'مرحبا بالعالم، هذا نص من اليمين إلى اليسار';
+			const [id, rtlId] = await seed(app.page, [{ content: table }, { content: rtl }]);
+			const viewport = app.page.viewportSize();
+			await app.page.setViewportSize({ width: 390, height: 844 });
+			try {
+				await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(id)}`);
+				const content = app.page.getByTestId('memory-content');
+				await content.locator('table').waitFor();
+				const box = await content.evaluate((md) => {
+					const t = md.querySelector('table') as HTMLElement;
+					const th = md.querySelector('th') as HTMLElement;
+					return {
+						mdRight: md.getBoundingClientRect().right,
+						tableRight: t.getBoundingClientRect().right,
+						scrolls: t.scrollWidth > t.clientWidth && getComputedStyle(t).overflowX === 'auto',
+						thLines: th.getBoundingClientRect().height / parseFloat(getComputedStyle(th).lineHeight),
+						pageWide: document.documentElement.scrollWidth > innerWidth,
+					};
+				});
+				expect(box.tableRight).toBeLessThanOrEqual(box.mdRight + 0.5);
+				expect(box.scrolls).toBe(true);
+				expect(box.thLines).toBeLessThan(2.5);
+				expect(box.pageWide).toBe(false);
+				// Right-to-left text reads from the right: the content and the title take their direction from the text.
+				await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(rtlId)}`);
+				await content.getByText(rtl).waitFor();
+				expect(await content.locator('p').evaluate((p) => getComputedStyle(p).direction)).toBe('rtl');
+				expect(await app.page.locator('h1').evaluate((h) => getComputedStyle(h).direction)).toBe('rtl');
+			} finally {
+				if (viewport) await app.page.setViewportSize(viewport);
+			}
+		});
 	});
 
 	describe('keyboard', () => {
