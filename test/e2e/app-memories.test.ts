@@ -196,6 +196,28 @@ describe('app', () => {
 			);
 		});
 
+		it('says when no other memory matches the link search, and that a memory cannot link to itself', async () => {
+			const [a] = await seed(app.page, [{ content: 'Zebra crossings near the office are repainted every spring.' }]);
+			const viewport = app.page.viewportSize();
+			await app.page.setViewportSize({ width: 390, height: 844 });
+			try {
+				await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(a)}`);
+				await app.page.getByRole('button', { name: 'Link' }).first().click();
+				const find = app.page.getByLabel('Find the memory to link to');
+				await find.fill('zebra crossings repainted');
+				await app.page.getByRole('status').getByText('Only this memory matches; a memory cannot link to itself.').waitFor();
+				await find.fill('qwxyzzy');
+				await app.page.getByRole('status').getByText('No other memory matches “qwxyzzy”.').waitFor();
+				// On a phone the relationship select spans the dialog, so its option is not cut off.
+				const select = app.page.getByLabel('Relationship type');
+				const fits = await select.evaluate((s: HTMLSelectElement) => s.getBoundingClientRect().width >= 300);
+				expect(fits).toBe(true);
+				expect(await engine<unknown[]>(app.page, 'associationsOf', a)).toEqual([]);
+			} finally {
+				if (viewport) await app.page.setViewportSize(viewport);
+			}
+		});
+
 		it('shows related memories with similarity and what agents did', async () => {
 			const [a] = await seed(app.page, [
 				{ content: 'Invoices are generated nightly by the billing cron job.', tags: ['billing'] },
