@@ -32,7 +32,13 @@ const LOADING_ATTRS = ['srcset', 'poster', 'background', 'ping', 'lowsrc', 'dyns
 
 let hooked = false;
 
-/** Rewrites links to open outside the app and removes remote images; installed once. */
+/** Blocks whose base direction follows their own first strong letter (a note may mix Arabic and English paragraphs). */
+const BIDI_BLOCKS = new Set(['P', 'LI', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'BLOCKQUOTE', 'TD', 'TH', 'DT', 'DD']);
+
+/**
+ * Rewrites links to open outside the app, removes remote images and lets each block take its
+ * direction from its text (dir="auto", so right-to-left notes read from the right); installed once.
+ */
 function installHooks(): void {
 	if (hooked) return;
 	hooked = true;
@@ -45,6 +51,7 @@ function installHooks(): void {
 			const src = node.getAttribute('src') ?? '';
 			if (!src.startsWith('data:image/')) replaceRemoteImage(node as HTMLImageElement, src);
 		}
+		if (BIDI_BLOCKS.has(node.tagName)) node.setAttribute('dir', 'auto');
 	});
 }
 

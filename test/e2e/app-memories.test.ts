@@ -196,6 +196,28 @@ describe('app', () => {
 			);
 		});
 
+		it('says when no other memory matches the link search, and that a memory cannot link to itself', async () => {
+			const [a] = await seed(app.page, [{ content: 'Zebra crossings near the office are repainted every spring.' }]);
+			const viewport = app.page.viewportSize();
+			await app.page.setViewportSize({ width: 390, height: 844 });
+			try {
+				await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(a)}`);
+				await app.page.getByRole('button', { name: 'Link' }).first().click();
+				const find = app.page.getByLabel('Find the memory to link to');
+				await find.fill('zebra crossings repainted');
+				await app.page.getByRole('status').getByText('Only this memory matches; a memory cannot link to itself.').waitFor();
+				await find.fill('qwxyzzy');
+				await app.page.getByRole('status').getByText('No other memory matches “qwxyzzy”.').waitFor();
+				// On a phone the relationship select spans the dialog, so its option is not cut off.
+				const select = app.page.getByLabel('Relationship type');
+				const fits = await select.evaluate((s: HTMLSelectElement) => s.getBoundingClientRect().width >= 300);
+				expect(fits).toBe(true);
+				expect(await engine<unknown[]>(app.page, 'associationsOf', a)).toEqual([]);
+			} finally {
+				if (viewport) await app.page.setViewportSize(viewport);
+			}
+		});
+
 		it('shows related memories with similarity and what agents did', async () => {
 			const [a] = await seed(app.page, [
 				{ content: 'Invoices are generated nightly by the billing cron job.', tags: ['billing'] },
@@ -255,6 +277,46 @@ describe('app', () => {
 			expect(await content.locator('img[src^="https:"]').count()).toBe(0);
 			expect(await content.getByRole('link', { name: '🖼 tracker' }).getAttribute('href')).toBe('https://tracker.example/pixel.png');
 			expect(outside).toEqual([]);
+		});
+
+		it('scrolls a wide table sideways inside the content on a phone, one word per cell line, never split into letters', async () => {
+			const cols = Array.from({ length: 30 }, (_, i) => `column${i}`);
+			const table = [
+				`| ${cols.join(' | ')} |`,
+				`|${'---|'.repeat(30)}`,
+				...Array.from({ length: 20 }, (_, r) => `| ${cols.map((_, c) => `r${r}c${c}`).join(' | ')} |`),
+			].join('\n');
+			const rtl = 'مرحبا بالعالم، هذا نص من اليمين إلى اليسار';
+			const [id, rtlId] = await seed(app.page, [{ content: table }, { content: rtl }]);
+			const viewport = app.page.viewportSize();
+			await app.page.setViewportSize({ width: 390, height: 844 });
+			try {
+				await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(id)}`);
+				const content = app.page.getByTestId('memory-content');
+				await content.locator('table').waitFor();
+				const box = await content.evaluate((md) => {
+					const t = md.querySelector('table') as HTMLElement;
+					const th = md.querySelector('th') as HTMLElement;
+					return {
+						mdRight: md.getBoundingClientRect().right,
+						tableRight: t.getBoundingClientRect().right,
+						scrolls: t.scrollWidth > t.clientWidth && getComputedStyle(t).overflowX === 'auto',
+						thLines: th.getBoundingClientRect().height / parseFloat(getComputedStyle(th).lineHeight),
+						pageWide: document.documentElement.scrollWidth > innerWidth,
+					};
+				});
+				expect(box.tableRight).toBeLessThanOrEqual(box.mdRight + 0.5);
+				expect(box.scrolls).toBe(true);
+				expect(box.thLines).toBeLessThan(2.5);
+				expect(box.pageWide).toBe(false);
+				// Right-to-left text reads from the right: the content and the title take their direction from the text.
+				await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(rtlId)}`);
+				await content.getByText(rtl).waitFor();
+				expect(await content.locator('p').evaluate((p) => getComputedStyle(p).direction)).toBe('rtl');
+				expect(await app.page.locator('h1').evaluate((h) => getComputedStyle(h).direction)).toBe('rtl');
+			} finally {
+				if (viewport) await app.page.setViewportSize(viewport);
+			}
 		});
 	});
 

@@ -8,8 +8,9 @@ import { engine, seed, SAMPLE, useApp } from './app-support';
 
 const app = useApp({ path: '/#/settings' });
 
+let ids: string[] = [];
 beforeAll(async () => {
-	await seed(app.page, SAMPLE);
+	ids = await seed(app.page, SAMPLE);
 });
 
 describe('settings', () => {
@@ -22,6 +23,24 @@ describe('settings', () => {
 		expect(await app.page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(bg);
 		await app.page.getByRole('radiogroup', { name: 'Theme' }).getByText('Match system').click();
 		expect(await app.page.evaluate(() => document.documentElement.dataset.theme)).toBeUndefined();
+	});
+
+	it('gives every line of text at least 4.5:1 contrast (3:1 when large) on every screen, light and dark', async () => {
+		const id = ids[0];
+		const failures: string[] = [];
+		for (const theme of ['Light', 'Dark']) {
+			await app.page.goto(`${app.server.url}/#/settings`);
+			await app.page.getByRole('radiogroup', { name: 'Theme' }).getByText(theme, { exact: true }).click();
+			for (const route of ['/', `/memory/${encodeURIComponent(id)}`, '/import', '/settings', '/connections']) {
+				await app.page.goto(`${app.server.url}/#${route}`);
+				await app.page.locator('main h1, main [role="list"], main time').first().waitFor();
+				const low = await app.page.evaluate(lowContrastText);
+				failures.push(...low.map((l) => `${theme} #${route}: ${l}`));
+			}
+		}
+		await app.page.goto(`${app.server.url}/#/settings`);
+		await app.page.getByRole('radiogroup', { name: 'Theme' }).getByText('Match system').click();
+		expect(failures).toEqual([]);
 	});
 
 	it('saves ranking weights and uses them in the app’s searches', async () => {
@@ -72,3 +91,38 @@ describe('settings', () => {
 		expect((await engine<{ active: string }>(app.page, 'models')).active).toBe('engram/glove-sif-100d');
 	});
 });
+
+/**
+ * Runs in the page: each element with text of its own, its contrast ratio against the first
+ * opaque background behind it (WCAG relative luminance), listed when under 4.5:1 (3:1 for large
+ * text). Disabled controls are exempt, as WCAG allows.
+ */
+function lowContrastText(): string[] {
+	// rgb()/rgba() give 0–255 channels; color-mix() computes to color(srgb r g b) with 0–1 channels.
+	const rgba = (c: string) => {
+		const [r = 0, g = 0, b = 0, a = 1] = (c.match(/[\d.]+/g) ?? []).map(Number);
+		return c.startsWith('color(') ? [r * 255, g * 255, b * 255, a] : [r, g, b, a];
+	};
+	const channel = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+	const luminance = ([r, g, b]: number[]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+	const background = (start: Element): number[] => {
+		for (let el: Element | null = start; el; el = el.parentElement) {
+			const c = rgba(getComputedStyle(el).backgroundColor);
+			if (c[3] > 0.5) return c;
+		}
+		return [255, 255, 255];
+	};
+	const out: string[] = [];
+	for (const el of document.querySelectorAll('body *')) {
+		if (![...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim())) continue;
+		const box = el.getBoundingClientRect();
+		const style = getComputedStyle(el);
+		if (!box.width || !box.height || style.visibility === 'hidden' || el.closest(':disabled, [aria-disabled="true"]')) continue;
+		const [hi, lo] = [luminance(rgba(style.color)), luminance(background(el))].sort((a, b) => b - a);
+		const ratio = (hi + 0.05) / (lo + 0.05);
+		const size = parseFloat(style.fontSize);
+		const large = size >= 24 || (size >= 18.6 && Number(style.fontWeight) >= 700);
+		if (ratio < (large ? 3 : 4.5)) out.push(`${ratio.toFixed(2)}:1 "${el.textContent?.trim().slice(0, 40)}"`);
+	}
+	return [...new Set(out)];
+}
