@@ -5,7 +5,7 @@
  * share of it (time to issue the adds, before the commit's wait: serialising each row, and
  * deserialising a copy to read its key path and index keys from).
  */
-import { launchBrowser, startPreview } from '../test/e2e/helpers';
+import { runOnAppOrigin } from './lib/page-code';
 
 const PAGE_CODE = `(async () => {
 	const open = (key, indexes) => new Promise((resolve, reject) => {
@@ -70,14 +70,5 @@ const PAGE_CODE = `(async () => {
 	return out;
 })()`;
 
-const server = await startPreview();
-const browser = await launchBrowser({ offlineCapable: false });
-try {
-	const page = await browser.context.newPage();
-	await page.goto(`${server.url}/manifest.webmanifest`);
-	const result = (await page.evaluate(PAGE_CODE)) as Record<string, string>;
-	for (const [name, ms] of Object.entries(result)) console.log(`${name.padEnd(34)} ${ms}`);
-} finally {
-	await browser.close();
-	await server.stop();
-}
+const result = await runOnAppOrigin<Record<string, string>>(PAGE_CODE);
+for (const [name, ms] of Object.entries(result)) console.log(`${name.padEnd(34)} ${ms}`);

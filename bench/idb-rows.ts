@@ -7,7 +7,7 @@
  *
  * The page code is a string so the bundler's helpers never leak into the browser.
  */
-import { launchBrowser, startPreview } from '../test/e2e/helpers';
+import { runOnAppOrigin } from './lib/page-code';
 
 const PAGE_CODE = `(async () => {
 	const open = (indexes) => new Promise((resolve, reject) => {
@@ -51,15 +51,5 @@ const PAGE_CODE = `(async () => {
 	return out;
 })()`;
 
-const server = await startPreview();
-const browser = await launchBrowser({ offlineCapable: false });
-try {
-	const page = await browser.context.newPage();
-	// Any page of the app's origin will do; the manifest loads no app code.
-	await page.goto(`${server.url}/manifest.webmanifest`);
-	const result = (await page.evaluate(PAGE_CODE)) as Record<string, number>;
-	for (const [name, ms] of Object.entries(result)) console.log(`${name.padEnd(36)} ${String(ms).padStart(6)} ms`);
-} finally {
-	await browser.close();
-	await server.stop();
-}
+const result = await runOnAppOrigin<Record<string, number>>(PAGE_CODE);
+for (const [name, ms] of Object.entries(result)) console.log(`${name.padEnd(36)} ${String(ms).padStart(6)} ms`);
