@@ -57,7 +57,7 @@ export function chatRecords(source: ChatSource, list: unknown[]): ChatRecords {
 				});
 				return;
 			}
-			const memoryId = `${source}-${(t.id ?? `${id}-${k + 1}`).slice(0, 200)}`;
+			const memoryId = `${source}-${t.id ?? `${id}-${k + 1}`}`.slice(0, LIMITS.idChars);
 			const metadata: Rec = {
 				speaker: t.speaker,
 				conversation_id: id,
