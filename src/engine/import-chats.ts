@@ -9,6 +9,7 @@
  * system, tool and hidden messages are not memories and are counted as such.
  */
 import { LIMITS } from '../core/schemas';
+import { illFormedRule, loneSurrogateAt } from '../core/well-formed';
 
 type Rec = Record<string, unknown>;
 
@@ -57,6 +58,12 @@ export function chatRecords(source: ChatSource, list: unknown[]): ChatRecords {
 				});
 				return;
 			}
+			// Refused here rather than by the import's schema, so the next turn links past it.
+			const bad = loneSurrogateAt(t.text);
+			if (bad >= 0) {
+				out.errors.push({ conversation: at, error: `message ${t.id ?? ''} of "${title.slice(0, 60)}": content ${illFormedRule(bad)}` });
+				return;
+			}
 			const memoryId = `${source}-${t.id ?? `${id}-${k + 1}`}`.slice(0, LIMITS.idChars);
 			const metadata: Rec = {
 				speaker: t.speaker,
@@ -76,6 +83,11 @@ export function chatRecords(source: ChatSource, list: unknown[]): ChatRecords {
 		});
 	});
 	return out;
+}
+
+/** What the messages of a chat export that are not memories were, for the not-imported list. */
+export function chatSkipped(n: number): string {
+	return `${n.toLocaleString()} system, tool, hidden or empty message${n === 1 ? '' : 's'} (not something anyone said)`;
 }
 
 interface Turn {

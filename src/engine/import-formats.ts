@@ -25,7 +25,7 @@ import { withoutBom } from '../core/text';
 import { inspect } from '../core/well-formed';
 import { parseMarkdown } from './markdown-format';
 import { mem0List, mem0Memory } from './import-mem0';
-import { chatList, chatRecords } from './import-chats';
+import { chatList, chatRecords, chatSkipped } from './import-chats';
 import { splitTags } from './import-csv';
 import { describeIssue, formatPath, valueAt } from './validate';
 
@@ -318,11 +318,6 @@ function addRecord(b: EngramBundle, kind: unknown, rec: unknown, line: number): 
 	else if (kind === undefined) b.errors.add(line, missingContent(rec));
 	else if (kind !== 'header')
 		b.errors.add(line, `kind: must be one of header, memory, entity, association, vector (got ${JSON.stringify(kind)?.slice(0, 100)})`);
-}
-
-/** What the messages of a chat export that are not memories were, for the not-imported list. */
-export function chatSkipped(n: number): string {
-	return `${n.toLocaleString()} system, tool, hidden or empty message${n === 1 ? '' : 's'} (not something anyone said)`;
 }
 
 /** Keys other tools use for a memory's text: the refusal says to rename them. */

@@ -6,8 +6,8 @@
  */
 import { proxy } from 'comlink';
 import { LIMITS, type ExportInput, type ImportInput, type ImportOutput } from '../core/schemas';
-import { chatList, chatRecords } from '../engine/import-chats';
-import { chatSkipped, detectFormat, EMPTY_FILE, isBlank, parseMarkdownBundle } from '../engine/import-formats';
+import { chatList, chatRecords, chatSkipped } from '../engine/import-chats';
+import { detectFormat, EMPTY_FILE, isBlank, parseMarkdownBundle } from '../engine/import-formats';
 import { mem0List, mem0Memory } from '../engine/import-mem0';
 import { csvRecords, type CsvColumns, type CsvTable } from '../engine/import-csv';
 import { readNotes, type NoteFile } from '../engine/import-notes';

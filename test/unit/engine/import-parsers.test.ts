@@ -92,6 +92,24 @@ describe('chat exports', () => {
 		]);
 		expect(b.memories.map((m) => m.value.content)).toEqual(['Short answer']);
 	});
+
+	it('refuses a message with a lone surrogate by itself, linking the next turn past it', () => {
+		const doc = [
+			{
+				uuid: 'c',
+				name: 'Odd',
+				chat_messages: [
+					{ uuid: 'm1', sender: 'human', text: 'first' },
+					{ uuid: 'm2', sender: 'assistant', text: 'bad \ud800 text' },
+					{ uuid: 'm3', sender: 'human', text: 'third' },
+				],
+			},
+		];
+		const b = parseJson(JSON.stringify(doc));
+		expect(b.errors.list()).toEqual([{ line: 1, error: expect.stringMatching(/^message m2 of "Odd": content .*surrogate/) }]);
+		expect(b.memories.map((m) => m.value.content)).toEqual(['first', 'third']);
+		expect(b.associations.map((a) => [a.value.from, a.value.to])).toEqual([['claude-m3', 'claude-m1']]);
+	});
 });
 
 describe('plain records', () => {
