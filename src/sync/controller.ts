@@ -213,21 +213,53 @@ export class SyncController {
 			pullFirst = total > 0;
 		}
 		// What changed here while sync was off goes out first. A first sync with a database that
-		// already holds records pulls them first: a device joining with memories the database
+		// already holds records pulls them all first: a device joining with memories the database
 		// already has (restored from an export, or a profile that synced before) would otherwise
-		// send every one of them again, each a conflict with the server's copy. Then it compares.
-		const reconcile = () => this.#serial(() => this.#out.reconcile());
-		if (pullFirst)
-			this.#replication.whenCaughtUp(async () => {
-				if (!this.#ctx.local) return; // stopped meanwhile
-				this.#in.flush();
-				// A failure was reported to the status by the queue.
-				await reconcile().catch(() => undefined);
-			});
-		else await reconcile();
-		this.#in.listen();
-		this.#replication.start();
+		// send them again, each a conflict with the server's copy. Then it compares.
+		if (pullFirst) {
+			this.#out.hold();
+			this.#in.listen();
+			void this.#pullFirst();
+		} else {
+			await this.#serial(() => this.#out.reconcile());
+			this.#in.listen();
+			this.#replication.start();
+		}
 		globalThis.addEventListener?.('online', this.#replication.online);
+	}
+
+	/**
+	 * A first sync: one pull of everything the server holds, every pulled document through the
+	 * incoming path, then the comparison that sends what differs, then live replication. While
+	 * the pull runs nothing goes out (`hold`). If the pull fails (offline) or is cancelled
+	 * (paused), live replication takes over and its first catch-up pulls once more (the live
+	 * "paused" alone can come before anything was pulled) before comparing.
+	 */
+	async #pullFirst(): Promise<void> {
+		const ctx = this.#ctx;
+		const settle = async (checkpoint: boolean): Promise<boolean> => {
+			try {
+				if (!(await this.#replication.pullOnce(checkpoint))) return false;
+			} catch {
+				return false; // not reachable: live replication retries, and reports it
+			}
+			if (!ctx.local) return true; // stopped meanwhile
+			await this.#in.delivered((await ctx.local.info()).update_seq);
+			this.#in.flush();
+			this.#out.release();
+			// A failure was reported to the status by the queue.
+			await this.#serial(() => this.#out.reconcile()).catch(() => undefined);
+			return true;
+		};
+		const settled = await settle(true);
+		if (!ctx.local) return;
+		if (!settled) {
+			const retry = async (): Promise<void> => {
+				if (ctx.local && !(await settle(false))) this.#replication.whenCaughtUp(retry);
+			};
+			this.#replication.whenCaughtUp(retry);
+		}
+		if (this.#status.current.status !== 'paused' && !this.#replication.running) this.#replication.start();
 	}
 
 	/** Pauses replication (local writes still reach the mirror and go out on resume). */

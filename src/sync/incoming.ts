@@ -23,6 +23,9 @@ export class Incoming {
 	#incomingTimer: ReturnType<typeof setTimeout> | undefined;
 	/** Imports sync made whose id-less "memories" event has not come back yet. */
 	#ownImports = 0;
+	/** The last change the feed delivered (its seq), and who waits for one at or past a seq. */
+	#lastSeq = 0;
+	#waiters: { seq: number; done: () => void }[] = [];
 
 	constructor(private readonly ctx: SyncContext) {}
 
@@ -32,6 +35,7 @@ export class Incoming {
 			.changes({ since: this.ctx.map.since, live: true, include_docs: true, conflicts: true })
 			.on('change', (c: any) => {
 				this.#incoming.push(c);
+				this.#saw(c.seq);
 				if (this.#incoming.length >= 500) this.flush();
 				else this.#incomingTimer ??= setTimeout(() => this.flush(), 50);
 			})
@@ -42,6 +46,35 @@ export class Incoming {
 	cancel(): void {
 		this.#feed?.cancel();
 		this.#feed = undefined;
+		for (const w of this.#waiters.splice(0)) w.done();
+	}
+
+	/**
+	 * Resolves once the feed has delivered every change up to `seq` (the mirror's update_seq after
+	 * a pull), so a `flush` then queues all of them. A seq that is not a number (another adapter)
+	 * does not wait; nor does a feed that delivers nothing for 10 s (the caller then compares
+	 * with what arrived, as before).
+	 */
+	delivered(seq: unknown): Promise<void> {
+		const since = Number(this.ctx.map.since ?? 0);
+		if (typeof seq !== 'number' || !this.#feed || seq <= Math.max(this.#lastSeq, Number.isFinite(since) ? since : 0)) return Promise.resolve();
+		return new Promise((resolve) => {
+			const w = { seq, done: () => (clearTimeout(t), resolve()) };
+			const t = setTimeout(() => {
+				this.#waiters = this.#waiters.filter((x) => x !== w);
+				resolve();
+			}, 10_000);
+			this.#waiters.push(w);
+		});
+	}
+
+	#saw(seq: unknown): void {
+		if (typeof seq !== 'number') return;
+		this.#lastSeq = Math.max(this.#lastSeq, seq);
+		if (!this.#waiters.length) return;
+		const ready = this.#waiters.filter((w) => w.seq <= this.#lastSeq);
+		this.#waiters = this.#waiters.filter((w) => w.seq > this.#lastSeq);
+		for (const w of ready) w.done();
 	}
 
 	/** Queues the changes batched so far now. */

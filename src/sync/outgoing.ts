@@ -24,6 +24,8 @@ export class Outgoing {
 	#pendingOut = 0;
 	/** When the last batch was queued (performance.now()). */
 	#lastFlush = -Infinity;
+	/** While set, nothing goes out: changes are kept for `release` (a first sync pulling first). */
+	#held = false;
 
 	constructor(private readonly ctx: SyncContext) {}
 
@@ -43,6 +45,7 @@ export class Outgoing {
 	add(ids: string[]): void {
 		// Changes close together go out together (one read of their records, one write).
 		for (const id of ids) this.#outIds.add(id);
+		if (this.#held) return;
 		if (this.#outIds.size >= 500) this.flush();
 		else this.#outTimer ??= setTimeout(() => this.flush(), Math.max(BATCH_MS, MIN_GAP_MS - (performance.now() - this.#lastFlush)));
 	}
@@ -53,8 +56,24 @@ export class Outgoing {
 		this.#reconcileTimer = setTimeout(() => void this.ctx.serial(() => this.reconcile()), 1_000);
 	}
 
-	/** Queues the batch now. */
+	/**
+	 * Sends nothing until `release`: a first sync with a database that holds records pulls them
+	 * all before it compares. A change sent before its document reached the mirror would go out
+	 * as a new document (a `1-` revision) competing with the server's copy.
+	 */
+	hold(): void {
+		this.#held = true;
+	}
+
+	/** Ends `hold`; what changed meanwhile goes out with the next batch (the caller reconciles). */
+	release(): void {
+		this.#held = false;
+		if (this.#outIds.size) this.add([]);
+	}
+
+	/** Queues the batch now (not while held). */
 	flush(): void {
+		if (this.#held) return;
 		clearTimeout(this.#outTimer);
 		this.#outTimer = undefined;
 		const ids = [...this.#outIds];
@@ -74,6 +93,7 @@ export class Outgoing {
 
 	/** Drops the batch not yet queued (sync stops). */
 	clear(): void {
+		this.#held = false;
 		clearTimeout(this.#outTimer);
 		this.#outTimer = undefined;
 		this.#outIds.clear();
@@ -81,6 +101,8 @@ export class Outgoing {
 
 	/** Sends what differs from the fingerprints, of every memory in the synced scopes. Run it through the queue. */
 	async reconcile(): Promise<void> {
+		// Held: the release is followed by a reconcile.
+		if (this.#held) return;
 		const { map } = this.ctx;
 		const recs = (await this.ctx.engine.syncRecords()).filter((r) => inScope(this.ctx, r));
 		const present = new Set(recs.map((r) => r.id));

@@ -14,6 +14,8 @@ const OFFLINE = 'The server cannot be reached; changes wait here and go out when
  */
 export class Replication {
 	#repl: any;
+	/** A one-shot pull (`pullOnce`) in progress. */
+	#once: any;
 	#failing = { push: false, pull: false };
 	/** Work to run the next time both directions are caught up, before saying "synced". */
 	#onCaughtUp: (() => Promise<void>)[] = [];
@@ -85,9 +87,30 @@ export class Replication {
 		this.#onCaughtUp.push(fn);
 	}
 
+	/**
+	 * Pulls everything the server holds now into the mirror, once, and resolves true when it got
+	 * all of it (false: cancelled). A failing request rejects (no retries). Unlike live
+	 * replication's "paused", which can come before the pull has even started (PouchDB's sync
+	 * starts both directions as paused, so an empty push pausing first reports both caught up),
+	 * its end means the mirror holds the server's state. `checkpoint: false` reads the server's
+	 * feed from the start without touching the checkpoint live replication keeps (for a second
+	 * try while live replication runs).
+	 */
+	async pullOnce(checkpoint = true): Promise<boolean> {
+		const once = (this.#once = this.ctx.local.replicate.from(this.ctx.remote, { batch_size: 500, ...(checkpoint ? {} : { checkpoint: false }) }));
+		try {
+			const res = await once;
+			return res?.status === 'complete' && res?.ok !== false;
+		} finally {
+			if (this.#once === once) this.#once = undefined;
+		}
+	}
+
 	/** Ends replication (if running); the status is the caller's to set. `forget`: drops the work waiting to be caught up (sync stops). */
 	cancel(forget = false): void {
 		if (forget) this.#onCaughtUp = [];
+		this.#once?.cancel();
+		this.#once = undefined;
 		this.#repl?.cancel();
 		this.#repl = undefined;
 	}
