@@ -8,6 +8,7 @@ import {
 	beforeLast,
 	dateSpan,
 	dayOfMonth,
+	dayRun,
 	decade,
 	earlierThis,
 	half,
@@ -28,6 +29,7 @@ import {
 	unitsAway,
 	weekday,
 	weekendsAgo,
+	weekHolding,
 	weekOfMonth,
 } from './resolvers';
 import { type Context, type Groups, OPEN_END } from './types';
@@ -173,6 +175,31 @@ export const PATTERNS: Pattern[] = [
 		src: String.raw`(?:(?<which>${WEEKDAY_WHICH})\s+)?(?<wd>${WEEKDAY})(?:\s+(?<part>${PART})|${CLOCK})?`,
 		resolve: (g, c) => atClock(weekday(g.wd!, g.which, g.part, c), g),
 		mention: String.raw`(?:(?<which>${WEEKDAY_WHICH})\s+)?(?<wd>${anyOf(WEEKDAYS)})(?:\s+(?<part>${PART}))?`,
+	},
+	// A run of days in one month, and the week holding a day (queries only: in free text "May 8-10" is rare and "week of" vague).
+	{
+		src: String.raw`(?<month>${MONTH})\s+(?<d>\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|—|to)\s*(?<d2>\d{1,2})(?:st|nd|rd|th)?${AND_YEAR}`,
+		resolve: (g, c) => dayRun(g.month!, +g.d!, +g.d2!, g.y, c),
+		mention: false,
+	},
+	{
+		src: String.raw`(?<d>\d{1,2})(?:st|nd|rd|th)?\s*(?:-|–|—)\s*(?<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?<month>${MONTH})${AND_YEAR}`,
+		resolve: (g, c) => dayRun(g.month!, +g.d!, +g.d2!, g.y, c),
+		mention: false,
+	},
+	{
+		src:
+			String.raw`(?:the\s+)?week\s+(?:of|starting|beginning)\s+(?:(?<iy>\d{4})-(?<im>\d{1,2})-(?<id>\d{1,2})` +
+			String.raw`|(?<month>${MONTH})\s+(?<d>${ORD})${AND_YEAR}|(?:the\s+)?(?<d2>${ORD})\s+(?:of\s+)?(?<month2>${MONTH})(?:,?\s+(?<y2>${YEAR}))?)`,
+		resolve: (g, c) =>
+			weekHolding(
+				g.iy
+					? dateSpan(+g.iy, +g.im! - 1, +g.id!)
+					: g.month
+						? monthDay(g.month, ordinalValue(g.d!), g.y, c)
+						: monthDay(g.month2!, ordinalValue(g.d2!), g.y2, c),
+			),
+		mention: false,
 	},
 	{
 		src: String.raw`(?<month>${MONTH})\s+(?<d>${ORD})${AND_YEAR}`,

@@ -268,6 +268,24 @@ export function weekOfMonth(nth: string, month: Span | null): Span | null {
 }
 
 /**
+ * A run of days in one month ("May 8-10", "8–10 May 2023"): from the first day's start to the
+ * last day's end, in the year the first day resolves to. Null when the days run backwards.
+ */
+export function dayRun(word: string, d1: number, d2: number, year: string | undefined, c: Context): Span | null {
+	const first = monthDay(word, d1, year, c);
+	if (!first || d2 <= d1) return null;
+	const last = dateSpan(yearOf(first.s), monthOf(first.s), d2);
+	return last ? { s: first.s, e: last.e } : null;
+}
+
+/** The Monday-to-Sunday week holding a day ("the week of May 8, 2023"). */
+export function weekHolding(day: Span | null): Span | null {
+	if (!day) return null;
+	const s = weekStart(day.s);
+	return { s, e: s + WEEK };
+}
+
+/**
  * A weekday: "last" and past-pointing mentions take the latest one before today, "next" and
  * future-pointing ones the first after today, "this" the one in the current week, and a query
  * for a bare or "on" weekday the latest one on or before today.

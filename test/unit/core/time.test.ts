@@ -424,6 +424,37 @@ describe('time', () => {
 		});
 	});
 
+	describe('parseTimeQuery: runs of days and the week holding a day', () => {
+		const NOW2 = Date.parse('2026-12-07T12:00:00Z');
+		const win = (p: string) => {
+			const r = parseTimeQuery(p, NOW2);
+			return r && [r.start, r.end];
+		};
+		it('reads "May 8-10, 2023" and "8–10 May 2023" as those three days', () => {
+			const three = ['2023-05-08T00:00:00.000Z', '2023-05-11T00:00:00.000Z'];
+			expect(win('May 8-10, 2023')).toEqual(three);
+			expect(win('may 8 to 10 2023')).toEqual(three);
+			expect(win('8–10 May 2023')).toEqual(three);
+			expect(win('8th-10th of May 2023')).toEqual(three);
+			// Without a year: the latest such run on or before today.
+			expect(win('Nov 2-4')).toEqual(['2026-11-02T00:00:00.000Z', '2026-11-05T00:00:00.000Z']);
+			// Backwards, or past the month's end: not a window.
+			expect(win('May 10-8, 2023')).toBeNull();
+			expect(win('Feb 27-30, 2023')).toBeNull();
+		});
+		it('reads "the week of May 8, 2023" as Monday to Sunday around it', () => {
+			const week = ['2023-05-08T00:00:00.000Z', '2023-05-15T00:00:00.000Z'];
+			expect(win('the week of May 8 2023')).toEqual(week);
+			expect(win('week of 2023-05-10')).toEqual(week);
+			expect(win('the week of the 14th of May 2023')).toEqual(week);
+			expect(win('week starting May 8, 2023')).toEqual(week);
+		});
+		it('leaves free text as it was: no mention is read from "May 8-10 2023" or "the week of May 8"', () => {
+			expect(extractTimeMentions('Booked the cabin for May 8-10 2023', NOW2)).toEqual([]);
+			expect(extractTimeMentions('I was ill the week of May 8', NOW2).map((m) => m.phrase)).not.toContain('the week of May 8');
+		});
+	});
+
 	describe('extractTimeMentions', () => {
 		/** Monday 8 May 2023, 18:30 UTC. */
 		const ANCHOR = at('2023-05-08T18:30:00Z');

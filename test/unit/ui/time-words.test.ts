@@ -34,3 +34,15 @@ describe('whenError', () => {
 		expect(rangeEnds('last week')).toBeUndefined();
 	});
 });
+
+describe('whenError for dates written with slashes', () => {
+	it('asks for the year-first form, naming each reading that is a date', () => {
+		expect(whenError('05/08/2023', read)).toBe(
+			'“05/08/2023” can be read two ways round (month first or day first): write it year first, “2023-05-08” or “2023-08-05”.',
+		);
+		// Only one reading is a date: 13 cannot be a month.
+		expect(whenError('13/08/2023', read)).toBe('“13/08/2023” can be read two ways round (month first or day first): write it year first, “2023-08-13”.');
+		expect(whenError('7/7/2023', read)).toMatch(/write it year first, “2023-07-07”\.$/);
+		expect(whenError('31/31/2023', read)).toMatch(/is not a time I can read/);
+	});
+});
