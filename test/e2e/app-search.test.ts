@@ -148,6 +148,24 @@ describe('time phrases', () => {
 		await app.page.getByTestId('time-chip').waitFor();
 	});
 
+	it('words in quotes are searched as words, never read as a time', async () => {
+		await seed(app.page, [
+			{ content: 'Retro note: last week the deploy slipped twice.', timestamp: ago(400) },
+			{ content: 'Groceries for the weekend.', timestamp: ago(2) },
+		]);
+		await app.page.reload();
+		const box = app.page.locator('#search-input');
+		for (const q of ['"last week"', '“last week”', "'last week'", 'deploy "last week"']) {
+			await box.fill(q);
+			await app.page.getByTestId('result').first().waitFor();
+			expect(await app.page.getByTestId('time-chip').count()).toBe(0);
+			expect((await results())[0]).toBe('Retro note: last week the deploy slipped twice.');
+		}
+		// Unquoted, the same words are a time filter (and the year-old note is outside it).
+		await box.fill('deploy last week');
+		await app.page.getByTestId('time-chip').waitFor();
+	});
+
 	it('the When field reads a phrase in the local time zone, shows its dates, and says plainly when it cannot', async () => {
 		const cdp = await app.page.context().newCDPSession(app.page);
 		await cdp.send('Emulation.setTimezoneOverride', { timezoneId: 'Pacific/Auckland' });

@@ -61,17 +61,29 @@ export interface QueryTime {
 export function splitTimePhrase(query: string, now: number): QueryTime | undefined {
 	const q = query.trim();
 	if (!q) return undefined;
-	const whole = localWindow(q, now);
-	if (whole) return { phrase: q, rest: '', window: whole };
+	// Words in quotes are words to find ("\"last week\"" searches the text), never a time filter.
+	const quoted = quotedSpans(q);
+	if (!quoted.length) {
+		const whole = localWindow(q, now);
+		if (whole) return { phrase: q, rest: '', window: whole };
+	}
 	for (const m of extractTimeMentions(q, now)) {
 		const window = localWindow(m.phrase, now);
 		if (!window) continue;
 		const at = q.toLowerCase().indexOf(m.phrase.toLowerCase());
-		if (at < 0) continue;
+		if (at < 0 || quoted.some(([s, e]) => at < e && at + m.phrase.length > s)) continue;
 		const rest = `${q.slice(0, at)} ${q.slice(at + m.phrase.length)}`.replace(/\s+/g, ' ').trim();
 		return { phrase: q.slice(at, at + m.phrase.length), rest, window };
 	}
 	return undefined;
+}
+
+/** Where the query's quoted stretches are ("…", '…', “…”), as [start, end) offsets; an unclosed quote runs to the end. */
+function quotedSpans(q: string): [number, number][] {
+	const spans: [number, number][] = [];
+	const re = /["“”]([^"“”]*)(["“”]|$)|(?<![\w])'([^']*)('(?![\w])|$)/g;
+	for (let m = re.exec(q); m; m = re.exec(q)) spans.push([m.index, m.index + m[0].length]);
+	return spans;
 }
 
 /** A window in the person's words: "Mon 23 Nov – Sun 29 Nov 2026" (the end is exclusive). */
