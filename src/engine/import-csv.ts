@@ -2,7 +2,8 @@
  * A plain CSV (RFC 4180) as memory records: quoted fields with embedded commas, newlines and
  * doubled quotes, CRLF or LF, a byte-order mark, `,` `;` or tab as the separator (whichever the
  * header line has most of). The person picks the content, tags and date columns; tags are split on
- * `;`, `,` or `|`; every other column is kept in `metadata.csv`. One pass, no regexes over fields.
+ * `;`, `,` or `|`; dates are read in the forms spreadsheets write (`readCsvDate`); every other
+ * column is kept in `metadata.csv`. One pass, no regexes over fields.
  */
 import { IsoDateSchema } from '../core/schemas';
 import { withoutBom } from '../core/text';
@@ -108,6 +109,105 @@ export interface CsvColumns {
 	content: string;
 	tags?: string;
 	date?: string;
+	/** How to read dates like 05/07/2023: month first (US) or day first; by default as the column shows (a part over 12). */
+	dateOrder?: DateOrder;
+}
+
+/** Month first (05/07/2023 is May 7) or day first (5 July). */
+export type DateOrder = 'mdy' | 'dmy';
+
+const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+/** A month name or its abbreviation ("Sept" too), as its number 1–12, or 0. */
+function monthNumber(word: string): number {
+	const w = word.toLowerCase().replace(/\.$/, '');
+	const i = MONTH_NAMES.indexOf(w.slice(0, 3));
+	if (i < 0) return 0;
+	const full = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'][i];
+	return full.startsWith(w) || (w === 'sept' && i === 8) ? i + 1 : 0;
+}
+/** An optional time after a date: "14:30", "2:30 PM", "14:30:05". */
+const TIME = String.raw`(?:[ T,]+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?)?)?`;
+const NUMERIC = new RegExp(String.raw`^(\d{1,2})([./-])(\d{1,2})\2(\d{4})${TIME}$`, 'i');
+const YEAR_FIRST = new RegExp(String.raw`^(\d{4})[./](\d{1,2})[./](\d{1,2})${TIME}$`, 'i');
+const DAY_MONTH = new RegExp(String.raw`^(?:[a-z]{3,9},?\s+)?(\d{1,2})(?:st|nd|rd|th)?[\s-]+([a-z]{3,9}\.?)[\s-,]+(\d{4})${TIME}$`, 'i');
+const MONTH_DAY = new RegExp(String.raw`^(?:[a-z]{3,9},?\s+)?([a-z]{3,9}\.?)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})${TIME}$`, 'i');
+
+/** The order this browser's language writes a date's month and day in (en-US: month first). */
+export function localDateOrder(locale?: string): DateOrder {
+	const parts = new Intl.DateTimeFormat(locale, { month: 'numeric', day: 'numeric' }).formatToParts(new Date(2023, 4, 7));
+	return parts.findIndex((p) => p.type === 'month') < parts.findIndex((p) => p.type === 'day') ? 'mdy' : 'dmy';
+}
+
+/** The two leading numbers of a slashed or dashed date ("05/07/2023"), where the order matters. */
+function ambiguousParts(cell: string): [number, number] | undefined {
+	const m = NUMERIC.exec(cell.trim());
+	return m && m[2] !== '.' ? [Number(m[1]), Number(m[3])] : undefined;
+}
+
+/**
+ * The date order a column's values show: day first if one has a first part over 12 (25/12/2023),
+ * month first if one has a second part over 12, undefined when none says (or they disagree).
+ */
+export function dateOrderOf(t: CsvTable, column: string | undefined): DateOrder | undefined {
+	const i = column ? t.header.indexOf(column) : -1;
+	if (i < 0) return undefined;
+	let dmy = false;
+	let mdy = false;
+	for (const { cells } of t.rows) {
+		const p = ambiguousParts(cells[i] ?? '');
+		if (p?.[0] && p[0] > 12) dmy = true;
+		if (p?.[1] && p[1] > 12) mdy = true;
+	}
+	return dmy === mdy ? undefined : dmy ? 'dmy' : 'mdy';
+}
+
+/** Whether a column holds dates like 05/07/2023, which read differently month first and day first. */
+export function hasAmbiguousDates(t: CsvTable, column: string | undefined): boolean {
+	const i = column ? t.header.indexOf(column) : -1;
+	return i >= 0 && t.rows.some(({ cells }) => ambiguousParts(cells[i] ?? '') !== undefined);
+}
+
+/**
+ * A date cell as an ISO 8601 date or local date-time, or the rule it breaks. Read: ISO 8601;
+ * 2023/05/07 and 2023.05.07; 7.5.2023 (dots: day first); 05/07/2023 and 05-07-2023 in `order`;
+ * "7 May 2023", "May 7, 2023", "Sun, 07 May 2023" (month names in English); each with an optional
+ * time ("14:30", "2:30 PM"); Unix time in seconds (10 digits) or milliseconds (13).
+ */
+export function readCsvDate(cell: string, order: DateOrder | undefined): { ok: string } | { error: string } {
+	const c = cell.trim();
+	if (IsoDateSchema.safeParse(c).success) return { ok: c };
+	const iso = (y: string | number, mo: number, d: number, m: RegExpExecArray, t: number): { ok: string } | { error: string } => {
+		let out = `${String(y).padStart(4, '0')}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+		if (m[t] !== undefined) {
+			let h = Number(m[t]);
+			const ap = m[t + 3]?.toLowerCase()[0];
+			if (ap && (h < 1 || h > 12)) return { error: `${JSON.stringify(c)}: no such time` };
+			if (ap) h = (h % 12) + (ap === 'p' ? 12 : 0);
+			out += `T${String(h).padStart(2, '0')}:${m[t + 1]}:${m[t + 2] ?? '00'}`;
+		}
+		const r = IsoDateSchema.safeParse(out);
+		return r.success ? { ok: out } : { error: `${JSON.stringify(c)}: no such ${r.error.issues[0].message.includes('no such time') ? 'time' : 'day'}` };
+	};
+	let m = YEAR_FIRST.exec(c);
+	if (m) return iso(m[1], Number(m[2]), Number(m[3]), m, 4);
+	m = NUMERIC.exec(c);
+	if (m) {
+		const [a, b] = [Number(m[1]), Number(m[3])];
+		const o: DateOrder | undefined = m[2] === '.' ? 'dmy' : a > 12 ? 'dmy' : b > 12 ? 'mdy' : order;
+		if (!o) return { error: `${JSON.stringify(c)} can be read month first or day first: choose the date order` };
+		return o === 'dmy' ? iso(m[4], b, a, m, 5) : iso(m[4], a, b, m, 5);
+	}
+	m = DAY_MONTH.exec(c);
+	if (m && monthNumber(m[2])) return iso(m[3], monthNumber(m[2]), Number(m[1]), m, 4);
+	m = MONTH_DAY.exec(c);
+	if (m && monthNumber(m[1])) return iso(m[3], monthNumber(m[1]), Number(m[2]), m, 4);
+	if (/^\d{10}$|^\d{13}$/.test(c)) {
+		const ms = c.length === 10 ? Number(c) * 1000 : Number(c);
+		return { ok: new Date(ms).toISOString() };
+	}
+	return {
+		error: `${JSON.stringify(c.slice(0, 60))} is not a date Engram reads: write it as 2024-03-01 (or 2024-03-01T09:30), 1 March 2024, March 1, 2024, 01.03.2024, 03/01/2024 or Unix time`,
+	};
 }
 
 /** A column guessed from the header for each role. */
@@ -143,6 +243,7 @@ export function csvRecords(
 ): { records: { line: number; record: Record<string, unknown> }[]; errors: { line: number; error: string }[] } {
 	const at = (name: string | undefined) => (name ? t.header.indexOf(name) : -1);
 	const [ci, ti, di] = [at(cols.content), at(cols.tags), at(cols.date)];
+	const order = cols.dateOrder ?? dateOrderOf(t, cols.date);
 	const errors = [...t.errors];
 	const records: { line: number; record: Record<string, unknown> }[] = [];
 	if (ci < 0) return { records, errors: [...errors, { line: 1, error: `content: there is no column "${cols.content}"` }] };
@@ -157,12 +258,12 @@ export function csvRecords(
 		if (ti >= 0 && cells[ti]?.trim()) record.tags = splitTags(cells[ti]);
 		const date = di >= 0 ? (cells[di] ?? '').trim() : '';
 		if (date) {
-			const r = IsoDateSchema.safeParse(date);
-			if (!r.success) {
-				errors.push({ line, error: `${cols.date}: ${JSON.stringify(date.slice(0, 60))} ${r.error.issues[0].message}` });
+			const r = readCsvDate(date, order);
+			if ('error' in r) {
+				errors.push({ line, error: `${cols.date}: ${r.error}` });
 				continue;
 			}
-			record.timestamp = date;
+			record.timestamp = r.ok;
 		}
 		const rest: Record<string, string> = {};
 		t.header.forEach((h, k) => {

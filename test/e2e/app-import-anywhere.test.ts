@@ -240,6 +240,35 @@ describe('import from anywhere', () => {
 		expect(byContent(memories, 'Deploy checklist:\nrun migrations').tags).toEqual(['ops', 'deploy']);
 	});
 
+	it('reads the dates spreadsheets write; a date that reads two ways is asked about once, for the whole column', async () => {
+		// A European export: semicolons, day-first dates with dots, and a slashed date only day first can read.
+		const eu = join(dir, 'europe.csv');
+		writeFileSync(
+			eu,
+			'\ufeffNotiz;Datum\r\n"Porto: drove down, stayed 3 nights";07.05.2023\r\n"Dentist, lower left";25/06/2023 14:30\r\n"Ski week";Jan 9, 2024\r\n',
+		);
+		await chooseFile(eu);
+		await app.page.getByTestId('csv-preview').waitFor();
+		await app.page.getByLabel('Content column').selectOption('Notiz');
+		await app.page.getByLabel('Date column').selectOption('Datum');
+		// The file shows its order (25/06): the question is asked, already answered.
+		expect(await app.page.getByTestId('csv-date-order').inputValue()).toBe('dmy');
+		expect(await runImport()).toContain('3 imported');
+		let { memories } = await stored();
+		expect(byContent(memories, 'Porto').timestamp).toBe('2023-05-07T00:00:00.000Z');
+		expect(byContent(memories, 'Ski week').timestamp).toBe('2024-01-09T00:00:00.000Z');
+		expect(byContent(memories, 'Dentist, lower left').timestamp.slice(0, 10)).toBe('2023-06-25');
+		// A US-style file whose dates read both ways: the person says day first, and every row follows.
+		const us = join(dir, 'either.csv');
+		writeFileSync(us, 'text,date\nBook club met,05/07/2023\nBook club again,01/02/2023\n');
+		await chooseFile(us);
+		await app.page.getByTestId('csv-date-order').selectOption('dmy');
+		expect(await runImport()).toContain('2 imported');
+		({ memories } = await stored());
+		expect(byContent(memories, 'Book club met').timestamp).toBe('2023-07-05T00:00:00.000Z');
+		expect(byContent(memories, 'Book club again').timestamp).toBe('2023-02-01T00:00:00.000Z');
+	});
+
 	it('takes a file dropped anywhere on the Import screen, highlighting the drop zone while dragging', async () => {
 		const drag = (type: string) =>
 			app.page.evaluate(

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectFormat, parseJson, parseJsonl } from '../../../src/engine/import-formats';
 import { mem0List, mem0Memory } from '../../../src/engine/import-mem0';
-import { csvRecords, guessColumns, parseCsv, splitTags } from '../../../src/engine/import-csv';
+import { csvRecords, dateOrderOf, guessColumns, hasAmbiguousDates, localDateOrder, parseCsv, readCsvDate, splitTags } from '../../../src/engine/import-csv';
 import { frontMatterTags, readNotes, splitFrontMatter, wikiLinks } from '../../../src/engine/import-notes';
 import { importOutcome } from '../../../src/ui/transfer';
 import { storedLinks, useEngines } from './helpers';
@@ -230,8 +230,63 @@ describe('CSV', () => {
 			metadata: { csv: { source: 'wiki' } },
 		});
 		expect(errors.map((e) => e.line)).toEqual([5, 6]);
-		expect(errors[0].error).toMatch(/^when: "not a date" must be an ISO 8601 date/);
+		expect(errors[0].error).toMatch(/^when: "not a date" is not a date Engram reads: write it as 2024-03-01/);
 		expect(errors[1].error).toBe('note: the content column is empty in this row');
+	});
+
+	it('reads the dates spreadsheets write, each to one ISO date', () => {
+		const read = (c: string, o?: 'mdy' | 'dmy') => readCsvDate(c, o);
+		expect(read('2023-05-07')).toEqual({ ok: '2023-05-07' });
+		expect(read('2023-05-07T09:30:00Z')).toEqual({ ok: '2023-05-07T09:30:00Z' });
+		expect(read('2023/5/7')).toEqual({ ok: '2023-05-07' });
+		expect(read('07.05.2023')).toEqual({ ok: '2023-05-07' });
+		expect(read('7.5.2023 14:30')).toEqual({ ok: '2023-05-07T14:30:00' });
+		expect(read('05/07/2023', 'mdy')).toEqual({ ok: '2023-05-07' });
+		expect(read('05/07/2023', 'dmy')).toEqual({ ok: '2023-07-05' });
+		expect(read('05-07-2023 2:30 PM', 'mdy')).toEqual({ ok: '2023-05-07T14:30:00' });
+		expect(read('12/31/2023 12:05 am', 'dmy')).toEqual({ ok: '2023-12-31T00:05:00' });
+		expect(read('25/12/2023')).toEqual({ ok: '2023-12-25' });
+		expect(read('7 May 2023')).toEqual({ ok: '2023-05-07' });
+		expect(read('07-May-2023')).toEqual({ ok: '2023-05-07' });
+		expect(read('May 7, 2023')).toEqual({ ok: '2023-05-07' });
+		expect(read('Sept. 7th, 2023')).toEqual({ ok: '2023-09-07' });
+		expect(read('Sun, 07 May 2023 18:30:00')).toEqual({ ok: '2023-05-07T18:30:00' });
+		expect(read('1683484200')).toEqual({ ok: '2023-05-07T18:30:00.000Z' });
+		expect(read('1683484200000')).toEqual({ ok: '2023-05-07T18:30:00.000Z' });
+	});
+
+	it('refuses what it cannot read one way, naming the value and the rule', () => {
+		expect(readCsvDate('05/07/2023', undefined)).toEqual({ error: '"05/07/2023" can be read month first or day first: choose the date order' });
+		expect(readCsvDate('31/02/2023', undefined)).toEqual({ error: '"31/02/2023": no such day' });
+		expect(readCsvDate('13/13/2023', 'dmy')).toEqual({ error: '"13/13/2023": no such day' });
+		expect(readCsvDate('7 Mayo 2023', undefined)).toMatchObject({ error: expect.stringMatching(/^"7 Mayo 2023" is not a date Engram reads/) });
+		expect(readCsvDate('07.05.2023 25:00', undefined)).toEqual({ error: '"07.05.2023 25:00": no such time' });
+		expect(readCsvDate('05/07/2023 13:00 PM', 'mdy')).toEqual({ error: '"05/07/2023 13:00 PM": no such time' });
+		expect(readCsvDate('12345', undefined)).toMatchObject({ error: expect.stringMatching(/is not a date Engram reads/) });
+	});
+
+	it('takes a column’s date order from a value only one order can read, and rows follow it', () => {
+		const t = parseCsv('text,date\na,05/07/2023\nb,25/12/2023\nc,2023-01-02');
+		expect(hasAmbiguousDates(t, 'date')).toBe(true);
+		expect(dateOrderOf(t, 'date')).toBe('dmy');
+		expect(csvRecords(t, { content: 'text', date: 'date' }).records.map((r) => r.record.timestamp)).toEqual(['2023-07-05', '2023-12-25', '2023-01-02']);
+		// A column that shows neither order asks; the chosen order reads every row.
+		const u = parseCsv('text,date\na,05/07/2023\nb,01/02/2023');
+		expect(dateOrderOf(u, 'date')).toBeUndefined();
+		expect(csvRecords(u, { content: 'text', date: 'date' }).errors.map((e) => e.error)).toEqual([
+			'date: "05/07/2023" can be read month first or day first: choose the date order',
+			'date: "01/02/2023" can be read month first or day first: choose the date order',
+		]);
+		expect(csvRecords(u, { content: 'text', date: 'date', dateOrder: 'mdy' }).records.map((r) => r.record.timestamp)).toEqual(['2023-05-07', '2023-01-02']);
+		// Both orders shown (a mixed-up column): not guessed.
+		expect(dateOrderOf(parseCsv('t,d\na,25/12/2023\nb,12/25/2023'), 'd')).toBeUndefined();
+		expect(hasAmbiguousDates(parseCsv('t,d\na,2023-01-02\nb,07.05.2023'), 'd')).toBe(false);
+	});
+
+	it('asks the browser’s language for its date order', () => {
+		expect(localDateOrder('en-US')).toBe('mdy');
+		expect(localDateOrder('en-GB')).toBe('dmy');
+		expect(localDateOrder('de-DE')).toBe('dmy');
 	});
 
 	it('keeps a short row refused as missing content, and cells past the header in metadata', () => {
