@@ -38,6 +38,7 @@ import {
 	type Located,
 } from './import-formats';
 import { turnContext } from './doc';
+import { addStableIds } from './import-ids';
 import { dropOrphanEntities } from './entity-orphans';
 import { writeIndexed, type IndexChange } from './index-sync';
 import { scopeKey, STORE_DEFAULTS, storeMemories } from './store-ops';
@@ -102,6 +103,7 @@ async function importBundle(
 	errors: ImportErrors,
 	onProgress?: (p: Progress) => void,
 ): Promise<void> {
+	await addStableIds(b.memories, p.scope);
 	b.memories = lastOfEachId(b.memories, errors);
 	const vectors = vectorsByMemory(ctx, b, errors);
 	const total = b.memories.length + b.associations.length;
