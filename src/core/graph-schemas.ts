@@ -139,6 +139,8 @@ export const GRAPH_LIMITS = {
 	fanout: 200,
 	rows: 5000,
 	hops: 3,
+	/** Node patterns in one query (START's included): unconnected ones multiply rows. */
+	nodes: 12,
 	queryChars: 4000,
 } as const;
 

@@ -241,6 +241,21 @@ describe('query_memory_graph bounds', () => {
 		expect(out.notes).toContain('entity tool:redis is mentioned by 210 memories; followed 200');
 	});
 
+	it('answers unconnected patterns (a product of every memory) promptly, cut at the row cap', async () => {
+		const t = performance.now();
+		const out = data<GraphQueryOutput>(await bc.call('query_memory_graph', { query: 'MATCH (a), (b), (c), (d), (e), (f) RETURN a.seq LIMIT 1' }));
+		// Each pattern past the second once built 5000 × 210 rows to keep 5000: ~20 s here.
+		expect(performance.now() - t).toBeLessThan(5_000);
+		expect(out).toMatchObject({ count: 1, partial: true, notes: ['stopped at 5000 intermediate rows; narrow the pattern'] });
+	});
+
+	it('refuses more node patterns than GRAPH_LIMITS.nodes, naming the count', async () => {
+		const vars = Array.from({ length: 13 }, (_, i) => `(v${i})`).join(', ');
+		expect(errorText(await bc.call('query_memory_graph', { query: `MATCH ${vars} RETURN v0 LIMIT 1` }))).toBe(
+			'invalid_input: query: at most 12 node patterns in one query (this one has 13); connect them with relationships or run several queries',
+		);
+	});
+
 	it('sets truncated when rows exceed the output budget, and keeps has_more for the rest', async () => {
 		const out = data<GraphQueryOutput>(await bc.call('query_memory_graph', { query: 'MATCH (m) RETURN m.content LIMIT 30' }));
 		expect(out.truncated).toBe(true);
