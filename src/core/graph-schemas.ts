@@ -141,6 +141,8 @@ export const GRAPH_LIMITS = {
 	hops: 3,
 	/** Node patterns in one query (START's included): unconnected ones multiply rows. */
 	nodes: 12,
+	/** Milliseconds of matching one query may take (by the engine's clock); then partial. */
+	workMs: 2000,
 	queryChars: 4000,
 } as const;
 

@@ -95,6 +95,7 @@ async function bindAnchor(ex: QueryState, rows: Row[], n: NodePattern): Promise<
 	// 1000 × 5000 rows to keep 5000, and each further one again (seconds per pattern, a stalled engine).
 	const out: Row[] = [];
 	for (const r of rows) {
+		if (ex.outOfTime()) break;
 		for (const node of nodes) {
 			out.push({ ...r, [n.var]: node });
 			if (out.length > GRAPH_LIMITS.rows) return ex.capRows(out);
