@@ -285,6 +285,21 @@ describe('Engine', () => {
 			expect(await engine.importMemories({ data })).toMatchObject({ imported: 0, skipped: 5, associations: 0 });
 		});
 
+		it('pages an export by seq, so a memory deleted between two pages does not push another out of both', async () => {
+			const engine = await fresh();
+			const out = await engine.store({ memories: ['One', 'Two', 'Three', 'Four'].map((w) => ({ content: `Memory number ${w}`, force: true })) });
+			const ids = out.results.map((r) => r.memory_id);
+			const first = await engine.exportMemories({ format: 'jsonl', limit: 2 });
+			expect(first).toMatchObject({ memory_count: 2, has_more: true, next_after_seq: 2 });
+			await engine.delete({ memory_id: ids[0] });
+			const second = await engine.exportMemories({ format: 'jsonl', limit: 2, after_seq: first.next_after_seq });
+			const exported = (first.data + second.data)
+				.split('\n')
+				.flatMap((l) => (l.includes('"kind":"memory"') ? [(JSON.parse(l) as { id: string }).id] : []));
+			expect(exported).toEqual(ids);
+			expect(second).toMatchObject({ has_more: false });
+		});
+
 		it('refuses empty import data naming the field', async () => {
 			const engine = await fresh();
 			expect((await rejection(engine.importMemories({ data: '' }))).message).toBe('data: must not be empty');
