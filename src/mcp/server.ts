@@ -71,9 +71,14 @@ export function createMemoryServer(engine: EngineApi, profile: ProfileName = 'na
 	const p: Profile = PROFILES[profile];
 	const server = new McpServer({ name: 'engram', title: 'Engram memory', version: SERVER_VERSION }, { instructions: p.instructions });
 	if (opts.onToolCall) observeToolCalls(server, opts.onToolCall);
-	guardToolArguments(server, opts.onToolCall);
+	const writeKeys = new Map<string, ReadonlySet<string>>();
+	guardToolArguments(server, writeKeys, opts.onToolCall);
 	const ctx = (): CallContext => ({ actor: opts.actor ?? clientActor(server, profile) });
-	for (const tool of p.tools) registerTool(server, tool, engine, ctx);
+	for (const tool of p.tools) {
+		registerTool(server, tool, engine, ctx);
+		const keys = tool.config.annotations?.readOnlyHint === false ? knownKeys(tool.config.inputSchema) : undefined;
+		if (keys) writeKeys.set(tool.name, keys);
+	}
 	return server;
 }
 
@@ -144,7 +149,7 @@ function observeToolCalls(server: McpServer, onToolCall: (e: ToolCallEvent) => v
  * sits on the transport, between the wire and the protocol: it wraps the `onmessage` the protocol
  * installs, just before the transport starts delivering.
  */
-function guardToolArguments(server: McpServer, onToolCall?: (e: ToolCallEvent) => void): void {
+function guardToolArguments(server: McpServer, writeKeys: ReadonlyMap<string, ReadonlySet<string>>, onToolCall?: (e: ToolCallEvent) => void): void {
 	const connect = server.connect.bind(server);
 	server.connect = async (transport: Transport) => {
 		const start = transport.start.bind(transport);
@@ -152,7 +157,7 @@ function guardToolArguments(server: McpServer, onToolCall?: (e: ToolCallEvent) =
 			const deliver = transport.onmessage;
 			if (deliver)
 				transport.onmessage = (message, extra) => {
-					const refusal = badArguments(message);
+					const refusal = badArguments(message) ?? unknownWriteArgument(message, writeKeys);
 					if (!refusal) return deliver(message, extra);
 					onToolCall?.({ tool: refusal.tool, ok: false, ms: 0 });
 					void transport.send(refusal.reply).catch((e: unknown) => transport.onerror?.(e as Error));
@@ -161,6 +166,33 @@ function guardToolArguments(server: McpServer, onToolCall?: (e: ToolCallEvent) =
 		};
 		return connect(transport);
 	};
+}
+
+/** The top-level argument names an input schema takes; undefined when it is not a plain object schema. */
+function knownKeys(schema: unknown): ReadonlySet<string> | undefined {
+	const def = (schema as { _zod?: { def?: { type?: string; shape?: object; catchall?: unknown; in?: unknown } } })._zod?.def;
+	if (def?.type === 'pipe') return knownKeys(def.in);
+	if (def?.type !== 'object' || !def.shape || def.catchall !== undefined) return undefined;
+	return new Set(Object.keys(def.shape));
+}
+
+/**
+ * A write tool's call naming an argument the tool does not take ("tag" for tags, "id" in an
+ * update) is refused, naming it: the SDK's schemas drop unknown keys, so the write went ahead
+ * without what the agent meant to write, and said "nothing changed" or stored the memory untagged.
+ * Answered as the SDK answers any invalid arguments (a tool result with isError).
+ */
+function unknownWriteArgument(m: JSONRPCMessage, writeKeys: ReadonlyMap<string, ReadonlySet<string>>): { tool: string; reply: JSONRPCMessage } | undefined {
+	if (!('method' in m) || m.method !== 'tools/call' || !('id' in m)) return undefined;
+	const params = m.params as { name?: unknown; arguments?: Record<string, unknown> } | undefined;
+	const tool = typeof params?.name === 'string' ? params.name : undefined;
+	const known = tool === undefined ? undefined : writeKeys.get(tool);
+	if (!known || !params?.arguments) return undefined;
+	const unknown = Object.keys(params.arguments).filter((k) => !known.has(k));
+	if (unknown.length === 0) return undefined;
+	const names = unknown.slice(0, 5).map((k) => JSON.stringify(k.slice(0, 60)));
+	const text = `MCP error ${ErrorCode.InvalidParams}: Input validation error: Invalid arguments for tool ${tool}: unknown argument${unknown.length > 1 ? 's' : ''} ${names.join(', ')}: ${tool} takes ${[...known].join(', ')} at ${unknown[0].slice(0, 60)}`;
+	return { tool: tool!, reply: { jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text }], isError: true } } };
 }
 
 /** The -32602 reply for a tools/call request whose `arguments` is present but not an object. */
