@@ -67,6 +67,9 @@ describe('unknown arguments', () => {
 		);
 		const id = (await engine.db.memories.toArray())[0].id;
 		expect(errorText(await c.call('update_memory', { memory_id: id, id: 'renamed' }))).toContain('unknown argument "id": update_memory takes memory_id,');
+		expect(errorText(await c.call('store_memory', { memories: [{ content: 'Fine' }, { content: 'Typo', tag: 'x' }] }))).toMatch(
+			/unknown argument "memories\.1\.tag": each of memories takes content, .* at memories\.1\.tag$/,
+		);
 		expect(await rows()).toBe(before);
 		expect((await c.call('recall_memory', { query: 'memory', limitt: 3 })).isError).toBeFalsy();
 	});
