@@ -18,7 +18,7 @@
  *              IS [NOT] NULL) of var.prop, literals, $params, count(), cos(a, b)
  */
 import { MemoryError } from './errors';
-import type { GraphParamValue } from './graph-schemas';
+import { GRAPH_LIMITS, type GraphParamValue } from './graph-schemas';
 import type { CmpOp, Expr, GraphQuery, NodeLabel, NodePattern, OrderKey, PathPattern, RelPattern, ReturnItem, StartClause } from './graph-query-ast';
 import { describe, syntaxError, tokenize, type Token } from './graph-query-lexer';
 import { AUTHORABLE_ASSOCIATION_TYPES, SYSTEM_ASSOCIATION_TYPES } from './schemas';
@@ -365,6 +365,12 @@ export function boundVariables(q: GraphQuery): Map<string, 'node' | 'rel'> {
 }
 
 function checkQuery(q: GraphQuery): void {
+	const nodes = (q.start ? 1 : 0) + q.match.reduce((n, p) => n + p.nodes.length, 0);
+	if (nodes > GRAPH_LIMITS.nodes)
+		throw new MemoryError(
+			'invalid_input',
+			`query: at most ${GRAPH_LIMITS.nodes} node patterns in one query (this one has ${nodes}); connect them with relationships or run several queries`,
+		);
 	const vars = boundVariables(q);
 	const aliases = new Set(q.returns.map((r) => r.name));
 	const refs: Expr[] = [...(q.where ? [q.where] : []), ...q.returns.map((r) => r.expr)];

@@ -139,6 +139,10 @@ export const GRAPH_LIMITS = {
 	fanout: 200,
 	rows: 5000,
 	hops: 3,
+	/** Node patterns in one query (START's included): unconnected ones multiply rows. */
+	nodes: 12,
+	/** Milliseconds of matching one query may take (by the engine's clock); then partial. */
+	workMs: 2000,
 	queryChars: 4000,
 } as const;
 

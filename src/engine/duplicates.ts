@@ -50,6 +50,50 @@ export const NEGATIONS: ReadonlySet<string> = new Set([
 	'nor',
 ]);
 
+/**
+ * Symbols that change what a text says though no word holds them: currency and other symbols, #,
+ * %, @, &, *, slashes, and a minus sign before a number. Words and edge punctuation drop them, so
+ * "-5 degrees" and "5 degrees", "Price: €5" and "Price: $5", "C#" and "C" read as one fact.
+ */
+const MARK_RE = /[\p{S}#%@&*/\\]|(?<![\p{L}\p{N}])[-\u2212](?=\p{N})/gu;
+
+/** The distinct symbols of MARK_RE in `text`, sorted. */
+function marksOf(text: string): string {
+	return [...new Set(text.normalize('NFKC').match(MARK_RE) ?? [])].sort().join('');
+}
+
+/** Names and numbers (capitalised or with a digit, not function words), lower-cased, in the order they first appear. */
+function namedOrder(text: string): string[] {
+	const out: string[] = [];
+	const seen = new Set<string>();
+	for (const m of text.matchAll(WORD_RE)) {
+		const raw = m[0];
+		if (!/\p{N}/u.test(raw) && raw[0] === raw[0].toLowerCase()) continue;
+		const w = raw.toLowerCase();
+		if (FUNCTION_WORDS.has(w) || seen.has(w)) continue;
+		seen.add(w);
+		out.push(w);
+	}
+	return out;
+}
+
+/**
+ * The last check before two texts the other checks call duplicates are folded: the same symbols
+ * (MARK_RE) and the names and numbers both hold in the same order ("Alice manages Bob" is not
+ * "Bob manages Alice", "from 3pm to 5pm" not "from 5pm to 3pm"). Run only on a found duplicate,
+ * so its cost is not on the path of every comparison. A miss costs a second, linked copy.
+ */
+export function sameFact(a: string, b: string): boolean {
+	if (marksOf(a) !== marksOf(b)) return false;
+	const oa = namedOrder(a);
+	const ob = namedOrder(b);
+	const inA = new Set(oa);
+	const inB = new Set(ob);
+	const ca = oa.filter((w) => inB.has(w));
+	const cb = ob.filter((w) => inA.has(w));
+	return ca.length === cb.length && ca.every((w, i) => w === cb[i]);
+}
+
 /** Lower-cased words that carry meaning (function words dropped). */
 export function contentWords(text: string): Set<string> {
 	return new Set(tokenize(text).filter((w) => !FUNCTION_WORDS.has(w)));

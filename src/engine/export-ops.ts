@@ -40,7 +40,7 @@ export async function exportMemories(ctx: EngineContext, input: ExportInput): Pr
 		association_count: bundle.associations.length,
 		entity_count: bundle.entities.length,
 		has_more: hasMore,
-		...(hasMore && { next_offset: offset + rows.length }),
+		...(hasMore && { next_offset: offset + rows.length, next_after_seq: rows[rows.length - 1].seq }),
 	};
 }
 
@@ -48,7 +48,9 @@ export async function exportMemories(ctx: EngineContext, input: ExportInput): Pr
 async function selectPage(db: EngramDB, p: ExportInput): Promise<{ rows: MemoryRow[]; hasMore: boolean; selected?: Set<string> }> {
 	const filtered = p.scope !== undefined || (p.tags?.length ?? 0) > 0;
 	const match = (m: MemoryRow) => (p.scope === undefined || m.scope === p.scope) && (!p.tags?.length || p.tags.some((t) => m.tags.includes(t)));
-	const base = db.memories.orderBy('seq');
+	// after_seq: a cursor, so a memory deleted (or stored) between two pages does not shift the
+	// next page's start past a memory nobody exported (offset did: a backup silently lacked it).
+	const base = p.after_seq === undefined ? db.memories.orderBy('seq') : db.memories.where('seq').above(p.after_seq);
 	const coll = filtered ? base.filter(match) : base;
 	const limit = p.limit ?? 100_000;
 	const page = await coll

@@ -193,6 +193,11 @@ export function moreErrors(n: number): string {
 export interface Located<T> {
 	line: number;
 	value: T;
+	/**
+	 * For a memory record without an id: what its id is made of besides its content, as the file
+	 * said it ([scope, tags, timestamp, type, mem0 id]; see import-ids.ts).
+	 */
+	idParts?: unknown[];
 }
 
 /** Everything parsed from Engram data. */
@@ -304,20 +309,27 @@ function deeperThan(v: unknown, max: number): boolean {
 
 /** Sorts one record into the bundle by kind, or records why it was refused. */
 function addRecord(b: EngramBundle, kind: unknown, rec: unknown, line: number): void {
-	const put = <T>(list: Located<T>[], schema: z.ZodType<T>, what: string) => {
+	const put = <T>(list: Located<T>[], schema: z.ZodType<T>, what: string, idParts?: unknown[]) => {
 		if (deeperThan(rec, MAX_DEPTH + 1)) return b.errors.add(line, `${what}: nested deeper than ${MAX_DEPTH} levels`);
 		const r = check(schema, rec, what);
-		if ('ok' in r) list.push({ line, value: r.ok });
+		if ('ok' in r) list.push(idParts ? { line, value: r.ok, idParts } : { line, value: r.ok });
 		else b.errors.add(line, r.error);
 	};
 	if (kind === 'memory' && isObject(rec) && !('content' in rec)) b.errors.add(line, missingContent(rec));
-	else if (kind === 'memory') put(b.memories, ImportedMemorySchema, 'memory');
+	else if (kind === 'memory') put(b.memories, ImportedMemorySchema, 'memory', idPartsOf(rec));
 	else if (kind === 'association') put(b.associations, ImportedAssociationSchema, 'association');
 	else if (kind === 'entity') put(b.entities, ImportedEntitySchema, 'entity');
 	else if (kind === 'vector') put(b.vectors, ImportedVectorSchema, 'vector');
 	else if (kind === undefined) b.errors.add(line, missingContent(rec));
 	else if (kind !== 'header')
 		b.errors.add(line, `kind: must be one of header, memory, entity, association, vector (got ${JSON.stringify(kind)?.slice(0, 100)})`);
+}
+
+/** What a memory record without an id has its id made of, read before validation (as the Import screen reads it). */
+function idPartsOf(rec: unknown): unknown[] | undefined {
+	if (!isObject(rec) || rec.id !== undefined) return undefined;
+	const mem0 = isObject(rec.metadata) && isObject(rec.metadata.mem0) ? rec.metadata.mem0.id : undefined;
+	return [rec.scope, rec.tags ?? [], rec.timestamp ?? '', rec.type ?? '', mem0 ?? ''];
 }
 
 /** Keys other tools use for a memory's text: the refusal says to rename them. */

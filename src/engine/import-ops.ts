@@ -38,6 +38,7 @@ import {
 	type Located,
 } from './import-formats';
 import { turnContext } from './doc';
+import { addStableIds } from './import-ids';
 import { dropOrphanEntities } from './entity-orphans';
 import { writeIndexed, type IndexChange } from './index-sync';
 import { scopeKey, STORE_DEFAULTS, storeMemories } from './store-ops';
@@ -102,6 +103,7 @@ async function importBundle(
 	errors: ImportErrors,
 	onProgress?: (p: Progress) => void,
 ): Promise<void> {
+	await addStableIds(b.memories, p.scope);
 	b.memories = lastOfEachId(b.memories, errors);
 	const vectors = vectorsByMemory(ctx, b, errors);
 	const total = b.memories.length + b.associations.length;
@@ -395,8 +397,10 @@ async function importGraph(
 ): Promise<void> {
 	const entities = mergeGraphEntities(g);
 	const anchors = new Map<string, string>();
+	const taken = new Set<string>();
 	const items = [...entities.values()].flatMap((e) => {
 		const list = graphItems(e, p.scope);
+		for (const item of list) item.id = unfolded(item.id, taken);
 		anchors.set(e.name, list[0].id);
 		return list;
 	});
@@ -451,6 +455,19 @@ export function mergeGraphEntities(g: Pick<GraphBundle, 'entities'>): Map<string
 		}
 	}
 	return new Map([...seen].map(([name, { e }]) => [name, e]));
+}
+
+/**
+ * `id`, or when an earlier item of the file took it, `id-2`, `id-3`, … (the first free). Item ids
+ * hash the normalised text (contentKey), which folds case and edge punctuation: "Prefers C" and
+ * "Prefers C#", or the entities "Apple" and "apple", would share one and the import failed. Items
+ * come in file order and each (entity, observation) once, so the same file gets the same ids again.
+ */
+function unfolded(id: string, taken: Set<string>): string {
+	let out = id;
+	for (let n = 2; taken.has(out); n++) out = `${id}-${n}`;
+	taken.add(out);
+	return out;
 }
 
 /** The store items of one entity: one per observation, or one naming the entity when it has none. */

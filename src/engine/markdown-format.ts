@@ -27,7 +27,7 @@ export function renderMarkdown(b: ExportBundle, exportedAt: string): string {
 
 function headline(m: ExportedMemory): string {
 	const first = (m.summary ?? m.content)
-		.split('\n')[0]
+		.split(/[\r\n]/)[0]
 		.replace(/^#+\s*/, '')
 		.trim();
 	return first.length > 80 ? `${first.slice(0, 79)}…` : first;
@@ -35,22 +35,53 @@ function headline(m: ExportedMemory): string {
 
 function renderMemory(m: ExportedMemory, links: Association[]): string[] {
 	const item = (k: string, v: string) => `- **${k}:** ${v}`;
-	const lines = [`## #${m.seq} · ${headline(m)}`, '', item('id', code(m.id)), item('type', m.type), item('scope', m.scope)];
-	if (m.tags.length) lines.push(item('tags', m.tags.map(code).join(', ')));
+	const scope = BREAK.test(m.scope) || m.scope.startsWith('"') ? JSON.stringify(m.scope) : m.scope;
+	const lines = [`## #${m.seq} · ${headline(m)}`, '', item('id', oneLine(m.id)), item('type', m.type), item('scope', scope)];
+	if (m.tags.length) lines.push(item('tags', m.tags.some((t) => BREAK.test(t)) ? JSON.stringify(m.tags) : m.tags.map(code).join(', ')));
 	lines.push(item('importance', String(m.importance)), item('confidence', String(m.confidence)));
 	lines.push(item('created', m.timestamp), item('updated', m.updated_at));
-	if (m.source !== undefined) lines.push(item('source', code(m.source)));
-	if (m.summary !== undefined) lines.push(item('summary', code(m.summary)));
+	if (m.source !== undefined) lines.push(item('source', oneLine(m.source)));
+	if (m.summary !== undefined) lines.push(item('summary', oneLine(m.summary)));
 	if (m.t_valid) lines.push(item('valid from', m.t_valid));
 	if (m.t_invalid) lines.push(item('valid until', m.t_invalid));
 	if (m.last_accessed) lines.push(item('last accessed', m.last_accessed));
 	lines.push(item('accessed', `${m.access_count} times`));
-	if (m.entities.length) lines.push(item('entities', m.entities.map((e) => `${code(e.name)} (${e.type})`).join(', ')));
+	if (m.entities.length) {
+		const plain = m.entities.every((e) => !BREAK.test(e.name) && !BREAK.test(e.type));
+		lines.push(
+			item(
+				'entities',
+				plain ? m.entities.map((e) => `${code(e.name)} (${e.type})`).join(', ') : JSON.stringify(m.entities.map(({ name, type }) => ({ name, type }))),
+			),
+		);
+	}
 	if (Object.keys(m.metadata).length) lines.push(item('metadata', code(JSON.stringify(m.metadata))));
-	for (const a of links) lines.push(item('link', `${a.type} → ${code(a.to)} (${a.strength})${a.reason ? ` — ${a.reason}` : ''}`));
+	for (const a of links) lines.push(item('link', linkText(a)));
 	const fence = '`'.repeat(Math.max(3, longestRun(m.content, '`') + 1));
 	lines.push('', `${fence}text`, m.content, fence, '');
 	return lines;
+}
+
+/** A line break: a value holding one cannot sit on an item's line as it is. */
+const BREAK = /[\r\n]/;
+
+/** An id, source or summary: inline code, or a JSON string when it holds a line break. */
+function oneLine(s: string): string {
+	return BREAK.test(s) ? JSON.stringify(s) : code(s);
+}
+
+/** Association fields the readable link form (`TYPE → \`to\` (strength) — reason`) carries. */
+const READABLE_LINK_KEYS = new Set(['from', 'to', 'type', 'strength', 'reason', 'created_at', 'updated_at']);
+
+/**
+ * A link item: the readable form, or a JSON object with every field when the link has fields
+ * that form cannot carry (role, context, observations, …) or a line break in its target or reason.
+ */
+function linkText(a: Association): string {
+	const readable = Object.entries(a).every(([k, v]) => v === undefined || READABLE_LINK_KEYS.has(k)) && !BREAK.test(a.to) && !BREAK.test(a.reason ?? '');
+	if (readable) return `${a.type} → ${code(a.to)} (${a.strength})${a.reason ? ` — ${a.reason}` : ''}`;
+	const { from: _from, created_at: _created, updated_at: _updated, ...rest } = a;
+	return JSON.stringify(rest);
 }
 
 function longestRun(s: string, ch: string): number {
@@ -143,13 +174,16 @@ function segments(v: string): Segment[] {
 }
 /** Parses Markdown into memory records (see the module comment). Linear in the text's length. */
 export function parseMarkdown(text: string): MarkdownRecords {
-	const lines = text.split(/\r?\n/);
+	// Lines end at \n; a \r before it is the file's line ending. Content fences read the raw lines
+	// (parseSection), so a memory's own \r\n comes back exactly from a file with \n endings.
+	const raw = text.split('\n');
+	const lines = raw.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
 	const out: MarkdownRecords = { memories: [], associations: [], errors: [] };
 	const notes = new MarkdownNotes();
 	const starts = sectionStarts(lines);
 	const first = starts[0] ?? lines.length;
 	if (!isExportHeader(lines.slice(0, first))) readNotes(lines, 0, first, out, notes);
-	starts.forEach((s, k) => parseSection(lines, s, starts[k + 1] ?? lines.length, out, notes));
+	starts.forEach((s, k) => parseSection(lines, raw, s, starts[k + 1] ?? lines.length, out, notes));
 	notes.finish();
 	out.memories.push(...notes.memories);
 	out.memories.sort((a, b) => a.line - b.line);
@@ -253,7 +287,7 @@ function headingOf(l: string): { seq?: number; title: string } {
  * One `##` section [s, e). An Engram memory when it reads as one: metadata items from `id` on, the
  * content in a `text` fence, nothing after it. Any other section is heading + body, kept whole.
  */
-function parseSection(lines: string[], s: number, e: number, out: MarkdownRecords, notes: MarkdownNotes): void {
+function parseSection(lines: string[], raw: string[], s: number, e: number, out: MarkdownRecords, notes: MarkdownNotes): void {
 	const { seq, title } = headingOf(lines[s]);
 	const rec: Record<string, unknown> = seq !== undefined ? { seq } : {};
 	// A damaged Engram record is kept whole; any other section is notes.
@@ -280,7 +314,9 @@ function parseSection(lines: string[], s: number, e: number, out: MarkdownRecord
 		if (error) return void out.errors.push({ line: it.line, error });
 		seen.add(it.key);
 	}
-	rec.content = lines.slice(i + 1, close).join('\n');
+	// A file whose own lines end in \r\n (its fence line too) had them converted: its content lines
+	// do not keep the \r. Otherwise a \r in the content is the memory's own.
+	rec.content = (raw[i].endsWith('\r') ? lines : raw).slice(i + 1, close).join('\n');
 	out.memories.push({ line: s + 1, record: rec });
 	out.associations.push(...links);
 }
@@ -320,11 +356,13 @@ function readItem(
 		return `memory: the ${key} item is ${value.length} characters, over the ${MARKDOWN_LIMITS.itemChars} an item may have`;
 	const bad = `memory: the ${key} item is not in the form Engram exports it`;
 	if (key === 'id' || key === 'source' || key === 'summary') {
-		const v = single(value);
+		const v = jsonOf(value, isString) ?? single(value);
 		if (v === undefined) return bad;
 		rec[key] = v;
+	} else if (key === 'scope') {
+		rec.scope = jsonOf(value, isString) ?? value;
 	} else if (key === 'tags') {
-		const tags = spansOnly(value);
+		const tags = value.startsWith('[') ? jsonOf(value, (v) => Array.isArray(v) && v.every(isString)) : spansOnly(value);
 		if (!tags) return bad;
 		rec.tags = tags;
 	} else if (key === 'accessed') {
@@ -339,15 +377,38 @@ function readItem(
 			return `memory: the metadata item is not valid JSON`;
 		}
 	} else if (key === 'entities') {
-		const entities = entitiesOf(value);
+		const entities = value.startsWith('[') ? jsonOf(value, isEntityList) : entitiesOf(value);
 		if (!entities) return bad;
 		rec.entities = entities;
 	} else if (key === 'link') {
-		const a = linkOf(value, rec.id as string);
+		const a = value.startsWith('{') ? jsonLinkOf(value, rec.id as string) : linkOf(value, rec.id as string);
 		if (!a) return `association: the link item is not in the form "TYPE → \`id\` (strength) — reason"`;
 		links.push({ line, record: a });
 	} else rec[KEYS[key]] = key === 'importance' || key === 'confidence' ? num(value) : value;
 	return undefined;
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isEntityList = (v: unknown): v is { name: string; type: string }[] =>
+	Array.isArray(v) &&
+	v.every((e) => e !== null && typeof e === 'object' && isString((e as { name?: unknown }).name) && isString((e as { type?: unknown }).type));
+
+/** `value` as JSON when it starts like the JSON form the writer uses and passes `ok`; else undefined. */
+function jsonOf<T>(value: string, ok: (v: unknown) => v is T): T | undefined {
+	if (!'"[{'.includes(value[0] ?? 'x')) return undefined;
+	try {
+		const v = JSON.parse(value) as unknown;
+		return ok(v) ? v : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** A link in the JSON form (renderMemory's linkText); its fields are checked by the import schema. */
+function jsonLinkOf(value: string, from: string): Partial<Association> | undefined {
+	const a = jsonOf(value, (v): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v));
+	if (!a || !isString(a.type) || !isString(a.to) || typeof a.strength !== 'number') return undefined;
+	return { ...a, from } as Partial<Association>;
 }
 
 /** `` `name` (type), `name` (type) `` → entity refs; undefined when it doesn't read. */

@@ -10,7 +10,7 @@ import type { EntityKey } from '../store/entities';
 import type { MemoryRow } from '../store/rows';
 import { PREFILTER_MARGIN } from './batch-dots';
 import type { EngineContext } from './context';
-import { nearDuplicatePacked, possibleUpdatePacked, UPDATE_MAX_CHARS, type PackedWords } from './duplicates';
+import { nearDuplicatePacked, possibleUpdatePacked, sameFact, UPDATE_MAX_CHARS, type PackedWords } from './duplicates';
 
 /** How many SIMILAR_TO links a new memory gets at most (and how many neighbours it is compared with). */
 export const MAX_SIMILAR = 5;
@@ -193,8 +193,10 @@ export function exactDuplicate(
 ): Duplicate | undefined {
 	const scope = d.row.scope;
 	const inBatch = batch.get(scopeKey(scope, d.norm));
-	if (inBatch) return { row: inBatch.row, similarity: 1 };
-	const same = (exact.get(scopeKey(scope, d.row.content_key)) ?? []).find((r) => r.id !== skip && normaliseContent(r.content) === d.norm);
+	if (inBatch && sameFact(d.row.content, inBatch.row.content)) return { row: inBatch.row, similarity: 1 };
+	const same = (exact.get(scopeKey(scope, d.row.content_key)) ?? []).find(
+		(r) => r.id !== skip && normaliseContent(r.content) === d.norm && sameFact(d.row.content, r.content),
+	);
 	return same ? { row: same, similarity: 1 } : undefined;
 }
 
@@ -212,11 +214,12 @@ export function nearDuplicate(
 	if (!d.vector) return undefined;
 	const th = ctx.thresholds.duplicate;
 	const mine = () => words(d.row.content);
-	for (const n of batch) if (n.cosine >= th && nearDuplicatePacked(n.cosine, th, mine(), words(n.row!.content))) return { row: n.row!, similarity: n.cosine };
+	const folds = (cosine: number, content: string) => nearDuplicatePacked(cosine, th, mine(), words(content)) && sameFact(d.row.content, content);
+	for (const n of batch) if (n.cosine >= th && folds(n.cosine, n.row!.content)) return { row: n.row!, similarity: n.cosine };
 	const near = stored.filter((n) => n.cosine >= th);
 	if (near.length === 0) return undefined;
 	return ctx.db.memories.bulkGet(near.map((n) => n.id)).then((rows) => {
-		const i = rows.findIndex((row, k) => row && nearDuplicatePacked(near[k].cosine, th, mine(), words(row.content)));
+		const i = rows.findIndex((row, k) => row && folds(near[k].cosine, row.content));
 		return i < 0 ? undefined : { row: rows[i]!, similarity: near[i].cosine };
 	});
 }

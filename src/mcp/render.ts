@@ -241,7 +241,7 @@ export function renderHealth(out: HealthOutput): string {
 
 /** export_memories: the data itself is in structuredContent.data. */
 export function renderExport(out: ExportOutput): string {
-	const more = out.has_more ? ` More: call again with offset ${out.next_offset}.` : '';
+	const more = out.has_more ? ` More: call again with after_seq ${out.next_after_seq}.` : '';
 	return `Exported ${out.memory_count} memories, ${out.association_count} links, ${out.entity_count} entities as ${out.format} (${out.data.length} chars, in structuredContent.data).${more}\n${clip(out.data, 2000)}`;
 }
 

@@ -71,9 +71,14 @@ export function createMemoryServer(engine: EngineApi, profile: ProfileName = 'na
 	const p: Profile = PROFILES[profile];
 	const server = new McpServer({ name: 'engram', title: 'Engram memory', version: SERVER_VERSION }, { instructions: p.instructions });
 	if (opts.onToolCall) observeToolCalls(server, opts.onToolCall);
-	guardToolArguments(server, opts.onToolCall);
+	const writeArgs = new Map<string, ArgNames>();
+	guardToolArguments(server, writeArgs, opts.onToolCall);
 	const ctx = (): CallContext => ({ actor: opts.actor ?? clientActor(server, profile) });
-	for (const tool of p.tools) registerTool(server, tool, engine, ctx);
+	for (const tool of p.tools) {
+		registerTool(server, tool, engine, ctx);
+		const names = tool.config.annotations?.readOnlyHint === false ? argNames(tool.config.inputSchema) : undefined;
+		if (names) writeArgs.set(tool.name, names);
+	}
 	return server;
 }
 
@@ -144,7 +149,7 @@ function observeToolCalls(server: McpServer, onToolCall: (e: ToolCallEvent) => v
  * sits on the transport, between the wire and the protocol: it wraps the `onmessage` the protocol
  * installs, just before the transport starts delivering.
  */
-function guardToolArguments(server: McpServer, onToolCall?: (e: ToolCallEvent) => void): void {
+function guardToolArguments(server: McpServer, writeArgs: ReadonlyMap<string, ArgNames>, onToolCall?: (e: ToolCallEvent) => void): void {
 	const connect = server.connect.bind(server);
 	server.connect = async (transport: Transport) => {
 		const start = transport.start.bind(transport);
@@ -152,7 +157,7 @@ function guardToolArguments(server: McpServer, onToolCall?: (e: ToolCallEvent) =
 			const deliver = transport.onmessage;
 			if (deliver)
 				transport.onmessage = (message, extra) => {
-					const refusal = badArguments(message);
+					const refusal = badArguments(message) ?? unknownWriteArgument(message, writeArgs);
 					if (!refusal) return deliver(message, extra);
 					onToolCall?.({ tool: refusal.tool, ok: false, ms: 0 });
 					void transport.send(refusal.reply).catch((e: unknown) => transport.onerror?.(e as Error));
@@ -161,6 +166,74 @@ function guardToolArguments(server: McpServer, onToolCall?: (e: ToolCallEvent) =
 		};
 		return connect(transport);
 	};
+}
+
+/** The argument names a write takes, and those of the items of its list arguments (`memories[]`, `associations[]`). */
+interface ArgNames {
+	keys: ReadonlySet<string>;
+	items: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+type ZodDef = { type?: string; shape?: Record<string, unknown>; catchall?: unknown; in?: unknown; innerType?: unknown; element?: unknown };
+const defOf = (schema: unknown): ZodDef | undefined => (schema as { _zod?: { def?: ZodDef } })._zod?.def;
+
+/** The names of a plain object schema (through preprocess pipes); undefined for anything else. */
+function objectKeys(schema: unknown): Record<string, unknown> | undefined {
+	const def = defOf(schema);
+	if (def?.type === 'pipe') return objectKeys(def.in);
+	if (def?.type === 'optional') return objectKeys(def.innerType);
+	if (def?.type !== 'object' || !def.shape || def.catchall !== undefined) return undefined;
+	return def.shape;
+}
+
+/** ArgNames of an input schema; undefined when it is not a plain object schema. */
+function argNames(schema: unknown): ArgNames | undefined {
+	const shape = objectKeys(schema);
+	if (!shape) return undefined;
+	const items = new Map<string, ReadonlySet<string>>();
+	for (const [k, v] of Object.entries(shape)) {
+		let def = defOf(v);
+		while (def?.type === 'optional') def = defOf(def.innerType);
+		const item = def?.type === 'array' ? objectKeys(def.element) : undefined;
+		if (item) items.set(k, new Set(Object.keys(item)));
+	}
+	return { keys: new Set(Object.keys(shape)), items };
+}
+
+/** The first unknown argument of `args` (top level, then list items) with the names allowed there. */
+function firstUnknown(args: Record<string, unknown>, names: ArgNames): { path: string; allowed: ReadonlySet<string>; where: string } | undefined {
+	for (const k of Object.keys(args)) if (!names.keys.has(k)) return { path: k, allowed: names.keys, where: '' };
+	for (const [k, allowed] of names.items) {
+		const list = args[k];
+		if (!Array.isArray(list)) continue;
+		for (let i = 0; i < list.length; i++) {
+			const item: unknown = list[i];
+			if (item === null || typeof item !== 'object' || Array.isArray(item)) continue;
+			const bad = Object.keys(item).find((key) => !allowed.has(key));
+			if (bad !== undefined) return { path: `${k}.${i}.${bad}`, allowed, where: `each of ${k} ` };
+		}
+	}
+	return undefined;
+}
+
+/**
+ * A write tool's call naming an argument the tool does not take ("tag" for tags, "id" in an
+ * update, at top level or in an item of `memories[]`) is refused, naming it: the SDK's schemas
+ * drop unknown keys, so the write went ahead without what the agent meant to write, and said
+ * "nothing changed" or stored the memory untagged. Answered as the SDK answers any invalid
+ * arguments (a tool result with isError).
+ */
+function unknownWriteArgument(m: JSONRPCMessage, writeArgs: ReadonlyMap<string, ArgNames>): { tool: string; reply: JSONRPCMessage } | undefined {
+	if (!('method' in m) || m.method !== 'tools/call' || !('id' in m)) return undefined;
+	const params = m.params as { name?: unknown; arguments?: Record<string, unknown> } | undefined;
+	const tool = typeof params?.name === 'string' ? params.name : undefined;
+	const names = tool === undefined ? undefined : writeArgs.get(tool);
+	if (!names || !params?.arguments) return undefined;
+	const bad = firstUnknown(params.arguments, names);
+	if (!bad) return undefined;
+	const path = bad.path.slice(0, 80);
+	const text = `MCP error ${ErrorCode.InvalidParams}: Input validation error: Invalid arguments for tool ${tool}: unknown argument ${JSON.stringify(path)}: ${bad.where || `${tool} `}takes ${[...bad.allowed].join(', ')} at ${path}`;
+	return { tool: tool!, reply: { jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text }], isError: true } } };
 }
 
 /** The -32602 reply for a tools/call request whose `arguments` is present but not an object. */

@@ -459,14 +459,15 @@ export async function exportAll(
 	const format = choice.format ?? 'json';
 	const pages: string[] = [];
 	let count = 0;
-	for (let offset = 0; ;) {
+	// A seq cursor, not an offset: a memory an agent deletes meanwhile must not shift a page's start.
+	for (let after: number | undefined; ;) {
 		if (task.cancelled) return undefined;
-		const out = await engine.exportMemories({ ...choice, format, offset, limit: pageSize });
+		const out = await engine.exportMemories({ ...choice, format, after_seq: after, limit: pageSize });
 		pages.push(out.data);
 		count += out.memory_count;
 		task.progress(count, Math.max(total, count));
-		if (!out.has_more || out.next_offset === undefined) break;
-		offset = out.next_offset;
+		if (!out.has_more || out.next_after_seq === undefined) break;
+		after = out.next_after_seq;
 	}
 	return { text: assemble(format, pages), count };
 }

@@ -14,6 +14,12 @@ export const ExportInputSchema = wellFormedInput(
 		include_vectors: z.boolean().optional().describe('Include embedding vectors (false)'),
 		limit: z.number().int().min(1).max(100_000).optional(),
 		offset: z.number().int().min(0).optional(),
+		after_seq: z
+			.number()
+			.int()
+			.min(0)
+			.optional()
+			.describe('Page on after this seq (next_after_seq): unlike offset, memories deleted or added meanwhile shift nothing'),
 	}),
 );
 export type ExportInput = z.infer<typeof ExportInputSchema>;
@@ -25,6 +31,7 @@ export const ExportOutputSchema = z.object({
 	entity_count: z.number().int(),
 	has_more: z.boolean(),
 	next_offset: z.number().int().optional(),
+	next_after_seq: z.number().int().optional().describe('Pass as after_seq for the next page'),
 });
 export type ExportOutput = z.infer<typeof ExportOutputSchema>;
 

@@ -91,7 +91,17 @@ function pickAnchor(p: PathPattern): number {
 
 async function bindAnchor(ex: QueryState, rows: Row[], n: NodePattern): Promise<Row[]> {
 	const nodes = await anchorNodes(ex, n);
-	return ex.capRows(rows.flatMap((r) => nodes.map((node) => ({ ...r, [n.var]: node }))));
+	// Stops one row past the cap: the product of two unconnected patterns, (a), (b), once built
+	// 1000 × 5000 rows to keep 5000, and each further one again (seconds per pattern, a stalled engine).
+	const out: Row[] = [];
+	for (const r of rows) {
+		if (ex.outOfTime()) break;
+		for (const node of nodes) {
+			out.push({ ...r, [n.var]: node });
+			if (out.length > GRAPH_LIMITS.rows) return ex.capRows(out);
+		}
+	}
+	return out;
 }
 
 async function anchorNodes(ex: QueryState, n: NodePattern): Promise<GNode[]> {

@@ -37,6 +37,7 @@ export async function expand(ex: QueryState, rows: Row[], fromPat: NodePattern, 
 	await preloadFrom(ex, rows, fromPat, rel, toPat);
 	const out: Row[] = [];
 	for (const r of rows) {
+		if (ex.outOfTime()) break;
 		const from = r[fromPat.var] as GNode;
 		const bound = r[toPat.var] as GNode | undefined;
 		const steps = await stepsFrom(ex, from, rel, dir, toPat, bound);
@@ -83,7 +84,8 @@ async function hops(ex: QueryState, start: string, range: { min: number; max: nu
 	let frontier: { id: string; path: string[] }[] = [{ id: start, path: [start] }];
 	for (let depth = 1; depth <= range.max && frontier.length; depth++) {
 		const next: typeof frontier = [];
-		for (const f of frontier)
+		for (const f of frontier) {
+			if (ex.outOfTime()) return out;
 			for (const s of await once(f.id)) {
 				const id = (s.node as MemNode).id;
 				if (seen.has(id)) continue;
@@ -92,6 +94,7 @@ async function hops(ex: QueryState, start: string, range: { min: number; max: nu
 				next.push({ id, path });
 				if (depth >= range.min) out.push({ node: s.node, rel: { ...s.rel, kind: 'rel', type, hops: depth, path } });
 			}
+		}
 		frontier = next;
 	}
 	return out;

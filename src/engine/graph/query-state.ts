@@ -49,10 +49,25 @@ export class QueryState {
 	partial = false;
 	truncated = false;
 
+	readonly #deadline: number;
+
 	constructor(
 		readonly reads: GraphReads,
 		readonly q: GraphQuery,
-	) {}
+	) {
+		this.#deadline = reads.now() + GRAPH_LIMITS.workMs;
+	}
+
+	/**
+	 * Whether the run has used its GRAPH_LIMITS.workMs (then it is cut: partial, with a note).
+	 * The row cap bounds each step's output, not its work: a chain of hop ranges over SHARES
+	 * took 15 s, with the engine serving nothing else meanwhile.
+	 */
+	outOfTime(): boolean {
+		if (this.reads.now() <= this.#deadline) return false;
+		this.cut(`stopped after ${GRAPH_LIMITS.workMs / 1000} s of work; narrow the pattern`);
+		return true;
+	}
 
 	/** Keeps an entity read elsewhere; returns its id. */
 	cacheEntity(e: Entity): string {

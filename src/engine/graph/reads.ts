@@ -39,6 +39,11 @@ export class GraphReads {
 		this.#ctx = ctx;
 	}
 
+	/** The engine's clock (ms). */
+	now(): number {
+		return this.#ctx.now();
+	}
+
 	/** Memory rows by id, in order (undefined for unknown ids): missing ones in bulk requests. */
 	async rows(ids: readonly string[]): Promise<(MemoryRow | undefined)[]> {
 		const missing = [...new Set(ids.filter((id) => !this.#rows.has(id)))];

@@ -12,11 +12,11 @@ export const exportMemories = defineTool({
 	name: 'export_memories',
 	config: {
 		title: 'Export memories',
-		description: `Export memories with their links and entities as text: json (default), jsonl or markdown, optionally only a scope or tags, with embedding vectors if include_vectors. One page per call, at most ~1 MB: when has_more is true, call again with offset: next_offset until it is false. import_memories reads the json and jsonl forms back.
+		description: `Export memories with their links and entities as text: json (default), jsonl or markdown, optionally only a scope or tags, with embedding vectors if include_vectors. One page per call, at most ~1 MB: when has_more is true, call again with after_seq: next_after_seq until it is false (offset: next_offset also pages, but skips a memory when one is deleted between the calls). import_memories reads the json and jsonl forms back.
 
 Use it when the user asks for a backup, a file to keep, or to move memories to another tool. Do not use it to read or search memories (recall_memory, list_memory_timeline): exports are large and cost context.
 
-Examples: export_memories({ format: "markdown", scope: "project-x" }) · export_memories({ format: "jsonl", offset: 1000 })`,
+Examples: export_memories({ format: "markdown", scope: "project-x" }) · export_memories({ format: "jsonl", after_seq: 1000 })`,
 		inputSchema: ExportInputSchema,
 		outputSchema: ExportOutputSchema,
 		annotations: READ_ONLY,

@@ -268,6 +268,38 @@ describe('Engine', () => {
 			expect(again).toMatchObject({ imported: 0, skipped: 3, associations: 0 });
 		});
 
+		it('keeps knowledge-graph observations and entities that differ only in case or punctuation apart, and re-imports them as skipped', async () => {
+			const engine = await fresh();
+			const data = [
+				'{"type":"entity","name":"Apple","entityType":"organization","observations":["Is red"]}',
+				'{"type":"entity","name":"apple","entityType":"fruit","observations":["Is red"]}',
+				'{"type":"entity","name":"Bob","entityType":"person","observations":["Prefers C","Prefers C#","prefers c"]}',
+				'{"type":"relation","from":"apple","to":"Bob","relationType":"eaten_by"}',
+			].join('\n');
+			const res = await engine.importMemories({ data });
+			expect(res).toMatchObject({ imported: 5, refused: 0, associations: 1 });
+			const contents = (await engine.db.memories.toArray()).map((m) => `${m.metadata.entity as string}: ${m.content}`).sort();
+			expect(contents).toEqual(['Apple: Apple: Is red', 'Bob: Bob: Prefers C', 'Bob: Bob: Prefers C#', 'Bob: Bob: prefers c', 'apple: apple: Is red']);
+			const fruit = (await engine.db.memories.toArray()).find((m) => m.metadata.entity === 'apple')!;
+			expect((await engine.associationsOf(fruit.id)).filter((l) => l.type === 'RELATES_TO')).toEqual([expect.objectContaining({ context: 'eaten_by' })]);
+			expect(await engine.importMemories({ data })).toMatchObject({ imported: 0, skipped: 5, associations: 0 });
+		});
+
+		it('pages an export by seq, so a memory deleted between two pages does not push another out of both', async () => {
+			const engine = await fresh();
+			const out = await engine.store({ memories: ['One', 'Two', 'Three', 'Four'].map((w) => ({ content: `Memory number ${w}`, force: true })) });
+			const ids = out.results.map((r) => r.memory_id);
+			const first = await engine.exportMemories({ format: 'jsonl', limit: 2 });
+			expect(first).toMatchObject({ memory_count: 2, has_more: true, next_after_seq: 2 });
+			await engine.delete({ memory_id: ids[0] });
+			const second = await engine.exportMemories({ format: 'jsonl', limit: 2, after_seq: first.next_after_seq });
+			const exported = (first.data + second.data)
+				.split('\n')
+				.flatMap((l) => (l.includes('"kind":"memory"') ? [(JSON.parse(l) as { id: string }).id] : []));
+			expect(exported).toEqual(ids);
+			expect(second).toMatchObject({ has_more: false });
+		});
+
 		it('refuses empty import data naming the field', async () => {
 			const engine = await fresh();
 			expect((await rejection(engine.importMemories({ data: '' }))).message).toBe('data: must not be empty');

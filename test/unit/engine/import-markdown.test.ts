@@ -98,6 +98,11 @@ describe('parseMarkdown', () => {
 			]);
 		});
 
+		it('reads a record from a file converted to CRLF line endings without \\r in its content', () => {
+			const out = parseMarkdown(record(['- **summary:** `Sum`'], 'two\nlines').replaceAll('\n', '\r\n'));
+			expect(out.memories[0].record).toMatchObject({ id: 'm-1', summary: 'Sum', content: 'two\nlines' });
+		});
+
 		it('reads code values with spaces and backticks back exactly', () => {
 			const out = parseMarkdown(
 				record([
@@ -123,6 +128,35 @@ describe('Engine', () => {
 			const res = await engine.importMemories({ data: md.data });
 			expect(res).toMatchObject({ imported: 1, refused: 0 });
 			expect((await engine.db.memories.toArray())[0]).toMatchObject({ summary: ' starts with a space', source: '  both  ' });
+		});
+
+		it('round-trips ids, summaries, sources, scopes, tags, entities and links holding line breaks, and CRLF content', async () => {
+			const engine = await engines({ now: clock.now });
+			const odd = {
+				id: 'id\nwith break',
+				summary: 'Title: first line\nsecond line',
+				source: 'src\r\nline',
+				scope: 'scope\nline',
+				tags: ['tag\nline', 'plain'],
+			};
+			await engine.store({
+				memories: [
+					{ ...odd, content: 'Windows text\r\nkept as written\r\n', entities: [{ name: 'Name\nbroken', type: 'person' }] },
+					{ id: 'other', content: 'A second memory about something else', scope: '"quoted"' },
+				],
+			});
+			await engine.associate({ memory1_id: odd.id, memory2_id: 'other', type: 'CONTRADICTS', reason: 'first\nsecond', resolution: 'keep both' });
+			await engine.associate({ memory1_id: 'other', memory2_id: odd.id, type: 'PART_OF', role: 'chapter', context: 'the book' });
+			const rows = async () => {
+				const lines = (await engine.exportMemories({ format: 'jsonl' })).data.trim().split('\n').slice(1);
+				return lines.map((l) => JSON.parse(l) as Record<string, unknown>).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+			};
+			const before = await rows();
+			const md = await engine.exportMemories({ format: 'markdown' });
+			await engine.wipe();
+			const res = await engine.importMemories({ data: md.data });
+			expect(res).toMatchObject({ imported: 2, refused: 0, errors: [] });
+			expect(await rows()).toEqual(before);
 		});
 	});
 });

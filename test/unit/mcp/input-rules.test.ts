@@ -58,6 +58,23 @@ describe('one rule per fault', () => {
 	});
 });
 
+describe('unknown arguments', () => {
+	it('a write naming an argument it does not take is refused naming it, writing nothing; a read still answers', async () => {
+		const rows = async () => JSON.stringify(await engine.db.memories.toArray());
+		const before = await rows();
+		expect(errorText(await c.call('store_memory', { content: 'Tagged the wrong way', tag: 'billing' }))).toMatch(
+			/^MCP error -32602: Input validation error: Invalid arguments for tool store_memory: unknown argument "tag": store_memory takes content, .*tags.* at tag$/,
+		);
+		const id = (await engine.db.memories.toArray())[0].id;
+		expect(errorText(await c.call('update_memory', { memory_id: id, id: 'renamed' }))).toContain('unknown argument "id": update_memory takes memory_id,');
+		expect(errorText(await c.call('store_memory', { memories: [{ content: 'Fine' }, { content: 'Typo', tag: 'x' }] }))).toMatch(
+			/unknown argument "memories\.1\.tag": each of memories takes content, .* at memories\.1\.tag$/,
+		);
+		expect(await rows()).toBe(before);
+		expect((await c.call('recall_memory', { query: 'memory', limitt: 3 })).isError).toBeFalsy();
+	});
+});
+
 describe('lone surrogates', () => {
 	it('store_memory({id: "bad\\ud800id", tags: ["t\\udfff"]}) is refused naming the field and the rule', async () => {
 		const t = errorText(await c.call('store_memory', { id: 'bad\ud800id', content: 'x', tags: ['t\udfff'] }));

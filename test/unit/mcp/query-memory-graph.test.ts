@@ -241,6 +241,34 @@ describe('query_memory_graph bounds', () => {
 		expect(out.notes).toContain('entity tool:redis is mentioned by 210 memories; followed 200');
 	});
 
+	it('answers unconnected patterns (a product of every memory) promptly, cut at the row cap', async () => {
+		const t = performance.now();
+		const out = data<GraphQueryOutput>(await bc.call('query_memory_graph', { query: 'MATCH (a), (b), (c), (d), (e), (f) RETURN a.seq LIMIT 1' }));
+		// Each pattern past the second once built 5000 × 210 rows to keep 5000: ~20 s here.
+		expect(performance.now() - t).toBeLessThan(5_000);
+		expect(out).toMatchObject({ count: 1, partial: true, notes: ['stopped at 5000 intermediate rows; narrow the pattern'] });
+	});
+
+	it('stops after GRAPH_LIMITS.workMs of work by the engine clock and says so (partial)', async () => {
+		let ms = Date.parse('2026-03-10T12:00:00Z');
+		const slow = await makeEngine({ now: () => (ms += 50) });
+		await slow.store({ memories: Array.from({ length: 30 }, (_, i) => ({ content: `Ann and Bo met in Oslo, note ${i}`, force: true })) });
+		const sc = await connect(slow);
+		const chain = `MATCH ${Array.from({ length: 8 }, (_, i) => `(v${i})`).join('-[:SHARES*1..3]-')} RETURN v0.seq LIMIT 1`;
+		const out = data<GraphQueryOutput>(await sc.call('query_memory_graph', { query: chain }));
+		expect(out.partial).toBe(true);
+		expect(out.notes).toContain('stopped after 2 s of work; narrow the pattern');
+		await sc.close();
+		await slow.close();
+	});
+
+	it('refuses more node patterns than GRAPH_LIMITS.nodes, naming the count', async () => {
+		const vars = Array.from({ length: 13 }, (_, i) => `(v${i})`).join(', ');
+		expect(errorText(await bc.call('query_memory_graph', { query: `MATCH ${vars} RETURN v0 LIMIT 1` }))).toBe(
+			'invalid_input: query: at most 12 node patterns in one query (this one has 13); connect them with relationships or run several queries',
+		);
+	});
+
 	it('sets truncated when rows exceed the output budget, and keeps has_more for the rest', async () => {
 		const out = data<GraphQueryOutput>(await bc.call('query_memory_graph', { query: 'MATCH (m) RETURN m.content LIMIT 30' }));
 		expect(out.truncated).toBe(true);

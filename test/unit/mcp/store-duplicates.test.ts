@@ -28,6 +28,27 @@ describe('store_memory and near-duplicates', () => {
 		expect(new Set([a, b, v, w].map((o) => o.memory_id)).size).toBe(4);
 	});
 
+	it('native: a sign, currency, #, % or other symbol, or names swapped, is another fact; a restatement still folds', async () => {
+		engine = await makeEngine();
+		c = await connect(engine);
+		const pairs = [
+			['-5 degrees at night', '5 degrees at night'],
+			['Price: €5', 'Price: $5'],
+			['I program in C#', 'I program in C'],
+			['Discount is 50%', 'Discount is 50'],
+			['Alice is the manager of Bob', 'Bob is the manager of Alice'],
+			['The meeting moved from 3pm to 5pm', 'The meeting moved from 5pm to 3pm'],
+		];
+		for (const [i, [a, b]] of pairs.entries()) {
+			data(await c.call('store_memory', { content: a, scope: `s${i}` }));
+			const out = data<StoreOutput>(await c.call('store_memory', { content: b, scope: `s${i}` }));
+			expect(out.results[0].status, `${a} | ${b}`).toBe('stored');
+		}
+		data(await c.call('store_memory', { content: 'Deploys happen on Tuesday.', scope: 'same' }));
+		const again = data<StoreOutput>(await c.call('store_memory', { content: 'deploys  happen on Tuesday', scope: 'same' }));
+		expect(again.results[0].status).toBe('duplicate');
+	});
+
 	it('native: a caller-given id is stored beside its near-duplicate and the answer says so', async () => {
 		engine = await makeEngine();
 		c = await connect(engine);
