@@ -34,9 +34,10 @@ const PAGE_CODE = `(async () => {
 		};
 	};
 	const IDX = [['seq', 'seq'], ['[scope+seq]', ['scope', 'seq']], ['[session+seq]', ['session', 'seq']], ['vector_models', 'vector_models', true]];
-	const cases = {
+	const all = {
 		'now: keyPath + 4 indexes': [true, IDX, full],
 		'no vector_models index': [true, IDX.slice(0, 3), full],
+		'vector_models indexed, field absent': [true, IDX, () => { const r = full(); delete r.vector_models; return r; }],
 		'keyPath, no index': [true, [], full],
 		'no keyPath, no index': [false, [], full],
 		'links+entities as JSON string': [true, IDX, () => { const r = full(); r.links = JSON.stringify(r.links); r.entities = JSON.stringify(r.entities); return r; }],
@@ -45,6 +46,8 @@ const PAGE_CODE = `(async () => {
 		'no links': [true, IDX, () => { const r = full(); delete r.links; return r; }],
 		'id, seq, scope, session + one JSON string': [true, IDX, () => { const r = full(); const v = r.vectors['Xenova/all-MiniLM-L6-v2']; const { id, seq, scope, session, vector_models, vectors, ...rest } = r; return { id, seq, scope, vector_models, v, rest: JSON.stringify(rest) }; }],
 	};
+	const only = ONLY;
+	const cases = Object.fromEntries(Object.entries(all).filter(([n]) => only.length === 0 || only.some((o) => n.startsWith(o))));
 	const dbs = {};
 	for (const [name, [key, idx]] of Object.entries(cases)) dbs[name] = await open(key, idx);
 	const issue = {}, total = {};
@@ -70,5 +73,8 @@ const PAGE_CODE = `(async () => {
 	return out;
 })()`;
 
-const result = await runOnAppOrigin<Record<string, string>>(PAGE_CODE);
+// `--only <prefix>,<prefix>`: run only the variants whose names start so.
+const i = process.argv.indexOf('--only');
+const only = i > 0 ? process.argv[i + 1].split(',') : [];
+const result = await runOnAppOrigin<Record<string, string>>(PAGE_CODE.replace('ONLY', JSON.stringify(only)));
 for (const [name, ms] of Object.entries(result)) console.log(`${name.padEnd(34)} ${ms}`);
