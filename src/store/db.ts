@@ -446,9 +446,12 @@ async function upgradeToV13(tx: Transaction): Promise<void> {
 	const ids = [...new Set([...other, ...all.filter((id) => !has.has(id))])];
 	if (ids.length === 0) return;
 	// The put goes through derivedFieldsMiddleware, which derives the field from `vectors`.
-	await memories.where(':id').anyOf(ids).modify((m: MemoryRow) => {
-		m.other_models = otherModelsOf(m.vectors);
-	});
+	await memories
+		.where(':id')
+		.anyOf(ids)
+		.modify((m: MemoryRow) => {
+			m.other_models = otherModelsOf(m.vectors);
+		});
 }
 
 /**

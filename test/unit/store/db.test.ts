@@ -3,7 +3,19 @@ import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../../src/core/errors';
 import { contentKey } from '../../../src/store/derived';
-import { DB_VERSION, EngramDB, openEngramDB, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V5, SCHEMA_V7, SCHEMA_V8, SCHEMA_V11, SCHEMA_V12 } from '../../../src/store/db';
+import {
+	DB_VERSION,
+	EngramDB,
+	openEngramDB,
+	SCHEMA_V1,
+	SCHEMA_V2,
+	SCHEMA_V3,
+	SCHEMA_V5,
+	SCHEMA_V7,
+	SCHEMA_V8,
+	SCHEMA_V11,
+	SCHEMA_V12,
+} from '../../../src/store/db';
 import { linksOf, linksOut, linksTouching } from '../../../src/store/associations';
 import { modelCounts, NO_EMBEDDED_VECTOR, rowsWithVector, setVector, vectorCount, vectorModels, vectorRowsOf } from '../../../src/store/vectors';
 import { EMBEDDED_MODEL_ID } from '../../../src/store/names';
@@ -361,13 +373,15 @@ describe('EngramDB', () => {
 		const E = EMBEDDED_MODEL_ID;
 		// As v12 stored them: `vector_models` derived by its middleware, here written out.
 		const row = (id: string, seq: number, models: string[]) => ({ ...withVectors(id, seq, models), vector_models: models });
-		await old.table('memories').bulkAdd([
-			row('m1', 1, [E]),
-			row('m2', 2, [E, 'caller:2']),
-			row('m3', 3, ['Xenova/minilm']),
-			{ ...row('m4', 4, []), vectors: undefined },
-			row('m5', 5, [E]),
-		]);
+		await old
+			.table('memories')
+			.bulkAdd([
+				row('m1', 1, [E]),
+				row('m2', 2, [E, 'caller:2']),
+				row('m3', 3, ['Xenova/minilm']),
+				{ ...row('m4', 4, []), vectors: undefined },
+				row('m5', 5, [E]),
+			]);
 		old.close();
 		const db = await openEngramDB({ name, indexedDB, IDBKeyRange });
 		opened.push(db);
