@@ -170,7 +170,7 @@ export function possibleUpdates(
 	const th = ctx.thresholds.similar;
 	if (d.row.content.length > UPDATE_MAX_CHARS) return [];
 	// The draft's own words only once a neighbour is to be compared: a draft with no similar
-	// neighbour (most of a fill into an empty or unrelated store) scans its text no further here.
+	// neighbour scans its text no further here (2% of the bench corpus's 10k fill, so little).
 	let mine: PackedWords | undefined;
 	// The nearest of those above the threshold are those above it among the nearest (the
 	// order is by cosine), so the caller's nearestOf(near) serves.
