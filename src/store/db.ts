@@ -432,18 +432,25 @@ async function upgradeToV10(tx: Transaction): Promise<void> {
  * v12 → v13: derives `other_models` on the rows that get an entry in its index: those whose
  * `vector_models` names a model besides the embedded one, and those it does not list under the
  * embedded model (no embedded vector, or a row an earlier step of this upgrade rewrote: the
- * derivation reads `vectors`, so it is right either way). Keys only: a store of rows holding
- * just the embedded vector reads two key lists and rewrites nothing.
+ * derivation reads `vectors`, so it is right either way). By keys and counts: when every row
+ * lists the embedded model (two counts agree), no key list of every row is read, and a store of
+ * rows holding only the embedded vector rewrites nothing.
  */
 async function upgradeToV13(tx: Transaction): Promise<void> {
 	const memories = tx.table('memories');
-	const [other, all, embedded] = await Promise.all([
+	const embedded = memories.where('vector_models').equals(EMBEDDED_MODEL_ID);
+	const [other, all, withEmbedded] = await Promise.all([
 		memories.where('vector_models').noneOf([EMBEDDED_MODEL_ID]).primaryKeys(),
-		memories.toCollection().primaryKeys(),
-		memories.where('vector_models').equals(EMBEDDED_MODEL_ID).primaryKeys(),
+		memories.count(),
+		embedded.count(),
 	]);
-	const has = new Set(embedded);
-	const ids = [...new Set([...other, ...all.filter((id) => !has.has(id))])];
+	let lacking: unknown[] = [];
+	if (withEmbedded < all) {
+		const [keys, has] = await Promise.all([memories.toCollection().primaryKeys(), embedded.primaryKeys()]);
+		const held = new Set(has);
+		lacking = keys.filter((id) => !held.has(id));
+	}
+	const ids = [...new Set([...other, ...lacking])];
 	if (ids.length === 0) return;
 	// The put goes through derivedFieldsMiddleware, which derives the field from `vectors`.
 	await memories

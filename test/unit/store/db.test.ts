@@ -401,6 +401,27 @@ describe('EngramDB', () => {
 		expect(await db.memories.get('m1')).not.toHaveProperty('vector_models');
 	});
 
+	it('schema upgrade from v12 where every row holds the embedded vector rewrites only the rows holding another model', async () => {
+		const name = freshName();
+		const old = new V12Only(name);
+		const E = EMBEDDED_MODEL_ID;
+		const row = (id: string, seq: number, models: string[]) => ({ ...withVectors(id, seq, models), vector_models: models });
+		await old.table('memories').bulkAdd([row('m1', 1, [E]), row('m2', 2, [E, 'caller:2']), row('m3', 3, [E])]);
+		old.close();
+		const db = await openEngramDB({ name, indexedDB, IDBKeyRange });
+		opened.push(db);
+		const rows = await db.memories.bulkGet(['m1', 'm2', 'm3']);
+		expect(rows.map((r) => [r?.other_models, r?.vector_models])).toEqual([
+			[undefined, [E]],
+			[['caller:2'], undefined],
+			[undefined, [E]],
+		]);
+		expect(await modelCounts(db)).toEqual([
+			{ model: 'caller:2', count: 1 },
+			{ model: E, count: 3 },
+		]);
+	});
+
 	it('schema upgrade from v3 merges the seq and write-stamp rows into one counters row', async () => {
 		const name = freshName();
 		const old = new V3Only(name);
