@@ -84,6 +84,8 @@ describe('schema upgrade in Chromium', () => {
 			v12Row('m2', 2, 'Maria keeps the spare greenhouse key under the blue pot', { [E]: axis(100, 2), 'caller:3': axis(3, 0) }),
 			v12Row('m3', 3, 'The greenhouse roof vents open above twenty degrees', { [E]: axis(100, 3), 'Xenova/all-MiniLM-L6-v2': axis(4, 1) }),
 			v12Row('m4', 4, 'Watering the greenhouse tomatoes happens every second day', { [E]: axis(100, 4), 'caller:3': axis(3, 1) }),
+			// No embedded vector: the upgrade reads every key to find it, and the engine re-embeds it.
+			v12Row('m5', 5, 'The greenhouse door sticks when it rains', { 'Xenova/all-MiniLM-L6-v2': axis(4, 2) }),
 		];
 		// On the app's origin, without the app: lay the database out as Dexie's v12 did (IndexedDB version 120).
 		await page.goto(`${server.url}/manifest.webmanifest`);
@@ -119,6 +121,15 @@ describe('schema upgrade in Chromium', () => {
 
 		await page.goto(server.url);
 		await page.waitForFunction(() => '__engram' in globalThis, undefined, { timeout: 60_000 });
+		// The engine re-embeds m5 in the background when it starts: wait until every memory has its vector.
+		await page.waitForFunction(
+			async () => {
+				const h = await (globalThis as unknown as { __engram: { health(): Promise<{ vector_index: { vectors: number } }> } }).__engram.health();
+				return h.vector_index.vectors === 5;
+			},
+			undefined,
+			{ timeout: 60_000, polling: 200 },
+		);
 		type Engram = {
 			health(): Promise<{ database: { version: number; memories: number }; vector_index: { vectors: number }; issues: string[] }>;
 			models(): Promise<{ available: { model: string; count: number }[] }>;
@@ -129,21 +140,24 @@ describe('schema upgrade in Chromium', () => {
 			const engram = (globalThis as unknown as { __engram: Engram }).__engram;
 			const health = await engram.health();
 			const models = await engram.models();
-			// A caller's embedding is ranked against the rows holding a caller vector of its length.
-			const byCaller = await engram.recall({ query: 'greenhouse', embedding: [0, 1, 0], limit: 2 });
+			// A caller's embedding is ranked against the rows holding a caller vector of its length
+			// (none found would be refused: the active model has 100 dimensions, not 3).
+			const byCaller = await engram.recall({ query: 'greenhouse', embedding: [1, 0, 0], limit: 5 });
 			return { health, models: models.available, byCaller: byCaller.results.map((r) => r.memory.id) };
 		});
-		expect(seen.health.database).toMatchObject({ version: 14, memories: 4 });
-		expect(seen.health.vector_index.vectors).toBe(4);
+		expect(seen.health.database).toMatchObject({ version: 14, memories: 5 });
+		expect(seen.health.vector_index.vectors).toBe(5);
 		expect(seen.health.issues).toEqual([]);
 		expect(seen.models).toEqual([
-			{ model: 'Xenova/all-MiniLM-L6-v2', count: 1 },
+			{ model: 'Xenova/all-MiniLM-L6-v2', count: 2 },
 			{ model: 'caller:3', count: 2 },
-			{ model: E, count: 4 },
+			{ model: E, count: 5 },
 		]);
-		expect(seen.byCaller[0]).toBe('m4');
+		// m2's caller vector is the query's, m4's is orthogonal: m2 ranks first though m4 is shorter.
+		expect(seen.byCaller.indexOf('m2')).toBeGreaterThanOrEqual(0);
+		expect(seen.byCaller.indexOf('m2')).toBeLessThan(seen.byCaller.indexOf('m4'));
 
-		const after = await readStore(page, ['m1', 'm2', 'm3', 'm4']);
+		const after = await readStore(page, ['m1', 'm2', 'm3', 'm4', 'm5']);
 		expect(after.version).toBe(140);
 		expect(after.indexes).toEqual(['[scope+seq]', '[session+seq]', 'other_models', 'seq']);
 		// Only the rows with an entry were rewritten; m1 keeps its stale field until its next write.
@@ -152,6 +166,8 @@ describe('schema upgrade in Chromium', () => {
 			{ other: ['caller:3'], stale: undefined },
 			{ other: ['Xenova/all-MiniLM-L6-v2'], stale: undefined },
 			{ other: ['caller:3'], stale: undefined },
+			// Marked without an embedded vector by the upgrade; the re-embedding's write re-derived it.
+			{ other: ['Xenova/all-MiniLM-L6-v2'], stale: undefined },
 		]);
 
 		// New memories hold only the embedded vector: no entry; one with a caller embedding gets one.
@@ -167,11 +183,11 @@ describe('schema upgrade in Chromium', () => {
 			const health = await engram.health();
 			return { ids: out.results.map((r) => r.memory_id), vectors: health.vector_index.vectors, models: (await engram.models()).available };
 		});
-		expect(stored.vectors).toBe(7);
+		expect(stored.vectors).toBe(8);
 		expect(stored.models).toEqual([
-			{ model: 'Xenova/all-MiniLM-L6-v2', count: 1 },
+			{ model: 'Xenova/all-MiniLM-L6-v2', count: 2 },
 			{ model: 'caller:3', count: 3 },
-			{ model: E, count: 7 },
+			{ model: E, count: 8 },
 		]);
 		expect((await readStore(page, stored.ids)).rows).toEqual([
 			{ other: undefined, stale: undefined },
