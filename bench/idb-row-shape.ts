@@ -33,10 +33,12 @@ const PAGE_CODE = `(async () => {
 			vector_models: ['Xenova/all-MiniLM-L6-v2'],
 		};
 	};
+	const SPARSE = [['seq', 'seq'], ['[scope+seq]', ['scope', 'seq']], ['[session+seq]', ['session', 'seq']], ['other_models', 'other_models', true]];
 	const IDX = [['seq', 'seq'], ['[scope+seq]', ['scope', 'seq']], ['[session+seq]', ['session', 'seq']], ['vector_models', 'vector_models', true]];
-	const cases = {
+	const all = {
 		'now: keyPath + 4 indexes': [true, IDX, full],
 		'no vector_models index': [true, IDX.slice(0, 3), full],
+		'vector_models indexed, field absent': [true, IDX, () => { const r = full(); delete r.vector_models; return r; }],
 		'keyPath, no index': [true, [], full],
 		'no keyPath, no index': [false, [], full],
 		'links+entities as JSON string': [true, IDX, () => { const r = full(); r.links = JSON.stringify(r.links); r.entities = JSON.stringify(r.entities); return r; }],
@@ -44,19 +46,29 @@ const PAGE_CODE = `(async () => {
 		'no vector': [true, IDX, () => { const r = full(); delete r.vectors; return r; }],
 		'no links': [true, IDX, () => { const r = full(); delete r.links; return r; }],
 		'id, seq, scope, session + one JSON string': [true, IDX, () => { const r = full(); const v = r.vectors['Xenova/all-MiniLM-L6-v2']; const { id, seq, scope, session, vector_models, vectors, ...rest } = r; return { id, seq, scope, vector_models, v, rest: JSON.stringify(rest) }; }],
+		// Schema v14's row (no vector_models; the sparse other_models absent), as is and packed:
+		// the indexed fields and the vector beside one JSON string of the rest, the JSON made
+		// inside the timed loop (its cost counts).
+		'v14 row': [true, SPARSE, () => { const r = full(); delete r.vector_models; return r; }],
+		'v14 row packed, JSON timed': [true, SPARSE, () => { const r = full(); delete r.vector_models; return r; }, (r) => { const { id, seq, scope, session, vectors, ...rest } = r; return { id, seq, scope, session, vectors, p: JSON.stringify(rest) }; }],
 	};
+	const only = ONLY;
+	const cases = Object.fromEntries(Object.entries(all).filter(([n]) => only.length === 0 || only.some((o) => n.startsWith(o))));
 	const dbs = {};
 	for (const [name, [key, idx]] of Object.entries(cases)) dbs[name] = await open(key, idx);
 	const issue = {}, total = {};
 	// Variants take turns, round by round, so a busy spell on the machine falls on all of them.
 	for (let rep = 0; rep < 16; rep++) {
-		for (const [name, [key, , make]] of Object.entries(cases)) {
+		for (const [name, [key, , make, pack]] of Object.entries(cases)) {
 			const rows = Array.from({ length: 500 }, make);
 			const t = performance.now();
 			await new Promise((resolve, reject) => {
 				const tx = dbs[name].transaction('m', 'readwrite', { durability: 'relaxed' });
 				const s = tx.objectStore('m');
-				for (const r of rows) key ? s.add(r) : s.add(r, r.id);
+				for (const row of rows) {
+					const r = pack ? pack(row) : row;
+					key ? s.add(r) : s.add(r, r.id);
+				}
 				(issue[name] ??= []).push(performance.now() - t);
 				tx.oncomplete = resolve;
 				tx.onerror = () => reject(tx.error);
@@ -70,5 +82,8 @@ const PAGE_CODE = `(async () => {
 	return out;
 })()`;
 
-const result = await runOnAppOrigin<Record<string, string>>(PAGE_CODE);
+// `--only <prefix>,<prefix>`: run only the variants whose names start so.
+const i = process.argv.indexOf('--only');
+const only = i > 0 ? process.argv[i + 1].split(',') : [];
+const result = await runOnAppOrigin<Record<string, string>>(PAGE_CODE.replace('ONLY', JSON.stringify(only)));
 for (const [name, ms] of Object.entries(result)) console.log(`${name.padEnd(34)} ${ms}`);

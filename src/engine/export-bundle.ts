@@ -7,7 +7,7 @@ import type { MemoryRow } from '../store/rows';
 import type { toEntity } from './reads';
 
 /** A memory as exported: the stored record without derived index keys. */
-export type ExportedMemory = Omit<MemoryRow, 'content_key' | 'session' | 'entity_ids' | 'links' | 'link_keys' | 'vectors' | 'vector_models'>;
+export type ExportedMemory = Omit<MemoryRow, 'content_key' | 'session' | 'entity_ids' | 'links' | 'link_keys' | 'vectors' | 'vector_models' | 'other_models'>;
 
 /** A vector as exported (numbers print exactly: float32 → double → JSON → float32 is lossless). */
 export interface ExportedVector {

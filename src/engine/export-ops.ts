@@ -77,7 +77,7 @@ async function collect(ctx: EngineContext, rows: MemoryRow[], selected: Set<stri
 }
 
 function exportedMemory(row: MemoryRow): ExportedMemory {
-	const { content_key: _k, session: _s, entity_ids: _e, links: _l, link_keys: _lk, vectors: _v, vector_models: _vm, ...rest } = row;
+	const { content_key: _k, session: _s, entity_ids: _e, links: _l, link_keys: _lk, vectors: _v, vector_models: _vm, other_models: _om, ...rest } = row;
 	return rest;
 }
 

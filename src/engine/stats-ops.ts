@@ -20,7 +20,7 @@ export const SYNC_STATE_KEY = 'sync_state';
 import { parseInput } from './validate';
 import { reads } from './read-gate';
 import { linksFrom } from '../store/associations';
-import { rowsWithVector, vectorModels } from '../store/vectors';
+import { vectorCount, vectorModels } from '../store/vectors';
 
 const TOP = 10;
 
@@ -157,7 +157,7 @@ async function embeddingModels(ctx: EngineContext, active: number): Promise<{ mo
 	let cached = otherModels.get(ctx);
 	if (!cached || cached.active !== model || Date.now() - cached.at > OTHER_MODELS_TTL_MS) {
 		const names = (await vectorModels(ctx.db)).filter((m) => m !== model);
-		const counts = await Promise.all(names.map(async (m) => ({ model: m, count: await rowsWithVector(ctx.db, m).count() })));
+		const counts = await Promise.all(names.map(async (m) => ({ model: m, count: await vectorCount(ctx.db, m) })));
 		otherModels.set(ctx, (cached = { at: Date.now(), active: model, counts }));
 	}
 	const all = [...(active ? [{ model, count: active }] : []), ...cached.counts.filter((c) => c.count > 0)];
@@ -196,7 +196,7 @@ export async function health(
 ): Promise<HealthOutput> {
 	const db = ctx.db;
 	const model = ctx.embedder.modelId;
-	const [memories, entities, vectors] = await db.read(() => Promise.all([db.memories.count(), db.entities.count(), rowsWithVector(db, model).count()]));
+	const [memories, entities, vectors] = await db.read(() => Promise.all([db.memories.count(), db.entities.count(), vectorCount(db, model)]));
 	// Links are counted where they are indexed: nothing in IndexedDB indexes them (store/associations.ts).
 	const associations = Object.values(ctx.index.counts().edgesByType).reduce((a, b) => a + b, 0);
 	const issues: string[] = [];

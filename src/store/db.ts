@@ -8,10 +8,10 @@
  */
 import Dexie, { type DBCore, type Middleware, type Table, type Transaction } from 'dexie';
 import type { ActivityRow, AssociationRow, EntityRow, MemoryRow, RequestRow, SettingRow, SnapshotRow, StoredLink, VectorRow } from './rows';
-import { contentKey, entityIdsOf, sessionOf } from './derived';
+import { contentKey, entityIdsOf, otherModelsOf, sessionOf } from './derived';
 import { isMemoryError } from '../core/errors';
 import { AbortForRetry, mapStoreError } from './errors';
-import { COUNTERS_KEY, DEFAULT_DB_NAME } from './names';
+import { COUNTERS_KEY, DEFAULT_DB_NAME, EMBEDDED_MODEL_ID } from './names';
 
 export { DEFAULT_DB_NAME };
 
@@ -146,11 +146,32 @@ export const SCHEMA_V12 = {
 	requests: 'id, at',
 } as const;
 
+/**
+ * Version 13 adds `*other_models`, the sparse index of which models a memory holds vectors of
+ * (store/vectors.ts): the embedded model's, on nearly every row, is left out, so a memory holding
+ * only that vector has no entry. The upgrade derives the field on the rows that need it, found by
+ * keys alone in v12's `vector_models` index (still there during this step): the rows holding
+ * another model, and those without an embedded vector.
+ */
+export const SCHEMA_V13 = {
+	...SCHEMA_V12,
+	memories: 'id, &seq, [scope+seq], [session+seq], *vector_models, *other_models',
+} as const;
+
+/**
+ * Version 14 drops `*vector_models`, which v13 replaced: one index entry fewer for every memory a
+ * store or an import writes. Rows written earlier keep a stale `vector_models` until rewritten.
+ */
+export const SCHEMA_V14 = {
+	...SCHEMA_V12,
+	memories: 'id, &seq, [scope+seq], [session+seq], *other_models',
+} as const;
+
 /** Dexie's built-in DBCore middleware Engram has no use for (see the EngramDB constructor). */
 const UNUSED_MIDDLEWARE = ['Observability', 'Cache'];
 
 /** The current schema version. */
-export const DB_VERSION = 12;
+export const DB_VERSION = 14;
 
 /** Options for opening a database; Node tests pass fake-indexeddb's factory and key range. */
 export interface EngramDBOptions {
@@ -209,6 +230,8 @@ export class EngramDB extends Dexie {
 		this.version(10).stores(SCHEMA_V10).upgrade(upgradeToV10);
 		this.version(11).stores(SCHEMA_V11);
 		this.version(12).stores(SCHEMA_V12);
+		this.version(13).stores(SCHEMA_V13).upgrade(upgradeToV13);
+		this.version(14).stores(SCHEMA_V14);
 		this.use(derivedFieldsMiddleware);
 	}
 
@@ -406,19 +429,56 @@ async function upgradeToV10(tx: Transaction): Promise<void> {
 }
 
 /**
- * A memory row as IndexedDB stores it: `vector_models` derived from `vectors`, the fields of
- * dropped indexes left out (see derivedFieldsMiddleware; store/raw.ts applies it to the rows it
- * adds itself).
+ * v12 → v13: derives `other_models` on the rows that get an entry in its index: those whose
+ * `vector_models` names a model besides the embedded one, and those it does not list under the
+ * embedded model (no embedded vector, or a row an earlier step of this upgrade rewrote: the
+ * derivation reads `vectors`, so it is right either way). By keys and counts: when every row
+ * lists the embedded model (two counts agree), no key list of every row is read, and a store of
+ * rows holding only the embedded vector rewrites nothing.
  */
-export function storedMemory({ link_keys: _links, entity_ids: _entities, ...m }: MemoryRow): MemoryRow {
-	return { ...m, vector_models: Object.keys(m.vectors ?? {}) };
+async function upgradeToV13(tx: Transaction): Promise<void> {
+	const memories = tx.table('memories');
+	const embedded = memories.where('vector_models').equals(EMBEDDED_MODEL_ID);
+	const [other, all, withEmbedded] = await Promise.all([
+		memories.where('vector_models').noneOf([EMBEDDED_MODEL_ID]).primaryKeys(),
+		memories.count(),
+		embedded.count(),
+	]);
+	let lacking: unknown[] = [];
+	if (withEmbedded < all) {
+		const [keys, has] = await Promise.all([memories.toCollection().primaryKeys(), embedded.primaryKeys()]);
+		const held = new Set(has);
+		lacking = keys.filter((id) => !held.has(id));
+	}
+	const ids = [...new Set([...other, ...lacking])];
+	if (ids.length === 0) return;
+	// The put goes through derivedFieldsMiddleware, which derives the field from `vectors`.
+	await memories
+		.where(':id')
+		.anyOf(ids)
+		.modify((m: MemoryRow) => {
+			m.other_models = otherModelsOf(m.vectors);
+		});
 }
 
 /**
- * Derives `vector_models` from `vectors` on every memory the store adds or puts, whichever
- * engine path wrote it: the index never disagrees with the row it indexes. A row written before
- * schema v9 loses its `link_keys`, and one written before v11 its `entity_ids` (those indexes are
- * gone), when next written.
+ * A memory row as IndexedDB stores it: `other_models` derived from `vectors` (absent when empty),
+ * the fields of dropped indexes left out (see derivedFieldsMiddleware; store/raw.ts applies it to
+ * the rows it adds itself). A row with nothing to change is returned as it is, not copied: a
+ * new row holding only the embedded vector, which is what a store or an import writes.
+ */
+export function storedMemory(m: MemoryRow): MemoryRow {
+	const other = otherModelsOf(m.vectors);
+	if (!('link_keys' in m || 'entity_ids' in m || 'vector_models' in m || 'other_models' in m)) return other ? { ...m, other_models: other } : m;
+	const { link_keys: _links, entity_ids: _entities, vector_models: _models, other_models: _other, ...rest } = m;
+	return other ? { ...rest, other_models: other } : rest;
+}
+
+/**
+ * Derives `other_models` from `vectors` on every memory the store adds or puts, whichever engine
+ * path wrote it: the index never disagrees with the row it indexes. A row written before schema
+ * v9 loses its `link_keys`, one written before v11 its `entity_ids`, and one written before v14
+ * its `vector_models` (those indexes are gone), when next written.
  */
 const derivedFieldsMiddleware: Middleware<DBCore> = {
 	stack: 'dbcore',

@@ -1,10 +1,12 @@
 /**
  * Fields derived from a memory's public data for indexing: the session key, the
- * duplicate-detection key and the ids of the entities it mentions. Pure; used by the engine on
+ * duplicate-detection key, the ids of the entities it mentions and the models it is indexed under. Pure; used by the engine on
  * write, by the store on every memory write and by schema upgrades.
  */
 import type { EntityRef } from '../core/schemas';
 import { entityId, trimEnd } from '../core/entities';
+import type { MemoryRow } from './rows';
+import { EMBEDDED_MODEL_ID } from './names';
 
 /** Metadata keys that name a conversation/session, in order of preference. */
 export const SESSION_KEYS = ['session_id', 'conversation_id', 'session'] as const;
@@ -62,4 +64,26 @@ export function contentHash(key: string): number {
 /** The distinct entity ids a memory mentions (the search index's entity postings; schema v5–v10 indexed them as `entity_ids`). */
 export function entityIdsOf(entities: readonly EntityRef[] | undefined): string[] {
 	return [...new Set((entities ?? []).map(entityId))];
+}
+
+/**
+ * The `other_models` key of a row holding no vector of the embedded model. It sorts before any
+ * model id (no model id starts with U+0000), and no model is called so.
+ */
+export const NO_EMBEDDED_VECTOR = '\u0000no embedded vector';
+
+/**
+ * A row's `other_models`: the models of `vectors` other than the embedded one, plus
+ * NO_EMBEDDED_VECTOR when the embedded one is missing; undefined when that leaves nothing (the
+ * row then has no entry in the index).
+ */
+export function otherModelsOf(vectors: MemoryRow['vectors']): string[] | undefined {
+	let out: string[] | undefined;
+	let embedded = false;
+	for (const model in vectors) {
+		if (model === EMBEDDED_MODEL_ID) embedded = true;
+		else (out ??= []).push(model);
+	}
+	if (!embedded) (out ??= []).push(NO_EMBEDDED_VECTOR);
+	return out;
 }

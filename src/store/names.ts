@@ -12,3 +12,11 @@ export const COUNTERS_KEY = 'sys:counters';
 
 /** The setting naming the active embedding model (unset: the embedded one). */
 export const ACTIVE_MODEL_KEY = 'active_model';
+
+/**
+ * The embedded model's id (engine/embedder `DEFAULT_MODEL_ID`). Its vectors are the ones nearly
+ * every row holds, so the store indexes the other models only (see store/vectors.ts): the index
+ * of every row's models cost each stored memory an index entry for what every row has. Renaming
+ * the model needs a schema version that re-derives `other_models` on the rows.
+ */
+export const EMBEDDED_MODEL_ID = 'engram/glove-sif-100d';

@@ -46,8 +46,14 @@ export interface MemoryRow {
 	link_keys?: [string, string][];
 	/** The memory's vectors, by model (see store/vectors.ts). */
 	vectors?: Record<string, Float32Array>;
-	/** The models of `vectors`, indexed (multi-entry); the store derives them on write. */
+	/** Schema v10–v13 only: the models of `vectors`, then indexed; dropped when the row is next written. */
 	vector_models?: string[];
+	/**
+	 * The models of `vectors` other than the embedded one, and `NO_EMBEDDED_VECTOR` when it has
+	 * none of that model; indexed (multi-entry, schema v13), absent when empty. The store derives
+	 * it on every write (store/vectors.ts `otherModelsOf`).
+	 */
+	other_models?: string[];
 }
 
 /** An association: the public shape, as the store hands it out (from its source row's links). */

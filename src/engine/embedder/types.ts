@@ -6,10 +6,11 @@
  */
 import type { ProgressInfo } from '@huggingface/transformers';
 import { MemoryError } from '../../core/errors';
+import { EMBEDDED_MODEL_ID } from '../../store/names';
 import type { WordLevelSpec } from '../word-tokenizer';
 
-/** The embedded model's id: served from `<localModelPath>/engram/glove-sif-100d/`. */
-export const DEFAULT_MODEL_ID = 'engram/glove-sif-100d';
+/** The embedded model's id: served from `<localModelPath>/engram/glove-sif-100d/` (the store names it too, store/names.ts). */
+export const DEFAULT_MODEL_ID = EMBEDDED_MODEL_ID;
 
 /** Turns texts into unit-length vectors with one fixed model. */
 export interface Embedder {

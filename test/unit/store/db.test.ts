@@ -3,9 +3,23 @@ import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryError } from '../../../src/core/errors';
 import { contentKey } from '../../../src/store/derived';
-import { DB_VERSION, EngramDB, openEngramDB, SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V5, SCHEMA_V7, SCHEMA_V8, SCHEMA_V11 } from '../../../src/store/db';
+import {
+	DB_VERSION,
+	EngramDB,
+	openEngramDB,
+	SCHEMA_V1,
+	SCHEMA_V2,
+	SCHEMA_V3,
+	SCHEMA_V5,
+	SCHEMA_V7,
+	SCHEMA_V8,
+	SCHEMA_V11,
+	SCHEMA_V12,
+} from '../../../src/store/db';
 import { linksOf, linksOut, linksTouching } from '../../../src/store/associations';
-import { modelCounts, rowsWithVector, setVector, vectorModels, vectorRowsOf } from '../../../src/store/vectors';
+import { modelCounts, NO_EMBEDDED_VECTOR, rowsWithVector, setVector, vectorCount, vectorModels, vectorRowsOf } from '../../../src/store/vectors';
+import { EMBEDDED_MODEL_ID } from '../../../src/store/names';
+import { DEFAULT_MODEL_ID } from '../../../src/engine/embedder/types';
 import type { MemoryRow } from '../../../src/store/rows';
 import { bumpStamp, readCounters, reserveSeqs } from '../../../src/store/settings';
 import { mapStoreError } from '../../../src/store/errors';
@@ -73,6 +87,14 @@ class V11Only extends Dexie {
 	}
 }
 
+/** A database created at version 12 (every model of every row indexed as `vector_models`). */
+class V12Only extends Dexie {
+	constructor(name: string) {
+		super(name, { indexedDB, IDBKeyRange });
+		this.version(12).stores(SCHEMA_V12);
+	}
+}
+
 const v1Link = { from: 'm1', to: 'm1', type: 'RELATES_TO', strength: 0.5, created_at: 'x' };
 
 const v1Memory = {
@@ -112,7 +134,10 @@ describe('EngramDB', () => {
 			const v = m!.vectors!['engram/glove-sif-100d'];
 			expect(v).toBeInstanceOf(Float32Array);
 			expect(Array.from(v)).toEqual([Math.fround(0.6), Math.fround(0.8)]);
-			expect(m!.vector_models).toEqual(['engram/glove-sif-100d']);
+			// The embedded model's vector alone gives the row no entry in the sparse index (v13).
+			expect(m).not.toHaveProperty('vector_models');
+			expect(m).not.toHaveProperty('other_models');
+			expect(await modelCounts(db)).toEqual([{ model: 'engram/glove-sif-100d', count: 1 }]);
 			expect(await db.entities.where('norm').equals('maria').count()).toBe(1);
 			expect(await db.memories.where('[session+seq]').equals(['c-7', 1]).count()).toBe(1);
 			// v5 derived `entity_ids`; v10's upgrade rewrote the row, and since v11 a write drops them.
@@ -283,7 +308,7 @@ describe('EngramDB', () => {
 	it('indexes neither tags nor entity mentions since v11, and drops a stale entity_ids when a row is rewritten', async () => {
 		const db = await openEngramDB({ name: freshName(), indexedDB, IDBKeyRange });
 		opened.push(db);
-		expect(db.memories.schema.indexes.map((i) => i.name).sort()).toEqual(['[scope+seq]', '[session+seq]', 'seq', 'vector_models']);
+		expect(db.memories.schema.indexes.map((i) => i.name).sort()).toEqual(['[scope+seq]', '[session+seq]', 'other_models', 'seq']);
 		const row = { ...v1Memory, content_key: 'k', entities_given: true };
 		await db.memories.add({ ...row, entity_ids: ['person:maria'] });
 		expect(await db.memories.get('m1')).not.toHaveProperty('entity_ids');
@@ -305,6 +330,96 @@ describe('EngramDB', () => {
 		expect((await db.memories.get('m1'))?.content).toBe(v1Memory.content);
 		await db.write(() => recordRequests(db, [{ id: 'r1', op: 'store_memory', hash: 'h', at: 1, result: [] }], 2));
 		expect(await db.requests.get('r1')).toMatchObject({ op: 'store_memory', at: 1 });
+	});
+
+	it('indexes the models of a row other than the embedded one since v13, and marks a row without an embedded vector', async () => {
+		expect(EMBEDDED_MODEL_ID).toBe(DEFAULT_MODEL_ID);
+		const db = await openEngramDB({ name: freshName(), indexedDB, IDBKeyRange });
+		opened.push(db);
+		const E = EMBEDDED_MODEL_ID;
+		await db.memories.bulkAdd([
+			withVectors('m1', 1, [E]),
+			withVectors('m2', 2, [E, 'caller:2']),
+			withVectors('m3', 3, ['Xenova/minilm']),
+			{ ...withVectors('m4', 4, []), vectors: undefined },
+		]);
+		const rows = await db.memories.bulkGet(['m1', 'm2', 'm3', 'm4']);
+		expect(rows.map((r) => r?.other_models)).toEqual([undefined, ['caller:2'], ['Xenova/minilm', NO_EMBEDDED_VECTOR], [NO_EMBEDDED_VECTOR]]);
+		expect(rows.map((r) => r && 'vector_models' in r)).toEqual([false, false, false, false]);
+		// Only the rows holding something besides the embedded vector have index entries.
+		expect(await db.memories.where('other_models').above('').primaryKeys()).toEqual(expect.arrayContaining(['m2', 'm3', 'm4']));
+		expect(new Set(await db.memories.where('other_models').above('').primaryKeys()).has('m1')).toBe(false);
+		expect(await modelCounts(db)).toEqual([
+			{ model: 'Xenova/minilm', count: 1 },
+			{ model: 'caller:2', count: 1 },
+			{ model: E, count: 2 },
+		]);
+		expect(await vectorCount(db, E)).toBe(2);
+		expect((await rowsWithVector(db, E).primaryKeys()).sort()).toEqual(['m1', 'm2']);
+		expect((await rowsWithVector(db, 'caller:2').primaryKeys()).sort()).toEqual(['m2']);
+		// A rewrite re-derives the field: the embedded vector added, the mark goes.
+		const m3 = (await db.memories.get('m3'))!;
+		setVector(m3, E, [1, 0]);
+		await db.memories.put(m3);
+		expect((await db.memories.get('m3'))?.other_models).toEqual(['Xenova/minilm']);
+		expect(await vectorCount(db, E)).toBe(3);
+		await db.memories.bulkDelete(['m1', 'm2', 'm3', 'm4']);
+		expect(await vectorModels(db)).toEqual([]);
+	});
+
+	it('schema upgrade from v12 indexes only the other models, rewriting only the rows that need an entry (v13), and drops vector_models (v14)', async () => {
+		const name = freshName();
+		const old = new V12Only(name);
+		const E = EMBEDDED_MODEL_ID;
+		// As v12 stored them: `vector_models` derived by its middleware, here written out.
+		const row = (id: string, seq: number, models: string[]) => ({ ...withVectors(id, seq, models), vector_models: models });
+		await old
+			.table('memories')
+			.bulkAdd([
+				row('m1', 1, [E]),
+				row('m2', 2, [E, 'caller:2']),
+				row('m3', 3, ['Xenova/minilm']),
+				{ ...row('m4', 4, []), vectors: undefined },
+				row('m5', 5, [E]),
+			]);
+		old.close();
+		const db = await openEngramDB({ name, indexedDB, IDBKeyRange });
+		opened.push(db);
+		expect(db.verno).toBe(DB_VERSION);
+		expect(db.memories.schema.indexes.map((i) => i.name)).not.toContain('vector_models');
+		const rows = await db.memories.bulkGet(['m1', 'm2', 'm3', 'm4', 'm5']);
+		expect(rows.map((r) => r?.other_models)).toEqual([undefined, ['caller:2'], ['Xenova/minilm', NO_EMBEDDED_VECTOR], [NO_EMBEDDED_VECTOR], undefined]);
+		// Rows holding only the embedded vector were not rewritten: they keep the stale field.
+		expect(rows.map((r) => r?.vector_models)).toEqual([[E], undefined, undefined, undefined, [E]]);
+		expect(await modelCounts(db)).toEqual([
+			{ model: 'Xenova/minilm', count: 1 },
+			{ model: 'caller:2', count: 1 },
+			{ model: E, count: 3 },
+		]);
+		expect(rows.map((r) => r?.content)).toEqual(Array(5).fill(v1Memory.content));
+		await db.memories.put(rows[0]!);
+		expect(await db.memories.get('m1')).not.toHaveProperty('vector_models');
+	});
+
+	it('schema upgrade from v12 where every row holds the embedded vector rewrites only the rows holding another model', async () => {
+		const name = freshName();
+		const old = new V12Only(name);
+		const E = EMBEDDED_MODEL_ID;
+		const row = (id: string, seq: number, models: string[]) => ({ ...withVectors(id, seq, models), vector_models: models });
+		await old.table('memories').bulkAdd([row('m1', 1, [E]), row('m2', 2, [E, 'caller:2']), row('m3', 3, [E])]);
+		old.close();
+		const db = await openEngramDB({ name, indexedDB, IDBKeyRange });
+		opened.push(db);
+		const rows = await db.memories.bulkGet(['m1', 'm2', 'm3']);
+		expect(rows.map((r) => [r?.other_models, r?.vector_models])).toEqual([
+			[undefined, [E]],
+			[['caller:2'], undefined],
+			[undefined, [E]],
+		]);
+		expect(await modelCounts(db)).toEqual([
+			{ model: 'caller:2', count: 1 },
+			{ model: E, count: 3 },
+		]);
 	});
 
 	it('schema upgrade from v3 merges the seq and write-stamp rows into one counters row', async () => {

@@ -13,6 +13,7 @@ import type { MemoryRow, SettingRow } from '../../../src/store/rows';
 import { previousInScope } from '../../../src/store/memories';
 import { freshName } from '../engine/helpers';
 import { memoryRow } from './memory-row';
+import { NO_EMBEDDED_VECTOR } from '../../../src/store/vectors';
 
 const opened: EngramDB[] = [];
 afterEach(() => opened.splice(0).forEach((d) => d.close()));
@@ -57,7 +58,7 @@ describe('raw requests', () => {
 			expect((await getRows<MemoryRow>(db, 'memories', ['b', 'x', 'a'])).map((r) => r?.id)).toEqual(['b', undefined, 'a']);
 		});
 		const stored = await db.memories.get('a');
-		expect(stored?.vector_models).toEqual(['m']);
+		expect(stored?.other_models).toEqual(['m', NO_EMBEDDED_VECTOR]);
 		expect(stored?.vectors?.m).toEqual(new Float32Array([1, 0]));
 		expect(await db.settings.get('after')).toEqual({ key: 'after', value: 1 });
 	});
@@ -147,6 +148,6 @@ describe('raw requests', () => {
 		expect(db.rawRequests).toBe(false);
 		await db.write(() => writeRows(db, 'memories', [memory('a', 1)], 'add', storedMemory));
 		expect(seen).toEqual(['memories:add']);
-		expect((await db.memories.get('a'))?.vector_models).toEqual(['m']);
+		expect((await db.memories.get('a'))?.other_models).toEqual(['m', NO_EMBEDDED_VECTOR]);
 	});
 });
