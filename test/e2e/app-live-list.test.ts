@@ -105,4 +105,25 @@ describe('the live list', () => {
 		await row(app.page, 'ferry timetable changes in June.', true);
 		expect(app.errors).toEqual([]);
 	});
+
+	it("Settings re-reads Engram's size once an agent's writes pause", async () => {
+		await seed(app.page, [{ content: 'A first note to give the store a size.' }]);
+		await app.page.goto(`${app.server.url}/#/settings`);
+		const size = app.page.getByTestId('engram-size');
+		await size
+			.filter({ hasText: '(1 memories)' })
+			.or(size.filter({ hasText: '(1 memory)' }))
+			.waitFor();
+		const before = await size.innerText();
+		// The size is a scan of every row: while the writes come it waits, then reads once.
+		for (let i = 0; i < 5; i++)
+			await engine(app.page, 'store', { content: `Agent note ${i}: ${'a longer body of text to grow the store. '.repeat(20)}` }, { actor: 'test-agent' });
+		await app.page.waitForFunction(
+			({ before }) => {
+				const text = (document.querySelector('[data-testid="engram-size"]')?.textContent ?? '').replace(/\s+/g, ' ');
+				return text.includes('(6 memories)') && text.split(' of ')[0] !== before.split(' of ')[0];
+			},
+			{ before },
+		);
+	});
 });
