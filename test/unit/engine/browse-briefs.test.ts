@@ -35,7 +35,7 @@ describe('timeline pages kept between reads', () => {
 		const a = await e.store({ content: 'The boiler is serviced every October.', timestamp: '2024-01-01T00:00:00Z' });
 		const b = await e.store({ content: 'The garden hose hangs in the shed.', timestamp: '2024-01-02T00:00:00Z' });
 		expect(await contents(e)).toEqual(['The garden hose hangs in the shed.', 'The boiler is serviced every October.']);
-		await e.update({ memory_id: a.memory_id, content: 'The boiler is serviced every November.', tags: ['house'] });
+		await e.update({ memory_id: a.memory_id!, content: 'The boiler is serviced every November.', tags: ['house'] });
 		await e.delete({ memory_id: b.memory_id });
 		await e.store({ content: 'The fuse box is behind the coats.', timestamp: '2024-01-03T00:00:00Z' });
 		const page = await e.timeline({ limit: 100 });
@@ -78,7 +78,7 @@ describe('timeline pages kept between reads', () => {
 		await seen;
 		expect(await contents(b)).toEqual(['The recycling goes out on Tuesdays.']);
 		const edited = nextEvent(b, 'memories');
-		await a.update({ memory_id: m.memory_id, content: 'The recycling goes out on Wednesdays now.' });
+		await a.update({ memory_id: m.memory_id!, content: 'The recycling goes out on Wednesdays now.' });
 		await edited;
 		expect(await contents(b)).toEqual(['The recycling goes out on Wednesdays now.']);
 	});
