@@ -94,8 +94,10 @@ export interface AgentPathResult {
 	 * the sidebar's and the list's counts, and the list's first page), ms from the page, medians of
 	 * 10: an agent's call arriving meanwhile waits behind it. `refresh_ms` is the whole refresh as
 	 * the page asks it (both counts and the page at once). `timeline_after_write_ms` is the first
-	 * page right after a store (the page's engine stores one memory before each): what the list
-	 * reads after an agent's write, where the worker keeps the rest of the page (browse-ops.ts).
+	 * page right after a store (the page's engine stores one memory before each), timed from the page
+	 * like the rest: it includes the app's own refresh and repaint reacting to that store (the answer
+	 * waits for the page's main thread), so it reads high on a busy host. The worker reads only the
+	 * new row from IndexedDB; it keeps the rest of the page (browse-ops.ts), as in `timeline_ms`.
 	 */
 	ui_refresh: { stats_ms: number; timeline_ms: number; refresh_ms: number; timeline_after_write_ms?: number } | null;
 }
