@@ -5,6 +5,7 @@
 import { MemoryError } from '../core/errors';
 import {
 	FindByEntityInputSchema,
+	type MemoryBrief,
 	TimelineInputSchema,
 	type FindByEntityInput,
 	type FindByEntityOutput,
@@ -18,6 +19,7 @@ import { entityIdsOf } from '../store/derived';
 import type { EntityRow, MemoryRow } from '../store/rows';
 import type { EngineContext } from './context';
 import { toBrief } from './doc';
+import type { ChangeEvent } from './types';
 import { searchEntities, toEntity } from './reads';
 import { reads } from './read-gate';
 import { YIELD_TO_RECALLS_MS } from './stats-ops';
@@ -25,6 +27,76 @@ import { parseInput } from './validate';
 
 /** Default cap on list items' content. */
 export const BRIEF_CHARS = 500;
+
+/** Briefs kept per engine: the list's pages are about 4,000 rows (MAX_PAGES × 100 in ui/state/timeline.svelte.ts). */
+const BRIEFS_KEPT = 4_096;
+
+/**
+ * The briefs of rows timeline() read lately, so the open app's refresh after an agent's write
+ * reads only the rows that changed, not its whole first page: 100 rows with their vectors were
+ * 7–9 ms of the worker at 10k memories (the same thread the agent's next call needs; issue 25).
+ * Every committed change names its memories in a ChangeEvent (this engine's writes, and other
+ * tabs' through cross-tab.ts), which drops them; an event without ids, a wipe or a model switch
+ * drops all. A read that began before a drop is not kept (it may hold the row from before it).
+ */
+class BriefCache {
+	readonly #briefs = new Map<string, { chars: number; brief: MemoryBrief }>();
+	#epoch = 0;
+
+	constructor(ctx: EngineContext) {
+		ctx.hub.subscribe((e) => this.#forget(e));
+	}
+
+	get epoch(): number {
+		return this.#epoch;
+	}
+
+	/** A copy of the brief cut at `chars` (callers may rewrite what they get), or undefined. */
+	get(id: string, chars: number): MemoryBrief | undefined {
+		const hit = this.#briefs.get(id);
+		if (hit?.chars !== chars) return undefined;
+		return { ...hit.brief, tags: [...hit.brief.tags] };
+	}
+
+	/** Keeps briefs read since `epoch`, unless a change came in between; the oldest go first. */
+	keep(epoch: number, chars: number, briefs: MemoryBrief[]): void {
+		if (epoch !== this.#epoch) return;
+		for (const brief of briefs) {
+			this.#briefs.delete(brief.id);
+			this.#briefs.set(brief.id, { chars, brief: { ...brief, tags: [...brief.tags] } });
+		}
+		for (const id of this.#briefs.keys()) {
+			if (this.#briefs.size <= BRIEFS_KEPT) break;
+			this.#briefs.delete(id);
+		}
+	}
+
+	#forget(e: ChangeEvent): void {
+		if (e.kind === 'associations' || e.kind === 'settings') return;
+		this.#epoch++;
+		if (e.ids && (e.kind === 'memories' || e.kind === 'entities')) for (const id of e.ids) this.#briefs.delete(id);
+		else this.#briefs.clear();
+	}
+}
+
+const briefCaches = new WeakMap<EngineContext, BriefCache>();
+
+/** The rows' briefs in the order of `ids` (rows gone since the index named them are left out). */
+async function briefsOf(ctx: EngineContext, ids: string[], chars: number): Promise<MemoryBrief[]> {
+	let cache = briefCaches.get(ctx);
+	if (!cache) briefCaches.set(ctx, (cache = new BriefCache(ctx)));
+	const epoch = cache.epoch;
+	const found = ids.map((id) => cache.get(id, chars));
+	const missing = ids.filter((_, i) => !found[i]);
+	if (missing.length) {
+		const rows = await ctx.db.memories.bulkGet(missing);
+		const read = rows.flatMap((r) => (r ? [toBrief(r, chars)] : []));
+		cache.keep(epoch, chars, read);
+		const byId = new Map(read.map((b) => [b.id, b]));
+		ids.forEach((id, i) => (found[i] ??= byId.get(id)));
+	}
+	return found.filter((b): b is MemoryBrief => b !== undefined);
+}
 
 /** Memories in time order; see the module comment. */
 export async function timeline(ctx: EngineContext, input: TimelineInput): Promise<TimelineOutput> {
@@ -55,8 +127,11 @@ export async function timeline(ctx: EngineContext, input: TimelineInput): Promis
 		q.end = inclusiveDateEnd(p.end) ?? w.end;
 	}
 	const page = ctx.index.rank(q, { vectors: [] }, now);
-	const rows = await ctx.db.memories.bulkGet(page.hits.map((h) => h.id));
-	const memories = rows.flatMap((r) => (r ? [toBrief(r, p.max_content_chars ?? BRIEF_CHARS)] : []));
+	const memories = await briefsOf(
+		ctx,
+		page.hits.map((h) => h.id),
+		p.max_content_chars ?? BRIEF_CHARS,
+	);
 	const offset = q.offset ?? 0;
 	const hasMore = offset + page.hits.length < page.total;
 	return { memories, count: memories.length, total: page.total, has_more: hasMore, ...(hasMore && { next_offset: offset + page.hits.length }) };
