@@ -1,11 +1,11 @@
 /**
  * A plain CSV (RFC 4180) as memory records: quoted fields with embedded commas, newlines and
  * doubled quotes, CRLF or LF, a byte-order mark, `,` `;` or tab as the separator (whichever the
- * header line has most of). The person picks the content, tags and date columns; tags are split on
+ * header line has most of). The person picks the content, summary (title), tags and date columns; tags are split on
  * `;`, `,` or `|`; dates are read in the forms spreadsheets write (`readCsvDate`); every other
  * column is kept in `metadata.csv`. One pass, no regexes over fields.
  */
-import { IsoDateSchema } from '../core/schemas';
+import { IsoDateSchema, LIMITS } from '../core/schemas';
 import { withoutBom } from '../core/text';
 
 /** One CSV row and the 1-based line it starts on. */
@@ -107,6 +107,8 @@ export function parseCsv(input: string): CsvTable {
 /** The columns the person chose (by header name); tags and date are optional. */
 export interface CsvColumns {
 	content: string;
+	/** A title column: the memory's summary (a cell over the summary limit stays in metadata). */
+	summary?: string;
 	tags?: string;
 	date?: string;
 	/** How to read dates like 05/07/2023: month first (US) or day first; by default as the column shows (a part over 12). */
@@ -215,6 +217,7 @@ export function guessColumns(header: string[]): CsvColumns {
 	const find = (re: RegExp) => header.find((h) => re.test(h.toLowerCase()));
 	return {
 		content: find(/^(content|text|memory|note|notes|body|message|fact)$/) ?? find(/content|text|memory|note|body/) ?? header[0] ?? '',
+		summary: find(/^(title|summary|subject|headline|heading)$/),
 		tags: find(/^(tags?|labels?|categor(y|ies)|keywords?)$/),
 		date: find(/^(date|created|created_at|timestamp|time|when)$/) ?? find(/date|created|time/),
 	};
@@ -242,7 +245,7 @@ export function csvRecords(
 	cols: CsvColumns,
 ): { records: { line: number; record: Record<string, unknown> }[]; errors: { line: number; error: string }[] } {
 	const at = (name: string | undefined) => (name ? t.header.indexOf(name) : -1);
-	const [ci, ti, di] = [at(cols.content), at(cols.tags), at(cols.date)];
+	const [ci, ti, di, si] = [at(cols.content), at(cols.tags), at(cols.date), at(cols.summary)];
 	const order = cols.dateOrder ?? dateOrderOf(t, cols.date);
 	const errors = [...t.errors];
 	const records: { line: number; record: Record<string, unknown> }[] = [];
@@ -255,6 +258,9 @@ export function csvRecords(
 			continue;
 		}
 		const record: Record<string, unknown> = { content };
+		const summary = si >= 0 && si !== ci ? (cells[si] ?? '').trim() : '';
+		const asSummary = summary !== '' && summary.length <= LIMITS.summaryChars;
+		if (asSummary) record.summary = summary;
 		if (ti >= 0 && cells[ti]?.trim()) record.tags = splitTags(cells[ti]);
 		const date = di >= 0 ? (cells[di] ?? '').trim() : '';
 		if (date) {
@@ -267,7 +273,8 @@ export function csvRecords(
 		}
 		const rest: Record<string, string> = {};
 		t.header.forEach((h, k) => {
-			if (k !== ci && k !== ti && k !== di && cells[k] !== undefined && cells[k] !== '') rest[h || `column ${k + 1}`] = cells[k];
+			if (k !== ci && k !== ti && k !== di && !(k === si && asSummary) && cells[k] !== undefined && cells[k] !== '')
+				rest[h || `column ${k + 1}`] = cells[k];
 		});
 		// Cells past the header's columns are kept too.
 		for (let k = t.header.length; k < cells.length; k++) if (cells[k] !== '') rest[`column ${k + 1}`] = cells[k];

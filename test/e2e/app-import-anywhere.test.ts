@@ -260,13 +260,16 @@ describe('import from anywhere', () => {
 		expect(byContent(memories, 'Dentist, lower left').timestamp.slice(0, 10)).toBe('2023-06-25');
 		// A US-style file whose dates read both ways: the person says day first, and every row follows.
 		const us = join(dir, 'either.csv');
-		writeFileSync(us, 'text,date\nBook club met,05/07/2023\nBook club again,01/02/2023\n');
+		writeFileSync(us, 'title,text,date\nJuly,Book club met,05/07/2023\n,Book club again,01/02/2023\n');
 		await chooseFile(us);
 		await app.page.getByTestId('csv-date-order').selectOption('dmy');
 		expect(await runImport()).toContain('2 imported');
 		({ memories } = await stored());
 		expect(byContent(memories, 'Book club met').timestamp).toBe('2023-07-05T00:00:00.000Z');
 		expect(byContent(memories, 'Book club again').timestamp).toBe('2023-02-01T00:00:00.000Z');
+		// The title column was guessed and became the summary.
+		expect(byContent(memories, 'Book club met').summary).toBe('July');
+		expect(byContent(memories, 'Book club met').metadata).toEqual({});
 	});
 
 	it('takes a file dropped anywhere on the Import screen, highlighting the drop zone while dragging', async () => {

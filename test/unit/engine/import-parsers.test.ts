@@ -283,6 +283,19 @@ describe('CSV', () => {
 		expect(hasAmbiguousDates(parseCsv('t,d\na,2023-01-02\nb,07.05.2023'), 'd')).toBe(false);
 	});
 
+	it('takes a title column as the summary; a title over the summary limit stays in metadata', () => {
+		const t = parseCsv(`Title,Content,Tags\nTrip to Porto,Drove down and stayed 3 nights,travel\n${'x'.repeat(501)},Long-titled note,\n,Untitled note,`);
+		const cols = guessColumns(t.header);
+		expect(cols).toEqual({ content: 'Content', summary: 'Title', tags: 'Tags' });
+		const { records, errors } = csvRecords(t, cols);
+		expect(errors).toEqual([]);
+		expect(records.map((r) => r.record)).toEqual([
+			{ content: 'Drove down and stayed 3 nights', summary: 'Trip to Porto', tags: ['travel'] },
+			{ content: 'Long-titled note', metadata: { csv: { Title: 'x'.repeat(501) } } },
+			{ content: 'Untitled note' },
+		]);
+	});
+
 	it('asks the browser’s language for its date order', () => {
 		expect(localDateOrder('en-US')).toBe('mdy');
 		expect(localDateOrder('en-GB')).toBe('dmy');
