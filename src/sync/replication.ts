@@ -88,8 +88,10 @@ export class Replication {
 	}
 
 	/**
-	 * Pulls everything the server holds now into the mirror, once, and resolves true when it got
-	 * all of it (false: cancelled). A failing request rejects (no retries). Unlike live
+	 * Pulls everything the server holds now into the mirror, once, and resolves true when it read
+	 * all of it (false: cancelled; a document the mirror could not store does not count, or a
+	 * device whose disk refuses one would never start sending). A failing request rejects (no
+	 * retries). Unlike live
 	 * replication's "paused", which can come before the pull has even started (PouchDB's sync
 	 * starts both directions as paused, so an empty push pausing first reports both caught up),
 	 * its end means the mirror holds the server's state. `checkpoint: false` reads the server's
@@ -100,7 +102,7 @@ export class Replication {
 		const once = (this.#once = this.ctx.local.replicate.from(this.ctx.remote, { batch_size: 500, ...(checkpoint ? {} : { checkpoint: false }) }));
 		try {
 			const res = await once;
-			return res?.status === 'complete' && res?.ok !== false;
+			return res?.status === 'complete';
 		} finally {
 			if (this.#once === once) this.#once = undefined;
 		}
