@@ -6,6 +6,7 @@
  * column is kept in `metadata.csv`. One pass, no regexes over fields.
  */
 import { IsoDateSchema, LIMITS } from '../core/schemas';
+import { MONTHS, monthIndex } from '../core/time/vocabulary';
 import { withoutBom } from '../core/text';
 
 /** One CSV row and the 1-based line it starts on. */
@@ -118,14 +119,11 @@ export interface CsvColumns {
 /** Month first (05/07/2023 is May 7) or day first (5 July). */
 export type DateOrder = 'mdy' | 'dmy';
 
-const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-/** A month name or its abbreviation ("Sept" too), as its number 1–12, or 0. */
+/** A month name or its abbreviation ("Sept" too), as its number 1–12, or 0 ("Mayo" is not May). */
 function monthNumber(word: string): number {
 	const w = word.toLowerCase().replace(/\.$/, '');
-	const i = MONTH_NAMES.indexOf(w.slice(0, 3));
-	if (i < 0) return 0;
-	const full = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'][i];
-	return full.startsWith(w) || (w === 'sept' && i === 8) ? i + 1 : 0;
+	const i = monthIndex(w);
+	return i >= 0 && (MONTHS[i].startsWith(w) || w === 'sept') ? i + 1 : 0;
 }
 /** An optional time after a date: "14:30", "2:30 PM", "14:30:05". */
 const TIME = String.raw`(?:[ T,]+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?)?)?`;
