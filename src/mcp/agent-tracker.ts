@@ -31,6 +31,8 @@ export interface AgentConnection {
 
 /** One finished tool call. */
 export interface ToolCall {
+	/** Unique among the calls a page shows: the connection's id and the call's number on it. */
+	id: string;
 	at: string;
 	connection_id: string;
 	agent: string;
@@ -160,6 +162,7 @@ export class AgentTracker {
 		if (error !== undefined) info.errors += 1;
 		const agent = agentLabel(info);
 		const call: ToolCall = {
+			id: `${info.id}:${info.calls}`,
 			at: new Date().toISOString(),
 			connection_id: info.id,
 			agent,

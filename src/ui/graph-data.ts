@@ -47,6 +47,21 @@ export interface GraphOptions {
 	depth: number;
 }
 
+/** Each node's neighbours in `d`, by id (a node without edges has no entry). */
+export function linkedNodes(d: GraphData): Map<string, string[]> {
+	const linked = new Map<string, string[]>();
+	const add = (a: string, b: string) => {
+		const list = linked.get(a);
+		if (list) list.push(b);
+		else linked.set(a, [b]);
+	};
+	for (const e of d.edges) {
+		add(e.source, e.target);
+		add(e.target, e.source);
+	}
+	return linked;
+}
+
 const SYSTEM = new Set(['SIMILAR_TO', 'PRECEDED_BY', 'EXPLAINS', 'SHARES_THEME', 'PARALLEL_CONTEXT', 'DISCOVERED']);
 const entityKey = (e: { name: string; type: string }) => `entity:${e.type}:${e.name.trim().toLowerCase()}`;
 

@@ -111,6 +111,35 @@ describe('connections screen', () => {
 		expect(JSON.stringify(stored)).toContain(clientOrigin);
 	});
 
+	it("lists the agent's calls newest first, keeping the rows it already shows, and logs them", async () => {
+		const rows = engram.locator('section[aria-labelledby="calls-title"] tbody tr');
+		const call = (id: number, query: string) =>
+			client.evaluate(
+				({ id, query }) =>
+					(window as unknown as { send(p: unknown): void }).send({
+						jsonrpc: '2.0',
+						id,
+						method: 'tools/call',
+						params: { name: 'recall_memory', arguments: { query } },
+					}),
+				{ id, query },
+			);
+		await call(10, 'first question');
+		expect(await receivedWithin('m && m.id === 10 && m.result', 10_000)).toBe(true);
+		await rows.first().waitFor();
+		const shown = await rows.count();
+		const first = await rows.first().elementHandle();
+		await call(11, 'second question');
+		expect(await receivedWithin('m && m.id === 11 && m.result', 10_000)).toBe(true);
+		await expect.poll(() => rows.count()).toBe(shown + 1);
+		// The row drawn for the first call is the same element, now second: one row added, none redrawn.
+		expect(await first!.evaluate((tr) => tr.isConnected && tr === tr.parentElement!.children[1])).toBe(true);
+		expect(await rows.first().innerText()).toContain('recall_memory');
+		// Both calls reach the activity log shown below the table (read again at most once a second).
+		const searched = engram.locator('[data-testid="history-entry"][data-action="recalled"]');
+		await expect.poll(() => searched.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+	});
+
 	it('shuts the origin out again after Revoke', async () => {
 		await engram.locator(`[data-testid="approved-origin"][data-origin="${clientOrigin}"]`).getByRole('button', { name: 'Revoke' }).click();
 		await engram.locator(`[data-testid="approved-origin"][data-origin="${clientOrigin}"]`).waitFor({ state: 'detached' });

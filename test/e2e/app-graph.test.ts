@@ -140,4 +140,35 @@ describe('graph view', () => {
 		expect(labels.some((l) => l.startsWith('Invoice totals'))).toBe(true);
 		expect(labels.length).toBeLessThan(SAMPLE.length);
 	});
+
+	/** Every node's id and model position (not the zoomed, rendered one). */
+	function positions() {
+		return app.page.evaluate(() => {
+			type Node = { id(): string; position(): { x: number; y: number } };
+			const el = document.querySelector('[data-testid="graph-canvas"]') as HTMLElement & { _cyreg?: { cy?: { nodes(): Node[] } } };
+			return Object.fromEntries(el._cyreg!.cy!.nodes().map((n) => [n.id(), n.position()]));
+		});
+	}
+
+	it("places an agent's new memory beside what is drawn, without laying the graph out again", async () => {
+		await app.page.goto(`${app.server.url}/#/graph`);
+		await waitDrawn();
+		const before = await positions();
+		const { memory_id } = await engine<{ memory_id: string }>(app.page, 'store', { content: 'Billing moved to PostgreSQL 16 after the audit' });
+		await expect.poll(async () => Object.keys(await positions()), { timeout: 10_000 }).toContain(memory_id);
+		const after = await positions();
+		// Every node that was drawn stays where the person saw it.
+		for (const [id, p] of Object.entries(before)) expect(after[id], id).toEqual(p);
+		expect(await app.page.locator('.sub').innerText()).toMatch(new RegExp(`${SAMPLE.length + 1} memories`));
+		// Near the drawing, not off in a corner.
+		const xs = Object.values(before).map((p) => p.x);
+		const ys = Object.values(before).map((p) => p.y);
+		const span = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys), 100);
+		expect(after[memory_id].x).toBeGreaterThan(Math.min(...xs) - span);
+		expect(after[memory_id].x).toBeLessThan(Math.max(...xs) + span);
+		expect(after[memory_id].y).toBeGreaterThan(Math.min(...ys) - span);
+		expect(after[memory_id].y).toBeLessThan(Math.max(...ys) + span);
+		await engine(app.page, 'delete', { memory_id });
+		await expect.poll(async () => Object.keys(await positions()), { timeout: 10_000 }).not.toContain(memory_id);
+	});
 });

@@ -89,6 +89,8 @@ describe('startMcpHost', () => {
 				ok: false,
 				error: expect.stringContaining('content'),
 			});
+			// Each call has its own id (the Connections screen keys its rows by it).
+			expect([ok.id, failed.id]).toEqual([`${host.connections()[0].id}:1`, `${host.connections()[0].id}:2`]);
 			await eventually(async () => {
 				const log = await engine.activity(50);
 				const entry = log.find((a) => a.actor === `in-page-agent (postMessage from ${APP})` && a.detail?.startsWith('store_memory ok'));
