@@ -85,7 +85,7 @@ import { storeMemories } from './store-ops';
 import { storeLinked } from './store-linked';
 import { recordSyncConflict, syncRecords } from './sync-records';
 import { resolveThresholds, thresholdsKey, type Thresholds } from './thresholds';
-import type { ActivityEntry, ChangeEvent, DataSize, EngineApi, Progress, StoreLinkedInput, StoreLinkedOutput, SyncRecord } from './types';
+import type { ActivityEntry, ChangeEvent, DataSize, EngineApi, ModelsInfo, Progress, StoreLinkedInput, StoreLinkedOutput, SyncRecord } from './types';
 import { updateMemory } from './update-ops';
 import { WriteGuesses } from './write-guess';
 import { WriteLock } from './write-lock';
@@ -341,7 +341,7 @@ export class Engine implements EngineApi {
 		await appendActivity(this.ctx.db, [row]);
 	}
 
-	models(): Promise<{ active: string; dims: number; available: { model: string; count: number }[] }> {
+	models(): Promise<ModelsInfo> {
 		return this.#models.list();
 	}
 	setActiveModel(modelId: string, onProgress?: (p: Progress) => void): Promise<void> {

@@ -12,7 +12,7 @@ import { reportFailure } from './background';
 import type { Embedder, EmbedderProgress } from './embedder';
 import { loadIndex } from './index-lifecycle';
 import { resolveThresholds, thresholdsKey, type Thresholds } from './thresholds';
-import type { Progress } from './types';
+import type { ModelsInfo, Progress } from './types';
 
 /** Loads an embedder for a model id (the worker passes one bound to the app's model folder). */
 export type EmbedderFactory = (modelId: string, onProgress?: (p: EmbedderProgress) => void) => Promise<Embedder>;
@@ -38,9 +38,9 @@ export class ModelSwitcher {
 		return this.#busy;
 	}
 
-	/** The active model and how many vectors every model holds. */
-	async list(): Promise<{ active: string; dims: number; available: { model: string; count: number }[] }> {
-		return { active: this.ctx.embedder.modelId, dims: this.ctx.embedder.dims, available: await modelCounts(this.ctx.db) };
+	/** The active model, how many vectors every model holds, and whether a job runs. */
+	async list(): Promise<ModelsInfo> {
+		return { active: this.ctx.embedder.modelId, dims: this.ctx.embedder.dims, available: await modelCounts(this.ctx.db), reembedding: this.#busy };
 	}
 
 	/** Switches to `modelId`; resolves once recall uses it (re-embedding continues in the background). */

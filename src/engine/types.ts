@@ -115,6 +115,21 @@ export interface StoreLinkedInput {
 /** The store's output, and the link written (absent when none was asked or it was a self-link). */
 export type StoreLinkedOutput = StoreOutput & { linked?: AssociateOutput['succeeded'][number] };
 
+/** The embedding models as `models()` reports them. */
+export interface ModelsInfo {
+	/** The model recall uses now. */
+	active: string;
+	dims: number;
+	/** Every model holding vectors, with how many. */
+	available: { model: string; count: number }[];
+	/**
+	 * True while the background job embeds memories lacking a vector for the active model. Once
+	 * it has ended, a memory still without one has no word the model knows (emoji, codes, a
+	 * script it was not trained on), or the job failed (the activity log says so).
+	 */
+	reembedding: boolean;
+}
+
 /** The memory service. Usable directly in Node and the page, or through comlink from a worker. */
 export interface EngineApi {
 	store(input: StoreInput, ctx?: CallContext): Promise<StoreOutput>;
@@ -187,8 +202,8 @@ export interface EngineApi {
 	 */
 	logActivity(entry: Omit<ActivityEntry, 'id' | 'at'>, opts?: { deferred?: boolean }): Promise<void>;
 
-	/** The model recall uses now, and every model holding vectors. */
-	models(): Promise<{ active: string; dims: number; available: { model: string; count: number }[] }>;
+	/** The model recall uses now, every model holding vectors, and whether the background job is embedding memories for it. */
+	models(): Promise<ModelsInfo>;
 	/**
 	 * Switches the active embedding model (the embedded default, or a transformers.js model id),
 	 * downloading it if needed, then re-embeds every memory lacking a vector for it in the

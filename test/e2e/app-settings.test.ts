@@ -90,6 +90,24 @@ describe('settings', () => {
 		expect(await app.page.getByTestId('active-model').innerText()).toBe('engram/glove-sif-100d');
 		expect((await engine<{ active: string }>(app.page, 'models')).active).toBe('engram/glove-sif-100d');
 	});
+
+	it('says why a memory with no known word has no vector, instead of re-embedding forever', async () => {
+		const { memory_id } = await engine<{ memory_id: string }>(app.page, 'store', { content: '🙂🎉🙂' });
+		try {
+			await app.page.goto(`${app.server.url}/#/settings`);
+			const note = app.page.getByTestId('without-vector');
+			await note.waitFor();
+			expect(await note.innerText()).toMatch(/^1 memory has no vector for engram\/glove-sif-100d: no word of its text is in the model's vocabulary/);
+			expect(await app.page.getByTestId('reembedding').count()).toBe(0);
+			expect(await app.page.getByText('re-embedding…').count()).toBe(0);
+			// Found by its own characters all the same.
+			const found = await engine<{ results: { memory: { id: string } }[] }>(app.page, 'recall', { query: '🎉' });
+			expect(found.results.map((r) => r.memory.id)).toContain(memory_id);
+		} finally {
+			await engine(app.page, 'delete', { memory_id });
+		}
+		await app.page.getByTestId('without-vector').waitFor({ state: 'detached' });
+	});
 });
 
 /**

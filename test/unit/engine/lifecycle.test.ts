@@ -366,6 +366,32 @@ describe('Engine', () => {
 			expect(again.ctx.index.hasVector(id)).toBe(true);
 		});
 
+		it('says whether the job runs, and a memory with no known word is left without a vector, not re-embedded forever', async () => {
+			const dbName = freshName();
+			const first = await makeEngine({ dbName });
+			await first.store({ memories: [{ content: NOTES[0] }, { content: '🙂🙂🙂' }, { content: 'xqzv wrrpt' }] });
+			await first.close();
+			const again = await fresh({ dbName });
+			// The job started at opening runs over both: neither gets a vector.
+			await again.whenIdle();
+			const models = await again.models();
+			expect(models.reembedding).toBe(false);
+			expect(models.available).toEqual([{ model: again.ctx.embedder.modelId, count: 1 }]);
+			const base = await embedder();
+			const slow = truncatedModel(base);
+			let release!: () => void;
+			const held = new Promise<void>((r) => (release = r));
+			const switching = await fresh({
+				embedderFactory: async () => ({ ...slow, embed: async (texts: string[]) => (await held, slow.embed(texts)) }),
+			});
+			await switching.store({ content: NOTES[1] });
+			await switching.setActiveModel(slow.modelId);
+			expect((await switching.models()).reembedding).toBe(true);
+			release();
+			await switching.whenIdle();
+			expect(await switching.models()).toMatchObject({ active: slow.modelId, reembedding: false });
+		});
+
 		it('reopens with the stored active model', async () => {
 			const base = await embedder();
 			const other = truncatedModel(base);
