@@ -106,11 +106,7 @@ export class ModelSwitcher {
 	async #missing(model: string): Promise<string[]> {
 		const index = this.ctx.index;
 		if (index.modelId !== model) return [];
-		const ids: string[] = [];
-		index.eachMeta((m) => {
-			if (!index.hasVector(m.id) && !this.#noVector.has(m.id)) ids.push(m.id);
-		});
-		return ids;
+		return index.idsWithoutVector().filter((id) => !this.#noVector.has(id));
 	}
 
 	/** Embeds one batch and stores the vectors in one transaction (skipping memories changed meanwhile). */

@@ -279,6 +279,13 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 		return out;
 	}
 
+	/** The ids of the memories holding no vector, in slot order: one pass over the vector scales. */
+	idsWithoutVector(): string[] {
+		const out: string[] = [];
+		for (let slot = 0; slot < this.count; slot++) if (!this.vectors.has(slot)) out.push(this.metas[slot].id);
+		return out;
+	}
+
 	hasVector(id: string): boolean {
 		const slot = this.slotOf.get(id);
 		return slot !== undefined && this.vectors.has(slot);

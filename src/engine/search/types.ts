@@ -149,6 +149,8 @@ export interface SearchIndex {
 	 * mutate). Lets stats and trending labels aggregate in memory instead of scanning IndexedDB.
 	 */
 	eachMeta(fn: (meta: Readonly<DocMeta>) => void): void;
+	/** The ids of the memories holding no vector (the background re-embedding's work). */
+	idsWithoutVector(): string[];
 	/** memory_stats' counts over every indexed memory (meta-codec.ts `tallyMetas`), `now` deciding which are current. */
 	tally(now: number): MetaTally;
 	/**

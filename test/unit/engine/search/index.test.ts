@@ -55,6 +55,23 @@ describe('SearchIndex', () => {
 			expect(idx.cosineTo('m0', vecs.get('m1')!)).toBeUndefined();
 		});
 
+		it('lists the memories without a vector, through removals and a vector set later', () => {
+			const idx = createSearchIndex({ modelId: 'toy', dims: DIMS });
+			for (const [id, vector] of [
+				['a', toyEmbed('alpha', DIMS)],
+				['b', null],
+				['c', toyEmbed('gamma', DIMS)],
+				['d', null],
+				['e', null],
+			] as const)
+				idx.upsert(meta(id), { content: id }, vector);
+			expect(idx.idsWithoutVector()).toEqual(['b', 'd', 'e']);
+			idx.remove('a'); // the last slot moves into the first
+			idx.setVector('d', toyEmbed('delta', DIMS));
+			expect(idx.idsWithoutVector().sort()).toEqual(['b', 'e']);
+			for (const id of ['b', 'c', 'd', 'e']) expect(idx.hasVector(id), id).toBe(!idx.idsWithoutVector().includes(id));
+		});
+
 		it("removes a memory from lexical results and from its neighbours' edges", () => {
 			const idx = indexOf([
 				['a', 'kayak trip on the lake'],
