@@ -4,8 +4,9 @@
  * One MCP SDK client talks to the built app through the real relay (bench/lib/paired-app.ts),
  * fills N memories in batches of 500, then, with each screen open in turn (rounds of the whole
  * list, 2.5 s after opening it), makes 100 single stores and 100 searches, alternating, and
- * prints their p50 / p90 and the CPU seconds Chromium's renderer (the page and the engine
- * worker), the engine worker alone and the browser process spent meanwhile.
+ * prints their p50 / p90 and the CPU seconds Chromium's renderer (the page, the engine worker,
+ * their helper threads), the page's main thread alone, the engine worker alone and the browser
+ * process spent meanwhile.
  */
 import { cpuSeconds } from './lib/chromium-cpu';
 import { Corpus } from './lib/corpus';
@@ -51,7 +52,7 @@ try {
 			const cpu1 = cpuSeconds();
 			const ms = (xs: number[], p: number) => percentile(xs, p).toFixed(2);
 			console.log(
-				`${route.padEnd(14)} store p50 ${ms(store, 50)} p90 ${ms(store, 90)} ms | search p50 ${ms(recall, 50)} p90 ${ms(recall, 90)} ms | CPU s: renderer ${(cpu1.renderer - cpu0.renderer).toFixed(2)}, engine worker ${(cpu1.worker - cpu0.worker).toFixed(2)}, browser ${(cpu1.browser - cpu0.browser).toFixed(2)}`,
+				`${route.padEnd(14)} store p50 ${ms(store, 50)} p90 ${ms(store, 90)} ms | search p50 ${ms(recall, 50)} p90 ${ms(recall, 90)} ms | CPU s: renderer ${(cpu1.renderer - cpu0.renderer).toFixed(2)} (page ${(cpu1.page - cpu0.page).toFixed(2)}), engine worker ${(cpu1.worker - cpu0.worker).toFixed(2)}, browser ${(cpu1.browser - cpu0.browser).toFixed(2)}`,
 			);
 		}
 } finally {

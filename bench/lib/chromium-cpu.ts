@@ -6,9 +6,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * CPU seconds (user + system) of this run's Chromium: the browser process (this process's child,
- * with a temporary profile directory) and its descendants, as renderers and the rest.
+ * with a temporary profile directory) and its descendants, as renderers and the rest; of the
+ * renderers', the dedicated workers' threads (`worker`) and the pages' main threads (`page`).
  */
-export function cpuSeconds(): Record<'browser' | 'renderer' | 'worker' | 'other', number> {
+export function cpuSeconds(): Record<'browser' | 'renderer' | 'worker' | 'page' | 'other', number> {
 	const procs = readdirSync('/proc')
 		.filter((d) => /^\d+$/.test(d))
 		.flatMap((pid) => {
@@ -26,18 +27,23 @@ export function cpuSeconds(): Record<'browser' | 'renderer' | 'worker' | 'other'
 		grew = false;
 		for (const p of procs) if (!ours.has(p.pid) && ours.has(p.ppid)) grew = Boolean(ours.add(p.pid));
 	}
-	const out = { browser: 0, renderer: 0, worker: 0, other: 0 };
+	const out = { browser: 0, renderer: 0, worker: 0, page: 0, other: 0 };
 	for (const p of procs) if (ours.has(p.pid)) out[/--type=renderer/.test(p.cmd) ? 'renderer' : /--type=/.test(p.cmd) ? 'other' : 'browser'] += p.cpu;
-	for (const p of procs) if (ours.has(p.pid) && /--type=renderer/.test(p.cmd)) out.worker += workerThreads(p.pid);
+	for (const p of procs)
+		if (ours.has(p.pid) && /--type=renderer/.test(p.cmd)) {
+			out.worker += threads(p.pid, (tid, name) => name.startsWith('DedicatedWorker'));
+			// A process's main thread has the process's id.
+			out.page += threads(p.pid, (tid) => tid === p.pid);
+		}
 	return out;
 }
 
-/** CPU seconds of a renderer's dedicated worker threads (the engine's). */
-function workerThreads(pid: string): number {
+/** CPU seconds of a renderer's threads that `pick` chooses by id and name. */
+function threads(pid: string, pick: (tid: string, name: string) => boolean): number {
 	let cpu = 0;
 	try {
 		for (const tid of readdirSync(`/proc/${pid}/task`)) {
-			if (!readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').startsWith('DedicatedWorker')) continue;
+			if (!pick(tid, readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8'))) continue;
 			const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
 			cpu += (Number(stat[11]) + Number(stat[12])) / 100;
 		}
