@@ -3,7 +3,7 @@
  * optionally, vectors of every model, as one JSON document, JSONL (one record per line with a
  * `kind`), or human-readable Markdown. JSON and JSONL round-trip losslessly through import.
  */
-import { ExportInputSchema, type ExportInput, type ExportOutput } from '../core/schemas';
+import { AssociationFieldsShape, ExportInputSchema, type ExportInput, type ExportOutput } from '../core/schemas';
 import type { EngramDB } from '../store/db';
 import type { EntityRow, MemoryRow } from '../store/rows';
 import type { EngineContext } from './context';
@@ -69,7 +69,7 @@ async function collect(ctx: EngineContext, rows: MemoryRow[], selected: Set<stri
 	const entities = (await db.entities.bulkGet(entityIds)).filter((e): e is EntityRow => e !== undefined);
 	const bundle: ExportBundle = {
 		memories: rows.map(exportedMemory),
-		associations: links.filter((a) => !selected || selected.has(a.to)),
+		associations: links.filter((a) => !selected || selected.has(a.to)).map((a) => inOrder(a, LINK_KEYS)),
 		entities: entities.sort((a, b) => a.id.localeCompare(b.id)).map((e) => toEntity(ctx.index, e)),
 	};
 	if (vectors) bundle.vectors = rows.flatMap(vectorRowsOf).map((v) => ({ model: v.model, memory_id: v.memory_id, vector: Array.from(v.data) }));
@@ -78,7 +78,42 @@ async function collect(ctx: EngineContext, rows: MemoryRow[], selected: Set<stri
 
 function exportedMemory(row: MemoryRow): ExportedMemory {
 	const { content_key: _k, session: _s, entity_ids: _e, links: _l, link_keys: _lk, vectors: _v, vector_models: _vm, other_models: _om, ...rest } = row;
-	return rest;
+	return inOrder(rest, MEMORY_KEYS);
+}
+
+/** The order fields are written in, whichever write made the row (then any other key, sorted). */
+const MEMORY_KEYS = [
+	'id',
+	'seq',
+	'content',
+	'summary',
+	'type',
+	'tags',
+	'source',
+	'scope',
+	'importance',
+	'confidence',
+	'metadata',
+	'entities',
+	'entities_given',
+	'timestamp',
+	'updated_at',
+	'last_accessed',
+	'access_count',
+	't_valid',
+	't_invalid',
+	'context',
+];
+const LINK_KEYS = ['from', 'to', 'type', 'strength', ...Object.keys(AssociationFieldsShape), 'created_at', 'updated_at'];
+
+/**
+ * `o` with its keys in `order`: rows written by store, update and import list the same fields in
+ * different orders, and an export → import → export is then byte for byte the same file.
+ */
+function inOrder<T extends object>(o: T, order: readonly string[]): T {
+	const rank = new Map(order.map((k, i) => [k, i]));
+	const keys = Object.keys(o).sort((a, b) => (rank.get(a) ?? order.length) - (rank.get(b) ?? order.length) || (a < b ? -1 : a > b ? 1 : 0));
+	return Object.fromEntries(keys.map((k) => [k, o[k as keyof T]])) as T;
 }
 
 function renderJson(b: ExportBundle, exportedAt: string): string {
