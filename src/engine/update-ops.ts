@@ -43,8 +43,16 @@ const FIELDS = [
 	'last_accessed',
 ] as const;
 
-/** Applies an update; see the module comment. */
-export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor = 'agent'): Promise<UpdateOutput> {
+/**
+ * The values an editor started from, by field (as `get` returned them): an update given them
+ * changes a field only if the memory still holds that value (metadata: per key it sets), else
+ * throws a `conflict` naming the fields someone else changed meanwhile. The app's edit form sends
+ * them, so saving never overwrites an agent's (or another tab's) change it did not see.
+ */
+export type UpdateBase = Partial<Record<(typeof FIELDS)[number], unknown>>;
+
+/** Applies an update; see the module comment. With `base`, see UpdateBase. */
+export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor = 'agent', base?: UpdateBase): Promise<UpdateOutput> {
 	const p = parseInput(UpdateInputSchema, input);
 	const key = requestKey('update_memory', p);
 	// A retry whose first call went through is answered before the memory is looked up (it may be gone since).
@@ -59,7 +67,7 @@ export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor
 	return ctx.lock.run(async () => {
 		const tagEdit = p.tags_add !== undefined || p.tags_remove !== undefined;
 		const out = (r: Rewritten) => output(r.row, r.changed, reembed, tagEdit);
-		const applied = await rewrite(ctx, p, current, vector ?? null, caller, actor, key, out).catch(whenFull);
+		const applied = await rewrite(ctx, p, current, vector ?? null, caller, actor, key, out, base).catch(whenFull);
 		if (applied.replayed) return replayedOutput(applied.value, key!);
 		const res = applied.value;
 		if (res.changed.length || caller || p.updated_at !== undefined) ctx.hub.emit({ kind: 'memories', ids: [res.row.id] });
@@ -93,6 +101,7 @@ async function rewrite(
 	actor: string,
 	key: RequestKey | undefined,
 	compact: (r: Rewritten) => UpdateOutput,
+	base?: UpdateBase,
 ): Promise<Applied<Rewritten, UpdateOutput>> {
 	{
 		const change: IndexChange = { upserts: [], edges: [], removedEdges: [] };
@@ -104,6 +113,7 @@ async function rewrite(
 					const old = await ctx.db.memories.get(current.id);
 					if (!old) throw notFound('memory_id', p.memory_id);
 					const next = applyFields(old, p, nowIso(ctx));
+					if (base) checkBase(old, next, p, base);
 					checkValidity(next, (f) => f);
 					const changed: string[] = FIELDS.filter((f) => JSON.stringify(old[f]) !== JSON.stringify(next[f]));
 					if (caller) changed.push('embedding');
@@ -133,6 +143,31 @@ async function rewrite(
 		);
 		return res;
 	}
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Throws a `conflict` when a field this update changes no longer holds the value the editor
+ * started from (`base`), unless it already holds the new value. Metadata is compared per key
+ * the update sets or deletes: keys changed elsewhere merge.
+ */
+function checkBase(old: MemoryRow, next: MemoryRow, p: UpdateInput, base: UpdateBase): void {
+	const moved: string[] = [];
+	for (const f of FIELDS) {
+		if (!(f in base) || !(f in p) || p[f as keyof UpdateInput] === undefined) continue;
+		if (f === 'metadata') {
+			const was = (base.metadata ?? {}) as Record<string, unknown>;
+			const keys = Object.keys(p.metadata ?? {}).filter((k) => !same(old.metadata[k], was[k]) && !same(old.metadata[k], next.metadata[k]));
+			moved.push(...keys.map((k) => `metadata.${k}`));
+		} else if (!same(old[f], base[f]) && !same(old[f], next[f])) moved.push(f);
+	}
+	if (moved.length)
+		throw new MemoryError(
+			'conflict',
+			`${moved[0]}: changed elsewhere (by an agent or another tab) since this edit began; nothing was saved (the memory's ${moved.join(', ')} ${moved.length === 1 ? 'is' : 'are'} not what the edit started from)`,
+			{ fields: moved },
+		);
 }
 
 /** Fields whose old and new values the history keeps (so a person can see and revert them). */

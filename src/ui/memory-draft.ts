@@ -155,3 +155,29 @@ export function draftToUpdate(d: MemoryDraft, m: Memory): { input?: UpdateInput;
 	const parsed = UpdateInputSchema.safeParse(input);
 	return parsed.success ? { input: parsed.data, errors: {}, changed } : { errors: zodErrors(parsed.error.issues), changed };
 }
+
+/**
+ * The values `m` held for each field an update changes (the whole metadata for a metadata patch):
+ * passed with the update, so a field someone else changed since `m` was read is a conflict
+ * instead of being overwritten (engine/update-ops.ts UpdateBase).
+ */
+export function baseOf(input: UpdateInput, m: Memory): Record<string, unknown> {
+	const out: Record<string, unknown> = {};
+	for (const k of Object.keys(input)) if (k !== 'memory_id' && k in BASE_FIELDS) out[k] = m[k as keyof Memory];
+	return out;
+}
+const BASE_FIELDS = {
+	content: 1,
+	summary: 1,
+	tags: 1,
+	type: 1,
+	importance: 1,
+	confidence: 1,
+	metadata: 1,
+	entities: 1,
+	source: 1,
+	scope: 1,
+	timestamp: 1,
+	t_valid: 1,
+	t_invalid: 1,
+};

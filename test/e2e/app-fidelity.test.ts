@@ -1,0 +1,55 @@
+/**
+ * What a person gives the app is kept or refused with a word, never lost or damaged: an edit
+ * saved while an agent changed the same memory, a memory deleted while it was being edited.
+ */
+import { describe, expect, it } from 'vitest';
+import { engine, seed, useApp } from './app-support';
+
+const app = useApp({ fresh: '/#/' });
+
+const getMemory = async (id: string) =>
+	(await engine<{ memory: { content: string; tags: string[]; importance: number } }>(app.page, 'get', { memory_id: id, track_access: false })).memory;
+
+describe('editing a memory someone else changes meanwhile', () => {
+	it('does not overwrite an agent’s change: says so, keeps the draft, and saves it only when asked', async () => {
+		const [id] = await seed(app.page, [{ content: 'Standup is at 9 every morning', tags: ['team'] }]);
+		await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(id)}`);
+		await app.page.getByRole('button', { name: 'Edit' }).click();
+		await app.page.locator('#edit-content').fill('Standup is at 10 every morning');
+		// An agent (the relay, another tab) rewrites the same field while the form is open.
+		await engine(app.page, 'update', { memory_id: id, content: 'Standup is at 9:30 every morning' }, { actor: 'agent' });
+		await app.page.getByRole('button', { name: 'Save changes' }).click();
+		await app.page
+			.getByRole('alert')
+			.filter({ hasText: /changed elsewhere/ })
+			.waitFor();
+		expect((await getMemory(id)).content).toBe('Standup is at 9:30 every morning');
+		expect(await app.page.locator('#edit-content').inputValue()).toBe('Standup is at 10 every morning');
+		await app.page.getByRole('button', { name: 'Save mine anyway' }).click();
+		await app.page.getByText(/^Saved “/).waitFor();
+		expect((await getMemory(id)).content).toBe('Standup is at 10 every morning');
+	});
+
+	it('saves the person’s field and keeps the agent’s other change', async () => {
+		const [id] = await seed(app.page, [{ content: 'The cache lives in a bucket', tags: ['infra'], importance: 0.5 }]);
+		await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(id)}`);
+		await app.page.getByRole('button', { name: 'Edit' }).click();
+		await app.page.locator('#edit-content').fill('The build cache lives in a bucket');
+		await engine(app.page, 'update', { memory_id: id, tags_add: ['ops'] }, { actor: 'agent' });
+		await app.page.getByRole('button', { name: 'Save changes' }).click();
+		await app.page.getByText(/^Saved “/).waitFor();
+		expect(await getMemory(id)).toMatchObject({ content: 'The build cache lives in a bucket', tags: ['infra', 'ops'] });
+	});
+
+	it('keeps the draft and says the memory is gone when an agent deleted it meanwhile', async () => {
+		const [id] = await seed(app.page, [{ content: 'Lunch is at noon on Fridays' }]);
+		await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(id)}`);
+		await app.page.getByRole('button', { name: 'Edit' }).click();
+		await app.page.locator('#edit-content').fill('Lunch is at one on Fridays');
+		await engine(app.page, 'delete', { memory_id: id }, { actor: 'agent' });
+		await app.page.getByRole('button', { name: 'Save changes' }).click();
+		await app.page.getByRole('alert').waitFor();
+		expect(await app.page.getByRole('alert').innerText()).toMatch(/no longer exists/i);
+		expect(await app.page.locator('#edit-content').inputValue()).toBe('Lunch is at one on Fridays');
+	});
+});
