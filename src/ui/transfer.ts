@@ -209,16 +209,21 @@ function chunksOf(b: Bundle, size: number, tooBig: { line?: number; error: strin
 	return chunks;
 }
 
-/** Rewrites an engine error's line (in the chunk) to the line in the person's file. */
+/** Rewrites an engine error's (or left-out record's) line in the chunk to the line in the person's file. */
 function fileLines(out: ImportOutput, chunk: Chunk): ImportOutput {
+	const where = (at: number | undefined, text: string) => {
+		const label = at !== undefined ? chunk.labels[at - 1] : undefined;
+		if (label) return { text: `${label}: ${text}` };
+		const line = at !== undefined ? chunk.lines[at - 1] : undefined;
+		return line ? { line, text } : { text };
+	};
 	return {
 		...out,
 		errors: out.errors.map((e) => {
-			const label = e.line !== undefined ? chunk.labels[e.line - 1] : undefined;
-			if (label) return { error: `${label}: ${e.error}` };
-			const line = e.line !== undefined ? chunk.lines[e.line - 1] : undefined;
-			return line ? { ...e, line } : { error: e.error };
+			const { line, text } = where(e.line, e.error);
+			return line ? { line, error: text } : { error: text };
 		}),
+		...(out.not_imported && { not_imported: out.not_imported.map((n) => where(n.line, n.text)) }),
 	};
 }
 
@@ -247,6 +252,7 @@ function addOutput(total: ImportOutput, part: ImportOutput): ImportOutput {
 		skipped: total.skipped + part.skipped,
 		associations: total.associations + part.associations,
 		entities: total.entities + part.entities,
+		...((total.kept_differing ?? 0) + (part.kept_differing ?? 0) > 0 && { kept_differing: (total.kept_differing ?? 0) + (part.kept_differing ?? 0) }),
 		refused,
 		errors,
 	};
@@ -400,16 +406,22 @@ async function run(
  */
 export type ImportOutcome = 'success' | 'partial' | 'nothing' | 'unchanged';
 
-export function importOutcome(r: Pick<ImportOutput, 'imported' | 'replaced' | 'skipped' | 'associations' | 'refused'>): ImportOutcome {
+export function importOutcome(r: Pick<ImportOutput, 'imported' | 'replaced' | 'skipped' | 'associations' | 'refused' | 'kept_differing'>): ImportOutcome {
 	const written = r.imported + r.replaced + r.associations;
-	if (written === 0) return r.refused === 0 && r.skipped > 0 ? 'unchanged' : 'nothing';
-	return r.refused > 0 ? 'partial' : 'success';
+	// A memory kept although the file says something else is not "already there": the file's is not.
+	const left = r.refused + (r.kept_differing ?? 0);
+	if (written === 0) return left === 0 && r.skipped > 0 ? 'unchanged' : 'nothing';
+	return left > 0 ? 'partial' : 'success';
 }
 
 function summary(r: ImportOutput, cancelled: boolean): string {
 	const parts = [`${r.imported.toLocaleString()} imported`];
 	if (r.replaced) parts.push(`${r.replaced.toLocaleString()} replaced`);
 	if (r.skipped) parts.push(`${r.skipped.toLocaleString()} already there`);
+	if (r.kept_differing)
+		parts.push(
+			`${r.kept_differing.toLocaleString()} of them different from the file's (the one here kept; choose “Replace it with the file's” to take the file's)`,
+		);
 	if (r.associations) parts.push(`${r.associations.toLocaleString()} links`);
 	if (r.refused) parts.push(`${r.refused.toLocaleString()} refused`);
 	const outcome = importOutcome(r);
