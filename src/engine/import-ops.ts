@@ -140,10 +140,16 @@ function lastOfEachId(memories: Located<ImportedMemory>[], errors: ImportErrors)
 	});
 }
 
-/** Bundle vectors grouped by memory; active-model vectors of the wrong size are refused. */
+/** Bundle vectors grouped by memory; active-model vectors of the wrong size, and vectors of no memory in the file, are refused. */
 function vectorsByMemory(ctx: EngineContext, b: EngramBundle, errors: ImportErrors): Map<string, Map<string, Float32Array>> {
 	const out = new Map<string, Map<string, Float32Array>>();
+	const ids = new Set(b.memories.map((m) => m.value.id));
 	for (const { line, value: v } of b.vectors) {
+		// A vector is kept on its memory's row: one for no memory of the file would be dropped unsaid.
+		if (!ids.has(v.memory_id)) {
+			errors.add(line, `vector.memory_id: no memory ${JSON.stringify(v.memory_id)} is imported from this file (a vector comes in with its memory)`);
+			continue;
+		}
 		if (v.model === ctx.embedder.modelId && v.vector.length !== ctx.embedder.dims) {
 			errors.add(line, `vector.vector: must have ${ctx.embedder.dims} dimensions for ${v.model} (got ${v.vector.length})`);
 			continue;

@@ -172,8 +172,11 @@ function chunksOf(b: Bundle, size: number, tooBig: { line?: number; error: strin
 		const texts = items.map((it) => JSON.stringify(it.rec));
 		return { texts, lines: items.map((it) => it.line), labels: items.map((it) => it.label), chars: texts.reduce((n, t) => n + t.length + 1, 0), memories };
 	};
+	const ids = new Set(b.memories.map((m) => String(m.rec.id)));
 	const units = [
 		...b.memories.map((m) => unit([m, ...(vectorsOf.get(String(m.rec.id)) ?? [])], 1)),
+		// Vectors of no memory in the file go on their own, for the engine to refuse with their lines.
+		...[...vectorsOf].flatMap(([id, list]) => (ids.has(id) ? [] : list.map((v) => unit([v], 0)))),
 		...[...b.entities, ...b.associations].map((it) => unit([it], 0)),
 		...b.bad.map((x) => ({ texts: [x.text], lines: [x.line], labels: [undefined], chars: x.text.length + 1, memories: 0 })),
 	];

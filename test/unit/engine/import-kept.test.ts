@@ -64,3 +64,19 @@ describe('import onto existing ids', () => {
 		expect(importOutcome(res)).toBe('nothing');
 	});
 });
+
+describe('a vector for no memory of the file', () => {
+	it('is refused with its line, in the engine and through the app, instead of dropped unsaid', async () => {
+		const e = await fresh();
+		const file = [
+			JSON.stringify({ kind: 'memory', id: 'm1', content: 'Standup is at 9' }),
+			JSON.stringify({ kind: 'vector', memory_id: 'm1', model: 'other/model', vector: [0.5, 0.5] }),
+			JSON.stringify({ kind: 'vector', memory_id: 'm2', model: 'other/model', vector: [0.5, 0.5] }),
+		].join('\n');
+		const res = await e.importMemories({ data: file });
+		expect(res).toMatchObject({ imported: 1, refused: 1, errors: [{ line: 3, error: expect.stringMatching(/^vector\.memory_id: no memory "m2"/) }] });
+		const ui = await importText((await fresh()) as unknown as EngineProxy, file, { format: 'auto', onConflict: 'skip' }, task);
+		expect(ui).toMatchObject({ imported: 1, refused: 1, errors: [{ line: 3, error: expect.stringMatching(/^vector\.memory_id: no memory "m2"/) }] });
+		expect((await e.get({ memory_id: 'm1', track_access: false })).memory.embedding_tables).toContain('other/model');
+	});
+});
