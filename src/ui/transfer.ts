@@ -115,7 +115,15 @@ function bundleFromJson(text: string): Bundle | undefined {
 	const d = (plain ? { memories: doc } : doc) as Rec;
 	if (d === null || typeof d !== 'object' || !Array.isArray(d.memories)) return undefined;
 	const items = (key: string, kind: string) =>
-		(Array.isArray(d[key]) ? (d[key] as Rec[]) : []).map((r, i) => ({ rec: { ...r, kind }, line: 0, label: plain ? `record ${i + 1}` : `${key}[${i}]` }));
+		(Array.isArray(d[key]) ? (d[key] as unknown[]) : []).flatMap((r, i) => {
+			const label = plain ? `record ${i + 1}` : `${key}[${i}]`;
+			// Spread, a string would become {"0": …, "1": …}: say what it is instead.
+			if (r === null || typeof r !== 'object' || Array.isArray(r)) {
+				b.errors.push({ error: `${label}: ${kind}: must be an object (got ${r === null ? 'null' : Array.isArray(r) ? 'an array' : typeof r})` });
+				return [];
+			}
+			return [{ rec: { ...(r as Rec), kind }, line: 0, label }];
+		});
 	if (!plain) b.header = { kind: 'header', format: 'engram', version: d.version ?? 1, exported_at: d.exported_at };
 	b.memories = items('memories', 'memory');
 	b.entities = items('entities', 'entity');
@@ -350,6 +358,28 @@ export async function stableNoteIds(b: Bundle, scope: string | undefined): Promi
 	}
 }
 
+/**
+ * Within one file the last record for an id wins, and each earlier one is refused naming the line
+ * (or place) of the one imported, as the engine does within one call: done here because a file
+ * goes in several calls, where a repeat in a later chunk was skipped as existing and the lines
+ * the engine names were those of its chunk.
+ */
+function lastOfEachId(memories: Item[], errors: { line?: number; error: string }[]): Item[] {
+	const last = new Map<unknown, number>();
+	memories.forEach((m, i) => {
+		if (m.rec.id !== undefined) last.set(m.rec.id, i);
+	});
+	const where = (m: Item) => m.label ?? `line ${m.line}`;
+	return memories.filter((m, i) => {
+		const keep = m.rec.id === undefined || last.get(m.rec.id) === i;
+		if (!keep) {
+			const error = `memory: id ${JSON.stringify(m.rec.id)} is given again at ${where(memories[last.get(m.rec.id)!])}, which is imported`;
+			errors.push(m.label ? { error: `${m.label}: ${error}` } : { line: m.line, error });
+		}
+		return keep;
+	});
+}
+
 /** How to import: what to do with existing ids, the scope to put memories in, memories per call. */
 export interface ImportOptions {
 	onConflict: 'skip' | 'replace';
@@ -365,6 +395,7 @@ export async function importBundle(engine: EngineProxy, bundle: Bundle, format: 
 	if (format === 'notes') await stableNoteIds(bundle, opts.scope);
 	else await withStableIds(bundle, opts.scope);
 	const pre: { line?: number; error: string }[] = [...bundle.errors];
+	bundle.memories = lastOfEachId(bundle.memories, pre);
 	const chunks = chunksOf(bundle, opts.chunkSize ?? IMPORT_CHUNK, pre);
 	return run(engine, bundle, chunks, format, opts, task, pre);
 }
