@@ -1,6 +1,7 @@
 /**
  * What a person gives the app is kept or refused with a word, never lost or damaged: an edit
- * saved while an agent changed the same memory, a memory deleted while it was being edited.
+ * saved while an agent changed the same memory, a memory deleted while it was being edited, and
+ * fields the form shows but the person did not touch (edge spaces, CRLF, an off-step importance).
  */
 import { describe, expect, it } from 'vitest';
 import { engine, seed, useApp } from './app-support';
@@ -51,5 +52,34 @@ describe('editing a memory someone else changes meanwhile', () => {
 		await app.page.getByRole('alert').waitFor();
 		expect(await app.page.getByRole('alert').innerText()).toMatch(/no longer exists/i);
 		expect(await app.page.locator('#edit-content').inputValue()).toBe('Lunch is at one on Fridays');
+	});
+});
+
+describe('saving the edit form', () => {
+	it('changes only what the person changed: edge spaces, CRLF line ends and an off-step importance stay', async () => {
+		const stored = {
+			content: 'First line\r\nSecond line\r\n',
+			summary: ' Deploys ',
+			source: 'agent ',
+			scope: ' team scope ',
+			importance: 0.33,
+			tags: ['ops'],
+			entities: [{ name: ' Tuesday ', type: 'concept' }],
+		};
+		const { memory_id: id } = await engine<{ memory_id: string }>(app.page, 'store', stored);
+		const read = async () => (await engine<{ memory: Record<string, unknown> }>(app.page, 'get', { memory_id: id, track_access: false })).memory;
+		await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(id)}`);
+		await app.page.getByRole('button', { name: 'Edit' }).click();
+		await app.page.locator('#edit-tags').fill('weekly');
+		await app.page.locator('#edit-tags').press('Enter');
+		await app.page.getByRole('button', { name: 'Save changes' }).click();
+		await app.page.getByText(/^Saved “/).waitFor();
+		expect(await read()).toMatchObject({ ...stored, tags: ['ops', 'weekly'] });
+
+		await app.page.getByRole('button', { name: 'Edit' }).click();
+		await app.page.locator('#edit-content').fill('First line\nSecond line, edited\n');
+		await app.page.getByRole('button', { name: 'Save changes' }).click();
+		await app.page.getByText(/content changed/).waitFor();
+		expect((await read()).content).toBe('First line\r\nSecond line, edited\r\n');
 	});
 });
