@@ -58,7 +58,7 @@ import type { Embedder } from './embedder';
 import type { CategoryTable } from './search/categories';
 import { applyNotice, CrossTab, StampTracker } from './cross-tab';
 import { ChangeHub } from './events';
-import { exportMemories } from './export-ops';
+import { exportByIds, exportMemories } from './export-ops';
 import { getMemory } from './get-ops';
 import { findConnections } from './graph/connections';
 import { runGraphQuery } from './graph/query';
@@ -274,6 +274,9 @@ export class Engine implements EngineApi {
 		return exportMemories(this.ctx, input);
 	}
 	/** Imports; `onProgress` hears `{ task: 'import', done, total }` after each batch. */
+	exportByIds(ids: string[]): Promise<string> {
+		return exportByIds(this.ctx, ids);
+	}
 	importMemories(input: ImportInput, c?: CallContext, onProgress?: (p: Progress) => void): Promise<ImportOutput> {
 		return importMemories(this.ctx, input, c?.actor, onProgress);
 	}

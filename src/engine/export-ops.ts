@@ -13,7 +13,7 @@ import { parseInput } from './validate';
 import { vectorRowsOf } from '../store/vectors';
 import type { ExportBundle, ExportedMemory } from './export-bundle';
 import { entityIdsOf } from '../store/derived';
-import { linksOut } from '../store/associations';
+import { linksOut, linksTouching } from '../store/associations';
 
 export type { ExportBundle, ExportedMemory, ExportedVector } from './export-bundle';
 
@@ -42,6 +42,23 @@ export async function exportMemories(ctx: EngineContext, input: ExportInput): Pr
 		has_more: hasMore,
 		...(hasMore && { next_offset: offset + rows.length, next_after_seq: rows[rows.length - 1].seq }),
 	};
+}
+
+/**
+ * The memories `ids` (in seq order; unknown ids left out) as an Engram JSON export with every
+ * vector, their entities and every link touching them, in and out: what import needs to put them
+ * back exactly after a delete (the app's Undo). The public reads would lose what they do not
+ * show: vectors of other models, entities found rather than given, a turn's context.
+ */
+export async function exportByIds(ctx: EngineContext, ids: string[]): Promise<string> {
+	const bundle = await ctx.db.read(async () => {
+		const rows = (await ctx.db.memories.bulkGet(ids)).filter((r): r is MemoryRow => r !== undefined).sort((a, b) => a.seq - b.seq);
+		const found = rows.map((r) => r.id);
+		const b = await collect(ctx, rows, undefined, true);
+		b.associations = (await linksTouching(ctx.db, found, ctx.index.linkedFrom(found), rows)).map((a) => inOrder(a, LINK_KEYS));
+		return b;
+	});
+	return renderJson(bundle, new Date(ctx.now()).toISOString());
 }
 
 /** The page of memories in seq order, and the ids of the whole selection (for association ends). */

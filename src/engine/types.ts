@@ -139,6 +139,8 @@ export interface EngineApi {
 	/** Approximate bytes of memories, vectors, index snapshots and the rest Engram stores. */
 	dataSize(): Promise<DataSize>;
 	exportMemories(input: ExportInput): Promise<ExportOutput>;
+	/** These memories as Engram JSON with every vector and every link in and out, to put back exactly (export-ops.ts). */
+	exportByIds(ids: string[]): Promise<string>;
 	/** Imports in transactions of ≤ 500 records; `onProgress` hears `{ task: 'import', done, total }` after each. */
 	importMemories(input: ImportInput, ctx?: CallContext, onProgress?: (p: Progress) => void): Promise<ImportOutput>;
 
