@@ -505,23 +505,34 @@ export async function exportAll(
 	const format = choice.format ?? 'json';
 	const pages: string[] = [];
 	let count = 0;
+	let links = 0;
 	// A seq cursor, not an offset: a memory an agent deletes meanwhile must not shift a page's start.
 	for (let after: number | undefined; ;) {
 		if (task.cancelled) return undefined;
 		const out = await engine.exportMemories({ ...choice, format, after_seq: after, limit: pageSize });
 		pages.push(out.data);
 		count += out.memory_count;
+		links += out.association_count;
 		task.progress(count, Math.max(total, count));
 		if (!out.has_more || out.next_after_seq === undefined) break;
 		after = out.next_after_seq;
 	}
-	return { text: assemble(format, pages), count };
+	return { text: assemble(format, pages, count, links), count };
 }
 
-/** One file from export pages: JSON arrays merged, JSONL headers after the first dropped. */
-function assemble(format: 'json' | 'jsonl' | 'markdown', pages: string[]): string {
+/**
+ * One file from export pages: JSON arrays merged, JSONL headers after the first dropped, Markdown
+ * titles after the first dropped (one after a memory's fence made that memory read as notes) and
+ * the first one's counts made the file's.
+ */
+function assemble(format: 'json' | 'jsonl' | 'markdown', pages: string[], count: number, links: number): string {
 	if (pages.length === 1) return pages[0];
-	if (format === 'markdown') return pages.join('\n\n');
+	if (format === 'markdown') {
+		const [first, ...rest] = pages.map(markdownHeader);
+		const head = first.head.replace(/ · \d+ memories · \d+ links$/, ` · ${count} memories · ${links} links`);
+		// A page ends its last memory with a line break, and its body starts with the blank line after its header.
+		return [head + first.body, ...rest.map((p) => p.body.slice(1))].join('');
+	}
 	if (format === 'jsonl') return pages.map((p, i) => (i === 0 ? p : p.split('\n').slice(1).join('\n'))).join('');
 	const docs = pages.map((p) => JSON.parse(p) as Rec);
 	const merged: Rec = { ...docs[0] };
@@ -530,6 +541,13 @@ function assemble(format: 'json' | 'jsonl' | 'markdown', pages: string[]): strin
 	for (const d of docs) for (const e of (d.entities as Rec[]) ?? []) entities.set(String(e.id), e);
 	merged.entities = [...entities.values()];
 	return JSON.stringify(merged, null, 1);
+}
+
+/** A Markdown export page's title and "Exported …" line (through the blank line after it), and the rest. */
+function markdownHeader(page: string): { head: string; body: string } {
+	const m = /^# Engram memories\n\nExported [^\n]*/.exec(page);
+	if (!m) return { head: '', body: page };
+	return { head: m[0], body: page.slice(m[0].length) };
 }
 
 /** Offers text as a file download. */
