@@ -317,7 +317,8 @@ function parseSection(lines: string[], raw: string[], s: number, e: number, out:
 	const fence = lines[i].slice(0, -4);
 	let close = i + 1;
 	while (close < e && lines[close] !== fence) close++;
-	if (close === e || lines.slice(close + 1, e).some((l) => l.trim() !== '')) return asNotes();
+	// After the fence: nothing, or the title of the next export page (pages joined as they came).
+	if (close === e || !isExportHeader(lines.slice(close + 1, e))) return asNotes();
 	const links: { line: number; record: Record<string, unknown> }[] = [];
 	const seen = new Set<string>();
 	for (const it of items) {

@@ -40,3 +40,22 @@ describe('a paged export', () => {
 		});
 	}
 });
+
+describe('Markdown export pages joined as they came', () => {
+	it('import whole through import_memories (a page’s title after a fence is not part of the memory)', async () => {
+		const a = await engines({ now: clock.now });
+		await a.store({ memories: Array.from({ length: 5 }, (_, i) => ({ id: `m-${i}`, content: `Note ${i} about the garden`, force: true })) });
+		const pages: string[] = [];
+		for (let after: number | undefined; ;) {
+			const out = await a.exportMemories({ format: 'markdown', limit: 2, after_seq: after });
+			pages.push(out.data);
+			if (!out.has_more) break;
+			after = out.next_after_seq;
+		}
+		expect(pages).toHaveLength(3);
+		const b = await engines({ now: clock.now });
+		const res = await b.importMemories({ data: pages.join('\n') });
+		expect(res).toMatchObject({ imported: 5, refused: 0 });
+		expect((await b.db.memories.orderBy('seq').toArray()).map((r) => r.content)).toEqual(Array.from({ length: 5 }, (_, i) => `Note ${i} about the garden`));
+	});
+});
