@@ -50,6 +50,11 @@ export async function deleteWithUndo(app: AppContext, ids: string[]): Promise<nu
 	let deleted = 0;
 	for (const part of chunks(ids, LIMITS.batch)) deleted += (await app.engine.delete({ memory_ids: part }, { actor: 'app' })).deleted_count;
 	app.live.touch('memories');
+	// Deleted elsewhere meanwhile (an agent, another tab): nothing to undo here.
+	if (deleted === 0) {
+		app.toasts.show(ids.length === 1 ? 'That memory was already deleted' : 'Those memories were already deleted', { kind: 'info' });
+		return 0;
+	}
 	const noun = deleted === 1 ? 'memory' : 'memories';
 	app.toasts.show(`Deleted ${deleted} ${noun}`, {
 		kind: 'success',

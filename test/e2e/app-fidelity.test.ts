@@ -83,3 +83,16 @@ describe('saving the edit form', () => {
 		expect((await read()).content).toBe('First line\r\nSecond line, edited\r\n');
 	});
 });
+
+describe('deleting from the memory page', () => {
+	it('deletes once on a double click, with one Undo that brings it back', async () => {
+		const [id] = await seed(app.page, [{ content: 'The standup is at nine' }]);
+		await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(id)}`);
+		await app.page.getByRole('button', { name: 'Delete' }).dblclick();
+		await app.page.getByText('Deleted 1 memory').waitFor();
+		await app.page.getByRole('button', { name: 'Undo' }).click();
+		await app.page.getByText('Restored 1 memory').waitFor();
+		expect(await app.page.getByText(/Deleted 0 memories|already deleted/).count()).toBe(0);
+		expect(await engine<unknown[]>(app.page, 'getMemories', [id])).toEqual([expect.objectContaining({ id })]);
+	});
+});
