@@ -96,3 +96,25 @@ describe('deleting from the memory page', () => {
 		expect(await engine<unknown[]>(app.page, 'getMemories', [id])).toEqual([expect.objectContaining({ id })]);
 	});
 });
+
+describe('exporting a backup', () => {
+	it('keeps vectors an import cannot compute again (an agent’s own embedding) unless the person unticks them, and says so then', async () => {
+		await engine(app.page, 'store', { id: 'own-vector', content: 'The build cache lives in a bucket', embedding: [0.1, 0.2, 0.3] });
+		await app.page.goto(`${app.server.url}/#/import`);
+		const box = app.page.getByRole('checkbox', { name: /Include embedding vectors/ });
+		await expect.poll(() => box.isChecked()).toBe(true);
+		expect(await app.page.getByTestId('vectors-lost').count()).toBe(0);
+		const [download] = await Promise.all([app.page.waitForEvent('download'), app.page.getByRole('button', { name: 'Export', exact: true }).click()]);
+		const text = await streamText(await download.createReadStream());
+		const doc = JSON.parse(text) as { vectors?: { model: string; memory_id: string }[] };
+		expect(doc.vectors?.some((v) => v.memory_id === 'own-vector' && v.model !== 'engram/glove-sif-100d')).toBe(true);
+		await box.uncheck();
+		expect(await app.page.getByTestId('vectors-lost').innerText()).toMatch(/1 memory holds a vector of .+, which an import cannot compute again/);
+	});
+});
+
+async function streamText(stream: NodeJS.ReadableStream): Promise<string> {
+	const chunks: Buffer[] = [];
+	for await (const c of stream) chunks.push(Buffer.from(c as Buffer));
+	return Buffer.concat(chunks).toString('utf8');
+}
