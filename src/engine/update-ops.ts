@@ -165,7 +165,7 @@ function checkBase(old: MemoryRow, next: MemoryRow, p: UpdateInput, base: Update
 	if (moved.length)
 		throw new MemoryError(
 			'conflict',
-			`${moved[0]}: changed elsewhere (by an agent or another tab) since this edit began; nothing was saved (the memory's ${moved.join(', ')} ${moved.length === 1 ? 'is' : 'are'} not what the edit started from)`,
+			`${moved[0]}: changed elsewhere (by an agent or another tab) since it was read; nothing was saved (the memory's ${moved.join(', ')} ${moved.length === 1 ? 'is' : 'are'} no longer what this change started from)`,
 			{ fields: moved },
 		);
 }

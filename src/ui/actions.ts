@@ -98,6 +98,14 @@ export async function retagMemories(app: AppContext, ids: string[], add: string[
 }
 
 /**
+ * The values an `updated` history entry left (its `to`, undefined where it unset a field): passed
+ * with the revert as its base, so a field changed again since is a conflict, not silently undone.
+ */
+export function revertBase(entry: ActivityEntry): Record<string, unknown> {
+	return Object.fromEntries(Object.entries(entry.changes ?? {}).map(([field, { to }]) => [field, to]));
+}
+
+/**
  * The update that puts back the values an `updated` history entry replaced, or undefined when
  * the entry recorded none. It goes through the normal update path (so it is itself one entry in
  * the history, and can be reverted in turn). A field that was unset before is cleared: windows

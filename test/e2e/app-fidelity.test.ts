@@ -118,3 +118,25 @@ async function streamText(stream: NodeJS.ReadableStream): Promise<string> {
 	for await (const c of stream) chunks.push(Buffer.from(c as Buffer));
 	return Buffer.concat(chunks).toString('utf8');
 }
+
+describe('reverting a change from the History', () => {
+	it('does not undo a later change of the same field without a word', async () => {
+		const [id] = await seed(app.page, [{ content: 'Standup is at 9 every morning' }]);
+		await engine(app.page, 'update', { memory_id: id, importance: 0.9 }, { actor: 'agent' });
+		await engine(app.page, 'update', { memory_id: id, importance: 0.2 }, { actor: 'agent' });
+		await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(id)}`);
+		// The older change (0.50 → 0.90), below the newer one.
+		const older = app.page.getByTestId('history-entry').filter({ hasText: /0\.50\s+→\s+0\.90/ });
+		await older.getByRole('button', { name: 'Revert' }).click();
+		await app.page.getByText(/changed elsewhere/).waitFor();
+		expect((await getMemory(id)).importance).toBe(0.2);
+		// The newest change reverts as before.
+		await app.page
+			.getByTestId('history-entry')
+			.filter({ hasText: /0\.90\s+→\s+0\.20/ })
+			.getByRole('button', { name: 'Revert' })
+			.click();
+		await app.page.getByText(/^Reverted /).waitFor();
+		expect((await getMemory(id)).importance).toBe(0.9);
+	});
+});
