@@ -86,7 +86,7 @@ import { storeLinked } from './store-linked';
 import { recordSyncConflict, syncRecords } from './sync-records';
 import { resolveThresholds, thresholdsKey, type Thresholds } from './thresholds';
 import type { ActivityEntry, ChangeEvent, DataSize, EngineApi, Progress, StoreLinkedInput, StoreLinkedOutput, SyncRecord } from './types';
-import { updateMemory, type UpdateBase } from './update-ops';
+import { updateMemory, type UpdateExtra } from './update-ops';
 import { WriteGuesses } from './write-guess';
 import { WriteLock } from './write-lock';
 
@@ -216,8 +216,8 @@ export class Engine implements EngineApi {
 	get(input: GetInput, c?: CallContext): Promise<GetOutput> {
 		return getMemory(this.ctx, input, c?.actor);
 	}
-	update(input: UpdateInput, c?: CallContext, base?: UpdateBase): Promise<UpdateOutput> {
-		return updateMemory(this.ctx, input, c?.actor, base);
+	update(input: UpdateInput, c?: CallContext, extra?: UpdateExtra): Promise<UpdateOutput> {
+		return updateMemory(this.ctx, input, c?.actor, extra);
 	}
 	delete(input: DeleteInput, c?: CallContext): Promise<DeleteOutput> {
 		return deleteMemories(this.ctx, input, c?.actor);

@@ -37,7 +37,7 @@ import type {
 	UpdateInput,
 	UpdateOutput,
 } from '../core/schemas';
-import type { UpdateBase } from './update-ops';
+import type { UpdateExtra } from './update-ops';
 import type { ConnectionsInput, ConnectionsOutput, GraphQueryInput, GraphQueryOutput } from '../core/graph-schemas';
 import type { ActivityEntry, FieldChange } from '../core/activity';
 
@@ -120,8 +120,11 @@ export type StoreLinkedOutput = StoreOutput & { linked?: AssociateOutput['succee
 export interface EngineApi {
 	store(input: StoreInput, ctx?: CallContext): Promise<StoreOutput>;
 	get(input: GetInput, ctx?: CallContext): Promise<GetOutput>;
-	/** With `base`, the values an editor started from: a field changed elsewhere meanwhile is a conflict (update-ops.ts UpdateBase). */
-	update(input: UpdateInput, ctx?: CallContext, base?: UpdateBase): Promise<UpdateOutput>;
+	/**
+	 * With `extra.base`, the values an editor started from: a field changed elsewhere meanwhile is a
+	 * conflict; `extra.link` / `unlink` make or remove a link from it in the same transaction (update-ops.ts UpdateExtra).
+	 */
+	update(input: UpdateInput, ctx?: CallContext, extra?: UpdateExtra): Promise<UpdateOutput>;
 	delete(input: DeleteInput, ctx?: CallContext): Promise<DeleteOutput>;
 	associate(input: AssociateInput, ctx?: CallContext): Promise<AssociateOutput>;
 	/** Stores one memory and links an existing one to it, in one transaction (store-linked.ts). */
