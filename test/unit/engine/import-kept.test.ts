@@ -80,3 +80,24 @@ describe('a vector for no memory of the file', () => {
 		expect((await e.get({ memory_id: 'm1', track_access: false })).memory.embedding_tables).toContain('other/model');
 	});
 });
+
+describe('a memory record’s fields Engram has no place for', () => {
+	it('are kept in metadata.other_fields instead of being dropped, and a "__proto__" key is refused by name', async () => {
+		const e = await fresh();
+		const res = await e.importMemories({
+			data: [
+				'{"content":"Standup is at 9","author":"bob","created":"2024-01-01","extra":{"a":[1,null]}}',
+				'{"content":"Deploys on Fridays","priority":3,"metadata":{"team":"ops","other_fields":{"z":1}}}',
+				'{"content":"Lunch at noon","__proto__":{"x":1}}',
+			].join('\n'),
+		});
+		expect(res).toMatchObject({
+			imported: 2,
+			refused: 1,
+			errors: [{ line: 3, error: expect.stringMatching(/^memory\.metadata\.other_fields\.__proto__: /) }],
+		});
+		const meta = Object.fromEntries((await e.db.memories.toArray()).map((m) => [m.content, m.metadata]));
+		expect(meta['Standup is at 9']).toEqual({ other_fields: { author: 'bob', created: '2024-01-01', extra: { a: [1, null] } } });
+		expect(meta['Deploys on Fridays']).toEqual({ team: 'ops', other_fields: { z: 1, priority: 3 } });
+	});
+});
