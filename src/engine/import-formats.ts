@@ -320,8 +320,14 @@ function addRecord(b: EngramBundle, kind: unknown, rec: unknown, line: number): 
 		const parts = idPartsOf(rec);
 		rec = withOtherFields(rec);
 		put(b.memories, ImportedMemorySchema, 'memory', parts);
-	} else if (kind === 'association') put(b.associations, ImportedAssociationSchema, 'association');
-	else if (kind === 'entity') put(b.entities, ImportedEntitySchema, 'entity');
+	} else if (kind === 'association') {
+		// A link has no place for other fields (no metadata): it is imported, and they are listed as left out.
+		const other = isObject(rec) ? Object.keys(rec).filter((k) => !Object.hasOwn(ImportedAssociationSchema.shape, k)) : [];
+		const before = b.associations.length;
+		put(b.associations, ImportedAssociationSchema, 'association');
+		if (other.length && b.associations.length > before)
+			b.notImported.add(line, `association: ${other.map((k) => JSON.stringify(k.slice(0, 60))).join(', ')} not imported (a link has no such field)`);
+	} else if (kind === 'entity') put(b.entities, ImportedEntitySchema, 'entity');
 	else if (kind === 'vector') put(b.vectors, ImportedVectorSchema, 'vector');
 	else if (kind === undefined) b.errors.add(line, missingContent(rec));
 	else if (kind !== 'header')
@@ -431,7 +437,7 @@ export function parseJson(data: string): EngramBundle {
 	const list = (k: string) => (Array.isArray(d[k]) ? (d[k] as unknown[]) : []);
 	if (!Array.isArray(d.memories)) b.errors.add(undefined, 'memories: must be an array (is this an Engram JSON export?)');
 	list('memories').forEach((m, i) => addRecord(b, 'memory', withoutKind(m), i + 1));
-	list('associations').forEach((a, i) => addRecord(b, 'association', a, i + 1));
+	list('associations').forEach((a, i) => addRecord(b, 'association', withoutKind(a), i + 1));
 	list('entities').forEach((e, i) => addRecord(b, 'entity', e, i + 1));
 	list('vectors').forEach((v, i) => addRecord(b, 'vector', v, i + 1));
 	return b;

@@ -101,3 +101,18 @@ describe('a memory record’s fields Engram has no place for', () => {
 		expect(meta['Deploys on Fridays']).toEqual({ team: 'ops', other_fields: { z: 1, priority: 3 } });
 	});
 });
+
+describe('a link record’s fields Engram has no place for', () => {
+	it('are named as not imported; the link is imported', async () => {
+		const e = await fresh();
+		const res = await e.importMemories({
+			data: [
+				'{"id":"a","content":"Standup is at 9"}',
+				'{"id":"b","content":"Deploys run on Fridays"}',
+				'{"kind":"association","from":"a","to":"b","type":"RELATES_TO","strength":0.5,"weight":2,"label":"x"}',
+			].join('\n'),
+		});
+		expect(res).toMatchObject({ imported: 2, associations: 1, refused: 0 });
+		expect(res.not_imported).toEqual([{ line: 3, text: 'association: "weight", "label" not imported (a link has no such field)' }]);
+	});
+});
