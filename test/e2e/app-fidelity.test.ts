@@ -3,6 +3,9 @@
  * saved while an agent changed the same memory, a memory deleted while it was being edited, and
  * fields the form shows but the person did not touch (edge spaces, CRLF, an off-step importance).
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { engine, seed, useApp } from './app-support';
 
@@ -138,5 +141,25 @@ describe('reverting a change from the History', () => {
 			.click();
 		await app.page.getByText(/^Reverted /).waitFor();
 		expect((await getMemory(id)).importance).toBe(0.9);
+	});
+});
+
+describe('importing a backup over memories edited since', () => {
+	it('says which memories here differ from the file’s, by line, instead of “already there”', async () => {
+		const [id] = await seed(app.page, [{ content: 'Standup is at 9 every morning', id: 'standup' }]);
+		const file = join(mkdtempSync(join(tmpdir(), 'engram-fidelity-')), 'backup.jsonl');
+		writeFileSync(file, (await engine<{ data: string }>(app.page, 'exportMemories', { format: 'jsonl' })).data);
+		await engine(app.page, 'update', { memory_id: id, content: 'Standup is at 9:30 every morning' }, { actor: 'agent' });
+		await app.page.goto(`${app.server.url}/#/import`);
+		await app.page.getByLabel('Choose a file to import').setInputFiles(file);
+		await app.page.getByRole('button', { name: 'Import', exact: true }).click();
+		const result = app.page.getByTestId('import-result');
+		await result.waitFor();
+		expect(await result.getAttribute('data-outcome')).toBe('nothing');
+		expect(await result.innerText()).toMatch(/1 already there, 1 of them different from the file's/);
+		await result.getByText(/not imported/).click();
+		expect(await result.innerText()).toMatch(/line 2: memory "standup": one with this id is already here with another content/);
+		await app.page.screenshot({ path: join(tmpdir(), 'engram-fidelity-import.png') });
+		expect((await getMemory(id)).content).toBe('Standup is at 9:30 every morning');
 	});
 });
