@@ -128,9 +128,13 @@ const LINK_KEYS = ['from', 'to', 'type', 'strength', ...Object.keys(AssociationF
  * different orders, and an export → import → export is then byte for byte the same file.
  */
 function inOrder<T extends object>(o: T, order: readonly string[]): T {
-	const rank = new Map(order.map((k, i) => [k, i]));
-	const keys = Object.keys(o).sort((a, b) => (rank.get(a) ?? order.length) - (rank.get(b) ?? order.length) || (a < b ? -1 : a > b ? 1 : 0));
-	return Object.fromEntries(keys.map((k) => [k, o[k as keyof T]])) as T;
+	const src = o as Record<string, unknown>;
+	const out: Record<string, unknown> = {};
+	// The known keys in order, then any other (rare) sorted: linear, no sort for the usual row.
+	for (const k of order) if (src[k] !== undefined || Object.hasOwn(src, k)) out[k] = src[k];
+	const rest = Object.keys(src).filter((k) => !Object.hasOwn(out, k));
+	if (rest.length) for (const k of rest.sort()) out[k] = src[k];
+	return out as T;
 }
 
 function renderJson(b: ExportBundle, exportedAt: string): string {
