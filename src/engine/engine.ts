@@ -58,7 +58,7 @@ import type { Embedder } from './embedder';
 import type { CategoryTable } from './search/categories';
 import { applyNotice, CrossTab, StampTracker } from './cross-tab';
 import { ChangeHub } from './events';
-import { exportMemories } from './export-ops';
+import { exportByIds, exportMemories } from './export-ops';
 import { getMemory } from './get-ops';
 import { findConnections } from './graph/connections';
 import { runGraphQuery } from './graph/query';
@@ -86,7 +86,7 @@ import { storeLinked } from './store-linked';
 import { recordSyncConflict, syncRecords } from './sync-records';
 import { resolveThresholds, thresholdsKey, type Thresholds } from './thresholds';
 import type { ActivityEntry, ChangeEvent, DataSize, EngineApi, ModelsInfo, Progress, StoreLinkedInput, StoreLinkedOutput, SyncRecord } from './types';
-import { updateMemory } from './update-ops';
+import { updateMemory, type UpdateExtra } from './update-ops';
 import { WriteGuesses } from './write-guess';
 import { WriteLock } from './write-lock';
 
@@ -216,8 +216,8 @@ export class Engine implements EngineApi {
 	get(input: GetInput, c?: CallContext): Promise<GetOutput> {
 		return getMemory(this.ctx, input, c?.actor);
 	}
-	update(input: UpdateInput, c?: CallContext): Promise<UpdateOutput> {
-		return updateMemory(this.ctx, input, c?.actor);
+	update(input: UpdateInput, c?: CallContext, extra?: UpdateExtra): Promise<UpdateOutput> {
+		return updateMemory(this.ctx, input, c?.actor, extra);
 	}
 	delete(input: DeleteInput, c?: CallContext): Promise<DeleteOutput> {
 		return deleteMemories(this.ctx, input, c?.actor);
@@ -274,6 +274,9 @@ export class Engine implements EngineApi {
 		return exportMemories(this.ctx, input);
 	}
 	/** Imports; `onProgress` hears `{ task: 'import', done, total }` after each batch. */
+	exportByIds(ids: string[]): Promise<string> {
+		return exportByIds(this.ctx, ids);
+	}
 	importMemories(input: ImportInput, c?: CallContext, onProgress?: (p: Progress) => void): Promise<ImportOutput> {
 		return importMemories(this.ctx, input, c?.actor, onProgress);
 	}

@@ -3,7 +3,7 @@
  * optionally, vectors of every model, as one JSON document, JSONL (one record per line with a
  * `kind`), or human-readable Markdown. JSON and JSONL round-trip losslessly through import.
  */
-import { ExportInputSchema, type ExportInput, type ExportOutput } from '../core/schemas';
+import { AssociationFieldsShape, ExportInputSchema, type ExportInput, type ExportOutput } from '../core/schemas';
 import type { EngramDB } from '../store/db';
 import type { EntityRow, MemoryRow } from '../store/rows';
 import type { EngineContext } from './context';
@@ -13,7 +13,7 @@ import { parseInput } from './validate';
 import { vectorRowsOf } from '../store/vectors';
 import type { ExportBundle, ExportedMemory } from './export-bundle';
 import { entityIdsOf } from '../store/derived';
-import { linksOut } from '../store/associations';
+import { linksOut, linksTouching } from '../store/associations';
 
 export type { ExportBundle, ExportedMemory, ExportedVector } from './export-bundle';
 
@@ -44,6 +44,23 @@ export async function exportMemories(ctx: EngineContext, input: ExportInput): Pr
 	};
 }
 
+/**
+ * The memories `ids` (in seq order; unknown ids left out) as an Engram JSON export with every
+ * vector, their entities and every link touching them, in and out: what import needs to put them
+ * back exactly after a delete (the app's Undo). The public reads would lose what they do not
+ * show: vectors of other models, entities found rather than given, a turn's context.
+ */
+export async function exportByIds(ctx: EngineContext, ids: string[]): Promise<string> {
+	const bundle = await ctx.db.read(async () => {
+		const rows = (await ctx.db.memories.bulkGet(ids)).filter((r): r is MemoryRow => r !== undefined).sort((a, b) => a.seq - b.seq);
+		const found = rows.map((r) => r.id);
+		const b = await collect(ctx, rows, undefined, true);
+		b.associations = (await linksTouching(ctx.db, found, ctx.index.linkedFrom(found), rows)).map((a) => inOrder(a, LINK_KEYS));
+		return b;
+	});
+	return renderJson(bundle, new Date(ctx.now()).toISOString());
+}
+
 /** The page of memories in seq order, and the ids of the whole selection (for association ends). */
 async function selectPage(db: EngramDB, p: ExportInput): Promise<{ rows: MemoryRow[]; hasMore: boolean; selected?: Set<string> }> {
 	const filtered = p.scope !== undefined || (p.tags?.length ?? 0) > 0;
@@ -69,7 +86,7 @@ async function collect(ctx: EngineContext, rows: MemoryRow[], selected: Set<stri
 	const entities = (await db.entities.bulkGet(entityIds)).filter((e): e is EntityRow => e !== undefined);
 	const bundle: ExportBundle = {
 		memories: rows.map(exportedMemory),
-		associations: links.filter((a) => !selected || selected.has(a.to)),
+		associations: links.filter((a) => !selected || selected.has(a.to)).map((a) => inOrder(a, LINK_KEYS)),
 		entities: entities.sort((a, b) => a.id.localeCompare(b.id)).map((e) => toEntity(ctx.index, e)),
 	};
 	if (vectors) bundle.vectors = rows.flatMap(vectorRowsOf).map((v) => ({ model: v.model, memory_id: v.memory_id, vector: Array.from(v.data) }));
@@ -78,7 +95,46 @@ async function collect(ctx: EngineContext, rows: MemoryRow[], selected: Set<stri
 
 function exportedMemory(row: MemoryRow): ExportedMemory {
 	const { content_key: _k, session: _s, entity_ids: _e, links: _l, link_keys: _lk, vectors: _v, vector_models: _vm, other_models: _om, ...rest } = row;
-	return rest;
+	return inOrder(rest, MEMORY_KEYS);
+}
+
+/** The order fields are written in, whichever write made the row (then any other key, sorted). */
+const MEMORY_KEYS = [
+	'id',
+	'seq',
+	'content',
+	'summary',
+	'type',
+	'tags',
+	'source',
+	'scope',
+	'importance',
+	'confidence',
+	'metadata',
+	'entities',
+	'entities_given',
+	'timestamp',
+	'updated_at',
+	'last_accessed',
+	'access_count',
+	't_valid',
+	't_invalid',
+	'context',
+];
+const LINK_KEYS = ['from', 'to', 'type', 'strength', ...Object.keys(AssociationFieldsShape), 'created_at', 'updated_at'];
+
+/**
+ * `o` with its keys in `order`: rows written by store, update and import list the same fields in
+ * different orders, and an export → import → export is then byte for byte the same file.
+ */
+function inOrder<T extends object>(o: T, order: readonly string[]): T {
+	const src = o as Record<string, unknown>;
+	const out: Record<string, unknown> = {};
+	// The known keys in order, then any other (rare) sorted: linear, no sort for the usual row.
+	for (const k of order) if (src[k] !== undefined || Object.hasOwn(src, k)) out[k] = src[k];
+	const rest = Object.keys(src).filter((k) => !Object.hasOwn(out, k));
+	if (rest.length) for (const k of rest.sort()) out[k] = src[k];
+	return out as T;
 }
 
 function renderJson(b: ExportBundle, exportedAt: string): string {

@@ -316,13 +316,45 @@ function addRecord(b: EngramBundle, kind: unknown, rec: unknown, line: number): 
 		else b.errors.add(line, r.error);
 	};
 	if (kind === 'memory' && isObject(rec) && !('content' in rec)) b.errors.add(line, missingContent(rec));
-	else if (kind === 'memory') put(b.memories, ImportedMemorySchema, 'memory', idPartsOf(rec));
-	else if (kind === 'association') put(b.associations, ImportedAssociationSchema, 'association');
-	else if (kind === 'entity') put(b.entities, ImportedEntitySchema, 'entity');
+	else if (kind === 'memory') {
+		const parts = idPartsOf(rec);
+		rec = withOtherFields(rec);
+		put(b.memories, ImportedMemorySchema, 'memory', parts);
+	} else if (kind === 'association') {
+		// A link has no place for other fields (no metadata): it is imported, and they are listed as left out.
+		const other = isObject(rec) ? Object.keys(rec).filter((k) => !Object.hasOwn(ImportedAssociationSchema.shape, k)) : [];
+		const before = b.associations.length;
+		put(b.associations, ImportedAssociationSchema, 'association');
+		if (other.length && b.associations.length > before)
+			b.notImported.add(line, `association: ${other.map((k) => JSON.stringify(k.slice(0, 60))).join(', ')} not imported (a link has no such field)`);
+	} else if (kind === 'entity') put(b.entities, ImportedEntitySchema, 'entity');
 	else if (kind === 'vector') put(b.vectors, ImportedVectorSchema, 'vector');
 	else if (kind === undefined) b.errors.add(line, missingContent(rec));
 	else if (kind !== 'header')
 		b.errors.add(line, `kind: must be one of header, memory, entity, association, vector (got ${JSON.stringify(kind)?.slice(0, 100)})`);
+}
+
+/** Keys of a memory record that are Engram's own but not imported (a read's derived list of models). */
+const READ_ONLY_KEYS = new Set(['embedding_tables']);
+
+/**
+ * A memory record with the fields Engram has no place for (another tool's "author", "created",
+ * "priority"; a newer export's additions) moved into `metadata.other_fields`, instead of being
+ * dropped without a word by the schema. A record whose metadata is not an object is left as it
+ * is: the schema refuses that, naming it.
+ */
+function withOtherFields(rec: unknown): unknown {
+	if (!isObject(rec)) return rec;
+	const other = Object.keys(rec).filter((k) => !Object.hasOwn(ImportedMemorySchema.shape, k) && !READ_ONLY_KEYS.has(k));
+	if (other.length === 0 || (rec.metadata !== undefined && !isObject(rec.metadata))) return rec;
+	// fromEntries, not assignment: a "__proto__" key stays a key (for the metadata rule to refuse by name).
+	const entries = Object.entries(rec);
+	const kept = Object.fromEntries(entries.filter(([k]) => other.includes(k)));
+	const out: Record<string, unknown> = Object.fromEntries(entries.filter(([k]) => !other.includes(k) && !READ_ONLY_KEYS.has(k)));
+	const metadata = (rec.metadata ?? {}) as Record<string, unknown>;
+	const before = isObject(metadata.other_fields) ? metadata.other_fields : {};
+	out.metadata = { ...metadata, other_fields: { ...before, ...kept } };
+	return out;
 }
 
 /** What a memory record without an id has its id made of, read before validation (as the Import screen reads it). */
@@ -405,7 +437,7 @@ export function parseJson(data: string): EngramBundle {
 	const list = (k: string) => (Array.isArray(d[k]) ? (d[k] as unknown[]) : []);
 	if (!Array.isArray(d.memories)) b.errors.add(undefined, 'memories: must be an array (is this an Engram JSON export?)');
 	list('memories').forEach((m, i) => addRecord(b, 'memory', withoutKind(m), i + 1));
-	list('associations').forEach((a, i) => addRecord(b, 'association', a, i + 1));
+	list('associations').forEach((a, i) => addRecord(b, 'association', withoutKind(a), i + 1));
 	list('entities').forEach((e, i) => addRecord(b, 'entity', e, i + 1));
 	list('vectors').forEach((v, i) => addRecord(b, 'vector', v, i + 1));
 	return b;

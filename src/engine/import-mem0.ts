@@ -2,16 +2,17 @@
  * mem0's exported memories (`get_all` / export): `{ results: [...] }`, `{ memories: [...] }` or a
  * bare array of `{ id, memory, hash, metadata, categories, created_at, updated_at, user_id,
  * agent_id, run_id, ... }`. Each becomes an Engram memory record: memory → content, categories →
- * tags, created_at → timestamp, updated_at → updated_at, metadata kept, and mem0's own fields
- * (id, user_id, agent_id, run_id, app_id, hash) under `metadata.mem0`. Nothing else is read.
+ * tags, created_at → timestamp, updated_at → updated_at, metadata kept, and every other field
+ * (id, user_id, agent_id, run_id, app_id, hash, score, expiration_date, …) under `metadata.mem0`:
+ * nothing the record holds is dropped.
  */
 
 type Rec = Record<string, unknown>;
 
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** mem0's own fields, kept under metadata.mem0. */
-const OWN = ['id', 'user_id', 'agent_id', 'run_id', 'app_id', 'actor_id', 'role', 'hash'] as const;
+/** The fields mapped onto Engram's own; every other one is kept under metadata.mem0. */
+const MAPPED = new Set(['memory', 'created_at', 'updated_at', 'metadata']);
 
 /** The list of records of a mem0 export, and the key it is under (for error positions); undefined when `doc` is not one. */
 export function mem0List(doc: unknown): { key: string; list: unknown[] } | undefined {
@@ -30,11 +31,21 @@ export function mem0Memory(r: unknown): { record: Rec } | { error: string } {
 	if (!isRec(r)) return { error: 'memory: a mem0 record must be an object' };
 	if (typeof r.memory !== 'string' || r.memory.trim() === '') return { error: 'memory: a mem0 record needs its "memory" text (it is empty or missing)' };
 	const record: Rec = { content: r.memory };
-	if (Array.isArray(r.categories)) record.tags = r.categories.filter((c) => typeof c === 'string' && c.trim() !== '');
-	if (typeof r.created_at === 'string' && r.created_at) record.timestamp = r.created_at;
-	if (typeof r.updated_at === 'string' && r.updated_at) record.updated_at = r.updated_at;
-	const own: Rec = {};
-	for (const k of OWN) if (r[k] !== undefined && r[k] !== null) own[k] = r[k];
+	const categories = Array.isArray(r.categories) ? (r.categories as unknown[]) : undefined;
+	const tags = categories?.filter((c): c is string => typeof c === 'string' && c.trim() !== '');
+	if (tags) record.tags = tags;
+	// Categories all taken as tags need no copy; any left out (a number, a blank) keep the list whole.
+	const allTags = tags !== undefined && tags.length === categories!.length;
+	const asDate = (v: unknown) => typeof v === 'string' && v !== '';
+	if (asDate(r.created_at)) record.timestamp = r.created_at;
+	if (asDate(r.updated_at)) record.updated_at = r.updated_at;
+	// Dates that are not strings are kept as they are too.
+	const own = Object.fromEntries(
+		Object.entries(r).filter(
+			([k, v]) =>
+				v !== undefined && v !== null && !(MAPPED.has(k) && (k === 'memory' || k === 'metadata' || asDate(v))) && !(k === 'categories' && allTags),
+		),
+	);
 	record.metadata = { ...(isRec(r.metadata) ? r.metadata : {}), ...(Object.keys(own).length ? { mem0: own } : {}) };
 	return { record };
 }

@@ -48,14 +48,14 @@ import { parseInput } from './validate';
 /** Records per transaction. */
 export const IMPORT_BATCH = LIMITS.batch;
 
-type Counts = { imported: number; replaced: number; skipped: number; associations: number; entities: number };
+type Counts = { imported: number; replaced: number; skipped: number; associations: number; entities: number; differing: number };
 
 /** Imports data; see the module comment. */
 export async function importMemories(ctx: EngineContext, input: ImportInput, actor = 'import', onProgress?: (p: Progress) => void): Promise<ImportOutput> {
 	const p = parseInput(ImportInputSchema, input);
 	// Before any format guess: a blank file is said to be empty (like "" is), not "not valid JSON".
 	if (isBlank(p.data)) throw new MemoryError('invalid_input', `data: ${EMPTY_FILE}`, { issues: [{ path: 'data', rule: EMPTY_FILE }] });
-	const counts: Counts = { imported: 0, replaced: 0, skipped: 0, associations: 0, entities: 0 };
+	const counts: Counts = { imported: 0, replaced: 0, skipped: 0, associations: 0, entities: 0, differing: 0 };
 	let errors: ImportErrors;
 	let notImported = new NotImportedList();
 	const format = !p.format || p.format === 'auto' ? detectFormat(p.data) : p.format;
@@ -82,10 +82,13 @@ function output(c: Counts, errors: ImportErrors, notImported: NotImportedList): 
 	// In file order, whichever pass (parse, memories, links) found them; every one counted.
 	const n = errors.count;
 	const left = notImported.count;
+	const { differing, ...counts } = c;
+	const skipped = `${c.skipped} skipped as existing${differing ? `, ${differing} of them different from the file's (the stored one kept)` : ''}`;
 	return {
 		success: n === 0,
-		message: `Imported ${c.imported} memories (${c.replaced} replaced, ${c.skipped} skipped as existing), ${c.associations} associations, ${c.entities} entities${n ? `; ${n} record(s) refused` : ''}${left ? `; ${left} part(s) of the text not imported` : ''}`,
-		...c,
+		message: `Imported ${c.imported} memories (${c.replaced} replaced, ${skipped}), ${c.associations} associations, ${c.entities} entities${n ? `; ${n} record(s) refused` : ''}${left ? `; ${left} part(s) of the text not imported` : ''}`,
+		...counts,
+		...(differing ? { kept_differing: differing } : {}),
 		refused: n,
 		errors: errors.list(),
 		...(left ? { not_imported: notImported.list() } : {}),
@@ -110,7 +113,7 @@ async function importBundle(
 	let done = 0;
 	for (let i = 0; i < b.memories.length; i += IMPORT_BATCH) {
 		const batch = b.memories.slice(i, i + IMPORT_BATCH);
-		await importMemoryBatch(ctx, batch, vectors, p, actor, counts);
+		await importMemoryBatch(ctx, batch, vectors, p, actor, counts, b.notImported);
 		done += batch.length;
 		onProgress?.({ task: 'import', done, total, message: 'memories' });
 	}
@@ -137,10 +140,16 @@ function lastOfEachId(memories: Located<ImportedMemory>[], errors: ImportErrors)
 	});
 }
 
-/** Bundle vectors grouped by memory; active-model vectors of the wrong size are refused. */
+/** Bundle vectors grouped by memory; active-model vectors of the wrong size, and vectors of no memory in the file, are refused. */
 function vectorsByMemory(ctx: EngineContext, b: EngramBundle, errors: ImportErrors): Map<string, Map<string, Float32Array>> {
 	const out = new Map<string, Map<string, Float32Array>>();
+	const ids = new Set(b.memories.map((m) => m.value.id));
 	for (const { line, value: v } of b.vectors) {
+		// A vector is kept on its memory's row: one for no memory of the file would be dropped unsaid.
+		if (!ids.has(v.memory_id)) {
+			errors.add(line, `vector.memory_id: no memory ${JSON.stringify(v.memory_id)} is imported from this file (a vector comes in with its memory)`);
+			continue;
+		}
 		if (v.model === ctx.embedder.modelId && v.vector.length !== ctx.embedder.dims) {
 			errors.add(line, `vector.vector: must have ${ctx.embedder.dims} dimensions for ${v.model} (got ${v.vector.length})`);
 			continue;
@@ -163,8 +172,10 @@ async function importMemoryBatch(
 	p: ImportInput,
 	actor: string,
 	counts: Counts,
+	notImported: NotImportedList,
 ): Promise<void> {
 	const now = nowIso(ctx);
+	const given = new Map(batch.map((r) => [r.value.id, r]));
 	// Within one file the last record for an id wins.
 	const rows = [...new Map(batch.map(({ value }) => rowOf(value, p.scope, now)).map((r) => [r.id, r])).values()];
 	addTurnContexts(rows);
@@ -183,7 +194,17 @@ async function importMemoryBatch(
 	await ctx.lock.run(async () => {
 		const change: IndexChange = { upserts: [], edges: [] };
 		await writeIndexed(ctx, change, async () => {
-			await writeImported(ctx, rows, vectors, onConflict, counts, change);
+			const kept = await writeImported(ctx, rows, vectors, onConflict, counts, change);
+			for (const [row, stored] of kept) {
+				const r = given.get(row.id);
+				const fields = r ? differingFields(r.value, row, stored) : [];
+				if (!fields.length) continue;
+				counts.differing++;
+				notImported.add(
+					r?.line,
+					`memory ${JSON.stringify(row.id)}: one with this id is already here with another ${fields.join(', ')}; the one here was kept (import with on_conflict "replace" to take the file's)`,
+				);
+			}
 			await appendActivity(ctx.db, [{ at: now, actor, action: 'imported', detail: `${change.upserts.length} memories` }]);
 			if (change.upserts.length) change.stamp = await bumpStamp(ctx.db);
 		});
@@ -241,7 +262,8 @@ function rowOf(m: ImportedMemory, scope: string | undefined, now: string): Memor
 
 /**
  * Writes a batch of imported rows: skips or replaces existing ids, keeps each record's seq when
- * no other memory holds it (else the replaced memory's seq, else a new one).
+ * no other memory holds it (else the replaced memory's seq, else a new one). Returns each skipped
+ * row with the stored one kept in its place.
  */
 async function writeImported(
 	ctx: EngineContext,
@@ -250,12 +272,13 @@ async function writeImported(
 	onConflict: 'skip' | 'replace',
 	counts: Counts,
 	change: IndexChange,
-): Promise<void> {
+): Promise<(readonly [MemoryRow, MemoryRow])[]> {
 	const db = ctx.db;
 	const existing = await db.memories.bulkGet(rows.map((r) => r.id));
 	const write = rows.filter((_, i) => !(existing[i] && onConflict === 'skip'));
-	counts.skipped += rows.length - write.length;
-	if (write.length === 0) return;
+	const kept = rows.flatMap((r, i) => (existing[i] && onConflict === 'skip' ? [[r, existing[i]] as const] : []));
+	counts.skipped += kept.length;
+	if (write.length === 0) return kept;
 	const old = new Map(existing.flatMap((r) => (r ? [[r.id, r] as const] : [])));
 	const replaced = write.filter((r) => old.has(r.id)).map((r) => r.id);
 	await settleSeqs(db, write, old);
@@ -281,6 +304,32 @@ async function writeImported(
 	for (const r of write) change.upserts.push({ row: r, vector: vectors.get(r.id)?.get(ctx.embedder.modelId) ?? null });
 	counts.replaced += replaced.length;
 	counts.imported += write.length - replaced.length;
+	return kept;
+}
+
+/** Fields a kept memory is compared on, as the file gives them (others: defaults, counts). */
+const COMPARED = [
+	'content',
+	'summary',
+	'type',
+	'tags',
+	'source',
+	'scope',
+	'importance',
+	'confidence',
+	'metadata',
+	'timestamp',
+	't_valid',
+	't_invalid',
+] as const;
+
+/**
+ * The fields a skipped record gives that differ from the memory kept in its place (the row as
+ * the file would have made it, so dates and tags compare normalised). Empty for a file's own
+ * memory imported back, however often it was read since.
+ */
+function differingFields(given: ImportedMemory, row: MemoryRow, stored: MemoryRow): string[] {
+	return COMPARED.filter((f) => (f === 'scope' || given[f] !== undefined) && JSON.stringify(row[f]) !== JSON.stringify(stored[f]));
 }
 
 /** Gives every row a seq that no other memory holds; imported seqs are kept where possible. */

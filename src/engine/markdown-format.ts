@@ -47,10 +47,13 @@ function renderMemory(m: ExportedMemory, links: Association[]): string[] {
 	if (m.last_accessed) lines.push(item('last accessed', m.last_accessed));
 	lines.push(item('accessed', `${m.access_count} times`));
 	if (m.entities.length) {
-		const plain = m.entities.every((e) => !BREAK.test(e.name) && !BREAK.test(e.type));
+		// The readable form puts the type in plain text: a backtick there would open a code span.
+		const plain = m.entities.every((e) => !BREAK.test(e.name) && !BREAK.test(e.type) && !e.type.includes('`'));
+		// Entities found in the text are listed apart from the caller's: an import must not make
+		// them given (a given list is never re-extracted when the content is edited).
 		lines.push(
 			item(
-				'entities',
+				m.entities_given ? 'entities' : 'found entities',
 				plain ? m.entities.map((e) => `${code(e.name)} (${e.type})`).join(', ') : JSON.stringify(m.entities.map(({ name, type }) => ({ name, type }))),
 			),
 		);
@@ -65,9 +68,12 @@ function renderMemory(m: ExportedMemory, links: Association[]): string[] {
 /** A line break: a value holding one cannot sit on an item's line as it is. */
 const BREAK = /[\r\n]/;
 
-/** An id, source or summary: inline code, or a JSON string when it holds a line break. */
+/**
+ * An id, source or summary: inline code, or a JSON string when it holds a line break or is empty
+ * (an empty code span is two backticks, which CommonMark and the reader take as text).
+ */
 function oneLine(s: string): string {
-	return BREAK.test(s) ? JSON.stringify(s) : code(s);
+	return BREAK.test(s) || s === '' ? JSON.stringify(s) : code(s);
 }
 
 /** Association fields the readable link form (`TYPE → \`to\` (strength) — reason`) carries. */
@@ -78,7 +84,12 @@ const READABLE_LINK_KEYS = new Set(['from', 'to', 'type', 'strength', 'reason', 
  * that form cannot carry (role, context, observations, …) or a line break in its target or reason.
  */
 function linkText(a: Association): string {
-	const readable = Object.entries(a).every(([k, v]) => v === undefined || READABLE_LINK_KEYS.has(k)) && !BREAK.test(a.to) && !BREAK.test(a.reason ?? '');
+	// An empty reason reads as none in the readable form: only the JSON form keeps it.
+	const readable =
+		Object.entries(a).every(([k, v]) => v === undefined || READABLE_LINK_KEYS.has(k)) &&
+		!BREAK.test(a.to) &&
+		!BREAK.test(a.reason ?? '') &&
+		a.reason !== '';
 	if (readable) return `${a.type} → ${code(a.to)} (${a.strength})${a.reason ? ` — ${a.reason}` : ''}`;
 	const { from: _from, created_at: _created, updated_at: _updated, ...rest } = a;
 	return JSON.stringify(rest);
@@ -265,7 +276,7 @@ const KEYS: Record<string, string> = {
 	'valid until': 't_invalid',
 	'last accessed': 'last_accessed',
 };
-const ITEM_KEYS = new Set([...Object.keys(KEYS), 'id', 'source', 'summary', 'tags', 'accessed', 'metadata', 'entities', 'link']);
+const ITEM_KEYS = new Set([...Object.keys(KEYS), 'id', 'source', 'summary', 'tags', 'accessed', 'metadata', 'entities', 'found entities', 'link']);
 
 /** `- **key:** value` → [key, value]; undefined for any other line. */
 function itemOf(l: string): [string, string] | undefined {
@@ -306,7 +317,8 @@ function parseSection(lines: string[], raw: string[], s: number, e: number, out:
 	const fence = lines[i].slice(0, -4);
 	let close = i + 1;
 	while (close < e && lines[close] !== fence) close++;
-	if (close === e || lines.slice(close + 1, e).some((l) => l.trim() !== '')) return asNotes();
+	// After the fence: nothing, or the title of the next export page (pages joined as they came).
+	if (close === e || !isExportHeader(lines.slice(close + 1, e))) return asNotes();
 	const links: { line: number; record: Record<string, unknown> }[] = [];
 	const seen = new Set<string>();
 	for (const it of items) {
@@ -376,10 +388,12 @@ function readItem(
 		} catch {
 			return `memory: the metadata item is not valid JSON`;
 		}
-	} else if (key === 'entities') {
+	} else if (key === 'entities' || key === 'found entities') {
+		if ('entities' in rec) return `memory: "entities" and "found entities" are both given`;
 		const entities = value.startsWith('[') ? jsonOf(value, isEntityList) : entitiesOf(value);
 		if (!entities) return bad;
 		rec.entities = entities;
+		rec.entities_given = key === 'entities';
 	} else if (key === 'link') {
 		const a = value.startsWith('{') ? jsonLinkOf(value, rec.id as string) : linkOf(value, rec.id as string);
 		if (!a) return `association: the link item is not in the form "TYPE → \`id\` (strength) — reason"`;
@@ -439,7 +453,8 @@ function linkOf(value: string, from: string): Partial<Association> | undefined {
 	const close = rest.indexOf(')');
 	const strength = rest.slice(2, close);
 	const reason = rest.slice(close + 1);
-	if (close < 3 || !/^[\d.]+$/.test(strength) || (reason !== '' && !reason.startsWith(' — '))) return undefined;
+	// As String(number) writes it: 0.7, 1, 1e-7.
+	if (close < 3 || !/^\d+(\.\d+)?(e[+-]\d+)?$/.test(strength) || (reason !== '' && !reason.startsWith(' — '))) return undefined;
 	const a: Partial<Association> = { from, to: segs[0].text, type: type as AssociationType, strength: Number(strength) };
 	if (reason.length > 3) a.reason = reason.slice(3);
 	return a;

@@ -37,6 +37,7 @@ import type {
 	UpdateInput,
 	UpdateOutput,
 } from '../core/schemas';
+import type { UpdateExtra } from './update-ops';
 import type { ConnectionsInput, ConnectionsOutput, GraphQueryInput, GraphQueryOutput } from '../core/graph-schemas';
 import type { ActivityEntry, FieldChange } from '../core/activity';
 
@@ -134,7 +135,11 @@ export interface ModelsInfo {
 export interface EngineApi {
 	store(input: StoreInput, ctx?: CallContext): Promise<StoreOutput>;
 	get(input: GetInput, ctx?: CallContext): Promise<GetOutput>;
-	update(input: UpdateInput, ctx?: CallContext): Promise<UpdateOutput>;
+	/**
+	 * With `extra.base`, the values an editor started from: a field changed elsewhere meanwhile is a
+	 * conflict; `extra.link` / `unlink` make or remove a link from it in the same transaction (update-ops.ts UpdateExtra).
+	 */
+	update(input: UpdateInput, ctx?: CallContext, extra?: UpdateExtra): Promise<UpdateOutput>;
 	delete(input: DeleteInput, ctx?: CallContext): Promise<DeleteOutput>;
 	associate(input: AssociateInput, ctx?: CallContext): Promise<AssociateOutput>;
 	/** Stores one memory and links an existing one to it, in one transaction (store-linked.ts). */
@@ -152,6 +157,8 @@ export interface EngineApi {
 	/** Approximate bytes of memories, vectors, index snapshots and the rest Engram stores. */
 	dataSize(): Promise<DataSize>;
 	exportMemories(input: ExportInput): Promise<ExportOutput>;
+	/** These memories as Engram JSON with every vector and every link in and out, to put back exactly (export-ops.ts). */
+	exportByIds(ids: string[]): Promise<string>;
 	/** Imports in transactions of ≤ 500 records; `onProgress` hears `{ task: 'import', done, total }` after each. */
 	importMemories(input: ImportInput, ctx?: CallContext, onProgress?: (p: Progress) => void): Promise<ImportOutput>;
 

@@ -6,10 +6,21 @@
  * gave them) its extracted entities, and drops vectors other models computed from the old text.
  */
 import { isMemoryError, MemoryError } from '../core/errors';
-import { importanceValue, LIMITS, toIso, UpdateInputSchema, type UpdateInput, type UpdateOutput } from '../core/schemas';
+import {
+	importanceValue,
+	LIMITS,
+	toIso,
+	UpdateInputSchema,
+	type AssociationType,
+	type AuthorableAssociationType,
+	type UpdateInput,
+	type UpdateOutput,
+} from '../core/schemas';
+import type { ActivityEntry } from '../core/activity';
+import { DEFAULT_STRENGTH, linkEntry } from './associate-ops';
 import { normalize } from '../core/vector';
 import { appendActivity } from '../store/activity';
-import { deleteLinks, linksTouching, withLink } from '../store/associations';
+import { deleteLinks, linksOut, linksTouching, withLink } from '../store/associations';
 import { contentKey, sessionOf } from '../store/derived';
 import { ensureEntities } from '../store/entities';
 import { getByRef } from '../store/memories';
@@ -43,8 +54,28 @@ const FIELDS = [
 	'last_accessed',
 ] as const;
 
-/** Applies an update; see the module comment. */
-export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor = 'agent'): Promise<UpdateOutput> {
+/**
+ * The values an editor started from, by field (as `get` returned them): an update given them
+ * changes a field only if the memory still holds that value (metadata: per key it sets), else
+ * throws a `conflict` naming the fields someone else changed meanwhile. The app's edit form sends
+ * them, so saving never overwrites an agent's (or another tab's) change it did not see.
+ */
+export type UpdateBase = Partial<Record<(typeof FIELDS)[number], unknown>>;
+
+/**
+ * What the app's screens add to an update, written in its one transaction: `base` (see
+ * UpdateBase); `link`, a link from this memory made or updated with it (the "did this replace
+ * …?" prompt marks the older memory invalid and links it to the newer one at once, never one
+ * without the other); `unlink`, a link from it removed with it (that prompt's Undo).
+ */
+export interface UpdateExtra {
+	base?: UpdateBase;
+	link?: { to: string; type: AuthorableAssociationType; strength?: number; reason?: string; timestamp?: string };
+	unlink?: { to: string; type: AssociationType };
+}
+
+/** Applies an update; see the module comment. With `extra`, see UpdateExtra. */
+export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor = 'agent', extra: UpdateExtra = {}): Promise<UpdateOutput> {
 	const p = parseInput(UpdateInputSchema, input);
 	const key = requestKey('update_memory', p);
 	// A retry whose first call went through is answered before the memory is looked up (it may be gone since).
@@ -59,10 +90,12 @@ export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor
 	return ctx.lock.run(async () => {
 		const tagEdit = p.tags_add !== undefined || p.tags_remove !== undefined;
 		const out = (r: Rewritten) => output(r.row, r.changed, reembed, tagEdit);
-		const applied = await rewrite(ctx, p, current, vector ?? null, caller, actor, key, out).catch(whenFull);
+		const applied = await rewrite(ctx, p, current, vector ?? null, caller, actor, key, out, extra).catch(whenFull);
 		if (applied.replayed) return replayedOutput(applied.value, key!);
 		const res = applied.value;
 		if (res.changed.length || caller || p.updated_at !== undefined) ctx.hub.emit({ kind: 'memories', ids: [res.row.id] });
+		const other = extra.link?.to ?? extra.unlink?.to;
+		if (other !== undefined) ctx.hub.emit({ kind: 'associations', ids: [res.row.id, other] });
 		return out(res);
 	});
 }
@@ -93,6 +126,7 @@ async function rewrite(
 	actor: string,
 	key: RequestKey | undefined,
 	compact: (r: Rewritten) => UpdateOutput,
+	extra: UpdateExtra,
 ): Promise<Applied<Rewritten, UpdateOutput>> {
 	{
 		const change: IndexChange = { upserts: [], edges: [], removedEdges: [] };
@@ -103,11 +137,14 @@ async function rewrite(
 				async (): Promise<Rewritten> => {
 					const old = await ctx.db.memories.get(current.id);
 					if (!old) throw notFound('memory_id', p.memory_id);
-					const next = applyFields(old, p, nowIso(ctx));
+					let next = applyFields(old, p, nowIso(ctx));
+					if (extra.base) checkBase(old, next, p, extra.base);
 					checkValidity(next, (f) => f);
 					const changed: string[] = FIELDS.filter((f) => JSON.stringify(old[f]) !== JSON.stringify(next[f]));
 					if (caller) changed.push('embedding');
-					if (changed.length === 0 && !caller && p.updated_at === undefined) return { row: old, changed };
+					const links = await linkEdits(ctx, old, extra, actor, change);
+					if (changed.length === 0 && !caller && p.updated_at === undefined && !links) return { row: old, changed };
+					if (links) next = { ...next, links: links.links };
 					const contentChanged = changed.includes('content');
 					// Before the put: new content changes the row's own SIMILAR_TO links.
 					const vec = contentChanged ? await replaceVectors(ctx, next, vector, change) : next.vectors?.[ctx.embedder.modelId];
@@ -115,14 +152,19 @@ async function rewrite(
 					await ctx.db.memories.put(next);
 					if (changed.includes('entities')) await relinkEntities(ctx, old, next);
 					await appendActivity(ctx.db, [
-						{
-							at: next.updated_at,
-							actor,
-							action: 'updated',
-							memory_id: next.id,
-							detail: changed.join(', '),
-							changes: fieldChanges(old, next, changed),
-						},
+						...(changed.length
+							? [
+									{
+										at: next.updated_at,
+										actor,
+										action: 'updated' as const,
+										memory_id: next.id,
+										detail: changed.join(', '),
+										changes: fieldChanges(old, next, changed),
+									},
+								]
+							: []),
+						...(links?.entries ?? []),
 					]);
 					change.upserts.push({ row: next, vector: vec ?? null });
 					change.stamp = await bumpStamp(ctx.db);
@@ -133,6 +175,69 @@ async function rewrite(
 		);
 		return res;
 	}
+}
+
+/**
+ * The row's links after `extra`'s link and unlink (recorded in `change` and as activity entries),
+ * or undefined when it asks for neither. The linked memory must exist; a link to remove must too.
+ */
+async function linkEdits(
+	ctx: EngineContext,
+	row: MemoryRow,
+	extra: UpdateExtra,
+	actor: string,
+	change: IndexChange,
+): Promise<{ links: MemoryRow['links']; entries: ActivityEntry[] } | undefined> {
+	if (!extra.link && !extra.unlink) return undefined;
+	const at = nowIso(ctx);
+	let out = row;
+	const entries: ActivityEntry[] = [];
+	if (extra.unlink) {
+		const { to, type } = extra.unlink;
+		const gone = linksOut(row).filter((l) => l.to === to && l.type === type);
+		if (gone.length === 0) throw new MemoryError('not_found', `type: no ${type} link from ${row.id} to ${to}`);
+		out = { ...out, links: (out.links ?? []).filter((l) => l.to !== to || l.type !== type) };
+		change.removedEdges!.push(...gone);
+		entries.push(linkEntry(at, actor, 'unlinked', row.id, to, type));
+	}
+	if (extra.link) {
+		const { to, type, ...fields } = extra.link;
+		if (to === row.id) throw new MemoryError('invalid_input', 'memory2_id: must differ from memory1_id (a memory cannot be linked to itself)');
+		if (!(await ctx.db.memories.get(to))) throw notFound('memory2_id', to);
+		const existing = linksOut(out).find((l) => l.to === to && l.type === type);
+		const link: AssociationRow = existing
+			? { ...existing, ...fields, updated_at: at }
+			: { from: row.id, to, type, strength: DEFAULT_STRENGTH, created_at: at, ...fields };
+		out = withLink(out, link);
+		change.edges.push(link);
+		entries.push(linkEntry(at, actor, 'associated', row.id, to, type));
+	}
+	return { links: out.links, entries };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Throws a `conflict` when a field this update changes no longer holds the value the editor
+ * started from (`base`), unless it already holds the new value. Metadata is compared per key
+ * the update sets or deletes: keys changed elsewhere merge.
+ */
+function checkBase(old: MemoryRow, next: MemoryRow, p: UpdateInput, base: UpdateBase): void {
+	const moved: string[] = [];
+	for (const f of FIELDS) {
+		if (!(f in base) || !(f in p) || p[f as keyof UpdateInput] === undefined) continue;
+		if (f === 'metadata') {
+			const was = (base.metadata ?? {}) as Record<string, unknown>;
+			const keys = Object.keys(p.metadata ?? {}).filter((k) => !same(old.metadata[k], was[k]) && !same(old.metadata[k], next.metadata[k]));
+			moved.push(...keys.map((k) => `metadata.${k}`));
+		} else if (!same(old[f], base[f]) && !same(old[f], next[f])) moved.push(f);
+	}
+	if (moved.length)
+		throw new MemoryError(
+			'conflict',
+			`${moved[0]}: changed elsewhere (by an agent or another tab) since it was read; nothing was saved (the memory's ${moved.join(', ')} ${moved.length === 1 ? 'is' : 'are'} no longer what this change started from)`,
+			{ fields: moved },
+		);
 }
 
 /** Fields whose old and new values the history keeps (so a person can see and revert them). */

@@ -3,17 +3,10 @@
  * transaction, so a failure part-way leaves whole memories, never half a record.
  */
 import { isMemoryError } from '../core/errors';
-import type { Association, Entity, Memory, UpdateInput } from '../core/schemas';
+import type { UpdateInput } from '../core/schemas';
 import { LIMITS } from '../core/schemas';
 import type { ActivityEntry } from '../engine/types';
 import type { AppContext } from './state/context';
-
-/** What is needed to put deleted memories back exactly: records, their links and entities. */
-export interface DeletedSnapshot {
-	memories: Memory[];
-	associations: Association[];
-	entities: Entity[];
-}
 
 function chunks<T>(items: T[], size: number): T[][] {
 	const out: T[][] = [];
@@ -21,31 +14,28 @@ function chunks<T>(items: T[], size: number): T[][] {
 	return out;
 }
 
+/**
+ * What is needed to put deleted memories back exactly: their Engram JSON export with every
+ * vector and every link in and out (engine exportByIds), and how many it holds.
+ */
+export interface DeletedSnapshot {
+	data: string;
+	ids: string[];
+}
+
 /** Reads everything needed to restore the given memories later (no access is counted). */
 export async function snapshotMemories(app: AppContext, ids: string[]): Promise<DeletedSnapshot> {
-	const memories = (await app.engine.getMemories(ids)).filter((m): m is Memory => m !== undefined);
-	const links = new Map<string, Association>();
-	const entities = new Map<string, Entity>();
-	for (const m of memories) {
-		for (const a of await app.engine.associationsOf(m.id)) links.set(`${a.from}|${a.to}|${a.type}`, a);
-		for (const e of await app.engine.entitiesOf(m.id)) entities.set(e.id, e);
-	}
-	return { memories, associations: [...links.values()], entities: [...entities.values()] };
+	const found = (await app.engine.getMemories(ids)).flatMap((m) => (m ? [m.id] : []));
+	const data = await app.engine.exportByIds(found);
+	return { data, ids: found };
 }
 
 /**
- * Puts deleted memories back with their ids, seq, timestamps and links, through the engine's
- * lossless JSON import (associations to memories that no longer exist are reported, not fatal).
+ * Puts deleted memories back with their ids, seq, timestamps, vectors and links, through the
+ * engine's lossless JSON import (associations to memories that no longer exist are reported, not fatal).
  */
 export async function restoreMemories(app: AppContext, snap: DeletedSnapshot): Promise<number> {
-	const data = JSON.stringify({
-		version: 1,
-		exported_at: new Date().toISOString(),
-		memories: snap.memories,
-		associations: snap.associations,
-		entities: snap.entities,
-	});
-	const out = await app.engine.importMemories({ data, format: 'json', on_conflict: 'skip' }, { actor: 'app' });
+	const out = await app.engine.importMemories({ data: snap.data, format: 'json', on_conflict: 'skip' }, { actor: 'app' });
 	app.live.touch('memories');
 	return out.imported + out.replaced;
 }
@@ -60,6 +50,11 @@ export async function deleteWithUndo(app: AppContext, ids: string[]): Promise<nu
 	let deleted = 0;
 	for (const part of chunks(ids, LIMITS.batch)) deleted += (await app.engine.delete({ memory_ids: part }, { actor: 'app' })).deleted_count;
 	app.live.touch('memories');
+	// Deleted elsewhere meanwhile (an agent, another tab): nothing to undo here.
+	if (deleted === 0) {
+		app.toasts.show(ids.length === 1 ? 'That memory was already deleted' : 'Those memories were already deleted', { kind: 'info' });
+		return 0;
+	}
 	const noun = deleted === 1 ? 'memory' : 'memories';
 	app.toasts.show(`Deleted ${deleted} ${noun}`, {
 		kind: 'success',
@@ -68,7 +63,7 @@ export async function deleteWithUndo(app: AppContext, ids: string[]): Promise<nu
 			run: async () => {
 				try {
 					const n = await restoreMemories(app, snap);
-					await app.engine.logActivity({ actor: 'app', action: 'restored', memory_ids: snap.memories.map((m) => m.id), detail: 'Undo after delete' });
+					await app.engine.logActivity({ actor: 'app', action: 'restored', memory_ids: snap.ids, detail: 'Undo after delete' });
 					app.live.touch('memories');
 					app.toasts.show(`Restored ${n} ${n === 1 ? 'memory' : 'memories'}`, { kind: 'success' });
 				} catch (e) {
@@ -100,6 +95,14 @@ export async function retagMemories(app: AppContext, ids: string[], add: string[
 	}
 	app.live.touch('memories');
 	return changed;
+}
+
+/**
+ * The values an `updated` history entry left (its `to`, undefined where it unset a field): passed
+ * with the revert as its base, so a field changed again since is a conflict, not silently undone.
+ */
+export function revertBase(entry: ActivityEntry): Record<string, unknown> {
+	return Object.fromEntries(Object.entries(entry.changes ?? {}).map(([field, { to }]) => [field, to]));
 }
 
 /**

@@ -124,6 +124,15 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /**
+ * Edited content with the line ends of `old` when every one of them was CRLF: a textarea hands
+ * back LF only, and fixing one word must not rewrite every other line's ending.
+ */
+function withLineEnds(text: string, old: string): string {
+	if (text === old || !old.includes('\r\n') || /\r(?!\n)|(?<!\r)\n/.test(old) || text.includes('\r')) return text;
+	return text.replace(/\n/g, '\r\n');
+}
+
+/**
  * The update_memory input holding only what changed, or the errors that stop it. Metadata keys
  * the person removed are sent as null (the engine merges metadata; null deletes a key).
  */
@@ -134,15 +143,21 @@ export function draftToUpdate(d: MemoryDraft, m: Memory): { input?: UpdateInput;
 	const set = (key: string, next: unknown, prev: unknown) => {
 		if (!sameJson(next, prev)) input[key] = next;
 	};
-	set('content', d.content, m.content);
-	set('summary', d.summary.trim(), m.summary ?? '');
+	// A text field is cleaned (trimmed) only when the person changed it: saving a tag must not
+	// trim a summary or entity name an agent stored with spaces, or move the memory to the scope
+	// its name has without them.
+	const edited = (key: string, next: unknown, prev: unknown, clean: unknown) => {
+		if (!sameJson(next, prev)) set(key, clean, prev);
+	};
+	set('content', withLineEnds(d.content, m.content), m.content);
+	edited('summary', d.summary, m.summary ?? '', d.summary.trim());
 	set('type', d.type, m.type);
 	set('tags', d.tags, m.tags);
 	set('importance', d.importance, m.importance);
 	set('confidence', d.confidence, m.confidence);
-	set('scope', d.scope.trim() || 'default', m.scope);
-	set('source', d.source.trim(), m.source ?? '');
-	set('entities', cleanEntities(d.entities), m.entities);
+	edited('scope', d.scope, m.scope, d.scope.trim() || 'default');
+	edited('source', d.source, m.source ?? '', d.source.trim());
+	edited('entities', d.entities, m.entities, cleanEntities(d.entities));
 	if (d.timestamp !== toLocalInput(m.timestamp) && d.timestamp) input.timestamp = fromLocalInput(d.timestamp);
 	if (d.tValid !== toLocalInput(m.t_valid)) input.t_valid = d.tValid ? fromLocalInput(d.tValid) : null;
 	if (d.tInvalid !== toLocalInput(m.t_invalid)) input.t_invalid = d.tInvalid ? fromLocalInput(d.tInvalid) : null;
@@ -155,3 +170,29 @@ export function draftToUpdate(d: MemoryDraft, m: Memory): { input?: UpdateInput;
 	const parsed = UpdateInputSchema.safeParse(input);
 	return parsed.success ? { input: parsed.data, errors: {}, changed } : { errors: zodErrors(parsed.error.issues), changed };
 }
+
+/**
+ * The values `m` held for each field an update changes (the whole metadata for a metadata patch):
+ * passed with the update, so a field someone else changed since `m` was read is a conflict
+ * instead of being overwritten (engine/update-ops.ts UpdateBase).
+ */
+export function baseOf(input: UpdateInput, m: Memory): Record<string, unknown> {
+	const out: Record<string, unknown> = {};
+	for (const k of Object.keys(input)) if (k !== 'memory_id' && k in BASE_FIELDS) out[k] = m[k as keyof Memory];
+	return out;
+}
+const BASE_FIELDS = {
+	content: 1,
+	summary: 1,
+	tags: 1,
+	type: 1,
+	importance: 1,
+	confidence: 1,
+	metadata: 1,
+	entities: 1,
+	source: 1,
+	scope: 1,
+	timestamp: 1,
+	t_valid: 1,
+	t_invalid: 1,
+};

@@ -115,7 +115,15 @@ function bundleFromJson(text: string): Bundle | undefined {
 	const d = (plain ? { memories: doc } : doc) as Rec;
 	if (d === null || typeof d !== 'object' || !Array.isArray(d.memories)) return undefined;
 	const items = (key: string, kind: string) =>
-		(Array.isArray(d[key]) ? (d[key] as Rec[]) : []).map((r, i) => ({ rec: { ...r, kind }, line: 0, label: plain ? `record ${i + 1}` : `${key}[${i}]` }));
+		(Array.isArray(d[key]) ? (d[key] as unknown[]) : []).flatMap((r, i) => {
+			const label = plain ? `record ${i + 1}` : `${key}[${i}]`;
+			// Spread, a string would become {"0": …, "1": …}: say what it is instead.
+			if (r === null || typeof r !== 'object' || Array.isArray(r)) {
+				b.errors.push({ error: `${label}: ${kind}: must be an object (got ${r === null ? 'null' : Array.isArray(r) ? 'an array' : typeof r})` });
+				return [];
+			}
+			return [{ rec: { ...(r as Rec), kind }, line: 0, label }];
+		});
 	if (!plain) b.header = { kind: 'header', format: 'engram', version: d.version ?? 1, exported_at: d.exported_at };
 	b.memories = items('memories', 'memory');
 	b.entities = items('entities', 'entity');
@@ -172,8 +180,11 @@ function chunksOf(b: Bundle, size: number, tooBig: { line?: number; error: strin
 		const texts = items.map((it) => JSON.stringify(it.rec));
 		return { texts, lines: items.map((it) => it.line), labels: items.map((it) => it.label), chars: texts.reduce((n, t) => n + t.length + 1, 0), memories };
 	};
+	const ids = new Set(b.memories.map((m) => String(m.rec.id)));
 	const units = [
 		...b.memories.map((m) => unit([m, ...(vectorsOf.get(String(m.rec.id)) ?? [])], 1)),
+		// Vectors of no memory in the file go on their own, for the engine to refuse with their lines.
+		...[...vectorsOf].flatMap(([id, list]) => (ids.has(id) ? [] : list.map((v) => unit([v], 0)))),
 		...[...b.entities, ...b.associations].map((it) => unit([it], 0)),
 		...b.bad.map((x) => ({ texts: [x.text], lines: [x.line], labels: [undefined], chars: x.text.length + 1, memories: 0 })),
 	];
@@ -209,16 +220,21 @@ function chunksOf(b: Bundle, size: number, tooBig: { line?: number; error: strin
 	return chunks;
 }
 
-/** Rewrites an engine error's line (in the chunk) to the line in the person's file. */
+/** Rewrites an engine error's (or left-out record's) line in the chunk to the line in the person's file. */
 function fileLines(out: ImportOutput, chunk: Chunk): ImportOutput {
+	const where = (at: number | undefined, text: string) => {
+		const label = at !== undefined ? chunk.labels[at - 1] : undefined;
+		if (label) return { text: `${label}: ${text}` };
+		const line = at !== undefined ? chunk.lines[at - 1] : undefined;
+		return line ? { line, text } : { text };
+	};
 	return {
 		...out,
 		errors: out.errors.map((e) => {
-			const label = e.line !== undefined ? chunk.labels[e.line - 1] : undefined;
-			if (label) return { error: `${label}: ${e.error}` };
-			const line = e.line !== undefined ? chunk.lines[e.line - 1] : undefined;
-			return line ? { ...e, line } : { error: e.error };
+			const { line, text } = where(e.line, e.error);
+			return line ? { line, error: text } : { error: text };
 		}),
+		...(out.not_imported && { not_imported: out.not_imported.map((n) => where(n.line, n.text)) }),
 	};
 }
 
@@ -247,6 +263,7 @@ function addOutput(total: ImportOutput, part: ImportOutput): ImportOutput {
 		skipped: total.skipped + part.skipped,
 		associations: total.associations + part.associations,
 		entities: total.entities + part.entities,
+		...((total.kept_differing ?? 0) + (part.kept_differing ?? 0) > 0 && { kept_differing: (total.kept_differing ?? 0) + (part.kept_differing ?? 0) }),
 		refused,
 		errors,
 	};
@@ -341,6 +358,28 @@ export async function stableNoteIds(b: Bundle, scope: string | undefined): Promi
 	}
 }
 
+/**
+ * Within one file the last record for an id wins, and each earlier one is refused naming the line
+ * (or place) of the one imported, as the engine does within one call: done here because a file
+ * goes in several calls, where a repeat in a later chunk was skipped as existing and the lines
+ * the engine names were those of its chunk.
+ */
+function lastOfEachId(memories: Item[], errors: { line?: number; error: string }[]): Item[] {
+	const last = new Map<unknown, number>();
+	memories.forEach((m, i) => {
+		if (m.rec.id !== undefined) last.set(m.rec.id, i);
+	});
+	const where = (m: Item) => m.label ?? `line ${m.line}`;
+	return memories.filter((m, i) => {
+		const keep = m.rec.id === undefined || last.get(m.rec.id) === i;
+		if (!keep) {
+			const error = `memory: id ${JSON.stringify(m.rec.id)} is given again at ${where(memories[last.get(m.rec.id)!])}, which is imported`;
+			errors.push(m.label ? { error: `${m.label}: ${error}` } : { line: m.line, error });
+		}
+		return keep;
+	});
+}
+
 /** How to import: what to do with existing ids, the scope to put memories in, memories per call. */
 export interface ImportOptions {
 	onConflict: 'skip' | 'replace';
@@ -356,6 +395,7 @@ export async function importBundle(engine: EngineProxy, bundle: Bundle, format: 
 	if (format === 'notes') await stableNoteIds(bundle, opts.scope);
 	else await withStableIds(bundle, opts.scope);
 	const pre: { line?: number; error: string }[] = [...bundle.errors];
+	bundle.memories = lastOfEachId(bundle.memories, pre);
 	const chunks = chunksOf(bundle, opts.chunkSize ?? IMPORT_CHUNK, pre);
 	return run(engine, bundle, chunks, format, opts, task, pre);
 }
@@ -400,16 +440,22 @@ async function run(
  */
 export type ImportOutcome = 'success' | 'partial' | 'nothing' | 'unchanged';
 
-export function importOutcome(r: Pick<ImportOutput, 'imported' | 'replaced' | 'skipped' | 'associations' | 'refused'>): ImportOutcome {
+export function importOutcome(r: Pick<ImportOutput, 'imported' | 'replaced' | 'skipped' | 'associations' | 'refused' | 'kept_differing'>): ImportOutcome {
 	const written = r.imported + r.replaced + r.associations;
-	if (written === 0) return r.refused === 0 && r.skipped > 0 ? 'unchanged' : 'nothing';
-	return r.refused > 0 ? 'partial' : 'success';
+	// A memory kept although the file says something else is not "already there": the file's is not.
+	const left = r.refused + (r.kept_differing ?? 0);
+	if (written === 0) return left === 0 && r.skipped > 0 ? 'unchanged' : 'nothing';
+	return left > 0 ? 'partial' : 'success';
 }
 
 function summary(r: ImportOutput, cancelled: boolean): string {
 	const parts = [`${r.imported.toLocaleString()} imported`];
 	if (r.replaced) parts.push(`${r.replaced.toLocaleString()} replaced`);
 	if (r.skipped) parts.push(`${r.skipped.toLocaleString()} already there`);
+	if (r.kept_differing)
+		parts.push(
+			`${r.kept_differing.toLocaleString()} of them different from the file's (the one here kept; choose “Replace it with the file's” to take the file's)`,
+		);
 	if (r.associations) parts.push(`${r.associations.toLocaleString()} links`);
 	if (r.refused) parts.push(`${r.refused.toLocaleString()} refused`);
 	const outcome = importOutcome(r);
@@ -459,23 +505,34 @@ export async function exportAll(
 	const format = choice.format ?? 'json';
 	const pages: string[] = [];
 	let count = 0;
+	let links = 0;
 	// A seq cursor, not an offset: a memory an agent deletes meanwhile must not shift a page's start.
 	for (let after: number | undefined; ;) {
 		if (task.cancelled) return undefined;
 		const out = await engine.exportMemories({ ...choice, format, after_seq: after, limit: pageSize });
 		pages.push(out.data);
 		count += out.memory_count;
+		links += out.association_count;
 		task.progress(count, Math.max(total, count));
 		if (!out.has_more || out.next_after_seq === undefined) break;
 		after = out.next_after_seq;
 	}
-	return { text: assemble(format, pages), count };
+	return { text: assemble(format, pages, count, links), count };
 }
 
-/** One file from export pages: JSON arrays merged, JSONL headers after the first dropped. */
-function assemble(format: 'json' | 'jsonl' | 'markdown', pages: string[]): string {
+/**
+ * One file from export pages: JSON arrays merged, JSONL headers after the first dropped, Markdown
+ * titles after the first dropped (one after a memory's fence made that memory read as notes) and
+ * the first one's counts made the file's.
+ */
+function assemble(format: 'json' | 'jsonl' | 'markdown', pages: string[], count: number, links: number): string {
 	if (pages.length === 1) return pages[0];
-	if (format === 'markdown') return pages.join('\n\n');
+	if (format === 'markdown') {
+		const [first, ...rest] = pages.map(markdownHeader);
+		const head = first.head.replace(/ · \d+ memories · \d+ links$/, ` · ${count} memories · ${links} links`);
+		// A page ends its last memory with a line break, and its body starts with the blank line after its header.
+		return [head + first.body, ...rest.map((p) => p.body.slice(1))].join('');
+	}
 	if (format === 'jsonl') return pages.map((p, i) => (i === 0 ? p : p.split('\n').slice(1).join('\n'))).join('');
 	const docs = pages.map((p) => JSON.parse(p) as Rec);
 	const merged: Rec = { ...docs[0] };
@@ -484,6 +541,13 @@ function assemble(format: 'json' | 'jsonl' | 'markdown', pages: string[]): strin
 	for (const d of docs) for (const e of (d.entities as Rec[]) ?? []) entities.set(String(e.id), e);
 	merged.entities = [...entities.values()];
 	return JSON.stringify(merged, null, 1);
+}
+
+/** A Markdown export page's title and "Exported …" line (through the blank line after it), and the rest. */
+function markdownHeader(page: string): { head: string; body: string } {
+	const m = /^# Engram memories\n\nExported [^\n]*/.exec(page);
+	if (!m) return { head: '', body: page };
+	return { head: m[0], body: page.slice(m[0].length) };
 }
 
 /** Offers text as a file download. */

@@ -60,6 +60,11 @@ export const ImportOutputSchema = z.object({
 	skipped: z.number().int(),
 	associations: z.number().int(),
 	entities: z.number().int(),
+	kept_differing: z
+		.number()
+		.int()
+		.optional()
+		.describe('Of the skipped, how many differ from the stored memory with their id (each is listed in not_imported)'),
 	refused: z.number().int().describe('Records refused; `errors` lists the first 50 by line'),
 	errors: z.array(z.object({ line: z.number().int().optional(), error: z.string() })).max(50),
 	not_imported: z

@@ -188,7 +188,17 @@ describe('mem0', () => {
 			metadata: { k: 1 },
 		});
 		expect(r).toEqual({
-			record: { content: 'Likes tea', tags: ['food'], timestamp: '2024-01-02T03:04:05Z', metadata: { k: 1, mem0: { id: 'm', user_id: 'u' } } },
+			// The categories that are not tags (3, a blank) are not dropped: the list is kept whole.
+			record: {
+				content: 'Likes tea',
+				tags: ['food'],
+				timestamp: '2024-01-02T03:04:05Z',
+				metadata: { k: 1, mem0: { id: 'm', categories: ['food', 3, ''], user_id: 'u' } },
+			},
+		});
+		// Every field mem0 adds is kept (score, expiration_date, …).
+		expect(mem0Memory({ id: 'x', memory: 'Tea', categories: ['food'], score: 0.42, expiration_date: '2030-01-01', immutable: false })).toEqual({
+			record: { content: 'Tea', tags: ['food'], metadata: { mem0: { id: 'x', score: 0.42, expiration_date: '2030-01-01', immutable: false } } },
 		});
 		expect(mem0Memory({ memory: '  ' })).toEqual({ error: 'memory: a mem0 record needs its "memory" text (it is empty or missing)' });
 		const b = parseJson(fixture('mem0.json'));
