@@ -12,6 +12,7 @@ import { MAX_RELAY_SESSIONS, RELAY_PROFILES, isRelayProfile, type RelayProfile }
 import { bearerToken, checkHost, checkOrigin, isLoopbackOrigin, tokenMatches } from './checks';
 import { SessionLimitError, type Hub } from './hub';
 import { vet, type Id, type Message } from './jsonrpc';
+import { NOT_UTF8, decodeUtf8 } from './stdio';
 
 /** Largest request body: a 500-memory batch of long memories fits. */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
@@ -193,8 +194,11 @@ async function readJson(req: IncomingMessage): Promise<{ value: unknown } | { st
 		}
 		chunks.push(chunk);
 	}
+	const decoded = decodeUtf8(Buffer.concat(chunks));
+	// Refused, not read with U+FFFD in place of the bad bytes: a memory must arrive as it was sent.
+	if (!decoded.valid) return { status: 400, message: NOT_UTF8, code: -32600 };
 	try {
-		return { value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+		return { value: JSON.parse(decoded.text) };
 	} catch {
 		return { status: 400, message: 'Parse error: the request body is not JSON', code: -32700 };
 	}

@@ -37,6 +37,13 @@ import { Batch, Session, type ClientSink } from './session';
 /** Largest answer the relay hands to a client (the SDK stdio client refuses lines over 10 MiB). */
 export const MAX_FORWARD_CHARS = 8 * 1024 * 1024;
 
+/**
+ * Requests one session may have waiting for the tab at once; more are refused at once. The tab's
+ * engine is one worker serving every client: without a cap, one client sending thousands of calls
+ * would make every other client wait behind all of them.
+ */
+export const MAX_IN_FLIGHT = 64;
+
 /** Thrown by `openSession` when the relay already serves MAX_RELAY_SESSIONS sessions. */
 export class SessionLimitError extends Error {
 	constructor() {
@@ -170,6 +177,7 @@ export class Hub {
 						),
 						batch,
 					);
+				if (session.pending.size >= MAX_IN_FLIGHT) return session.respond(c.id, this.#busy(session, c.id), batch);
 				session.pending.set(idKey(c.id), { id: c.id, batch, method: c.method });
 			}
 			return this.#forward(session, m);
@@ -302,9 +310,21 @@ export class Hub {
 		}
 		const entry = session.pending.get(key);
 		session.pending.delete(key);
+		if (session.pending.size === 0) session.overloaded = false;
 		const out = size > MAX_FORWARD_CHARS ? this.#tooLarge(c.id, size) : m;
 		if (entry) session.respond(entry.id, out, entry.batch);
 		else session.sink.deliver(out);
+	}
+
+	/** The refusal of a request over the session's MAX_IN_FLIGHT (logged once per burst). */
+	#busy(session: Session, id: Id): Message {
+		if (!session.overloaded) this.#opts.log(`${session.sid} has ${MAX_IN_FLIGHT} requests waiting for the tab: refusing more until they are answered`);
+		session.overloaded = true;
+		return errorResponse(
+			id,
+			RELAY_ERROR.internal,
+			`Too many requests in flight: this client already has ${MAX_IN_FLIGHT} requests waiting for Engram (the limit per client). Nothing was done for this one; wait for some answers, then resend it.`,
+		);
 	}
 
 	#tooLarge(id: Id, size: number): Message {

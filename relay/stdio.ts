@@ -5,11 +5,30 @@
  * is answered with a parse error.
  */
 import type { Readable, Writable } from 'node:stream';
-import { RELAY_ERROR, classify, errorResponse, safeStringify, type Message } from './jsonrpc';
+import { RELAY_ERROR, classify, errorResponse, refuseAll, safeStringify, type Message } from './jsonrpc';
 import { trace } from './trace';
 
 /** Longest inbound line (a 500-memory batch of long memories fits). */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Why a line with bytes that are not UTF-8 is refused. */
+export const NOT_UTF8 =
+	'Invalid Request: the message is not valid UTF-8; engram-relay does not forward text it would have to alter (send UTF-8, with any binary data encoded, e.g. base64)';
+
+/**
+ * The text of `buf`, and whether it was valid UTF-8. Invalid bytes read as U+FFFD, as Node would
+ * read them, only so the ids of the requests can be found and answered: such a message is refused,
+ * never forwarded with its text silently changed.
+ */
+export function decodeUtf8(buf: Buffer): { text: string; valid: boolean } {
+	try {
+		return { text: strictUtf8.decode(buf), valid: true };
+	} catch {
+		return { text: buf.toString('utf8'), valid: false };
+	}
+}
 
 /** Reads JSON values line by line from a stream. */
 export class LineReader {
@@ -20,7 +39,8 @@ export class LineReader {
 
 	constructor(
 		private readonly onValue: (value: unknown) => void,
-		private readonly onBadLine: (reason: string) => void,
+		/** `value`: the line as read, when it parsed but is refused (its requests get the error). */
+		private readonly onBadLine: (reason: string, value?: unknown) => void,
 	) {}
 
 	/** Feeds a chunk; emits every complete line in it. */
@@ -51,14 +71,16 @@ export class LineReader {
 	}
 
 	#line(buf: Buffer): void {
-		const text = buf.toString('utf8').replace(/\r$/, '');
+		const decoded = decodeUtf8(buf);
+		const text = decoded.text.replace(/\r$/, '');
 		if (text.trim() === '') return;
 		let value: unknown;
 		try {
 			value = JSON.parse(text);
 		} catch {
-			return this.onBadLine('Parse error: a line on stdin is not JSON');
+			return this.onBadLine(decoded.valid ? 'Parse error: a line on stdin is not JSON' : NOT_UTF8);
 		}
+		if (!decoded.valid) return this.onBadLine(NOT_UTF8, value);
 		this.onValue(value);
 	}
 }
@@ -79,10 +101,13 @@ export function lineWriter(out: Writable): (m: Message | Message[]) => void {
 	};
 }
 
-/** Wires stdin to `onValue`; answers unreadable lines with a JSON-RPC parse error on `out`. */
-export function readLines(input: Readable, out: Writable, onValue: (value: unknown) => void): void {
-	const write = lineWriter(out);
-	const reader = new LineReader(onValue, (reason) => write(errorResponse(undefined, RELAY_ERROR.parseError, reason)));
+/** Wires stdin to `onValue`; answers unreadable lines with a JSON-RPC error through `write`. */
+export function readLines(input: Readable, write: (m: Message | Message[]) => void, onValue: (value: unknown) => void): void {
+	const reader = new LineReader(onValue, (reason, value) => {
+		if (value === undefined) return write(errorResponse(undefined, RELAY_ERROR.parseError, reason));
+		const answers = refuseAll(value, reason);
+		if (answers.length) write(Array.isArray(value) ? answers : answers[0]!);
+	});
 	input.on('data', (chunk: Buffer) => {
 		trace('stdin');
 		reader.push(chunk);

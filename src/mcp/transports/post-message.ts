@@ -15,6 +15,7 @@
  */
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { invalidRequestAnswer } from './invalid-request';
 
 /** MCP-B's channel for clients in the same page (and, here, in other windows). */
 export const TAB_CHANNEL = 'mcp-default';
@@ -125,13 +126,16 @@ export class PostMessageServerTransport implements Transport {
 		return this.target.closed === true;
 	}
 
-	/** Delivers one payload from the client; a malformed one goes to `onerror` and is dropped. */
+	/** Delivers one payload from the client; a malformed one goes to `onerror` (a request is answered with Invalid Request). */
 	receive(payload: unknown): void {
 		if (this.#closed) return;
 		if (!this.#started) return void this.#early.push(payload);
 		const parsed = JSONRPCMessageSchema.safeParse(payload);
 		if (!parsed.success) {
 			this.onerror?.(new Error(`invalid JSON-RPC message from ${this.peer.origin}: ${parsed.error.issues[0]?.message}`));
+			// A request the server never sees still gets its answer, or the client would wait for ever.
+			const answer = invalidRequestAnswer(payload);
+			if (answer) void this.send(answer).catch(() => {});
 			return;
 		}
 		this.onmessage?.(parsed.data);

@@ -12,6 +12,7 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryError } from '../../core/errors';
+import { invalidRequestAnswer } from './invalid-request';
 import {
 	ChallengeSchema,
 	RELAY_AUTH_VERSION,
@@ -147,13 +148,16 @@ export class RelaySessionTransport implements Transport {
 		this.onclose?.();
 	}
 
-	/** Delivers one message from the client; a malformed one goes to `onerror` and is dropped. */
+	/** Delivers one message from the client; a malformed one goes to `onerror` (a request is answered with Invalid Request). */
 	receive(m: unknown): void {
 		if (this.#closed) return;
 		if (!this.#started) return void this.#early.push(m);
 		const parsed = JSONRPCMessageSchema.safeParse(m);
-		if (parsed.success) this.onmessage?.(parsed.data);
-		else this.onerror?.(new Error(`invalid JSON-RPC message from ${this.info.sid}: ${parsed.error.issues[0]?.message}`));
+		if (parsed.success) return this.onmessage?.(parsed.data);
+		this.onerror?.(new Error(`invalid JSON-RPC message from ${this.info.sid}: ${parsed.error.issues[0]?.message}`));
+		// A request the server never sees still gets its answer, or the client would wait for ever.
+		const answer = invalidRequestAnswer(m);
+		if (answer) void this.send(answer).catch(() => {});
 	}
 }
 

@@ -222,6 +222,27 @@ describe('PostMessageListener', () => {
 			expect(h.errors.map((e) => e.message)).toEqual([expect.stringMatching(/^invalid JSON-RPC message from http:\/\/localhost:5173/)]);
 		});
 
+		it('answers a request the SDK cannot read (params a string, _meta a number) instead of leaving it unanswered', async () => {
+			const app = new FakeWindow(APP);
+			const popup = new FakeWindow(OTHER);
+			const h = listen(app);
+			cleanups.push(() => h.listener.stop());
+			h.allowed.add(OTHER);
+			const appFromPopup = app.seenFrom(popup);
+			appFromPopup.postMessage(envelope({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: 'echo' }), APP);
+			appFromPopup.postMessage(envelope({ jsonrpc: '2.0', id: 'b', method: 'tools/list', params: { _meta: 5 } }), APP);
+			appFromPopup.postMessage(envelope({ jsonrpc: '2.0', method: 'notifications/x', params: 'no answer' }), APP);
+			appFromPopup.postMessage(envelope({ jsonrpc: '2.0', id: 3, method: 'ping' }), APP);
+			await eventually(() => expect(popup.received).toHaveLength(3));
+			const payloads = popup.received.map((r) => (r.data as { payload: { id: unknown; error?: { code: number; message: string } } }).payload);
+			expect(payloads[0]).toMatchObject({
+				id: 1,
+				error: { code: -32600, message: expect.stringMatching(/^Invalid Request: params: .*expected object/) },
+			});
+			expect(payloads[1]).toMatchObject({ id: 'b', error: { code: -32600, message: expect.stringMatching(/^Invalid Request: params\._meta: /) } });
+			expect(payloads[2]).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
+		});
+
 		it('closes the connection when the client window goes away', async () => {
 			const app = new FakeWindow(APP);
 			const popup = new FakeWindow(OTHER);
