@@ -12,6 +12,7 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryError } from '../../core/errors';
+import { splitPairingHash } from '../pairing-link';
 import { invalidRequestAnswer } from './invalid-request';
 import {
 	ChallengeSchema,
@@ -71,14 +72,9 @@ export function validatePairing(url: string, token: string): RelayPairing {
  * hash with the pairing removed (so the token does not stay in the address bar or history).
  */
 export function readPairingHash(hash: string): { pairing?: RelayPairing; error?: MemoryError; rest: string } | undefined {
-	const params = new URLSearchParams(hash.replace(/^#/, ''));
-	const relay = params.get('relay');
-	if (relay === null) return undefined;
-	const token = params.get('token') ?? '';
-	params.delete('relay');
-	params.delete('token');
-	const left = params.toString();
-	const rest = left ? `#${left}` : '';
+	const link = splitPairingHash(hash);
+	if (!link) return undefined;
+	const { relay, token, rest } = link;
 	try {
 		return { pairing: validatePairing(relay, token), rest };
 	} catch (e) {
