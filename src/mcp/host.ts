@@ -339,7 +339,6 @@ class RelayMirror {
 	 */
 	async attach(win: HostWindow & { location: Location; history?: History }): Promise<() => void> {
 		await this.control.watch(proxy((v: RelayView) => this.#apply(v))).catch((e: Error) => this.onError(e));
-		const location = win.location;
 		/** The hash of a pairing link, taken off the address bar at once (the token must not linger). */
 		const takeLink = (): string => takePairingLink(win);
 		// main.ts took the page's first link before the engine started; a host started without it, at once.
