@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/engine/engine';
+import { MAX_BODY_BYTES_IN_FLIGHT } from '../../../relay/http';
 import { MAX_IN_FLIGHT } from '../../../relay/hub';
 import { freePort } from '../../e2e/helpers';
 import { makeEngine } from '../engine/helpers';
@@ -192,6 +193,59 @@ describe('engram-relay against one hostile client', () => {
 			'{"jsonrpc":"2.0","id":5000,"method":"tools/call","params":{"name":"recall_memory","arguments":{"query":"again"}}}',
 		);
 		expect(after).toMatchObject({ id: 5000, result: {} });
+	});
+
+	it(`refuses HTTP requests beyond ${MAX_BODY_BYTES_IN_FLIGHT / 2 ** 20} MiB of bodies in progress with 503, and serves the rest`, async () => {
+		const port = await freePort();
+		const token = newToken();
+		const raw = await rawRelay(port, token);
+		const http = await httpClient(port, token);
+		const sid = (http.transport as StreamableHTTPClientTransport).sessionId!;
+		const content = Buffer.alloc(60 * 2 ** 20, 'x');
+		// Five 60 MiB calls in parallel, each holding back its last byte: together over the limit.
+		const calls = Array.from({ length: 5 }, (_, i) => {
+			const head = Buffer.from(`{"jsonrpc":"2.0","id":${i + 1},"method":"tools/call","params":{"name":"store_memory","arguments":{"content":"`);
+			const tail = Buffer.from('"}}}');
+			let finish!: () => void;
+			const answer = new Promise<{ code: number; body: string }>((ok, fail) => {
+				const req = request(
+					{
+						host: '127.0.0.1',
+						port,
+						path: '/mcp',
+						method: 'POST',
+						headers: {
+							Authorization: `Bearer ${token}`,
+							'Content-Type': 'application/json',
+							Accept: 'application/json, text/event-stream',
+							'Content-Length': head.length + content.length + tail.length,
+							'Mcp-Session-Id': sid,
+							'Mcp-Protocol-Version': '2025-06-18',
+						},
+					},
+					(res) => {
+						let body = '';
+						res.on('data', (d: Buffer) => (body += d.toString()));
+						res.on('end', () => ok({ code: res.statusCode!, body }));
+					},
+				);
+				req.on('error', fail);
+				req.write(head);
+				req.write(content);
+				req.write(tail.subarray(0, -1));
+				finish = () => void req.end(tail.subarray(-1));
+			});
+			return { answer, finish: () => finish() };
+		});
+		const first = await Promise.race(calls.map((c) => c.answer));
+		expect(first.code).toBe(503);
+		expect(first.body).toContain('busy: other requests holding');
+		await waitForLog(raw.log, 'refused an HTTP request');
+		for (const c of calls) c.finish();
+		const answers = await Promise.all(calls.map((c) => c.answer));
+		expect(answers.filter((a) => a.code === 200).length).toBeGreaterThanOrEqual(1);
+		expect(answers.every((a) => a.code === 200 || a.code === 503)).toBe(true);
+		await expect(http.ping()).resolves.toEqual({});
 	});
 
 	it('stops reading a stdio client that does not read its answers, serving the others, and resumes when it reads', async () => {
