@@ -10,6 +10,7 @@
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import {
 	FromTabSchema,
+	MAX_IN_FLIGHT,
 	MAX_RELAY_SESSIONS,
 	RELAY_CLOSE,
 	parseEnvelope,
@@ -36,13 +37,6 @@ import { Batch, Session, type ClientSink } from './session';
 
 /** Largest answer the relay hands to a client (the SDK stdio client refuses lines over 10 MiB). */
 export const MAX_FORWARD_CHARS = 8 * 1024 * 1024;
-
-/**
- * Requests one session may have waiting for the tab at once; more are refused at once. The tab's
- * engine is one worker serving every client: without a cap, one client sending thousands of calls
- * would make every other client wait behind all of them.
- */
-export const MAX_IN_FLIGHT = 64;
 
 /** Thrown by `openSession` when the relay already serves MAX_RELAY_SESSIONS sessions. */
 export class SessionLimitError extends Error {
@@ -177,6 +171,7 @@ export class Hub {
 						),
 						batch,
 					);
+				// One client cannot hold the tab's engine for every other: at most MAX_IN_FLIGHT of its calls wait.
 				if (session.pending.size >= MAX_IN_FLIGHT) return session.respond(c.id, this.#busy(session, c.id), batch);
 				session.pending.set(idKey(c.id), { id: c.id, batch, method: c.method });
 			}

@@ -15,7 +15,7 @@
  */
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { invalidRequestAnswer } from './invalid-request';
+import { InFlight, invalidRequestAnswer } from './guards';
 
 /** MCP-B's channel for clients in the same page (and, here, in other windows). */
 export const TAB_CHANNEL = 'mcp-default';
@@ -74,6 +74,7 @@ export class PostMessageServerTransport implements Transport {
 	#started = false;
 	#closed = false;
 	#early: unknown[] = [];
+	readonly #inFlight = new InFlight();
 
 	constructor(
 		readonly peer: PostMessagePeer,
@@ -93,6 +94,7 @@ export class PostMessageServerTransport implements Transport {
 	/** Sends one JSON-RPC message to this client only. */
 	async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
 		if (this.#closed) throw new Error('PostMessageServerTransport is closed');
+		this.#inFlight.answered(message);
 		this.post(message);
 	}
 
@@ -138,6 +140,8 @@ export class PostMessageServerTransport implements Transport {
 			if (answer) void this.send(answer).catch(() => {});
 			return;
 		}
+		const refusal = this.#inFlight.admit(parsed.data);
+		if (refusal) return this.post(refusal);
 		this.onmessage?.(parsed.data);
 	}
 }

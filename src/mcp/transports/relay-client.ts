@@ -13,7 +13,7 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryError } from '../../core/errors';
 import { splitPairingHash } from '../pairing-link';
-import { invalidRequestAnswer } from './invalid-request';
+import { invalidRequestAnswer } from './guards';
 import {
 	ChallengeSchema,
 	RELAY_AUTH_VERSION,

@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/engine/engine';
 import { MAX_BODY_BYTES_IN_FLIGHT } from '../../../relay/http';
-import { MAX_IN_FLIGHT } from '../../../relay/hub';
+import { MAX_IN_FLIGHT } from '../../../src/mcp/transports/relay-protocol';
 import { freePort } from '../../e2e/helpers';
 import { makeEngine } from '../engine/helpers';
 import { newToken, relayHome, spawnRaw, startNodeTab, waitFor, waitForLog, type RawRelay } from './helpers';
