@@ -141,6 +141,13 @@ describe('parseRelayArgs', () => {
 		expect(() => parseRelayArgs(['--token', 'short'])).toThrow("--token must be 16–256 characters of A–Z, a–z, 0–9, '.', '_', '~' or '-'");
 		expect(() => parseRelayArgs([], { ENGRAM_RELAY_TOKEN: 'has spaces in it, no good' })).toThrow('ENGRAM_RELAY_TOKEN must be 16–256 characters');
 		expect(() => parseRelayArgs(['--app-url', 'ftp://x'])).toThrow('--app-url "ftp://x" must be an http or https URL');
+		// The pairing link hands the token to that page: never over plain http from another machine.
+		expect(() => parseRelayArgs(['--app-url', 'http://engram.example'])).toThrow(
+			'--app-url "http://engram.example" must use https unless the app runs on this machine',
+		);
+		expect(parseRelayArgs(['--app-url', 'http://localhost:5173/']).appUrl).toBe('http://localhost:5173');
+		expect(() => parseRelayArgs(['--app-url', 'https://engram.example/?x=1'])).toThrow('with no user, password, query or fragment');
+		expect(() => parseRelayArgs(['--app-url', 'https://engram.example/#relay=ws://evil'])).toThrow('with no user, password, query or fragment');
 		expect(() => parseRelayArgs(['--nope'])).toThrow("Unknown option '--nope'");
 	});
 });
