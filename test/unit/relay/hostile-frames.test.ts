@@ -10,6 +10,8 @@ import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { newNonce, proofFor } from '../../../relay/auth';
 import type { Engine } from '../../../src/engine/engine';
 import { MAX_BODY_BYTES_IN_FLIGHT } from '../../../relay/http';
 import { MAX_IN_FLIGHT } from '../../../src/mcp/transports/relay-protocol';
@@ -246,6 +248,36 @@ describe('engram-relay against one hostile client', () => {
 		expect(answers.filter((a) => a.code === 200).length).toBeGreaterThanOrEqual(1);
 		expect(answers.every((a) => a.code === 200 || a.code === 503)).toBe(true);
 		await expect(http.ping()).resolves.toEqual({});
+	});
+
+	it('refuses a captured handshake replayed on a new socket, and serves the paired tab throughout', async () => {
+		const port = await freePort();
+		const token = newToken();
+		await rawRelay(port, token);
+		// What a program on the machine could capture of a good handshake (before the tab pairs, as a
+		// tab that proved itself replaces the one paired): the auth answering one challenge.
+		const captured = await new Promise<string>((ok, fail) => {
+			const ws = new WebSocket(`ws://127.0.0.1:${port}/`, 'mcp', { origin: 'http://127.0.0.1:4173' });
+			ws.once('message', (data) => {
+				const { nonce } = JSON.parse(data.toString()) as { nonce: string };
+				const peerNonce = newNonce();
+				const auth = JSON.stringify({ t: 'auth', v: 1, role: 'tab', nonce: peerNonce, proof: proofFor(token, 'peer', 'tab', nonce, peerNonce) });
+				ws.send(auth);
+				ws.once('message', () => (ws.close(), ok(auth)));
+			});
+			ws.on('error', fail);
+		});
+		const engine = await engineTab(port, token);
+		const http = await httpClient(port, token);
+		const replayed = await new Promise<number>((ok, fail) => {
+			const ws = new WebSocket(`ws://127.0.0.1:${port}/`, 'mcp', { origin: 'http://127.0.0.1:4173' });
+			ws.once('message', () => ws.send(captured));
+			ws.on('close', (code) => ok(code));
+			ws.on('error', fail);
+		});
+		expect(replayed).toBe(4004);
+		await waitFor(async () => expect((await http.callTool({ name: 'store_memory', arguments: { content: 'Still served.' } })).isError).toBeFalsy());
+		expect((await engine.stats({})).total_memories).toBe(1);
 	});
 
 	it('stops reading a stdio client that does not read its answers, serving the others, and resumes when it reads', async () => {
