@@ -54,6 +54,34 @@ async function engineTab(port: number, token: string): Promise<Engine> {
 	return engine;
 }
 
+/** A tab whose engine's `store` waits at a gate: a write in flight for as long as the test wants. */
+async function gatedTab(port: number, token: string) {
+	const real = await makeEngine();
+	let release!: () => void;
+	let entered!: () => void;
+	const gate = new Promise<void>((r) => (release = r));
+	const started = new Promise<void>((r) => (entered = r));
+	const engine = new Proxy(real, {
+		get(target, key) {
+			if (key === 'store')
+				return async (...args: Parameters<Engine['store']>) => {
+					entered();
+					await gate;
+					return target.store(...args);
+				};
+			const v = Reflect.get(target, key) as unknown;
+			return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+		},
+	});
+	const host = await startNodeTab(engine, port, token);
+	cleanups.push(async () => {
+		release();
+		await host.stop();
+		await real.close();
+	});
+	return { real, release, started };
+}
+
 /** Sends `line` (text or raw bytes) and waits for the next `n` answers. */
 async function exchange(raw: RawRelay, line: string | Buffer, n = 1): Promise<Record<string, unknown>[]> {
 	const before = raw.lines.length;
@@ -248,6 +276,46 @@ describe('engram-relay against one hostile client', () => {
 		expect(answers.filter((a) => a.code === 200).length).toBeGreaterThanOrEqual(1);
 		expect(answers.every((a) => a.code === 200 || a.code === 503)).toBe(true);
 		await expect(http.ping()).resolves.toEqual({});
+	});
+
+	it('keeps serving when an HTTP client disconnects mid-call; the write lands', async () => {
+		const port = await freePort();
+		const token = newToken();
+		const raw = await rawRelay(port, token);
+		const tab = await gatedTab(port, token);
+		const http = await httpClient(port, token);
+		const sid = (http.transport as StreamableHTTPClientTransport).sessionId!;
+		const req = request({
+			host: '127.0.0.1',
+			port,
+			path: '/mcp',
+			method: 'POST',
+			headers: {
+				Authorization: `Bearer ${token}`,
+				'Content-Type': 'application/json',
+				Accept: 'application/json, text/event-stream',
+				'Mcp-Session-Id': sid,
+				'Mcp-Protocol-Version': '2025-06-18',
+			},
+		});
+		req.on('error', () => {});
+		req.end(
+			JSON.stringify({
+				jsonrpc: '2.0',
+				id: 77,
+				method: 'tools/call',
+				params: { name: 'store_memory', arguments: { content: 'Sent, then the client left.' } },
+			}),
+		);
+		await tab.started;
+		req.destroy();
+		tab.release();
+		await waitFor(async () => expect((await tab.real.stats({})).total_memories).toBe(1));
+		const [pong] = await exchange(raw, '{"jsonrpc":"2.0","id":1,"method":"ping"}');
+		expect(pong).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+		const again = await http.callTool({ name: 'recall_memory', arguments: { query: 'client left' } });
+		expect(again.isError).toBeFalsy();
+		expect(raw.child.exitCode).toBeNull();
 	});
 
 	it('refuses a captured handshake replayed on a new socket, and serves the paired tab throughout', async () => {
