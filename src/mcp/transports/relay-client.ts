@@ -47,17 +47,27 @@ export function parseRelayUrl(input: string): string {
 	try {
 		url = new URL(input.trim());
 	} catch {
-		throw new MemoryError('invalid_input', `relay ${JSON.stringify(input)} must be a URL such as ws://127.0.0.1:17373`);
+		// Not echoed: it may be the token, pasted into the wrong field.
+		throw new MemoryError('invalid_input', 'relay address must be a URL such as ws://127.0.0.1:17373');
 	}
-	if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new MemoryError('invalid_input', `relay ${JSON.stringify(input)} must start with ws://`);
+	if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new MemoryError('invalid_input', `relay ${shown(url)} must start with ws://`);
 	if (!LOOPBACK.includes(url.hostname))
 		throw new MemoryError(
 			'invalid_input',
 			`relay host ${JSON.stringify(url.hostname)} is refused: the relay must run on this machine (127.0.0.1, localhost or [::1])`,
 		);
 	if (url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash)
-		throw new MemoryError('invalid_input', `relay ${JSON.stringify(input)} must be ws://HOST:PORT with nothing after the port`);
+		throw new MemoryError('invalid_input', `relay ${shown(url)} must be ws://HOST:PORT with nothing after the port`);
 	return `${url.protocol}//${url.host}`;
+}
+
+/**
+ * A refused address as an error message shows it: without a user, password, query or fragment (a
+ * whole pairing link pasted as the address would otherwise put its token on the screen).
+ */
+function shown(url: URL): string {
+	const hidden = url.username || url.password || url.search || url.hash ? ' (…)' : '';
+	return JSON.stringify(`${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`) + hidden;
 }
 
 /** Validates a pairing (address and token); throws MemoryError invalid_input naming the field. */

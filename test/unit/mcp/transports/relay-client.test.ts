@@ -45,7 +45,30 @@ describe('parseRelayUrl', () => {
 		expect(() => parseRelayUrl('ws://user:pw@127.0.0.1:17373')).toThrow('must be ws://HOST:PORT with nothing after the port');
 		expect(() => parseRelayUrl('ws://127.0.0.1:17373/other')).toThrow('must be ws://HOST:PORT with nothing after the port');
 		expect(() => parseRelayUrl('ws://127.0.0.1:17373/?token=x')).toThrow('must be ws://HOST:PORT with nothing after the port');
-		expect(() => parseRelayUrl('not a url')).toThrow('relay "not a url" must be a URL such as ws://127.0.0.1:17373');
+		expect(() => parseRelayUrl('not a url')).toThrow('relay address must be a URL such as ws://127.0.0.1:17373');
+	});
+
+	it('never echoes a token or a password in its refusal (a pairing link or the token pasted as the address)', () => {
+		const token = 'c0ffee0123456789abcdef0123456789';
+		for (const input of [
+			`http://127.0.0.1:4173/#relay=ws://127.0.0.1:17373&token=${token}`,
+			`ws://127.0.0.1:17373/?token=${token}`,
+			`ws://127.0.0.1:17373#token=${token}`,
+			`ws://me:${token}@127.0.0.1:17373`,
+			token,
+		]) {
+			let message = '';
+			try {
+				validatePairing(input, token);
+			} catch (e) {
+				message = (e as Error).message;
+			}
+			expect(message).toMatch(/^relay /);
+			expect(message).not.toContain(token);
+		}
+		expect(() => parseRelayUrl(`http://127.0.0.1:4173/#relay=ws://127.0.0.1:17373&token=${token}`)).toThrow(
+			'relay "http://127.0.0.1:4173" (…) must start with ws://',
+		);
 	});
 
 	it('throws MemoryError invalid_input', () => {
