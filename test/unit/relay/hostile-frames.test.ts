@@ -14,6 +14,7 @@ import WebSocket from 'ws';
 import { newNonce, proofFor } from '../../../relay/auth';
 import type { Engine } from '../../../src/engine/engine';
 import { MAX_BODY_BYTES_IN_FLIGHT } from '../../../relay/http';
+import { MAX_LINE_BYTES, TOO_LONG } from '../../../relay/stdio';
 import { MAX_IN_FLIGHT } from '../../../src/mcp/transports/relay-protocol';
 import { freePort } from '../../e2e/helpers';
 import { makeEngine } from '../engine/helpers';
@@ -195,6 +196,19 @@ describe('engram-relay against one hostile client', () => {
 		);
 		expect(stored).toMatchObject({ id: 9, result: { structuredContent: { success: true } } });
 		await http.callTool({ name: 'recall_memory', arguments: { query: 'café' } });
+	});
+
+	it('answers a line over 64 MiB at once, with its id, and reads the next one', async () => {
+		const port = await freePort();
+		const token = newToken();
+		const raw = await rawRelay(port, token);
+		await engineTab(port, token);
+		// As the SDK writes it: method first, id last.
+		const head = Buffer.from('{"method":"tools/call","params":{"name":"store_memory","arguments":{"content":"');
+		const [answer] = await exchange(raw, Buffer.concat([head, Buffer.alloc(MAX_LINE_BYTES, 'x'), Buffer.from('"}},"jsonrpc":"2.0","id":31}')]));
+		expect(answer).toEqual({ jsonrpc: '2.0', id: 31, error: { code: -32600, message: TOO_LONG } });
+		const [pong] = await exchange(raw, '{"jsonrpc":"2.0","id":32,"method":"ping"}');
+		expect(pong).toEqual({ jsonrpc: '2.0', id: 32, result: {} });
 	});
 
 	it(`refuses a client’s calls beyond ${MAX_IN_FLIGHT} in flight, answering every one, and still serves a bystander`, async () => {
