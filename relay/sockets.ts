@@ -34,11 +34,12 @@ export const AUTH_TIMEOUT_MS = 5_000;
 /** Sockets still in the handshake at once; more are refused (a local process cannot pile them up). */
 const MAX_UNAUTHENTICATED = 16;
 /**
- * Log lines about refused connections per window: any web page can make the browser try the
- * relay's port in a loop, and each line would otherwise land in the desktop client's log file.
+ * Log lines about refused connections per window, then one line counting the rest: any web page
+ * (or several) can make the browser try the relay's port in a loop for as long as it stays open,
+ * and each line would land in the desktop client's log file.
  */
 export const REFUSAL_LOG_LINES = 5;
-export const REFUSAL_LOG_WINDOW_MS = 10_000;
+export const REFUSAL_LOG_WINDOW_MS = 60_000;
 
 /** What the upgrade handler checks against. */
 export interface SocketOptions {

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REFUSAL_LOG_LINES } from '../../relay/sockets';
 import { newToken, relayHome, spawnRaw, waitFor, waitForLog, type RawRelay } from '../unit/relay/helpers';
 import { engine } from './app-support';
 import { hostReady, type HostHandle } from './bridges-support';
@@ -96,6 +97,25 @@ describe('a stranger’s web page and the relay', () => {
 		);
 		expect(outcome).toBe('closed 1006');
 		await waitForLog(desk.log, `refused a WebSocket from ${strangerUrl}: Origin "${strangerUrl}" is refused`);
+	});
+
+	it('can try the port in a loop, and the relay’s log (the desktop client’s log file) gets a few lines for it', async () => {
+		const closed = await stranger.evaluate(async (url) => {
+			let n = 0;
+			const until = performance.now() + 10_000;
+			while (performance.now() < until)
+				await new Promise<void>((ok) => {
+					const ws = new WebSocket(url, 'mcp');
+					ws.onclose = () => (n++, ok());
+				});
+			return n;
+		}, `ws://127.0.0.1:${port}/`);
+		expect(closed).toBeGreaterThan(REFUSAL_LOG_LINES);
+		const lines = desk
+			.log()
+			.split('\n')
+			.filter((l) => l.includes(`refused a WebSocket from ${strangerUrl}`));
+		expect(lines.length).toBeLessThanOrEqual(2 * REFUSAL_LOG_LINES);
 	});
 
 	it('cannot call /mcp: a preflighted request is blocked, a simple one refused unread', async () => {
