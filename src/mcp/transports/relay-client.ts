@@ -366,8 +366,8 @@ export class RelayClient {
 				`engram-relay at ${at} refused this tab’s pairing token (wrong token: the relay’s token changed, or the pairing is for another relay) — pair again with the link \`npx engram-relay --pairing-link\` prints`,
 				'wrong_token',
 			];
-		if (ev.code === RELAY_CLOSE.protocol)
-			return [`engram-relay at ${at} does not speak this app’s handshake${ev.reason ? ` (${ev.reason})` : ''} — ${UPDATE_OLDER}`, 'version'];
+		// Its reason is not shown: before its proof, whatever holds the port could word it ("run …").
+		if (ev.code === RELAY_CLOSE.protocol) return [`engram-relay at ${at} does not speak this app’s handshake — ${UPDATE_OLDER}`, 'version'];
 		if (opened) return [`The program listening at ${at} closed the connection during the handshake: is it engram-relay?`, 'not_relay'];
 		const origin = this.#opts.origin ?? globalThis.location?.origin;
 		if (origin && !isLoopbackPage(origin))
