@@ -113,5 +113,11 @@ function parseAppUrl(value: string | undefined): string {
 		throw new Error(`--app-url ${JSON.stringify(value)} is not a URL`);
 	}
 	if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`--app-url ${JSON.stringify(value)} must be an http or https URL`);
+	// The pairing link carries the token to this page: over plain http from another machine, anyone
+	// on the network path could change the page and read it.
+	if (url.protocol === 'http:' && !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname))
+		throw new Error(`--app-url ${JSON.stringify(value)} must use https unless the app runs on this machine (127.0.0.1, localhost or [::1])`);
+	if (url.username || url.password || url.search || url.hash)
+		throw new Error(`--app-url ${JSON.stringify(value)} must be the app's address only, with no user, password, query or fragment`);
 	return `${url.origin}${url.pathname.replace(/\/$/, '')}`;
 }

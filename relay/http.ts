@@ -12,9 +12,17 @@ import { MAX_RELAY_SESSIONS, RELAY_PROFILES, isRelayProfile, type RelayProfile }
 import { bearerToken, checkHost, checkOrigin, isLoopbackOrigin, tokenMatches } from './checks';
 import { SessionLimitError, type Hub } from './hub';
 import { vet, type Id, type Message } from './jsonrpc';
+import { NOT_UTF8, decodeUtf8 } from './stdio';
 
 /** Largest request body: a 500-memory batch of long memories fits. */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Request bodies held at once, across every HTTP request being read or waiting for its answer: a
+ * few of the largest fit. Above it a request gets 503 at once, so one client sending many large
+ * requests in parallel cannot run the relay (and with it every other client) out of memory.
+ */
+export const MAX_BODY_BYTES_IN_FLIGHT = 4 * MAX_BODY_BYTES;
 
 /**
  * HTTP sessions kept at once: all the relay's sessions (MAX_RELAY_SESSIONS), of which HTTP ones
@@ -46,6 +54,8 @@ export class HttpSessions {
 	readonly #hubSids = new WeakMap<StreamableHTTPServerTransport, string>();
 	/** Answers being handed to the SDK, so closing can wait for them. */
 	readonly #sending = new Set<Promise<void>>();
+	/** Bytes of the request bodies read and not yet answered (MAX_BODY_BYTES_IN_FLIGHT). */
+	#bodyBytes = 0;
 	#next = 1;
 
 	constructor(hub: Hub, opts: HttpOptions) {
@@ -75,7 +85,7 @@ export class HttpSessions {
 		// The body is read and vetted here, before the SDK's validator (which recurses) sees it.
 		let body: unknown;
 		if (req.method === 'POST') {
-			const read = await readJson(req);
+			const read = await this.#readJson(req, res);
 			if ('status' in read) return reply(res, read.status, read.message, read.code);
 			const refusal = vet(read.value);
 			if (refusal !== undefined) {
@@ -175,26 +185,53 @@ export class HttpSessions {
 		// Shutting down: a session that fails to close is gone with the process.
 		await Promise.all([...this.#transports.values()].map((t) => t.close().catch(() => {})));
 	}
+
+	/**
+	 * Reads a request body as JSON, up to MAX_BODY_BYTES, counting it against
+	 * MAX_BODY_BYTES_IN_FLIGHT until its response is over.
+	 */
+	async #readJson(req: IncomingMessage, res: ServerResponse): Promise<{ value: unknown } | { status: number; message: string; code: number }> {
+		let held = 0;
+		res.once('close', () => void (this.#bodyBytes -= held));
+		const chunks: Buffer[] = [];
+		// Not destroyed on an early return: the refusal must still reach the client; resume() drains the rest.
+		for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+			held += chunk.length;
+			this.#bodyBytes += chunk.length;
+			if (held > MAX_BODY_BYTES) {
+				req.resume();
+				return {
+					status: 413,
+					message: `the request is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB: send fewer or smaller memories per call`,
+					code: -32600,
+				};
+			}
+			if (this.#bodyBytes > MAX_BODY_BYTES_IN_FLIGHT) {
+				req.resume();
+				this.#opts.log(
+					`refused an HTTP request: ${mib(this.#bodyBytes)} MiB of requests in progress (the limit is ${mib(MAX_BODY_BYTES_IN_FLIGHT)} MiB)`,
+				);
+				return {
+					status: 503,
+					message: `busy: other requests holding ${mib(MAX_BODY_BYTES_IN_FLIGHT)} MiB are in progress, so this one was not read and nothing was done; retry when they are answered`,
+					code: -32000,
+				};
+			}
+			chunks.push(chunk);
+		}
+		return parseBody(chunks);
+	}
 }
 
-/** Reads a request body as JSON, up to MAX_BODY_BYTES. */
-async function readJson(req: IncomingMessage): Promise<{ value: unknown } | { status: number; message: string; code: number }> {
-	const chunks: Buffer[] = [];
-	let size = 0;
-	for await (const chunk of req as AsyncIterable<Buffer>) {
-		size += chunk.length;
-		if (size > MAX_BODY_BYTES) {
-			req.resume();
-			return {
-				status: 413,
-				message: `the request is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB: send fewer or smaller memories per call`,
-				code: -32600,
-			};
-		}
-		chunks.push(chunk);
-	}
+const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
+
+/** A request body as JSON: refused if it is not UTF-8 or not JSON. */
+function parseBody(chunks: Buffer[]): { value: unknown } | { status: number; message: string; code: number } {
+	const decoded = decodeUtf8(Buffer.concat(chunks));
+	// Refused, not read with U+FFFD in place of the bad bytes: a memory must arrive as it was sent.
+	if (!decoded.valid) return { status: 400, message: NOT_UTF8, code: -32600 };
 	try {
-		return { value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+		return { value: JSON.parse(decoded.text) };
 	} catch {
 		return { status: 400, message: 'Parse error: the request body is not JSON', code: -32700 };
 	}

@@ -10,6 +10,7 @@
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import {
 	FromTabSchema,
+	MAX_IN_FLIGHT,
 	MAX_RELAY_SESSIONS,
 	RELAY_CLOSE,
 	parseEnvelope,
@@ -170,6 +171,8 @@ export class Hub {
 						),
 						batch,
 					);
+				// One client cannot hold the tab's engine for every other: at most MAX_IN_FLIGHT of its calls wait.
+				if (session.pending.size >= MAX_IN_FLIGHT) return session.respond(c.id, this.#busy(session, c.id), batch);
 				session.pending.set(idKey(c.id), { id: c.id, batch, method: c.method });
 			}
 			return this.#forward(session, m);
@@ -302,9 +305,21 @@ export class Hub {
 		}
 		const entry = session.pending.get(key);
 		session.pending.delete(key);
+		if (session.pending.size === 0) session.overloaded = false;
 		const out = size > MAX_FORWARD_CHARS ? this.#tooLarge(c.id, size) : m;
 		if (entry) session.respond(entry.id, out, entry.batch);
 		else session.sink.deliver(out);
+	}
+
+	/** The refusal of a request over the session's MAX_IN_FLIGHT (logged once per burst). */
+	#busy(session: Session, id: Id): Message {
+		if (!session.overloaded) this.#opts.log(`${session.sid} has ${MAX_IN_FLIGHT} requests waiting for the tab: refusing more until they are answered`);
+		session.overloaded = true;
+		return errorResponse(
+			id,
+			RELAY_ERROR.internal,
+			`Too many requests in flight: this client already has ${MAX_IN_FLIGHT} requests waiting for Engram (the limit per client). Nothing was done for this one; wait for some answers, then resend it.`,
+		);
 	}
 
 	#tooLarge(id: Id, size: number): Message {

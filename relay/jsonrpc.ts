@@ -24,6 +24,10 @@ export function classify(value: unknown): Classified {
 	const m = value as Record<string, unknown>;
 	const id = isId(m.id) ? m.id : undefined;
 	if (m.jsonrpc !== '2.0') return { kind: 'invalid', id, reason: 'jsonrpc must be "2.0"' };
+	// A request whose id is an object, an array, a boolean or null is not a notification: passed on
+	// as one, the tab would drop it and the client would wait for its answer forever.
+	if (typeof m.method === 'string' && m.id !== undefined && id === undefined)
+		return { kind: 'invalid', reason: `id must be a string or a number, not ${kindOf(m.id)}` };
 	if (typeof m.method === 'string') return id === undefined ? { kind: 'notification', method: m.method } : { kind: 'request', id, method: m.method };
 	if (id !== undefined && ('result' in m || 'error' in m)) return { kind: 'response', id };
 	if ('error' in m && m.id === undefined) return { kind: 'response', id: '' };
@@ -32,6 +36,13 @@ export function classify(value: unknown): Classified {
 		id,
 		reason: 'a message needs a method (request, notification) or a result/error (response)',
 	};
+}
+
+/** `null`, `an array`, `an object`, `a boolean`: what a value is, for an error message. */
+function kindOf(v: unknown): string {
+	if (v === null) return 'null';
+	if (Array.isArray(v)) return 'an array';
+	return /^[aeiou]/.test(typeof v) ? `an ${typeof v}` : `a ${typeof v}`;
 }
 
 function isId(v: unknown): v is Id {
@@ -150,4 +161,17 @@ export function lostAnswer(id: Id, method: string | undefined, why: string): Mes
 			? `${why} before this call was answered: unknown whether it was applied. Check with get_memory (or recall_memory), or resend it with the same request_id.`
 			: `${why} before this request was answered; it changes nothing, so retry it.`;
 	return errorResponse(id, RELAY_ERROR.notConnected, text);
+}
+
+/**
+ * Errors refusing every request in `value` (one message or a batch) with `message`, in order; a
+ * notification or a message with no usable id gets none. Empty when there is no one to answer.
+ */
+export function refuseAll(value: unknown, message: string): Message[] {
+	const answers: Message[] = [];
+	for (const item of Array.isArray(value) ? value : [value]) {
+		const id = idOf(item);
+		if (id !== undefined && typeof (item as { method?: unknown }).method === 'string') answers.push(errorResponse(id, RELAY_ERROR.invalidRequest, message));
+	}
+	return answers;
 }

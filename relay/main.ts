@@ -102,7 +102,7 @@ async function main(): Promise<void> {
 	if (opts.pairingLink) return void process.stdout.write(`${pairingLink(opts, resolveToken(opts, true).token)}\n`);
 	opts.httpOnly ||= !stdinIsPipe();
 	const token = resolveToken(opts);
-	const client = opts.httpOnly ? undefined : new StdioClient(process.stdin, process.stdout);
+	const client = opts.httpOnly ? undefined : new StdioClient(process.stdin, process.stdout, log);
 	// `let`, not const: the handlers below may run before serve() returns, and see undefined then.
 	// eslint-disable-next-line prefer-const
 	let primary: Primary | undefined;

@@ -45,6 +45,8 @@ export class Session {
 	opened = false;
 	/** Requests forwarded to the tab and not answered yet, with the batch each belongs to. */
 	readonly pending = new Map<string, { id: Id; batch?: Batch; method?: string }>();
+	/** Set when a request was refused for MAX_IN_FLIGHT, until the session's queue empties (one log line per burst). */
+	overloaded = false;
 	/** Ids of replayed `initialize` requests, whose answers the client must not see. */
 	readonly replayIds = new Set<string>();
 

@@ -33,6 +33,13 @@ const PING_MS = 30_000;
 export const AUTH_TIMEOUT_MS = 5_000;
 /** Sockets still in the handshake at once; more are refused (a local process cannot pile them up). */
 const MAX_UNAUTHENTICATED = 16;
+/**
+ * Log lines about refused connections per window, then one line counting the rest: any web page
+ * (or several) can make the browser try the relay's port in a loop for as long as it stays open,
+ * and each line would land in the desktop client's log file.
+ */
+export const REFUSAL_LOG_LINES = 5;
+export const REFUSAL_LOG_WINDOW_MS = 60_000;
 
 /** What the upgrade handler checks against. */
 export interface SocketOptions {
@@ -77,10 +84,26 @@ export class RelaySockets {
 	readonly #opts: SocketOptions;
 	#joined = 0;
 	#unauthenticated = 0;
+	#refusals = { logged: 0, skipped: 0, timer: undefined as ReturnType<typeof setTimeout> | undefined };
 
 	constructor(hub: Hub, opts: SocketOptions) {
 		this.#hub = hub;
 		this.#opts = opts;
+	}
+
+	/** Logs a refused connection, at most REFUSAL_LOG_LINES per window; then how many were not logged. */
+	#logRefusal(line: string): void {
+		const r = this.#refusals;
+		r.timer ??= setTimeout(() => {
+			if (r.skipped)
+				this.#opts.log(
+					`refused ${r.skipped} more connection${r.skipped === 1 ? '' : 's'} in the last ${REFUSAL_LOG_WINDOW_MS / 1000} s (not logged one by one)`,
+				);
+			Object.assign(r, { logged: 0, skipped: 0, timer: undefined });
+		}, REFUSAL_LOG_WINDOW_MS).unref();
+		if (r.logged >= REFUSAL_LOG_LINES) return void r.skipped++;
+		r.logged++;
+		this.#opts.log(line);
 	}
 
 	/** The http server's 'upgrade' listener. */
@@ -92,11 +115,11 @@ export class RelaySockets {
 		const from = req.headers.origin ?? 'a non-browser client';
 		const refusal = checkUpgrade(req, this.#opts);
 		if (refusal) {
-			this.#opts.log(`refused a WebSocket from ${from}: ${refusal.message}`);
+			this.#logRefusal(`refused a WebSocket from ${from}: ${refusal.message}`);
 			return refuse(socket, refusal);
 		}
 		if (this.#unauthenticated >= MAX_UNAUTHENTICATED) {
-			this.#opts.log(`refused a WebSocket from ${from}: too many connections still in the handshake`);
+			this.#logRefusal(`refused a WebSocket from ${from}: too many connections still in the handshake`);
 			return refuse(socket, { status: 400, message: 'too many connections in the handshake; retry' });
 		}
 		this.#wss.handleUpgrade(req, socket, head, (ws) => this.#authenticate(ws, from));
@@ -117,7 +140,7 @@ export class RelaySockets {
 			return true;
 		};
 		const refuseWith = (why: string, code: number, reason: string) => {
-			this.#opts.log(`refused a ${why}`);
+			this.#logRefusal(`refused a ${why}`);
 			ws.close(code, reason);
 		};
 		const relayNonce = newNonce();
@@ -130,7 +153,7 @@ export class RelaySockets {
 				);
 		}, AUTH_TIMEOUT_MS);
 		ws.on('close', () => void settle());
-		ws.on('error', (e) => this.#opts.log(`WebSocket error during the handshake: ${e.message}`));
+		ws.on('error', (e) => this.#logRefusal(`WebSocket error during the handshake: ${e.message}`));
 		ws.once('message', (data, isBinary) => {
 			if (!settle()) return;
 			const auth = isBinary ? new Error('a binary frame') : parseEnvelope(AuthSchema, data.toString());

@@ -16,9 +16,21 @@ export class StdioClient {
 	#route?: (value: unknown) => void;
 	#queue: unknown[] = [];
 
-	constructor(input: Readable, output: Writable) {
-		this.write = lineWriter(output);
-		readLines(input, output, (value) => this.#receive(value));
+	/**
+	 * `log` hears when the client stops reading its answers: its input is then paused until they
+	 * drain (back-pressure), so a client that never reads cannot pile answers up in this process,
+	 * which may be serving the tab and other clients too.
+	 */
+	constructor(input: Readable, output: Writable, log: (line: string) => void = () => {}) {
+		const write = lineWriter(output);
+		this.write = (m) => {
+			write(m);
+			if (!output.writableNeedDrain || input.isPaused()) return;
+			input.pause();
+			log(`the stdio client is not reading its answers (${output.writableLength} bytes waiting): reading no more of its requests until it does`);
+			output.once('drain', () => input.resume());
+		};
+		readLines(input, this.write, (value) => this.#receive(value));
 	}
 
 	/** Sends the client's messages to `route` from now on (queued ones first); undefined queues. */

@@ -7,6 +7,11 @@
  */
 import './core/zod-jitless';
 import { createEngineClient } from './engine/client';
+import { holdPairingLink } from './mcp/pairing-link';
+
+// Before anything else: a relay pairing link's token leaves the address bar now, not once the
+// engine has started (seconds later); the MCP host picks the link up from there.
+holdPairingLink(window);
 
 const engine = createEngineClient();
 (globalThis as unknown as { __engram: typeof engine }).__engram = engine;

@@ -25,11 +25,12 @@ import { proxy } from 'comlink';
 import type { EngineApi } from '../engine/types';
 import { AgentTracker, type AgentConnection, type ToolCall } from './agent-tracker';
 import { OriginPolicy, type ApprovedOrigin, type ChannelLike, type OriginRequest } from './origins';
+import { takePairingLink, takenPairingLink } from './pairing-link';
 import { connectServer, RelayHost, type RelayControl, type RelayView } from './relay-host';
 import type { RelayPairingState } from './relay-pairing';
 import { createMemoryServer } from './server';
 import { PostMessageListener, type HostWindow, type PostMessageServerTransport } from './transports/post-message';
-import { readPairingHash, type WebSocketConstructor } from './transports/relay-client';
+import type { WebSocketConstructor } from './transports/relay-client';
 import { isRelayProfile, type RelayProfile } from './transports/relay-protocol';
 import { trustingValidator } from './trusting-validator';
 import { findModelContext, registerWebMcpTools, type ModelContextLike } from './webmcp';
@@ -338,16 +339,10 @@ class RelayMirror {
 	 */
 	async attach(win: HostWindow & { location: Location; history?: History }): Promise<() => void> {
 		await this.control.watch(proxy((v: RelayView) => this.#apply(v))).catch((e: Error) => this.onError(e));
-		const location = win.location;
 		/** The hash of a pairing link, taken off the address bar at once (the token must not linger). */
-		const takeLink = (): string => {
-			const hash = location.hash;
-			const link = readPairingHash(hash);
-			if (!link) return '';
-			win.history?.replaceState(win.history.state, '', `${location.pathname}${location.search}${link.rest}`);
-			return hash;
-		};
-		await this.act(this.control.start(takeLink())).catch((e: Error) => {
+		const takeLink = (): string => takePairingLink(win);
+		// main.ts took the page's first link before the engine started; a host started without it, at once.
+		await this.act(this.control.start(takenPairingLink() || takeLink())).catch((e: Error) => {
 			this.#state = { ...this.#state, error: `the relay pairing could not start: ${e.message}` };
 			this.onError(e);
 		});

@@ -95,4 +95,23 @@ describe('relay pairing links', () => {
 		expect((await relay()).url).toBe('ws://localhost:1');
 		expect(app.errors.filter((e) => !/WebSocket/.test(e))).toEqual([]);
 	});
+
+	it('takes the token off the address bar before the engine starts, and still reads the link', async () => {
+		const fresh = await app.browser.context.newPage();
+		// The page's scripts have all run by DOMContentLoaded; the engine takes seconds more.
+		await fresh.addInitScript(() =>
+			document.addEventListener('DOMContentLoaded', () => {
+				(window as unknown as { __atReady: string }).__atReady = location.href;
+			}),
+		);
+		await fresh.goto(`${app.server.url}/#relay=ws://127.0.0.1:2&token=${ATTACKER}-later`);
+		expect(await fresh.evaluate(() => (window as unknown as { __atReady: string }).__atReady)).toBe(`${app.server.url}/`);
+		const dialog = fresh.getByRole('dialog', { name: 'Replace the relay pairing?' });
+		await dialog.waitFor();
+		expect(await dialog.getByTestId('relay-link-new').innerText()).toBe('127.0.0.1:2');
+		await dialog.getByRole('button', { name: 'Keep current' }).click();
+		await dialog.waitFor({ state: 'hidden' });
+		expect(fresh.url()).toBe(`${app.server.url}/`);
+		await fresh.close();
+	});
 });

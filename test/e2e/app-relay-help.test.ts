@@ -126,6 +126,17 @@ describe('connections screen, desktop relay', () => {
 		expect(consoleLines.join('\n')).not.toContain(RELAY_TOKEN);
 		expect(await app.page.locator('body').innerText()).not.toContain(TOKEN);
 	});
+
+	it('refuses a whole pairing link pasted as the address without putting its token on screen', async () => {
+		const unpair = relayCard().getByRole('button', { name: 'Unpair' });
+		if (await unpair.isVisible()) await unpair.click();
+		await pairByHand(`${app.server.url}/#relay=ws://127.0.0.1:17373&token=${RELAY_TOKEN}`, TOKEN);
+		const alert = relayCard().getByRole('alert').first();
+		await expect.poll(() => alert.innerText()).toContain(`relay "${app.server.url}" (…) must start with ws://`);
+		expect(await app.page.locator('body').innerText()).not.toContain(RELAY_TOKEN);
+		expect(consoleLines.join('\n')).not.toContain(RELAY_TOKEN);
+		expect(await relayUrl()).toBeUndefined();
+	});
 });
 
 async function relayUrl(): Promise<string | undefined> {

@@ -15,6 +15,7 @@
  */
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { InFlight, invalidRequestAnswer } from './guards';
 
 /** MCP-B's channel for clients in the same page (and, here, in other windows). */
 export const TAB_CHANNEL = 'mcp-default';
@@ -73,6 +74,7 @@ export class PostMessageServerTransport implements Transport {
 	#started = false;
 	#closed = false;
 	#early: unknown[] = [];
+	readonly #inFlight = new InFlight();
 
 	constructor(
 		readonly peer: PostMessagePeer,
@@ -92,6 +94,7 @@ export class PostMessageServerTransport implements Transport {
 	/** Sends one JSON-RPC message to this client only. */
 	async send(message: JSONRPCMessage, _options?: TransportSendOptions): Promise<void> {
 		if (this.#closed) throw new Error('PostMessageServerTransport is closed');
+		this.#inFlight.answered(message);
 		this.post(message);
 	}
 
@@ -125,15 +128,20 @@ export class PostMessageServerTransport implements Transport {
 		return this.target.closed === true;
 	}
 
-	/** Delivers one payload from the client; a malformed one goes to `onerror` and is dropped. */
+	/** Delivers one payload from the client; a malformed one goes to `onerror` (a request is answered with Invalid Request). */
 	receive(payload: unknown): void {
 		if (this.#closed) return;
 		if (!this.#started) return void this.#early.push(payload);
 		const parsed = JSONRPCMessageSchema.safeParse(payload);
 		if (!parsed.success) {
 			this.onerror?.(new Error(`invalid JSON-RPC message from ${this.peer.origin}: ${parsed.error.issues[0]?.message}`));
+			// A request the server never sees still gets its answer, or the client would wait for ever.
+			const answer = invalidRequestAnswer(payload);
+			if (answer) void this.send(answer).catch(() => {});
 			return;
 		}
+		const refusal = this.#inFlight.admit(parsed.data);
+		if (refusal) return this.post(refusal);
 		this.onmessage?.(parsed.data);
 	}
 }

@@ -12,6 +12,8 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryError } from '../../core/errors';
+import { splitPairingHash } from '../pairing-link';
+import { invalidRequestAnswer } from './guards';
 import {
 	ChallengeSchema,
 	RELAY_AUTH_VERSION,
@@ -45,17 +47,27 @@ export function parseRelayUrl(input: string): string {
 	try {
 		url = new URL(input.trim());
 	} catch {
-		throw new MemoryError('invalid_input', `relay ${JSON.stringify(input)} must be a URL such as ws://127.0.0.1:17373`);
+		// Not echoed: it may be the token, pasted into the wrong field.
+		throw new MemoryError('invalid_input', 'relay address must be a URL such as ws://127.0.0.1:17373');
 	}
-	if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new MemoryError('invalid_input', `relay ${JSON.stringify(input)} must start with ws://`);
+	if (url.protocol !== 'ws:' && url.protocol !== 'wss:') throw new MemoryError('invalid_input', `relay ${shown(url)} must start with ws://`);
 	if (!LOOPBACK.includes(url.hostname))
 		throw new MemoryError(
 			'invalid_input',
 			`relay host ${JSON.stringify(url.hostname)} is refused: the relay must run on this machine (127.0.0.1, localhost or [::1])`,
 		);
 	if (url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash)
-		throw new MemoryError('invalid_input', `relay ${JSON.stringify(input)} must be ws://HOST:PORT with nothing after the port`);
+		throw new MemoryError('invalid_input', `relay ${shown(url)} must be ws://HOST:PORT with nothing after the port`);
 	return `${url.protocol}//${url.host}`;
+}
+
+/**
+ * A refused address as an error message shows it: without a user, password, query or fragment (a
+ * whole pairing link pasted as the address would otherwise put its token on the screen).
+ */
+function shown(url: URL): string {
+	const hidden = url.username || url.password || url.search || url.hash ? ' (…)' : '';
+	return JSON.stringify(`${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`) + hidden;
 }
 
 /** Validates a pairing (address and token); throws MemoryError invalid_input naming the field. */
@@ -70,14 +82,9 @@ export function validatePairing(url: string, token: string): RelayPairing {
  * hash with the pairing removed (so the token does not stay in the address bar or history).
  */
 export function readPairingHash(hash: string): { pairing?: RelayPairing; error?: MemoryError; rest: string } | undefined {
-	const params = new URLSearchParams(hash.replace(/^#/, ''));
-	const relay = params.get('relay');
-	if (relay === null) return undefined;
-	const token = params.get('token') ?? '';
-	params.delete('relay');
-	params.delete('token');
-	const left = params.toString();
-	const rest = left ? `#${left}` : '';
+	const link = splitPairingHash(hash);
+	if (!link) return undefined;
+	const { relay, token, rest } = link;
 	try {
 		return { pairing: validatePairing(relay, token), rest };
 	} catch (e) {
@@ -147,13 +154,16 @@ export class RelaySessionTransport implements Transport {
 		this.onclose?.();
 	}
 
-	/** Delivers one message from the client; a malformed one goes to `onerror` and is dropped. */
+	/** Delivers one message from the client; a malformed one goes to `onerror` (a request is answered with Invalid Request). */
 	receive(m: unknown): void {
 		if (this.#closed) return;
 		if (!this.#started) return void this.#early.push(m);
 		const parsed = JSONRPCMessageSchema.safeParse(m);
-		if (parsed.success) this.onmessage?.(parsed.data);
-		else this.onerror?.(new Error(`invalid JSON-RPC message from ${this.info.sid}: ${parsed.error.issues[0]?.message}`));
+		if (parsed.success) return this.onmessage?.(parsed.data);
+		this.onerror?.(new Error(`invalid JSON-RPC message from ${this.info.sid}: ${parsed.error.issues[0]?.message}`));
+		// A request the server never sees still gets its answer, or the client would wait for ever.
+		const answer = invalidRequestAnswer(m);
+		if (answer) void this.send(answer).catch(() => {});
 	}
 }
 
@@ -356,8 +366,8 @@ export class RelayClient {
 				`engram-relay at ${at} refused this tab’s pairing token (wrong token: the relay’s token changed, or the pairing is for another relay) — pair again with the link \`npx engram-relay --pairing-link\` prints`,
 				'wrong_token',
 			];
-		if (ev.code === RELAY_CLOSE.protocol)
-			return [`engram-relay at ${at} does not speak this app’s handshake${ev.reason ? ` (${ev.reason})` : ''} — ${UPDATE_OLDER}`, 'version'];
+		// Its reason is not shown: before its proof, whatever holds the port could word it ("run …").
+		if (ev.code === RELAY_CLOSE.protocol) return [`engram-relay at ${at} does not speak this app’s handshake — ${UPDATE_OLDER}`, 'version'];
 		if (opened) return [`The program listening at ${at} closed the connection during the handshake: is it engram-relay?`, 'not_relay'];
 		const origin = this.#opts.origin ?? globalThis.location?.origin;
 		if (origin && !isLoopbackPage(origin))

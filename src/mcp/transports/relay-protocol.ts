@@ -49,6 +49,12 @@ export const RELAY_CLOSE = {
 /** Sessions one relay serves at once (stdio, HTTP and joined relays' clients together). */
 export const MAX_RELAY_SESSIONS = 64;
 
+/**
+ * Requests one client may have waiting for their answers at once, on the relay (per session) and
+ * in the tab (per postMessage client); more are refused at once, naming the limit.
+ */
+export const MAX_IN_FLIGHT = 64;
+
 /** The handshake's version; a side that sees another refuses with a message saying which. */
 export const RELAY_AUTH_VERSION = 1;
 

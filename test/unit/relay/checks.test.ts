@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRelayArgs } from '../../../relay/args';
 import { bearerToken, checkHost, checkOrigin, isLoopbackOrigin, normaliseAllowedOrigin, tokenMatches } from '../../../relay/checks';
-import { LineReader } from '../../../relay/stdio';
+import { LineReader, MAX_LINE_BYTES, TOO_LONG, idOfTooLong } from '../../../relay/stdio';
 
 describe('checks', () => {
 	describe('checkHost', () => {
@@ -141,6 +141,13 @@ describe('parseRelayArgs', () => {
 		expect(() => parseRelayArgs(['--token', 'short'])).toThrow("--token must be 16–256 characters of A–Z, a–z, 0–9, '.', '_', '~' or '-'");
 		expect(() => parseRelayArgs([], { ENGRAM_RELAY_TOKEN: 'has spaces in it, no good' })).toThrow('ENGRAM_RELAY_TOKEN must be 16–256 characters');
 		expect(() => parseRelayArgs(['--app-url', 'ftp://x'])).toThrow('--app-url "ftp://x" must be an http or https URL');
+		// The pairing link hands the token to that page: never over plain http from another machine.
+		expect(() => parseRelayArgs(['--app-url', 'http://engram.example'])).toThrow(
+			'--app-url "http://engram.example" must use https unless the app runs on this machine',
+		);
+		expect(parseRelayArgs(['--app-url', 'http://localhost:5173/']).appUrl).toBe('http://localhost:5173');
+		expect(() => parseRelayArgs(['--app-url', 'https://engram.example/?x=1'])).toThrow('with no user, password, query or fragment');
+		expect(() => parseRelayArgs(['--app-url', 'https://engram.example/#relay=ws://evil'])).toThrow('with no user, password, query or fragment');
 		expect(() => parseRelayArgs(['--nope'])).toThrow("Unknown option '--nope'");
 	});
 });
@@ -171,5 +178,36 @@ describe('LineReader', () => {
 		r.push(bytes.subarray(0, 9));
 		r.push(bytes.subarray(9));
 		expect(values).toEqual([{ t: 'Zürich ☕' }]);
+	});
+
+	it('refuses a line over the limit with the id of its request, in either usual key order, and reads the next line', () => {
+		const values: unknown[] = [];
+		const bad: [string, unknown][] = [];
+		const r = new LineReader(
+			(v) => values.push(v),
+			(why, value) => bad.push([why, value]),
+		);
+		const filler = Buffer.alloc(MAX_LINE_BYTES, 'x');
+		// The SDK's order (method first, id last), in several chunks, the newline in the last one.
+		r.push(Buffer.from('{"method":"tools/call","params":{"name":"store_memory","arguments":{"content":"'));
+		r.push(filler);
+		r.push(Buffer.from('"}},"jsonrpc":"2.0","id":42}\n{"jsonrpc":"2.0","id":1,"method":"ping"}\n'));
+		// The usual order, id first, the newline in the same chunk as everything.
+		r.push(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":"big \\"one\\"","method":"tools/call","params":{"x":"'), filler, Buffer.from('"}}\n')]));
+		// A batch: no single id to answer.
+		r.push(Buffer.concat([Buffer.from('[{"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":"'), filler, Buffer.from('"}}]\n')]));
+		expect(bad.map(([why]) => why)).toEqual([TOO_LONG, TOO_LONG, TOO_LONG]);
+		expect(bad.map(([, value]) => (value as { id?: unknown } | undefined)?.id)).toEqual([42, 'big "one"', undefined]);
+		expect(values).toEqual([{ jsonrpc: '2.0', id: 1, method: 'ping' }]);
+	});
+
+	it('finds the id of a line too long to read only where it is the request’s own', () => {
+		const id = (head: string, tail: string) => idOfTooLong(Buffer.from(head), Buffer.from(tail));
+		expect(id('{"method":"x","params":{"a":"', 'xx"},"jsonrpc":"2.0","id":5}\r')).toBe(5);
+		expect(id('{ "jsonrpc": "2.0", "id": -3, "method": "x"', '')).toBe(-3);
+		// A response (its id is the server's request), nested ids, other orders: nothing.
+		expect(id('{"result":{"a":"', 'x"},"jsonrpc":"2.0","id":5}')).toBeUndefined();
+		expect(id('{"method":"x","params":{"a":"', 'x","id":5}}')).toBeUndefined();
+		expect(id('{"id":5,"jsonrpc":"2.0","method":"x"', '}')).toBeUndefined();
 	});
 });

@@ -9,6 +9,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PostMessageListener, type HostWindow, type PostMessagePeer, type PostMessageServerTransport } from '../../../../src/mcp/transports/post-message';
+import { MAX_IN_FLIGHT } from '../../../../src/mcp/transports/relay-protocol';
 import { FakeWindow, eventually, flush } from './fake-window';
 
 const APP = 'http://127.0.0.1:4173';
@@ -220,6 +221,64 @@ describe('PostMessageListener', () => {
 			appFromPopup.postMessage(envelope({ jsonrpc: '2.0', id: 2, method: 'ping' }), APP);
 			await eventually(() => expect(popup.received).toHaveLength(2));
 			expect(h.errors.map((e) => e.message)).toEqual([expect.stringMatching(/^invalid JSON-RPC message from http:\/\/localhost:5173/)]);
+		});
+
+		it('answers a request the SDK cannot read (params a string, _meta a number) instead of leaving it unanswered', async () => {
+			const app = new FakeWindow(APP);
+			const popup = new FakeWindow(OTHER);
+			const h = listen(app);
+			cleanups.push(() => h.listener.stop());
+			h.allowed.add(OTHER);
+			const appFromPopup = app.seenFrom(popup);
+			appFromPopup.postMessage(envelope({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: 'echo' }), APP);
+			appFromPopup.postMessage(envelope({ jsonrpc: '2.0', id: 'b', method: 'tools/list', params: { _meta: 5 } }), APP);
+			appFromPopup.postMessage(envelope({ jsonrpc: '2.0', method: 'notifications/x', params: 'no answer' }), APP);
+			appFromPopup.postMessage(envelope({ jsonrpc: '2.0', id: 3, method: 'ping' }), APP);
+			await eventually(() => expect(popup.received).toHaveLength(3));
+			const payloads = popup.received.map((r) => (r.data as { payload: { id: unknown; error?: { code: number; message: string } } }).payload);
+			expect(payloads[0]).toMatchObject({
+				id: 1,
+				error: { code: -32600, message: expect.stringMatching(/^Invalid Request: params: .*expected object/) },
+			});
+			expect(payloads[1]).toMatchObject({ id: 'b', error: { code: -32600, message: expect.stringMatching(/^Invalid Request: params\._meta: /) } });
+			expect(payloads[2]).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
+		});
+
+		it(`refuses a client’s requests beyond ${MAX_IN_FLIGHT} waiting for answers, at once, and serves it again once answered`, async () => {
+			const app = new FakeWindow(APP);
+			const popup = new FakeWindow(OTHER);
+			let release!: () => void;
+			const gate = new Promise<void>((r) => (release = r));
+			const listener = new PostMessageListener({
+				window: app as unknown as HostWindow,
+				isAllowed: (o) => o === APP || o === OTHER,
+				onConnection: (transport) => {
+					const server = new McpServer({ name: 'test', version: '1' });
+					server.registerTool('hold', { description: 'waits for the test' }, async () => {
+						await gate;
+						return { content: [{ type: 'text', text: 'done' }] };
+					});
+					void server.connect(transport);
+				},
+			});
+			listener.start();
+			cleanups.push(() => listener.stop());
+			const appFromPopup = app.seenFrom(popup);
+			const hold = (id: number) => envelope({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'hold', arguments: {} } });
+			for (let id = 1; id <= MAX_IN_FLIGHT + 6; id++) appFromPopup.postMessage(hold(id), APP);
+			const payloads = () => popup.received.map((r) => (r.data as { payload: { id: number; error?: { message: string }; result?: unknown } }).payload);
+			await eventually(() => expect(payloads()).toHaveLength(6));
+			expect(payloads().map((p) => p.id)).toEqual(Array.from({ length: 6 }, (_, i) => MAX_IN_FLIGHT + 1 + i));
+			expect(payloads()[0]!.error!.message).toMatch(/^Too many requests in flight: .* Nothing was done for this one/);
+			release();
+			await eventually(() => expect(payloads()).toHaveLength(MAX_IN_FLIGHT + 6));
+			expect(
+				payloads()
+					.slice(6)
+					.every((p) => p.result !== undefined),
+			).toBe(true);
+			appFromPopup.postMessage(hold(100), APP);
+			await eventually(() => expect(payloads().at(-1)).toMatchObject({ id: 100, result: { content: [{ text: 'done' }] } }));
 		});
 
 		it('closes the connection when the client window goes away', async () => {
