@@ -105,6 +105,36 @@ async function httpClient(port: number, token: string): Promise<Client> {
 	return http;
 }
 
+/** A raw POST to the relay's /mcp in an SDK session: the request to write the body into, and its answer. */
+function rawPost(port: number, token: string, sid: string, headers: Record<string, string | number> = {}) {
+	let req!: ReturnType<typeof request>;
+	const answer = new Promise<{ code: number; body: string }>((ok, fail) => {
+		req = request(
+			{
+				host: '127.0.0.1',
+				port,
+				path: '/mcp',
+				method: 'POST',
+				headers: {
+					Authorization: `Bearer ${token}`,
+					'Content-Type': 'application/json',
+					Accept: 'application/json, text/event-stream',
+					'Mcp-Session-Id': sid,
+					'Mcp-Protocol-Version': '2025-06-18',
+					...headers,
+				},
+			},
+			(res) => {
+				let body = '';
+				res.on('data', (d: Buffer) => (body += d.toString()));
+				res.on('end', () => ok({ code: res.statusCode!, body }));
+			},
+		);
+		req.on('error', fail);
+	});
+	return { req, answer };
+}
+
 /** A store_memory line whose content holds the bytes 0xFF 0xFE (not UTF-8). */
 function notUtf8Store(id: number): Buffer {
 	return Buffer.concat([
@@ -164,30 +194,9 @@ describe('engram-relay against one hostile client', () => {
 
 		const http = await httpClient(port, token);
 		const sid = (http.transport as StreamableHTTPClientTransport).sessionId!;
-		const status = await new Promise<{ code: number; body: string }>((ok, fail) => {
-			const req = request(
-				{
-					host: '127.0.0.1',
-					port,
-					path: '/mcp',
-					method: 'POST',
-					headers: {
-						Authorization: `Bearer ${token}`,
-						'Content-Type': 'application/json',
-						Accept: 'application/json, text/event-stream',
-						'Mcp-Session-Id': sid,
-						'Mcp-Protocol-Version': '2025-06-18',
-					},
-				},
-				(res) => {
-					let body = '';
-					res.on('data', (d: Buffer) => (body += d.toString()));
-					res.on('end', () => ok({ code: res.statusCode!, body }));
-				},
-			);
-			req.on('error', fail);
-			req.end(notUtf8Store(8));
-		});
+		const post = rawPost(port, token, sid);
+		post.req.end(notUtf8Store(8));
+		const status = await post.answer;
 		expect(status.code).toBe(400);
 		expect(status.body).toContain('not valid UTF-8');
 
@@ -252,36 +261,11 @@ describe('engram-relay against one hostile client', () => {
 		const calls = Array.from({ length: 5 }, (_, i) => {
 			const head = Buffer.from(`{"jsonrpc":"2.0","id":${i + 1},"method":"tools/call","params":{"name":"store_memory","arguments":{"content":"`);
 			const tail = Buffer.from('"}}}');
-			let finish!: () => void;
-			const answer = new Promise<{ code: number; body: string }>((ok, fail) => {
-				const req = request(
-					{
-						host: '127.0.0.1',
-						port,
-						path: '/mcp',
-						method: 'POST',
-						headers: {
-							Authorization: `Bearer ${token}`,
-							'Content-Type': 'application/json',
-							Accept: 'application/json, text/event-stream',
-							'Content-Length': head.length + content.length + tail.length,
-							'Mcp-Session-Id': sid,
-							'Mcp-Protocol-Version': '2025-06-18',
-						},
-					},
-					(res) => {
-						let body = '';
-						res.on('data', (d: Buffer) => (body += d.toString()));
-						res.on('end', () => ok({ code: res.statusCode!, body }));
-					},
-				);
-				req.on('error', fail);
-				req.write(head);
-				req.write(content);
-				req.write(tail.subarray(0, -1));
-				finish = () => void req.end(tail.subarray(-1));
-			});
-			return { answer, finish: () => finish() };
+			const { req, answer } = rawPost(port, token, sid, { 'Content-Length': head.length + content.length + tail.length });
+			req.write(head);
+			req.write(content);
+			req.write(tail.subarray(0, -1));
+			return { answer, finish: () => void req.end(tail.subarray(-1)) };
 		});
 		const first = await Promise.race(calls.map((c) => c.answer));
 		expect(first.code).toBe(503);
@@ -301,20 +285,9 @@ describe('engram-relay against one hostile client', () => {
 		const tab = await gatedTab(port, token);
 		const http = await httpClient(port, token);
 		const sid = (http.transport as StreamableHTTPClientTransport).sessionId!;
-		const req = request({
-			host: '127.0.0.1',
-			port,
-			path: '/mcp',
-			method: 'POST',
-			headers: {
-				Authorization: `Bearer ${token}`,
-				'Content-Type': 'application/json',
-				Accept: 'application/json, text/event-stream',
-				'Mcp-Session-Id': sid,
-				'Mcp-Protocol-Version': '2025-06-18',
-			},
-		});
-		req.on('error', () => {});
+		const { req, answer } = rawPost(port, token, sid);
+		// The client leaves: its answer never comes.
+		answer.catch(() => {});
 		req.end(
 			JSON.stringify({
 				jsonrpc: '2.0',
