@@ -191,8 +191,8 @@ export class Hub {
 	notConnectedMessage(): string {
 		return (
 			`Engram is not connected: no Engram tab is paired with engram-relay on port ${this.#opts.port}. ` +
-			`Open the Engram app (${this.#opts.appUrl}) with the pairing link engram-relay printed to its log ` +
-			`(stderr), keep that tab open, then retry.`
+			`Open the Engram app (${this.#opts.appUrl}) with its pairing link (\`npx engram-relay --pairing-link\` ` +
+			`in the Engram folder prints it), keep that tab open, then retry.`
 		);
 	}
 

@@ -87,8 +87,10 @@ async function serve(opts: RelayOptions, origin: TokenOrigin, client?: StdioClie
 function announce(opts: RelayOptions, origin: TokenOrigin): void {
 	const base = `127.0.0.1:${opts.port}`;
 	log(`v${VERSION} listening on ${base}: ${opts.httpOnly ? '' : 'stdio + '}Streamable HTTP at http://${base}/mcp`);
-	// The token goes to the log once, when it is new: logs are kept and shared more than files.
-	if (origin.fresh) log(`pair the Engram tab by opening ${pairingLink(opts, origin.token)}`);
+	// The token goes to the log once, when it is new, and only to a person's terminal: logs are
+	// kept and shared more than files, and a desktop client that starts the relay keeps its stderr
+	// in a log file of its own.
+	if (origin.fresh && (opts.httpOnly || process.stderr.isTTY)) log(`pair the Engram tab by opening ${pairingLink(opts, origin.token)}`);
 	else
 		log(
 			`pair the Engram tab by opening ${opts.appUrl}/#relay=ws://${base}&token=TOKEN, with the token from ${origin.where} (engram-relay --pairing-link prints the whole link)`,

@@ -36,7 +36,8 @@ beforeAll(async () => {
 	server = await startPreview();
 	browser = await launchBrowser();
 	port = await freePort();
-	// No --token: the relay generates one, saves it (0600) and prints the pairing link once.
+	// No --token: the relay generates one and saves it (0600); started by a client, it keeps the
+	// token out of its log, and `--pairing-link` prints the link.
 	desk = await spawnRelayClient(['--port', String(port), '--app-url', server.url], env, 'desktop-native');
 	clients.push(desk);
 	token = readFileSync(`${home.dir}/relay-token`, 'utf8').trim();
@@ -57,8 +58,13 @@ describe('engram-relay with the app in Chromium', () => {
 		await expect(desk.client.callTool({ name: 'recall_memory', arguments: { query: 'x' } })).rejects.toThrow('Engram is not connected');
 	});
 
-	it('pairs from the link the relay printed, cleans the token off the address, and tells the client its tools changed', async () => {
-		const link = /pair the Engram tab by opening (\S+)/.exec(desk.log())?.[1];
+	it('pairs from the link --pairing-link prints, cleans the token off the address, and tells the client its tools changed', async () => {
+		expect(desk.log()).not.toContain(token);
+		const printed = spawnSync(process.execPath, [BIN, '--port', String(port), '--app-url', server.url, '--pairing-link'], {
+			encoding: 'utf8',
+			env: { PATH: process.env.PATH ?? '', ...env },
+		});
+		const link = printed.stdout.trim();
 		expect(link).toBe(`${server.url}/#relay=ws://127.0.0.1:${port}&token=${token}`);
 		let changed = 0;
 		desk.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);

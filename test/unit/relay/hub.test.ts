@@ -75,7 +75,7 @@ describe('Hub', () => {
 			expect(out[0]).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
 			const notConnected =
 				'Engram is not connected: no Engram tab is paired with engram-relay on port 17373. Open the Engram app ' +
-				'(http://127.0.0.1:4173) with the pairing link engram-relay printed to its log (stderr), keep that tab open, then retry.';
+				'(http://127.0.0.1:4173) with its pairing link (`npx engram-relay --pairing-link` in the Engram folder prints it), keep that tab open, then retry.';
 			expect(out[1]).toEqual({
 				jsonrpc: '2.0',
 				id: 2,

@@ -272,6 +272,21 @@ describe('engram-relay', () => {
 			expect(link.stdout).toBe(`http://127.0.0.1:4173/#relay=ws://127.0.0.1:${port}&token=${token}\n`);
 		});
 
+		it('keeps a new token out of the log of a client that started it (stdio piped), and says how to get the link', async () => {
+			const own = relayHome();
+			cleanups.push(() => own.remove());
+			const port = await freePort();
+			// A desktop client starts the relay with stdin a pipe and its stderr going to the client's log file.
+			const raw = spawnRaw(['--port', String(port)], { ENGRAM_RELAY_HOME: own.dir });
+			await waitForLog(raw.log, 'pair the Engram tab');
+			raw.child.stdin!.end();
+			await raw.exited;
+			const token = readFileSync(`${own.dir}/relay-token`, 'utf8').trim();
+			expect(raw.log()).toContain(`generated a pairing token, saved in ${own.dir}/relay-token`);
+			expect(raw.log()).not.toContain(token);
+			expect(raw.log()).toContain(`&token=TOKEN, with the token from ${own.dir}/relay-token (engram-relay --pairing-link prints the whole link)`);
+		});
+
 		it('refuses a bad option with a message naming it', async () => {
 			const raw = spawnRaw(['--profile', 'mem0'], env);
 			expect(await raw.exited).toBe(1);
