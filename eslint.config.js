@@ -72,7 +72,7 @@ export default ts.config(
 		},
 		rules: {
 			'import-x/no-restricted-paths': ['error', { zones: LAYERS }],
-			// Type-only imports are not followed here: scripts/import-cycles.mjs lists those too.
+			// Type-only imports are not followed here: scripts/import-cycles.mjs (in `npm run lint`) fails on those.
 			'import-x/no-cycle': ['error', { ignoreExternal: true }],
 			// `_`-prefixed parameters are deliberately unused (a callback's shape, a destructured rest).
 			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],

@@ -85,8 +85,19 @@ import { storeMemories } from './store-ops';
 import { storeLinked } from './store-linked';
 import { recordSyncConflict, syncRecords } from './sync-records';
 import { resolveThresholds, thresholdsKey, type Thresholds } from './thresholds';
-import type { ActivityEntry, ChangeEvent, DataSize, EngineApi, ModelsInfo, Progress, StoreLinkedInput, StoreLinkedOutput, SyncRecord } from './types';
-import { updateMemory, type UpdateExtra } from './update-ops';
+import type {
+	ActivityEntry,
+	ChangeEvent,
+	DataSize,
+	EngineApi,
+	ModelsInfo,
+	Progress,
+	StoreLinkedInput,
+	StoreLinkedOutput,
+	SyncRecord,
+	UpdateExtra,
+} from './types';
+import { updateMemory } from './update-ops';
 import { WriteGuesses } from './write-guess';
 import { WriteLock } from './write-lock';
 

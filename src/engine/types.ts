@@ -5,6 +5,8 @@
  */
 import type {
 	AssociateInput,
+	AssociationType,
+	AuthorableAssociationType,
 	AssociateItem,
 	AssociateOutput,
 	Association,
@@ -37,7 +39,6 @@ import type {
 	UpdateInput,
 	UpdateOutput,
 } from '../core/schemas';
-import type { UpdateExtra } from './update-ops';
 import type { ConnectionsInput, ConnectionsOutput, GraphQueryInput, GraphQueryOutput } from '../core/graph-schemas';
 import type { ActivityEntry, FieldChange } from '../core/activity';
 
@@ -137,7 +138,7 @@ export interface EngineApi {
 	get(input: GetInput, ctx?: CallContext): Promise<GetOutput>;
 	/**
 	 * With `extra.base`, the values an editor started from: a field changed elsewhere meanwhile is a
-	 * conflict; `extra.link` / `unlink` make or remove a link from it in the same transaction (update-ops.ts UpdateExtra).
+	 * conflict; `extra.link` / `unlink` make or remove a link from it in the same transaction (UpdateExtra).
 	 */
 	update(input: UpdateInput, ctx?: CallContext, extra?: UpdateExtra): Promise<UpdateOutput>;
 	delete(input: DeleteInput, ctx?: CallContext): Promise<DeleteOutput>;
@@ -229,4 +230,42 @@ export interface EngineApi {
 	/** Deletes everything: memories, links, entities, vectors, history. */
 	wipe(): Promise<void>;
 	close(): Promise<void>;
+}
+
+/** Fields compared to report what changed (updated_at always changes and is not listed). */
+export const UPDATE_FIELDS = [
+	'content',
+	'summary',
+	'tags',
+	'type',
+	'importance',
+	'confidence',
+	'metadata',
+	'entities',
+	'source',
+	'scope',
+	'timestamp',
+	't_valid',
+	't_invalid',
+	'last_accessed',
+] as const;
+
+/**
+ * The values an editor started from, by field (as `get` returned them): an update given them
+ * changes a field only if the memory still holds that value (metadata: per key it sets), else
+ * throws a `conflict` naming the fields someone else changed meanwhile. The app's edit form sends
+ * them, so saving never overwrites an agent's (or another tab's) change it did not see.
+ */
+export type UpdateBase = Partial<Record<(typeof UPDATE_FIELDS)[number], unknown>>;
+
+/**
+ * What the app's screens add to an update, written in its one transaction: `base` (see
+ * UpdateBase); `link`, a link from this memory made or updated with it (the "did this replace
+ * …?" prompt marks the older memory invalid and links it to the newer one at once, never one
+ * without the other); `unlink`, a link from it removed with it (that prompt's Undo).
+ */
+export interface UpdateExtra {
+	base?: UpdateBase;
+	link?: { to: string; type: AuthorableAssociationType; strength?: number; reason?: string; timestamp?: string };
+	unlink?: { to: string; type: AssociationType };
 }

@@ -6,16 +6,7 @@
  * gave them) its extracted entities, and drops vectors other models computed from the old text.
  */
 import { isMemoryError, MemoryError } from '../core/errors';
-import {
-	importanceValue,
-	LIMITS,
-	toIso,
-	UpdateInputSchema,
-	type AssociationType,
-	type AuthorableAssociationType,
-	type UpdateInput,
-	type UpdateOutput,
-} from '../core/schemas';
+import { importanceValue, LIMITS, toIso, UpdateInputSchema, type UpdateInput, type UpdateOutput } from '../core/schemas';
 import type { ActivityEntry } from '../core/activity';
 import { DEFAULT_STRENGTH, linkEntry } from './associate-ops';
 import { normalize } from '../core/vector';
@@ -35,44 +26,7 @@ import { writeIndexed, type IndexChange } from './index-sync';
 import { applyOnce, priorResult, replayedOutput, requestKey, type Applied, type RequestKey } from './request-ids';
 import { checkValidity, MAX_SIMILAR } from './store-ops';
 import { parseInput } from './validate';
-
-/** Fields compared to report what changed (updated_at always changes and is not listed). */
-const FIELDS = [
-	'content',
-	'summary',
-	'tags',
-	'type',
-	'importance',
-	'confidence',
-	'metadata',
-	'entities',
-	'source',
-	'scope',
-	'timestamp',
-	't_valid',
-	't_invalid',
-	'last_accessed',
-] as const;
-
-/**
- * The values an editor started from, by field (as `get` returned them): an update given them
- * changes a field only if the memory still holds that value (metadata: per key it sets), else
- * throws a `conflict` naming the fields someone else changed meanwhile. The app's edit form sends
- * them, so saving never overwrites an agent's (or another tab's) change it did not see.
- */
-export type UpdateBase = Partial<Record<(typeof FIELDS)[number], unknown>>;
-
-/**
- * What the app's screens add to an update, written in its one transaction: `base` (see
- * UpdateBase); `link`, a link from this memory made or updated with it (the "did this replace
- * …?" prompt marks the older memory invalid and links it to the newer one at once, never one
- * without the other); `unlink`, a link from it removed with it (that prompt's Undo).
- */
-export interface UpdateExtra {
-	base?: UpdateBase;
-	link?: { to: string; type: AuthorableAssociationType; strength?: number; reason?: string; timestamp?: string };
-	unlink?: { to: string; type: AssociationType };
-}
+import { UPDATE_FIELDS, type UpdateBase, type UpdateExtra } from './types';
 
 /** Applies an update; see the module comment. With `extra`, see UpdateExtra. */
 export async function updateMemory(ctx: EngineContext, input: UpdateInput, actor = 'agent', extra: UpdateExtra = {}): Promise<UpdateOutput> {
@@ -140,7 +94,7 @@ async function rewrite(
 					let next = applyFields(old, p, nowIso(ctx));
 					if (extra.base) checkBase(old, next, p, extra.base);
 					checkValidity(next, (f) => f);
-					const changed: string[] = FIELDS.filter((f) => JSON.stringify(old[f]) !== JSON.stringify(next[f]));
+					const changed: string[] = UPDATE_FIELDS.filter((f) => JSON.stringify(old[f]) !== JSON.stringify(next[f]));
 					if (caller) changed.push('embedding');
 					const links = await linkEdits(ctx, old, extra, actor, change);
 					if (changed.length === 0 && !caller && p.updated_at === undefined && !links) return { row: old, changed };
@@ -224,7 +178,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  */
 function checkBase(old: MemoryRow, next: MemoryRow, p: UpdateInput, base: UpdateBase): void {
 	const moved: string[] = [];
-	for (const f of FIELDS) {
+	for (const f of UPDATE_FIELDS) {
 		if (!(f in base) || !(f in p) || p[f as keyof UpdateInput] === undefined) continue;
 		if (f === 'metadata') {
 			const was = (base.metadata ?? {}) as Record<string, unknown>;
@@ -241,14 +195,14 @@ function checkBase(old: MemoryRow, next: MemoryRow, p: UpdateInput, base: Update
 }
 
 /** Fields whose old and new values the history keeps (so a person can see and revert them). */
-const HISTORY_FIELDS = new Set<string>(FIELDS.filter((f) => f !== 'last_accessed'));
+const HISTORY_FIELDS = new Set<string>(UPDATE_FIELDS.filter((f) => f !== 'last_accessed'));
 
 /** Each changed field's value before and after; unset values are left out (`from`/`to` absent). */
 function fieldChanges(old: MemoryRow, next: MemoryRow, changed: string[]): Record<string, { from?: unknown; to?: unknown }> {
 	const out: Record<string, { from?: unknown; to?: unknown }> = {};
 	for (const f of changed) {
 		if (!HISTORY_FIELDS.has(f)) continue;
-		const key = f as (typeof FIELDS)[number];
+		const key = f as (typeof UPDATE_FIELDS)[number];
 		const c: { from?: unknown; to?: unknown } = {};
 		if (old[key] !== undefined) c.from = old[key];
 		if (next[key] !== undefined) c.to = next[key];
