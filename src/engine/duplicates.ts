@@ -1,13 +1,18 @@
 /**
  * Near-duplicate detection. Two memories in the same scope are duplicates when their normalised
- * content is equal, or when their vectors are nearly parallel AND one's content words are a
- * subset of the other's. The word check matters: averaged word vectors put "deploys happen on
+ * content is equal, or when their vectors are nearly parallel AND every word of the new one
+ * (articles aside) is one of the stored one's: it drops words, never adds or swaps one. The word check matters: averaged word vectors put "deploys happen on
  * Tuesday" and "… on Thursday", "limit 100" and "limit 1000", "is enabled" and "is not enabled"
  * at cosine 0.96–1.0 (bench/calibrate-thresholds.ts), and merging those would lose a fact.
  * The subset rule alone folded "Meeting with team A at 3pm" into "… team B …" ("a" read as the
  * article), and "Lunch with Alice and Bob" into "Lunch with Alice": so a word that names or
  * counts (a number, a single letter, a capitalised name, a negation) that only one of the two
- * texts holds keeps them apart, whatever the cosine.
+ * texts holds keeps them apart, whatever the cosine. Comparing content words only (function
+ * words dropped) folded "Alice moved to Berlin" into "… from Berlin", "He prefers the window
+ * seat" into "She …" and "The cat sleeps on the sofa" into "… under the sofa": a swapped word,
+ * however small, is another fact. And a new text adding a word ("Alice likes green tea" after
+ * "Alice likes tea", "push images to the private registry") was folded into the shorter one,
+ * losing the detail; a new text that only drops words loses nothing.
  * A missed duplicate only costs a second, SIMILAR_TO-linked copy; a false merge loses data.
  */
 import { tokenize } from '../core/text';
@@ -16,9 +21,11 @@ import { tokenize } from '../core/text';
 const WORD_RE = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 
 /**
- * Words whose presence never changes what a memory says: articles, prepositions, pronouns and
- * auxiliaries. Quantifiers ("all", "only", "both", "some") and negations are NOT here: "tagged
- * with both" and "tagged with x only" are different facts.
+ * Words that say little about what a memory is about: articles, prepositions, pronouns and
+ * auxiliaries. They do not count towards one subject (possible updates) or as names; they do
+ * count in the duplicate guard, where only ARTICLES are ignored ("from" is not "to"). Quantifiers
+ * ("all", "only", "both", "some") and negations are NOT here: "tagged with both" and "tagged
+ * with x only" are different facts.
  */
 const FUNCTION_WORDS = new Set(
 	(
@@ -27,6 +34,9 @@ const FUNCTION_WORDS = new Set(
 		'has have had will would shall should can could may might must there here which who whom whose what'
 	).split(' '),
 );
+
+/** The only words whose swap or absence leaves a duplicate one: "a meeting" is "the meeting". */
+const ARTICLES: ReadonlySet<string> = new Set(['a', 'an', 'the']);
 
 /** Words that flip a statement's meaning: a restatement with one more or one fewer is not a duplicate. */
 export const NEGATIONS: ReadonlySet<string> = new Set([
@@ -99,8 +109,9 @@ export function contentWords(text: string): Set<string> {
 	return new Set(tokenize(text).filter((w) => !FUNCTION_WORDS.has(w)));
 }
 
-function subset(a: Set<string>, b: Set<string>): boolean {
-	for (const w of a) if (!b.has(w)) return false;
+/** Whether every word of `a` but an article is one of `b`'s. */
+function wordSubset(a: Set<string>, b: Set<string>): boolean {
+	for (const w of a) if (!b.has(w) && !ARTICLES.has(w)) return false;
 	return true;
 }
 
@@ -286,19 +297,20 @@ export function wordCache(): (text: string) => Words {
 }
 
 /**
- * True when a vector match at `cosine` between texts `a` and `b` is a near-duplicate: at or
- * above `threshold`, no word that names or counts in only one of them (sharpWords), and no
- * content word of the shorter missing from the longer.
+ * True when a new text `incoming`, a vector match at `cosine` of the `stored` text, is its
+ * near-duplicate: at or above `threshold`, no word that names or counts in only one of them
+ * (sharpWords), and every word of `incoming` but an article one of `stored`'s (it may drop
+ * words, never add or swap one: folding it then loses nothing it says).
  */
-export function isNearDuplicate(cosine: number, threshold: number, a: string, b: string): boolean {
-	return cosine >= threshold && nearDuplicateWords(cosine, threshold, wordsOf(a), wordsOf(b));
+export function isNearDuplicate(cosine: number, threshold: number, incoming: string, stored: string): boolean {
+	return cosine >= threshold && nearDuplicateWords(cosine, threshold, wordsOf(incoming), wordsOf(stored));
 }
 
 /** isNearDuplicate on texts' word sets (wordsOf). */
-export function nearDuplicateWords(cosine: number, threshold: number, a: Words, b: Words): boolean {
+export function nearDuplicateWords(cosine: number, threshold: number, incoming: Words, stored: Words): boolean {
 	if (cosine < threshold) return false;
-	if (loses(a.sharp, b.tokens, b.sharp) || loses(b.sharp, a.tokens, a.sharp)) return false;
-	return subset(a.content, b.content) || subset(b.content, a.content);
+	if (loses(incoming.sharp, stored.tokens, stored.sharp) || loses(stored.sharp, incoming.tokens, incoming.sharp)) return false;
+	return wordSubset(incoming.tokens, stored.tokens);
 }
 
 /** Share of the shorter text's other content words the longer must hold for one subject. */
@@ -358,11 +370,12 @@ export function possibleUpdateWords(cosine: number, threshold: number, a: Words,
  */
 export type PackedWords = Int32Array;
 
-/** Interned words (packWords), and per word: 1 when a function word, 2 when a single character. */
+/** Interned words (packWords), and per word: 1 when a function word, 2 when a single character, 4 when an article. */
 const vocabulary = new Map<string, number>();
 let wordFlags = new Uint8Array(1024);
 const FUNCTION_WORD = 1;
 const SINGLE = 2;
+const ARTICLE = 4;
 
 /**
  * Distinct words interned before packedWordCache starts over (ids and packed sets both go): ~30 MB
@@ -389,7 +402,7 @@ function wordId(w: string): number {
 			more.set(wordFlags);
 			wordFlags = more;
 		}
-		wordFlags[id] = (FUNCTION_WORDS.has(w) ? FUNCTION_WORD : 0) | (w.length === 1 ? SINGLE : 0);
+		wordFlags[id] = (FUNCTION_WORDS.has(w) ? FUNCTION_WORD : 0) | (w.length === 1 ? SINGLE : 0) | (ARTICLES.has(w) ? ARTICLE : 0);
 	}
 	return id;
 }
@@ -443,12 +456,12 @@ function losesPacked(a: PackedWords, b: PackedWords): boolean {
 	return false;
 }
 
-/** Whether every content word of `a` is one of `b`'s (a content word is one in either: same word, same flags). */
-function contentSubset(a: PackedWords, b: PackedWords): boolean {
+/** Whether every word of `a` but an article is one of `b`'s (wordSubset). */
+function wordSubsetPacked(a: PackedWords, b: PackedWords): boolean {
 	let j = tokensFrom(b);
 	for (let i = tokensFrom(a); i < a.length; i++) {
 		const id = a[i];
-		if ((wordFlags[id] & FUNCTION_WORD) !== 0) continue;
+		if ((wordFlags[id] & ARTICLE) !== 0) continue;
 		while (j < b.length && b[j] < id) j++;
 		if (j === b.length || b[j] !== id) return false;
 	}
@@ -456,10 +469,10 @@ function contentSubset(a: PackedWords, b: PackedWords): boolean {
 }
 
 /** nearDuplicateWords on packed sets (the same answer). */
-export function nearDuplicatePacked(cosine: number, threshold: number, a: PackedWords, b: PackedWords): boolean {
+export function nearDuplicatePacked(cosine: number, threshold: number, incoming: PackedWords, stored: PackedWords): boolean {
 	if (cosine < threshold) return false;
-	if (losesPacked(a, b) || losesPacked(b, a)) return false;
-	return contentSubset(a, b) || contentSubset(b, a);
+	if (losesPacked(incoming, stored) || losesPacked(stored, incoming)) return false;
+	return wordSubsetPacked(incoming, stored);
 }
 
 /** possibleUpdateWords on packed sets (the same answer). */
