@@ -289,10 +289,13 @@ async function refuseTakenIds(ctx: EngineContext, drafts: Draft[], path: (i: num
 	const given = drafts.filter((d) => d.item.id !== undefined);
 	if (given.length === 0) return;
 	const existing = await ctx.db.memories.bulkGet(given.map((d) => d.row.id));
-	const seen = new Set<string>();
+	const seen = new Map<string, number>();
 	given.forEach((d, i) => {
-		if (existing[i] || seen.has(d.row.id)) throw new MemoryError('conflict', `${path(d.index, 'id')}: a memory with id "${d.row.id}" already exists`);
-		seen.add(d.row.id);
+		if (existing[i]) throw new MemoryError('conflict', `${path(d.index, 'id')}: a memory with id "${d.row.id}" already exists`);
+		const first = seen.get(d.row.id);
+		if (first !== undefined)
+			throw new MemoryError('invalid_input', `${path(d.index, 'id')}: "${d.row.id}" is also the id of memories[${first}]; ids in one batch must differ`);
+		seen.set(d.row.id, d.index);
 	});
 }
 

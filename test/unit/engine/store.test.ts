@@ -410,6 +410,17 @@ describe('Engine', () => {
 			expect(next.seq).toBe(2);
 		});
 
+		it('refuses one id given twice in a batch, naming both items, and stores none of it', async () => {
+			engine = await fresh();
+			const e = await rejection(
+				engine.store({
+					memories: [{ content: 'Alpha one', id: 'z' }, { content: 'Beta two' }, { content: 'Gamma three', id: 'z' }],
+				}),
+			);
+			expect(e).toMatchObject({ code: 'invalid_input', message: 'memories[2].id: "z" is also the id of memories[0]; ids in one batch must differ' });
+			expect((await engine.stats({})).total_memories).toBe(0);
+		});
+
 		it('text with no known words stores and is found lexically', async () => {
 			engine = await fresh();
 			const out = await engine.store({ content: 'zxqvbl kwrtyp' });
