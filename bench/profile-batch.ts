@@ -114,6 +114,8 @@ async function main() {
 					worker: round(cpu1.worker - cpu0.worker),
 					browser: round(cpu1.browser - cpu0.browser),
 					renderer: round(cpu1.renderer - cpu0.renderer),
+					renderer_pool: round(cpu1.pool - cpu0.pool),
+					browser_pool: round(cpu1.browser_pool - cpu0.browser_pool),
 				},
 				...(SINGLES
 					? {

@@ -7,9 +7,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 /**
  * CPU seconds (user + system) of this run's Chromium: the browser process (this process's child,
  * with a temporary profile directory) and its descendants, as renderers and the rest; of the
- * renderers', the dedicated workers' threads (`worker`) and the pages' main threads (`page`).
+ * renderers', the dedicated workers' threads (`worker`), the pages' main threads (`page`) and the
+ * thread pool's (`pool`: V8's concurrent garbage collection and background compilers, on behalf
+ * of the page and its workers); of the browser process's, its thread pool (`browser_pool`: where
+ * IndexedDB's backend runs).
  */
-export function cpuSeconds(): Record<'browser' | 'renderer' | 'worker' | 'page' | 'other', number> {
+export function cpuSeconds(): Record<'browser' | 'browser_pool' | 'renderer' | 'worker' | 'page' | 'pool' | 'other', number> {
 	const procs = readdirSync('/proc')
 		.filter((d) => /^\d+$/.test(d))
 		.flatMap((pid) => {
@@ -27,14 +30,15 @@ export function cpuSeconds(): Record<'browser' | 'renderer' | 'worker' | 'page' 
 		grew = false;
 		for (const p of procs) if (!ours.has(p.pid) && ours.has(p.ppid)) grew = Boolean(ours.add(p.pid));
 	}
-	const out = { browser: 0, renderer: 0, worker: 0, page: 0, other: 0 };
+	const out = { browser: 0, browser_pool: 0, renderer: 0, worker: 0, page: 0, pool: 0, other: 0 };
 	for (const p of procs) if (ours.has(p.pid)) out[/--type=renderer/.test(p.cmd) ? 'renderer' : /--type=/.test(p.cmd) ? 'other' : 'browser'] += p.cpu;
 	for (const p of procs)
 		if (ours.has(p.pid) && /--type=renderer/.test(p.cmd)) {
 			out.worker += threads(p.pid, (tid, name) => name.startsWith('DedicatedWorker'));
 			// A process's main thread has the process's id.
 			out.page += threads(p.pid, (tid) => tid === p.pid);
-		}
+			out.pool += threads(p.pid, (tid, name) => name.startsWith('ThreadPool'));
+		} else if (ours.has(p.pid) && !/--type=/.test(p.cmd)) out.browser_pool += threads(p.pid, (tid, name) => name.startsWith('ThreadPool'));
 	return out;
 }
 
