@@ -70,6 +70,7 @@ export class SyncController {
 			status: this.#status,
 			timings: this.timings,
 			serial: (fn) => this.#serial(fn),
+			resend: (ids) => this.#out.add(ids),
 			waiting: () => this.#map.unsent.size + this.#out.pending,
 		};
 		this.#replication = new Replication(this.#ctx);
@@ -199,7 +200,9 @@ export class SyncController {
 		ctx.key = key;
 		ctx.remote = remote;
 		ctx.server = server;
-		ctx.local = new this.Pouch(mirrorName(server), { auto_compaction: true });
+		// No compaction: a merge needs the version two conflicting ones came from, and only an
+		// uncompacted mirror keeps the bodies of the versions this device saw (docs/SYNC.md).
+		ctx.local = new this.Pouch(mirrorName(server));
 		await this.#map.load(ctx.local);
 		this.#status.set({ on: true, status: 'syncing', error: undefined, skipped: [] });
 		this.#unsubscribe = await this.engine.subscribe(proxied((e: ChangeEvent) => this.#onEngineEvent(e)));
