@@ -12,7 +12,7 @@ import type { SyncRecord } from '../engine/types';
 import { inScope, type SyncContext } from './context';
 import { open, SALT_DOC_ID } from './crypto';
 import { losingView, mergeRecords, ordered, versionOrder } from './merge';
-import { asRecord, checkDoc, fingerprint, keepSupersede, linkKey } from './records';
+import { asRecord, checkDoc, docIdOf, fingerprint, keepSupersede, linkKey, memoryIdOf } from './records';
 
 /** A conflict for the memory's history: what was kept, what was not, and which fields (all when undefined). */
 type Conflict = { winner: SyncRecord; loser: SyncRecord; fields?: string[] };
@@ -133,13 +133,14 @@ export class Incoming {
 		/** The mirror's revision each upsert came from (where its base version is looked for). */
 		const revOf = new Map<string, string>();
 		for (const c of changes) {
-			const id: string = c.id;
-			if (id === SALT_DOC_ID || id.startsWith('_design/')) continue;
+			const doc: string = c.id;
+			if (doc === SALT_DOC_ID || doc.startsWith('_design/')) continue;
+			const id = memoryIdOf(doc);
 			upserts.delete(id);
 			deletes.delete(id);
-			const mine = map.written.get(id);
+			const mine = map.written.get(doc);
 			if (mine !== undefined && c.doc?._rev === mine && !c.doc._conflicts?.length) {
-				map.written.delete(id);
+				map.written.delete(doc);
 				continue; // this device's own write
 			}
 			if (c.deleted) {
@@ -154,7 +155,7 @@ export class Incoming {
 			let rec: SyncRecord;
 			try {
 				const to = performance.now();
-				const r = asRecord(id, await open(key, c.doc, id));
+				const r = asRecord(id, await open(key, c.doc, doc));
 				this.ctx.timings.open += performance.now() - to;
 				if (typeof r === 'string') {
 					status.skip(id, `not an Engram memory record: ${r}`);
@@ -188,7 +189,9 @@ export class Incoming {
 				// device last had, the incoming one's newest ancestor it holds.
 				const minev = { ...mine, device: this.ctx.device };
 				const rev = revOf.get(id);
-				const base = rev ? await this.#base(id, [ancestry(await this.ctx.local.get(id, { rev, revs: true }).catch(() => ({}))).slice(1)]) : undefined;
+				const base = rev
+					? await this.#base(id, [ancestry(await this.ctx.local.get(docIdOf(id), { rev, revs: true }).catch(() => ({}))).slice(1)])
+					: undefined;
 				if (base) {
 					const m = mergeRecords(base, minev, rec);
 					if (m.conflicts.length) conflicts.push({ winner: m.record, loser: losingView(m), fields: m.conflicts });
@@ -290,10 +293,10 @@ export class Incoming {
 	async #mirrorRecords(ids: string[]): Promise<SyncRecord[]> {
 		if (!ids.length) return [];
 		const out: SyncRecord[] = [];
-		for (const row of (await this.ctx.local.allDocs({ keys: ids, include_docs: true })).rows) {
+		for (const row of (await this.ctx.local.allDocs({ keys: ids.map(docIdOf), include_docs: true })).rows) {
 			if (!row.doc || checkDoc(row.doc)) continue;
 			try {
-				const r = asRecord(row.id, await open(this.ctx.key!, row.doc, row.id));
+				const r = asRecord(memoryIdOf(row.id), await open(this.ctx.key!, row.doc, row.id));
 				if (typeof r !== 'string') out.push(r);
 			} catch {
 				// Skipped when it arrived.
@@ -312,10 +315,10 @@ export class Incoming {
 		const common = (first ?? []).filter((r) => rest.every((l) => l.includes(r))).slice(0, BASE_DEPTH);
 		for (const db of [this.ctx.local, this.ctx.remote])
 			for (const rev of common) {
-				const doc = await db?.get(id, { rev }).catch(() => undefined);
+				const doc = await db?.get(docIdOf(id), { rev }).catch(() => undefined);
 				if (!doc || doc._deleted || checkDoc(doc)) continue;
 				try {
-					const r = asRecord(id, await open(this.ctx.key!, doc, id));
+					const r = asRecord(id, await open(this.ctx.key!, doc, docIdOf(id)));
 					if (typeof r !== 'string') return r;
 				} catch {
 					// Unreadable: an older one may do.
@@ -334,8 +337,8 @@ export class Incoming {
 		const versions: { rev: string; rec: SyncRecord; line: string[] }[] = [];
 		for (const rev of [doc._rev, ...(doc._conflicts as string[])]) {
 			try {
-				const other = await this.ctx.local.get(id, { rev, revs: true });
-				const r = rev === doc._rev ? current : asRecord(id, await open(this.ctx.key!, other, id));
+				const other = await this.ctx.local.get(doc._id, { rev, revs: true });
+				const r = rev === doc._rev ? current : asRecord(id, await open(this.ctx.key!, other, doc._id));
 				if (typeof r !== 'string') versions.push({ rev, rec: r, line: ancestry(other) });
 			} catch {
 				// Unreadable revisions lose.
@@ -358,7 +361,7 @@ export class Incoming {
 		}
 		if (fingerprint(rec) !== fingerprint(win.rec)) merged.set(id, win.rec);
 		else rec = win.rec;
-		const drop = [doc._rev, ...doc._conflicts].filter((r: string) => r !== win.rev).map((r: string) => ({ _id: id, _rev: r, _deleted: true }));
+		const drop = [doc._rev, ...doc._conflicts].filter((r: string) => r !== win.rev).map((r: string) => ({ _id: doc._id, _rev: r, _deleted: true }));
 		// Losing revisions left in place are dropped again at the next reconcile.
 		await this.ctx.local.bulkDocs(drop).catch(() => undefined);
 		return rec;
