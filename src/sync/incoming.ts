@@ -313,17 +313,23 @@ export class Incoming {
 	async #base(id: string, lines: string[][]): Promise<SyncRecord | undefined> {
 		const [first, ...rest] = lines;
 		const common = (first ?? []).filter((r) => rest.every((l) => l.includes(r))).slice(0, BASE_DEPTH);
-		for (const db of [this.ctx.local, this.ctx.remote])
+		if (!common.length) return undefined;
+		const d = docIdOf(id);
+		// One request per database for every candidate (open_revs answers each as ok or missing).
+		for (const db of [this.ctx.local, this.ctx.remote]) {
+			const got: any[] = (await db?.get(d, { open_revs: common }).catch(() => undefined)) ?? [];
+			const byRev = new Map(got.filter((x) => x.ok && !x.ok._deleted).map((x) => [x.ok._rev, x.ok]));
 			for (const rev of common) {
-				const doc = await db?.get(docIdOf(id), { rev }).catch(() => undefined);
-				if (!doc || doc._deleted || checkDoc(doc)) continue;
+				const doc = byRev.get(rev);
+				if (!doc || checkDoc(doc)) continue;
 				try {
-					const r = asRecord(id, await open(this.ctx.key!, doc, docIdOf(id)));
+					const r = asRecord(id, await open(this.ctx.key!, doc, d));
 					if (typeof r !== 'string') return r;
 				} catch {
 					// Unreadable: an older one may do.
 				}
 			}
+		}
 		return undefined;
 	}
 

@@ -85,12 +85,21 @@ describe('sync probes', () => {
 	it('an import of 2,000 memories on A while B edits and tags the shared memories: everything arrives, every edit stays', async () => {
 		const shared = await seed(
 			a,
-			Array.from({ length: 5 }, (_, i) => ({ content: `Shared note ${i}: the ${['red', 'green', 'blue', 'amber', 'grey'][i]} team owns service ${i}`, tags: ['shared'] })),
+			Array.from({ length: 5 }, (_, i) => ({
+				content: `Shared note ${i}: the ${['red', 'green', 'blue', 'amber', 'grey'][i]} team owns service ${i}`,
+				tags: ['shared'],
+			})),
 		);
 		for (const id of shared) await until('B has the shared notes', () => has(b, id));
 		const lines = [JSON.stringify({ kind: 'header', format: 'engram', version: 1 })];
 		for (let i = 0; i < 2000; i++)
-			lines.push(JSON.stringify({ kind: 'memory', id: `bulk-${i}`, content: `Bulk note ${i}: sensor ${i % 97} read ${(i * 7) % 101} degrees in hall ${i % 13}` }));
+			lines.push(
+				JSON.stringify({
+					kind: 'memory',
+					id: `bulk-${i}`,
+					content: `Bulk note ${i}: sensor ${i % 97} read ${(i * 7) % 101} degrees in hall ${i % 13}`,
+				}),
+			);
 		const importing = engine(a, 'importMemories', { data: lines.join('\n'), format: 'jsonl' });
 		for (const [i, id] of shared.entries()) {
 			await engine(b, 'update', { memory_id: id, content: `Shared note ${i}: edited on B while A imported`, tags: ['shared', `b-${i}`] });
