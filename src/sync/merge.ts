@@ -38,7 +38,8 @@ const SCALARS = [
 	'entities',
 ] as const;
 
-const same = (x: unknown, y: unknown) => canonical({ v: x }) === canonical({ v: y });
+/** Equal values (objects by their canonical JSON; strings and numbers directly, the common case). */
+const same = (x: unknown, y: unknown) => x === y || (typeof x === 'object' && typeof y === 'object' && canonical({ v: x }) === canonical({ v: y }));
 
 /**
  * > 0 when `a` wins a true conflict over `b`: the later `updated_at`, then the greater device

@@ -2,7 +2,8 @@
  * Sync merging what two devices changed while apart (two, then three Chromium profiles, each its
  * own IndexedDB, through pouchdb-server on loopback; paused replication stands in for being
  * offline): tags added on one and a link on the other both stay; a tag removed on one stays
- * removed while the other adds one; a content edit and a tag edit both stay; the same field
+ * removed while the other adds one; a content edit and a tag edit both stay; a link removed on one
+ * stays removed while the other edits the content; the same field
  * changed on both keeps the later value, the other in History on both devices; every device and
  * the server end with the same record and no conflicting revision. Then ids and tags CouchDB
  * treats specially (a leading "_", "_design/…", "_local/…", the salt document's id, "/", "%",
@@ -132,6 +133,30 @@ describe('merging what two devices changed while apart', () => {
 		expect(recs.get(m3)?.tags.sort()).toEqual(['staging', 'weekly']);
 		expect(recs.get(m4)).toMatchObject({ content: 'The release checklist lives in the repository, next to the code' });
 		expect(recs.get(m4)?.tags.sort()).toEqual(['process', 'release']);
+	}, 90_000);
+
+	it('a link removed on A while B edits the content: the link stays removed and the edit stays', async () => {
+		const [m5, m6] = await seed(a, [
+			{ content: 'The nightly backup copies the billing database' },
+			{ content: 'The billing database holds invoices since 2019' },
+		]);
+		await engine(a, 'associate', { memory1_id: m5, memory2_id: m6, type: 'RELATES_TO', strength: 0.6 });
+		await until('B has the link', async () => (await linksOf(b, m5)).includes(`RELATES_TO→${m6}`));
+		await apart([a, b]);
+		await engine(a, 'deleteAssociation', { memory1_id: m5, memory2_id: m6, type: 'RELATES_TO' });
+		await new Promise((r) => setTimeout(r, 20));
+		await engine(b, 'update', { memory_id: m5, content: 'The nightly backup copies the billing database to cold storage' });
+		await together([a, b]);
+		for (const p of [a, b])
+			await until('the unlink and the edit on the device', async () => {
+				// (Derived links such as SIMILAR_TO are each device's own.)
+				return (
+					(await content(p, m5)) === 'The nightly backup copies the billing database to cold storage' &&
+					!(await linksOf(p, m5)).includes(`RELATES_TO→${m6}`)
+				);
+			});
+		await settled([a, b], [m5]);
+		expect((await serverRecords(couch.url, DB, PASS)).get(m5)?.links).toEqual([]);
 	}, 90_000);
 
 	it('the same field changed on both keeps the later value and the other in History on both; importance too; they converge without new revisions', async () => {
