@@ -47,6 +47,8 @@ export interface SyncContext {
 	readonly timings: SyncTimings;
 	/** Runs `fn` after every task queued before it; a failure goes to the status as an error. */
 	serial<T>(fn: () => Promise<T>): Promise<T>;
+	/** Sends these memories' records again (a merge made while applying, which the server lacks). */
+	resend(ids: string[]): void;
 	/** Changes made here that the server has not received yet (the status's `pending` while offline or paused). */
 	waiting(): number;
 }

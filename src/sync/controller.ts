@@ -23,6 +23,7 @@ import type { PouchCtor, SyncContext, SyncEngine, SyncTimings } from './context'
 import { checkKey, newSaltDoc, SALT_DOC_ID, SyncError, unlockSaltDoc } from './crypto';
 import { Incoming } from './incoming';
 import { Outgoing } from './outgoing';
+import { inScopes } from './records';
 import { Replication } from './replication';
 import { SyncStatusTracker, type SyncStatus } from './status';
 import { SyncMap } from './sync-map';
@@ -70,6 +71,7 @@ export class SyncController {
 			status: this.#status,
 			timings: this.timings,
 			serial: (fn) => this.#serial(fn),
+			resend: (ids) => this.#out.add(ids),
 			waiting: () => this.#map.unsent.size + this.#out.pending,
 		};
 		this.#replication = new Replication(this.#ctx);
@@ -199,8 +201,11 @@ export class SyncController {
 		ctx.key = key;
 		ctx.remote = remote;
 		ctx.server = server;
-		ctx.local = new this.Pouch(mirrorName(server), { auto_compaction: true });
+		// No compaction: a merge needs the version two conflicting ones came from, and only an
+		// uncompacted mirror keeps the bodies of the versions this device saw (docs/SYNC.md).
+		ctx.local = new this.Pouch(mirrorName(server));
 		await this.#map.load(ctx.local);
+		await this.#rescope(server);
 		this.#status.set({ on: true, status: 'syncing', error: undefined, skipped: [] });
 		this.#unsubscribe = await this.engine.subscribe(proxied((e: ChangeEvent) => this.#onEngineEvent(e)));
 		// Progress only for a first sync: a resumed one reads just what changed since its checkpoint.
@@ -226,6 +231,25 @@ export class SyncController {
 			this.#replication.start();
 		}
 		globalThis.addEventListener?.('online', this.#replication.online);
+	}
+
+	/**
+	 * The scopes chosen changed since this mirror was last used. A memory outside the new scopes is forgotten by the map, not deleted from
+	 * the server: it left the filter, not the other devices (before, the next comparison sent its
+	 * deletion and every other device deleted it). The changes feed is read again from the start,
+	 * so memories of a scope now included that the server already holds are taken in.
+	 */
+	async #rescope(server: SyncServer): Promise<void> {
+		const scopes = [...(server.scopes ?? [])].sort();
+		const map = this.#map;
+		const before = map.scopes;
+		map.scopes = scopes;
+		// A map from before the scopes were kept: taken as unchanged (re-reading the whole feed once
+		// on every device after an upgrade would cost a full decryption for nothing).
+		if (!map.since || !before || before.join('\u0000') === scopes.join('\u0000')) return;
+		for (const r of await this.engine.syncRecords(Object.keys(map.fp))) if (!inScopes(r.scope, scopes)) delete map.fp[r.id];
+		map.since = 0;
+		await map.save();
 	}
 
 	/**

@@ -2,16 +2,29 @@
  * The incoming path: the mirror's changes feed → decrypt → apply through the engine's import
  * (ids, timestamps and updated_at kept; derived data recomputed) or delete. This device's own
  * writes, records it already has and records outside its scopes are passed over; documents it
- * cannot read are skipped and listed in the status; conflicting versions are settled by
- * `compareVersions`, the loser kept in the winner's history.
+ * cannot read are skipped and listed in the status; conflicting versions are merged three ways
+ * over the version they both came from (merge.ts), found in the revision tree; a field both changed
+ * keeps the later value and the other goes into the memory's history. Without that base version
+ * (a mirror that never held it, on a server that compacted it away) the later version wins whole.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import type { SyncRecord } from '../engine/types';
 import { inScope, type SyncContext } from './context';
 import { open, SALT_DOC_ID } from './crypto';
-import { asRecord, checkDoc, compareVersions, fingerprint, keepSupersede, linkKey } from './records';
+import { losingView, mergeRecords, ordered, versionOrder } from './merge';
+import { asRecord, checkDoc, docIdOf, fingerprint, keepSupersede, linkKey, memoryIdOf } from './records';
 
-type Conflict = { winner: SyncRecord; loser: SyncRecord };
+/** A conflict for the memory's history: what was kept, what was not, and which fields (all when undefined). */
+type Conflict = { winner: SyncRecord; loser: SyncRecord; fields?: string[] };
+
+/** How many ancestors of a revision are tried for a base version, newest first. */
+const BASE_DEPTH = 20;
+
+/** A revision's ancestors (itself first), as full revision ids, from `get(…, { revs: true })`. */
+function ancestry(doc: { _revisions?: { start: number; ids: string[] } }): string[] {
+	const r = doc._revisions;
+	return r ? r.ids.map((h, i) => `${r.start - i}-${h}`) : [];
+}
 
 /**
  * Follows the mirror's changes feed (from the map's checkpoint) and applies its changes in
@@ -117,14 +130,17 @@ export class Incoming {
 		const conflicts: Conflict[] = [];
 		/** Ids applied as a merge of two versions (keepSupersede) → the version the server holds: the merge must go out. */
 		const merged = new Map<string, SyncRecord>();
+		/** The mirror's revision each upsert came from (where its base version is looked for). */
+		const revOf = new Map<string, string>();
 		for (const c of changes) {
-			const id: string = c.id;
-			if (id === SALT_DOC_ID || id.startsWith('_design/')) continue;
+			const doc: string = c.id;
+			if (doc === SALT_DOC_ID || doc.startsWith('_design/')) continue;
+			const id = memoryIdOf(doc);
 			upserts.delete(id);
 			deletes.delete(id);
-			const mine = map.written.get(id);
+			const mine = map.written.get(doc);
 			if (mine !== undefined && c.doc?._rev === mine && !c.doc._conflicts?.length) {
-				map.written.delete(id);
+				map.written.delete(doc);
 				continue; // this device's own write
 			}
 			if (c.deleted) {
@@ -139,7 +155,7 @@ export class Incoming {
 			let rec: SyncRecord;
 			try {
 				const to = performance.now();
-				const r = asRecord(id, await open(key, c.doc, id));
+				const r = asRecord(id, await open(key, c.doc, doc));
 				this.ctx.timings.open += performance.now() - to;
 				if (typeof r === 'string') {
 					status.skip(id, `not an Engram memory record: ${r}`);
@@ -152,7 +168,10 @@ export class Incoming {
 			}
 			if (c.doc._conflicts?.length) rec = await this.#resolve(id, c.doc, rec, conflicts, merged);
 			// A device syncing chosen scopes takes only those.
-			if (inScope(this.ctx, rec)) upserts.set(id, rec);
+			if (inScope(this.ctx, rec)) {
+				upserts.set(id, rec);
+				revOf.set(id, c.doc._rev);
+			}
 		}
 		// What this device already has (sent or applied) needs no more work.
 		for (const [id, rec] of upserts) if (map.fp[id] === fingerprint(rec)) upserts.delete(id);
@@ -166,8 +185,24 @@ export class Incoming {
 				continue;
 			}
 			if (mine && map.fp[id] !== fingerprint(mine)) {
+				// A local edit not sent yet meets an incoming version: merged over the version this
+				// device last had, the incoming one's newest ancestor it holds.
 				const minev = { ...mine, device: this.ctx.device };
-				const [winner, loser] = compareVersions(minev, rec) > 0 ? [minev, rec] : [rec, minev];
+				const rev = revOf.get(id);
+				const base = rev
+					? await this.#base(id, [ancestry(await this.ctx.local.get(docIdOf(id), { rev, revs: true }).catch(() => ({}))).slice(1)])
+					: undefined;
+				if (base) {
+					const m = mergeRecords(base, minev, rec);
+					if (m.conflicts.length) conflicts.push({ winner: m.record, loser: losingView(m), fields: m.conflicts });
+					if (fingerprint(m.record) === fingerprint(mine)) upserts.delete(id);
+					else {
+						upserts.set(id, m.record);
+						if (fingerprint(m.record) !== fingerprint(rec)) merged.set(id, merged.get(id) ?? rec);
+					}
+					continue;
+				}
+				const [winner, loser] = ordered(minev, rec);
 				conflicts.push({ winner, loser });
 				const kept = keepSupersede(winner, loser);
 				if (kept) {
@@ -181,15 +216,21 @@ export class Incoming {
 			await this.ctx.engine.delete({ memory_ids: [...deletes] }, { actor: 'sync' });
 		}
 		if (upserts.size) await this.#apply([...upserts.values()], local);
-		// A merge differs from what the server holds: its conflict's history event sends it (outgoing
-		// sends a memory whose record differs from its fingerprint).
-		for (const [id, server] of merged) if (upserts.has(id)) map.fp[id] = fingerprint(server);
-		for (const { winner, loser } of conflicts)
+		// A merge differs from what the server holds: it goes out (outgoing sends a memory whose
+		// record differs from its fingerprint).
+		const resend: string[] = [];
+		for (const [id, server] of merged)
+			if (upserts.has(id)) {
+				map.fp[id] = fingerprint(server);
+				resend.push(id);
+			}
+		if (resend.length) this.ctx.resend(resend);
+		for (const { winner, loser, fields } of conflicts)
 			await this.ctx.engine
 				.recordSyncConflict(
 					winner,
 					loser,
-					`Sync conflict: the version from device ${winner.device ?? '?'} (updated ${winner.updated_at}) was kept; the one from device ${loser.device ?? '?'} (updated ${loser.updated_at}) lost and is kept here.`,
+					`Sync conflict${fields ? ` on ${fields.join(', ')}` : ''}: the version from device ${winner.device ?? '?'} (updated ${winner.updated_at}) was kept; the one from device ${loser.device ?? '?'} (updated ${loser.updated_at}) lost and is kept here.`,
 				)
 				// The winner is applied either way; only the losing version's history entry is lost.
 				.catch(() => undefined);
@@ -252,10 +293,10 @@ export class Incoming {
 	async #mirrorRecords(ids: string[]): Promise<SyncRecord[]> {
 		if (!ids.length) return [];
 		const out: SyncRecord[] = [];
-		for (const row of (await this.ctx.local.allDocs({ keys: ids, include_docs: true })).rows) {
+		for (const row of (await this.ctx.local.allDocs({ keys: ids.map(docIdOf), include_docs: true })).rows) {
 			if (!row.doc || checkDoc(row.doc)) continue;
 			try {
-				const r = asRecord(row.id, await open(this.ctx.key!, row.doc, row.id));
+				const r = asRecord(memoryIdOf(row.id), await open(this.ctx.key!, row.doc, row.id));
 				if (typeof r !== 'string') out.push(r);
 			} catch {
 				// Skipped when it arrived.
@@ -264,28 +305,69 @@ export class Incoming {
 		return out;
 	}
 
-	/** Picks the winner among a document's conflicting revisions and removes the others from the mirror. */
+	/**
+	 * The newest version that every one of `lines` (revision ids, newest first) descends from and
+	 * whose body is still here, or failing that on the server (the base of a three-way merge);
+	 * undefined when neither holds one (compacted away, or never seen).
+	 */
+	async #base(id: string, lines: string[][]): Promise<SyncRecord | undefined> {
+		const [first, ...rest] = lines;
+		const common = (first ?? []).filter((r) => rest.every((l) => l.includes(r))).slice(0, BASE_DEPTH);
+		if (!common.length) return undefined;
+		const d = docIdOf(id);
+		// One request per database for every candidate (open_revs answers each as ok or missing).
+		for (const db of [this.ctx.local, this.ctx.remote]) {
+			const got: any[] = (await db?.get(d, { open_revs: common }).catch(() => undefined)) ?? [];
+			const byRev = new Map(got.filter((x) => x.ok && !x.ok._deleted).map((x) => [x.ok._rev, x.ok]));
+			for (const rev of common) {
+				const doc = byRev.get(rev);
+				if (!doc || checkDoc(doc)) continue;
+				try {
+					const r = asRecord(id, await open(this.ctx.key!, doc, d));
+					if (typeof r !== 'string') return r;
+				} catch {
+					// Unreadable: an older one may do.
+				}
+			}
+		}
+		return undefined;
+	}
+
+	/**
+	 * Settles a document's conflicting revisions: the winner (`ordered`) merged with each other
+	 * version over their common base (or, without one, the winner whole, keeping a supersede); the
+	 * other revisions are removed from the mirror. Deterministic: every device holding the same
+	 * revisions (and their base) settles them the same way.
+	 */
 	async #resolve(id: string, doc: any, current: SyncRecord, conflicts: Conflict[], merged: Map<string, SyncRecord>): Promise<SyncRecord> {
-		const versions: { rev: string; rec: SyncRecord }[] = [{ rev: doc._rev, rec: current }];
-		for (const rev of doc._conflicts as string[]) {
+		const versions: { rev: string; rec: SyncRecord; line: string[] }[] = [];
+		for (const rev of [doc._rev, ...(doc._conflicts as string[])]) {
 			try {
-				const other = await this.ctx.local.get(id, { rev });
-				const r = asRecord(id, await open(this.ctx.key!, other, id));
-				if (typeof r !== 'string') versions.push({ rev, rec: r });
+				const other = await this.ctx.local.get(doc._id, { rev, revs: true });
+				const r = rev === doc._rev ? current : asRecord(id, await open(this.ctx.key!, other, doc._id));
+				if (typeof r !== 'string') versions.push({ rev, rec: r, line: ancestry(other) });
 			} catch {
 				// Unreadable revisions lose.
 			}
 		}
-		versions.sort((a, b) => compareVersions(b.rec, a.rec) || (a.rev < b.rev ? 1 : -1));
+		versions.sort((a, b) => versionOrder(b.rec, a.rec) || (a.rev < b.rev ? 1 : -1));
 		const [win, ...lose] = versions;
 		let rec = win.rec;
-		for (const l of lose)
-			if (fingerprint(l.rec) !== fingerprint(win.rec)) {
+		for (const l of lose) {
+			if (fingerprint(l.rec) === fingerprint(rec)) continue;
+			const base = await this.#base(id, [win.line, l.line]);
+			if (base) {
+				const m = mergeRecords(base, rec, l.rec);
+				if (m.conflicts.length) conflicts.push({ winner: m.record, loser: losingView(m), fields: m.conflicts });
+				rec = m.record;
+			} else if (fingerprint(l.rec) !== fingerprint(win.rec)) {
 				conflicts.push({ winner: win.rec, loser: l.rec });
 				rec = keepSupersede(rec, l.rec) ?? rec;
 			}
-		if (rec !== win.rec) merged.set(id, win.rec);
-		const drop = [doc._rev, ...doc._conflicts].filter((r: string) => r !== win.rev).map((r: string) => ({ _id: id, _rev: r, _deleted: true }));
+		}
+		if (fingerprint(rec) !== fingerprint(win.rec)) merged.set(id, win.rec);
+		else rec = win.rec;
+		const drop = [doc._rev, ...doc._conflicts].filter((r: string) => r !== win.rev).map((r: string) => ({ _id: doc._id, _rev: r, _deleted: true }));
 		// Losing revisions left in place are dropped again at the next reconcile.
 		await this.ctx.local.bulkDocs(drop).catch(() => undefined);
 		return rec;

@@ -6,7 +6,7 @@
 import type { SyncRecord } from '../engine/types';
 import { inScope, type SyncContext } from './context';
 import { seal } from './crypto';
-import { fingerprint } from './records';
+import { docIdOf, fingerprint } from './records';
 
 /** A batch goes this long after its first change… */
 const BATCH_MS = 200;
@@ -138,17 +138,20 @@ export class Outgoing {
 	async #writeTimed(recs: SyncRecord[], gone: string[]): Promise<void> {
 		const { map, status } = this.ctx;
 		const key = this.ctx.key!;
-		const ids = [...recs.map((r) => r.id), ...gone];
+		// Documents are named by docIdOf (memory ids CouchDB reserves are escaped); the map by memory id.
+		const ids = [...recs.map((r) => docIdOf(r.id)), ...gone.map(docIdOf)];
 		const revs = new Map<string, string>();
 		for (const row of (await this.ctx.local.allDocs({ keys: ids })).rows) if (row.value && !row.value.deleted) revs.set(row.id, row.value.rev);
 		const docs: Record<string, unknown>[] = [];
 		for (const r of recs) {
 			const rec = { ...r, device: this.ctx.device };
-			docs.push({ _id: r.id, ...(revs.has(r.id) ? { _rev: revs.get(r.id) } : {}), ...(await seal(key, rec, r.id)) });
+			const d = docIdOf(r.id);
+			docs.push({ _id: d, ...(revs.has(d) ? { _rev: revs.get(d) } : {}), ...(await seal(key, rec, d)) });
 			map.fp[r.id] = fingerprint(r);
 		}
 		for (const id of gone) {
-			if (revs.has(id)) docs.push({ _id: id, _rev: revs.get(id), _deleted: true });
+			const d = docIdOf(id);
+			if (revs.has(d)) docs.push({ _id: d, _rev: revs.get(d), _deleted: true });
 			delete map.fp[id];
 		}
 		const res = await this.ctx.local.bulkDocs(docs);

@@ -4,6 +4,25 @@
  */
 import { canonicalJson, cyrb53 } from '../core/canonical';
 import type { SyncRecord } from '../engine/types';
+import { SALT_DOC_ID } from './crypto';
+
+/** The prefix of a document id that stands for a memory id CouchDB would not keep as it is. */
+const ESCAPE = '~~';
+
+/**
+ * The server document id of a memory. CouchDB reserves ids starting with "_" ("_design/…" is a
+ * design document, "_local/…" never replicates, any other is refused) and the key document has
+ * its own id: a memory with such an id (an agent may choose any) goes under `~~` + its id, and
+ * so does one already starting with `~~`, so the mapping stays one to one.
+ */
+export function docIdOf(memoryId: string): string {
+	return memoryId.startsWith('_') || memoryId.startsWith(ESCAPE) || memoryId === SALT_DOC_ID ? ESCAPE + memoryId : memoryId;
+}
+
+/** The memory id of a server document id (the inverse of `docIdOf`). */
+export function memoryIdOf(docId: string): string {
+	return docId.startsWith(ESCAPE) ? docId.slice(ESCAPE.length) : docId;
+}
 
 /** Sorted-key JSON, so equal records give equal text. */
 export const canonical = canonicalJson;

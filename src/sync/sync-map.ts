@@ -16,6 +16,8 @@ interface MapDoc {
 	unsent?: string[];
 	/** Links that arrived before the memory they point to: target id → the ids of their sources. */
 	wait?: Record<string, string[]>;
+	/** The scopes synced when this map was last used (sorted; empty: every scope). */
+	scopes?: string[];
 }
 
 /**
@@ -59,6 +61,15 @@ export class SyncMap {
 
 	set since(seq: number | string) {
 		this.#doc.since = seq;
+	}
+
+	/** The scopes synced when this map was last used (sorted; [] for every scope), undefined for a map older than this field. */
+	get scopes(): string[] | undefined {
+		return this.#doc.scopes;
+	}
+
+	set scopes(s: string[] | undefined) {
+		this.#doc.scopes = s;
 	}
 
 	/** Keeps a link from `from` to `to`, a memory not here yet, until `to` arrives. */

@@ -139,6 +139,11 @@ export async function serverRecords(url: string, db: string, passphrase: string)
 		passphrase,
 	);
 	const out = new Map<string, SyncRecord>();
-	for (const d of docs) if (d._id !== SALT_DOC_ID) out.set(String(d._id), (await open(key, d, String(d._id))) as SyncRecord);
+	// Keyed by memory id (a memory id CouchDB reserves is under another document id).
+	for (const d of docs)
+		if (d._id !== SALT_DOC_ID && !String(d._id).startsWith('_design/')) {
+			const r = (await open(key, d, String(d._id))) as SyncRecord;
+			out.set(r.id, r);
+		}
 	return out;
 }

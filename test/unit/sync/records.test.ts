@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SyncRecord } from '../../../src/engine/types';
-import { checkDoc, inScopes, keepSupersede, linkKey, MAX_DOC_CHARS, parseScopes } from '../../../src/sync/records';
+import { checkDoc, docIdOf, inScopes, keepSupersede, linkKey, MAX_DOC_CHARS, memoryIdOf, parseScopes } from '../../../src/sync/records';
 
 describe('sync documents', () => {
 	it('accepts an Engram box of schema version 1', () => {
@@ -79,5 +79,18 @@ describe('a conflict keeps a supersede', () => {
 		expect(keepSupersede(superseded, edited)).toBeUndefined();
 		expect(keepSupersede({ ...superseded, updated_at: '2026-01-05T00:00:00.000Z' }, superseded)).toBeUndefined();
 		expect(keepSupersede(edited, base)).toBeUndefined();
+	});
+});
+
+describe('document ids', () => {
+	it('escapes the memory ids CouchDB reserves or the key document holds, one to one', () => {
+		expect(docIdOf('01a2b3c4-0000-7000-8000-000000000000')).toBe('01a2b3c4-0000-7000-8000-000000000000');
+		expect(docIdOf('_design/x')).toBe('~~_design/x');
+		expect(docIdOf('_local/x')).toBe('~~_local/x');
+		expect(docIdOf('_x')).toBe('~~_x');
+		expect(docIdOf('engram-sync-salt')).toBe('~~engram-sync-salt');
+		expect(docIdOf('~~already')).toBe('~~~~already');
+		for (const id of ['a/b', '100%', '🔥', 'שלום', '~one', '~~two', '_design/x', 'engram-sync-salt', '_', '~~']) expect(memoryIdOf(docIdOf(id))).toBe(id);
+		for (const id of ['a', '_x', '~~_x', 'engram-sync-salt']) expect(docIdOf(id).startsWith('_')).toBe(false);
 	});
 });

@@ -1,0 +1,173 @@
+/**
+ * The incoming path over a real PouchDB revision tree (the memory adapter, in Node) and a small
+ * in-memory engine: conflicting revisions that changed different fields are merged over their
+ * common ancestor and the merge is sent again; a local edit not yet sent that meets an incoming
+ * version is merged over the version this device last had, rather than one of them winning whole.
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import type { SyncRecord } from '../../../src/engine/types';
+import type { SyncContext } from '../../../src/sync/context';
+import { seal } from '../../../src/sync/crypto';
+import { Incoming } from '../../../src/sync/incoming';
+import { fingerprint } from '../../../src/sync/records';
+import { SyncStatusTracker } from '../../../src/sync/status';
+import { SyncMap } from '../../../src/sync/sync-map';
+
+// PouchDB's Node build with its in-memory adapter (the packages pouchdb-server brings; no types).
+const require = createRequire(import.meta.url);
+const PouchDB = require('pouchdb-core').plugin(require('pouchdb-adapter-memory'));
+
+const T0 = '2026-12-01T10:00:00.000Z';
+const base: SyncRecord = {
+	id: 'm1',
+	content: 'The build server is jenkins-01',
+	type: 'Context',
+	tags: ['ops'],
+	scope: 'default',
+	importance: 0.5,
+	confidence: 0.9,
+	metadata: {},
+	timestamp: T0,
+	updated_at: T0,
+	links: [],
+};
+
+/** An engine holding records in a Map, with what Incoming calls. */
+function fakeEngine() {
+	const rows = new Map<string, SyncRecord>();
+	const conflicts: { winner: SyncRecord; loser: SyncRecord; detail: string }[] = [];
+	return {
+		rows,
+		conflicts,
+		async syncRecords(ids?: string[]) {
+			return (ids ?? [...rows.keys()]).flatMap((id) => (rows.has(id) ? [structuredClone(rows.get(id)!)] : []));
+		},
+		async importMemories(input: { data: string }) {
+			const { memories, associations } = JSON.parse(input.data) as { memories: SyncRecord[]; associations: Record<string, unknown>[] };
+			for (const m of memories) rows.set(m.id, { ...m, links: [] });
+			for (const { from, ...l } of associations) rows.get(String(from))?.links.push(l);
+			return { errors: [] };
+		},
+		async delete(input: { memory_ids: string[] }) {
+			for (const id of input.memory_ids) rows.delete(id);
+		},
+		async deleteAssociation() {},
+		async recordSyncConflict(winner: SyncRecord, loser: SyncRecord, detail: string) {
+			conflicts.push({ winner, loser, detail });
+		},
+		async setSetting() {},
+		async subscribe() {
+			return () => undefined;
+		},
+	};
+}
+
+async function setup(name: string) {
+	const local = new PouchDB(name, { adapter: 'memory' });
+	const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+	const engine = fakeEngine();
+	let queue: Promise<unknown> = Promise.resolve();
+	const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+		const run = queue.then(fn, fn);
+		queue = run.catch(() => undefined);
+		return run;
+	};
+	const map = new SyncMap(() => local, serial);
+	await map.load(local);
+	const resent: string[] = [];
+	const ctx: SyncContext = {
+		engine: engine as any,
+		device: 'dev-here',
+		local,
+		remote: undefined,
+		key,
+		server: undefined,
+		map,
+		status: new SyncStatusTracker(engine),
+		timings: { apply: 0, open: 0, import: 0, write: 0, reconcile: 0, batches: 0, docs: 0 },
+		serial,
+		resend: (ids) => resent.push(...ids),
+		waiting: () => 0,
+	};
+	const incoming = new Incoming(ctx);
+	incoming.listen();
+	/** Waits until the feed delivered every change of the mirror and the batch is applied. */
+	const settle = async () => {
+		await incoming.delivered((await local.info()).update_seq);
+		incoming.flush();
+		await queue;
+	};
+	const box = async (r: SyncRecord, device: string) => seal(key, { ...r, device }, r.id);
+	return { local, engine, map, resent, incoming, settle, box };
+}
+
+describe('incoming: merging over the common base', () => {
+	it('conflicting revisions that changed different fields are merged, and the merge goes out again', async () => {
+		const t = await setup('merge-resolve');
+		const r1 = await t.local.put({ _id: 'm1', ...(await t.box(base, 'dev-0')) });
+		await t.settle();
+		expect(t.engine.rows.get('m1')?.content).toBe(base.content);
+		// Two children of 1-…, as replication stores them (new_edits: false).
+		const [h1] = r1.rev.split('-').slice(1);
+		const onA = { ...base, content: 'The build server is buildkite', updated_at: '2026-12-01T11:00:00.000Z' };
+		const onB = { ...base, tags: ['ops', 'ci'], links: [{ to: 'm2', type: 'LEADS_TO', strength: 0.7 }], updated_at: '2026-12-01T12:00:00.000Z' };
+		await t.local.bulkDocs(
+			[
+				{ _id: 'm1', _rev: '2-aaaa', _revisions: { start: 2, ids: ['aaaa', h1] }, ...(await t.box(onA, 'dev-a')) },
+				{ _id: 'm1', _rev: '2-bbbb', _revisions: { start: 2, ids: ['bbbb', h1] }, ...(await t.box(onB, 'dev-b')) },
+			],
+			{ new_edits: false },
+		);
+		await t.settle();
+		const got = t.engine.rows.get('m1')!;
+		expect(got.content).toBe('The build server is buildkite');
+		expect(got.tags).toEqual(['ops', 'ci']);
+		expect(t.engine.conflicts).toEqual([]);
+		expect(t.resent).toEqual(['m1']);
+		// The losing revision is removed; the map names the server's winner, so the merge differs and goes out.
+		const doc = await t.local.get('m1', { conflicts: true });
+		expect(doc._conflicts ?? []).toEqual([]);
+		expect(t.map.fp.m1).toBe(fingerprint({ ...onB }));
+	});
+
+	it('a local edit not yet sent meets an incoming version: both changes stay', async () => {
+		const t = await setup('merge-pending');
+		const r1 = await t.local.put({ _id: 'm1', ...(await t.box(base, 'dev-0')) });
+		await t.settle();
+		// An edit here that outgoing has not written to the mirror yet.
+		t.engine.rows.set('m1', { ...base, tags: ['ops', 'mine'], updated_at: '2026-12-01T13:00:00.000Z' });
+		// Meanwhile another device's content edit arrives (a child of what this device had).
+		const theirs = { ...base, content: 'The build server is jenkins-01 in rack 4', updated_at: '2026-12-01T12:00:00.000Z' };
+		await t.local.put({ _id: 'm1', _rev: r1.rev, ...(await t.box(theirs, 'dev-b')) });
+		await t.settle();
+		const got = t.engine.rows.get('m1')!;
+		expect(got.content).toBe('The build server is jenkins-01 in rack 4');
+		expect(got.tags).toEqual(['ops', 'mine']);
+		expect(t.engine.conflicts).toEqual([]);
+		expect(t.resent).toEqual(['m1']);
+	});
+
+	it('the same field changed on both: the later value, and History gets the other with only that field', async () => {
+		const t = await setup('merge-conflict');
+		const r1 = await t.local.put({ _id: 'm1', ...(await t.box(base, 'dev-0')) });
+		await t.settle();
+		const [h1] = r1.rev.split('-').slice(1);
+		const onA = { ...base, content: 'Lunch is on Thursdays', importance: 0.9, updated_at: '2026-12-01T11:00:00.000Z' };
+		const onB = { ...base, content: 'Lunch is on Fridays', updated_at: '2026-12-01T12:00:00.000Z' };
+		await t.local.bulkDocs(
+			[
+				{ _id: 'm1', _rev: '2-aaaa', _revisions: { start: 2, ids: ['aaaa', h1] }, ...(await t.box(onA, 'dev-a')) },
+				{ _id: 'm1', _rev: '2-bbbb', _revisions: { start: 2, ids: ['bbbb', h1] }, ...(await t.box(onB, 'dev-b')) },
+			],
+			{ new_edits: false },
+		);
+		await t.settle();
+		expect(t.engine.rows.get('m1')).toMatchObject({ content: 'Lunch is on Fridays', importance: 0.9 });
+		expect(t.engine.conflicts).toHaveLength(1);
+		const [c] = t.engine.conflicts;
+		expect(c.detail).toMatch(/^Sync conflict on content: the version from device dev-b/);
+		expect(c.loser).toMatchObject({ content: 'Lunch is on Thursdays', importance: 0.9 });
+	});
+});
