@@ -81,6 +81,7 @@ store_memory({ content: "User now prefers SQLite for small local tools.", supers
 			memory_ids: z.array(z.string()).optional().describe('Batch mode: ids of the stored memories'),
 			superseded_memory_id: z.string().optional(),
 			association_created: z.boolean().optional(),
+			duplicate: z.boolean().optional().describe('Single mode: true when nothing was stored because a near-duplicate exists (memory_id is that one)'),
 			stored: z.number().int().optional().describe('Batch mode: number stored'),
 			message: z.string(),
 		}),
@@ -93,12 +94,17 @@ store_memory({ content: "User now prefers SQLite for small local tools.", supers
 			return { stored: out.stored_count, memory_ids: ids, message: out.message };
 		}
 		const r = out.results[0];
-		const dup =
-			r.status === 'duplicate' ? ` Near-duplicate of existing memory ${r.duplicate_of} (similarity ${r.similarity?.toFixed(2)}); not stored again.` : '';
-		const superseded = input.supersedes_memory_id !== undefined && r.status === 'stored' ? await engine.resolveId(input.supersedes_memory_id) : undefined;
+		if (r.status === 'duplicate')
+			// The engine's message suggests `force`, which AutoMem's store_memory does not take.
+			return {
+				memory_id: r.duplicate_of!,
+				duplicate: true,
+				message: `Not stored again: near-duplicate of memory ${r.duplicate_of} (similarity ${r.similarity?.toFixed(2) ?? '?'}). To change that memory, call update_memory with this memory_id.`,
+			};
+		const superseded = input.supersedes_memory_id !== undefined ? await engine.resolveId(input.supersedes_memory_id) : undefined;
 		return {
-			memory_id: r.duplicate_of ?? r.memory_id,
-			message: `${out.message}${dup}`,
+			memory_id: r.memory_id,
+			message: out.message,
 			...(superseded ? { superseded_memory_id: superseded, association_created: true } : {}),
 		};
 	},
@@ -108,6 +114,7 @@ store_memory({ content: "User now prefers SQLite for small local tools.", supers
 			return `Stored ${out.stored} memories.${ids ? `\nIDs: ${ids}` : ''}\nMessage: ${out.message}`;
 		}
 		const sup = out.superseded_memory_id ? `\nSuperseded memory ID: ${out.superseded_memory_id}\nAssociation created: yes` : '';
-		return `Memory stored successfully!\n\nMemory ID: ${out.memory_id}${sup}\nMessage: ${out.message}`;
+		const head = out.duplicate ? 'Memory not stored again: near-duplicate of an existing memory.' : 'Memory stored successfully!';
+		return `${head}\n\nMemory ID: ${out.memory_id}${sup}\nMessage: ${out.message}`;
 	},
 });

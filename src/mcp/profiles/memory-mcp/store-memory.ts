@@ -71,8 +71,10 @@ Example: store_memory(content="User's favourite beer is a Belgian tripel", label
 });
 
 function similarityWarning(seq: number, cos: number, duplicate: boolean): string {
-	const pct = Math.floor(cos * 100);
-	if (duplicate || cos >= 0.995) return `❌ Exact match with memory #${seq}`;
+	if (duplicate) return `❌ Exact match with memory #${seq}`;
+	// Stored, so not the same memory: a percentage of 100 would read as "the same" (Monday/Tuesday).
+	const pct = Math.min(99, Math.floor(cos * 100));
+	if (cos >= 0.995) return `⚠️ Nearly identical to memory #${seq} (${pct}% match) but not the same text; both are kept`;
 	if (cos >= 0.91) return `⚠️ Worth reviewing for context to memory #${seq} (${pct}% match)`;
 	if (cos >= 0.81) return `📌 Explores similar territory to memory #${seq} (${pct}% match)`;
 	return `ℹ️ Semantically related to memory #${seq} (${pct}% match)`;

@@ -1,0 +1,119 @@
+/**
+ * What the seed-driven acceptance probes found (an agent following each seed's own examples, and
+ * a sloppy one retrying and racing itself), pinned per profile: a distinct fact is never called
+ * an exact match, a duplicate store never claims it stored anything nor suggests an argument the
+ * profile refuses, a retried delete racing another speaks the profile's id, and a thread linked
+ * twice (prev_event_id and store order) is one NEXT step, not two rows.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../../../src/engine/engine';
+import type { EngineApi } from '../../../src/engine/types';
+import { connect, data, errorText, makeEngine, text, type Connection } from './helpers';
+
+let engine: Engine;
+const open: Connection[] = [];
+async function as(profile: Parameters<typeof connect>[1], over: EngineApi = engine): Promise<Connection> {
+	const c = await connect(over, profile);
+	open.push(c);
+	return c;
+}
+
+beforeEach(async () => {
+	engine = await makeEngine();
+});
+afterEach(async () => {
+	for (const c of open.splice(0)) await c.close();
+	await engine.close();
+});
+
+describe('memory-mcp store_memory warnings', () => {
+	it('a stored memory whose embedding is nearly the same as another is not called an "Exact match"', async () => {
+		const mm = await as('memory-mcp');
+		const first = data<{ id: number }>(await mm.call('store_memory', { content: 'Deploy to staging every Monday.' }));
+		const second = data<{ id: number; message: string; warnings?: string[] }>(
+			await mm.call('store_memory', { content: 'Deploy to staging every Tuesday.' }),
+		);
+		// Stored: a new id, and the message says so.
+		expect(second.id).not.toBe(first.id);
+		expect(second.message).toBe(`✅ Memory stored with ID ${second.id}`);
+		// The warning names the close memory without calling it the same one.
+		expect(second.warnings).toHaveLength(1);
+		expect(second.warnings![0]).not.toMatch(/Exact match/);
+		expect(second.warnings![0]).toMatch(new RegExp(`memory #${first.id} \\(\\d+% match\\)`));
+	});
+
+	it('a real duplicate still gets the exact-match warning and its existing id', async () => {
+		const mm = await as('memory-mcp');
+		const first = data<{ id: number }>(await mm.call('store_memory', { content: 'The office wifi password rotates monthly.' }));
+		const again = data<{ id: number; message: string; warnings?: string[] }>(
+			await mm.call('store_memory', { content: 'The office wifi password rotates monthly.' }),
+		);
+		expect(again.id).toBe(first.id);
+		expect(again.warnings).toEqual([`❌ Exact match with memory #${first.id}`]);
+	});
+});
+
+describe('automem store_memory of a near-duplicate', () => {
+	it('says it did not store, returns the existing id, and suggests only what AutoMem takes', async () => {
+		const am = await as('automem');
+		const first = data<{ memory_id: string }>(await am.call('store_memory', { content: 'Ana prefers tabs over spaces in TypeScript.' }));
+		const again = await am.call('store_memory', { content: 'Ana prefers tabs over spaces in TypeScript.' });
+		const out = data<{ memory_id: string; message: string }>(again);
+		expect(out.memory_id).toBe(first.memory_id);
+		const t = text(again);
+		expect(t).not.toMatch(/stored successfully/i);
+		expect(t).toMatch(/^Memory not stored again: near-duplicate/);
+		expect(t).toContain(`Memory ID: ${first.memory_id}`);
+		// AutoMem's store_memory has no `force`: suggesting it would get the agent a refusal.
+		expect(t).not.toMatch(/force/);
+		expect(out.message).not.toMatch(/force/);
+		expect(t).toMatch(/update_memory/);
+		expect((await engine.stats({})).total_memories).toBe(1);
+	});
+
+	it('a batch with a duplicate reports it without suggesting force', async () => {
+		const am = await as('automem');
+		await am.call('store_memory', { content: 'The staging server runs on port 8080.' });
+		const r = await am.call('store_memory', {
+			memories: [{ content: 'The staging server runs on port 8080.' }, { content: 'Lunch is at noon on Fridays.' }],
+		});
+		expect(text(r)).not.toMatch(/force/);
+		expect(data<{ memory_ids: string[] }>(r).memory_ids).toHaveLength(2);
+	});
+});
+
+describe('memory-mcp delete_memory racing another delete', () => {
+	it('reports the integer id it was given, not an internal one, when the memory goes between lookup and delete', async () => {
+		const mm = await as('memory-mcp');
+		const { id } = data<{ id: number }>(await mm.call('store_memory', { content: 'Label race target: the cat is called Miso.' }));
+		// Another client's delete lands between this call's id lookup and its delete.
+		const racing: EngineApi = new Proxy(engine, {
+			get(target, key, receiver) {
+				if (key === 'delete')
+					return async (...args: Parameters<EngineApi['delete']>) => {
+						await target.delete(args[0], args[1]);
+						return target.delete(args[0], args[1]);
+					};
+				const v = Reflect.get(target, key, receiver) as unknown;
+				return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+			},
+		});
+		const raced = await as('memory-mcp', racing);
+		const r = await raced.call('delete_memory', { memory_id: id });
+		expect(errorText(r)).toBe(`not_found: memory_id: ❌ Memory #${id} not found`);
+	});
+});
+
+describe('aiakiv query_memory_graph NEXT', () => {
+	it('an event chained by prev_event_id right after its predecessor is one NEXT row, not one per link', async () => {
+		const ak = await as('aiakiv');
+		const e1 = data<{ event_id: string }>(
+			await ak.call('save_memory', { summary: 'Team chose Kafka for event streaming', content: 'Kafka over RabbitMQ for durability.' }),
+		).event_id;
+		await ak.call('save_memory', { summary: 'Kafka consumer lag spiked during the release', content: 'Lag reached 2M messages.', prev_event_id: e1 });
+		const r = data<{ rows: Record<string, unknown>[] }>(
+			await ak.call('query_memory_graph', { query: 'MATCH (a)-[:NEXT]->(b) RETURN a.summary, b.summary' }),
+		);
+		expect(r.rows).toEqual([{ 'a.summary': 'Team chose Kafka for event streaming', 'b.summary': 'Kafka consumer lag spiked during the release' }]);
+	});
+});
