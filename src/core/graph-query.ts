@@ -332,7 +332,8 @@ class Parser {
 	returnItem(): ReturnItem {
 		const from = this.tok.pos;
 		const expr = this.comparison();
-		const text = this.src.slice(from, this.tok.pos).trim();
+		// Up to the expression's last token: a comment after it is not part of the column's name.
+		const text = this.src.slice(from, this.toks[this.i - 1]?.end ?? this.tok.pos).trim();
 		const name = this.acceptKw('AS') ? this.name('an alias after AS').v : text;
 		return { expr, name };
 	}

@@ -117,3 +117,15 @@ describe('aiakiv query_memory_graph NEXT', () => {
 		expect(r.rows).toEqual([{ 'a.summary': 'Team chose Kafka for event streaming', 'b.summary': 'Kafka consumer lag spiked during the release' }]);
 	});
 });
+
+describe('query_memory_graph column names', () => {
+	it('a comment after a RETURN item is not part of its column name; a // inside a string is', async () => {
+		const nv = await as('native');
+		await nv.call('store_memory', { content: 'Column probe: the VPN config lives in the team vault.' });
+		const r = data<{ columns: string[]; rows: Record<string, unknown>[] }>(
+			await nv.call('query_memory_graph', { query: "MATCH (n) RETURN n.seq // the memory's number\n, 'a//b' // a literal\nLIMIT 1" }),
+		);
+		expect(r.columns).toEqual(['n.seq', "'a//b'"]);
+		expect(r.rows).toEqual([{ 'n.seq': 1, "'a//b'": 'a//b' }]);
+	});
+});
