@@ -129,3 +129,29 @@ describe('query_memory_graph column names', () => {
 		expect(r.rows).toEqual([{ 'n.seq': 1, "'a//b'": 'a//b' }]);
 	});
 });
+
+describe('argument errors stay short', () => {
+	it('4,096 wrongly typed embedding values are one short error naming the first few, not 4,096 lines', async () => {
+		const am = await as('automem');
+		const t = errorText(await am.call('store_memory', { content: 'e', embedding: Array<string>(4096).fill('x') }));
+		expect(t).toMatch(
+			/^MCP error -32602: Input validation error: Invalid arguments for tool store_memory: Invalid input: expected number, received string at embedding\[0\]\n/,
+		);
+		expect(t).toContain('… and 4086 more issues like these');
+		expect(t.length).toBeLessThan(2_000);
+		expect((await engine.stats({})).total_memories).toBe(0);
+	});
+
+	it('a batch of 500 bad associations is bounded too; a short error is unchanged', async () => {
+		const am = await as('automem');
+		const many = errorText(
+			await am.call('associate_memories', { associations: Array(500).fill({ memory1_id: 1, memory2_id: 2, type: 'NOPE', strength: 'x' }) }),
+		);
+		expect(many.length).toBeLessThan(2_000);
+		expect(many).toMatch(/at associations\[0\]\.memory1_id/);
+		const one = errorText(await am.call('store_memory', { content: 'e', tags: 'a,b' }));
+		expect(one).toBe(
+			'MCP error -32602: Input validation error: Invalid arguments for tool store_memory: Invalid input: expected array, received string at tags',
+		);
+	});
+});
