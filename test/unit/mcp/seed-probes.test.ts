@@ -155,3 +155,18 @@ describe('argument errors stay short', () => {
 		);
 	});
 });
+
+describe('memory-mcp label errors name its arguments', () => {
+	it('too many or too long labels are refused naming labels, target or new, not the engine’s tags', async () => {
+		const mm = await as('memory-mcp');
+		const many = Array.from({ length: 65 }, (_, i) => `l${i}`).join(', ');
+		expect(errorText(await mm.call('store_memory', { content: 'label probe', labels: many }))).toBe('invalid_input: labels: must have at most 64 items');
+		expect(errorText(await mm.call('store_memory', { content: 'label probe', labels: 'y'.repeat(101) }))).toBe(
+			'invalid_input: labels[0]: must be at most 100 characters',
+		);
+		const { id } = data<{ id: number }>(await mm.call('store_memory', { content: 'label probe', labels: 'a' }));
+		expect(errorText(await mm.call('add_labels', { memory_id: id, labels: many }))).toBe('invalid_input: labels: must have at most 64 items');
+		expect(errorText(await mm.call('replace_labels', { memory_id: id, target: 'a', new: many }))).toBe('invalid_input: new: must have at most 64 items');
+		expect(data<{ labels: string[] }>(await mm.call('get_memory', { memory_id: id })).labels).toEqual(['a']);
+	});
+});

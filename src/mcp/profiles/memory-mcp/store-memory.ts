@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ADDITIVE_WRITE } from '../../annotations';
 import { json } from '../../profile-helpers';
 import { defineTool } from '../../tool-definition';
+import { asLabelError } from './args';
 import { normalizeLabels } from './filters';
 
 /** memory-mcp's JSON-in-content workaround: content may be {"content": …, "labels": …, "source": …}. */
@@ -53,7 +54,9 @@ Example: store_memory(content="User's favourite beer is a Belgian tripel", label
 		const labels = normalizeLabels(input.labels);
 		const vec = await engine.embed(input.content);
 		const near = vec ? await engine.nearest(vec, 2) : [];
-		const out = await engine.store({ content: input.content, tags: labels, source: input.source }, ctx);
+		const out = await engine.store({ content: input.content, tags: labels, source: input.source }, ctx).catch((e: unknown) => {
+			throw asLabelError(e, { tags: 'labels' });
+		});
 		const r = out.results[0];
 		const others = await engine.getMemories(near.map((n) => n.id));
 		const warnings = near.flatMap((n, i) => (others[i] && n.cosine >= 0.7 ? [similarityWarning(others[i]!.seq, n.cosine, r.duplicate_of === n.id)] : []));
