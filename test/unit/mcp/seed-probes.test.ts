@@ -170,3 +170,19 @@ describe('memory-mcp label errors name its arguments', () => {
 		expect(data<{ labels: string[] }>(await mm.call('get_memory', { memory_id: id })).labels).toEqual(['a']);
 	});
 });
+
+describe('automem store_memory retried with its own id', () => {
+	it('the same id and content again answers with that memory; other content under the id is still a conflict', async () => {
+		const am = await as('automem');
+		const args = { content: 'Caller id probe: the deploy key is rotated quarterly.', id: 'mem-x', tags: ['ops'] };
+		expect(data<{ memory_id: string }>(await am.call('store_memory', args)).memory_id).toBe('mem-x');
+		const again = await am.call('store_memory', args);
+		expect(data<{ memory_id: string; duplicate: boolean }>(again)).toMatchObject({ memory_id: 'mem-x', duplicate: true });
+		expect(text(again)).toMatch(/^Memory not stored again/);
+		expect(text(again)).toContain('Already stored: memory mem-x has this id and this content');
+		expect(errorText(await am.call('store_memory', { content: 'The coffee beans come from Kenya.', id: 'mem-x' }))).toBe(
+			'conflict: id: a memory with id "mem-x" already exists',
+		);
+		expect((await engine.stats({})).total_memories).toBe(1);
+	});
+});

@@ -1,5 +1,7 @@
 /** store_memory: AutoMem's single, supersede and batch modes, with its 2000-character limit. */
 import { z } from 'zod';
+import { isMemoryError } from '../../../core/errors';
+import type { EngineApi } from '../../../engine/types';
 import { LIMITS, MemoryRefSchema, StoreItemShape } from '../../../core/schemas';
 import { ADDITIVE_WRITE } from '../../annotations';
 import { defineTool } from '../../tool-definition';
@@ -88,7 +90,12 @@ store_memory({ content: "User now prefers SQLite for small local tools.", supers
 		annotations: ADDITIVE_WRITE,
 	},
 	run: async (input, engine, ctx) => {
-		const out = await engine.store(input, ctx);
+		const out = await engine.store(input, ctx).catch(async (e: unknown) => {
+			const again = await retriedWithId(engine, input, e);
+			if (again) return again;
+			throw e;
+		});
+		if ('retried' in out) return out.retried;
 		if (input.memories) {
 			const ids = out.results.map((r) => r.duplicate_of ?? r.memory_id);
 			return { stored: out.stored_count, memory_ids: ids, message: out.message };
@@ -118,3 +125,25 @@ store_memory({ content: "User now prefers SQLite for small local tools.", supers
 		return `${head}\n\nMemory ID: ${out.memory_id}${sup}\nMessage: ${out.message}`;
 	},
 });
+
+/**
+ * A single store naming an id that already holds the same content is the same call again (a
+ * retry after a timeout: AutoMem has no request_id): it answers as the first did, not with a
+ * conflict. The same id with other content is still a conflict.
+ */
+async function retriedWithId(
+	engine: EngineApi,
+	input: { id?: string; content?: string; memories?: unknown },
+	e: unknown,
+): Promise<{ retried: { memory_id: string; duplicate: boolean; message: string } } | undefined> {
+	if (!isMemoryError(e) || e.code !== 'conflict' || input.memories || input.id === undefined || input.content === undefined) return undefined;
+	const [m] = await engine.getMemories([input.id]);
+	if (!m || m.content.trim() !== input.content.trim()) return undefined;
+	return {
+		retried: {
+			memory_id: m.id,
+			duplicate: true,
+			message: `Already stored: memory ${m.id} has this id and this content (a retried call?); nothing was written now.`,
+		},
+	};
+}
