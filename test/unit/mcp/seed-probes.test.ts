@@ -186,3 +186,29 @@ describe('automem store_memory retried with its own id', () => {
 		expect((await engine.stats({})).total_memories).toBe(1);
 	});
 });
+
+describe('integer arguments of the Python faces', () => {
+	it('memory-mcp takes num_results: "3", days: "7" as pydantic does, lists integers, and still refuses a non-number or a string id', async () => {
+		const mm = await as('memory-mcp');
+		const { id } = data<{ id: number }>(await mm.call('store_memory', { content: 'Digit string probe: the printer is on floor 2.', labels: 'office' }));
+		expect(data<{ count: number }>(await mm.call('retrieve_memories', { query: 'printer', num_results: '3' })).count).toBe(1);
+		expect(data<{ count: number }>(await mm.call('retrieve_memories', { num_results: ' 3 ' })).count).toBe(1);
+		expect(data<{ time_window_days: number }>(await mm.call('trending_labels', { days: '7', limit: '2' })).time_window_days).toBe(7);
+		for (const bad of ['NaN', '-1', '1.5', ''])
+			expect(errorText(await mm.call('retrieve_memories', { num_results: bad }))).toMatch(/expected number, received string at num_results$/);
+		// Ids stay numbers (ids-are-ids): "1" may be another face's string id.
+		expect(errorText(await mm.call('get_memory', { memory_id: String(id) }))).toMatch(/expected number, received string at memory_id$/);
+		const listed = (await mm.client.listTools()).tools;
+		const schema = (name: string) => listed.find((t) => t.name === name)!.inputSchema.properties as Record<string, { type?: string }>;
+		expect(schema('retrieve_memories').num_results.type).toBe('integer');
+		expect(schema('trending_labels').days.type).toBe('integer');
+	});
+
+	it('codomyrmex memory_search takes k: "3"', async () => {
+		const co = await as('codomyrmex');
+		for (const c of ['Deadline one is March 1st', 'Deadline two is April 1st', 'Deadline three is May 1st', 'Deadline four is June 1st'])
+			await co.call('memory_put', { content: c });
+		const r = await co.call('memory_search', { query: 'deadline', k: '3' });
+		expect(JSON.parse(text(r))).toHaveLength(3);
+	});
+});

@@ -5,6 +5,7 @@ import type { EngineApi } from '../../../engine/types';
 import { normalizeLabels } from './filters';
 
 /** A memory's integer id (Engram's seq), as memory-mcp names memories. */
+/** Typed as a number, not read from a digit string: "7" may be another face's string id (ids-are-ids). */
 export const IdSchema = z.number().int().positive().describe('The integer ID of the memory');
 /** A fuzzy label filter: comma-separated, `!` excludes. */
 export const LabelsArg = z.string().max(2000).describe('Comma-separated labels, fuzzy; prefix ! to exclude, e.g. "beer, !wine"');
