@@ -212,3 +212,31 @@ describe('integer arguments of the Python faces', () => {
 		expect(JSON.parse(text(r))).toHaveLength(3);
 	});
 });
+
+describe('query_memory_graph nesting', () => {
+	it('1,950 nested parentheses or lists are refused naming the rule, not a stack overflow; 32 levels still run', async () => {
+		const ak = await as('aiakiv');
+		await ak.call('save_memory', { summary: 'Nesting probe', content: 'Nesting probe event.' });
+		const deep = [
+			'MATCH (n) WHERE ' + '('.repeat(1950) + 'true' + ')'.repeat(1950) + ' RETURN n.id',
+			'MATCH (n) RETURN ' + '['.repeat(1950) + ']'.repeat(1950),
+			'MATCH (n) WHERE ' + 'NOT '.repeat(990) + 'true RETURN n.id',
+		];
+		for (const query of deep)
+			expect(errorText(await ak.call('query_memory_graph', { query }))).toMatch(
+				/^invalid_input: query: at line 1, column \d+ \(offset \d+\): expected at most 32 nested parentheses, lists or NOTs, found one more level$/,
+			);
+		const ok = await ak.call('query_memory_graph', { query: 'MATCH (n) WHERE ' + '('.repeat(31) + 'NOT false' + ')'.repeat(31) + ' RETURN n.summary' });
+		expect(data<{ rows: unknown[] }>(ok).rows).toEqual([{ 'n.summary': 'Nesting probe' }]);
+	});
+
+	it('params nested 5,000 deep are refused cleanly', async () => {
+		const ak = await as('aiakiv');
+		const r = await ak.call('query_memory_graph', {
+			query: 'MATCH (n) RETURN $p',
+			params: { p: JSON.parse('['.repeat(5000) + ']'.repeat(5000)) as unknown },
+		});
+		expect(errorText(r)).toMatch(/params/);
+		expect(errorText(r)).not.toMatch(/call stack/);
+	});
+});
