@@ -127,3 +127,19 @@ describe('seed agents through the relay', () => {
 		expect(sc<{ rows: unknown[] }>(next).rows).toEqual([{ 'b.summary': 'Kafka consumer lag spiked in the release' }]);
 	});
 });
+
+describe('hostile calls through the relay', () => {
+	it('a graph query nested 1,950 deep is a clear refusal from the tab, and the tab keeps answering', async () => {
+		const r = await call('aiakiv', 'query_memory_graph', { query: 'MATCH (n) WHERE ' + '('.repeat(1950) + 'true' + ')'.repeat(1950) + ' RETURN n.id' });
+		expect(textOf(r)).toMatch(/^invalid_input: query: at line 1, column \d+ \(offset \d+\): expected at most 32 nested parentheses, lists or NOTs/);
+		const after = await call('aiakiv', 'query_memory_graph', { query: 'MATCH (n) RETURN count(*)' });
+		expect(after.isError).toBeFalsy();
+	});
+
+	it('500 bad batch items make one short error through the relay', async () => {
+		const r = await call('automem', 'associate_memories', { associations: Array(500).fill({ memory1_id: 1, memory2_id: 2, type: 'NOPE', strength: 'x' }) });
+		expect(r.isError).toBe(true);
+		expect(textOf(r).length).toBeLessThan(2_000);
+		expect(textOf(r)).toMatch(/more issues like these$/);
+	});
+});
