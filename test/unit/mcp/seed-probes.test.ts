@@ -240,3 +240,27 @@ describe('query_memory_graph nesting', () => {
 		expect(errorText(r)).not.toMatch(/call stack/);
 	});
 });
+
+describe('automem batch store retried with its ids', () => {
+	it('answers with the same ids in order, stores nothing twice; a changed content under an id is a conflict', async () => {
+		const am = await as('automem');
+		const batch = {
+			memories: [
+				{ content: 'Batch retry one: the staging database is Postgres 16.', id: 'b-1' },
+				{ content: 'Batch retry two: deploys happen on Tuesdays.' },
+				{ content: 'Batch retry three: the on-call rotation is weekly.', id: 'b-3' },
+			],
+		};
+		const first = data<{ memory_ids: string[]; stored: number }>(await am.call('store_memory', batch));
+		expect(first.stored).toBe(3);
+		const again = await am.call('store_memory', batch);
+		const out = data<{ memory_ids: string[]; stored: number; message: string }>(again);
+		expect(out.memory_ids).toEqual(first.memory_ids);
+		expect(out.stored).toBe(0);
+		expect(out.message).toMatch(/^Already stored: 2 memories have these ids and contents/);
+		expect((await engine.stats({})).total_memories).toBe(3);
+		const changed = { memories: [batch.memories[0], { content: 'Batch retry three, changed.', id: 'b-3' }] };
+		expect(errorText(await am.call('store_memory', changed))).toMatch(/^conflict: memories\[\d\]\.id: a memory with id "b-[13]" already exists$/);
+		expect((await engine.stats({})).total_memories).toBe(3);
+	});
+});

@@ -1,6 +1,7 @@
 /** store_memory: AutoMem's single, supersede and batch modes, with its 2000-character limit. */
 import { z } from 'zod';
 import { isMemoryError } from '../../../core/errors';
+import type { CallContext } from '../../../core/schemas';
 import type { EngineApi } from '../../../engine/types';
 import { LIMITS, MemoryRefSchema, StoreItemShape } from '../../../core/schemas';
 import { ADDITIVE_WRITE } from '../../annotations';
@@ -91,7 +92,7 @@ store_memory({ content: "User now prefers SQLite for small local tools.", supers
 	},
 	run: async (input, engine, ctx) => {
 		const out = await engine.store(input, ctx).catch(async (e: unknown) => {
-			const again = await retriedWithId(engine, input, e);
+			const again = await retriedWithIds(engine, input, e, ctx);
 			if (again) return again;
 			throw e;
 		});
@@ -127,23 +128,33 @@ store_memory({ content: "User now prefers SQLite for small local tools.", supers
 });
 
 /**
- * A single store naming an id that already holds the same content is the same call again (a
- * retry after a timeout: AutoMem has no request_id): it answers as the first did, not with a
- * conflict. The same id with other content is still a conflict.
+ * A store naming ids that already hold the same contents is the same call again (a retry after a
+ * timeout: AutoMem has no request_id): it answers as the first did, not with a conflict. In a
+ * batch, the items without an id are stored as usual (a retry finds them as duplicates). An id
+ * holding other content is still a conflict.
  */
-async function retriedWithId(
+async function retriedWithIds(
 	engine: EngineApi,
-	input: { id?: string; content?: string; memories?: unknown },
+	input: { id?: string; content?: string; memories?: { id?: string; content: string }[] },
 	e: unknown,
-): Promise<{ retried: { memory_id: string; duplicate: boolean; message: string } } | undefined> {
-	if (!isMemoryError(e) || e.code !== 'conflict' || input.memories || input.id === undefined || input.content === undefined) return undefined;
-	const [m] = await engine.getMemories([input.id]);
-	if (!m || m.content.trim() !== input.content.trim()) return undefined;
-	return {
-		retried: {
-			memory_id: m.id,
-			duplicate: true,
-			message: `Already stored: memory ${m.id} has this id and this content (a retried call?); nothing was written now.`,
-		},
-	};
+	ctx: CallContext,
+): Promise<{ retried: { memory_id?: string; memory_ids?: string[]; stored?: number; duplicate?: boolean; message: string } } | undefined> {
+	if (!isMemoryError(e) || e.code !== 'conflict') return undefined;
+	const items = input.memories ?? (input.content !== undefined ? [{ id: input.id, content: input.content }] : []);
+	const given = items.filter((i): i is { id: string; content: string } => i.id !== undefined);
+	if (given.length === 0 || new Set(given.map((i) => i.id)).size !== given.length) return undefined;
+	const found = await engine.getMemories(given.map((i) => i.id));
+	if (found.some((m, k) => !m || m.content.trim() !== given[k].content.trim())) return undefined;
+	const already = `Already stored: ${given.length === 1 ? `memory ${given[0].id} has this id and this content` : `${given.length} memories have these ids and contents`} (a retried call?)`;
+	if (!input.memories) return { retried: { memory_id: given[0].id, duplicate: true, message: `${already}; nothing was written now.` } };
+	const rest = input.memories.filter((i) => i.id === undefined);
+	const out = rest.length ? await engine.store({ ...input, memories: rest }, ctx) : undefined;
+	let j = 0;
+	const ids = input.memories.map((i) => {
+		if (i.id !== undefined) return i.id;
+		const r = out!.results[j++];
+		return r.duplicate_of ?? r.memory_id;
+	});
+	const stored = out?.stored_count ?? 0;
+	return { retried: { stored, memory_ids: ids, message: `${already}; ${stored} other${stored === 1 ? '' : 's'} stored now.` } };
 }
