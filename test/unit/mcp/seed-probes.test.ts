@@ -264,3 +264,22 @@ describe('automem batch store retried with its ids', () => {
 		expect((await engine.stats({})).total_memories).toBe(3);
 	});
 });
+
+describe('codomyrmex memory_put of a duplicate', () => {
+	it('raises the kept memory to a higher importance asked for, and never lowers it', async () => {
+		const co = await as('codomyrmex');
+		const first = JSON.parse(text(await co.call('memory_put', { content: 'The project deadline is March 1st' }))) as { id: string; importance: number };
+		expect(first.importance).toBe(2);
+		const again = JSON.parse(text(await co.call('memory_put', { content: 'The project deadline is March 1st', importance: 'CRITICAL' }))) as {
+			id: string;
+			importance: number;
+		};
+		expect(again).toMatchObject({ id: first.id, importance: 4 });
+		const lower = JSON.parse(text(await co.call('memory_put', { content: 'The project deadline is March 1st', importance: 'LOW' }))) as {
+			importance: number;
+		};
+		expect(lower.importance).toBe(4);
+		expect((JSON.parse(text(await co.call('memory_get', { memory_id: first.id }))) as { importance: number }).importance).toBe(4);
+		expect((await engine.stats({})).total_memories).toBe(1);
+	});
+});
