@@ -283,3 +283,33 @@ describe('codomyrmex memory_put of a duplicate', () => {
 		expect((await engine.stats({})).total_memories).toBe(1);
 	});
 });
+
+describe('aiakiv save_memory of a duplicate', () => {
+	it('adds the entities and tags the kept event lacked, and lists only what the event has', async () => {
+		const ak = await as('aiakiv');
+		const args = { summary: 'Kafka lag spiked during the release', content: 'Lag hit 2M messages.', entities: [{ name: 'Kafka', type: 'tool' }] };
+		const first = data<{ event_id: string }>(await ak.call('save_memory', args)).event_id;
+		const again = await ak.call('save_memory', {
+			...args,
+			entities: [
+				{ name: 'kafka', type: 'tool' },
+				{ name: 'Orders', type: 'project' },
+			],
+			tags: ['incident'],
+		});
+		const out = data<{ event_id: string; status: string; entities: { name: string; type: string }[]; added?: unknown }>(again);
+		expect(out).toMatchObject({ event_id: first, status: 'duplicate', added: { entities: [{ name: 'Orders', type: 'project' }], tags: ['incident'] } });
+		expect(text(again)).toBe(
+			`Not saved again: near-duplicate of event ${first}. Added to it: Orders (project), tag incident. Entities: Kafka (tool), Orders (project).`,
+		);
+		const [m] = await engine.getMemories([first]);
+		expect(m!.entities.map((e) => e.name).sort()).toEqual(['Kafka', 'Orders']);
+		expect(m!.tags).toEqual(['incident']);
+		const byEntity = await ak.call('find_memories_by_entity', { entity: 'Orders' });
+		expect(text(byEntity)).toContain(first);
+		// The same save a third time changes nothing and says nothing was added.
+		const third = await ak.call('save_memory', { ...args, tags: ['incident'] });
+		expect(data<{ added?: unknown }>(third).added).toBeUndefined();
+		expect((await engine.stats({})).total_memories).toBe(1);
+	});
+});
