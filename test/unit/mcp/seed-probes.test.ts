@@ -313,3 +313,17 @@ describe('aiakiv save_memory of a duplicate', () => {
 		expect((await engine.stats({})).total_memories).toBe(1);
 	});
 });
+
+describe('memory-mcp store_memory of a duplicate', () => {
+	it('adds the labels the kept memory lacked and says so', async () => {
+		const mm = await as('memory-mcp');
+		const { id } = data<{ id: number }>(await mm.call('store_memory', { content: "User's favourite beer is a Belgian tripel", labels: 'beer' }));
+		const again = data<{ id: number; message: string }>(
+			await mm.call('store_memory', { content: "User's favourite beer is a Belgian tripel", labels: 'Beer, preferences' }),
+		);
+		expect(again).toMatchObject({ id, message: `❌ Not stored again: exact match with memory #${id} (labels preferences added to it)` });
+		expect(data<{ labels: string[] }>(await mm.call('get_memory', { memory_id: id })).labels).toEqual(['beer', 'preferences']);
+		const third = data<{ message: string }>(await mm.call('store_memory', { content: "User's favourite beer is a Belgian tripel", labels: 'beer' }));
+		expect(third.message).toBe(`❌ Not stored again: exact match with memory #${id}`);
+	});
+});
