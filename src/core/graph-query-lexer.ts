@@ -9,6 +9,8 @@ export interface Token {
 	t: 'word' | 'str' | 'num' | 'param' | 'sym' | 'end';
 	v: string;
 	pos: number;
+	/** Where the token's source ends (after a string's closing quote); set by tokenize. */
+	end?: number;
 }
 
 const SYMBOLS = ['..', '<=', '>=', '<>', '!=', '(', ')', '[', ']', '{', '}', ':', ',', '.', '-', '<', '>', '=', '*', '|'];
@@ -19,6 +21,7 @@ export function tokenize(src: string): Token[] {
 	let i = 0;
 	while (i < src.length) {
 		const c = src[i];
+		const n = out.length;
 		if (/\s/.test(c)) i++;
 		else if (src.startsWith('//', i)) i = skipLine(src, i);
 		else if (c === '"' || c === "'") i = readString(src, i, out);
@@ -27,6 +30,7 @@ export function tokenize(src: string): Token[] {
 		else if (c === '`') i = readQuoted(src, i, out);
 		else if (/[A-Za-z_]/.test(c)) i = readMatch(src, i, /^[A-Za-z_][A-Za-z0-9_]*/, 'word', out);
 		else i = readSymbol(src, i, out);
+		if (out.length > n) out[out.length - 1].end = i;
 	}
 	out.push({ t: 'end', v: '', pos: src.length });
 	return out;

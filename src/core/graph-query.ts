@@ -49,9 +49,13 @@ const KEYWORDS = new Set(
 
 // ---------------------------------------------------------------- parser
 
+/** Deepest nesting of parentheses, lists and NOTs a query may have (each level is parser stack). */
+export const MAX_QUERY_NESTING = 32;
+
 class Parser {
 	private i = 0;
 	private anon = 0;
+	private depth = 0;
 	constructor(
 		private readonly src: string,
 		private readonly toks: Token[],
@@ -63,6 +67,18 @@ class Parser {
 
 	fail(expected: string): never {
 		throw syntaxError(this.src, this.tok.pos, expected, describe(this.tok));
+	}
+
+	/** `f` one level deeper: past MAX_QUERY_NESTING a clear refusal, not a stack overflow. */
+	nested<T>(f: () => T): T {
+		if (this.depth >= MAX_QUERY_NESTING)
+			throw syntaxError(this.src, this.tok.pos, `at most ${MAX_QUERY_NESTING} nested parentheses, lists or NOTs`, 'one more level');
+		this.depth++;
+		try {
+			return f();
+		} finally {
+			this.depth--;
+		}
 	}
 
 	isKw(kw: string): boolean {
@@ -228,14 +244,15 @@ class Parser {
 	value(): Expr {
 		const t = this.tok;
 		if (t.t === 'param') return (this.next(), { kind: 'param', name: t.v, pos: t.pos });
-		if (this.acceptSym('[')) {
-			const items: Expr[] = [];
-			if (!this.isSym(']'))
-				do items.push(this.value());
-				while (this.acceptSym(','));
-			this.expectSym(']');
-			return { kind: 'list', items };
-		}
+		if (this.acceptSym('['))
+			return this.nested(() => {
+				const items: Expr[] = [];
+				if (!this.isSym(']'))
+					do items.push(this.value());
+					while (this.acceptSym(','));
+				this.expectSym(']');
+				return { kind: 'list', items };
+			});
 		const lit = this.literal();
 		if (lit === undefined) this.fail('a value (string, number, true, false, null, list or $param)');
 		return lit;
@@ -275,7 +292,7 @@ class Parser {
 	}
 
 	notExpr(): Expr {
-		if (this.acceptKw('NOT')) return { kind: 'not', expr: this.notExpr() };
+		if (this.acceptKw('NOT')) return this.nested(() => ({ kind: 'not', expr: this.notExpr() }));
 		return this.comparison();
 	}
 
@@ -300,11 +317,12 @@ class Parser {
 	}
 
 	operand(): Expr {
-		if (this.acceptSym('(')) {
-			const e = this.expr();
-			this.expectSym(')');
-			return e;
-		}
+		if (this.acceptSym('('))
+			return this.nested(() => {
+				const e = this.expr();
+				this.expectSym(')');
+				return e;
+			});
 		if (this.tok.t === 'param' || this.isSym('[')) return this.value();
 		const lit = this.literal();
 		if (lit) return lit;
@@ -332,7 +350,8 @@ class Parser {
 	returnItem(): ReturnItem {
 		const from = this.tok.pos;
 		const expr = this.comparison();
-		const text = this.src.slice(from, this.tok.pos).trim();
+		// Up to the expression's last token: a comment after it is not part of the column's name.
+		const text = this.src.slice(from, this.toks[this.i - 1]?.end ?? this.tok.pos).trim();
 		const name = this.acceptKw('AS') ? this.name('an alias after AS').v : text;
 		return { expr, name };
 	}

@@ -70,8 +70,10 @@ async function selectPage(db: EngramDB, p: ExportInput): Promise<{ rows: MemoryR
 	const base = p.after_seq === undefined ? db.memories.orderBy('seq') : db.memories.where('seq').above(p.after_seq);
 	const coll = filtered ? base.filter(match) : base;
 	const limit = p.limit ?? 100_000;
+	// IDBCursor.advance takes an unsigned long: a larger offset (the schema allows any safe
+	// integer) threw a TypeError from the browser; no store holds 2^32 memories, so clamp.
 	const page = await coll
-		.offset(p.offset ?? 0)
+		.offset(Math.min(p.offset ?? 0, 2 ** 32 - 1))
 		.limit(limit + 1)
 		.toArray();
 	const selected = filtered ? new Set((await db.memories.orderBy('seq').filter(match).primaryKeys()) as string[]) : undefined;

@@ -43,6 +43,22 @@ export function boundText(s: string, cap = TEXT_CAP): string {
 	return `${s.slice(0, cap - 120)}\n… [text cut at ${cap} chars; the structured result has every field]`;
 }
 
+/** Most issue lines an argument error lists (a batch of 500 bad items listed every field of each). */
+export const ISSUE_LINES = 10;
+
+/**
+ * An error text of one issue per line (the SDK's argument validation) cut to its first
+ * ISSUE_LINES lines and TEXT_CAP/8 characters, saying how many more there were.
+ */
+export function boundIssues(text: string, lines = ISSUE_LINES): string {
+	const all = text.split('\n');
+	const cap = TEXT_CAP / 8;
+	if (all.length <= lines && text.length <= cap) return text;
+	const kept = all.slice(0, lines).map((l) => clip(l, 300));
+	const more = all.length - kept.length;
+	return clip(kept.join('\n'), cap) + (more > 0 ? `\n… and ${more} more issues like these` : '');
+}
+
 /** `2024-05-01 14:03` from an ISO date (UTC). */
 export function shortDate(iso: string | undefined): string {
 	return iso ? iso.slice(0, 16).replace('T', ' ') : '?';

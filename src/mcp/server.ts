@@ -15,6 +15,7 @@ import { MemoryError } from '../core/errors';
 import { WELL_FORMED_CHECKED, wellFormedInput, type CallContext } from '../core/schemas';
 import type { EngineApi } from '../engine/types';
 import { toolError } from './errors';
+import { boundIssues } from './render';
 import { aiakivProfile } from './profiles/aiakiv';
 import { automemProfile } from './profiles/automem';
 import { codomyrmexProfile } from './profiles/codomyrmex';
@@ -70,6 +71,7 @@ export function createMemoryServer(engine: EngineApi, profile: ProfileName = 'na
 		throw new MemoryError('invalid_input', `profile: unknown profile ${JSON.stringify(profile)}; expected one of ${PROFILE_NAMES.join(', ')}`);
 	const p: Profile = PROFILES[profile];
 	const server = new McpServer({ name: 'engram', title: 'Engram memory', version: SERVER_VERSION }, { instructions: p.instructions });
+	boundToolErrors(server);
 	if (opts.onToolCall) observeToolCalls(server, opts.onToolCall);
 	const writeArgs = new Map<string, ArgNames>();
 	guardToolArguments(server, writeArgs, opts.onToolCall);
@@ -116,6 +118,23 @@ function toResult(tool: AnyToolDefinition, out: Record<string, unknown>, input: 
 function clientActor(server: McpServer, profile: ProfileName): string {
 	const client = server.server.getClientVersion()?.name;
 	return client ? `${client} (${profile})` : `mcp (${profile})`;
+}
+
+/**
+ * Keeps an error result short: the SDK lists one line per invalid value, so 500 bad batch items
+ * or 4,096 wrongly typed embedding values made an error of 100–300 KB (render.ts boundIssues).
+ */
+function boundToolErrors(server: McpServer): void {
+	const low = server.server;
+	const set = low.setRequestHandler.bind(low);
+	low.setRequestHandler = ((schema: unknown, handler: (req: unknown, extra: unknown) => Promise<CallToolResult>) => {
+		if (schema !== CallToolRequestSchema) return set(schema as never, handler as never);
+		return set(CallToolRequestSchema, (async (req: unknown, extra: unknown) => {
+			const res = await handler(req, extra);
+			if (!res.isError) return res;
+			return { ...res, content: res.content.map((c) => (c.type === 'text' ? { ...c, text: boundIssues(c.text) } : c)) };
+		}) as never);
+	}) as typeof low.setRequestHandler;
 }
 
 /**

@@ -115,18 +115,20 @@ async function links(ex: QueryState, id: string, rel: RelPattern, dir: Dir): Pro
 }
 
 async function nextSteps(ex: QueryState, id: string, dir: Dir): Promise<Step[]> {
-	const out: Step[] = [];
+	// One step per neighbour: a thread linked both ways (the store-order PRECEDED_BY and an
+	// authored OCCURRED_BEFORE, as AiAkiv's prev_event_id makes) is one NEXT, via the authored link.
+	const out = new Map<string, Step>();
 	for (const a of await ex.reads.associationsOf(id)) {
 		// b PRECEDED_BY a and a OCCURRED_BEFORE b both say b comes next after a.
 		const nextOf = (a.type === 'PRECEDED_BY' && a.to === id) || (a.type === 'OCCURRED_BEFORE' && a.from === id);
 		const prevOf = (a.type === 'PRECEDED_BY' && a.from === id) || (a.type === 'OCCURRED_BEFORE' && a.to === id);
-		if ((dir === 'out' && nextOf) || (dir === 'in' && prevOf))
-			out.push({
-				node: { kind: 'memory', id: a.from === id ? a.to : a.from },
-				rel: { kind: 'rel', type: 'NEXT', hops: 1, via: a.type },
-			});
+		if (!((dir === 'out' && nextOf) || (dir === 'in' && prevOf))) continue;
+		const other = a.from === id ? a.to : a.from;
+		const seen = out.get(other);
+		if (seen && seen.rel.via !== 'PRECEDED_BY') continue;
+		out.set(other, { node: { kind: 'memory', id: other }, rel: { kind: 'rel', type: 'NEXT', hops: 1, via: a.type } });
 	}
-	return out;
+	return [...out.values()];
 }
 
 async function mentions(ex: QueryState, from: GNode, dir: Dir): Promise<Step[]> {

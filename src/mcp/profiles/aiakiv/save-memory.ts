@@ -1,7 +1,8 @@
 /** save_memory: one event (or one `payload`), chained to the previous one by prev_event_id. */
 import { z } from 'zod';
 import { MemoryError } from '../../../core/errors';
-import { EntityRefSchema, LIMITS, MemoryRefSchema, TagsSchema } from '../../../core/schemas';
+import { EntityRefSchema, LIMITS, MemoryRefSchema, TagsSchema, type CallContext } from '../../../core/schemas';
+import type { EngineApi } from '../../../engine/types';
 import { ADDITIVE_WRITE } from '../../annotations';
 import { defineTool } from '../../tool-definition';
 
@@ -77,6 +78,10 @@ Example: save_memory({ summary: "Mina chose PostgreSQL over MongoDB for the bill
 			duplicate_of: z.string().optional(),
 			entities: z.array(EntityRefSchema),
 			prev_event_id: z.string().optional(),
+			added: z
+				.object({ entities: z.array(EntityRefSchema), tags: z.array(z.string()) })
+				.optional()
+				.describe('Duplicate: the entities and tags this call gave that the kept event lacked, now added to it'),
 		}),
 		annotations: ADDITIVE_WRITE,
 	},
@@ -109,14 +114,42 @@ Example: save_memory({ summary: "Mina chose PostgreSQL over MongoDB for the bill
 		);
 		const r = out.results[0];
 		const id = r.duplicate_of ?? r.memory_id;
+		const merged = r.status === 'duplicate' ? await mergeIntoKept(engine, id, ev, ctx) : undefined;
 		return {
 			event_id: id,
 			status: r.status === 'duplicate' ? ('duplicate' as const) : ('saved' as const),
 			...(r.duplicate_of ? { duplicate_of: r.duplicate_of } : {}),
-			entities: r.entities ?? ev.entities ?? [],
+			entities: merged?.entities ?? r.entities ?? ev.entities ?? [],
+			...(merged?.added ? { added: merged.added } : {}),
 			...(prev ? { prev_event_id: prev } : {}),
 		};
 	},
 	render: (out) =>
-		`${out.status === 'duplicate' ? `Not saved again: near-duplicate of event ${out.duplicate_of}.` : `Saved event ${out.event_id}.`}${out.entities.length ? ` Entities: ${out.entities.map((e) => `${e.name} (${e.type})`).join(', ')}.` : ''}${out.prev_event_id ? ` Follows ${out.prev_event_id}.` : ''}`,
+		`${out.status === 'duplicate' ? `Not saved again: near-duplicate of event ${out.duplicate_of}.` : `Saved event ${out.event_id}.`}${out.added ? ` Added to it: ${[...out.added.entities.map((e) => `${e.name} (${e.type})`), ...out.added.tags.map((t) => `tag ${t}`)].join(', ')}.` : ''}${out.entities.length ? ` Entities: ${out.entities.map((e) => `${e.name} (${e.type})`).join(', ')}.` : ''}${out.prev_event_id ? ` Follows ${out.prev_event_id}.` : ''}`,
 });
+
+/**
+ * A save that repeats a kept event adds to it the entities and tags it gave that the event
+ * lacks: AiAkiv has no update tool, so they would otherwise be lost while the answer listed
+ * them. Returns the kept event's entities after, and what was added (undefined when nothing).
+ */
+async function mergeIntoKept(
+	engine: EngineApi,
+	id: string,
+	ev: { entities?: { name: string; type: string }[]; tags?: string[] },
+	ctx: CallContext,
+): Promise<{ entities: { name: string; type: string }[]; added?: { entities: { name: string; type: string }[]; tags: string[] } }> {
+	const [m] = await engine.getMemories([id]);
+	if (!m) return { entities: [] };
+	const key = (e: { name: string; type: string }) => `${e.type.toLowerCase()}:${e.name.toLowerCase()}`;
+	const have = new Set(m.entities.map(key));
+	const entities = (ev.entities ?? []).filter((e) => !have.has(key(e)) && have.add(key(e)));
+	const tags = [...new Set(ev.tags ?? [])].filter((t) => !m.tags.some((x) => x.toLowerCase() === t.toLowerCase()));
+	if (entities.length === 0 && tags.length === 0) return { entities: m.entities };
+	const after = await engine.update(
+		{ memory_id: id, ...(entities.length ? { entities: [...m.entities, ...entities] } : {}), ...(tags.length ? { tags_add: tags } : {}) },
+		ctx,
+	);
+	const [now] = await engine.getMemories([after.memory_id]);
+	return { entities: now?.entities ?? [...m.entities, ...entities], added: { entities, tags } };
+}

@@ -1,5 +1,8 @@
 /** store_memory: AutoMem's single, supersede and batch modes, with its 2000-character limit. */
 import { z } from 'zod';
+import { isMemoryError } from '../../../core/errors';
+import type { CallContext } from '../../../core/schemas';
+import type { EngineApi } from '../../../engine/types';
 import { LIMITS, MemoryRefSchema, StoreItemShape } from '../../../core/schemas';
 import { ADDITIVE_WRITE } from '../../annotations';
 import { defineTool } from '../../tool-definition';
@@ -81,24 +84,35 @@ store_memory({ content: "User now prefers SQLite for small local tools.", supers
 			memory_ids: z.array(z.string()).optional().describe('Batch mode: ids of the stored memories'),
 			superseded_memory_id: z.string().optional(),
 			association_created: z.boolean().optional(),
+			duplicate: z.boolean().optional().describe('Single mode: true when nothing was stored because a near-duplicate exists (memory_id is that one)'),
 			stored: z.number().int().optional().describe('Batch mode: number stored'),
 			message: z.string(),
 		}),
 		annotations: ADDITIVE_WRITE,
 	},
 	run: async (input, engine, ctx) => {
-		const out = await engine.store(input, ctx);
+		const out = await engine.store(input, ctx).catch(async (e: unknown) => {
+			const again = await retriedWithIds(engine, input, e, ctx);
+			if (again) return again;
+			throw e;
+		});
+		if ('retried' in out) return out.retried;
 		if (input.memories) {
 			const ids = out.results.map((r) => r.duplicate_of ?? r.memory_id);
 			return { stored: out.stored_count, memory_ids: ids, message: out.message };
 		}
 		const r = out.results[0];
-		const dup =
-			r.status === 'duplicate' ? ` Near-duplicate of existing memory ${r.duplicate_of} (similarity ${r.similarity?.toFixed(2)}); not stored again.` : '';
-		const superseded = input.supersedes_memory_id !== undefined && r.status === 'stored' ? await engine.resolveId(input.supersedes_memory_id) : undefined;
+		if (r.status === 'duplicate')
+			// The engine's message suggests `force`, which AutoMem's store_memory does not take.
+			return {
+				memory_id: r.duplicate_of!,
+				duplicate: true,
+				message: `Not stored again: near-duplicate of memory ${r.duplicate_of} (similarity ${r.similarity?.toFixed(2) ?? '?'}). To change that memory, call update_memory with this memory_id.`,
+			};
+		const superseded = input.supersedes_memory_id !== undefined ? await engine.resolveId(input.supersedes_memory_id) : undefined;
 		return {
-			memory_id: r.duplicate_of ?? r.memory_id,
-			message: `${out.message}${dup}`,
+			memory_id: r.memory_id,
+			message: out.message,
 			...(superseded ? { superseded_memory_id: superseded, association_created: true } : {}),
 		};
 	},
@@ -108,6 +122,39 @@ store_memory({ content: "User now prefers SQLite for small local tools.", supers
 			return `Stored ${out.stored} memories.${ids ? `\nIDs: ${ids}` : ''}\nMessage: ${out.message}`;
 		}
 		const sup = out.superseded_memory_id ? `\nSuperseded memory ID: ${out.superseded_memory_id}\nAssociation created: yes` : '';
-		return `Memory stored successfully!\n\nMemory ID: ${out.memory_id}${sup}\nMessage: ${out.message}`;
+		const head = out.duplicate ? 'Memory not stored again: near-duplicate of an existing memory.' : 'Memory stored successfully!';
+		return `${head}\n\nMemory ID: ${out.memory_id}${sup}\nMessage: ${out.message}`;
 	},
 });
+
+/**
+ * A store naming ids that already hold the same contents is the same call again (a retry after a
+ * timeout: AutoMem has no request_id): it answers as the first did, not with a conflict. In a
+ * batch, the items without an id are stored as usual (a retry finds them as duplicates). An id
+ * holding other content is still a conflict.
+ */
+async function retriedWithIds(
+	engine: EngineApi,
+	input: { id?: string; content?: string; memories?: { id?: string; content: string }[] },
+	e: unknown,
+	ctx: CallContext,
+): Promise<{ retried: { memory_id?: string; memory_ids?: string[]; stored?: number; duplicate?: boolean; message: string } } | undefined> {
+	if (!isMemoryError(e) || e.code !== 'conflict') return undefined;
+	const items = input.memories ?? (input.content !== undefined ? [{ id: input.id, content: input.content }] : []);
+	const given = items.filter((i): i is { id: string; content: string } => i.id !== undefined);
+	if (given.length === 0 || new Set(given.map((i) => i.id)).size !== given.length) return undefined;
+	const found = await engine.getMemories(given.map((i) => i.id));
+	if (found.some((m, k) => !m || m.content.trim() !== given[k].content.trim())) return undefined;
+	const already = `Already stored: ${given.length === 1 ? `memory ${given[0].id} has this id and this content` : `${given.length} memories have these ids and contents`} (a retried call?)`;
+	if (!input.memories) return { retried: { memory_id: given[0].id, duplicate: true, message: `${already}; nothing was written now.` } };
+	const rest = input.memories.filter((i) => i.id === undefined);
+	const out = rest.length ? await engine.store({ ...input, memories: rest }, ctx) : undefined;
+	let j = 0;
+	const ids = input.memories.map((i) => {
+		if (i.id !== undefined) return i.id;
+		const r = out!.results[j++];
+		return r.duplicate_of ?? r.memory_id;
+	});
+	const stored = out?.stored_count ?? 0;
+	return { retried: { stored, memory_ids: ids, message: `${already}; ${stored} other${stored === 1 ? '' : 's'} stored now.` } };
+}

@@ -14,7 +14,7 @@ export const memoryPut = defineTool({
 		title: 'memory_put',
 		description: `Store a new memory entry with content, optional type, and importance. Returns the created memory as a dict: {id, content, memory_type, importance (1–4), metadata, tags, created_at (epoch seconds), access_count, last_accessed}.
 
-Use it to remember a fact (semantic), an event (episodic) or a how-to (procedural). Do not use it to look something up (memory_search) or to re-read a memory (memory_get). Memories persist across calls and sessions; storing text that nearly equals an existing memory returns that memory instead of a copy.
+Use it to remember a fact (semantic), an event (episodic) or a how-to (procedural). Do not use it to look something up (memory_search) or to re-read a memory (memory_get). Memories persist across calls and sessions; storing text that nearly equals an existing memory returns that memory instead of a copy (raised to the importance asked, if higher).
 
 Example: memory_put(content="The project deadline is March 1st", memory_type="episodic", importance="HIGH")`,
 		inputSchema: z.object({
@@ -39,7 +39,14 @@ Example: memory_put(content="The project deadline is March 1st", memory_type="ep
 			},
 			ctx,
 		);
-		const [m] = await engine.getMemories([out.results[0].duplicate_of ?? out.results[0].memory_id]);
+		const r = out.results[0];
+		const [m] = await engine.getMemories([r.duplicate_of ?? r.memory_id]);
+		// A duplicate put asking for a higher importance raises the kept memory's: codomyrmex has
+		// no update tool, so the request would otherwise be lost (never lowered: the same fact).
+		if (r.status === 'duplicate' && input.importance && LEVELS.indexOf(input.importance) + 1 > toCodomyrmex(m!).importance) {
+			await engine.update({ memory_id: m!.id, importance: input.importance }, ctx);
+			return toCodomyrmex((await engine.getMemories([m!.id]))[0]!);
+		}
 		return toCodomyrmex(m!);
 	},
 	render: json,

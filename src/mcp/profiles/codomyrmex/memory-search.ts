@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { round4 } from '../../../core/numbers';
 import type { EngineApi } from '../../../engine/types';
 import { READ_ONLY } from '../../annotations';
-import { json } from '../../profile-helpers';
+import { json, pyInt } from '../../profile-helpers';
 import { fitContents } from '../../render';
 import { defineTool } from '../../tool-definition';
 import { CodomyrmexMemorySchema, toCodomyrmex } from './memory-dict';
@@ -28,7 +28,7 @@ Use it to find memories about a topic. Do not use it when you already have the i
 Example: memory_search(query="project deadline", k=3)`,
 		inputSchema: z.object({
 			query: z.string().min(1).max(2000).describe('Text query for relevance scoring'),
-			k: z.number().int().min(1).max(100).optional().describe('Maximum results to return (default 5)'),
+			k: pyInt(z.number().int().min(1).max(100)).optional().describe('Maximum results to return (default 5)'),
 		}),
 		outputSchema: z.object({ result: z.array(SearchHitSchema) }),
 		annotations: READ_ONLY,

@@ -5,6 +5,7 @@ import type { EngineApi } from '../../../engine/types';
 import { normalizeLabels } from './filters';
 
 /** A memory's integer id (Engram's seq), as memory-mcp names memories. */
+/** Typed as a number, not read from a digit string: "7" may be another face's string id (ids-are-ids). */
 export const IdSchema = z.number().int().positive().describe('The integer ID of the memory');
 /** A fuzzy label filter: comma-separated, `!` excludes. */
 export const LabelsArg = z.string().max(2000).describe('Comma-separated labels, fuzzy; prefix ! to exclude, e.g. "beer, !wine"');
@@ -24,7 +25,13 @@ export const LabelsInput = z.string().min(1).max(2000).describe('Labels: comma-s
  * A label edit as one engine update (tags_add / tags_remove run on the tags the memory has inside
  * the update's transaction, so concurrent edits all land); returns the memory's labels after it.
  */
-export async function relabel(engine: EngineApi, seq: number, edit: { tags_add?: string[]; tags_remove?: string[] }, actor?: string): Promise<string[]> {
+export async function relabel(
+	engine: EngineApi,
+	seq: number,
+	edit: { tags_add?: string[]; tags_remove?: string[] },
+	actor?: string,
+	names: Record<string, string> = { tags_add: 'labels', tags_remove: 'labels' },
+): Promise<string[]> {
 	const gone = () => new MemoryError('not_found', `memory_id: ❌ Memory #${seq} not found`);
 	const id = await engine.resolveId(seq);
 	if (!id) throw gone();
@@ -36,8 +43,20 @@ export async function relabel(engine: EngineApi, seq: number, edit: { tags_add?:
 	} catch (e) {
 		// Deleted between the id lookup and the update.
 		if (isMemoryError(e) && e.code === 'not_found') throw gone();
-		throw e;
+		throw asLabelError(e, names);
 	}
+}
+
+/**
+ * `e` with the engine's field name (tags, tags_add, tags_remove) replaced by the argument the
+ * agent gave (labels, target, new): "tags: must have at most 64 items" named a field memory-mcp
+ * has not got. Anything else is returned as is.
+ */
+export function asLabelError(e: unknown, names: Record<string, string>): unknown {
+	if (!isMemoryError(e) || e.code !== 'invalid_input') return e;
+	const m = /^(tags(?:_add|_remove)?)((?:\[\d+\])?: [\s\S]*)$/.exec(e.message);
+	const to = m && names[m[1]];
+	return to ? new MemoryError('invalid_input', `${to}${m[2]}`, e.data) : e;
 }
 
 /** The labels of `v`; an invalid_input error naming `field` when there are none. */

@@ -1,5 +1,6 @@
 /** delete_memory: delete one memory by its integer id. */
 import { z } from 'zod';
+import { isMemoryError, MemoryError } from '../../../core/errors';
 import { IDEMPOTENT_DESTRUCTIVE_WRITE } from '../../annotations';
 import { json } from '../../profile-helpers';
 import { defineTool } from '../../tool-definition';
@@ -21,7 +22,13 @@ Example: delete_memory(memory_id=42)`,
 	},
 	run: async (input, engine, ctx) => {
 		const m = await bySeq(engine, input.memory_id);
-		await engine.delete({ memory_id: m.id }, ctx);
+		// A retried delete racing the first can find the memory gone between the lookup and the
+		// delete: say so with the integer id the agent gave, not the engine's internal one.
+		const out = await engine.delete({ memory_id: m.id }, ctx).catch((e: unknown) => {
+			if (isMemoryError(e) && e.code === 'not_found') return { deleted_count: 0 };
+			throw e;
+		});
+		if (out.deleted_count === 0) throw new MemoryError('not_found', `memory_id: ❌ Memory #${input.memory_id} not found`);
 		return { success: true, message: `✅ Memory #${input.memory_id} deleted successfully` };
 	},
 	render: json,

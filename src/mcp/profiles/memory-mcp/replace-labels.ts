@@ -24,7 +24,7 @@ Example: replace_labels(memory_id=42, target="todo", new="done")`,
 	},
 	run: async (input, engine, ctx) => {
 		const edit = { tags_remove: requireLabels(input.target, 'target'), tags_add: requireLabels(input.new, 'new') };
-		const labels = await relabel(engine, input.memory_id, edit, ctx.actor);
+		const labels = await relabel(engine, input.memory_id, edit, ctx.actor, { tags_add: 'new', tags_remove: 'target' });
 		return { success: true, message: `✅ Labels replaced on memory #${input.memory_id}`, labels };
 	},
 	render: json,

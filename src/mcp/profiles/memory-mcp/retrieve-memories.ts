@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { EngineApi } from '../../../engine/types';
 import { READ_ONLY } from '../../annotations';
-import { json } from '../../profile-helpers';
+import { json, pyInt } from '../../profile-helpers';
 import { fitContents } from '../../render';
 import { defineTool } from '../../tool-definition';
 import { LabelsArg, SourceArg } from './args';
@@ -22,7 +22,7 @@ Examples: retrieve_memories(query="authentication decision") · retrieve_memorie
 			query: z.string().max(2000).optional().describe('Text for semantic search'),
 			labels: LabelsArg.optional(),
 			source: SourceArg.optional(),
-			num_results: z.number().int().min(1).max(100).optional().describe('Number of results (default 5)'),
+			num_results: pyInt(z.number().int().min(1).max(100)).optional().describe('Number of results (default 5)'),
 		}),
 		outputSchema: z.object({
 			current_embedding: z.string().optional(),

@@ -1,8 +1,11 @@
 /** store_memory: store one memory; warnings name the closest existing ones. */
 import { z } from 'zod';
+import type { CallContext } from '../../../core/schemas';
+import type { EngineApi } from '../../../engine/types';
 import { ADDITIVE_WRITE } from '../../annotations';
 import { json } from '../../profile-helpers';
 import { defineTool } from '../../tool-definition';
+import { asLabelError } from './args';
 import { normalizeLabels } from './filters';
 
 /** memory-mcp's JSON-in-content workaround: content may be {"content": …, "labels": …, "source": …}. */
@@ -53,12 +56,19 @@ Example: store_memory(content="User's favourite beer is a Belgian tripel", label
 		const labels = normalizeLabels(input.labels);
 		const vec = await engine.embed(input.content);
 		const near = vec ? await engine.nearest(vec, 2) : [];
-		const out = await engine.store({ content: input.content, tags: labels, source: input.source }, ctx);
+		const out = await engine.store({ content: input.content, tags: labels, source: input.source }, ctx).catch((e: unknown) => {
+			throw asLabelError(e, { tags: 'labels' });
+		});
 		const r = out.results[0];
 		const others = await engine.getMemories(near.map((n) => n.id));
 		const warnings = near.flatMap((n, i) => (others[i] && n.cosine >= 0.7 ? [similarityWarning(others[i]!.seq, n.cosine, r.duplicate_of === n.id)] : []));
 		const model = (await engine.models()).active;
-		const message = r.status === 'duplicate' ? `❌ Not stored again: exact match with memory #${r.seq}` : `✅ Memory stored with ID ${r.seq}`;
+		// A repeat's new labels go onto the kept memory: the agent meant them for this content.
+		const added = r.status === 'duplicate' ? await addMissingLabels(engine, r.duplicate_of ?? r.memory_id, labels, ctx) : [];
+		const message =
+			r.status === 'duplicate'
+				? `❌ Not stored again: exact match with memory #${r.seq}${added.length ? ` (labels ${added.join(', ')} added to it)` : ''}`
+				: `✅ Memory stored with ID ${r.seq}`;
 		return {
 			current_embedding: model,
 			id: r.seq,
@@ -71,9 +81,26 @@ Example: store_memory(content="User's favourite beer is a Belgian tripel", label
 });
 
 function similarityWarning(seq: number, cos: number, duplicate: boolean): string {
-	const pct = Math.floor(cos * 100);
-	if (duplicate || cos >= 0.995) return `❌ Exact match with memory #${seq}`;
+	if (duplicate) return `❌ Exact match with memory #${seq}`;
+	// Stored, so not the same memory: a percentage of 100 would read as "the same" (Monday/Tuesday).
+	const pct = Math.min(99, Math.floor(cos * 100));
+	if (cos >= 0.995) return `⚠️ Nearly identical to memory #${seq} (${pct}% match) but not the same text; both are kept`;
 	if (cos >= 0.91) return `⚠️ Worth reviewing for context to memory #${seq} (${pct}% match)`;
 	if (cos >= 0.81) return `📌 Explores similar territory to memory #${seq} (${pct}% match)`;
 	return `ℹ️ Semantically related to memory #${seq} (${pct}% match)`;
+}
+
+/** The labels of `labels` memory `id` lacks (case-insensitive), added to it; [] when none. */
+async function addMissingLabels(engine: EngineApi, id: string, labels: string[], ctx: CallContext): Promise<string[]> {
+	const [m] = labels.length ? await engine.getMemories([id]) : [];
+	if (!m) return [];
+	const have = new Set(m.tags.map((t) => t.toLowerCase()));
+	const missing = labels.filter((l) => !have.has(l.toLowerCase()) && have.add(l.toLowerCase()));
+	if (missing.length === 0) return [];
+	try {
+		await engine.update({ memory_id: id, tags_add: missing }, ctx);
+	} catch (e) {
+		throw asLabelError(e, { tags_add: 'labels' });
+	}
+	return missing;
 }

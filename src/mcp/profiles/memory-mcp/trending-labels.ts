@@ -1,7 +1,7 @@
 /** trending_labels: labels used lately, ranked with a daily decay. */
 import { z } from 'zod';
 import { READ_ONLY } from '../../annotations';
-import { json } from '../../profile-helpers';
+import { json, pyInt } from '../../profile-helpers';
 import { defineTool } from '../../tool-definition';
 
 export const trendingLabels = defineTool({
@@ -14,8 +14,8 @@ Use it to see current topics or reuse labels. Do not use it for all-time counts 
 
 Example: trending_labels(days=7, limit=5)`,
 		inputSchema: z.object({
-			days: z.number().int().min(1).max(3650).optional().describe('Time window in days (default 30)'),
-			limit: z.number().int().min(1).max(100).optional().describe('Maximum labels (default 10)'),
+			days: pyInt(z.number().int().min(1).max(3650)).optional().describe('Time window in days (default 30)'),
+			limit: pyInt(z.number().int().min(1).max(100)).optional().describe('Maximum labels (default 10)'),
 		}),
 		outputSchema: z.object({
 			trending_labels: z.array(z.object({ label: z.string(), count: z.number().int(), top_token: z.string() })),
