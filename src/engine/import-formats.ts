@@ -25,7 +25,7 @@ import { withoutBom } from '../core/text';
 import { inspect } from '../core/well-formed';
 import { parseMarkdown } from './markdown-format';
 import { mem0List, mem0Memory } from './import-mem0';
-import { chatList, chatRecords, chatSkipped } from './import-chats';
+import { chatList, chatNotImported, chatRecords } from './import-chats';
 import { splitTags } from './import-csv';
 import { describeIssue, formatPath, valueAt } from './validate';
 
@@ -426,7 +426,7 @@ export function parseJson(data: string): EngramBundle {
 		read.errors.forEach(({ conversation, error }) => b.errors.add(conversation, error));
 		read.records.forEach(({ conversation, record }) => addRecord(b, 'memory', record, conversation));
 		read.links.forEach(({ conversation, record }) => addRecord(b, 'association', record, conversation));
-		if (read.skipped) b.notImported.add(undefined, chatSkipped(read.skipped));
+		for (const line of chatNotImported(read)) b.notImported.add(undefined, line);
 		return b;
 	}
 	if (Array.isArray(doc)) {

@@ -6,7 +6,7 @@
  */
 import { proxy } from 'comlink';
 import { LIMITS, type ExportInput, type ImportInput, type ImportOutput } from '../core/schemas';
-import { chatList, chatRecords, chatSkipped } from '../engine/import-chats';
+import { chatList, chatNotImported, chatRecords } from '../engine/import-chats';
 import { detectFormat, EMPTY_FILE, isBlank, parseMarkdownBundle } from '../engine/import-formats';
 import { mem0List, mem0Memory } from '../engine/import-mem0';
 import { csvRecords, type CsvColumns, type CsvTable } from '../engine/import-csv';
@@ -83,7 +83,8 @@ function bundleFromJsonl(text: string): Bundle {
 	return b;
 }
 
-function bundleFromJson(text: string): Bundle | undefined {
+/** A JSON document (mem0, a chat export, records) as a bundle, or undefined when it is not JSON. */
+export function bundleFromJson(text: string): Bundle | undefined {
 	let doc: unknown;
 	try {
 		doc = JSON.parse(text) as unknown;
@@ -108,7 +109,7 @@ function bundleFromJson(text: string): Bundle | undefined {
 		b.errors = read.errors.map(({ conversation, error }) => ({ error: `${label(conversation)}: ${error}` }));
 		b.memories = read.records.map(({ conversation, record }) => ({ rec: { kind: 'memory', ...record }, line: 0, label: label(conversation) }));
 		b.associations = read.links.map(({ conversation, record }) => ({ rec: { kind: 'association', ...record }, line: 0, label: label(conversation) }));
-		if (read.skipped) b.notImported.push({ text: chatSkipped(read.skipped) });
+		b.notImported.push(...chatNotImported(read).map((text) => ({ text })));
 		return b;
 	}
 	const plain = Array.isArray(doc);
