@@ -78,8 +78,8 @@ describe('import from anywhere', () => {
 		await chooseFile(join(FIXTURES, 'foreign.md'));
 		const text = await runImport();
 		expect(text).toContain('3 imported');
-		expect(text).toMatch(/2 parts not imported/);
-		await app.page.getByText(/parts not imported/).click();
+		expect(text).toMatch(/What was not imported, and why/);
+		await app.page.getByText(/What was not imported/).click();
 		await app.page.getByText(/line 6: "---": a horizontal rule/).waitFor();
 		await app.page.getByText(/line 12: "## Empty section": a heading with nothing under it/).waitFor();
 		const { memories } = await stored();
@@ -132,7 +132,7 @@ describe('import from anywhere', () => {
 		expect(text).toContain('1 refused');
 		await app.page.getByText(/record refused/).click();
 		await app.page.getByText(/Broken\.md: front matter/).waitFor();
-		await app.page.getByText(/parts not imported/).click();
+		await app.page.getByText(/What was not imported/).click();
 		await app.page
 			.getByText(/readme\.txt: not a Markdown note/)
 			.first()
