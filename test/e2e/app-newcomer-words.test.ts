@@ -97,3 +97,28 @@ describe('the list says what its filters do', () => {
 		expect(await app.page.getByTestId('sort-hint').count()).toBe(0);
 	});
 });
+
+describe('a phone-sized window', () => {
+	const app = useApp({ fresh: '/' });
+
+	it('names every screen under its icon in the bottom bar, and the links keep their full names', async () => {
+		await app.page.setViewportSize({ width: 375, height: 720 });
+		const nav = app.page.getByRole('navigation', { name: 'Main' });
+		const words = nav.locator('.nav-short');
+		await words.first().waitFor();
+		expect(await words.evaluateAll((els) => els.map((e) => (e.getBoundingClientRect().height > 0 ? e.textContent : '')))).toEqual([
+			'Memories',
+			'Graph',
+			'Connect',
+			'Import',
+			'Settings',
+			'Dark',
+		]);
+		await nav.getByRole('link', { name: /^Import & export/ }).click();
+		await app.page.getByRole('heading', { name: 'Import & export' }).waitFor();
+		// Nothing scrolls sideways.
+		expect(await app.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+		await app.page.screenshot({ path: join(tmpdir(), 'engram-phone-nav.png') });
+		await app.page.setViewportSize({ width: 1280, height: 800 });
+	});
+});
