@@ -151,6 +151,8 @@ function bundleFromMarkdown(text: string): Bundle {
 interface Chunk {
 	data: string;
 	memories: number;
+	/** The ids of the chunk's memories (all set by then: see withStableIds), for Undo. */
+	ids?: string[];
 	lines: number[];
 	/** Where each line's record came from when it has no file line (a note's path, `results[2]`). */
 	labels: (string | undefined)[];
@@ -158,6 +160,7 @@ interface Chunk {
 
 /** A record as one JSONL line: a memory with its vectors, a link, an entity, or a bad line as it was. */
 interface Unit {
+	ids?: string[];
 	texts: string[];
 	lines: number[];
 	labels: (string | undefined)[];
@@ -179,7 +182,15 @@ function chunksOf(b: Bundle, size: number, tooBig: { line?: number; error: strin
 	const header = JSON.stringify(b.header);
 	const unit = (items: Item[], memories: number): Unit => {
 		const texts = items.map((it) => JSON.stringify(it.rec));
-		return { texts, lines: items.map((it) => it.line), labels: items.map((it) => it.label), chars: texts.reduce((n, t) => n + t.length + 1, 0), memories };
+		const ids = memories ? [String(items[0].rec.id)] : [];
+		return {
+			ids,
+			texts,
+			lines: items.map((it) => it.line),
+			labels: items.map((it) => it.label),
+			chars: texts.reduce((n, t) => n + t.length + 1, 0),
+			memories,
+		};
 	};
 	const ids = new Set(b.memories.map((m) => String(m.rec.id)));
 	const units = [
@@ -198,6 +209,7 @@ function chunksOf(b: Bundle, size: number, tooBig: { line?: number; error: strin
 		chunks.push({
 			data: [header, ...cur.flatMap((u) => u.texts)].join('\n'),
 			memories: cur.reduce((n, u) => n + u.memories, 0),
+			ids: cur.flatMap((u) => u.ids ?? []),
 			lines: [0, ...cur.flatMap((u) => u.lines)],
 			labels: [undefined, ...cur.flatMap((u) => u.labels)],
 		});
@@ -280,6 +292,35 @@ export type ImportedAs = Exclude<ImportFormatChoice, 'auto'> | 'notes' | 'csv';
 export interface ImportResult extends ImportOutput {
 	cancelled: boolean;
 	format: ImportedAs;
+	/** What Undo needs (see undoImport); absent when the ids were not known before the import. */
+	undo?: ImportUndo;
+}
+
+/**
+ * How to take an import back: the ids it added (those not there before; refused ones among them
+ * are simply not found) and, when it replaced memories, those memories as they were (lossless
+ * JSON exports, one per chunk).
+ */
+export interface ImportUndo {
+	added: string[];
+	before: string[];
+}
+
+/**
+ * Takes an import back: deletes the memories it added (with their links) and puts back, exactly,
+ * those it replaced. A memory it added that an agent changed since is deleted too. Returns how
+ * many were removed and how many put back.
+ */
+export async function undoImport(engine: EngineProxy, undo: ImportUndo): Promise<{ removed: number; restored: number }> {
+	let removed = 0;
+	let restored = 0;
+	for (let i = 0; i < undo.added.length; i += LIMITS.batch)
+		removed += (await engine.delete({ memory_ids: undo.added.slice(i, i + LIMITS.batch) }, { actor: 'app' })).deleted_count;
+	for (const data of undo.before) {
+		const out = await engine.importMemories({ data, format: 'json', on_conflict: 'replace' }, { actor: 'app' });
+		restored += out.imported + out.replaced;
+	}
+	return { removed, restored };
 }
 
 /**
@@ -419,8 +460,17 @@ async function run(
 	let result = pre.length ? addOutput(none, { ...none, success: false, refused: pre.length, errors: pre.slice(0, SHOWN_ERRORS) }) : none;
 	if (bundle?.notImported.length) result = addOutput(result, { ...none, not_imported: bundle.notImported.slice(0, SHOWN_ERRORS) });
 	let done = 0;
+	// Undo is known only where every memory's id is known before it is written (a bundle).
+	const undo: ImportUndo | undefined = bundle ? { added: [], before: [] } : undefined;
+	const withUndo = (r: ImportResult): ImportResult => (undo && (r.imported || r.replaced) ? { ...r, undo } : r);
 	for (const chunk of chunks) {
-		if (task.cancelled) return { ...result, cancelled: true, format, message: summary(result, true) };
+		if (task.cancelled) return withUndo({ ...result, cancelled: true, format, message: summary(result, true) });
+		if (undo && chunk.ids?.length) {
+			const found = await engine.getMemories(chunk.ids);
+			undo.added.push(...chunk.ids.filter((_, i) => !found[i]));
+			const there = chunk.ids.filter((_, i) => found[i]);
+			if (opts.onConflict === 'replace' && there.length) undo.before.push(await engine.exportByIds(there));
+		}
 		if (chunk.data.length > LIMITS.importChars) throw new Error(`data: a chunk is over ${LIMITS.importChars.toLocaleString()} characters; split the file`);
 		const onProgress = proxy((p: Progress) => {
 			if (bundle) task.progress(Math.min(totalMemories, done + Math.min(p.done, chunk.memories)), totalMemories, p.message);
@@ -431,7 +481,7 @@ async function run(
 		done += chunk.memories;
 		task.progress(done, totalMemories || 1, chunk.memories ? 'memories' : 'links');
 	}
-	return { ...result, cancelled: false, format, message: summary(result, false) };
+	return withUndo({ ...result, cancelled: false, format, message: summary(result, false) });
 }
 
 /**

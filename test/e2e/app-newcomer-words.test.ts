@@ -50,6 +50,24 @@ describe('import: every piece of text kept or named', () => {
 		expect(await contents()).toEqual(expect.arrayContaining(['I am a nurse in Porto.', 'Answer in British English.']));
 	});
 
+	it('undoes an import: what it added goes, with its links, and a memory it replaced comes back as it was', async () => {
+		await engine(app.page, 'store', { memories: [{ id: 'claude-m1', content: 'My own note, here before the import.', tags: ['mine'] }] });
+		await app.page.getByLabel('If a memory is already here').selectOption({ label: "Replace it with the file's" });
+		const text = await importFile(join(FIXTURES, 'claude-attachments.json'));
+		expect(text).toContain('4 imported');
+		expect(text).toContain('1 replaced');
+		expect(await contents()).toHaveLength(5);
+		await app.page.getByRole('button', { name: /^Undo this import/ }).click();
+		await app.page.getByTestId('import-undone').waitFor();
+		expect(await app.page.getByTestId('import-undone').innerText()).toBe('Import undone: 4 memories removed, 1 memory put back as it was.');
+		const out = JSON.parse((await engine<{ data: string }>(app.page, 'exportMemories', { format: 'json' })).data) as {
+			memories: { id: string; content: string; tags: string[] }[];
+			associations: unknown[];
+		};
+		expect(out.memories.map((m) => [m.id, m.content, m.tags])).toEqual([['claude-m1', 'My own note, here before the import.', ['mine']]]);
+		expect(out.associations).toEqual([]);
+	});
+
 	it('names the JSONL line and column of a syntax error, not the parser’s "line 1"', async () => {
 		const path = join(dir, 'broken.jsonl');
 		writeFileSync(path, '{"content":"first"}\n{"content":"second",}\n{"content":"third"}\n');
