@@ -83,6 +83,27 @@ function bundleFromJsonl(text: string): Bundle {
 	return b;
 }
 
+/**
+ * What a chosen chat or mem0 export holds, for the Import screen before anything is written: the
+ * service by name and how many conversations or memories, e.g. "a Claude chat export
+ * (conversations.json): 12 conversations". Undefined for anything else.
+ */
+export function describeExport(text: string): string | undefined {
+	let doc: unknown;
+	try {
+		doc = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
+	} catch {
+		return undefined;
+	}
+	const n = (k: number, one: string, many: string) => `${k.toLocaleString()} ${k === 1 ? one : many}`;
+	const chats = chatList(doc);
+	if (chats)
+		return `a ${chats.source === 'chatgpt' ? 'ChatGPT' : 'Claude'} chat export (conversations.json): ${n(chats.list.length, 'conversation', 'conversations')}`;
+	const mem0 = mem0List(doc);
+	if (mem0) return `a mem0 export: ${n(mem0.list.length, 'memory', 'memories')}`;
+	return undefined;
+}
+
 /** A JSON document (mem0, a chat export, records) as a bundle, or undefined when it is not JSON. */
 export function bundleFromJson(text: string): Bundle | undefined {
 	let doc: unknown;

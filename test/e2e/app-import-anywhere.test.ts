@@ -183,7 +183,7 @@ describe('import from anywhere', () => {
 
 	it("imports mem0's exported memories JSON, refusing a record without text by its position", async () => {
 		await chooseFile(join(FIXTURES, 'mem0.json'));
-		await app.page.getByText('looks like mem0 memories').waitFor();
+		await app.page.getByText(/looks like a mem0 export: \d+ memories/).waitFor();
 		const text = await runImport();
 		expect(text).toContain('2 imported');
 		expect(text).toContain('1 refused');
@@ -201,7 +201,7 @@ describe('import from anywhere', () => {
 	it("imports ChatGPT's conversations.json as linked turns, lists what is not a message, and adds nothing the second time", async () => {
 		const file = join(FIXTURES, 'chatgpt-conversations.json');
 		await chooseFile(file);
-		await app.page.getByText('looks like a ChatGPT or Claude chat export').waitFor();
+		await app.page.getByText('looks like a ChatGPT chat export (conversations.json): 2 conversations').waitFor();
 		const text = await runImport();
 		expect(text).toContain('6 imported');
 		expect(text).toContain('4 links');

@@ -33,6 +33,8 @@ describe('import: every piece of text kept or named', () => {
 	}
 
 	it("keeps a Claude message's attached file and pasted text, and names the image it cannot hold", async () => {
+		await app.page.getByLabel('Choose a file to import').setInputFiles(join(FIXTURES, 'claude-attachments.json'));
+		await app.page.getByText('looks like a Claude chat export (conversations.json): 1 conversation').waitFor();
 		const text = await importFile(join(FIXTURES, 'claude-attachments.json'));
 		expect(text).toContain('5 imported');
 		expect(text).toContain('What was not imported, and why');
