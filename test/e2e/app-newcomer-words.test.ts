@@ -103,6 +103,37 @@ describe('the list says what its filters do', () => {
 		await app.page.getByText('2 memories').waitFor();
 	});
 
+	it('keeps the search and filters in the address: a reload and Back show the same list', async () => {
+		await seed(app.page, [
+			{ content: 'C++ templates are compiled per translation unit.', tags: ['c++'], type: 'Insight' },
+			{ content: 'C++ modules replace headers.', tags: ['c++'], type: 'Decision' },
+			{ content: 'Café opens at 8 on Sundays.', tags: ['Food & Drink'], type: 'Context' },
+		]);
+		await app.page.getByRole('button', { name: /Filters/ }).click();
+		const tags = app.page.getByLabel('Filter by tags');
+		await tags.fill('c++');
+		await tags.press('Enter');
+		await app.page.getByRole('button', { name: 'Insight', exact: true }).click();
+		await app.page.getByText('1 memory').waitFor();
+		await app.page.waitForURL((u) => u.hash === '#/?tag=c%2B%2B&type=Insight');
+		await app.page.reload();
+		await app.page.getByText('1 memory').waitFor();
+		expect(await app.page.getByRole('button', { name: 'Insight', exact: true }).getAttribute('aria-pressed')).toBe('true');
+		await app.page.getByRole('link', { name: /C\+\+ templates/ }).click();
+		await app.page.waitForURL(/#\/memory\//);
+		await app.page.goBack();
+		await app.page.getByText('1 memory').waitFor();
+		await app.page.getByRole('link', { name: /C\+\+ templates/ }).waitFor();
+		// Clear filters is there while memories are listed, and clears the address too.
+		await app.page
+			.getByRole('button', { name: 'Clear search' })
+			.or(app.page.getByRole('button', { name: 'Clear filters' }))
+			.first()
+			.click();
+		await app.page.getByText('3 memories').waitFor();
+		await app.page.waitForURL((u) => u.hash === '#/');
+	});
+
 	it('says Best match lists newest first until words are searched, and names the order it lists in', async () => {
 		await seed(app.page, [{ content: 'Deploys happen on Tuesdays.' }]);
 		await app.page.getByRole('button', { name: /Filters/ }).click();
