@@ -563,6 +563,24 @@ export function unzipNotes(bytes: Uint8Array): NoteFile[] {
 		.map(([path, data]) => ({ path, text: /\.(md|markdown)$/i.test(path) ? textOf(data, path) : '' }));
 }
 
+/**
+ * The conversations.json of a chat export as ChatGPT and Claude send it (a .zip with the chats, a
+ * chat.html and the images), or undefined when the zip holds none that reads as chats. Only that
+ * one file is inflated: the images can run to gigabytes. Read as notes before, it imported nothing.
+ */
+export function chatExportInZip(bytes: Uint8Array): { path: string; text: string } | undefined {
+	const entries = unzipSync(bytes, { filter: (f) => /(^|\/)conversations\.json$/i.test(f.name) });
+	for (const [path, data] of Object.entries(entries).sort(([a], [b]) => a.length - b.length)) {
+		const text = textOf(data, path);
+		try {
+			if (chatList(JSON.parse(text.replace(/^\uFEFF/, '')) as unknown)) return { path, text };
+		} catch {
+			// Not JSON: not a chat export; the zip is read as notes.
+		}
+	}
+	return undefined;
+}
+
 /** What the export should contain. */
 export type ExportChoice = Pick<ExportInput, 'format' | 'scope' | 'tags' | 'include_vectors'>;
 

@@ -5,9 +5,10 @@
  * an empty filtered list that says which filters emptied it, and a sort that says what it does
  * when nothing is searched.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { engine, seed, useApp } from './app-support';
 
@@ -50,6 +51,24 @@ describe('import: every piece of text kept or named', () => {
 		expect(text).toContain('8 imported');
 		expect(text).toMatch(/3 messages on other branches: earlier versions of edited messages and regenerated answers/);
 		expect(await contents()).toEqual(expect.arrayContaining(['I am a nurse in Porto.', 'Answer in British English.']));
+	});
+
+	it("imports ChatGPT's export as it arrives, a .zip with chat.html and images", async () => {
+		const zip = join(dir, 'chatgpt-export.zip');
+		writeFileSync(
+			zip,
+			zipSync({
+				'chat.html': strToU8('<html><body>chats</body></html>'),
+				'file-abc.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+				'conversations.json': strToU8(readFileSync(join(FIXTURES, 'chatgpt-branches.json'), 'utf8')),
+			}),
+		);
+		await app.page.getByLabel('Choose a file to import').setInputFiles(zip);
+		await app.page.getByText('looks like a ChatGPT chat export (conversations.json): 1 conversation').waitFor();
+		await app.page.getByRole('button', { name: 'Import', exact: true }).click();
+		const result = app.page.getByTestId('import-result');
+		await result.waitFor();
+		expect(await result.innerText()).toContain('8 imported');
 	});
 
 	it('undoes an import: what it added goes, with its links, and a memory it replaced comes back as it was', async () => {
