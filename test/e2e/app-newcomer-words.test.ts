@@ -78,7 +78,11 @@ describe('import: every piece of text kept or named', () => {
 		expect(text).toContain('4 imported');
 		expect(text).toContain('1 replaced');
 		expect(await contents()).toHaveLength(5);
-		await app.page.getByRole('button', { name: /^Undo this import/ }).click();
+		expect(await app.page.locator('.undo small').innerText()).toBe(
+			'removes the 4 memories it added, and puts back the 1 memory it replaced, as it was before the import',
+		);
+		await app.page.screenshot({ path: join(tmpdir(), 'engram-undo-import.png') });
+		await app.page.getByRole('button', { name: 'Undo this import' }).click();
 		await app.page.getByTestId('import-undone').waitFor();
 		expect(await app.page.getByTestId('import-undone').innerText()).toBe('Import undone: 4 memories removed, 1 memory put back as it was.');
 		const out = JSON.parse((await engine<{ data: string }>(app.page, 'exportMemories', { format: 'json' })).data) as {
