@@ -47,6 +47,8 @@ export interface ChatRecords {
 	offBranch: number;
 	/** Attached files whose content the export does not hold (Claude's `files`, ChatGPT's images). */
 	filesWithoutText: number;
+	/** Claude's reasoning passages (`thinking` blocks), not shown as the answer and left out. */
+	thinking?: number;
 }
 
 /** Reads every conversation of a chat export (see chatList) into memory records. */
@@ -101,7 +103,7 @@ export function chatSkipped(n: number): string {
 }
 
 /** Every line of the not-imported list for a chat export: what was left out, counted, and why. */
-export function chatNotImported(read: Pick<ChatRecords, 'skipped' | 'offBranch' | 'filesWithoutText'>): string[] {
+export function chatNotImported(read: Pick<ChatRecords, 'skipped' | 'offBranch' | 'filesWithoutText' | 'thinking'>): string[] {
 	const s = (n: number) => (n === 1 ? '' : 's');
 	const out: string[] = [];
 	if (read.offBranch)
@@ -113,6 +115,8 @@ export function chatNotImported(read: Pick<ChatRecords, 'skipped' | 'offBranch' 
 		out.push(
 			`${read.filesWithoutText.toLocaleString()} attached image${s(read.filesWithoutText)} or file${s(read.filesWithoutText)} whose content the export does not hold (only the name)`,
 		);
+	if (read.thinking)
+		out.push(`${read.thinking.toLocaleString()} passage${s(read.thinking)} of Claude's reasoning (thinking), which is not part of its answers`);
 	return out;
 }
 
@@ -196,7 +200,9 @@ function chatgptTurns(conv: Rec, out: ChatRecords, at: number, instructions: Set
 			out.skipped++;
 			continue;
 		}
-		turns.push({ text, speaker: role, time: isoOf(m.create_time) ?? start, id: typeof m.id === 'string' ? m.id : undefined });
+		// A message to a tool (code it ran, a search it made) is kept, saying whom it was for.
+		const to = typeof m.recipient === 'string' && m.recipient !== 'all' ? { recipient: m.recipient } : undefined;
+		turns.push({ text, speaker: role, time: isoOf(m.create_time) ?? start, id: typeof m.id === 'string' ? m.id : undefined, meta: to });
 	}
 	return turns;
 }
@@ -275,6 +281,7 @@ function claudeTurns(conv: Rec, out: ChatRecords): Turn[] {
 			return body ? [{ text: body, part: `artifact-${k + 1}`, meta: { artifact: name } }] : [];
 		});
 		out.filesWithoutText += (Array.isArray(m.files) ? m.files : []).length;
+		out.thinking = (out.thinking ?? 0) + (Array.isArray(m.content) ? m.content.filter((b) => isRec(b) && b.type === 'thinking').length : 0);
 		if (!speaker || (text === '' && attached.length === 0 && artifacts.length === 0)) {
 			out.skipped++;
 			continue;

@@ -38,6 +38,9 @@ describe('ChatGPT export', () => {
 			'search("Óbidos castle opening hours")',
 			'Yes, the castle is open every day, 9:30–18:00.\nSwap Day 3 for Óbidos.',
 		]);
+		// The search ChatGPT ran is kept, saying it went to the browser tool, not to the person.
+		expect(turns[4].value.metadata).toMatchObject({ speaker: 'assistant', chatgpt: { message_id: 'code', recipient: 'browser' } });
+		expect(turns[5].value.metadata).not.toHaveProperty('chatgpt.recipient');
 		// 14 nodes: the empty root, 8 turns and the 2 custom-instruction memories (one message),
 		// 3 off the branch, and the system, tool and empty messages.
 		expect(b.notImported.list().map((n) => n.text)).toEqual([
@@ -78,7 +81,10 @@ describe('Claude export', () => {
 		]);
 	});
 
-	it('says an uploaded image is not in the export, and calls no pasted message "not something anyone said"', () => {
-		expect(b.notImported.list().map((n) => n.text)).toEqual(['1 attached image or file whose content the export does not hold (only the name)']);
+	it('says an uploaded image is not in the export and reasoning is left out, and calls no pasted message "not something anyone said"', () => {
+		expect(b.notImported.list().map((n) => n.text)).toEqual([
+			'1 attached image or file whose content the export does not hold (only the name)',
+			"1 passage of Claude's reasoning (thinking), which is not part of its answers",
+		]);
 	});
 });
