@@ -6,7 +6,12 @@
  * its text as written, its time, the conversation as its session (`metadata.conversation_id`, so
  * neighbouring turns are linked and recalled together) and who said it (`metadata.speaker`).
  * ChatGPT's tree is read along the branch the conversation ended on (the one its owner saw last);
- * system, tool and hidden messages are not memories and are counted as such.
+ * the messages on other branches (earlier edits, regenerated answers) are counted and listed, never
+ * dropped without a word. ChatGPT's custom instructions (what the person wrote about themselves and
+ * how to answer) become one memory each, however many conversations repeat them. A Claude message's
+ * attached text (a file or a long paste, `attachments[].extracted_content`) and the documents
+ * Claude wrote (artifacts) are turns of their own, after the message. System, tool and hidden
+ * messages are not memories and are counted as such.
  */
 import { LIMITS } from '../core/schemas';
 import { illFormedRule, loneSurrogateAt } from '../core/well-formed';
@@ -38,15 +43,22 @@ export interface ChatRecords {
 	errors: { conversation: number; error: string }[];
 	/** System, tool, hidden and empty messages left out. */
 	skipped: number;
+	/** ChatGPT messages on branches the conversation did not end on (edits, regenerations), left out. */
+	offBranch: number;
+	/** Attached files whose content the export does not hold (Claude's `files`, ChatGPT's images). */
+	filesWithoutText: number;
+	/** Claude's reasoning passages (`thinking` blocks), not shown as the answer and left out. */
+	thinking?: number;
 }
 
 /** Reads every conversation of a chat export (see chatList) into memory records. */
 export function chatRecords(source: ChatSource, list: unknown[]): ChatRecords {
-	const out: ChatRecords = { records: [], links: [], errors: [], skipped: 0 };
+	const out: ChatRecords = { records: [], links: [], errors: [], skipped: 0, offBranch: 0, filesWithoutText: 0 };
+	const instructions = new Set<string>();
 	list.forEach((conv, i) => {
 		const at = i + 1;
 		if (!isRec(conv)) return out.errors.push({ conversation: at, error: 'conversation: must be an object' });
-		const turns = source === 'chatgpt' ? chatgptTurns(conv, out) : claudeTurns(conv, out);
+		const turns = source === 'chatgpt' ? chatgptTurns(conv, out, at, instructions) : claudeTurns(conv, out);
 		const id = String((source === 'chatgpt' ? (conv.conversation_id ?? conv.id) : conv.uuid) ?? `${source}-${at}`);
 		const title = typeof (conv.title ?? conv.name) === 'string' ? String(conv.title ?? conv.name) : '';
 		let prev: string | undefined;
@@ -64,11 +76,11 @@ export function chatRecords(source: ChatSource, list: unknown[]): ChatRecords {
 				out.errors.push({ conversation: at, error: `message ${t.id ?? ''} of "${title.slice(0, 60)}": content ${illFormedRule(bad)}` });
 				return;
 			}
-			const memoryId = `${source}-${t.id ?? `${id}-${k + 1}`}`.slice(0, LIMITS.idChars);
+			const memoryId = `${source}-${t.id ?? `${id}-${k + 1}`}${t.part ? `-${t.part}` : ''}`.slice(0, LIMITS.idChars);
 			const metadata: Rec = {
 				speaker: t.speaker,
 				conversation_id: id,
-				[source]: { ...(title && { conversation: title }), ...(t.id && { message_id: t.id }) },
+				[source]: { ...(title && { conversation: title }), ...(t.id && { message_id: t.id }), ...t.meta },
 			};
 			out.records.push({
 				conversation: at,
@@ -90,11 +102,47 @@ export function chatSkipped(n: number): string {
 	return `${n.toLocaleString()} system, tool, hidden or empty message${n === 1 ? '' : 's'} (not something anyone said)`;
 }
 
+/** Every line of the not-imported list for a chat export: what was left out, counted, and why. */
+export function chatNotImported(read: Pick<ChatRecords, 'skipped' | 'offBranch' | 'filesWithoutText' | 'thinking'>): string[] {
+	const s = (n: number) => (n === 1 ? '' : 's');
+	const out: string[] = [];
+	if (read.offBranch)
+		out.push(
+			`${read.offBranch.toLocaleString()} message${s(read.offBranch)} on other branches: earlier versions of edited messages and regenerated answers (only the branch each conversation ended on is imported)`,
+		);
+	if (read.skipped) out.push(chatSkipped(read.skipped));
+	if (read.filesWithoutText)
+		out.push(
+			`${read.filesWithoutText.toLocaleString()} attached image${s(read.filesWithoutText)} or file${s(read.filesWithoutText)} whose content the export does not hold (only the name)`,
+		);
+	if (read.thinking)
+		out.push(`${read.thinking.toLocaleString()} passage${s(read.thinking)} of Claude's reasoning (thinking), which is not part of its answers`);
+	return out;
+}
+
 interface Turn {
 	text: string;
 	speaker: string;
 	time?: string;
 	id?: string;
+	/** Set on a turn that is part of a message (an attachment, an artifact): its id suffix. */
+	part?: string;
+	/** More about the turn, under the service's metadata key. */
+	meta?: Rec;
+}
+
+/** A short stable hash of a text (53-bit, hex), for ids of records that have none in the export. */
+function textHash(text: string): string {
+	let h1 = 0xdeadbeef;
+	let h2 = 0x41c6ce57;
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		h1 = Math.imul(h1 ^ c, 2654435761);
+		h2 = Math.imul(h2 ^ c, 1597334677);
+	}
+	h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+	h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+	return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16);
 }
 
 /** An epoch time in seconds (ChatGPT) or an ISO string (Claude) as ISO 8601, or undefined. */
@@ -116,7 +164,7 @@ function chatgptText(content: unknown): string {
 }
 
 /** The messages of one ChatGPT conversation, along the branch it ended on, oldest first. */
-function chatgptTurns(conv: Rec, out: ChatRecords): Turn[] {
+function chatgptTurns(conv: Rec, out: ChatRecords, at: number, instructions: Set<string>): Turn[] {
 	const mapping = conv.mapping as Record<string, unknown>;
 	let nodes: Rec[] = [];
 	const current = typeof conv.current_node === 'string' ? mapping[conv.current_node] : undefined;
@@ -127,6 +175,7 @@ function chatgptTurns(conv: Rec, out: ChatRecords): Turn[] {
 			nodes.push(n);
 		}
 		nodes.reverse();
+		out.offBranch += Object.values(mapping).filter((n) => isRec(n) && isRec(n.message) && !seen.has(n)).length;
 	} else {
 		// No end node: every message, by time.
 		nodes = Object.values(mapping).filter(isRec);
@@ -139,15 +188,67 @@ function chatgptTurns(conv: Rec, out: ChatRecords): Turn[] {
 		const m = n.message;
 		if (!isRec(m)) continue;
 		const role = isRec(m.author) ? m.author.role : undefined;
+		if (isRec(m.content) && m.content.content_type === 'user_editable_context') {
+			customInstructions(m, out, at, instructions);
+			continue;
+		}
+		if (isRec(m.content) && Array.isArray(m.content.parts))
+			out.filesWithoutText += m.content.parts.filter((p) => isRec(p) && typeof p.text !== 'string').length;
 		const hidden = isRec(m.metadata) && m.metadata.is_visually_hidden_from_conversation === true;
 		const text = chatgptText(m.content).trim();
 		if ((role !== 'user' && role !== 'assistant') || hidden || text === '') {
 			out.skipped++;
 			continue;
 		}
-		turns.push({ text, speaker: role, time: isoOf(m.create_time) ?? start, id: typeof m.id === 'string' ? m.id : undefined });
+		// A message to a tool (code it ran, a search it made) is kept, saying whom it was for.
+		const to = typeof m.recipient === 'string' && m.recipient !== 'all' ? { recipient: m.recipient } : undefined;
+		turns.push({ text, speaker: role, time: isoOf(m.create_time) ?? start, id: typeof m.id === 'string' ? m.id : undefined, meta: to });
 	}
 	return turns;
+}
+
+/**
+ * ChatGPT's custom instructions (a hidden `user_editable_context` message at the start of each
+ * conversation): what the person wrote about themselves and how ChatGPT should answer, each one
+ * memory the first time its text is met. The clean texts are in the message's metadata; the
+ * content's `user_profile` / `user_instructions` wrap them in ChatGPT's own preamble.
+ */
+function customInstructions(m: Rec, out: ChatRecords, at: number, seen: Set<string>): void {
+	const data = isRec(m.metadata) && isRec(m.metadata.user_context_message_data) ? m.metadata.user_context_message_data : {};
+	const content = m.content as Rec;
+	const parts: [string, string, unknown][] = [
+		['about_user', 'ChatGPT custom instructions: about me', data.about_user_message ?? content.user_profile],
+		['about_model', 'ChatGPT custom instructions: how to respond', data.about_model_message ?? content.user_instructions],
+	];
+	let any = false;
+	for (const [key, summary, v] of parts) {
+		if (typeof v !== 'string' || v.trim() === '') continue;
+		any = true;
+		const text = v.trim();
+		if (seen.has(`${key}\n${text}`)) continue;
+		seen.add(`${key}\n${text}`);
+		if (text.length > LIMITS.contentChars || loneSurrogateAt(text) >= 0) {
+			out.errors.push({
+				conversation: at,
+				error: `custom instructions (${key}): content ${text.length > LIMITS.contentChars ? `is over the ${LIMITS.contentChars.toLocaleString()} characters a memory holds` : illFormedRule(loneSurrogateAt(text))}`,
+			});
+			continue;
+		}
+		const time = isoOf(m.create_time);
+		out.records.push({
+			conversation: at,
+			record: {
+				id: `chatgpt-${key.replace('_', '-')}-${textHash(text)}`,
+				content: text,
+				summary,
+				source: 'chatgpt',
+				tags: ['chatgpt'],
+				metadata: { speaker: 'user', chatgpt: { custom_instructions: key } },
+				...(time && { timestamp: time }),
+			},
+		});
+	}
+	if (!any) out.skipped++;
 }
 
 /** The messages of one Claude conversation, oldest first. */
@@ -164,11 +265,29 @@ function claudeTurns(conv: Rec, out: ChatRecords): Turn[] {
 			: [];
 		const text = (typeof m.text === 'string' && m.text.trim() !== '' ? m.text : parts.join('\n')).trim();
 		const speaker = m.sender === 'human' ? 'user' : m.sender === 'assistant' ? 'assistant' : undefined;
-		if (!speaker || text === '') {
+		const time = isoOf(m.created_at) ?? start;
+		const id = typeof m.uuid === 'string' ? m.uuid : undefined;
+		// A long paste or an attached text file is in the export only as its extracted text.
+		const attached = (Array.isArray(m.attachments) ? m.attachments : []).filter(isRec).flatMap((a, k) => {
+			const body = typeof a.extracted_content === 'string' ? a.extracted_content.trim() : '';
+			const name = typeof a.file_name === 'string' && a.file_name.trim() !== '' ? a.file_name : 'pasted text';
+			return body ? [{ text: body, part: `attachment-${k + 1}`, meta: { attachment: name } }] : [];
+		});
+		// Documents Claude wrote in the side panel (artifacts), whole as created.
+		const artifacts = (Array.isArray(m.content) ? m.content : []).filter(isRec).flatMap((b, k) => {
+			const input = b.type === 'tool_use' && isRec(b.input) ? b.input : undefined;
+			const body = input && typeof input.content === 'string' ? input.content.trim() : '';
+			const name = input && typeof input.title === 'string' ? input.title : 'artifact';
+			return body ? [{ text: body, part: `artifact-${k + 1}`, meta: { artifact: name } }] : [];
+		});
+		out.filesWithoutText += (Array.isArray(m.files) ? m.files : []).length;
+		out.thinking = (out.thinking ?? 0) + (Array.isArray(m.content) ? m.content.filter((b) => isRec(b) && b.type === 'thinking').length : 0);
+		if (!speaker || (text === '' && attached.length === 0 && artifacts.length === 0)) {
 			out.skipped++;
 			continue;
 		}
-		turns.push({ text, speaker, time: isoOf(m.created_at) ?? start, id: typeof m.uuid === 'string' ? m.uuid : undefined });
+		if (text !== '') turns.push({ text, speaker, time, id });
+		for (const extra of [...attached, ...artifacts]) turns.push({ ...extra, speaker, time, id });
 	}
 	return turns;
 }

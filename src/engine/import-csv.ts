@@ -210,14 +210,28 @@ export function readCsvDate(cell: string, order: DateOrder | undefined): { ok: s
 	};
 }
 
-/** A column guessed from the header for each role. */
+/**
+ * A column guessed from the header for each role, in English and in the languages spreadsheets are
+ * often kept in (German, French, Spanish, Portuguese, Italian, Dutch): a German "Datum" column left
+ * unguessed made every row's date the moment of import.
+ */
 export function guessColumns(header: string[]): CsvColumns {
-	const find = (re: RegExp) => header.find((h) => re.test(h.toLowerCase()));
+	const find = (re: RegExp) => header.find((h) => re.test(h.trim().toLowerCase()));
 	return {
-		content: find(/^(content|text|memory|note|notes|body|message|fact)$/) ?? find(/content|text|memory|note|body/) ?? header[0] ?? '',
-		summary: find(/^(title|summary|subject|headline|heading)$/),
-		tags: find(/^(tags?|labels?|categor(y|ies)|keywords?)$/),
-		date: find(/^(date|created|created_at|timestamp|time|when)$/) ?? find(/date|created|time/),
+		content:
+			find(
+				/^(content|text|memory|note|notes|body|message|fact|inhalt|notiz|notizen|nachricht|beschreibung|contenu|texte|contenido|texto|nota|notas|mensaje|conteúdo|testo|messaggio|inhoud|notitie|notities|bericht)$/,
+			) ??
+			find(/content|text|memory|note|body|inhalt|notiz|contenu|contenido|conteúdo|inhoud/) ??
+			header[0] ??
+			'',
+		summary: find(/^(title|summary|subject|headline|heading|titel|betreff|überschrift|titre|sujet|título|titulo|asunto|assunto|titolo|oggetto|onderwerp)$/),
+		tags: find(
+			/^(tags?|labels?|categor(y|ies)|keywords?|schlagw(ö|oe)rter|schlagworte|stichw(ö|oe)rter|stichworte|etiketten?|kategorien?|étiquettes?|mots[- ]clés|catégories?|etiquetas?|categor(í|i)as?|palabras clave|etichette|categorie|trefwoorden)$/,
+		),
+		date:
+			find(/^(date|created|created_at|timestamp|time|when|datum|erstellt|zeit|zeitpunkt|créé|créé le|fecha|creado|criado|creato|aangemaakt)$/) ??
+			find(/date|created|time|datum|fecha/),
 	};
 }
 

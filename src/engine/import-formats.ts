@@ -25,7 +25,7 @@ import { withoutBom } from '../core/text';
 import { inspect } from '../core/well-formed';
 import { parseMarkdown } from './markdown-format';
 import { mem0List, mem0Memory } from './import-mem0';
-import { chatList, chatRecords, chatSkipped } from './import-chats';
+import { chatList, chatNotImported, chatRecords } from './import-chats';
 import { splitTags } from './import-csv';
 import { describeIssue, formatPath, valueAt } from './validate';
 
@@ -408,7 +408,8 @@ export function parseJson(data: string): EngramBundle {
 	try {
 		doc = JSON.parse(withoutBom(data)) as unknown;
 	} catch (e) {
-		b.errors.add(1, `data: not valid JSON (${(e as Error).message})`);
+		const at = jsonSyntax(e, withoutBom(data));
+		b.errors.add(at.line, `data: not valid JSON: ${at.rule}`);
 		return b;
 	}
 	const mem0 = mem0List(doc);
@@ -426,7 +427,7 @@ export function parseJson(data: string): EngramBundle {
 		read.errors.forEach(({ conversation, error }) => b.errors.add(conversation, error));
 		read.records.forEach(({ conversation, record }) => addRecord(b, 'memory', record, conversation));
 		read.links.forEach(({ conversation, record }) => addRecord(b, 'association', record, conversation));
-		if (read.skipped) b.notImported.add(undefined, chatSkipped(read.skipped));
+		for (const line of chatNotImported(read)) b.notImported.add(undefined, line);
 		return b;
 	}
 	if (Array.isArray(doc)) {
@@ -443,6 +444,25 @@ export function parseJson(data: string): EngramBundle {
 	return b;
 }
 
+/**
+ * A JSON syntax error in the person's terms: the line of `text` it is on and the rule broken
+ * with its column, e.g. `expected double-quoted property name (column 21)`. V8's message counts
+ * lines and columns inside the text it was given ("line 1 column 21" for line 2 of a JSONL
+ * file), so its own line and column are dropped and counted again here from the position.
+ */
+export function jsonSyntax(e: unknown, text: string, columnOffset = 0): { line: number; rule: string } {
+	const msg = e instanceof Error ? e.message : String(e);
+	const pos = /at position (\d+)/.exec(msg);
+	let rule = msg.replace(/\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '');
+	rule = rule.charAt(0).toLowerCase() + rule.slice(1);
+	if (!pos) return { line: /end of JSON/.test(msg) ? text.trimEnd().split('\n').length : 1, rule };
+	const p = Number(pos[1]);
+	const before = text.slice(0, p);
+	const line = before.split('\n').length;
+	const column = p - (before.lastIndexOf('\n') + 1) + 1 + (line === 1 ? columnOffset : 0);
+	return { line, rule: `${rule} (column ${column})` };
+}
+
 /** Splits text into non-blank lines with their 1-based numbers, parsing each as JSON. */
 function jsonLines(data: string, errors: ImportErrors): { line: number; rec: Record<string, unknown> }[] {
 	const out: { line: number; rec: Record<string, unknown> }[] = [];
@@ -456,13 +476,16 @@ function jsonLines(data: string, errors: ImportErrors): { line: number; rec: Rec
 			const t = text.trim();
 			if (t === '') return;
 			if (!t.startsWith('{') || !t.endsWith('}')) return errors.add(i + 1, 'not a JSON object (it must start with { and end with })');
+			let rec: unknown;
 			try {
-				const rec = JSON.parse(t) as unknown;
-				if (typeof rec !== 'object' || rec === null || Array.isArray(rec)) throw new Error('not an object');
-				out.push({ line: i + 1, rec: rec as Record<string, unknown> });
+				rec = JSON.parse(t) as unknown;
 			} catch (e) {
-				errors.add(i + 1, `not a JSON object (${(e as Error).message})`);
+				// The parser counts from the trimmed line; the person counts from the line's start.
+				const at = jsonSyntax(e, t, text.length - text.trimStart().length);
+				return errors.add(i + 1, `not valid JSON: ${at.rule}`);
 			}
+			if (typeof rec !== 'object' || rec === null || Array.isArray(rec)) return errors.add(i + 1, 'not a JSON object');
+			out.push({ line: i + 1, rec: rec as Record<string, unknown> });
 		});
 	} finally {
 		E.stackTraceLimit = stackLimit;

@@ -2,8 +2,41 @@
  * Why a time phrase the person typed in the When field cannot be read, in words they can act on:
  * a range written end first ("from 2025 to 2024") says so and offers the phrase the right way
  * round, and a date written with slashes ("05/08/2023": 8 May or 5 August?) is asked for year
- * first, instead of the generic "not a time I can read".
+ * first, instead of the generic "not a time I can read". And the window a phrase means in the
+ * person's time zone, across daylight-saving changes.
  */
+import { parseTimeQuery, type TimeRange } from '../core/time';
+
+const MINUTE = 60_000;
+
+/** The zone's offset from UTC at instant `t`, in ms (+1 h in Paris in winter). */
+const offsetAt = (t: number) => -new Date(t).getTimezoneOffset() * MINUTE;
+
+/**
+ * The instant the local wall-clock time `wall` (its ms read as if UTC) happens. Each end of a
+ * window gets the offset of its own date: one offset for both (the one at `now`) put "8 March"
+ * in New York an hour late on both ends once the clocks had changed, so it took in 00:30 on the
+ * 9th and showed as "Sun 8 Mar – Mon 9 Mar". In a gap (the hour skipped in spring) it is the
+ * instant the clocks jump.
+ */
+function instantOf(wall: number): number {
+	let t = wall - offsetAt(wall);
+	t = wall - offsetAt(t);
+	return t;
+}
+
+/**
+ * The window a time phrase means in the local time zone at `now`, as UTC ISO strings, or null
+ * when it is not a time phrase. parseTimeQuery counts days and weeks in UTC; it reads the phrase at
+ * the local wall-clock time, and each end of its window is moved to the instant that wall-clock
+ * time happens here ("yesterday" runs from local midnight to local midnight).
+ */
+export function localWindow(phrase: string, now: number): TimeRange | null {
+	const w = parseTimeQuery(phrase, now + offsetAt(now));
+	if (!w) return null;
+	const back = (iso?: string) => (iso === undefined ? undefined : new Date(instantOf(Date.parse(iso))).toISOString());
+	return { ...(w.start && { start: back(w.start) }), ...(w.end && { end: back(w.end) }) };
+}
 
 /** The two ends of a range phrase ("from A to B", "between A and B", "A until B", "A..B"), or undefined. */
 export function rangeEnds(phrase: string): [string, string] | undefined {

@@ -6,7 +6,7 @@
  */
 import { proxy } from 'comlink';
 import { LIMITS, type ExportInput, type ImportInput, type ImportOutput } from '../core/schemas';
-import { chatList, chatRecords, chatSkipped } from '../engine/import-chats';
+import { chatList, chatNotImported, chatRecords } from '../engine/import-chats';
 import { detectFormat, EMPTY_FILE, isBlank, parseMarkdownBundle } from '../engine/import-formats';
 import { mem0List, mem0Memory } from '../engine/import-mem0';
 import { csvRecords, type CsvColumns, type CsvTable } from '../engine/import-csv';
@@ -83,7 +83,29 @@ function bundleFromJsonl(text: string): Bundle {
 	return b;
 }
 
-function bundleFromJson(text: string): Bundle | undefined {
+/**
+ * What a chosen chat or mem0 export holds, for the Import screen before anything is written: the
+ * service by name and how many conversations or memories, e.g. "a Claude chat export
+ * (conversations.json): 12 conversations". Undefined for anything else.
+ */
+export function describeExport(text: string): string | undefined {
+	let doc: unknown;
+	try {
+		doc = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
+	} catch {
+		return undefined;
+	}
+	const n = (k: number, one: string, many: string) => `${k.toLocaleString()} ${k === 1 ? one : many}`;
+	const chats = chatList(doc);
+	if (chats)
+		return `a ${chats.source === 'chatgpt' ? 'ChatGPT' : 'Claude'} chat export (conversations.json): ${n(chats.list.length, 'conversation', 'conversations')}`;
+	const mem0 = mem0List(doc);
+	if (mem0) return `a mem0 export: ${n(mem0.list.length, 'memory', 'memories')}`;
+	return undefined;
+}
+
+/** A JSON document (mem0, a chat export, records) as a bundle, or undefined when it is not JSON. */
+export function bundleFromJson(text: string): Bundle | undefined {
 	let doc: unknown;
 	try {
 		doc = JSON.parse(text) as unknown;
@@ -108,7 +130,7 @@ function bundleFromJson(text: string): Bundle | undefined {
 		b.errors = read.errors.map(({ conversation, error }) => ({ error: `${label(conversation)}: ${error}` }));
 		b.memories = read.records.map(({ conversation, record }) => ({ rec: { kind: 'memory', ...record }, line: 0, label: label(conversation) }));
 		b.associations = read.links.map(({ conversation, record }) => ({ rec: { kind: 'association', ...record }, line: 0, label: label(conversation) }));
-		if (read.skipped) b.notImported.push({ text: chatSkipped(read.skipped) });
+		b.notImported.push(...chatNotImported(read).map((text) => ({ text })));
 		return b;
 	}
 	const plain = Array.isArray(doc);
@@ -150,6 +172,8 @@ function bundleFromMarkdown(text: string): Bundle {
 interface Chunk {
 	data: string;
 	memories: number;
+	/** The ids of the chunk's memories (all set by then: see withStableIds), for Undo. */
+	ids?: string[];
 	lines: number[];
 	/** Where each line's record came from when it has no file line (a note's path, `results[2]`). */
 	labels: (string | undefined)[];
@@ -157,6 +181,7 @@ interface Chunk {
 
 /** A record as one JSONL line: a memory with its vectors, a link, an entity, or a bad line as it was. */
 interface Unit {
+	ids?: string[];
 	texts: string[];
 	lines: number[];
 	labels: (string | undefined)[];
@@ -178,7 +203,15 @@ function chunksOf(b: Bundle, size: number, tooBig: { line?: number; error: strin
 	const header = JSON.stringify(b.header);
 	const unit = (items: Item[], memories: number): Unit => {
 		const texts = items.map((it) => JSON.stringify(it.rec));
-		return { texts, lines: items.map((it) => it.line), labels: items.map((it) => it.label), chars: texts.reduce((n, t) => n + t.length + 1, 0), memories };
+		const ids = memories ? [String(items[0].rec.id)] : [];
+		return {
+			ids,
+			texts,
+			lines: items.map((it) => it.line),
+			labels: items.map((it) => it.label),
+			chars: texts.reduce((n, t) => n + t.length + 1, 0),
+			memories,
+		};
 	};
 	const ids = new Set(b.memories.map((m) => String(m.rec.id)));
 	const units = [
@@ -197,6 +230,7 @@ function chunksOf(b: Bundle, size: number, tooBig: { line?: number; error: strin
 		chunks.push({
 			data: [header, ...cur.flatMap((u) => u.texts)].join('\n'),
 			memories: cur.reduce((n, u) => n + u.memories, 0),
+			ids: cur.flatMap((u) => u.ids ?? []),
 			lines: [0, ...cur.flatMap((u) => u.lines)],
 			labels: [undefined, ...cur.flatMap((u) => u.labels)],
 		});
@@ -279,6 +313,35 @@ export type ImportedAs = Exclude<ImportFormatChoice, 'auto'> | 'notes' | 'csv';
 export interface ImportResult extends ImportOutput {
 	cancelled: boolean;
 	format: ImportedAs;
+	/** What Undo needs (see undoImport); absent when the ids were not known before the import. */
+	undo?: ImportUndo;
+}
+
+/**
+ * How to take an import back: the ids it added (those not there before; refused ones among them
+ * are simply not found) and, when it replaced memories, those memories as they were (lossless
+ * JSON exports, one per chunk).
+ */
+export interface ImportUndo {
+	added: string[];
+	before: string[];
+}
+
+/**
+ * Takes an import back: deletes the memories it added (with their links) and puts back, exactly,
+ * those it replaced. A memory it added that an agent changed since is deleted too. Returns how
+ * many were removed and how many put back.
+ */
+export async function undoImport(engine: EngineProxy, undo: ImportUndo): Promise<{ removed: number; restored: number }> {
+	let removed = 0;
+	let restored = 0;
+	for (let i = 0; i < undo.added.length; i += LIMITS.batch)
+		removed += (await engine.delete({ memory_ids: undo.added.slice(i, i + LIMITS.batch) }, { actor: 'app' })).deleted_count;
+	for (const data of undo.before) {
+		const out = await engine.importMemories({ data, format: 'json', on_conflict: 'replace' }, { actor: 'app' });
+		restored += out.imported + out.replaced;
+	}
+	return { removed, restored };
 }
 
 /**
@@ -418,8 +481,17 @@ async function run(
 	let result = pre.length ? addOutput(none, { ...none, success: false, refused: pre.length, errors: pre.slice(0, SHOWN_ERRORS) }) : none;
 	if (bundle?.notImported.length) result = addOutput(result, { ...none, not_imported: bundle.notImported.slice(0, SHOWN_ERRORS) });
 	let done = 0;
+	// Undo is known only where every memory's id is known before it is written (a bundle).
+	const undo: ImportUndo | undefined = bundle ? { added: [], before: [] } : undefined;
+	const withUndo = (r: ImportResult): ImportResult => (undo && (r.imported || r.replaced) ? { ...r, undo } : r);
 	for (const chunk of chunks) {
-		if (task.cancelled) return { ...result, cancelled: true, format, message: summary(result, true) };
+		if (task.cancelled) return withUndo({ ...result, cancelled: true, format, message: summary(result, true) });
+		if (undo && chunk.ids?.length) {
+			const found = await engine.getMemories(chunk.ids);
+			undo.added.push(...chunk.ids.filter((_, i) => !found[i]));
+			const there = chunk.ids.filter((_, i) => found[i]);
+			if (opts.onConflict === 'replace' && there.length) undo.before.push(await engine.exportByIds(there));
+		}
 		if (chunk.data.length > LIMITS.importChars) throw new Error(`data: a chunk is over ${LIMITS.importChars.toLocaleString()} characters; split the file`);
 		const onProgress = proxy((p: Progress) => {
 			if (bundle) task.progress(Math.min(totalMemories, done + Math.min(p.done, chunk.memories)), totalMemories, p.message);
@@ -430,7 +502,7 @@ async function run(
 		done += chunk.memories;
 		task.progress(done, totalMemories || 1, chunk.memories ? 'memories' : 'links');
 	}
-	return { ...result, cancelled: false, format, message: summary(result, false) };
+	return withUndo({ ...result, cancelled: false, format, message: summary(result, false) });
 }
 
 /**
@@ -467,7 +539,7 @@ function summary(r: ImportOutput, cancelled: boolean): string {
 export function notesBundle(files: NoteFile[]): Bundle {
 	const n = readNotes(files, newMemoryId);
 	const b = emptyBundle();
-	b.memories = n.memories.map((m) => ({ rec: { kind: 'memory', ...m.record }, line: 0, label: m.path }));
+	b.memories = n.memories.map((m) => ({ rec: localDays({ kind: 'memory', ...m.record }), line: 0, label: m.path }));
 	b.associations = n.links.map((l) => ({ rec: { kind: 'association', ...l.record }, line: 0, label: `${l.path}: link ${l.record.context}` }));
 	b.errors = n.errors.map((error) => ({ error }));
 	b.notImported = n.notImported.map((text) => ({ text }));
@@ -478,9 +550,24 @@ export function notesBundle(files: NoteFile[]): Bundle {
 export function csvBundle(table: CsvTable, cols: CsvColumns): Bundle {
 	const { records, errors } = csvRecords(table, cols);
 	const b = emptyBundle();
-	b.memories = records.map((r) => ({ rec: { kind: 'memory', ...r.record }, line: r.line }));
+	b.memories = records.map((r) => ({ rec: localDays({ kind: 'memory', ...r.record }), line: r.line }));
 	b.errors = errors;
 	return b;
+}
+
+/**
+ * A note's or a spreadsheet's bare day ("2024-05-01") as the start of that day where the person
+ * is, as a wall-clock time the engine reads in this browser's zone. Read as a date alone it is
+ * UTC midnight: in New York a note created on 1 May showed as 30 April, 20:00, and "1 May 2024"
+ * in the When filter did not find it. A date with a time is left as written (already local
+ * without an offset, or with its own).
+ */
+function localDays(rec: Rec): Rec {
+	for (const key of ['timestamp', 'updated_at'] as const) {
+		const v = rec[key];
+		if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v)) rec[key] = `${v}T00:00`;
+	}
+	return rec;
 }
 
 /** The files of a zip (directories left out), notes decoded exactly (a note that is not UTF-8 throws a NotTextError naming it). */
@@ -489,6 +576,24 @@ export function unzipNotes(bytes: Uint8Array): NoteFile[] {
 	return Object.entries(entries)
 		.filter(([path]) => !path.endsWith('/'))
 		.map(([path, data]) => ({ path, text: /\.(md|markdown)$/i.test(path) ? textOf(data, path) : '' }));
+}
+
+/**
+ * The conversations.json of a chat export as ChatGPT and Claude send it (a .zip with the chats, a
+ * chat.html and the images), or undefined when the zip holds none that reads as chats. Only that
+ * one file is inflated: the images can run to gigabytes. Read as notes before, it imported nothing.
+ */
+export function chatExportInZip(bytes: Uint8Array): { path: string; text: string } | undefined {
+	const entries = unzipSync(bytes, { filter: (f) => /(^|\/)conversations\.json$/i.test(f.name) });
+	for (const [path, data] of Object.entries(entries).sort(([a], [b]) => a.length - b.length)) {
+		const text = textOf(data, path);
+		try {
+			if (chatList(JSON.parse(text.replace(/^\uFEFF/, '')) as unknown)) return { path, text };
+		} catch {
+			// Not JSON: not a chat export; the zip is read as notes.
+		}
+	}
+	return undefined;
 }
 
 /** What the export should contain. */

@@ -164,3 +164,25 @@ export function listWords(items: string[]): string {
 	if (items.length <= 1) return items.join('');
 	return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
+
+/**
+ * The filters set, each as a phrase that follows "memories", for an empty list to say why it is
+ * empty: `tagged #c++`, `tagged with all of #c++, #Food & Drink`, `not tagged #ops`, `of type
+ * Decision or Habit`, `in scope work`, `dated Mon 23 Nov – Sun 29 Nov 2026 (“last week”)`, `that
+ * are current (superseded ones hidden)`. `when` is the time phrase and its window in words.
+ */
+export function filterWords(
+	f: { tags: string[]; tagMode: 'any' | 'all'; excludeTags: string[]; types: string[]; scope: string; currentOnly: boolean },
+	when?: { phrase: string; window?: string },
+): string[] {
+	const tags = (list: string[], joiner: string) => list.map((t) => `#${t}`).join(joiner);
+	const out: string[] = [];
+	if (f.tags.length === 1) out.push(`tagged ${tags(f.tags, '')}`);
+	else if (f.tags.length) out.push(`tagged with ${f.tagMode === 'all' ? 'all' : 'any'} of ${tags(f.tags, ', ')}`);
+	if (f.excludeTags.length) out.push(`not tagged ${tags(f.excludeTags, ' or ')}`);
+	if (f.types.length) out.push(`of type ${f.types.map(typeLabel).join(' or ')}`);
+	if (f.scope) out.push(`in scope ${f.scope}`);
+	if (when?.phrase) out.push(when.window ? `dated ${when.window} (“${when.phrase}”)` : `dated “${when.phrase}”`);
+	if (f.currentOnly) out.push('that are current (superseded ones hidden)');
+	return out;
+}

@@ -78,8 +78,8 @@ describe('import from anywhere', () => {
 		await chooseFile(join(FIXTURES, 'foreign.md'));
 		const text = await runImport();
 		expect(text).toContain('3 imported');
-		expect(text).toMatch(/2 parts not imported/);
-		await app.page.getByText(/parts not imported/).click();
+		expect(text).toMatch(/What was not imported, and why/);
+		await app.page.getByText(/What was not imported/).click();
 		await app.page.getByText(/line 6: "---": a horizontal rule/).waitFor();
 		await app.page.getByText(/line 12: "## Empty section": a heading with nothing under it/).waitFor();
 		const { memories } = await stored();
@@ -132,7 +132,7 @@ describe('import from anywhere', () => {
 		expect(text).toContain('1 refused');
 		await app.page.getByText(/record refused/).click();
 		await app.page.getByText(/Broken\.md: front matter/).waitFor();
-		await app.page.getByText(/parts not imported/).click();
+		await app.page.getByText(/What was not imported/).click();
 		await app.page
 			.getByText(/readme\.txt: not a Markdown note/)
 			.first()
@@ -183,7 +183,7 @@ describe('import from anywhere', () => {
 
 	it("imports mem0's exported memories JSON, refusing a record without text by its position", async () => {
 		await chooseFile(join(FIXTURES, 'mem0.json'));
-		await app.page.getByText('looks like mem0 memories').waitFor();
+		await app.page.getByText(/looks like a mem0 export: \d+ memories/).waitFor();
 		const text = await runImport();
 		expect(text).toContain('2 imported');
 		expect(text).toContain('1 refused');
@@ -201,7 +201,7 @@ describe('import from anywhere', () => {
 	it("imports ChatGPT's conversations.json as linked turns, lists what is not a message, and adds nothing the second time", async () => {
 		const file = join(FIXTURES, 'chatgpt-conversations.json');
 		await chooseFile(file);
-		await app.page.getByText('looks like a ChatGPT or Claude chat export').waitFor();
+		await app.page.getByText('looks like a ChatGPT chat export (conversations.json): 2 conversations').waitFor();
 		const text = await runImport();
 		expect(text).toContain('6 imported');
 		expect(text).toContain('4 links');

@@ -1,5 +1,6 @@
 /**
- * Hash routing for the app: `#/`, `#/memory/<id>`, `#/graph`, `#/graph/<id>`, `#/connections`,
+ * Hash routing for the app: `#/` (with the list's search and filters as `?q=…&tag=…`, see
+ * src/ui/search-url.ts), `#/memory/<id>`, `#/graph`, `#/graph/<id>`, `#/connections`,
  * `#/import`, `#/settings`. Hashes that are not routes (the relay pairing link
  * `#relay=ws://…&token=…`) belong to the MCP host, which reads and clears them; the router
  * ignores them and keeps showing the current screen.
@@ -9,7 +10,7 @@ import { toWellFormed } from '../../core/well-formed';
 
 /** A screen the app can show, with its parameter where it has one. */
 export type Route =
-	| { name: 'memories' }
+	| { name: 'memories'; search?: string }
 	| { name: 'memory'; id: string }
 	| { name: 'graph'; id?: string; query?: string }
 	| { name: 'connections' }
@@ -64,7 +65,7 @@ export function parseHash(hash: string): Route | undefined {
 	const params = new URLSearchParams(queryString);
 	switch (parts[0]) {
 		case undefined:
-			return { name: 'memories' };
+			return queryString ? { name: 'memories', search: queryString } : { name: 'memories' };
 		case 'memory':
 			return parts[1] ? { name: 'memory', id: parts[1] } : { name: 'memories' };
 		case 'graph':
@@ -82,7 +83,7 @@ export function parseHash(hash: string): Route | undefined {
 export function hashFor(route: Route): string {
 	switch (route.name) {
 		case 'memories':
-			return '#/';
+			return route.search ? `#/?${route.search}` : '#/';
 		case 'memory':
 			return `#/memory/${encodeSegment(route.id)}`;
 		case 'graph': {

@@ -7,8 +7,8 @@
  * typed in the search box ("billing last week"), which becomes the time filter (a removable
  * chip) instead of words to search. Both reach the engine as start/end.
  */
-import { extractTimeMentions, parseTimeQuery, type TimeRange } from '../../core/time';
-import { whenError } from '../time-words';
+import { extractTimeMentions, type TimeRange } from '../../core/time';
+import { localWindow, whenError } from '../time-words';
 import { RecallInputSchema, type MemoryType, type RecallInput, type RecallResult, type RecallWeights, type TimelineInput } from '../../core/schemas';
 import type { EngineProxy } from './engine-proxy';
 
@@ -31,21 +31,9 @@ export function emptyFilters(): Filters {
 }
 
 const PAGE = 30;
-const MINUTE = 60_000;
 
-/**
- * The window a time phrase means in the local time zone at `now`, as UTC ISO strings, or null
- * when it is not a time phrase. parseTimeQuery counts days and weeks in UTC; reading it at the
- * local wall-clock time and moving the result back by the offset gives local days ("yesterday"
- * from local midnight to midnight). The offset is the one at `now`.
- */
-export function localWindow(phrase: string, now: number): TimeRange | null {
-	const offset = -new Date(now).getTimezoneOffset() * MINUTE;
-	const w = parseTimeQuery(phrase, now + offset);
-	if (!w) return null;
-	const back = (iso?: string) => (iso === undefined ? undefined : new Date(Date.parse(iso) - offset).toISOString());
-	return { ...(w.start && { start: back(w.start) }), ...(w.end && { end: back(w.end) }) };
-}
+/** The window a time phrase means in the local time zone (see `localWindow` in time-words). */
+export { localWindow };
 
 /** A time phrase found in the search box: the phrase, the words left to search, its window. */
 export interface QueryTime {

@@ -52,8 +52,14 @@ describe('chat exports', () => {
 			source: 'chatgpt',
 			metadata: { conversation_id: 'c-lisbon', chatgpt: { conversation: 'Lisbon trip with Ana', message_id: 'u1' } },
 		});
-		// The hidden system message and the tool's output are not memories; the regenerated answer is off the branch.
-		expect(b.notImported.list()).toEqual([{ text: '2 system, tool, hidden or empty messages (not something anyone said)' }]);
+		// The hidden system message and the tool's output are not memories; the regenerated answer is off the branch, and said so.
+		expect(b.notImported.list()).toEqual([
+			{
+				text: '1 message on other branches: earlier versions of edited messages and regenerated answers (only the branch each conversation ended on is imported)',
+			},
+			{ text: '2 system, tool, hidden or empty messages (not something anyone said)' },
+			{ text: '1 attached image or file whose content the export does not hold (only the name)' },
+		]);
 		expect(b.associations.map((a) => [a.value.from, a.value.type, a.value.to])).toEqual([
 			['chatgpt-a1', 'PRECEDED_BY', 'chatgpt-u1'],
 			['chatgpt-u2', 'PRECEDED_BY', 'chatgpt-a1'],

@@ -1,0 +1,198 @@
+/**
+ * What a newcomer meets, checked in the built app: a Claude export whose attached file and long
+ * paste are kept (they were dropped, the paste called "not something anyone said"), a ChatGPT
+ * export whose left-out branches are counted on screen, a JSONL error naming the file's own line,
+ * an empty filtered list that says which filters emptied it, and a sort that says what it does
+ * when nothing is searched.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { strToU8, zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { engine, seed, useApp } from './app-support';
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'imports');
+const dir = mkdtempSync(join(tmpdir(), 'engram-newcomer-'));
+
+describe('import: every piece of text kept or named', () => {
+	const app = useApp({ fresh: '/#/import' });
+
+	async function importFile(path: string): Promise<string> {
+		await app.page.getByLabel('Choose a file to import').setInputFiles(path);
+		await app.page.getByText(/looks like/).waitFor();
+		await app.page.getByRole('button', { name: 'Import', exact: true }).click();
+		const result = app.page.getByTestId('import-result');
+		await result.waitFor();
+		await result.locator('details').evaluateAll((ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+		return result.innerText();
+	}
+
+	async function contents(): Promise<string[]> {
+		const out = await engine<{ data: string }>(app.page, 'exportMemories', { format: 'json' });
+		return (JSON.parse(out.data) as { memories: { content: string }[] }).memories.map((m) => m.content);
+	}
+
+	it("keeps a Claude message's attached file and pasted text, and names the image it cannot hold", async () => {
+		await app.page.getByLabel('Choose a file to import').setInputFiles(join(FIXTURES, 'claude-attachments.json'));
+		await app.page.getByText('looks like a Claude chat export (conversations.json): 1 conversation').waitFor();
+		const text = await importFile(join(FIXTURES, 'claude-attachments.json'));
+		expect(text).toContain('5 imported');
+		expect(text).toContain('What was not imported, and why');
+		expect(text).toContain('1 attached image or file whose content the export does not hold (only the name)');
+		expect(text).not.toContain('not something anyone said');
+		expect(await contents()).toEqual(
+			expect.arrayContaining(['500 g flour\n350 g water\n10 g salt\n3 g yeast', 'PASTED: oven is 230 °C fan, 35 minutes', '# Two loaves\n1 kg flour']),
+		);
+	});
+
+	it("counts a ChatGPT conversation's other branches and keeps its custom instructions", async () => {
+		const text = await importFile(join(FIXTURES, 'chatgpt-branches.json'));
+		expect(text).toContain('8 imported');
+		expect(text).toMatch(/3 messages on other branches: earlier versions of edited messages and regenerated answers/);
+		expect(await contents()).toEqual(expect.arrayContaining(['I am a nurse in Porto.', 'Answer in British English.']));
+	});
+
+	it("imports ChatGPT's export as it arrives, a .zip with chat.html and images", async () => {
+		const zip = join(dir, 'chatgpt-export.zip');
+		writeFileSync(
+			zip,
+			zipSync({
+				'chat.html': strToU8('<html><body>chats</body></html>'),
+				'file-abc.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+				'conversations.json': strToU8(readFileSync(join(FIXTURES, 'chatgpt-branches.json'), 'utf8')),
+			}),
+		);
+		await app.page.getByLabel('Choose a file to import').setInputFiles(zip);
+		await app.page.getByText('looks like a ChatGPT chat export (conversations.json): 1 conversation').waitFor();
+		await app.page.getByRole('button', { name: 'Import', exact: true }).click();
+		const result = app.page.getByTestId('import-result');
+		await result.waitFor();
+		expect(await result.innerText()).toContain('8 imported');
+	});
+
+	it('undoes an import: what it added goes, with its links, and a memory it replaced comes back as it was', async () => {
+		await engine(app.page, 'store', { memories: [{ id: 'claude-m1', content: 'My own note, here before the import.', tags: ['mine'] }] });
+		await app.page.getByLabel('If a memory is already here').selectOption({ label: "Replace it with the file's" });
+		const text = await importFile(join(FIXTURES, 'claude-attachments.json'));
+		expect(text).toContain('4 imported');
+		expect(text).toContain('1 replaced');
+		expect(await contents()).toHaveLength(5);
+		expect(await app.page.locator('.undo small').innerText()).toBe(
+			'removes the 4 memories it added, and puts back the 1 memory it replaced, as it was before the import',
+		);
+		await app.page.screenshot({ path: join(tmpdir(), 'engram-undo-import.png') });
+		await app.page.getByRole('button', { name: 'Undo this import' }).click();
+		await app.page.getByTestId('import-undone').waitFor();
+		expect(await app.page.getByTestId('import-undone').innerText()).toBe('Import undone: 4 memories removed, 1 memory put back as it was.');
+		const out = JSON.parse((await engine<{ data: string }>(app.page, 'exportMemories', { format: 'json' })).data) as {
+			memories: { id: string; content: string; tags: string[] }[];
+			associations: unknown[];
+		};
+		expect(out.memories.map((m) => [m.id, m.content, m.tags])).toEqual([['claude-m1', 'My own note, here before the import.', ['mine']]]);
+		expect(out.associations).toEqual([]);
+	});
+
+	it('names the JSONL line and column of a syntax error, not the parser’s "line 1"', async () => {
+		const path = join(dir, 'broken.jsonl');
+		writeFileSync(path, '{"content":"first"}\n{"content":"second",}\n{"content":"third"}\n');
+		const text = await importFile(path);
+		expect(text).toContain('line 2: not valid JSON: expected double-quoted property name (column 21)');
+		expect(text).not.toMatch(/line 1 column/);
+	});
+});
+
+describe('the list says what its filters do', () => {
+	const app = useApp({ fresh: '/' });
+
+	it('an empty filtered list names the filters that emptied it, and Clear filters brings every memory back', async () => {
+		await seed(app.page, [
+			{ content: 'C++ templates are compiled per translation unit.', tags: ['c++'], type: 'Insight' },
+			{ content: 'Café opens at 8 on Sundays.', tags: ['Food & Drink'], type: 'Context' },
+		]);
+		await app.page.getByRole('button', { name: /Filters/ }).click();
+		const tags = app.page.getByLabel('Filter by tags');
+		for (const t of ['c++', 'Food & Drink']) {
+			await tags.fill(t);
+			await tags.press('Enter');
+		}
+		await app.page.getByText('2 memories').waitFor();
+		await app.page.getByLabel('all').check();
+		const why = app.page.getByTestId('filters-set');
+		await why.waitFor();
+		expect(await why.innerText()).toBe('Showing only memories tagged with all of #c++, #Food & Drink.');
+		await app.page.screenshot({ path: join(tmpdir(), 'engram-empty-filters.png') });
+		await app.page.getByRole('button', { name: 'Clear filters' }).click();
+		await app.page.getByText('2 memories').waitFor();
+	});
+
+	it('keeps the search and filters in the address: a reload and Back show the same list', async () => {
+		await seed(app.page, [
+			{ content: 'C++ templates are compiled per translation unit.', tags: ['c++'], type: 'Insight' },
+			{ content: 'C++ modules replace headers.', tags: ['c++'], type: 'Decision' },
+			{ content: 'Café opens at 8 on Sundays.', tags: ['Food & Drink'], type: 'Context' },
+		]);
+		await app.page.getByRole('button', { name: /Filters/ }).click();
+		const tags = app.page.getByLabel('Filter by tags');
+		await tags.fill('c++');
+		await tags.press('Enter');
+		await app.page.getByRole('button', { name: 'Insight', exact: true }).click();
+		await app.page.getByText('1 memory').waitFor();
+		await app.page.waitForURL((u) => u.hash === '#/?tag=c%2B%2B&type=Insight');
+		await app.page.reload();
+		await app.page.getByText('1 memory').waitFor();
+		expect(await app.page.getByRole('button', { name: 'Insight', exact: true }).getAttribute('aria-pressed')).toBe('true');
+		await app.page.getByRole('link', { name: /C\+\+ templates/ }).click();
+		await app.page.waitForURL(/#\/memory\//);
+		await app.page.goBack();
+		await app.page.getByText('1 memory').waitFor();
+		await app.page.getByRole('link', { name: /C\+\+ templates/ }).waitFor();
+		// Clear filters is there while memories are listed, and clears the address too.
+		await app.page
+			.getByRole('button', { name: 'Clear search' })
+			.or(app.page.getByRole('button', { name: 'Clear filters' }))
+			.first()
+			.click();
+		await app.page.getByText('3 memories').waitFor();
+		await app.page.waitForURL((u) => u.hash === '#/');
+	});
+
+	it('says Best match lists newest first until words are searched, and names the order it lists in', async () => {
+		await seed(app.page, [{ content: 'Deploys happen on Tuesdays.' }]);
+		await app.page.getByRole('button', { name: /Filters/ }).click();
+		const sort = app.page.getByLabel('Sort order');
+		expect(await app.page.getByTestId('sort-hint').innerText()).toBe('newest first until you search');
+		await app.page.screenshot({ path: join(tmpdir(), 'engram-sort-hint.png') });
+		await sort.selectOption('time_asc');
+		await app.page.getByRole('list', { name: 'Memories, oldest first' }).waitFor();
+		await app.page.getByPlaceholder(/Search memories/).fill('deploys');
+		await sort.selectOption('score');
+		await app.page.getByTestId('match-count').waitFor();
+		expect(await app.page.getByTestId('sort-hint').count()).toBe(0);
+	});
+});
+
+describe('a phone-sized window', () => {
+	const app = useApp({ fresh: '/' });
+
+	it('names every screen under its icon in the bottom bar, and the links keep their full names', async () => {
+		await app.page.setViewportSize({ width: 375, height: 720 });
+		const nav = app.page.getByRole('navigation', { name: 'Main' });
+		const words = nav.locator('.nav-short');
+		await words.first().waitFor();
+		expect(await words.evaluateAll((els) => els.map((e) => (e.getBoundingClientRect().height > 0 ? e.textContent : '')))).toEqual([
+			'Memories',
+			'Graph',
+			'Connect',
+			'Import',
+			'Settings',
+			'Dark',
+		]);
+		await nav.getByRole('link', { name: /^Import & export/ }).click();
+		await app.page.getByRole('heading', { name: 'Import & export' }).waitFor();
+		// Nothing scrolls sideways.
+		expect(await app.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+		await app.page.screenshot({ path: join(tmpdir(), 'engram-phone-nav.png') });
+		await app.page.setViewportSize({ width: 1280, height: 800 });
+	});
+});
