@@ -121,16 +121,16 @@ describe('hostile Markdown in a memory', () => {
 
 describe('spoofing characters in what an agent wrote', () => {
 	it('shows bidi overrides, zero-width characters and line breaks as code points', async () => {
-		const [id] = await seed(page, [
-			{
-				content: 'Pay \u202E0001$\u202C to Alice.',
-				summary: '\u202Eevil\u202C summary',
-				tags: ['x\u202Egpj.exe', 'zero\u200Bwidth', 'new\nline'],
-				scope: 'proj\u202Ecs',
-				source: 'agent\u2066x',
-				type: 'Decision',
-			},
-		]);
+		// `source` is a store_memory field the seed helper's type does not list.
+		const spoof = {
+			content: 'Pay \u202E0001$\u202C to Alice.',
+			summary: '\u202Eevil\u202C summary',
+			tags: ['x\u202Egpj.exe', 'zero\u200Bwidth', 'new\nline'],
+			scope: 'proj\u202Ecs',
+			source: 'agent\u2066x',
+			type: 'Decision',
+		};
+		const [id] = await seed(page, [spoof]);
 		await page.goto(`${server.url}/#/memory/${id}`);
 		await page.locator('[data-testid="memory-content"]').waitFor();
 		await expect.poll(() => page.locator('#memory-title').textContent()).toBe('⟨U+202E⟩evil⟨U+202C⟩ summary');
