@@ -148,6 +148,29 @@ describe('spoofing characters in what an agent wrote', () => {
 	});
 });
 
+describe('link reasons and import file names', () => {
+	it('shows bidi controls in a link reason, and a long, spoofing file name cut and revealed', async () => {
+		const ids = await seed(page, [{ content: 'Use tabs.' }, { content: 'Use spaces.' }]);
+		await engine(page, 'associate', {
+			memory1_id: ids[0],
+			memory2_id: ids[1],
+			type: 'CONTRADICTS',
+			reason: 'because \u202Esnoitpo\u202C <img src=x onerror=alert("reason")>',
+		});
+		await page.goto(`${server.url}/#/memory/${ids[0]}`);
+		const link = page.locator('[data-testid="association"]');
+		await expect.poll(() => link.count()).toBe(1);
+		expect(await link.locator('dd').first().textContent()).toBe('because ⟨U+202E⟩snoitpo⟨U+202C⟩ <img src=x onerror=alert("reason")>');
+		await page.goto(`${server.url}/#/import`);
+		const name = 'x'.repeat(300) + 'invoice\u202Efdp.exe';
+		await page.getByLabel('Choose a file to import').setInputFiles({ name, mimeType: 'text/plain', buffer: Buffer.from('a note') });
+		const shown = page.locator('[data-testid="drop-zone"] strong');
+		await expect.poll(() => shown.getAttribute('title')).toBe('x'.repeat(300) + 'invoice⟨U+202E⟩fdp.exe');
+		expect(((await shown.textContent()) ?? '').length).toBe(80);
+		expect(incidents).toEqual([]);
+	});
+});
+
 describe('a hostile MCP client', () => {
 	it('shows its name revealed and cut on Connections, and what it stores renders with no script and no hidden override', async () => {
 		await page.goto(`${server.url}/#/connections`);
