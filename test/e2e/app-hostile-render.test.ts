@@ -149,8 +149,8 @@ describe('spoofing characters in what an agent wrote', () => {
 });
 
 describe('link reasons and import file names', () => {
-	it('shows bidi controls in a link reason, and a long, spoofing file name cut and revealed', async () => {
-		const ids = await seed(page, [{ content: 'Use tabs.' }, { content: 'Use spaces.' }]);
+	it('shows bidi controls in a linked title and a link reason, and a long, spoofing file name cut and revealed', async () => {
+		const ids = await seed(page, [{ content: 'Use tabs.' }, { content: 'Use spaces.', summary: '\u202Esecaps esU' }]);
 		await engine(page, 'associate', {
 			memory1_id: ids[0],
 			memory2_id: ids[1],
@@ -160,6 +160,8 @@ describe('link reasons and import file names', () => {
 		await page.goto(`${server.url}/#/memory/${ids[0]}`);
 		const link = page.locator('[data-testid="association"]');
 		await expect.poll(() => link.count()).toBe(1);
+		// The other memory's title, as links, history, toasts and the graph quote it.
+		expect(await link.locator('a').first().textContent()).toBe('⟨U+202E⟩secaps esU');
 		expect(await link.locator('dd').first().textContent()).toBe('because ⟨U+202E⟩snoitpo⟨U+202C⟩ <img src=x onerror=alert("reason")>');
 		await page.goto(`${server.url}/#/import`);
 		const name = 'x'.repeat(300) + 'invoice\u202Efdp.exe';

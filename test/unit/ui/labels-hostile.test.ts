@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { preview, revealBidi, revealHidden, shortLabel } from '../../../src/ui/format';
 import { clientText } from '../../../src/mcp/agent-tracker';
+import { titleOf } from '../../../src/ui/words';
 
 describe('revealHidden (tags, scopes, sources, entity names, client names)', () => {
 	it('shows a right-to-left override instead of obeying it ("xexe.jpg" spoof)', () => {
@@ -56,6 +57,12 @@ describe('preview', () => {
 	});
 	it('reveals bidi controls in content previews', () => {
 		expect(preview({ content: 'pay \u202E0001$ to alice' })).toBe('pay ⟨U+202E⟩0001$ to alice');
+	});
+});
+
+describe('titleOf (links, history, toasts, graph labels)', () => {
+	it('reveals a summary that reverses itself', () => {
+		expect(titleOf({ summary: '\u202Eevil', content: '' })).toBe('⟨U+202E⟩evil');
 	});
 });
 
