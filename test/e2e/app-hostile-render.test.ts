@@ -140,6 +140,11 @@ describe('spoofing characters in what an agent wrote', () => {
 		const facts = (await page.locator('.facts').textContent()) ?? '';
 		expect(facts).toContain('proj⟨U+202E⟩cs');
 		expect(facts).toContain('agent⟨U+2066⟩x');
+		// The edit form's tag chips too.
+		await page.getByRole('button', { name: 'Edit' }).click();
+		await expect
+			.poll(async () => (await page.locator('form .chip.accent').allTextContents()).map((t) => t.trim()).sort())
+			.toEqual(['#new⟨U+000A⟩line', '#x⟨U+202E⟩gpj.exe', '#zero⟨U+200B⟩width']);
 		// The list shows the same, revealed.
 		await page.goto(`${server.url}/#/`);
 		await expect.poll(async () => (await page.locator('main').textContent()) ?? '').toContain('⟨U+202E⟩evil⟨U+202C⟩ summary');
