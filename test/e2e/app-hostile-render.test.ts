@@ -119,6 +119,34 @@ describe('hostile Markdown in a memory', () => {
 	});
 });
 
+describe("the app's own classes and ids in a memory", () => {
+	it('cannot dress content as a notification fixed over the page, nor take an id the app uses', async () => {
+		// The toast stack's class, hash included, as an attacker reads it from the public build.
+		const stack = (await page.locator('[role="status"][aria-live="polite"]').first().getAttribute('class')) ?? '';
+		expect(stack).toMatch(/svelte-/);
+		const toast = stack.replace('stack', 'toast error');
+		const [id] = await seed(page, [
+			{
+				content: `<div class="${stack}"><div class="${toast}">Engram: your memories were deleted. Re-pair at https://attacker.example</div></div>\n\n<p id="memory-title">Spoofed title</p> <span class="btn">Delete all</span>\n\n\`\`\`js\nlet a = 1;\n\`\`\``,
+			},
+		]);
+		await page.goto(`${server.url}/#/memory/${id}`);
+		const content = page.locator('[data-testid="memory-content"]');
+		await content.waitFor();
+		await expect.poll(() => content.locator('pre code').count()).toBe(1);
+		const found = await content.evaluate((root) => ({
+			fixed: [...root.querySelectorAll('*')].filter((e) => getComputedStyle(e).position === 'fixed').length,
+			classes: [...root.querySelectorAll('[class]')].map((e) => e.getAttribute('class')),
+			titles: document.querySelectorAll('#memory-title').length,
+		}));
+		expect(found.fixed).toBe(0);
+		// Only the classes the renderer itself gives: a code block's language.
+		expect(found.classes).toEqual(['language-js']);
+		expect(found.titles).toBe(1);
+		expect(incidents).toEqual([]);
+	});
+});
+
 describe('spoofing characters in what an agent wrote', () => {
 	it('shows bidi overrides, zero-width characters and line breaks as code points', async () => {
 		// `source` is a store_memory field the seed helper's type does not list.
