@@ -206,6 +206,21 @@ describe('link reasons and import file names', () => {
 	});
 });
 
+describe('history', () => {
+	it('cuts a long actor and reveals its hidden characters, keeping the whole in a title', async () => {
+		const actor = 'System notice \u202E' + 'A'.repeat(180);
+		const out = await engine<{ results: { memory_id: string }[] }>(page, 'store', { content: 'A note from a loud agent.' }, { actor });
+		await page.goto(`${server.url}/#/memory/${out.results[0]!.memory_id}`);
+		const who = page.locator('.actor').first();
+		await who.waitFor();
+		const shown = (await who.textContent()) ?? '';
+		expect(shown).toHaveLength(40);
+		expect(shown.startsWith('System notice ⟨U+202E⟩AAA')).toBe(true);
+		expect(await who.getAttribute('title')).toBe('Who: System notice ⟨U+202E⟩' + 'A'.repeat(180));
+		expect(incidents).toEqual([]);
+	});
+});
+
 describe('a hostile MCP client', () => {
 	it('shows its name revealed and cut on Connections, and what it stores renders with no script and no hidden override', async () => {
 		await page.goto(`${server.url}/#/connections`);

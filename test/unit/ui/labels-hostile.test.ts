@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { preview, revealBidi, revealHidden, shortLabel } from '../../../src/ui/format';
 import { clientText } from '../../../src/mcp/agent-tracker';
 import { titleOf } from '../../../src/ui/words';
+import { highlight } from '../../../src/ui/highlight';
 
 describe('revealHidden (tags, scopes, sources, entity names, client names)', () => {
 	it('shows a right-to-left override instead of obeying it ("xexe.jpg" spoof)', () => {
@@ -63,6 +64,16 @@ describe('preview', () => {
 describe('titleOf (links, history, toasts, graph labels)', () => {
 	it('reveals a summary that reverses itself', () => {
 		expect(titleOf({ summary: '\u202Eevil', content: '' })).toBe('⟨U+202E⟩evil');
+	});
+});
+
+describe('highlight (search results)', () => {
+	it('reveals bidi controls in the text it splits, with or without matches', () => {
+		expect(highlight('pay \u202E0001$ now', [])).toEqual([{ text: 'pay ⟨U+202E⟩0001$ now', match: false }]);
+		expect(highlight('pay \u202E0001$ now', ['pay'])).toEqual([
+			{ text: 'pay', match: true },
+			{ text: ' ⟨U+202E⟩0001$ now', match: false },
+		]);
 	});
 });
 
