@@ -49,6 +49,28 @@ export interface ActivitySink {
 
 const MAX_CALLS = 200;
 
+/**
+ * Characters a client's name or version must not carry into the page or the activity log:
+ * C0/C1 controls (a newline), bidi embeddings, overrides, isolates and marks (U+202E turns
+ * "x\u202Egpj.exe" into "xexe.jpg"), and zero-width or invisible ones that make two names look
+ * the same. ZWJ and ZWNJ stay (emoji and Persian need them). Mirrors ui/format.ts's revealHidden,
+ * which the page applies to what agents wrote; the tracker cannot import the UI.
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const HIDDEN = /[\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+
+/**
+ * What an agent says about itself (clientInfo name or version, a tool name), as it may be shown:
+ * each hidden or reordering character replaced by its code point ("⟨U+202E⟩"), at most `max`
+ * characters (cut on a code point boundary).
+ */
+export function clientText(raw: string, max: number): string {
+	const shown = raw.replace(HIDDEN, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
+	if (shown.length <= max) return shown;
+	const cut = shown.slice(0, max - 1);
+	return (/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut) + '…';
+}
+
 /** The activity-log action that best describes a tool (the log has no generic "tool call"). */
 export function actionFor(tool: string): ActivityEntry['action'] {
 	if (/import/.test(tool)) return 'imported';
@@ -141,12 +163,12 @@ export class AgentTracker {
 		if (m.method === 'initialize' && typeof params?.clientInfo?.name === 'string') {
 			const version = params.clientInfo.version;
 			info.client = {
-				name: params.clientInfo.name.slice(0, 200),
-				version: typeof version === 'string' ? version.slice(0, 100) : undefined,
+				name: clientText(params.clientInfo.name, 200),
+				version: typeof version === 'string' ? clientText(version, 100) : undefined,
 			};
 			this.onChange();
 		}
-		if (m.method === 'tools/call' && typeof params?.name === 'string') open.set(m.id, { tool: params.name.slice(0, 100), started: performance.now() });
+		if (m.method === 'tools/call' && typeof params?.name === 'string') open.set(m.id, { tool: clientText(params.name, 100), started: performance.now() });
 	}
 
 	#outbound(info: AgentConnection, open: Map<string | number, { tool: string; started: number }>, m: JSONRPCMessage): void {

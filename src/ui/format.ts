@@ -86,9 +86,51 @@ export const TYPE_COLOURS: Record<MemoryType, string> = {
 /** Colour of entity nodes in the graph. */
 export const ENTITY_COLOUR = '#94a3b8';
 
-/** A one-line preview of a memory: its summary, else the start of its content. */
+/**
+ * Bidi controls that reorder the text around them (embeddings, overrides, isolates): an agent's
+ * "x\u202Egpj.exe" tag reads "xexe.jpg". Shown, never obeyed, in everything an agent wrote.
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+/**
+ * Characters a label must not hide: the bidi controls above, the marks and zero-width
+ * characters that make two different names look the same (LRM, RLM, ALM, ZWSP, word joiner,
+ * invisible operators, BOM, soft hyphen, Mongolian vowel separator), and C0/C1 controls
+ * (a newline in a tag or a client name). ZWJ and ZWNJ stay: emoji and Persian need them.
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const HIDDEN_IN_LABELS = /[\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+
+/** "⟨U+202E⟩": the visible stand-in for a hidden or reordering character. */
+function codePoint(c: string): string {
+	return `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`;
+}
+
+/**
+ * A name, tag, scope, source, type or client name as it may be shown: every character that
+ * would be invisible, break the line or reorder the text is replaced by its code point
+ * ("⟨U+202E⟩"), so what the page shows is what was stored.
+ */
+export function revealHidden(label: string): string {
+	return label.replace(HIDDEN_IN_LABELS, codePoint);
+}
+
+/**
+ * Free text (Markdown content, a summary) as it may be shown: only the bidi controls are made
+ * visible; line breaks, tabs and the marks right-to-left writing uses are kept.
+ */
+export function revealBidi(text: string): string {
+	return text.replace(BIDI_CONTROLS, codePoint);
+}
+
+/** A label cut to `max` characters (with "…"), hidden characters revealed; `title` holds it whole. */
+export function shortLabel(label: string, max = 80): { text: string; title: string } {
+	const title = revealHidden(label);
+	return { text: title.length > max ? title.slice(0, max - 1) + '…' : title, title };
+}
+
+/** A one-line preview of a memory: its summary, else the start of its content (hidden characters revealed). */
 export function preview(m: { summary?: string; content: string }, max = 240): string {
 	// Lists show text, not Markdown syntax: "**dark mode**" reads as "dark mode".
-	const text = m.summary?.trim() || plainText(m.content);
+	const text = revealHidden(m.summary?.trim() || plainText(m.content));
 	return text.length > max ? text.slice(0, max - 1) + '…' : text;
 }

@@ -5,7 +5,7 @@
  */
 import type { Association, Memory, MemoryBrief, RecallResult } from '../core/schemas';
 import type { EngineProxy } from './state/engine-proxy';
-import { preview } from './format';
+import { preview, revealHidden } from './format';
 import { titleOf, typeLabel } from './words';
 
 /** A node: a memory (coloured by type) or an entity. */
@@ -89,7 +89,7 @@ class Builder {
 					this.truncated = true;
 					continue;
 				}
-				this.nodes.set(id, { id, kind: 'entity', label: e.name, type: e.type });
+				this.nodes.set(id, { id, kind: 'entity', label: revealHidden(e.name), type: e.type });
 			}
 			this.edges.set(`${m.id}>${id}`, { id: `${m.id}>${id}`, source: m.id, target: id, type: 'MENTIONS', strength: 0.3, system: true });
 		}

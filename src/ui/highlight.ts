@@ -3,6 +3,7 @@
  * ever building HTML from memory content (the parts render as text nodes and <mark>s).
  */
 import { foldLatin } from '../core/text';
+import { revealHidden } from './format';
 
 /** One run of text, matched or not. */
 export interface Part {
@@ -16,9 +17,12 @@ function escapeRegExp(s: string): string {
 
 /**
  * Marks every occurrence of the terms (case-insensitive; a term also matches longer words it
- * starts, since the lexical index does prefix and stem matching).
+ * starts, since the lexical index does prefix and stem matching). Hidden and reordering
+ * characters an agent put in the text (U+202E, zero-width spaces, line breaks) come back as
+ * their code points ("⟨U+202E⟩"), as everywhere else the page shows what agents wrote.
  */
-export function highlight(text: string, terms: string[]): Part[] {
+export function highlight(raw: string, terms: string[]): Part[] {
+	const text = revealHidden(raw);
 	const clean = [...new Set(terms.map((t) => foldLatin(t.trim().toLowerCase())).filter((t) => t.length > 1))];
 	if (clean.length === 0) return [{ text, match: false }];
 	clean.sort((a, b) => b.length - a.length);

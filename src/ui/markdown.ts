@@ -32,6 +32,9 @@ const LOADING_ATTRS = ['srcset', 'poster', 'background', 'ping', 'lowsrc', 'dyns
 
 let hooked = false;
 
+/** Classes the renderer itself sets (see markdownToHtml and replaceRemoteImage). */
+const RENDERER_CLASSES = new Set(['plain-note', 'plain-text', 'remote-image']);
+
 /** Blocks whose base direction follows their own first strong letter (a note may mix Arabic and English paragraphs). */
 const BIDI_BLOCKS = new Set(['P', 'LI', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'BLOCKQUOTE', 'TD', 'TH', 'DT', 'DD']);
 
@@ -43,6 +46,14 @@ function installHooks(): void {
 	if (hooked) return;
 	hooked = true;
 	DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+		// The app's own classes (hash included, read from the public build) would let stored text
+		// dress itself as a notification fixed over the page or as a button: only a code block's
+		// language and the renderer's own classes stay.
+		if (node.hasAttribute('class')) {
+			const kept = [...node.classList].filter((c) => /^language-[\w+#-]{1,40}$/.test(c) || RENDERER_CLASSES.has(c));
+			if (kept.length) node.setAttribute('class', kept.join(' '));
+			else node.removeAttribute('class');
+		}
 		if (node.tagName === 'A') {
 			node.setAttribute('target', '_blank');
 			node.setAttribute('rel', 'noopener noreferrer nofollow');
@@ -141,6 +152,9 @@ export function renderMarkdown(source: string): string {
 		USE_PROFILES: { html: true },
 		FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed', ...MEDIA_TAGS],
 		FORBID_ATTR: ['style', ...LOADING_ATTRS],
+		// ids and names are prefixed with "user-content-": stored text cannot take an id the app
+		// uses (`memory-title`, `main`) nor clobber a global.
+		SANITIZE_NAMED_PROPS: true,
 	});
 }
 

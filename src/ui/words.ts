@@ -5,6 +5,7 @@
  * go through here instead of showing `RELATES_TO` or "Too small: expected string…".
  */
 import type { AssociationType, MemoryType } from '../core/schemas';
+import { revealHidden } from './format';
 import { plainText } from './markdown';
 
 /** Each link type as the verb phrase of "A … B" (`out`) and of "B … A" (`in`). */
@@ -42,7 +43,8 @@ export function typeLabel(type: MemoryType | string): string {
 /** A memory's title: its summary, else the first line of its content, shortened. */
 export function titleOf(m: { summary?: string; content: string } | undefined, max = 60): string {
 	if (!m) return 'a deleted memory';
-	const first = m.summary?.trim() || plainText(m.content.split('\n').find((l) => l.trim()) ?? m.content).trim();
+	// Revealed: an agent's U+202E would otherwise reverse the title and every sentence it is quoted in.
+	const first = revealHidden(m.summary?.trim() || plainText(m.content.split('\n').find((l) => l.trim()) ?? m.content).trim());
 	return first.length > max ? first.slice(0, max - 1).trimEnd() + '…' : first;
 }
 
