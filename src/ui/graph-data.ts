@@ -75,7 +75,7 @@ class Builder {
 	addMemory(m: Memory | MemoryBrief, focus = false): boolean {
 		if (this.nodes.has(m.id)) return true;
 		if (this.nodes.size >= this.opts.maxNodes) return !(this.truncated = true);
-		const detail = [typeLabel(m.type), preview(m, 160), m.tags.length ? m.tags.map((t) => `#${t}`).join(' ') : ''].filter(Boolean).join('\n');
+		const detail = [typeLabel(m.type), preview(m, 160), m.tags.length ? m.tags.map((t) => `#${revealHidden(t)}`).join(' ') : ''].filter(Boolean).join('\n');
 		this.nodes.set(m.id, { id: m.id, kind: 'memory', label: titleOf(m, 36), type: m.type, memoryId: m.id, focus, detail });
 		return true;
 	}

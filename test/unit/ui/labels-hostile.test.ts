@@ -8,6 +8,8 @@ import { preview, revealBidi, revealHidden, shortLabel } from '../../../src/ui/f
 import { clientText } from '../../../src/mcp/agent-tracker';
 import { titleOf } from '../../../src/ui/words';
 import { highlight } from '../../../src/ui/highlight';
+import { aroundMemory } from '../../../src/ui/graph-data';
+import type { EngineProxy } from '../../../src/ui/state/engine-proxy';
 
 describe('revealHidden (tags, scopes, sources, entity names, client names)', () => {
 	it('shows a right-to-left override instead of obeying it ("xexe.jpg" spoof)', () => {
@@ -89,5 +91,19 @@ describe('clientText (MCP clientInfo as the tracker records it)', () => {
 	it('never cuts a surrogate pair in half', () => {
 		const s = clientText('a' + '😀'.repeat(200), 100);
 		expect(s.isWellFormed()).toBe(true);
+	});
+});
+
+describe('the graph view', () => {
+	it("shows a tag's hidden characters in a memory's hover card, as the list does", async () => {
+		const memory = { id: 'm1', type: 'Context', content: 'Quarterly report', summary: undefined, tags: ['x\u202Egpj.exe'], entities: [] };
+		const engine = {
+			getMemories: async (ids: string[]) => ids.map((id) => (id === 'm1' ? memory : undefined)),
+			associationsOf: async () => [],
+		} as unknown as EngineProxy;
+		const g = await aroundMemory(engine, 'm1', { maxNodes: 10, entities: false, systemLinks: false, depth: 1 });
+		const node = g.nodes.find((n) => n.id === 'm1');
+		expect(node?.detail).toContain('#x⟨U+202E⟩gpj.exe');
+		expect(node?.detail).not.toContain('\u202E');
 	});
 });
