@@ -325,23 +325,45 @@ export interface ImportResult extends ImportOutput {
 export interface ImportUndo {
 	added: string[];
 	before: string[];
+	/** When the import ended (ISO): a memory updated after it was changed since, and Undo leaves it. */
+	ended?: string;
 }
 
 /**
  * Takes an import back: deletes the memories it added (with their links) and puts back, exactly,
- * those it replaced. A memory it added that an agent changed since is deleted too. Returns how
- * many were removed and how many put back.
+ * those it replaced. A memory changed since the import ended (an agent's or a person's edit,
+ * `updated_at` after `ended`) is left as it is, neither deleted nor put back: Undo never loses
+ * an edit made after the import. Returns how many were removed, put back and left.
  */
-export async function undoImport(engine: EngineProxy, undo: ImportUndo): Promise<{ removed: number; restored: number }> {
+export async function undoImport(engine: EngineProxy, undo: ImportUndo): Promise<{ removed: number; restored: number; kept: number }> {
+	const ended = undo.ended ? Date.parse(undo.ended) : Infinity;
+	const changed = async (ids: string[]) => new Set((await engine.getMemories(ids)).flatMap((m) => (m && Date.parse(m.updated_at) > ended ? [m.id] : [])));
 	let removed = 0;
 	let restored = 0;
-	for (let i = 0; i < undo.added.length; i += LIMITS.batch)
-		removed += (await engine.delete({ memory_ids: undo.added.slice(i, i + LIMITS.batch) }, { actor: 'app' })).deleted_count;
+	let kept = 0;
+	for (let i = 0; i < undo.added.length; i += LIMITS.batch) {
+		const ids = undo.added.slice(i, i + LIMITS.batch);
+		const leave = await changed(ids);
+		kept += leave.size;
+		const go = ids.filter((id) => !leave.has(id));
+		if (go.length) removed += (await engine.delete({ memory_ids: go }, { actor: 'app' })).deleted_count;
+	}
 	for (const data of undo.before) {
-		const out = await engine.importMemories({ data, format: 'json', on_conflict: 'replace' }, { actor: 'app' });
+		const bundle = JSON.parse(data) as { memories: { id: string }[]; associations?: { from: string }[] };
+		const leave = await changed(bundle.memories.map((m) => m.id));
+		kept += leave.size;
+		if (leave.size === bundle.memories.length) continue;
+		const rest = leave.size
+			? JSON.stringify({
+					...bundle,
+					memories: bundle.memories.filter((m) => !leave.has(m.id)),
+					associations: bundle.associations?.filter((a) => !leave.has(a.from)),
+				})
+			: data;
+		const out = await engine.importMemories({ data: rest, format: 'json', on_conflict: 'replace' }, { actor: 'app' });
 		restored += out.imported + out.replaced;
 	}
-	return { removed, restored };
+	return { removed, restored, kept };
 }
 
 /**
@@ -485,7 +507,10 @@ async function run(
 	const undo: ImportUndo | undefined = bundle ? { added: [], before: [] } : undefined;
 	const withUndo = (r: ImportResult): ImportResult => (undo && (r.imported || r.replaced) ? { ...r, undo } : r);
 	for (const chunk of chunks) {
-		if (task.cancelled) return withUndo({ ...result, cancelled: true, format, message: summary(result, true) });
+		if (task.cancelled) {
+			if (undo) undo.ended = new Date().toISOString();
+			return withUndo({ ...result, cancelled: true, format, message: summary(result, true) });
+		}
 		if (undo && chunk.ids?.length) {
 			const found = await engine.getMemories(chunk.ids);
 			undo.added.push(...chunk.ids.filter((_, i) => !found[i]));
@@ -502,6 +527,7 @@ async function run(
 		done += chunk.memories;
 		task.progress(done, totalMemories || 1, chunk.memories ? 'memories' : 'links');
 	}
+	if (undo) undo.ended = new Date().toISOString();
 	return withUndo({ ...result, cancelled: false, format, message: summary(result, false) });
 }
 
