@@ -29,6 +29,10 @@ export const LINK_PHRASES: Record<AssociationType, { out: string; in: string }> 
 	DISCOVERED: { out: 'led to discovering', in: 'was discovered through' },
 };
 
+/** What a scope is, for a newcomer meeting the word (the filter's and the form's hint). */
+export const SCOPE_HINT =
+	'A scope keeps a group of memories apart, such as a project or a person: duplicates are checked and similar memories linked within one scope, and a search or a sync can be limited to some scopes.';
+
 /** "was replaced by" for a link leaving the memory in view, "replaced" for one arriving. */
 export function linkPhrase(type: string, direction: 'out' | 'in' = 'out'): string {
 	const p = LINK_PHRASES[type as AssociationType];

@@ -170,6 +170,13 @@ describe('the list says what its filters do', () => {
 		await app.page.getByTestId('match-count').waitFor();
 		expect(await app.page.getByTestId('sort-hint').count()).toBe(0);
 	});
+
+	it('says what a scope is where the filter offers one', async () => {
+		await seed(app.page, [{ content: 'Deploys happen on Tuesdays.' }]);
+		await app.page.getByRole('button', { name: /Filters/ }).click();
+		const hint = await app.page.getByLabel('Scope').evaluate((el) => el.closest('label')?.title);
+		expect(hint).toMatch(/^A scope keeps a group of memories apart, such as a project or a person/);
+	});
 });
 
 describe('a phone-sized window', () => {
