@@ -13,6 +13,7 @@
  * Claude wrote (artifacts) are turns of their own, after the message. System, tool and hidden
  * messages are not memories and are counted as such.
  */
+import { cyrb53 } from '../core/canonical';
 import { LIMITS } from '../core/schemas';
 import { illFormedRule, loneSurrogateAt } from '../core/well-formed';
 
@@ -133,16 +134,7 @@ interface Turn {
 
 /** A short stable hash of a text (53-bit, hex), for ids of records that have none in the export. */
 function textHash(text: string): string {
-	let h1 = 0xdeadbeef;
-	let h2 = 0x41c6ce57;
-	for (let i = 0; i < text.length; i++) {
-		const c = text.charCodeAt(i);
-		h1 = Math.imul(h1 ^ c, 2654435761);
-		h2 = Math.imul(h2 ^ c, 1597334677);
-	}
-	h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-	h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-	return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16);
+	return cyrb53(text).toString(16);
 }
 
 /** An epoch time in seconds (ChatGPT) or an ISO string (Claude) as ISO 8601, or undefined. */
