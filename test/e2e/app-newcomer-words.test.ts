@@ -93,6 +93,25 @@ describe('import: every piece of text kept or named', () => {
 		expect(out.associations).toEqual([]);
 	});
 
+	it('leaves on Undo a memory an agent changed after the import, and says so', async () => {
+		const text = await importFile(join(FIXTURES, 'claude-attachments.json'));
+		expect(text).toContain('5 imported');
+		const before = JSON.parse((await engine<{ data: string }>(app.page, 'exportMemories', { format: 'json' })).data) as { memories: { id: string }[] };
+		const edited = before.memories[0].id;
+		// An agent's edit after the import: the clock moves past the import's end first.
+		await app.page.evaluate(() => new Promise((r) => setTimeout(r, 5)));
+		await engine(app.page, 'update', { memory_id: edited, content: 'An agent rewrote this after the import.' });
+		await app.page.getByRole('button', { name: 'Undo this import' }).click();
+		await app.page.getByTestId('import-undone').waitFor();
+		expect(await app.page.getByTestId('import-undone').innerText()).toBe(
+			'Import undone: 4 memories removed. 1 memory changed since the import was left as it is.',
+		);
+		const after = JSON.parse((await engine<{ data: string }>(app.page, 'exportMemories', { format: 'json' })).data) as {
+			memories: { id: string; content: string }[];
+		};
+		expect(after.memories.map((m) => [m.id, m.content])).toEqual([[edited, 'An agent rewrote this after the import.']]);
+	});
+
 	it('names the JSONL line and column of a syntax error, not the parser’s "line 1"', async () => {
 		const path = join(dir, 'broken.jsonl');
 		writeFileSync(path, '{"content":"first"}\n{"content":"second",}\n{"content":"third"}\n');
