@@ -190,7 +190,9 @@ describe('engine in Chromium', () => {
 		await page.reload();
 		await engineReady(page);
 		expect(await embed()).toEqual(vector);
-		expect(modelFiles().length).toBe(2);
+		// A request made by a worker is reported on its own channel, which can arrive after the
+		// page's answer: wait for both files' requests rather than reading the list at once.
+		await expect.poll(() => modelFiles().length, { timeout: 10_000 }).toBe(2);
 		expect(await fullSize()).toBe(size);
 	});
 });
