@@ -565,7 +565,7 @@ function summary(r: ImportOutput, cancelled: boolean): string {
 export function notesBundle(files: NoteFile[]): Bundle {
 	const n = readNotes(files, newMemoryId);
 	const b = emptyBundle();
-	b.memories = n.memories.map((m) => ({ rec: localDays({ kind: 'memory', ...m.record }), line: 0, label: m.path }));
+	b.memories = n.memories.map((m) => ({ rec: { kind: 'memory', ...m.record }, line: 0, label: m.path }));
 	b.associations = n.links.map((l) => ({ rec: { kind: 'association', ...l.record }, line: 0, label: `${l.path}: link ${l.record.context}` }));
 	b.errors = n.errors.map((error) => ({ error }));
 	b.notImported = n.notImported.map((text) => ({ text }));
@@ -576,24 +576,9 @@ export function notesBundle(files: NoteFile[]): Bundle {
 export function csvBundle(table: CsvTable, cols: CsvColumns): Bundle {
 	const { records, errors } = csvRecords(table, cols);
 	const b = emptyBundle();
-	b.memories = records.map((r) => ({ rec: localDays({ kind: 'memory', ...r.record }), line: r.line }));
+	b.memories = records.map((r) => ({ rec: { kind: 'memory', ...r.record }, line: r.line }));
 	b.errors = errors;
 	return b;
-}
-
-/**
- * A note's or a spreadsheet's bare day ("2024-05-01") as the start of that day where the person
- * is, as a wall-clock time the engine reads in this browser's zone. Read as a date alone it is
- * UTC midnight: in New York a note created on 1 May showed as 30 April, 20:00, and "1 May 2024"
- * in the When filter did not find it. A date with a time is left as written (already local
- * without an offset, or with its own).
- */
-function localDays(rec: Rec): Rec {
-	for (const key of ['timestamp', 'updated_at'] as const) {
-		const v = rec[key];
-		if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v)) rec[key] = `${v}T00:00`;
-	}
-	return rec;
 }
 
 /** The files of a zip (directories left out), notes decoded exactly (a note that is not UTF-8 throws a NotTextError naming it). */

@@ -90,8 +90,7 @@ export const WellFormedStringSchema = z.string().superRefine((s, ctx) => {
  */
 export function startBeforeEnd(v: { start?: string; end?: string }, ctx: z.RefinementCtx): void {
 	if (v.start === undefined || v.end === undefined) return;
-	if (Date.parse(v.end) < Date.parse(v.start))
-		ctx.addIssue({ code: 'custom', path: ['end'], message: `must not be before start (start ${v.start}, end ${v.end})` });
+	if (dateMs(v.end) < dateMs(v.start)) ctx.addIssue({ code: 'custom', path: ['end'], message: `must not be before start (start ${v.start}, end ${v.end})` });
 }
 
 /**
@@ -136,7 +135,7 @@ function isoDateProblem(s: string): string | undefined {
 	const days = new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !leap(year) ? 1 : 0);
 	if (month < 1 || month > 12 || day < 1 || day > days) return `${rule} (no such day)`;
 	if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59)) return `${rule} (no such time)`;
-	if (!Number.isFinite(Date.parse(s))) return `${rule} (out of range)`;
+	if (!Number.isFinite(dateMs(s))) return `${rule} (out of range)`;
 	return undefined;
 }
 const leap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
@@ -217,7 +216,24 @@ export function importanceValue(v: number | ImportanceLevel | Lowercase<Importan
 	return typeof v === 'number' ? v : IMPORTANCE_LEVELS[v.toUpperCase() as ImportanceLevel];
 }
 
-/** Normalises any accepted date string to ISO 8601 UTC with milliseconds. */
+const BARE_DAY = /^([+-]\d{6}|\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * The time an accepted date string names, in ms. A day alone is that day's start where the
+ * engine runs, i.e. in the person's zone, as a date-time without an offset is: read the way
+ * `Date.parse` reads it (UTC midnight), "2024-05-02" showed as 1 May, 20:00 in New York, and the
+ * When filter's "2 May 2024" did not find it. A time of day, with or without an offset, is read
+ * as written.
+ */
+export function dateMs(s: string): number {
+	const m = BARE_DAY.exec(s);
+	if (!m) return Date.parse(s);
+	const d = new Date(0);
+	d.setFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+	return d.setHours(0, 0, 0, 0);
+}
+
+/** Normalises any accepted date string to ISO 8601 UTC with milliseconds (see `dateMs`). */
 export function toIso(s: string): string {
-	return new Date(Date.parse(s)).toISOString();
+	return new Date(dateMs(s)).toISOString();
 }
