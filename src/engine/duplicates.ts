@@ -38,6 +38,24 @@ const FUNCTION_WORDS = new Set(
 /** The only words whose swap or absence leaves a duplicate one: "a meeting" is "the meeting". */
 const ARTICLES: ReadonlySet<string> = new Set(['a', 'an', 'the']);
 
+/**
+ * Words that make a statement another one, not a fuller one: hedges and modals ("Bob almost won
+ * the race"), what used to be or was only tried ("The server was previously in Frankfurt", "Alice
+ * tried to quit smoking"), exclusivity ("Only admins can delete projects") and frequency. A new
+ * text that drops one of them from a stored text says something the stored one does not ("Bob
+ * won the race"), so it is kept, though every word of it is the stored text's.
+ */
+const MODIFIERS: ReadonlySet<string> = new Set(
+	(
+		'almost nearly barely hardly scarcely maybe perhaps possibly probably likely unlikely allegedly supposedly apparently ' +
+		'reportedly presumably might may could should would must can shall used formerly former previously once ex stopped ' +
+		'quit ceased longer anymore try tries tried trying attempt attempted attempts plan plans planned planning want wants ' +
+		'wanted hope hopes hoped intend intends intended expect expects expected supposed only except unless excluding ' +
+		'failed fails fail unable refused declined rejected cancelled canceled fake false wrong incorrect mistakenly rumored ' +
+		'rumoured rarely seldom sometimes occasionally usually often'
+	).split(' '),
+);
+
 /** Words that flip a statement's meaning: a restatement with one more or one fewer is not a duplicate. */
 export const NEGATIONS: ReadonlySet<string> = new Set([
 	'not',
@@ -109,9 +127,10 @@ export function contentWords(text: string): Set<string> {
 	return new Set(tokenize(text).filter((w) => !FUNCTION_WORDS.has(w)));
 }
 
-/** Whether every word of `a` but an article is one of `b`'s. */
+/** Whether every word of `a` but an article is one of `b`'s, and `a` drops none of `b`'s MODIFIERS. */
 function wordSubset(a: Set<string>, b: Set<string>): boolean {
 	for (const w of a) if (!b.has(w) && !ARTICLES.has(w)) return false;
+	for (const w of b) if (MODIFIERS.has(w) && !a.has(w)) return false;
 	return true;
 }
 
@@ -370,12 +389,13 @@ export function possibleUpdateWords(cosine: number, threshold: number, a: Words,
  */
 export type PackedWords = Int32Array;
 
-/** Interned words (packWords), and per word: 1 when a function word, 2 when a single character, 4 when an article. */
+/** Interned words (packWords), and per word: 1 when a function word, 2 when a single character, 4 when an article, 8 when a modifier. */
 const vocabulary = new Map<string, number>();
 let wordFlags = new Uint8Array(1024);
 const FUNCTION_WORD = 1;
 const SINGLE = 2;
 const ARTICLE = 4;
+const MODIFIER = 8;
 
 /**
  * Distinct words interned before packedWordCache starts over (ids and packed sets both go): ~30 MB
@@ -402,7 +422,8 @@ function wordId(w: string): number {
 			more.set(wordFlags);
 			wordFlags = more;
 		}
-		wordFlags[id] = (FUNCTION_WORDS.has(w) ? FUNCTION_WORD : 0) | (w.length === 1 ? SINGLE : 0) | (ARTICLES.has(w) ? ARTICLE : 0);
+		wordFlags[id] =
+			(FUNCTION_WORDS.has(w) ? FUNCTION_WORD : 0) | (w.length === 1 ? SINGLE : 0) | (ARTICLES.has(w) ? ARTICLE : 0) | (MODIFIERS.has(w) ? MODIFIER : 0);
 	}
 	return id;
 }
@@ -456,7 +477,7 @@ function losesPacked(a: PackedWords, b: PackedWords): boolean {
 	return false;
 }
 
-/** Whether every word of `a` but an article is one of `b`'s (wordSubset). */
+/** Whether every word of `a` but an article is one of `b`'s, dropping no modifier (wordSubset). */
 function wordSubsetPacked(a: PackedWords, b: PackedWords): boolean {
 	let j = tokensFrom(b);
 	for (let i = tokensFrom(a); i < a.length; i++) {
@@ -465,6 +486,7 @@ function wordSubsetPacked(a: PackedWords, b: PackedWords): boolean {
 		while (j < b.length && b[j] < id) j++;
 		if (j === b.length || b[j] !== id) return false;
 	}
+	for (let i = tokensFrom(b); i < b.length; i++) if ((wordFlags[b[i]] & MODIFIER) !== 0 && !holdsToken(a, b[i])) return false;
 	return true;
 }
 
