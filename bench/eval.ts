@@ -53,7 +53,6 @@ import { FEEDBACK } from '../src/engine/search/rank';
 import { ENTITY_FOCUS } from '../src/engine/search/entity-focus';
 import { NEIGHBOURS } from '../src/engine/search/neighbours';
 import { COVERAGE } from '../src/engine/search/coverage';
-import { LATER } from '../src/engine/search/later';
 
 /**
  * Each ablation: a name, the recall options it changes and, for the conversation-turn priors
@@ -163,7 +162,6 @@ function parseArgs(argv: string[]): Args {
 					expansion: EXPANSION,
 					neighbours: NEIGHBOURS,
 					coverage: COVERAGE,
-					later: LATER,
 				} as Record<string, Record<string, unknown>>
 			)[group];
 			if (!target || !(field in target)) throw new Error(`--set: unknown tunable ${key}`);

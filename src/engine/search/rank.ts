@@ -37,7 +37,6 @@ import { focusOf, namedEntities } from './entity-focus';
 import { COVERAGE, coverExpansion } from './coverage';
 import { NEIGHBOURS, neighbourWords, type WordNeighbours } from './neighbours';
 import { redirectToCurrent, spreadOverGraph, spreadToNeighbors } from './expand';
-import { liftLaterStatements } from './later';
 import { compileFilter } from './filters';
 import { TopKBy } from './top-k';
 import type { QueryVectors, RankedHit, RankedPage } from './types';
@@ -174,7 +173,6 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 		if (slot !== undefined && ctx.accept(slot)) candidateFor(cands, slot, true);
 	}
 	const rel = (c: Candidate) => relevance(ctx, c);
-	if (w.lexical > 0) liftLaterStatements(view, cands, rel, ctx.phrasings);
 	if (w.neighbor > 0) spreadToNeighbors(view, cands, rel, ctx.accept);
 	if (w.graph > 0)
 		spreadOverGraph(view, cands, rel, ctx.accept, {
