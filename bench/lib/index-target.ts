@@ -12,7 +12,6 @@ import type { SearchIndex } from '../../src/engine/search/types';
 import { wordNeighboursFor } from '../../src/engine/search/neighbours';
 import { resolveThresholds } from '../../src/engine/thresholds';
 import { turnMemory } from './dataset';
-import { processTerm } from '../../src/core/text';
 import { categoryTable } from './categories';
 import type { EvalTarget } from './eval-targets';
 
@@ -35,7 +34,7 @@ export function indexTarget(embedder: Embedder): EvalTarget & { index: SearchInd
 		dia,
 		async storeConversation(conv) {
 			for (const s of conv.sessions) {
-				const vectors = await embedder.embed(s.turns.map((t) => (process.env.EMBED_PLAIN === '1' ? t.text : turnMemory(conv, s, t).content)));
+				const vectors = await embedder.embed(s.turns.map((t) => turnMemory(conv, s, t).content));
 				let prev: string | undefined;
 				let before: { content: string; timestamp: string; session?: string } | undefined;
 				s.turns.forEach((t, i) => {
@@ -83,60 +82,7 @@ export function indexTarget(embedder: Embedder): EvalTarget & { index: SearchInd
 		},
 		async recall(input) {
 			const phrasings = [input.query, ...(input.queries ?? [])].filter((q): q is string => !!q);
-			const strip = (q: string) =>
-				q
-					.replace(/(?<=\S\s+)[A-Z][\p{L}]+(?:['’]s)?/gu, ' ')
-					.replace(/\s+/g, ' ')
-					.trim();
-			const mode = process.env.STRIP_NAMES;
-			const share = Number(process.env.STRIP_SHARE ?? 0.1);
-			const lam = Number(process.env.STRIP_MIX ?? 0);
-			if (mode === '3' || mode === '4') {
-				// eslint-disable-next-line @typescript-eslint/no-explicit-any
-				const ix = index as any;
-				const scope = input.scope!;
-				const size = ix.scopeSize(scope);
-				const within = { size, has: (id: string) => ix.metas?.[ix.slotOf?.get(id)]?.scope === scope || ix.metaOf?.(id)?.scope === scope };
-				const common = (w: string) => {
-					const t = processTerm(w);
-					return t !== null && ix.lexical.contentFrequency(t, within, share * size + 1) > share * size;
-				};
-				const one = process.env.STRIP_ONE === '1';
-				const noYn = process.env.STRIP_YN === '0';
-				const strip3 = (q: string) =>
-					(noYn && /^\s*(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should)\b/i.test(q)) ||
-					(one && (q.match(/(?<=\S\s+)([A-Z][\p{L}]+)/gu) ?? []).filter((w) => common(w)).length !== 1)
-						? q
-						: q
-								.replace(/(?<=\S\s+)([A-Z][\p{L}]+)(?:['’]s)?/gu, (m: string, w: string) => (common(w) ? ' ' : m))
-								.replace(/\s+/g, ' ')
-								.trim();
-				const full = await embedder.embed(phrasings);
-				const stripped = await embedder.embed(phrasings.map(strip3));
-				const vectors = stripped.map((sv, i) => {
-					const v = sv ?? new Float32Array(embedder.dims);
-					const f = full[i] ?? new Float32Array(embedder.dims);
-					const out = new Float32Array(v.length);
-					let n = 0;
-					for (let k = 0; k < v.length; k++) {
-						out[k] = v[k] + lam * f[k];
-						n += out[k] * out[k];
-					}
-					n = Math.sqrt(n) || 1;
-					for (let k = 0; k < v.length; k++) out[k] /= n;
-					return out;
-				});
-				const words = await wordNeighboursFor(index, embedder, phrasings);
-				return index
-					.rank(input, { vectors: mode === '4' ? [...full, ...vectors] : vectors, categories: categoryTable(), words }, Date.now())
-					.hits.map((h) => dia.get(h.id)!);
-			}
-			const vectors =
-				mode === '1'
-					? await embedder.embed(phrasings.map(strip))
-					: mode === '2'
-						? await embedder.embed([...phrasings, ...phrasings.map(strip)])
-						: await embedder.embed(phrasings);
+			const vectors = await embedder.embed(phrasings);
 			const words = await wordNeighboursFor(index, embedder, phrasings);
 			return index.rank(input, { vectors, categories: categoryTable(), words }, Date.now()).hits.map((h) => dia.get(h.id)!);
 		},
