@@ -5,6 +5,9 @@
  * and the `initialize` handshake (remembered, so a reloaded tab is re-initialised for every
  * existing client). With no tab paired it answers by itself: the handshake and ping succeed so
  * the client stays connected, and every other request gets a clear error — never a cached list.
+ * Only for a moment after the relay starts or a tab leaves (TAB_GRACE_MS) does a request wait for
+ * a tab instead: a desktop client starting the relay asks for the tools at once, while the open
+ * tab, retrying, needs up to 2 s to find the new relay (and a reloaded tab its start-up).
  * There is no timeout of its own: a 500-memory batch on a slow machine takes what it takes.
  */
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
@@ -35,6 +38,12 @@ import {
 } from './jsonrpc';
 import { Batch, Session, type ClientSink } from './session';
 
+/**
+ * How long after the relay starts, or after its tab leaves, a request waits for a tab to pair
+ * before it is answered "not connected". The app retries at most 2 s apart.
+ */
+export const TAB_GRACE_MS = 5000;
+
 /** Largest answer the relay hands to a client (the SDK stdio client refuses lines over 10 MiB). */
 export const MAX_FORWARD_CHARS = 8 * 1024 * 1024;
 
@@ -59,6 +68,15 @@ export interface HubOptions {
 	log: (line: string) => void;
 	/** Called when a tab pairs or leaves, e.g. for tests and status lines. */
 	onTabChange?: (connected: boolean) => void;
+	/** TAB_GRACE_MS unless given (0: answer at once). */
+	tabGraceMs?: number;
+}
+
+/** A request waiting for a tab (see TAB_GRACE_MS). */
+interface Held {
+	session: Session;
+	m: Message;
+	batch?: Batch;
 }
 
 /** Routes JSON-RPC between client sessions and the paired tab. */
@@ -68,9 +86,42 @@ export class Hub {
 	#tab?: TabLink;
 	#nextSid = 1;
 	#nextReplay = 1;
+	/** Requests waiting for a tab, answered alone when `#graceTimer` fires. */
+	#held: Held[] = [];
+	#graceUntil = 0;
+	#graceTimer?: ReturnType<typeof setTimeout>;
 
 	constructor(opts: HubOptions) {
 		this.#opts = opts;
+		this.#startGrace();
+	}
+
+	/** Requests made in the next TAB_GRACE_MS wait for a tab rather than fail at once. */
+	#startGrace(): void {
+		this.#graceUntil = Date.now() + (this.#opts.tabGraceMs ?? TAB_GRACE_MS);
+	}
+
+	/** Holds a request for a tab; false when the grace is over (or the session holds enough). */
+	#hold(session: Session, m: Message, batch?: Batch): boolean {
+		const left = this.#graceUntil - Date.now();
+		if (left <= 0 || this.#held.filter((h) => h.session === session).length >= MAX_IN_FLIGHT) return false;
+		this.#held.push({ session, m, batch });
+		if (!this.#graceTimer) {
+			this.#graceTimer = setTimeout(() => this.#releaseHeld(), left);
+			// A relay shutting down is not kept alive by it.
+			(this.#graceTimer as { unref?: () => void }).unref?.();
+		}
+		return true;
+	}
+
+	/** Hands every held request on: to the tab when one is paired, else to the relay's own answer. */
+	#releaseHeld(): void {
+		clearTimeout(this.#graceTimer);
+		this.#graceTimer = undefined;
+		const held = this.#held;
+		this.#held = [];
+		this.#graceUntil = 0;
+		for (const { session, m, batch } of held) if (this.#sessions.get(session.sid) === session) this.#fromClientOne(session, m, batch);
 	}
 
 	/** True while an Engram tab is paired. */
@@ -177,7 +228,9 @@ export class Hub {
 			}
 			return this.#forward(session, m);
 		}
-		if (c.kind === 'request') session.respond(c.id, this.#answerAlone(c.id, c.method, m), batch);
+		if (c.kind !== 'request') return;
+		if (c.method !== 'ping' && c.method !== 'initialize' && this.#hold(session, m, batch)) return;
+		session.respond(c.id, this.#answerAlone(c.id, c.method, m), batch);
 	}
 
 	/** The relay's own answer while no tab is paired. */
@@ -229,6 +282,7 @@ export class Hub {
 		for (const session of this.#sessions.values()) this.#replay(session);
 		this.#opts.log('Engram tab paired');
 		this.#opts.onTabChange?.(true);
+		this.#releaseHeld();
 	}
 
 	/** Replays a session's handshake to the new tab, then tells the client its tools changed. */
@@ -255,6 +309,7 @@ export class Hub {
 			session.replayIds.clear();
 			this.#failPending(session, 'The Engram tab went away (reloaded or closed)');
 		}
+		this.#startGrace();
 		this.#opts.log('Engram tab disconnected');
 		this.#opts.onTabChange?.(false);
 	}
@@ -264,6 +319,8 @@ export class Hub {
 	 * is shutting down, before it closes its clients' connections.
 	 */
 	failAllPending(why: string): void {
+		this.#graceUntil = 0;
+		this.#releaseHeld();
 		for (const session of this.#sessions.values()) this.#failPending(session, why);
 	}
 

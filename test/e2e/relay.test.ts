@@ -219,6 +219,18 @@ describe('engram-relay with the app in Chromium', () => {
 		expect(call.status, call.stderr).toBe(0);
 		expect(call.stdout).toContain('Ana prefers tabs');
 	}, 400_000);
+
+	it('gives a desktop client that starts its own relay the tools on its first ask, while the open tab finds that relay', async () => {
+		// Every relay gone (each exits with its client), the paired tab retries on its own.
+		for (const c of clients.splice(0)) await c.close();
+		await expect.poll(async () => (await relayState()).connection?.status, { timeout: 30_000 }).not.toBe('connected');
+		// As Claude Desktop starts: spawn, initialize, and ask for the tools at once.
+		const late = await spawnRelayClient(['--port', String(port)], env, 'desktop-late');
+		clients.push(late);
+		expect(await names(late.client)).toContain('recall_memory');
+		const r = await late.client.callTool({ name: 'recall_memory', arguments: { query: 'tabs over spaces' } });
+		expect(JSON.stringify(r.structuredContent)).toContain('Ana prefers tabs');
+	});
 });
 
 /** The status of an initialize POST to /mcp with these headers (node:http, so Host can be forged). */

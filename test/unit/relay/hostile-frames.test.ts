@@ -369,7 +369,8 @@ describe('engram-relay against one hostile client', () => {
 		raw.child.stdout!.pause();
 		const N = 5000;
 		const before = raw.lines.length;
-		raw.child.stdin!.write(`${Array.from({ length: N }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/list' })).join('\n')}\n`);
+		// Pings: a relay just started holds other requests for a moment, waiting for a tab (hub.ts TAB_GRACE_MS).
+		raw.child.stdin!.write(`${Array.from({ length: N }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'ping' })).join('\n')}\n`);
 		await waitForLog(raw.log, 'the stdio client is not reading its answers');
 		const http = await httpClient(port, token);
 		await expect(http.ping()).resolves.toEqual({});

@@ -17,13 +17,15 @@ const INIT = {
 	},
 } as const;
 
-function setup() {
+/** A hub with one stdio session; no wait for a tab unless `tabGraceMs` is given. */
+function setup(tabGraceMs = 0) {
 	const logs: string[] = [];
 	const hub = new Hub({
 		port: 17373,
 		version: '9.9.9',
 		appUrl: 'http://127.0.0.1:4173',
 		log: (l) => logs.push(l),
+		tabGraceMs,
 	});
 	const out: (Message | Message[])[] = [];
 	const session = hub.openSession('stdio', 'automem', { deliver: (m) => out.push(m) });
@@ -87,6 +89,57 @@ describe('Hub', () => {
 				error: { code: -32000, message: notConnected },
 			});
 			expect(out).toHaveLength(3);
+		});
+
+		it('holds a request made just after it started until a tab pairs, and hands it to the tab', () => {
+			const { hub, session, out } = setup(5000);
+			hub.fromClient(session.sid, INIT);
+			hub.fromClient(session.sid, { jsonrpc: '2.0', method: 'notifications/initialized' });
+			hub.fromClient(session.sid, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+			hub.fromClient(session.sid, { jsonrpc: '2.0', id: 2, method: 'ping' });
+			// The handshake and ping are answered; the list waits.
+			expect(out.map((m) => (m as Message).id)).toEqual([0, 2]);
+			const t = tab();
+			hub.attachTab(t.link);
+			expect(t.msgs()).toEqual([
+				expect.objectContaining({ method: 'initialize' }),
+				{ jsonrpc: '2.0', method: 'notifications/initialized' },
+				{ jsonrpc: '2.0', id: 1, method: 'tools/list' },
+			]);
+			reply(hub, t.link, session.sid, { jsonrpc: '2.0', id: 1, result: { tools: [] } });
+			expect(out.at(-1)).toEqual({ jsonrpc: '2.0', id: 1, result: { tools: [] } });
+		});
+
+		it('answers a held request "not connected" once the wait is over, and later ones at once', () => {
+			vi.useFakeTimers();
+			try {
+				const { hub, session, out } = setup(5000);
+				hub.fromClient(session.sid, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+				vi.advanceTimersByTime(4999);
+				expect(out).toEqual([]);
+				vi.advanceTimersByTime(1);
+				expect(out).toEqual([{ jsonrpc: '2.0', id: 1, error: { code: -32000, message: expect.stringContaining('Engram is not connected') } }]);
+				hub.fromClient(session.sid, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+				expect(out).toHaveLength(2);
+				// A tab that leaves opens the wait again: a reloaded tab comes back.
+				const t = tab();
+				hub.attachTab(t.link);
+				hub.detachTab(t.link);
+				hub.fromClient(session.sid, { jsonrpc: '2.0', id: 3, method: 'tools/list' });
+				expect(out).toHaveLength(2);
+				const again = tab();
+				hub.attachTab(again.link);
+				expect(again.msgs()).toContainEqual({ jsonrpc: '2.0', id: 3, method: 'tools/list' });
+			} finally {
+				vi.useRealTimers();
+			}
+		});
+
+		it('answers a held request truthfully when the relay shuts down', () => {
+			const { hub, session, out } = setup(5000);
+			hub.fromClient(session.sid, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'recall_memory', arguments: { query: 'x' } } });
+			hub.failAllPending('engram-relay is shutting down');
+			expect(out).toEqual([{ jsonrpc: '2.0', id: 1, error: { code: -32000, message: expect.stringContaining('Engram is not connected') } }]);
 		});
 
 		it('answers a message that is not JSON-RPC with Invalid Request', () => {
