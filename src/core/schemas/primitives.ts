@@ -3,6 +3,7 @@
  * the well-formed-string rule, dates, ids, tags, entity references, metadata and embeddings.
  */
 import { z } from 'zod';
+import { dateMs } from '../time/calendar';
 import { illFormedRule, inspect, loneSurrogateAt } from '../well-formed';
 
 /** Memory types: AutoMem's seven plus codomyrmex's three and `knowledge`. */
@@ -216,24 +217,7 @@ export function importanceValue(v: number | ImportanceLevel | Lowercase<Importan
 	return typeof v === 'number' ? v : IMPORTANCE_LEVELS[v.toUpperCase() as ImportanceLevel];
 }
 
-const BARE_DAY = /^([+-]\d{6}|\d{4})-(\d{2})-(\d{2})$/;
-
-/**
- * The time an accepted date string names, in ms. A day alone is that day's start where the
- * engine runs, i.e. in the person's zone, as a date-time without an offset is: read the way
- * `Date.parse` reads it (UTC midnight), "2024-05-02" showed as 1 May, 20:00 in New York, and the
- * When filter's "2 May 2024" did not find it. A time of day, with or without an offset, is read
- * as written.
- */
-export function dateMs(s: string): number {
-	const m = BARE_DAY.exec(s);
-	if (!m) return Date.parse(s);
-	const d = new Date(0);
-	d.setFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-	return d.setHours(0, 0, 0, 0);
-}
-
-/** Normalises any accepted date string to ISO 8601 UTC with milliseconds (see `dateMs`). */
+/** Normalises any accepted date string to ISO 8601 UTC with milliseconds (a date alone: see `dateMs`). */
 export function toIso(s: string): string {
 	return new Date(dateMs(s)).toISOString();
 }

@@ -114,13 +114,35 @@ export const DATE_LIMIT = 8.64e15;
 /** Whether a Date can hold `ms`. */
 export const representable = (ms: number): boolean => Math.abs(ms) <= DATE_LIMIT;
 
+const BARE_DAY = /^([+-]\d{6}|\d{4})-(\d{2})-(\d{2})$/;
+
+/** Local midnight of day `d` of month `m` (1–12) of year `y`, overflow rolling over, in ms (NaN past a Date's range). */
+function localDayStart(y: number, m: number, d: number): number {
+	const date = new Date(0);
+	date.setFullYear(y, m - 1, d);
+	return date.setHours(0, 0, 0, 0);
+}
+
+/**
+ * The time an ISO 8601 date or date-time names, in ms. A day alone is that day's start where the
+ * code runs (in the app, the person's zone), as a date-time without an offset is: read the way
+ * `Date.parse` reads it (UTC midnight), "2024-05-02" showed as 1 May, 20:00 in New York, and the
+ * When filter's "2 May 2024" did not find it. A time of day, with or without an offset, is read
+ * as written. (This module's calendar arithmetic stays in UTC: it works on instants.)
+ */
+export function dateMs(s: string): number {
+	const m = BARE_DAY.exec(s.trim());
+	return m ? localDayStart(Number(m[1]), Number(m[2]), Number(m[3])) : Date.parse(s);
+}
+
 /**
  * A range's `end` as the filters read it (exclusive): a date alone ("2026-12-01") means through
- * that day, so it becomes the next day's midnight (UTC, as a date alone is read); a date-time
- * stays as given.
+ * that day, so it becomes the next day's start (where the code runs, as `dateMs` reads a date
+ * alone); a date-time stays as given.
  */
 export function inclusiveDateEnd(end: string | undefined): string | undefined {
-	if (end === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(end.trim())) return end;
-	const t = Date.parse(end.trim());
-	return Number.isFinite(t) ? new Date(t + 86_400_000).toISOString() : end;
+	const m = end === undefined ? null : BARE_DAY.exec(end.trim());
+	if (!m) return end;
+	const t = localDayStart(Number(m[1]), Number(m[2]), Number(m[3]) + 1);
+	return Number.isFinite(t) ? new Date(t).toISOString() : end;
 }

@@ -10,6 +10,7 @@
  * share is in connections-state.ts; every read goes through one GraphReads (reads.ts).
  */
 import { MemoryError } from '../../core/errors';
+import { dateMs } from '../../core/time';
 import { CONNECTION_LIMITS, type ConnectionsInput, type ConnectionsOutput } from '../../core/graph-schemas';
 import type { Entity, Memory } from '../../core/schemas';
 import { bridgesOut, candidateOut, entryOut, searchedScope, select } from './connections-pick';
@@ -93,7 +94,7 @@ async function prepare(reads: GraphReads, input: ConnectionsInput): Promise<Walk
 }
 
 async function timeBasis(reads: GraphReads, input: ConnectionsInput): Promise<number | undefined> {
-	if (input.reference_time) return Date.parse(input.reference_time);
+	if (input.reference_time) return dateMs(input.reference_time);
 	if (input.anchor_event_id === undefined) return undefined;
 	const m = await memoryByRef(reads, input.anchor_event_id);
 	if (!m) throw new MemoryError('not_found', `anchor_event_id: no memory with id ${JSON.stringify(input.anchor_event_id)}`);

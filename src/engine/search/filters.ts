@@ -4,6 +4,7 @@
  * every candidate, so it precomputes sets and lower-cased tags up front.
  */
 import { MemoryError } from '../../core/errors';
+import { dateMs } from '../../core/time';
 import type { RecallInput } from '../../core/schemas';
 import type { DocMeta } from './types';
 
@@ -20,7 +21,7 @@ export interface CompiledFilter {
 /** Epoch ms of an ISO date field, or a MemoryError naming the field. */
 function parseTime(field: string, v: string | undefined): number | undefined {
 	if (v === undefined) return undefined;
-	const t = Date.parse(v);
+	const t = dateMs(v);
 	if (!Number.isFinite(t)) throw new MemoryError('invalid_input', `${field}: must be an ISO 8601 date, got "${v}"`);
 	return t;
 }
