@@ -6,7 +6,8 @@
  *   paragraph; a fenced code block stays with the paragraph or item just before it (else it is a
  *   memory of its own);
  * - the headings above a memory become its tags (`# Project` then `## Billing` → tags
- *   `Project`, `Billing`); a heading over the tag length is a memory of its own instead;
+ *   `Project`, `Billing`; a line underlined with `===` or `---` is a heading too); a heading
+ *   over the tag length is a memory of its own instead;
  * - what is not a memory is listed as not imported, with why: a horizontal rule, an empty list
  *   item, a heading with nothing under it.
  *
@@ -29,6 +30,8 @@ export interface LeftOut {
 const ITEM = /^ {0,3}([-*+]|\d{1,9}[.)])(?:[ \t]+|$)/;
 const RULE = /^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/;
 const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+|$)/;
+/** A setext heading's underline, under its text: `===` (level 1) or `---` (level 2). */
+const UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
 
 function fenceOf(l: string): { ch: string; n: number } | undefined {
 	const t = l.replace(/^ {0,3}/, '');
@@ -175,10 +178,25 @@ export class MarkdownNotes {
 		return e;
 	}
 
-	/** A paragraph from line i; returns the line after it. */
+	/**
+	 * A paragraph from line i; returns the line after it. Underlined with `===` or `---`, it is a
+	 * heading (setext), whose text tags what follows as a `#` heading's does.
+	 */
 	#paragraph(lines: string[], i: number, to: number): number {
 		let e = i + 1;
-		while (e < to && lines[e].trim() !== '' && !startsBlock(lines[e])) e++;
+		while (e < to && lines[e].trim() !== '' && !startsBlock(lines[e]) && !UNDERLINE.test(lines[e])) e++;
+		const under = e < to ? UNDERLINE.exec(lines[e]) : null;
+		if (under) {
+			this.#heading(
+				under[1][0] === '=' ? 1 : 2,
+				lines
+					.slice(i, e)
+					.map((l) => l.trim())
+					.join(' '),
+				i,
+			);
+			return e + 1;
+		}
 		this.#last = this.#emit(i, lines.slice(i, e).join('\n').trim());
 		this.#lastEnd = e;
 		return e;

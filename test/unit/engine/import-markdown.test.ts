@@ -78,6 +78,18 @@ describe('parseMarkdown', () => {
 			]);
 		});
 
+		it('reads a line underlined with === or --- as a heading that tags what follows, not as text and a rule', () => {
+			const out = parseMarkdown('Project Falcon\n==============\n\nIntro.\n\nBilling\n-------\nMoved to PostgreSQL.\n\nSupport\n---\n\n- Ana on call\n');
+			expect(out.memories.map((m) => m.record)).toEqual([
+				{ content: 'Intro.', tags: ['Project Falcon'] },
+				{ content: 'Moved to PostgreSQL.', tags: ['Project Falcon', 'Billing'] },
+				{ content: 'Ana on call', tags: ['Project Falcon', 'Support'] },
+			]);
+			expect(out.skipped).toBeUndefined();
+			// A rule after a blank line stays a rule.
+			expect(parseMarkdown('Text.\n\n---\n\nMore.\n').skipped).toEqual([{ line: 3, text: '"---": a horizontal rule' }]);
+		});
+
 		it('keeps `## ` lines inside the content fence as content', () => {
 			const out = parseMarkdown(record([], 'Plan\n## not a heading\nmore'));
 			expect(out.memories).toEqual([{ line: 1, record: { seq: 1, id: 'm-1', content: 'Plan\n## not a heading\nmore' } }]);
