@@ -178,6 +178,9 @@ export const StoreResultSchema = z.object({
 		.array(z.string())
 		.optional()
 		.describe('Similar memories of the scope it may replace (another number, name or negation); supersede them if so'),
+	merged_tags: z.array(z.string()).optional().describe('Duplicate: its tags added to the memory it repeats'),
+	merged_metadata: z.array(z.string()).optional().describe('Duplicate: its metadata keys added to the memory it repeats'),
+	unmerged: z.array(z.string()).optional().describe('Duplicate: what it brought that was not added, and why'),
 });
 export const StoreOutputSchema = z.object({
 	success: z.boolean(),
