@@ -155,12 +155,15 @@ describe('memory-mcp label tools answer as before', () => {
 		expect(await tagsOf(m.id)).toHaveLength(1);
 	});
 
-	it('errors: unknown memory, no labels, and too many labels name the field', async () => {
+	it("errors: unknown memory, no labels, and too many labels name the argument (labels, new), not the engine's tags", async () => {
 		expect(errorText(await c.call('add_labels', { memory_id: 99999, labels: 'a' }))).toBe('not_found: memory_id: ❌ Memory #99999 not found');
 		const m = await memory(Array.from({ length: 63 }, (_, i) => `t${i}`));
 		expect(errorText(await c.call('del_labels', { memory_id: m.seq, labels: ' , ' }))).toBe('invalid_input: labels: ❌ No valid labels provided');
 		expect(errorText(await c.call('add_labels', { memory_id: m.seq, labels: 'a, b' }))).toBe(
-			'invalid_input: tags: must have at most 64 items (tags_add would give the memory 65)',
+			'invalid_input: labels: a memory has at most 64 labels, and these would give it 65; nothing was changed',
+		);
+		expect(errorText(await c.call('replace_labels', { memory_id: m.seq, target: 't0', new: 'a, b, c' }))).toBe(
+			'invalid_input: new: a memory has at most 64 labels, and these would give it 65; nothing was changed',
 		);
 		expect(await tagsOf(m.id)).toHaveLength(63);
 	});

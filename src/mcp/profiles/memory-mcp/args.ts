@@ -58,6 +58,14 @@ export async function relabel(
  */
 export function asLabelError(e: unknown, names: Record<string, string>): unknown {
 	if (!isMemoryError(e) || e.code !== 'invalid_input') return e;
+	// The limit on an edit's result is reported on `tags`, naming tags_add: both are the agent's labels.
+	const over = /^tags: must have at most (\d+) items \(tags_add would give the memory (\d+)\)$/.exec(e.message);
+	if (over && names.tags_add)
+		return new MemoryError(
+			'invalid_input',
+			`${names.tags_add}: a memory has at most ${over[1]} labels, and these would give it ${over[2]}; nothing was changed`,
+			e.data,
+		);
 	const m = /^(tags(?:_add|_remove)?)((?:\[\d+\])?: [\s\S]*)$/.exec(e.message);
 	const to = m && names[m[1]];
 	return to ? new MemoryError('invalid_input', `${to}${m[2]}`, e.data) : e;
