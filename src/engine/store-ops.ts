@@ -7,9 +7,10 @@
  */
 import { MemoryError } from '../core/errors';
 import { newMemoryId } from '../core/ids';
-import { importanceValue, StoreInputSchema, toIso, type AssociationType, type StoreInput, type StoreItem, type StoreOutput } from '../core/schemas';
+import { mergeNote } from '../core/merge-note';
+import { importanceValue, LIMITS, StoreInputSchema, toIso, type AssociationType, type StoreInput, type StoreItem, type StoreOutput } from '../core/schemas';
 import { normalize } from '../core/vector';
-import { contentHash, keyOfNormalised, normaliseContent, sessionOf } from '../store/derived';
+import { contentHash, keyOfNormalised, normaliseContent, SESSION_KEYS, sessionOf } from '../store/derived';
 import { appendActivity } from '../store/activity';
 import { putLinks, withLinks } from '../store/associations';
 import { readEntities, writeEntities, type EntityKey } from '../store/entities';
@@ -167,7 +168,10 @@ interface Plan {
 	links: AssociationRow[];
 	/** The entities of the memories written (their rows are created or aliased as needed). */
 	mentions: EntityKey[];
+	/** Stored rows rewritten by this store (superseded, or given a duplicate's tags), by id. */
 	superseded: Map<string, MemoryRow>;
+	/** Activity entries for stored rows a duplicate added tags or metadata to. */
+	merges: ActivityRow[];
 	/** Last memory per scope + session, so PRECEDED_BY and turn contexts chain through the batch. */
 	previous: Map<string, PrevTurn | undefined>;
 }
@@ -188,7 +192,7 @@ async function writeDrafts(
 	const guessed = guess ? ctx.guesses.guess(keys.keys(), entityIds, (id) => ctx.index.mentions(id) === 0) : undefined;
 	const [, exact, state] = await Promise.all([refuseTakenIds(ctx, drafts, path), exactCandidates(ctx, drafts), guessed ?? read()]);
 	if (!guessed) ctx.guesses.learn({ ...state, entities: state.entities.values() });
-	const plan: Plan = { written: [], links: [], mentions: [], superseded: new Map(), previous: new Map(state.previous) };
+	const plan: Plan = { written: [], links: [], mentions: [], superseded: new Map(), merges: [], previous: new Map(state.previous) };
 	// A batch that supersedes nothing never changes a row once planned, so its rows can be
 	// written while later ones are still being planned.
 	const early = drafts.every((d) => d.item.supersedes_memory_id === undefined);
@@ -232,6 +236,7 @@ async function writeDrafts(
 				status: 'duplicate',
 				duplicate_of: dup.row.id,
 				similarity: round(dup.similarity),
+				...planMerge(d, dup.row, plan, writer, { actor, now }),
 			});
 			continue;
 		}
@@ -416,6 +421,28 @@ class PlanWriter {
 	/** Each new row as issued: with its seq and the links it carries. */
 	readonly added: MemoryRow[] = [];
 
+	/**
+	 * The row plan.written[i] stands for now: as issued (with its links) once its chunk is out,
+	 * else as planned.
+	 */
+	current(i: number): MemoryRow {
+		return this.issued(i) ? this.added[i] : this.plan.written[i].row;
+	}
+
+	/** Whether new row i has gone out (its chunk was issued). */
+	issued(i: number): boolean {
+		return i < this.#rows;
+	}
+
+	/**
+	 * Replaces new row i after its chunk went out: `finish` puts it again (with the superseded
+	 * rows, after the chunk's add in the same transaction) and indexes this version.
+	 */
+	rewrite(i: number, row: MemoryRow): void {
+		this.added[i] = row;
+		this.plan.superseded.set(row.id, row);
+	}
+
 	constructor(
 		private readonly ctx: EngineContext,
 		private readonly plan: Plan,
@@ -460,7 +487,7 @@ class PlanWriter {
 			old.length && db.memories.bulkPut(old),
 			putLinks(db, apart),
 			writeEntities(db, plan.mentions, c.state.entities),
-			appendActivity(db, createdEntries(written, c)),
+			appendActivity(db, [...createdEntries(written, c), ...plan.merges]),
 			writeCounters(db, next),
 			...this.#pending,
 		]).catch(async (e: unknown) => {
@@ -512,6 +539,55 @@ class PlanWriter {
 	}
 }
 
+/** What a duplicate brought to the memory it was folded into (StoreResult's merged_tags / merged_metadata). */
+type Merged = Pick<StoreResult, 'merged_tags' | 'merged_metadata' | 'unmerged'>;
+
+/**
+ * Folds what a duplicate adds into the memory it repeats, in the store's transaction: its tags
+ * the memory lacks (in any case) and its metadata keys the memory lacks (a key it has keeps its
+ * value; session keys are never added, as they would move the memory to another session). An
+ * agent that stores a fact again with new tags meant them; dropping them lost them silently.
+ * Tags or metadata that would break a limit are left out, and the answer says so.
+ */
+function planMerge(d: Draft, target: MemoryRow, plan: Plan, writer: PlanWriter, c: { actor: string; now: string }): Merged {
+	const i = plan.written.findIndex((w) => w.row.id === target.id);
+	const row = i >= 0 ? writer.current(i) : (plan.superseded.get(target.id) ?? target);
+	// A tag the memory has in another case is the same tag (memory-mcp matches labels so).
+	const have = new Set(row.tags.map((t) => t.toLowerCase()));
+	const tags = d.row.tags.filter((t) => !have.has(t.toLowerCase()) && have.add(t.toLowerCase()));
+	const meta = Object.entries(d.row.metadata).filter(([k]) => !(k in row.metadata) && !(SESSION_KEYS as readonly string[]).includes(k));
+	const unmerged: string[] = [];
+	if (tags.length && row.tags.length + tags.length > LIMITS.tags) {
+		unmerged.push(`tags (the memory would have ${row.tags.length + tags.length}; at most ${LIMITS.tags})`);
+		tags.length = 0;
+	}
+	let metadata = row.metadata;
+	if (meta.length) {
+		metadata = { ...row.metadata, ...Object.fromEntries(meta) };
+		if (JSON.stringify(metadata).length > LIMITS.metadataBytes) {
+			unmerged.push(`metadata (the memory's would exceed ${LIMITS.metadataBytes} bytes)`);
+			metadata = row.metadata;
+			meta.length = 0;
+		}
+	}
+	const out: Merged = unmerged.length ? { unmerged } : {};
+	if (tags.length === 0 && meta.length === 0) return out;
+	if (tags.length) out.merged_tags = tags;
+	if (meta.length) out.merged_metadata = meta.map(([k]) => k);
+	const next: MemoryRow = { ...row, tags: [...row.tags, ...tags], metadata };
+	if (i < 0) {
+		next.updated_at = c.now;
+		plan.superseded.set(next.id, next);
+		const changes: Record<string, { from?: unknown; to?: unknown }> = {};
+		if (tags.length) changes.tags = { from: row.tags, to: next.tags };
+		if (meta.length) changes.metadata = { from: row.metadata, to: next.metadata };
+		const detail = Object.keys(changes).join(', ');
+		plan.merges.push({ at: c.now, actor: c.actor, action: 'updated', memory_id: next.id, detail, changes });
+	} else if (!writer.issued(i)) Object.assign(plan.written[i].row, { tags: next.tags, metadata });
+	else writer.rewrite(i, next);
+	return out;
+}
+
 /** One `created` entry for a single memory, one naming them all for a batch (one row, not n). */
 function createdEntries(rows: MemoryRow[], c: CommitContext): ActivityRow[] {
 	if (rows.length === 0) return [];
@@ -555,6 +631,12 @@ function keptApart(r: StoreResult): string {
 		: `; it nearly repeats memory ${r.near_duplicate_of} (similarity ${r.similarity}), kept apart for its given id and linked SIMILAR_TO`;
 }
 
+function batchMergeNote(results: StoreResult[]): string {
+	const n = results.filter((r) => r.merged_tags || r.merged_metadata).length;
+	const left = results.filter((r) => r.unmerged).length;
+	return `${n ? ` (${n} brought new tags or metadata, added to the memory each repeats)` : ''}${left ? `; ${left} duplicate(s) brought tags or metadata over a limit, not added (see unmerged)` : ''}`;
+}
+
 function output(results: StoreResult[], single: boolean): StoreOutput {
 	const stored = results.filter((r) => r.status === 'stored').length;
 	const dups = results.length - stored;
@@ -563,9 +645,9 @@ function output(results: StoreResult[], single: boolean): StoreOutput {
 		success: true,
 		message: single
 			? dups
-				? `Not stored: near-duplicate of memory ${results[0].duplicate_of} (similarity ${results[0].similarity}); pass force: true to store anyway`
+				? `Not stored: near-duplicate of memory ${results[0].duplicate_of} (similarity ${results[0].similarity})${mergeNote(results[0])}; pass force: true to store anyway`
 				: `Stored memory ${results[0].memory_id} (#${results[0].seq})${keptApart(results[0])}`
-			: `Stored ${stored} of ${results.length} memories${dups ? `; ${dups} near-duplicate(s) skipped` : ''}${apart ? `; ${apart} kept apart from a near-duplicate for their given id` : ''}`,
+			: `Stored ${stored} of ${results.length} memories${dups ? `; ${dups} near-duplicate(s) skipped` : ''}${batchMergeNote(results)}${apart ? `; ${apart} kept apart from a near-duplicate for their given id` : ''}`,
 		results,
 		stored_count: stored,
 		duplicate_count: dups,

@@ -262,10 +262,14 @@ export type UpdateBase = Partial<Record<(typeof UPDATE_FIELDS)[number], unknown>
  * What the app's screens add to an update, written in its one transaction: `base` (see
  * UpdateBase); `link`, a link from this memory made or updated with it (the "did this replace
  * …?" prompt marks the older memory invalid and links it to the newer one at once, never one
- * without the other); `unlink`, a link from it removed with it (that prompt's Undo).
+ * without the other); `unlink`, a link from it removed with it (that prompt's Undo);
+ * `replaceTags`, the argument naming `tags_remove`, makes the edit a replacement: refused
+ * (not_found, naming that argument) when the memory has none of the tags to remove, unless it
+ * already has every tag to add (a retried replacement changes nothing and succeeds).
  */
 export interface UpdateExtra {
 	base?: UpdateBase;
+	replaceTags?: string;
 	link?: { to: string; type: AuthorableAssociationType; strength?: number; reason?: string; timestamp?: string };
 	unlink?: { to: string; type: AssociationType };
 }

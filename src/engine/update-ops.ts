@@ -91,6 +91,7 @@ async function rewrite(
 				async (): Promise<Rewritten> => {
 					const old = await ctx.db.memories.get(current.id);
 					if (!old) throw notFound('memory_id', p.memory_id);
+					if (extra.replaceTags !== undefined) checkReplaced(old, p, extra.replaceTags);
 					let next = applyFields(old, p, nowIso(ctx));
 					if (extra.base) checkBase(old, next, p, extra.base);
 					checkValidity(next, (f) => f);
@@ -167,6 +168,24 @@ async function linkEdits(
 		entries.push(linkEntry(at, actor, 'associated', row.id, to, type));
 	}
 	return { links: out.links, entries };
+}
+
+/**
+ * A replacement (UpdateExtra.replaceTags) of tags the memory has none of is refused, read inside
+ * the update's transaction: adding the new tags anyway would file a memory as "done" that was
+ * never "todo". One that already holds every new tag is a retry and goes on (changing nothing).
+ */
+function checkReplaced(old: MemoryRow, p: UpdateInput, field: string): void {
+	const have = new Set(old.tags.map((t) => t.toLowerCase()));
+	const remove = p.tags_remove ?? [];
+	if (remove.length === 0 || remove.some((t) => have.has(t.toLowerCase()))) return;
+	if ((p.tags_add ?? []).every((t) => old.tags.includes(t))) return;
+	const list = (tags: string[]) => (tags.length ? tags.map((t) => JSON.stringify(t)).join(', ') : 'none');
+	throw new MemoryError(
+		'not_found',
+		`${field}: memory #${old.seq} has none of ${list(remove)} (it has: ${list(old.tags)}); nothing was replaced or changed`,
+		{ field, tags: old.tags },
+	);
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

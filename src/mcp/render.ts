@@ -5,6 +5,7 @@
  * Also the bounding helpers the tools use on structured output.
  */
 import type { ConnectionsOutput, GraphQueryOutput } from '../core/graph-schemas';
+import { mergeNote } from '../core/merge-note';
 import type {
 	AssociateOutput,
 	DeleteOutput,
@@ -92,7 +93,7 @@ export function renderStore(out: StoreOutput): string {
 	if (out.results.length === 1) {
 		const r = out.results[0];
 		if (r.status === 'duplicate')
-			return `Not stored again: near-duplicate of #${r.seq} ${r.duplicate_of} (similarity ${r.similarity?.toFixed(2) ?? '?'}). Use update_memory to change it, or pass force: true to keep both.`;
+			return `Not stored again: near-duplicate of #${r.seq} ${r.duplicate_of} (similarity ${r.similarity?.toFixed(2) ?? '?'})${mergeNote(r)}. Use update_memory to change it, or pass force: true to keep both.`;
 		const ents = r.entities?.length ? `\nEntities: ${r.entities.map((e) => `${e.name} (${e.type})`).join(', ')}` : '';
 		const near = r.near_duplicate_of
 			? `\nNearly repeats ${r.near_duplicate_of} (similarity ${r.similarity?.toFixed(2) ?? '?'}): kept apart for its given id, linked SIMILAR_TO.`
@@ -106,7 +107,7 @@ export function renderStore(out: StoreOutput): string {
 		.slice(0, 50)
 		.map((r) =>
 			r.status === 'duplicate'
-				? `[${r.index}] duplicate of ${r.duplicate_of}`
+				? `[${r.index}] duplicate of ${r.duplicate_of}${mergeNote(r)}`
 				: `[${r.index}] #${r.seq} ${r.memory_id}${r.near_duplicate_of ? ` (nearly repeats ${r.near_duplicate_of})` : ''}${r.possible_update_of?.length ? ` (may update ${r.possible_update_of.join(', ')})` : ''}`,
 		);
 	const more = out.results.length > 50 ? `… ${out.results.length - 50} more in structuredContent.results` : undefined;

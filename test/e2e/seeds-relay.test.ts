@@ -5,7 +5,9 @@
  * browser level: an offset past any store (real IndexedDB's cursor takes an unsigned long) is an
  * empty page, not a storage error; retried deletes racing each other through the relay delete
  * one memory once and answer each call in the profile's own terms; and a seed's example flow
- * (store a, store b, link, search, update, delete) works end to end with its id formats.
+ * (store a, store b, link, search, update, delete) works end to end with its id formats. Also:
+ * a duplicate's new tags reach the kept memory, replace_labels refuses a label the memory lacks,
+ * and a recall offset past the store is an empty page.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,6 +136,35 @@ describe('hostile calls through the relay', () => {
 		expect(textOf(r)).toMatch(/^invalid_input: query: at line 1, column \d+ \(offset \d+\): expected at most 32 nested parentheses, lists or NOTs/);
 		const after = await call('aiakiv', 'query_memory_graph', { query: 'MATCH (n) RETURN count(*)' });
 		expect(after.isError).toBeFalsy();
+	});
+
+	it('AutoMem: a duplicate store with new tags adds them to the kept memory in real IndexedDB, and says so', async () => {
+		const content = 'Relay probe: the staging database is restored from the nightly snapshot.';
+		const first = sc<{ memory_id: string }>(await call('automem', 'store_memory', { content, tags: ['staging'] }));
+		const again = await call('automem', 'store_memory', { content, tags: ['staging', 'backups'], metadata: { owner: 'ops' } });
+		expect(sc(again)).toMatchObject({ memory_id: first.memory_id, duplicate: true, merged_tags: ['backups'], merged_metadata: ['owner'] });
+		expect(textOf(again)).toContain('its new tags "backups" and metadata keys owner were added to that memory');
+		const found = await call('automem', 'recall_memory', { query: 'staging database snapshot', tags: ['backups'], format: 'json' });
+		expect(textOf(found)).toContain(first.memory_id);
+	});
+
+	it('memory-mcp: replace_labels of a label the memory lacks is refused naming target; the retry of a done one succeeds', async () => {
+		const { id } = sc<{ id: number }>(await call('memory-mcp', 'store_memory', { content: 'Relay probe: rotate the signing keys.', labels: 'todo' }));
+		const missing = await call('memory-mcp', 'replace_labels', { memory_id: id, target: 'blocked', new: 'done' });
+		expect(missing.isError).toBe(true);
+		expect(textOf(missing)).toMatch(/^not_found: target: memory #\d+ has none of "blocked" \(it has: "todo"\); nothing was replaced or changed/);
+		for (let i = 0; i < 2; i++)
+			expect(sc<{ labels: string[] }>(await call('memory-mcp', 'replace_labels', { memory_id: id, target: 'todo', new: 'done' })).labels).toEqual([
+				'done',
+			]);
+	});
+
+	it('recall with an offset past any store answers an empty page on every ranking path', async () => {
+		for (const args of [{ query: 'VPN config' }, {}]) {
+			const r = await call('native', 'recall_memory', { ...args, offset: 1e12 });
+			expect(r.isError, textOf(r)).toBeFalsy();
+			expect(sc<{ results: unknown[]; has_more: boolean }>(r)).toMatchObject({ results: [], has_more: false });
+		}
 	});
 
 	it('500 bad batch items make one short error through the relay', async () => {

@@ -10,7 +10,7 @@ import {
 	ImportanceInputSchema,
 	IsoDateSchema,
 	LIMITS,
-	MemoryIdSchema,
+	NewMemoryIdSchema,
 	MemoryRefSchema,
 	MemoryTypeSchema,
 	MetadataSchema,
@@ -113,7 +113,7 @@ export const StoreItemShape = {
 	t_invalid: IsoDateSchema.optional().describe('Valid until / superseded at'),
 	updated_at: IsoDateSchema.optional(),
 	last_accessed: IsoDateSchema.optional(),
-	id: MemoryIdSchema.optional().describe('Your own id (default: a new UUID)'),
+	id: NewMemoryIdSchema.optional().describe('Your own id (default: a new UUID)'),
 	embedding: EmbeddingSchema.optional(),
 	supersedes_memory_id: MemoryRefSchema.optional().describe('An older memory this one replaces (marked invalid and linked)'),
 	supersede_relation: z.enum(['INVALIDATED_BY', 'EVOLVED_INTO']).optional(),
@@ -178,6 +178,9 @@ export const StoreResultSchema = z.object({
 		.array(z.string())
 		.optional()
 		.describe('Similar memories of the scope it may replace (another number, name or negation); supersede them if so'),
+	merged_tags: z.array(z.string()).optional().describe('Duplicate: its tags added to the memory it repeats'),
+	merged_metadata: z.array(z.string()).optional().describe('Duplicate: its metadata keys added to the memory it repeats'),
+	unmerged: z.array(z.string()).optional().describe('Duplicate: what it brought that was not added, and why'),
 });
 export const StoreOutputSchema = z.object({
 	success: z.boolean(),

@@ -162,6 +162,16 @@ export const MemoryIdSchema = WellFormedStringSchema.min(1, BLANK)
 	.refine(nonBlank, { message: 'must not be blank' })
 	.describe('Memory id (string)');
 /**
+ * An id a caller gives a new memory: a MemoryIdSchema in Unicode NFC. Ids match exactly, so
+ * "café" typed two ways (NFC, NFD) would be two memories that look like one, and an agent whose
+ * client normalises text would update or delete the other one. Imports keep any id (a backup must
+ * restore as it was).
+ */
+export const NewMemoryIdSchema = MemoryIdSchema.refine((s) => s === s.normalize('NFC'), {
+	message: 'must be in Unicode NFC form (compose accents: "é" as one character), so it cannot look like another id',
+}).describe('Memory id (string)');
+
+/**
  * A memory reference in the native tools and the engine: its string id, matched exactly. A
  * numeric-looking string ("7") is an id like any other and never falls back to the memory with
  * that `seq`: a retried delete must not hit another memory (issue 23). Integer seqs are

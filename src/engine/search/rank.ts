@@ -74,6 +74,11 @@ const DEFAULT_LIMIT = 10;
 
 /** Ranks the index for `input`; see SearchIndex.rank. */
 export function rankIndex(view: IndexView, input: RecallInput, qv: QueryVectors, now: number): RankedPage {
+	// No page reaches past the last memory, so offset and limit never size a pool beyond the index:
+	// recall_memory({ offset: 1e12 }) sized its candidate arrays by it and failed with "Invalid typed
+	// array length" (offset 1e8 would have asked for gigabytes).
+	const n = Math.max(1, view.count);
+	input = { ...input, offset: Math.min(input.offset ?? 0, n), limit: Math.min(input.limit ?? DEFAULT_LIMIT, n) };
 	const ctx = buildContext(view, input, qv, now);
 	const relevanceAsked = ctx.phrasings.length > 0 || ctx.vectors.length > 0;
 	const lexicalOnly = ctx.phrasings.length > 0 && ctx.vectors.length === 0 && input.memory_id === undefined;

@@ -10,7 +10,7 @@ export const storeMemory = defineTool({
 		title: 'Store memory',
 		description: `Save something worth remembering across sessions: a decision and its reason, a user preference, a pattern, a fix, a fact about a person or project. One memory per call (top-level content plus tags, type, importance, …), or up to 500 as memories[] in one transaction.
 
-Use it after a decision, a discovery, a correction or a stated preference. Do not use it to change a memory that exists: use update_memory, or pass supersedes_memory_id to replace an outdated one while keeping its history. Near-duplicates of an existing memory are not stored twice: the result carries status "duplicate" and the existing id (force: true stores anyway).
+Use it after a decision, a discovery, a correction or a stated preference. Do not use it to change a memory that exists: use update_memory, or pass supersedes_memory_id to replace an outdated one while keeping its history. Near-duplicates of an existing memory are not stored twice: the result carries status "duplicate" and the existing id (force: true stores anyway); tags and metadata keys it brings that the memory lacks are added to it (merged_tags, merged_metadata).
 
 On store Engram extracts entities (or takes yours), links the memory to similar ones (SIMILAR_TO) and to the previous one in its scope (PRECEDED_BY). Add typed links with associate_memories.
 

@@ -226,3 +226,30 @@ function validBase(tool: string, ids: string[]): Record<string, unknown> {
 	};
 	return bases[tool] ?? {};
 }
+
+describe('an offset past the last memory', () => {
+	it('answers an empty page on every ranking path (query, no query, caller embedding), not an internal error', async () => {
+		const engine = await makeEngine();
+		const c = await connect(engine);
+		const automem = await connect(engine, 'automem');
+		try {
+			const embedding = Array.from({ length: 100 }, (_, i) => Math.sin(i + 1));
+			data(await c.call('store_memory', { content: 'The API rate limit is 100 requests per minute.', embedding }));
+			for (const offset of [1e8, 1e12, Number.MAX_SAFE_INTEGER]) {
+				for (const args of [{ query: 'rate limit' }, {}, { embedding }]) {
+					const r = await c.call('recall_memory', { ...args, offset });
+					expect(r.isError, `${JSON.stringify(Object.keys(args))} offset ${offset}`).toBeFalsy();
+					expect(data<{ results: unknown[]; has_more: boolean }>(r)).toMatchObject({ results: [], has_more: false });
+				}
+				const a = await automem.call('recall_memory', { query: 'rate limit', offset });
+				expect(a.isError).toBeFalsy();
+			}
+			// Paging still works up to the end.
+			expect(data<{ results: unknown[] }>(await c.call('recall_memory', { query: 'rate limit', offset: 0 })).results).toHaveLength(1);
+		} finally {
+			await c.close();
+			await automem.close();
+			await engine.close();
+		}
+	});
+});

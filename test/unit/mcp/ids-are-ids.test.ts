@@ -107,3 +107,25 @@ describe('ids are ids', () => {
 		await mm.close();
 	});
 });
+
+describe('a new memory’s own id', () => {
+	it('is refused when it is not NFC, naming id, so no two ids look alike (native and AutoMem)', async () => {
+		const engine = await makeEngine();
+		const c = await connect(engine);
+		const am = await connect(engine, 'automem');
+		try {
+			data(await c.call('store_memory', { id: 'caf\u00e9', content: 'The café on the corner opens at seven.' }));
+			expect(errorText(await c.call('store_memory', { id: 'cafe\u0301', content: 'The café by the station opens at six.' }))).toMatch(
+				/Invalid arguments for tool store_memory: must be in Unicode NFC form .+ at id$/,
+			);
+			expect(errorText(await am.call('store_memory', { id: 'Zu\u0308rich', content: 'Deploy window is Friday morning.' }))).toMatch(
+				/must be in Unicode NFC form .+ at id$/,
+			);
+			expect((await engine.stats({})).total_memories).toBe(1);
+		} finally {
+			await c.close();
+			await am.close();
+			await engine.close();
+		}
+	});
+});

@@ -1,7 +1,8 @@
 /**
  * memory-mcp's label tools (add_labels, del_labels, replace_labels) through a real Client: each
  * edit is one engine operation, so concurrent edits of one memory all land, and the odd cases
- * (a label given twice, removing a label the memory lacks, case) answer as they always have.
+ * (a label given twice, removing a label the memory lacks, case) answer as they always have;
+ * replacing labels the memory has none of is refused instead of adding the new ones.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../src/engine/engine';
@@ -108,29 +109,61 @@ describe('memory-mcp label tools answer as before', () => {
 		expect(await updates(m.id)).toHaveLength(1);
 	});
 
-	it('replace_labels: target case-insensitive, new keeps its case, absent target just adds, new given twice added once', async () => {
+	it('replace_labels: target case-insensitive, new keeps its case, a lacking target beside a present one ignored, new given twice added once', async () => {
 		const m = await memory(['Todo', 'x']);
 		expect(data(await c.call('replace_labels', { memory_id: m.seq, target: 'TODO, absent', new: 'Done, Done, x' }))).toEqual({
 			success: true,
 			message: `✅ Labels replaced on memory #${m.seq}`,
 			labels: ['x', 'Done'],
 		});
-		expect(data(await c.call('replace_labels', { memory_id: m.seq, target: 'absent', new: 'extra' }))).toEqual({
-			success: true,
-			message: `✅ Labels replaced on memory #${m.seq}`,
-			labels: ['x', 'Done', 'extra'],
-		});
 		// Replacing a label by itself changes nothing, so writes nothing.
-		expect(data(await c.call('replace_labels', { memory_id: m.seq, target: 'extra', new: 'extra' })).labels).toEqual(['x', 'Done', 'extra']);
-		expect(await updates(m.id)).toHaveLength(2);
+		expect(data(await c.call('replace_labels', { memory_id: m.seq, target: 'done', new: 'Done' })).labels).toEqual(['x', 'Done']);
+		expect(await updates(m.id)).toHaveLength(1);
 	});
 
-	it('errors: unknown memory, no labels, and too many labels name the field', async () => {
+	it('replace_labels: a target the memory lacks is refused, naming target, and adds nothing', async () => {
+		const m = await memory(['todo', 'x']);
+		expect(errorText(await c.call('replace_labels', { memory_id: m.seq, target: 'absent, gone', new: 'done' }))).toBe(
+			`not_found: target: memory #${m.seq} has none of "absent", "gone" (it has: "todo", "x"); nothing was replaced or changed. To add labels without replacing one, use add_labels`,
+		);
+		expect(await tagsOf(m.id)).toEqual(['todo', 'x']);
+		expect(await updates(m.id)).toEqual([]);
+	});
+
+	it('replace_labels retried after it applied succeeds and changes nothing; a retry that would add a label is refused', async () => {
+		const m = await memory(['todo', 'x']);
+		const call = { memory_id: m.seq, target: 'todo', new: 'done' };
+		expect(data<LabelResult>(await c.call('replace_labels', call)).labels).toEqual(['x', 'done']);
+		expect(data(await other.call('replace_labels', call))).toEqual({
+			success: true,
+			message: `✅ Labels already replaced on memory #${m.seq} (it has none of the target labels and all of the new ones): nothing changed`,
+			labels: ['x', 'done'],
+		});
+		expect(errorText(await c.call('replace_labels', { ...call, new: 'done, shipped' }))).toMatch(/^not_found: target: memory #\d+ has none of "todo"/);
+		expect(await tagsOf(m.id)).toEqual(['x', 'done']);
+		expect(await updates(m.id)).toHaveLength(1);
+	});
+
+	it('two agents replacing the same label at once: one replaces, the other is told, nothing is added twice', async () => {
+		const m = await memory(['todo']);
+		const [a, b] = await Promise.all([
+			c.call('replace_labels', { memory_id: m.seq, target: 'todo', new: 'done' }),
+			other.call('replace_labels', { memory_id: m.seq, target: 'todo', new: 'wontfix' }),
+		]);
+		const outcomes = [a, b].map((r) => (r.isError ? 'refused' : 'replaced')).sort();
+		expect(outcomes).toEqual(['refused', 'replaced']);
+		expect(await tagsOf(m.id)).toHaveLength(1);
+	});
+
+	it("errors: unknown memory, no labels, and too many labels name the argument (labels, new), not the engine's tags", async () => {
 		expect(errorText(await c.call('add_labels', { memory_id: 99999, labels: 'a' }))).toBe('not_found: memory_id: ❌ Memory #99999 not found');
 		const m = await memory(Array.from({ length: 63 }, (_, i) => `t${i}`));
 		expect(errorText(await c.call('del_labels', { memory_id: m.seq, labels: ' , ' }))).toBe('invalid_input: labels: ❌ No valid labels provided');
 		expect(errorText(await c.call('add_labels', { memory_id: m.seq, labels: 'a, b' }))).toBe(
-			'invalid_input: tags: must have at most 64 items (tags_add would give the memory 65)',
+			'invalid_input: labels: a memory has at most 64 labels, and these would give it 65; nothing was changed',
+		);
+		expect(errorText(await c.call('replace_labels', { memory_id: m.seq, target: 't0', new: 'a, b, c' }))).toBe(
+			'invalid_input: new: a memory has at most 64 labels, and these would give it 65; nothing was changed',
 		);
 		expect(await tagsOf(m.id)).toHaveLength(63);
 	});

@@ -72,3 +72,76 @@ describe('store_memory and near-duplicates', () => {
 		expect(await engine.associationsOf('a')).toContainEqual(expect.objectContaining({ from: 'a', to: 'b', type: 'RELATES_TO' }));
 	});
 });
+
+describe('a duplicate that brings new tags or metadata', () => {
+	const tagsOf = async (id: string) => (await engine.getMemories([id]))[0]!;
+
+	it('automem: the new tags and metadata keys are added to the kept memory in the store, and the answer says so', async () => {
+		engine = await makeEngine();
+		c = await connect(engine, 'automem');
+		const first = data<{ memory_id: string }>(
+			await c.call('store_memory', { content: 'Chose PostgreSQL for the user service.', tags: ['database'], metadata: { team: 'core' } }),
+		);
+		const r = await c.call('store_memory', {
+			content: 'Chose PostgreSQL for the user service',
+			tags: ['database', 'architecture', 'user-service'],
+			metadata: { team: 'other', ticket: 'ENG-7', session_id: 's9' },
+		});
+		expect(data(r)).toEqual({
+			memory_id: first.memory_id,
+			duplicate: true,
+			merged_tags: ['architecture', 'user-service'],
+			merged_metadata: ['ticket'],
+			message: `Not stored again: near-duplicate of memory ${first.memory_id} (similarity 1.00); its new tags "architecture", "user-service" and metadata keys ticket were added to that memory. To change that memory otherwise, call update_memory with this memory_id.`,
+		});
+		const kept = await tagsOf(first.memory_id);
+		expect(kept.tags).toEqual(['database', 'architecture', 'user-service']);
+		// A key the memory has keeps its value; a session key would move it to another session.
+		expect(kept.metadata).toEqual({ team: 'core', ticket: 'ENG-7' });
+		expect((await engine.stats({})).total_memories).toBe(1);
+		const [entry] = (await engine.history(first.memory_id)).filter((e) => e.action === 'updated');
+		expect(entry!.changes!.tags).toEqual({ from: ['database'], to: ['database', 'architecture', 'user-service'] });
+		// The same call again adds nothing more and says nothing about merging.
+		const again = data<{ message: string; merged_tags?: string[] }>(
+			await c.call('store_memory', { content: 'Chose PostgreSQL for the user service', tags: ['architecture'] }),
+		);
+		expect(again.merged_tags).toBeUndefined();
+		expect(again.message).not.toContain('added');
+		expect((await engine.history(first.memory_id)).filter((e) => e.action === 'updated')).toHaveLength(1);
+	});
+
+	it('native: tags over the limit are not added, and the answer says why', async () => {
+		engine = await makeEngine();
+		c = await connect(engine);
+		const tags = Array.from({ length: 63 }, (_, i) => `t${i}`);
+		const first = data<StoreOutput>(await c.call('store_memory', { content: 'The staging cluster runs in eu-west-1.', tags }));
+		const out = data<StoreOutput>(await c.call('store_memory', { content: 'The staging cluster runs in eu-west-1', tags: ['a', 'b'] }));
+		expect(out.results[0]).toMatchObject({ status: 'duplicate', unmerged: ['tags (the memory would have 65; at most 64)'] });
+		expect(out.results[0].merged_tags).toBeUndefined();
+		expect(out.message).toContain('not added: tags (the memory would have 65; at most 64)');
+		expect((await tagsOf(first.memory_id!)).tags).toEqual(tags);
+	});
+
+	it('native batch: a duplicate of an earlier item, or of one 70 items back (already written), adds its tags to it', async () => {
+		engine = await makeEngine();
+		c = await connect(engine);
+		const items = Array.from({ length: 70 }, (_, i) => ({ content: `Fact number ${i} about the billing service.` }));
+		const memories = [
+			{ content: 'Release trains leave every Tuesday.', tags: ['release'] },
+			...items,
+			{ content: 'Release trains leave every Tuesday', tags: ['cadence'] },
+			{ content: 'Fact number 69 about the billing service', tags: ['billing'] },
+		];
+		const out = data<StoreOutput>(await c.call('store_memory', { memories }));
+		expect(out.stored_count).toBe(71);
+		const [early, late] = out.results.slice(71);
+		expect(early).toMatchObject({ status: 'duplicate', duplicate_of: out.results[0].memory_id, merged_tags: ['cadence'] });
+		expect(late).toMatchObject({ status: 'duplicate', duplicate_of: out.results[70].memory_id, merged_tags: ['billing'] });
+		expect((await tagsOf(out.results[0].memory_id)).tags).toEqual(['release', 'cadence']);
+		expect((await tagsOf(out.results[70].memory_id)).tags).toEqual(['billing']);
+		// What recall sees (the index) agrees with what is stored.
+		const found = await engine.recall({ query: 'release trains', tags: ['cadence'] });
+		expect(found.results.map((r) => r.memory.id)).toEqual([out.results[0].memory_id]);
+		expect(out.message).toContain('2 brought new tags or metadata');
+	});
+});

@@ -362,6 +362,36 @@ describe('engram-relay against one hostile client', () => {
 		expect((await engine.stats({})).total_memories).toBe(1);
 	});
 
+	it('answers 40 calls at once on one HTTP session each once; resent with their request_ids they replay; a deleted session is 404', async () => {
+		const port = await freePort();
+		const token = newToken();
+		await rawRelay(port, token);
+		const engine = await engineTab(port, token);
+		const http = await httpClient(port, token);
+		const store = () =>
+			Promise.all(
+				Array.from({ length: 40 }, (_, i) =>
+					http.callTool({ name: 'store_memory', arguments: { content: `Concurrent fact ${i} about the widget fleet.`, request_id: `probe-${i}` } }),
+				),
+			);
+		const first = await store();
+		expect(first.filter((r) => r.isError)).toEqual([]);
+		const again = await store();
+		expect(again.map((r) => (r.structuredContent as { replayed?: boolean }).replayed)).toEqual(Array(40).fill(true));
+		expect(again.map((r) => (r.structuredContent as { memory_id: string }).memory_id)).toEqual(
+			first.map((r) => (r.structuredContent as { memory_id: string }).memory_id),
+		);
+		expect((await engine.stats({})).total_memories).toBe(40);
+		const transport = http.transport as StreamableHTTPClientTransport;
+		const sid = transport.sessionId!;
+		await transport.terminateSession();
+		const { req, answer } = rawPost(port, token, sid);
+		req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+		const after = await answer;
+		expect(after.code).toBe(404);
+		expect(after.body).toContain('Session not found');
+	});
+
 	it('stops reading a stdio client that does not read its answers, serving the others, and resumes when it reads', async () => {
 		const port = await freePort();
 		const token = newToken();

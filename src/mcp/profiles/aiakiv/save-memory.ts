@@ -114,7 +114,7 @@ Example: save_memory({ summary: "Mina chose PostgreSQL over MongoDB for the bill
 		);
 		const r = out.results[0];
 		const id = r.duplicate_of ?? r.memory_id;
-		const merged = r.status === 'duplicate' ? await mergeIntoKept(engine, id, ev, ctx) : undefined;
+		const merged = r.status === 'duplicate' ? await mergeIntoKept(engine, id, ev, r.merged_tags ?? [], ctx) : undefined;
 		return {
 			event_id: id,
 			status: r.status === 'duplicate' ? ('duplicate' as const) : ('saved' as const),
@@ -129,14 +129,16 @@ Example: save_memory({ summary: "Mina chose PostgreSQL over MongoDB for the bill
 });
 
 /**
- * A save that repeats a kept event adds to it the entities and tags it gave that the event
- * lacks: AiAkiv has no update tool, so they would otherwise be lost while the answer listed
- * them. Returns the kept event's entities after, and what was added (undefined when nothing).
+ * A save that repeats a kept event adds to it the entities it gave that the event lacks (the
+ * store itself added its tags: `tags`): AiAkiv has no update tool, so they would otherwise be
+ * lost while the answer listed them. Returns the kept event's entities after, and what was added
+ * (undefined when nothing).
  */
 async function mergeIntoKept(
 	engine: EngineApi,
 	id: string,
-	ev: { entities?: { name: string; type: string }[]; tags?: string[] },
+	ev: { entities?: { name: string; type: string }[] },
+	tags: string[],
 	ctx: CallContext,
 ): Promise<{ entities: { name: string; type: string }[]; added?: { entities: { name: string; type: string }[]; tags: string[] } }> {
 	const [m] = await engine.getMemories([id]);
@@ -144,12 +146,8 @@ async function mergeIntoKept(
 	const key = (e: { name: string; type: string }) => `${e.type.toLowerCase()}:${e.name.toLowerCase()}`;
 	const have = new Set(m.entities.map(key));
 	const entities = (ev.entities ?? []).filter((e) => !have.has(key(e)) && have.add(key(e)));
-	const tags = [...new Set(ev.tags ?? [])].filter((t) => !m.tags.some((x) => x.toLowerCase() === t.toLowerCase()));
-	if (entities.length === 0 && tags.length === 0) return { entities: m.entities };
-	const after = await engine.update(
-		{ memory_id: id, ...(entities.length ? { entities: [...m.entities, ...entities] } : {}), ...(tags.length ? { tags_add: tags } : {}) },
-		ctx,
-	);
+	if (entities.length === 0) return { entities: m.entities, ...(tags.length ? { added: { entities, tags } } : {}) };
+	const after = await engine.update({ memory_id: id, entities: [...m.entities, ...entities] }, ctx);
 	const [now] = await engine.getMemories([after.memory_id]);
 	return { entities: now?.entities ?? [...m.entities, ...entities], added: { entities, tags } };
 }

@@ -1,6 +1,7 @@
 /** store_memory: AutoMem's single, supersede and batch modes, with its 2000-character limit. */
 import { z } from 'zod';
 import { isMemoryError } from '../../../core/errors';
+import { mergeNote } from '../../../core/merge-note';
 import type { CallContext } from '../../../core/schemas';
 import type { EngineApi } from '../../../engine/types';
 import { LIMITS, MemoryRefSchema, StoreItemShape } from '../../../core/schemas';
@@ -72,7 +73,7 @@ Single: content plus optional tags, importance, metadata, type, confidence, embe
 
 Content: target 150–300 characters (one meaningful paragraph); hard limit 2000 (rejected). Format: "Brief title. Context and details. Impact/outcome."
 
-When to use: after a decision (the reasoning and outcome), a discovered pattern, a bug fix (root cause and solution), a learned preference. Do not use it to correct a memory in place (update_memory) or to link memories (associate_memories). Near-duplicates of an existing memory return that memory's id instead of a copy.
+When to use: after a decision (the reasoning and outcome), a discovered pattern, a bug fix (root cause and solution), a learned preference. Do not use it to correct a memory in place (update_memory) or to link memories (associate_memories). Near-duplicates of an existing memory return that memory's id instead of a copy; tags and metadata keys the duplicate brings that the memory lacks are added to it.
 
 Examples:
 store_memory({ content: "Chose PostgreSQL over MongoDB for user service. Need ACID for transactions.", tags: ["architecture", "database"], importance: 0.9 })
@@ -85,6 +86,9 @@ store_memory({ content: "User now prefers SQLite for small local tools.", supers
 			superseded_memory_id: z.string().optional(),
 			association_created: z.boolean().optional(),
 			duplicate: z.boolean().optional().describe('Single mode: true when nothing was stored because a near-duplicate exists (memory_id is that one)'),
+			merged_tags: z.array(z.string()).optional().describe('Duplicate: its tags added to that memory'),
+			merged_metadata: z.array(z.string()).optional().describe('Duplicate: its metadata keys added to that memory'),
+			unmerged: z.array(z.string()).optional().describe('Duplicate: what was not added, and why'),
 			stored: z.number().int().optional().describe('Batch mode: number stored'),
 			message: z.string(),
 		}),
@@ -107,7 +111,10 @@ store_memory({ content: "User now prefers SQLite for small local tools.", supers
 			return {
 				memory_id: r.duplicate_of!,
 				duplicate: true,
-				message: `Not stored again: near-duplicate of memory ${r.duplicate_of} (similarity ${r.similarity?.toFixed(2) ?? '?'}). To change that memory, call update_memory with this memory_id.`,
+				...(r.merged_tags ? { merged_tags: r.merged_tags } : {}),
+				...(r.merged_metadata ? { merged_metadata: r.merged_metadata } : {}),
+				...(r.unmerged ? { unmerged: r.unmerged } : {}),
+				message: `Not stored again: near-duplicate of memory ${r.duplicate_of} (similarity ${r.similarity?.toFixed(2) ?? '?'})${mergeNote(r)}. To change that memory otherwise, call update_memory with this memory_id.`,
 			};
 		const superseded = input.supersedes_memory_id !== undefined ? await engine.resolveId(input.supersedes_memory_id) : undefined;
 		return {

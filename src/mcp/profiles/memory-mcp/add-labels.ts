@@ -19,7 +19,7 @@ Example: add_labels(memory_id=42, labels="beer, belgian")`,
 		annotations: IDEMPOTENT_WRITE,
 	},
 	run: async (input, engine, ctx) => {
-		const labels = await relabel(engine, input.memory_id, { tags_add: requireLabels(input.labels, 'labels') }, ctx.actor);
+		const { labels } = await relabel(engine, input.memory_id, { tags_add: requireLabels(input.labels, 'labels') }, ctx.actor);
 		return { success: true, message: `✅ Labels added to memory #${input.memory_id}`, labels };
 	},
 	render: json,

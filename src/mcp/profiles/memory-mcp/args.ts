@@ -23,7 +23,8 @@ export const LabelsInput = z.string().min(1).max(2000).describe('Labels: comma-s
 
 /**
  * A label edit as one engine update (tags_add / tags_remove run on the tags the memory has inside
- * the update's transaction, so concurrent edits all land); returns the memory's labels after it.
+ * the update's transaction, so concurrent edits all land); returns the memory's labels after it
+ * and whether it changed them. With `replace`, the edit is a replacement (UpdateExtra.replaceTags).
  */
 export async function relabel(
 	engine: EngineApi,
@@ -31,7 +32,8 @@ export async function relabel(
 	edit: { tags_add?: string[]; tags_remove?: string[] },
 	actor?: string,
 	names: Record<string, string> = { tags_add: 'labels', tags_remove: 'labels' },
-): Promise<string[]> {
+	replace = false,
+): Promise<{ labels: string[]; changed: boolean }> {
 	const gone = () => new MemoryError('not_found', `memory_id: ❌ Memory #${seq} not found`);
 	const id = await engine.resolveId(seq);
 	if (!id) throw gone();
@@ -39,10 +41,12 @@ export async function relabel(
 	const add = edit.tags_add && [...new Set(edit.tags_add)];
 	const remove = edit.tags_remove && [...new Map(edit.tags_remove.map((l) => [l.toLowerCase(), l])).values()];
 	try {
-		return (await engine.update({ memory_id: id, tags_add: add, tags_remove: remove }, { actor })).tags ?? [];
+		const extra = replace ? { replaceTags: names.tags_remove } : undefined;
+		const out = await engine.update({ memory_id: id, tags_add: add, tags_remove: remove }, { actor }, extra);
+		return { labels: out.tags ?? [], changed: out.changed.length > 0 };
 	} catch (e) {
-		// Deleted between the id lookup and the update.
-		if (isMemoryError(e) && e.code === 'not_found') throw gone();
+		// Deleted between the id lookup and the update (a replacement's missing labels name their argument).
+		if (isMemoryError(e) && e.code === 'not_found' && !(replace && (e.data as { field?: string } | undefined)?.field)) throw gone();
 		throw asLabelError(e, names);
 	}
 }
@@ -54,6 +58,14 @@ export async function relabel(
  */
 export function asLabelError(e: unknown, names: Record<string, string>): unknown {
 	if (!isMemoryError(e) || e.code !== 'invalid_input') return e;
+	// The limit on an edit's result is reported on `tags`, naming tags_add: both are the agent's labels.
+	const over = /^tags: must have at most (\d+) items \(tags_add would give the memory (\d+)\)$/.exec(e.message);
+	if (over && names.tags_add)
+		return new MemoryError(
+			'invalid_input',
+			`${names.tags_add}: a memory has at most ${over[1]} labels, and these would give it ${over[2]}; nothing was changed`,
+			e.data,
+		);
 	const m = /^(tags(?:_add|_remove)?)((?:\[\d+\])?: [\s\S]*)$/.exec(e.message);
 	const to = m && names[m[1]];
 	return to ? new MemoryError('invalid_input', `${to}${m[2]}`, e.data) : e;

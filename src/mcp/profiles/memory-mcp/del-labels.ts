@@ -19,7 +19,7 @@ Example: del_labels(memory_id=42, labels="draft")`,
 		annotations: IDEMPOTENT_DESTRUCTIVE_WRITE,
 	},
 	run: async (input, engine, ctx) => {
-		const labels = await relabel(engine, input.memory_id, { tags_remove: requireLabels(input.labels, 'labels') }, ctx.actor);
+		const { labels } = await relabel(engine, input.memory_id, { tags_remove: requireLabels(input.labels, 'labels') }, ctx.actor);
 		return { success: true, message: `✅ Labels removed from memory #${input.memory_id}`, labels };
 	},
 	render: json,

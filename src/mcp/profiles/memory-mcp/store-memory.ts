@@ -1,7 +1,5 @@
 /** store_memory: store one memory; warnings name the closest existing ones. */
 import { z } from 'zod';
-import type { CallContext } from '../../../core/schemas';
-import type { EngineApi } from '../../../engine/types';
 import { ADDITIVE_WRITE } from '../../annotations';
 import { json } from '../../profile-helpers';
 import { defineTool } from '../../tool-definition';
@@ -63,11 +61,12 @@ Example: store_memory(content="User's favourite beer is a Belgian tripel", label
 		const others = await engine.getMemories(near.map((n) => n.id));
 		const warnings = near.flatMap((n, i) => (others[i] && n.cosine >= 0.7 ? [similarityWarning(others[i]!.seq, n.cosine, r.duplicate_of === n.id)] : []));
 		const model = (await engine.models()).active;
-		// A repeat's new labels go onto the kept memory: the agent meant them for this content.
-		const added = r.status === 'duplicate' ? await addMissingLabels(engine, r.duplicate_of ?? r.memory_id, labels, ctx) : [];
+		// A repeat's new labels went onto the kept memory in the store (the agent meant them for this content).
+		const added = r.merged_tags ?? [];
+		const unmerged = r.unmerged?.length ? ` (not added: ${r.unmerged.join('; ').replace(/^tags/, 'labels')})` : '';
 		const message =
 			r.status === 'duplicate'
-				? `❌ Not stored again: exact match with memory #${r.seq}${added.length ? ` (labels ${added.join(', ')} added to it)` : ''}`
+				? `❌ Not stored again: exact match with memory #${r.seq}${added.length ? ` (labels ${added.join(', ')} added to it)` : ''}${unmerged}`
 				: `✅ Memory stored with ID ${r.seq}`;
 		return {
 			current_embedding: model,
@@ -88,19 +87,4 @@ function similarityWarning(seq: number, cos: number, duplicate: boolean): string
 	if (cos >= 0.91) return `⚠️ Worth reviewing for context to memory #${seq} (${pct}% match)`;
 	if (cos >= 0.81) return `📌 Explores similar territory to memory #${seq} (${pct}% match)`;
 	return `ℹ️ Semantically related to memory #${seq} (${pct}% match)`;
-}
-
-/** The labels of `labels` memory `id` lacks (case-insensitive), added to it; [] when none. */
-async function addMissingLabels(engine: EngineApi, id: string, labels: string[], ctx: CallContext): Promise<string[]> {
-	const [m] = labels.length ? await engine.getMemories([id]) : [];
-	if (!m) return [];
-	const have = new Set(m.tags.map((t) => t.toLowerCase()));
-	const missing = labels.filter((l) => !have.has(l.toLowerCase()) && have.add(l.toLowerCase()));
-	if (missing.length === 0) return [];
-	try {
-		await engine.update({ memory_id: id, tags_add: missing }, ctx);
-	} catch (e) {
-		throw asLabelError(e, { tags_add: 'labels' });
-	}
-	return missing;
 }
