@@ -20,6 +20,7 @@
 import type { ChangeEvent } from '../engine/types';
 import { authHeaders, checkServer, databaseUrl, testConnection, type SyncServer } from './connection';
 import type { PouchCtor, SyncContext, SyncEngine, SyncTimings } from './context';
+import { Compaction } from './compaction';
 import { checkKey, newSaltDoc, SALT_DOC_ID, SyncError, unlockSaltDoc } from './crypto';
 import { Incoming } from './incoming';
 import { Outgoing } from './outgoing';
@@ -45,6 +46,7 @@ export class SyncController {
 	#replication: Replication;
 	#in: Incoming;
 	#out: Outgoing;
+	#compaction: Compaction;
 	#queue: Promise<unknown> = Promise.resolve();
 	#unsubscribe: (() => void) | undefined;
 	/** Where the time goes (ms), for bench/sync.ts. */
@@ -73,10 +75,12 @@ export class SyncController {
 			serial: (fn) => this.#serial(fn),
 			resend: (ids) => this.#out.add(ids),
 			waiting: () => this.#map.unsent.size + this.#out.pending,
+			caughtUp: () => this.#compaction.soon(),
 		};
 		this.#replication = new Replication(this.#ctx);
 		this.#in = new Incoming(this.#ctx);
 		this.#out = new Outgoing(this.#ctx);
+		this.#compaction = new Compaction(this.#ctx);
 	}
 
 	get status(): SyncStatus {
@@ -201,8 +205,8 @@ export class SyncController {
 		ctx.key = key;
 		ctx.remote = remote;
 		ctx.server = server;
-		// No compaction: a merge needs the version two conflicting ones came from, and only an
-		// uncompacted mirror keeps the bodies of the versions this device saw (docs/SYNC.md).
+		// Not compacted whole: a merge needs the version two conflicting ones came from; old
+		// versions go by `Compaction` (the last ones below each leaf stay).
 		ctx.local = new this.Pouch(mirrorName(server));
 		await this.#map.load(ctx.local);
 		await this.#rescope(server);
@@ -306,6 +310,7 @@ export class SyncController {
 	async stop(): Promise<void> {
 		globalThis.removeEventListener?.('online', this.#replication.online);
 		this.#out.clear();
+		this.#compaction.cancel();
 		this.#replication.cancel(true);
 		this.#in.cancel();
 		this.#unsubscribe?.();

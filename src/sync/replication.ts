@@ -138,5 +138,6 @@ export class Replication {
 		this.ctx.map.scheduleSave();
 		const pendingOut = this.ctx.waiting(); // what is left: batches on their way to the mirror
 		this.ctx.status.set({ status: pendingOut ? 'syncing' : 'synced', error: undefined, pending: pendingOut, last_synced: new Date().toISOString() });
+		if (!pendingOut) this.ctx.caughtUp();
 	}
 }

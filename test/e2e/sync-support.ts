@@ -147,3 +147,40 @@ export async function serverRecords(url: string, db: string, passphrase: string)
 		}
 	return out;
 }
+
+/**
+ * What the device's mirror (its PouchDB database, read straight from IndexedDB) holds: `bodies`,
+ * the stored revision bodies (one per version kept); `bytes`, their size as JSON; `docs`, the
+ * documents; `usage`, the origin's storage use (navigator.storage.estimate, every database).
+ */
+export async function mirrorStats(page: Page): Promise<{ bodies: number; bytes: number; docs: number; usage: number }> {
+	return page.evaluate(async () => {
+		const name = (await indexedDB.databases()).map((d) => d.name ?? '').find((n) => n.startsWith('_pouch_engram-sync-'));
+		if (!name) throw new Error('no sync mirror in this profile');
+		const db = await new Promise<IDBDatabase>((ok, fail) => {
+			const r = indexedDB.open(name);
+			r.onsuccess = () => ok(r.result);
+			r.onerror = () => fail(r.error);
+		});
+		const tx = db.transaction(['by-sequence', 'document-store'], 'readonly');
+		let bodies = 0,
+			bytes = 0;
+		await new Promise<void>((ok, fail) => {
+			const c = tx.objectStore('by-sequence').openCursor();
+			c.onsuccess = () => {
+				const cur = c.result;
+				if (!cur) return ok();
+				bodies++;
+				bytes += JSON.stringify(cur.value).length;
+				cur.continue();
+			};
+			c.onerror = () => fail(c.error);
+		});
+		const docs = await new Promise<number>((ok) => {
+			const r = tx.objectStore('document-store').count();
+			r.onsuccess = () => ok(r.result);
+		});
+		db.close();
+		return { bodies, bytes, docs, usage: (await navigator.storage.estimate()).usage ?? 0 };
+	});
+}

@@ -90,6 +90,7 @@ async function setup(name: string) {
 		serial,
 		resend: (ids) => resent.push(...ids),
 		waiting: () => 0,
+		caughtUp: () => undefined,
 	};
 	const incoming = new Incoming(ctx);
 	incoming.listen();
