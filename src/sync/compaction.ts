@@ -8,13 +8,14 @@
  * version edited here and not yet sent keeps its base however many edits deep), at most every
  * 10 s, and reads only the documents changed since its last run.
  */
-/* eslint-disable @typescript-eslint/no-explicit-any */
 import type { SyncContext } from './context';
 
 /** Revisions kept below each leaf (older bodies are dropped; their ids stay in the revision tree). */
 export const KEEP_VERSIONS = 10;
 /** No two runs closer than this. */
 const MIN_GAP_MS = 10_000;
+/** Documents compacted per task of the controller's queue. */
+const CHUNK = 200;
 /** Where the last run's position in the changes feed is kept (never replicated). */
 const DONE_DOC = '_local/engram-compaction';
 
@@ -23,7 +24,16 @@ export class Compaction {
 	#last = -Infinity;
 	#running = false;
 
-	constructor(private readonly ctx: SyncContext) {}
+	/**
+	 * @param settle resolves once the changes the mirror holds now have been queued for the engine
+	 *   (a merge among them still finds its base: the run queues behind them)
+	 * @param busy whether a change made here waits to go out (its base must stay, however deep)
+	 */
+	constructor(
+		private readonly ctx: SyncContext,
+		private readonly settle: () => Promise<void>,
+		private readonly busy: () => boolean,
+	) {}
 
 	/** Caught up with nothing waiting: compacts soon (now, or 10 s after the run before). */
 	soon(): void {
@@ -46,15 +56,22 @@ export class Compaction {
 	/** Drops the bodies more than `KEEP_VERSIONS` below every leaf, of the documents changed since the last run. */
 	async run(): Promise<void> {
 		const local = this.ctx.local;
-		if (!local || this.#running || this.ctx.waiting()) return;
+		if (!local || this.#running || this.busy()) return;
 		this.#running = true;
 		try {
+			await this.settle();
 			const done = await local.get(DONE_DOC).catch(() => ({ _id: DONE_DOC, seq: 0 }));
 			const changed = await local.changes({ since: done.seq });
-			for (const r of changed.results) {
-				// Stopped, or something written here meanwhile: the rest waits for the next run.
-				if (this.ctx.local !== local || this.ctx.map.unsent.has(r.id)) return;
-				await local.compactDocument(r.id, KEEP_VERSIONS);
+			const ids: string[] = changed.results.map((r: { id: string }) => r.id);
+			// Through the queue, a chunk at a time: incoming and outgoing work goes on in between.
+			for (let i = 0; i < ids.length; i += CHUNK) {
+				const all = await this.ctx.serial(async () => {
+					// Stopped, or something written here meanwhile: the rest waits for the next run.
+					if (this.ctx.local !== local || this.busy()) return false;
+					for (const id of ids.slice(i, i + CHUNK)) if (!this.ctx.map.unsent.has(id)) await local.compactDocument(id, KEEP_VERSIONS);
+					return true;
+				});
+				if (!all) return;
 			}
 			await local.put({ ...done, seq: changed.last_seq });
 		} catch {

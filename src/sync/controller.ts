@@ -18,7 +18,7 @@
  * await sync.start({ url: 'http://127.0.0.1:5984', database: 'engram' }, 'passphrase');
  */
 import type { ChangeEvent } from '../engine/types';
-import { authHeaders, checkServer, databaseUrl, testConnection, type SyncServer } from './connection';
+import { authHeaders, checkServer, databaseUrl, REQUEST_TIMEOUT_MS, testConnection, type SyncServer } from './connection';
 import type { PouchCtor, SyncContext, SyncEngine, SyncTimings } from './context';
 import { Compaction } from './compaction';
 import { checkKey, newSaltDoc, SALT_DOC_ID, SyncError, unlockSaltDoc } from './crypto';
@@ -80,7 +80,14 @@ export class SyncController {
 		this.#replication = new Replication(this.#ctx);
 		this.#in = new Incoming(this.#ctx);
 		this.#out = new Outgoing(this.#ctx);
-		this.#compaction = new Compaction(this.#ctx);
+		this.#compaction = new Compaction(
+			this.#ctx,
+			async () => {
+				await this.#in.delivered((await this.#ctx.local?.info())?.update_seq);
+				this.#in.flush();
+			},
+			() => this.#ctx.waiting() > 0 || this.#out.batched > 0,
+		);
 	}
 
 	get status(): SyncStatus {
@@ -178,7 +185,13 @@ export class SyncController {
 			skip_setup: true,
 			fetch: async (u: string, o: RequestInit = {}) => {
 				if (gone) throw goneError();
-				const res = await fetch(u, { ...o, headers: { ...Object.fromEntries(new Headers(o.headers).entries()), ...authHeaders(server) } });
+				// A request that gets no answer fails after a while, and replication retries it.
+				const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+				const res = await fetch(u, {
+					...o,
+					headers: { ...Object.fromEntries(new Headers(o.headers).entries()), ...authHeaders(server) },
+					signal: o.signal ? AbortSignal.any([o.signal, timeout]) : timeout,
+				});
 				// CouchDB: "Database does not exist."; PouchDB Server: "no_db_file". A missing document says "missing" or "deleted".
 				if (
 					res.status === 404 &&

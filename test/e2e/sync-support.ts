@@ -5,6 +5,7 @@
  * its HTTP API (decrypted in Node with the same passphrase, to check what the server holds).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, request, type ServerResponse } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
@@ -183,4 +184,57 @@ export async function mirrorStats(page: Page): Promise<{ bodies: number; bytes: 
 		db.close();
 		return { bodies, bytes, docs, usage: (await navigator.storage.estimate()).usage ?? 0 };
 	});
+}
+
+/** How the fault proxy answers: passes through, fails with 500 or 401, never answers, or answers 3 s late. */
+export type FaultMode = 'pass' | '500' | '401' | 'hang' | 'slow';
+
+export interface FaultProxy {
+	url: string;
+	mode: FaultMode;
+	/** Requests answered with an injected error or left hanging so far. */
+	faults: number;
+	stop(): Promise<void>;
+}
+
+/**
+ * A server in front of `target` (on a free loopback port) that misbehaves as `mode` says. CORS
+ * preflights always pass through, so the page sees the injected status, not a network error.
+ */
+export async function faultProxy(target: string): Promise<FaultProxy> {
+	const port = await freePort();
+	const hung: ServerResponse[] = [];
+	const p: FaultProxy = { url: `http://127.0.0.1:${port}`, mode: 'pass', faults: 0, stop: async () => undefined };
+	const server = createServer((req, res) => {
+		const cors = { 'Access-Control-Allow-Origin': req.headers.origin ?? '*', 'Access-Control-Allow-Credentials': 'true', 'Content-Type': 'application/json' };
+		const m = req.method === 'OPTIONS' ? 'pass' : p.mode;
+		if (m === '500' || m === '401') {
+			p.faults++;
+			res.writeHead(Number(m), cors);
+			res.end(JSON.stringify(m === '401' ? { error: 'unauthorized', reason: 'Name or password is incorrect.' } : { error: 'internal_server_error', reason: 'injected' }));
+			return;
+		}
+		if (m === 'hang') {
+			p.faults++;
+			hung.push(res);
+			return;
+		}
+		const go = () => {
+			const up = request(`${target}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (r) => {
+				res.writeHead(r.statusCode ?? 502, r.headers);
+				r.pipe(res);
+			});
+			up.on('error', () => res.destroy());
+			req.pipe(up);
+		};
+		if (m === 'slow') setTimeout(go, 3_000);
+		else go();
+	});
+	await new Promise<void>((ok) => server.listen(port, '127.0.0.1', ok));
+	p.stop = () => {
+		for (const r of hung) r.destroy();
+		server.closeAllConnections();
+		return new Promise((ok) => server.close(() => ok()));
+	};
+	return p;
 }

@@ -17,8 +17,16 @@ let n = 0;
 async function setup(waiting = 0) {
 	const local = new PouchDB(`compaction-${n++}`, { adapter: 'memory' });
 	const unsent = new Set<string>();
-	const ctx = { local, map: { unsent }, waiting: () => waiting } as unknown as SyncContext;
-	return { local, unsent, compaction: new Compaction(ctx) };
+	const ctx = { local, map: { unsent }, serial: (fn: () => Promise<unknown>) => fn() } as unknown as SyncContext;
+	return {
+		local,
+		unsent,
+		compaction: new Compaction(
+			ctx,
+			async () => undefined,
+			() => waiting > 0,
+		),
+	};
 }
 
 /** Writes `times` versions of a document. */
