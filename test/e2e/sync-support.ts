@@ -206,12 +206,20 @@ export async function faultProxy(target: string): Promise<FaultProxy> {
 	const hung: ServerResponse[] = [];
 	const p: FaultProxy = { url: `http://127.0.0.1:${port}`, mode: 'pass', faults: 0, stop: async () => undefined };
 	const server = createServer((req, res) => {
-		const cors = { 'Access-Control-Allow-Origin': req.headers.origin ?? '*', 'Access-Control-Allow-Credentials': 'true', 'Content-Type': 'application/json' };
+		const cors = {
+			'Access-Control-Allow-Origin': req.headers.origin ?? '*',
+			'Access-Control-Allow-Credentials': 'true',
+			'Content-Type': 'application/json',
+		};
 		const m = req.method === 'OPTIONS' ? 'pass' : p.mode;
 		if (m === '500' || m === '401') {
 			p.faults++;
 			res.writeHead(Number(m), cors);
-			res.end(JSON.stringify(m === '401' ? { error: 'unauthorized', reason: 'Name or password is incorrect.' } : { error: 'internal_server_error', reason: 'injected' }));
+			res.end(
+				JSON.stringify(
+					m === '401' ? { error: 'unauthorized', reason: 'Name or password is incorrect.' } : { error: 'internal_server_error', reason: 'injected' },
+				),
+			);
 			return;
 		}
 		if (m === 'hang') {
