@@ -26,7 +26,7 @@ import { Incoming } from './incoming';
 import { Outgoing } from './outgoing';
 import { inScopes } from './records';
 import { Replication } from './replication';
-import { SyncStatusTracker, type SyncStatus } from './status';
+import { errorMessage, SyncStatusTracker, type SyncStatus } from './status';
 import { SyncMap } from './sync-map';
 
 export type { PouchCtor, SyncEngine } from './context';
@@ -101,7 +101,7 @@ export class SyncController {
 	/** Runs tasks one at a time, in order. */
 	#serial<T>(fn: () => Promise<T>): Promise<T> {
 		const run = this.#queue.then(fn, fn);
-		this.#queue = run.catch((e: unknown) => this.#status.set({ status: 'error', error: (e as Error).message }));
+		this.#queue = run.catch((e: unknown) => this.#status.set({ status: 'error', error: errorMessage(e) }));
 		return run;
 	}
 

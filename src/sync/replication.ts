@@ -5,6 +5,7 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import type { SyncContext } from './context';
+import { errorMessage } from './status';
 
 /**
  * How long the server holds a live pull's request open when nothing changes (CouchDB's `timeout`),
@@ -73,7 +74,7 @@ export class Replication {
 			.on('error', (err: any) =>
 				status.set({
 					status: 'error',
-					error: err?.status === 401 ? UNAUTHORIZED : `Sync stopped: ${err?.message ?? err}`,
+					error: err?.status === 401 ? UNAUTHORIZED : `Sync stopped: ${errorMessage(err)}`,
 				}),
 			));
 		// Sync's own "paused" carries no error: each direction's events tell a failing request

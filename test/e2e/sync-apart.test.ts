@@ -2,13 +2,14 @@
  * Sync over time, with two devices (two Chromium profiles) through pouchdb-server on loopback:
  * the mirror of a memory edited many times stays bounded (compaction.ts) and a merge after it
  * still finds its base; a device offline for long that edits a memory the other edited many times
- * meanwhile, against a server that compacted away their common version: both edits stay; and
- * deleting every memory on one device deletes them everywhere except those another device edited
- * while offline (an edit beats a delete).
- */
+ * meanwhile, against a server that compacted away their common version: both edits stay; a clock
+ * a day ahead (the revision tree orders an edit of what it wrote; a clash while apart keeps the
+ * later stamp, the other in History); a second tab that does not sync sees and sends changes; and
+ * deleting every memory on one device deletes them everywhere except the one another device
+ * edited while offline (an edit beats a delete). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { engine, seed } from './app-support';
+import { engine, engineReady, seed } from './app-support';
 import { startPreview, type Server } from './helpers';
 import { content, ctl, has, join, mirrorStats, newDevice, serverDocs, startCouch, total, until, type Couch, type Device } from './sync-support';
 import { KEEP_VERSIONS } from '../../src/sync/compaction';
@@ -160,6 +161,18 @@ describe('sync over time', () => {
 		await settled([a, b]);
 		expect(await content(a, x)).toBe('The printer on floor 2 was replaced');
 	}, 120_000);
+
+	it('a second tab of A, which does not sync, sees what B writes, and what it writes reaches B', async () => {
+		const a2 = await devices[0].browser.context.newPage();
+		await a2.goto(a.url());
+		await engineReady(a2);
+		await a2.getByTestId('sync-chip').getByText('Synced').waitFor({ timeout: 30_000 });
+		const [fromB] = await seed(b, [{ content: 'The parking garage closes at 22:00' }]);
+		await until('the second tab has it', () => has(a2, fromB));
+		const [fromA2] = await seed(a2, [{ content: 'The parking garage opens at 6:00' }]);
+		await until('B has what the second tab wrote', () => has(b, fromA2));
+		await a2.close();
+	}, 90_000);
 
 	it('deleting every memory on A deletes them on B too, except the one B edited while offline', async () => {
 		const ids = await seed(
