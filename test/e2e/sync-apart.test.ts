@@ -7,30 +7,18 @@
  * later stamp, the other in History); a second tab that does not sync sees and sends changes; and
  * deleting every memory on one device deletes them everywhere except the one another device
  * edited while offline (an edit beats a delete). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { engine, engineReady, seed } from './app-support';
-import { startPreview, type Server } from './helpers';
-import { content, ctl, has, join, mirrorStats, newDevice, serverDocs, startCouch, total, until, type Couch, type Device } from './sync-support';
+import { content, ctl, has, join, mirrorStats, newDevice, serverDocs, total, until, syncSuite } from './sync-support';
 import { KEEP_VERSIONS } from '../../src/sync/compaction';
 
 const DB = 'engram-apart';
 const PASS = 'apart passphrase';
-let couch: Couch;
-let app: Server;
-const devices: Device[] = [];
+const suite = syncSuite([DB]);
+const { devices } = suite;
 let a: Page;
 let b: Page;
-
-beforeAll(async () => {
-	[couch, app] = await Promise.all([startCouch(), startPreview()]);
-	await fetch(`${couch.url}/${DB}`, { method: 'PUT' });
-}, 60_000);
-afterAll(async () => {
-	for (const d of devices) await d.browser.close();
-	await app?.stop();
-	await couch?.stop();
-});
 
 type Mem = { content: string; tags: string[]; importance: number };
 const history = (p: Page, id: string) => engine<{ actor: string; changes?: Record<string, { from: unknown; to: unknown }> }[]>(p, 'history', id);
@@ -48,7 +36,7 @@ async function settled(pages: Page[]): Promise<void> {
 		'both devices synced, no conflict on the server',
 		async () => {
 			for (const p of pages) await ctl(p, 'idle');
-			if (!(await serverDocs(couch.url, DB)).every((d) => !d._conflicts)) return false;
+			if (!(await serverDocs(suite.couch.url, DB)).every((d) => !d._conflicts)) return false;
 			for (const p of pages) if (!(await p.getByTestId('sync-chip').getByText('Synced').count())) return false;
 			return true;
 		},
@@ -58,10 +46,10 @@ async function settled(pages: Page[]): Promise<void> {
 
 describe('sync over time', () => {
 	it('two devices in step', async () => {
-		a = await newDevice(app.url, devices);
-		await join(a, { url: couch.url, database: DB, passphrase: PASS });
-		b = await newDevice(app.url, devices);
-		await join(b, { url: couch.url, database: DB, passphrase: PASS });
+		a = await newDevice(suite.app.url, devices);
+		await join(a, { url: suite.couch.url, database: DB, passphrase: PASS });
+		b = await newDevice(suite.app.url, devices);
+		await join(b, { url: suite.couch.url, database: DB, passphrase: PASS });
 	}, 90_000);
 
 	it('a memory edited 40 times: each mirror keeps a bounded number of its versions, and a merge afterwards still finds its base', async () => {
@@ -106,12 +94,12 @@ describe('sync over time', () => {
 		);
 		// CouchDB 3 compacts on its own: the version B started from is gone from the server.
 		await until('A caught up', async () => (await a.getByTestId('sync-chip').getByText('Synced').count()) > 0);
-		const r = await fetch(`${couch.url}/${DB}/_compact`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
+		const r = await fetch(`${suite.couch.url}/${DB}/_compact`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
 		expect(r.ok).toBe(true);
 		await until(
 			'the server compacted',
 			async () => {
-				const d = (await (await fetch(`${couch.url}/${DB}/${m}?revs_info=true`)).json()) as { _revs_info: { status: string }[] };
+				const d = (await (await fetch(`${suite.couch.url}/${DB}/${m}?revs_info=true`)).json()) as { _revs_info: { status: string }[] };
 				return d._revs_info.filter((x) => x.status === 'available').length === 1;
 			},
 			20_000,
@@ -187,7 +175,7 @@ describe('sync over time', () => {
 		await until('A holds nothing', async () => (await total(a)) === 0);
 		await until(
 			'the server holds no memory',
-			async () => (await serverDocs(couch.url, DB)).filter((d) => !String(d._id).startsWith('engram-')).length === 0,
+			async () => (await serverDocs(suite.couch.url, DB)).filter((d) => !String(d._id).startsWith('engram-')).length === 0,
 			30_000,
 		);
 		await new Promise((r) => setTimeout(r, 300));

@@ -8,42 +8,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { seed } from './app-support';
-import { startPreview, type Server } from './helpers';
-import { faultProxy, has, join, newDevice, serverDocs, startCouch, total, until, type Couch, type Device, type FaultProxy } from './sync-support';
+import { faultProxy, has, join, newDevice, serverDocs, total, until, syncSuite, type FaultProxy } from './sync-support';
 
 const DB = 'engram-server';
 const PASS = 'server passphrase';
-let couch: Couch;
+const suite = syncSuite([DB]);
+const { devices } = suite;
 let proxy: FaultProxy;
-let app: Server;
-const devices: Device[] = [];
 let a: Page;
 let b: Page;
 
 beforeAll(async () => {
-	[couch, app] = await Promise.all([startCouch(), startPreview()]);
-	await fetch(`${couch.url}/${DB}`, { method: 'PUT' });
-	proxy = await faultProxy(couch.url);
-}, 60_000);
+	proxy = await faultProxy(suite.couch.url);
+});
 afterAll(async () => {
-	for (const d of devices) await d.browser.close();
 	await proxy?.stop();
-	await app?.stop();
-	await couch?.stop();
 });
 
 const chip = (p: Page) => p.getByTestId('sync-chip').innerText();
 
 /** Every memory document on the server is a single revision line: nothing was written twice. */
 async function noDuplicates(): Promise<void> {
-	for (const d of await serverDocs(couch.url, DB)) expect(d._conflicts).toBeUndefined();
+	for (const d of await serverDocs(suite.couch.url, DB)) expect(d._conflicts).toBeUndefined();
 }
 
 describe('a misbehaving server', () => {
 	it('two devices in step through the proxy', async () => {
-		a = await newDevice(app.url, devices);
+		a = await newDevice(suite.app.url, devices);
 		await join(a, { url: proxy.url, database: DB, passphrase: PASS });
-		b = await newDevice(app.url, devices);
+		b = await newDevice(suite.app.url, devices);
 		await join(b, { url: proxy.url, database: DB, passphrase: PASS });
 	}, 90_000);
 

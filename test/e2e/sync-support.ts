@@ -1,17 +1,19 @@
 /**
- * Shared by the sync e2e files: a CouchDB-protocol server on loopback (pouchdb-server, started
- * and stopped here; on disk when it must survive a restart), devices (each its own Chromium
- * profile, so its own IndexedDB), the Settings form, and reading the server's documents over
- * its HTTP API (decrypted in Node with the same passphrase, to check what the server holds).
- */
+ * Shared by the sync e2e files: the set-up of a file (`syncSuite`: a CouchDB-protocol server on
+ * loopback — pouchdb-server, on disk when it must survive a restart — the built app, and the
+ * devices to close after), devices (each its own Chromium profile, so its own IndexedDB), the
+ * Settings form, a proxy that makes the server misbehave (`faultProxy`), what a device's mirror
+ * holds (`mirrorStats`), and reading the server's documents over its HTTP API (decrypted in Node
+ * with the same passphrase, to check what the server holds). */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request, type ServerResponse } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
 import type { Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { engine, engineReady } from './app-support';
-import { freePort, launchBrowser, ROOT, waitForHttp, type Browser } from './helpers';
+import { freePort, launchBrowser, ROOT, startPreview, waitForHttp, type Browser, type Server } from './helpers';
 import { open, SALT_DOC_ID, unlockSaltDoc } from '../../src/sync/crypto';
 import type { SyncRecord } from '../../src/engine/types';
 
@@ -57,6 +59,34 @@ export async function startCouch(persistent = false): Promise<Couch> {
 			rmSync(dir, { recursive: true, force: true });
 		},
 	};
+}
+
+/** What `syncSuite` sets up for a test file. */
+export interface SyncSuite {
+	couch: Couch;
+	app: Server;
+	/** Every device a test opens (`newDevice(suite.app.url, suite.devices)`), closed after the file. */
+	devices: Device[];
+}
+
+/**
+ * The set-up every sync e2e file shares: pouchdb-server (on disk when `persistent`, to survive a
+ * restart) and the built app, started before the file's tests with the databases `dbs` created;
+ * after them every device is closed and both are stopped. `couch` and `app` are set by the time a
+ * test runs.
+ */
+export function syncSuite(dbs: string[], o: { persistent?: boolean } = {}): SyncSuite {
+	const s = { devices: [] as Device[] } as SyncSuite;
+	beforeAll(async () => {
+		[s.couch, s.app] = await Promise.all([startCouch(o.persistent), startPreview()]);
+		for (const db of dbs) await fetch(`${s.couch.url}/${db}`, { method: 'PUT' });
+	}, 60_000);
+	afterAll(async () => {
+		for (const d of s.devices) await d.browser.close();
+		await s.app?.stop();
+		await s.couch?.stop();
+	});
+	return s;
 }
 
 export interface Device {
