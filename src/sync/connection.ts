@@ -7,6 +7,15 @@ import { databaseUrl, type SyncServer } from './server-url';
 
 export { databaseUrl, type SyncServer };
 
+/**
+ * How long a request to the server may take, answer included, before it counts as failed (and
+ * replication retries it): a server that accepts a connection and never answers would otherwise
+ * hold sync at "Syncing" for good. Live replication's long polls end sooner (replication.ts).
+ */
+export const REQUEST_TIMEOUT_MS = 60_000;
+/** How long "Test connection" waits for an answer. */
+const TEST_TIMEOUT_MS = 15_000;
+
 /** Basic-auth headers when a user is given. */
 export function authHeaders(s: SyncServer): Record<string, string> {
 	return s.user ? { Authorization: `Basic ${btoa(unescape(encodeURIComponent(`${s.user}:${s.password ?? ''}`)))}` } : {};
@@ -38,16 +47,21 @@ export function checkServer(s: SyncServer): string | undefined {
  * A network failure is told apart from missing CORS by a no-cors request to the server's root: it
  * succeeds (opaque) when the server answers but withholds CORS headers.
  */
-export async function testConnection(s: SyncServer, f: typeof fetch = fetch): Promise<{ docs: number }> {
+export async function testConnection(s: SyncServer, f: typeof fetch = fetch, ms = TEST_TIMEOUT_MS): Promise<{ docs: number }> {
 	const bad = checkServer(s);
 	if (bad) throw new SyncError('server', bad);
 	let res: Response;
 	try {
-		res = await f(databaseUrl(s), { headers: { Accept: 'application/json', ...authHeaders(s) } });
-	} catch {
+		res = await f(databaseUrl(s), { headers: { Accept: 'application/json', ...authHeaders(s) }, signal: AbortSignal.timeout(ms) });
+	} catch (e) {
+		if ((e as Error).name === 'TimeoutError')
+			throw new SyncError(
+				'unreachable',
+				`${s.url.trim()} did not answer within ${ms / 1000} s: check that the server is running and not overloaded, then try again.`,
+			);
 		let answers: boolean;
 		try {
-			await f(s.url.trim(), { mode: 'no-cors' });
+			await f(s.url.trim(), { mode: 'no-cors', signal: AbortSignal.timeout(ms) });
 			answers = true;
 		} catch {
 			answers = false;

@@ -51,6 +51,8 @@ export interface SyncContext {
 	resend(ids: string[]): void;
 	/** Changes made here that the server has not received yet (the status's `pending` while offline or paused). */
 	waiting(): number;
+	/** Both directions are caught up with nothing waiting: old versions may go from the mirror (compaction.ts). */
+	caughtUp(): void;
 }
 
 /** Whether a record belongs to the scopes this device syncs (all of them when none were chosen). */

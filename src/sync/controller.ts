@@ -18,14 +18,15 @@
  * await sync.start({ url: 'http://127.0.0.1:5984', database: 'engram' }, 'passphrase');
  */
 import type { ChangeEvent } from '../engine/types';
-import { authHeaders, checkServer, databaseUrl, testConnection, type SyncServer } from './connection';
+import { authHeaders, checkServer, databaseUrl, REQUEST_TIMEOUT_MS, testConnection, type SyncServer } from './connection';
 import type { PouchCtor, SyncContext, SyncEngine, SyncTimings } from './context';
+import { Compaction } from './compaction';
 import { checkKey, newSaltDoc, SALT_DOC_ID, SyncError, unlockSaltDoc } from './crypto';
 import { Incoming } from './incoming';
 import { Outgoing } from './outgoing';
 import { inScopes } from './records';
 import { Replication } from './replication';
-import { SyncStatusTracker, type SyncStatus } from './status';
+import { errorMessage, SyncStatusTracker, type SyncStatus } from './status';
 import { SyncMap } from './sync-map';
 
 export type { PouchCtor, SyncEngine } from './context';
@@ -45,6 +46,7 @@ export class SyncController {
 	#replication: Replication;
 	#in: Incoming;
 	#out: Outgoing;
+	#compaction: Compaction;
 	#queue: Promise<unknown> = Promise.resolve();
 	#unsubscribe: (() => void) | undefined;
 	/** Where the time goes (ms), for bench/sync.ts. */
@@ -73,10 +75,19 @@ export class SyncController {
 			serial: (fn) => this.#serial(fn),
 			resend: (ids) => this.#out.add(ids),
 			waiting: () => this.#map.unsent.size + this.#out.pending,
+			caughtUp: () => this.#compaction.soon(),
 		};
 		this.#replication = new Replication(this.#ctx);
 		this.#in = new Incoming(this.#ctx);
 		this.#out = new Outgoing(this.#ctx);
+		this.#compaction = new Compaction(
+			this.#ctx,
+			async () => {
+				await this.#in.delivered((await this.#ctx.local?.info())?.update_seq);
+				this.#in.flush();
+			},
+			() => this.#ctx.waiting() > 0 || this.#out.batched > 0,
+		);
 	}
 
 	get status(): SyncStatus {
@@ -90,7 +101,7 @@ export class SyncController {
 	/** Runs tasks one at a time, in order. */
 	#serial<T>(fn: () => Promise<T>): Promise<T> {
 		const run = this.#queue.then(fn, fn);
-		this.#queue = run.catch((e: unknown) => this.#status.set({ status: 'error', error: (e as Error).message }));
+		this.#queue = run.catch((e: unknown) => this.#status.set({ status: 'error', error: errorMessage(e) }));
 		return run;
 	}
 
@@ -174,7 +185,13 @@ export class SyncController {
 			skip_setup: true,
 			fetch: async (u: string, o: RequestInit = {}) => {
 				if (gone) throw goneError();
-				const res = await fetch(u, { ...o, headers: { ...Object.fromEntries(new Headers(o.headers).entries()), ...authHeaders(server) } });
+				// A request that gets no answer fails after a while, and replication retries it.
+				const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+				const res = await fetch(u, {
+					...o,
+					headers: { ...Object.fromEntries(new Headers(o.headers).entries()), ...authHeaders(server) },
+					signal: o.signal ? AbortSignal.any([o.signal, timeout]) : timeout,
+				});
 				// CouchDB: "Database does not exist."; PouchDB Server: "no_db_file". A missing document says "missing" or "deleted".
 				if (
 					res.status === 404 &&
@@ -201,8 +218,8 @@ export class SyncController {
 		ctx.key = key;
 		ctx.remote = remote;
 		ctx.server = server;
-		// No compaction: a merge needs the version two conflicting ones came from, and only an
-		// uncompacted mirror keeps the bodies of the versions this device saw (docs/SYNC.md).
+		// Not compacted whole: a merge needs the version two conflicting ones came from; old
+		// versions go by `Compaction` (the last ones below each leaf stay).
 		ctx.local = new this.Pouch(mirrorName(server));
 		await this.#map.load(ctx.local);
 		await this.#rescope(server);
@@ -306,6 +323,7 @@ export class SyncController {
 	async stop(): Promise<void> {
 		globalThis.removeEventListener?.('online', this.#replication.online);
 		this.#out.clear();
+		this.#compaction.cancel();
 		this.#replication.cancel(true);
 		this.#in.cancel();
 		this.#unsubscribe?.();

@@ -12,10 +12,14 @@ import type { SyncRecord } from '../engine/types';
 import { inScope, type SyncContext } from './context';
 import { open, SALT_DOC_ID } from './crypto';
 import { losingView, mergeRecords, ordered, versionOrder } from './merge';
+import { errorMessage } from './status';
 import { asRecord, checkDoc, docIdOf, fingerprint, keepSupersede, linkKey, memoryIdOf } from './records';
 
 /** A conflict for the memory's history: what was kept, what was not, and which fields (all when undefined). */
 type Conflict = { winner: SyncRecord; loser: SyncRecord; fields?: string[] };
+
+/** How long after a failed batch the feed is read again from the checkpoint. */
+const RETRY_MS = 10_000;
 
 /** How many ancestors of a revision are tried for a base version, newest first. */
 const BASE_DEPTH = 20;
@@ -39,27 +43,57 @@ export class Incoming {
 	/** The last change the feed delivered (its seq), and who waits for one at or past a seq. */
 	#lastSeq = 0;
 	#waiters: { seq: number; done: () => void }[] = [];
+	/** The feed now followed: batches of an earlier one (given up after a failure) are not applied. */
+	#gen = 0;
+	#retryTimer: ReturnType<typeof setTimeout> | undefined;
 
 	constructor(private readonly ctx: SyncContext) {}
 
-	/** Starts following the feed of `ctx.local`; a batch goes at 500 changes, or 50 ms after its first. */
+	/**
+	 * Starts following the feed of `ctx.local` from the map's checkpoint; a batch goes at 500
+	 * changes, or 50 ms after its first.
+	 */
 	listen(): void {
+		const gen = ++this.#gen;
 		this.#feed = this.ctx.local
 			.changes({ since: this.ctx.map.since, live: true, include_docs: true, conflicts: true })
 			.on('change', (c: any) => {
+				if (gen !== this.#gen) return;
 				this.#incoming.push(c);
 				this.#saw(c.seq);
 				if (this.#incoming.length >= 500) this.flush();
 				else this.#incomingTimer ??= setTimeout(() => this.flush(), 50);
 			})
-			.on('error', (e: Error) => this.ctx.status.set({ status: 'error', error: `Local sync database: ${e.message}` }));
+			.on('error', (e: Error) => this.ctx.status.set({ status: 'error', error: `Local sync database: ${errorMessage(e)}` }));
 	}
 
 	/** Stops following the feed (changes already batched are still applied when flushed). */
 	cancel(): void {
+		clearTimeout(this.#retryTimer);
+		this.#retryTimer = undefined;
 		this.#feed?.cancel();
 		this.#feed = undefined;
 		for (const w of this.#waiters.splice(0)) w.done();
+	}
+
+	/**
+	 * A batch failed (a full disk, the engine refusing): the checkpoint stays before it, the feed's
+	 * later changes are dropped unapplied (a later batch moving the checkpoint past the failed one
+	 * would leave its memories out for good), and the feed is read again from the checkpoint.
+	 */
+	#retry(): void {
+		this.#feed?.cancel();
+		this.#feed = undefined;
+		clearTimeout(this.#incomingTimer);
+		this.#incomingTimer = undefined;
+		this.#incoming = [];
+		this.#lastSeq = 0;
+		const gen = ++this.#gen;
+		clearTimeout(this.#retryTimer);
+		this.#retryTimer = setTimeout(() => {
+			this.#retryTimer = undefined;
+			if (gen === this.#gen && this.ctx.local) this.listen();
+		}, RETRY_MS);
 	}
 
 	/**
@@ -95,7 +129,8 @@ export class Incoming {
 		clearTimeout(this.#incomingTimer);
 		this.#incomingTimer = undefined;
 		const batch = this.#incoming.splice(0);
-		if (batch.length) void this.ctx.serial(() => this.#applyIncoming(batch));
+		const gen = this.#gen;
+		if (batch.length) void this.ctx.serial(() => this.#applyIncoming(batch, gen));
 	}
 
 	/**
@@ -109,12 +144,16 @@ export class Incoming {
 	}
 
 	/** Applies a batch of the mirror's changes to the engine. */
-	async #applyIncoming(changes: any[]): Promise<void> {
-		if (!this.ctx.local) return;
+	async #applyIncoming(changes: any[], gen: number): Promise<void> {
+		// A batch of a feed given up after a failure: it is read again from the checkpoint.
+		if (!this.ctx.local || gen !== this.#gen) return;
 		const { timings } = this.ctx;
 		const t0 = performance.now();
 		try {
 			await this.#applyIncomingTimed(changes);
+		} catch (e) {
+			this.#retry();
+			throw e;
 		} finally {
 			timings.apply += performance.now() - t0;
 			timings.batches++;

@@ -29,9 +29,14 @@ export class Outgoing {
 
 	constructor(private readonly ctx: SyncContext) {}
 
-	/** Ids batched or being written and not yet in the mirror. */
+	/** Ids queued to be written and not yet in the mirror. */
 	get pending(): number {
 		return this.#pendingOut;
+	}
+
+	/** Ids changed here and not yet queued for the mirror (the batch being gathered, or held). */
+	get batched(): number {
+		return this.#outIds.size;
 	}
 
 	/**

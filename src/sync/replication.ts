@@ -5,7 +5,16 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import type { SyncContext } from './context';
+import { errorMessage } from './status';
 
+/**
+ * How long the server holds a live pull's request open when nothing changes (CouchDB's `timeout`),
+ * well within the request time limit (connection.ts REQUEST_TIMEOUT_MS).
+ */
+const LONG_POLL_MS = 25_000;
+
+const UNAUTHORIZED =
+	'The server refused the user and password (401): sync stopped. Every memory stays on this device; to sync again, Stop syncing this device and Start syncing with the current password and the passphrase.';
 const OFFLINE = 'The server cannot be reached; changes wait here and go out when it is back.';
 
 /**
@@ -39,7 +48,13 @@ export class Replication {
 		// Retries back off from 1 s to at most 30 s (PouchDB's default grows to 10 minutes); the
 		// browser saying it is online again retries at once.
 		const repl: any = (this.#repl = this.ctx.local
-			.sync(this.ctx.remote, { live: true, retry: true, batch_size: 500, back_off_function: (d: number) => (d ? Math.min(d * 2, 30_000) : 1_000) })
+			.sync(this.ctx.remote, {
+				live: true,
+				retry: true,
+				batch_size: 500,
+				timeout: LONG_POLL_MS,
+				back_off_function: (d: number) => (d ? Math.min(d * 2, 30_000) : 1_000),
+			})
 			.on('change', (info: any) => {
 				if (info.direction === 'push') {
 					for (const d of info.change?.docs ?? []) map.unsent.delete(d._id);
@@ -59,7 +74,7 @@ export class Replication {
 			.on('error', (err: any) =>
 				status.set({
 					status: 'error',
-					error: err?.status === 401 ? 'The server refused the user and password (401).' : `Sync stopped: ${err?.message ?? err}`,
+					error: err?.status === 401 ? UNAUTHORIZED : `Sync stopped: ${errorMessage(err)}`,
 				}),
 			));
 		// Sync's own "paused" carries no error: each direction's events tell a failing request
@@ -138,5 +153,6 @@ export class Replication {
 		this.ctx.map.scheduleSave();
 		const pendingOut = this.ctx.waiting(); // what is left: batches on their way to the mirror
 		this.ctx.status.set({ status: pendingOut ? 'syncing' : 'synced', error: undefined, pending: pendingOut, last_synced: new Date().toISOString() });
+		if (!pendingOut) this.ctx.caughtUp();
 	}
 }

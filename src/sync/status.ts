@@ -63,3 +63,18 @@ export class SyncStatusTracker {
 		void this.engine.setSetting(SYNC_STATE_KEY, { on, status, last_synced, pending, error }).catch(() => undefined);
 	}
 }
+
+/** What a full disk stops, in words. */
+const DISK_FULL =
+	"This device's storage is full: changes from the server wait until there is room. Every memory here is intact; make room (delete memories you no longer need, or other sites' data in the browser's settings), then reload the page.";
+
+/**
+ * Words for an error that stopped a sync task. A full disk is said as such: PouchDB reports it
+ * as "unknown" with the reason QuotaExceededError, the engine as `quota_exceeded`.
+ */
+export function errorMessage(e: unknown): string {
+	const x = (e ?? {}) as { name?: string; reason?: string; code?: string; message?: string };
+	if ([x.name, x.reason, x.code].some((v) => v === 'QuotaExceededError' || v === 'quota_exceeded')) return DISK_FULL;
+	if (x.name === 'indexed_db_went_bad') return `This device's sync database refused a write (${x.reason ?? 'no reason given'}); sync tries again.`;
+	return x.message ?? String(e);
+}

@@ -9,39 +9,27 @@
  * says so and sends nothing more; set up again on the re-created database with a new passphrase,
  * every document there opens with the new key).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { engine, seed } from './app-support';
-import { startPreview, type Server } from './helpers';
-import { content, ctl, has, join, newDevice, serverDocs, serverRecords, startCouch, total, until, type Couch, type Device } from './sync-support';
+import { content, ctl, has, join, newDevice, serverDocs, serverRecords, total, until, syncSuite } from './sync-support';
 
 const DB = 'engram-faults';
 const PASS = 'faults passphrase';
-let couch: Couch;
-let app: Server;
-const devices: Device[] = [];
+const suite = syncSuite([DB], { persistent: true });
+const { devices } = suite;
 let a: Page;
 let b: Page;
 
-beforeAll(async () => {
-	[couch, app] = await Promise.all([startCouch(true), startPreview()]);
-	await fetch(`${couch.url}/${DB}`, { method: 'PUT' });
-}, 60_000);
-afterAll(async () => {
-	for (const d of devices) await d.browser.close();
-	await app?.stop();
-	await couch?.stop();
-});
-
-const memoryDocs = async () => (await serverDocs(couch.url, DB)).filter((d) => d._id !== 'engram-sync-salt');
+const memoryDocs = async () => (await serverDocs(suite.couch.url, DB)).filter((d) => d._id !== 'engram-sync-salt');
 
 describe('sync faults', () => {
 	it('two devices in step', async () => {
-		a = await newDevice(app.url, devices);
+		a = await newDevice(suite.app.url, devices);
 		await seed(a, [{ content: 'The release train leaves every second Wednesday' }]);
-		await join(a, { url: couch.url, database: DB, passphrase: PASS });
-		b = await newDevice(app.url, devices);
-		await join(b, { url: couch.url, database: DB, passphrase: PASS });
+		await join(a, { url: suite.couch.url, database: DB, passphrase: PASS });
+		b = await newDevice(suite.app.url, devices);
+		await join(b, { url: suite.couch.url, database: DB, passphrase: PASS });
 		await until('B has the memory', async () => (await total(b)) === 1);
 	}, 90_000);
 
@@ -59,14 +47,14 @@ describe('sync faults', () => {
 		await engine(a, 'importMemories', { data: lines.join('\n'), format: 'jsonl' });
 		// Stop the server as soon as part of the batch is on it.
 		await until('part of the batch reached the server', async () => (await memoryDocs()).length > 1, 60_000);
-		await couch.halt();
+		await suite.couch.halt();
 		await a
 			.getByTestId('sync-chip')
 			.getByText(/^Offline/)
 			.waitFor({ timeout: 30_000 });
 		// A write while the server is away waits on the device.
 		const [late] = await seed(a, [{ content: 'Written while the server was away: the badge reader is fixed' }]);
-		await couch.restart();
+		await suite.couch.restart();
 		await until('B has everything', async () => (await total(b)) === n + 2, 90_000);
 		expect(await has(b, late)).toBe(true);
 		await a.getByTestId('sync-chip').getByText('Synced').waitFor({ timeout: 30_000 });
@@ -104,11 +92,11 @@ describe('sync faults', () => {
 		await ctl(b, 'idle');
 		const countB = await total(b);
 		// Flip bytes of the ciphertext through the server's HTTP API.
-		const doc = (await (await fetch(`${couch.url}/${DB}/${victim}`)).json()) as { ct: string };
+		const doc = (await (await fetch(`${suite.couch.url}/${DB}/${victim}`)).json()) as { ct: string };
 		const ct = doc.ct;
 		const flipped = ct.slice(0, 10) + (ct[10] === 'A' ? 'B' : 'A') + ct.slice(11);
 		const put = (d: Record<string, unknown>) =>
-			fetch(`${couch.url}/${DB}/${encodeURIComponent(String(d._id))}`, {
+			fetch(`${suite.couch.url}/${DB}/${encodeURIComponent(String(d._id))}`, {
 				method: 'PUT',
 				headers: { 'Content-Type': 'application/json' },
 				body: JSON.stringify(d),
@@ -138,22 +126,22 @@ describe('sync faults', () => {
 
 	it('the database deleted under a running device: it says so and sends nothing more; after a reload, set up again with a new passphrase, every document opens with it', async () => {
 		await ctl(a, 'idle');
-		expect((await fetch(`${couch.url}/${DB}`, { method: 'DELETE' })).ok).toBe(true);
+		expect((await fetch(`${suite.couch.url}/${DB}`, { method: 'DELETE' })).ok).toBe(true);
 		const [lost] = await seed(a, [{ content: 'Written after the database was deleted: the on-call rota moved to Mondays' }]);
 		await a.getByTestId('sync-chip').getByText('Sync error').waitFor({ timeout: 30_000 });
 		await a.getByRole('alert').getByText(`The database "${DB}" is gone from the server`).waitFor();
 		// Someone re-creates it empty (no key document): what A holds must not land there under the old key.
-		expect((await fetch(`${couch.url}/${DB}`, { method: 'PUT' })).ok).toBe(true);
+		expect((await fetch(`${suite.couch.url}/${DB}`, { method: 'PUT' })).ok).toBe(true);
 		await seed(a, [{ content: 'Written after the database was re-created: the VPN moved to port 8443' }]);
 		// After a reload the device finds the database without its key document and says what to do.
 		await a.reload();
 		await a.getByRole('alert').getByText('The database has no engram-sync-salt document any more').waitFor({ timeout: 30_000 });
 		const fresh = 'a new passphrase after the loss';
-		await join(a, { url: couch.url, database: DB, passphrase: fresh });
+		await join(a, { url: suite.couch.url, database: DB, passphrase: fresh });
 		const n = await total(a);
 		await until('every memory of A is on the server', async () => (await memoryDocs()).length === n, 60_000);
 		// Every document opens with the new passphrase (none was sent under the old key).
-		const records = await serverRecords(couch.url, DB, fresh);
+		const records = await serverRecords(suite.couch.url, DB, fresh);
 		expect(records.size).toBe(n);
 		expect(records.get(lost)?.content).toBe('Written after the database was deleted: the on-call rota moved to Mondays');
 	}, 120_000);

@@ -10,31 +10,19 @@
  * emoji, right-to-left text) and a 50,000-character memory travel intact and the database's key
  * document stays untouched.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { engine, seed } from './app-support';
-import { startPreview, type Server } from './helpers';
-import { content, ctl, has, join, linksOf, newDevice, serverDocs, serverRecords, startCouch, total, until, type Couch, type Device } from './sync-support';
+import { content, ctl, has, join, linksOf, newDevice, serverDocs, serverRecords, total, until, syncSuite } from './sync-support';
 import type { SyncRecord } from '../../src/engine/types';
 import { fingerprint } from '../../src/sync/records';
 
 const DB = 'engram-merge';
 const PASS = 'merge passphrase';
-let couch: Couch;
-let app: Server;
-const devices: Device[] = [];
+const suite = syncSuite([DB]);
+const { devices } = suite;
 let a: Page;
 let b: Page;
-
-beforeAll(async () => {
-	[couch, app] = await Promise.all([startCouch(), startPreview()]);
-	await fetch(`${couch.url}/${DB}`, { method: 'PUT' });
-}, 60_000);
-afterAll(async () => {
-	for (const d of devices) await d.browser.close();
-	await app?.stop();
-	await couch?.stop();
-});
 
 type Mem = { content: string; tags: string[]; importance: number; metadata: Record<string, unknown> };
 const memory = (p: Page, id: string) => engine<{ memory: Mem }>(p, 'get', { memory_id: id }).then((m) => m.memory);
@@ -65,8 +53,8 @@ async function settled(pages: Page[], ids: string[]): Promise<void> {
 		'every device and the server hold the same records',
 		async () => {
 			for (const p of pages) await ctl(p, 'idle');
-			if (!(await serverDocs(couch.url, DB)).every((d) => !d._conflicts)) return false;
-			const recs = await serverRecords(couch.url, DB, PASS);
+			if (!(await serverDocs(suite.couch.url, DB)).every((d) => !d._conflicts)) return false;
+			const recs = await serverRecords(suite.couch.url, DB, PASS);
 			for (const p of pages) {
 				if (!(await p.getByTestId('sync-chip').getByText('Synced').count())) return false;
 				for (const r of await engine<SyncRecord[]>(p, 'syncRecords', ids))
@@ -80,10 +68,10 @@ async function settled(pages: Page[], ids: string[]): Promise<void> {
 
 describe('merging what two devices changed while apart', () => {
 	it('two devices in step', async () => {
-		a = await newDevice(app.url, devices);
-		await join(a, { url: couch.url, database: DB, passphrase: PASS });
-		b = await newDevice(app.url, devices);
-		await join(b, { url: couch.url, database: DB, passphrase: PASS });
+		a = await newDevice(suite.app.url, devices);
+		await join(a, { url: suite.couch.url, database: DB, passphrase: PASS });
+		b = await newDevice(suite.app.url, devices);
+		await join(b, { url: suite.couch.url, database: DB, passphrase: PASS });
 	}, 90_000);
 
 	it('tags added on A and a link added on B both stay; a tag removed on A stays removed while B adds one; a content edit on A and a tag edit on B both stay', async () => {
@@ -118,7 +106,7 @@ describe('merging what two devices changed while apart', () => {
 			});
 		}
 		await settled([a, b], [m1, m3, m4]);
-		const recs = await serverRecords(couch.url, DB, PASS);
+		const recs = await serverRecords(suite.couch.url, DB, PASS);
 		for (const p of [a, b]) {
 			expect((await memory(p, m1)).tags.sort()).toEqual(['payments', 'urgent', '🔥'].sort());
 			expect(await linksOf(p, m1)).toEqual([`LEADS_TO→${m2}`]);
@@ -156,7 +144,7 @@ describe('merging what two devices changed while apart', () => {
 				);
 			});
 		await settled([a, b], [m5]);
-		expect((await serverRecords(couch.url, DB, PASS)).get(m5)?.links).toEqual([]);
+		expect((await serverRecords(suite.couch.url, DB, PASS)).get(m5)?.links).toEqual([]);
 	}, 90_000);
 
 	it('the same field changed on both keeps the later value and the other in History on both; importance too; they converge without new revisions', async () => {
@@ -186,11 +174,11 @@ describe('merging what two devices changed while apart', () => {
 			);
 		}
 		await settled([a, b], [x, y]);
-		const revs = new Map((await serverDocs(couch.url, DB)).map((d) => [String(d._id), String(d._rev)]));
+		const revs = new Map((await serverDocs(suite.couch.url, DB)).map((d) => [String(d._id), String(d._rev)]));
 		// Another round on both devices writes nothing new (no ping-pong of merges).
 		await settled([a, b], [x, y]);
-		for (const d of await serverDocs(couch.url, DB)) expect(d._rev).toBe(revs.get(String(d._id)));
-		const recs = await serverRecords(couch.url, DB, PASS);
+		for (const d of await serverDocs(suite.couch.url, DB)) expect(d._rev).toBe(revs.get(String(d._id)));
+		const recs = await serverRecords(suite.couch.url, DB, PASS);
 		expect(recs.get(x)?.content).toBe('The team lunch is on Fridays at one');
 		expect(recs.get(y)).toMatchObject({ importance: 0.2 });
 		// Exactly one History entry per conflict, on each device.
@@ -198,8 +186,8 @@ describe('merging what two devices changed while apart', () => {
 	}, 90_000);
 
 	it('three devices each changing another part of one memory while apart converge on all three changes', async () => {
-		const c = await newDevice(app.url, devices);
-		await join(c, { url: couch.url, database: DB, passphrase: PASS });
+		const c = await newDevice(suite.app.url, devices);
+		await join(c, { url: suite.couch.url, database: DB, passphrase: PASS });
 		const [m] = await seed(a, [{ content: 'The office wifi password rotates monthly', tags: ['office'], metadata: { floor: 3 } } as never]);
 		const all = [a, b, c];
 		for (const p of all) await until('everyone has m', () => has(p, m));
@@ -218,7 +206,7 @@ describe('merging what two devices changed while apart', () => {
 				30_000,
 			);
 		await settled(all, [m]);
-		const rec = (await serverRecords(couch.url, DB, PASS)).get(m);
+		const rec = (await serverRecords(suite.couch.url, DB, PASS)).get(m);
 		expect(rec).toMatchObject({ content: 'The office wifi password rotates on the first Monday of each month', metadata: { floor: 3, building: 'B' } });
 		expect(rec?.tags.sort()).toEqual(['it', 'office']);
 	}, 120_000);
@@ -226,7 +214,7 @@ describe('merging what two devices changed while apart', () => {
 
 describe('ids, tags and sizes CouchDB treats specially', () => {
 	it('travel intact, and the key document stays untouched', async () => {
-		const saltBefore = (await serverDocs(couch.url, DB)).find((d) => d._id === 'engram-sync-salt');
+		const saltBefore = (await serverDocs(suite.couch.url, DB)).find((d) => d._id === 'engram-sync-salt');
 		const ids = ['_underscore', '_design/looks-like-a-view', '_local/looks-local', 'engram-sync-salt', 'a/b', '100%', '🔥 emoji', 'שלום', '~tilde'];
 		const big = 'x'.repeat(49_990) + ' tail';
 		await engine(a, 'store', {
@@ -246,7 +234,7 @@ describe('ids, tags and sizes CouchDB treats specially', () => {
 			expect(m.content).toBe(`A memory with an awkward id number ${i}`);
 			expect(m.tags).toEqual(['🔥', 'שלום', 'a/b', '100%', '_design', '__proto__']);
 		}
-		const saltAfter = (await serverDocs(couch.url, DB)).find((d) => d._id === 'engram-sync-salt');
+		const saltAfter = (await serverDocs(suite.couch.url, DB)).find((d) => d._id === 'engram-sync-salt');
 		expect(saltAfter).toEqual(saltBefore);
 		// An edit and a delete of such a memory travel too.
 		await engine(b, 'update', { memory_id: '_design/looks-like-a-view', content: 'Edited on B' });
@@ -254,8 +242,8 @@ describe('ids, tags and sizes CouchDB treats specially', () => {
 		await until('the edit reached A', async () => (await content(a, '_design/looks-like-a-view')) === 'Edited on B');
 		await until('the delete reached A', async () => !(await has(a, 'engram-sync-salt')));
 		// A new device still joins with the passphrase.
-		const d = await newDevice(app.url, devices);
-		await join(d, { url: couch.url, database: DB, passphrase: PASS });
+		const d = await newDevice(suite.app.url, devices);
+		await join(d, { url: suite.couch.url, database: DB, passphrase: PASS });
 		await until('the new device has everything', async () => (await total(d)) === (await total(a)), 30_000);
 	}, 120_000);
 });

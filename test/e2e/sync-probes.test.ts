@@ -5,29 +5,17 @@
  * server holds of the scopes added); and an import of 2,000 memories on one device while the other
  * edits and tags the memories they share (everything arrives, every edit stays).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { engine, engineReady, seed } from './app-support';
-import { startPreview, type Server } from './helpers';
-import { content, ctl, has, join, newDevice, serverRecords, startCouch, total, until, type Couch, type Device } from './sync-support';
+import { content, ctl, has, join, newDevice, serverRecords, total, until, syncSuite } from './sync-support';
 
 const DB = 'engram-probes';
 const PASS = 'probes passphrase';
-let couch: Couch;
-let app: Server;
-const devices: Device[] = [];
+const suite = syncSuite([DB]);
+const { devices } = suite;
 let a: Page;
 let b: Page;
-
-beforeAll(async () => {
-	[couch, app] = await Promise.all([startCouch(), startPreview()]);
-	await fetch(`${couch.url}/${DB}`, { method: 'PUT' });
-}, 60_000);
-afterAll(async () => {
-	for (const d of devices) await d.browser.close();
-	await app?.stop();
-	await couch?.stop();
-});
 
 /**
  * Changes the scopes this device syncs, as the Sync form does when it resumes with the kept key
@@ -47,10 +35,10 @@ async function rescope(p: Page, scopes: string[] | undefined): Promise<void> {
 
 describe('sync probes', () => {
 	it('two devices in step', async () => {
-		a = await newDevice(app.url, devices);
-		await join(a, { url: couch.url, database: DB, passphrase: PASS });
-		b = await newDevice(app.url, devices);
-		await join(b, { url: couch.url, database: DB, passphrase: PASS });
+		a = await newDevice(suite.app.url, devices);
+		await join(a, { url: suite.couch.url, database: DB, passphrase: PASS });
+		b = await newDevice(suite.app.url, devices);
+		await join(b, { url: suite.couch.url, database: DB, passphrase: PASS });
 	}, 90_000);
 
 	it('a device that narrows its scopes deletes nothing elsewhere; widening them again takes in what the server holds', async () => {
@@ -72,7 +60,7 @@ describe('sync probes', () => {
 		await ctl(b, 'idle');
 		expect(await has(a, later)).toBe(false);
 		// Nothing A stopped syncing was deleted: on the server, on B, on A.
-		const recs = await serverRecords(couch.url, DB, PASS);
+		const recs = await serverRecords(suite.couch.url, DB, PASS);
 		expect(recs.has(mine)).toBe(true);
 		expect(await has(b, mine)).toBe(true);
 		expect(await has(a, mine)).toBe(true);

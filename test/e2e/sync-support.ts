@@ -1,16 +1,19 @@
 /**
- * Shared by the sync e2e files: a CouchDB-protocol server on loopback (pouchdb-server, started
- * and stopped here; on disk when it must survive a restart), devices (each its own Chromium
- * profile, so its own IndexedDB), the Settings form, and reading the server's documents over
- * its HTTP API (decrypted in Node with the same passphrase, to check what the server holds).
- */
+ * Shared by the sync e2e files: the set-up of a file (`syncSuite`: a CouchDB-protocol server on
+ * loopback — pouchdb-server, on disk when it must survive a restart — the built app, and the
+ * devices to close after), devices (each its own Chromium profile, so its own IndexedDB), the
+ * Settings form, a proxy that makes the server misbehave (`faultProxy`), what a device's mirror
+ * holds (`mirrorStats`), and reading the server's documents over its HTTP API (decrypted in Node
+ * with the same passphrase, to check what the server holds). */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, request, type ServerResponse } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
 import type { Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { engine, engineReady } from './app-support';
-import { freePort, launchBrowser, ROOT, waitForHttp, type Browser } from './helpers';
+import { freePort, launchBrowser, ROOT, startPreview, waitForHttp, type Browser, type Server } from './helpers';
 import { open, SALT_DOC_ID, unlockSaltDoc } from '../../src/sync/crypto';
 import type { SyncRecord } from '../../src/engine/types';
 
@@ -56,6 +59,34 @@ export async function startCouch(persistent = false): Promise<Couch> {
 			rmSync(dir, { recursive: true, force: true });
 		},
 	};
+}
+
+/** What `syncSuite` sets up for a test file. */
+export interface SyncSuite {
+	couch: Couch;
+	app: Server;
+	/** Every device a test opens (`newDevice(suite.app.url, suite.devices)`), closed after the file. */
+	devices: Device[];
+}
+
+/**
+ * The set-up every sync e2e file shares: pouchdb-server (on disk when `persistent`, to survive a
+ * restart) and the built app, started before the file's tests with the databases `dbs` created;
+ * after them every device is closed and both are stopped. `couch` and `app` are set by the time a
+ * test runs.
+ */
+export function syncSuite(dbs: string[], o: { persistent?: boolean } = {}): SyncSuite {
+	const s = { devices: [] as Device[] } as SyncSuite;
+	beforeAll(async () => {
+		[s.couch, s.app] = await Promise.all([startCouch(o.persistent), startPreview()]);
+		for (const db of dbs) await fetch(`${s.couch.url}/${db}`, { method: 'PUT' });
+	}, 60_000);
+	afterAll(async () => {
+		for (const d of s.devices) await d.browser.close();
+		await s.app?.stop();
+		await s.couch?.stop();
+	});
+	return s;
 }
 
 export interface Device {
@@ -146,4 +177,102 @@ export async function serverRecords(url: string, db: string, passphrase: string)
 			out.set(r.id, r);
 		}
 	return out;
+}
+
+/**
+ * What the device's mirror (its PouchDB database, read straight from IndexedDB) holds: `bodies`,
+ * the stored revision bodies (one per version kept); `bytes`, their size as JSON; `docs`, the
+ * documents; `usage`, the origin's storage use (navigator.storage.estimate, every database).
+ */
+export async function mirrorStats(page: Page): Promise<{ bodies: number; bytes: number; docs: number; usage: number }> {
+	return page.evaluate(async () => {
+		const name = (await indexedDB.databases()).map((d) => d.name ?? '').find((n) => n.startsWith('_pouch_engram-sync-'));
+		if (!name) throw new Error('no sync mirror in this profile');
+		const db = await new Promise<IDBDatabase>((ok, fail) => {
+			const r = indexedDB.open(name);
+			r.onsuccess = () => ok(r.result);
+			r.onerror = () => fail(r.error);
+		});
+		const tx = db.transaction(['by-sequence', 'document-store'], 'readonly');
+		let bodies = 0,
+			bytes = 0;
+		await new Promise<void>((ok, fail) => {
+			const c = tx.objectStore('by-sequence').openCursor();
+			c.onsuccess = () => {
+				const cur = c.result;
+				if (!cur) return ok();
+				bodies++;
+				bytes += JSON.stringify(cur.value).length;
+				cur.continue();
+			};
+			c.onerror = () => fail(c.error);
+		});
+		const docs = await new Promise<number>((ok) => {
+			const r = tx.objectStore('document-store').count();
+			r.onsuccess = () => ok(r.result);
+		});
+		db.close();
+		return { bodies, bytes, docs, usage: (await navigator.storage.estimate()).usage ?? 0 };
+	});
+}
+
+/** How the fault proxy answers: passes through, fails with 500 or 401, never answers, or answers 3 s late. */
+export type FaultMode = 'pass' | '500' | '401' | 'hang' | 'slow';
+
+export interface FaultProxy {
+	url: string;
+	mode: FaultMode;
+	/** Requests answered with an injected error or left hanging so far. */
+	faults: number;
+	stop(): Promise<void>;
+}
+
+/**
+ * A server in front of `target` (on a free loopback port) that misbehaves as `mode` says. CORS
+ * preflights always pass through, so the page sees the injected status, not a network error.
+ */
+export async function faultProxy(target: string): Promise<FaultProxy> {
+	const port = await freePort();
+	const hung: ServerResponse[] = [];
+	const p: FaultProxy = { url: `http://127.0.0.1:${port}`, mode: 'pass', faults: 0, stop: async () => undefined };
+	const server = createServer((req, res) => {
+		const cors = {
+			'Access-Control-Allow-Origin': req.headers.origin ?? '*',
+			'Access-Control-Allow-Credentials': 'true',
+			'Content-Type': 'application/json',
+		};
+		const m = req.method === 'OPTIONS' ? 'pass' : p.mode;
+		if (m === '500' || m === '401') {
+			p.faults++;
+			res.writeHead(Number(m), cors);
+			res.end(
+				JSON.stringify(
+					m === '401' ? { error: 'unauthorized', reason: 'Name or password is incorrect.' } : { error: 'internal_server_error', reason: 'injected' },
+				),
+			);
+			return;
+		}
+		if (m === 'hang') {
+			p.faults++;
+			hung.push(res);
+			return;
+		}
+		const go = () => {
+			const up = request(`${target}${req.url}`, { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (r) => {
+				res.writeHead(r.statusCode ?? 502, r.headers);
+				r.pipe(res);
+			});
+			up.on('error', () => res.destroy());
+			req.pipe(up);
+		};
+		if (m === 'slow') setTimeout(go, 3_000);
+		else go();
+	});
+	await new Promise<void>((ok) => server.listen(port, '127.0.0.1', ok));
+	p.stop = () => {
+		for (const r of hung) r.destroy();
+		server.closeAllConnections();
+		return new Promise((ok) => server.close(() => ok()));
+	};
+	return p;
 }

@@ -7,46 +7,34 @@
  * syncing one chosen scope keeps its private scope off the server (read and decrypted over HTTP),
  * and a canary string written on a device appears in no server document.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { engine, seed } from './app-support';
-import { startPreview, type Server } from './helpers';
-import { content, ctl, has, join, linksOf, newDevice, serverDocs, serverRecords, startCouch, total, until, type Couch, type Device } from './sync-support';
+import { content, ctl, has, join, linksOf, newDevice, serverDocs, serverRecords, total, until, syncSuite } from './sync-support';
 import { seal, SALT_DOC_ID, unlockSaltDoc } from '../../src/sync/crypto';
 import type { SyncRecord } from '../../src/engine/types';
 
 const DB = 'engram-three';
 const PASS = 'three devices, one passphrase';
 const CANARY = 'canary-41d2e8-never-on-the-server';
-let couch: Couch;
-let app: Server;
-const devices: Device[] = [];
+const suite = syncSuite([DB, 'engram-team']);
+const { devices } = suite;
 let a: Page;
 let b: Page;
 let c: Page;
 let all: Page[];
 
-beforeAll(async () => {
-	[couch, app] = await Promise.all([startCouch(), startPreview()]);
-	for (const db of [DB, 'engram-team']) await fetch(`${couch.url}/${db}`, { method: 'PUT' });
-}, 60_000);
-afterAll(async () => {
-	for (const d of devices) await d.browser.close();
-	await app?.stop();
-	await couch?.stop();
-});
-
 const memory = (p: Page, id: string) => engine<{ memory: { t_invalid?: string; content: string } }>(p, 'get', { memory_id: id }).then((m) => m.memory);
 
 describe('three devices', () => {
 	it('join one after another and each gets everything', async () => {
-		a = await newDevice(app.url, devices);
+		a = await newDevice(suite.app.url, devices);
 		await seed(a, [{ content: `The quarterly planning offsite is in Lisbon ${CANARY}` }]);
-		await join(a, { url: couch.url, database: DB, passphrase: PASS });
-		b = await newDevice(app.url, devices);
-		c = await newDevice(app.url, devices);
-		await join(b, { url: couch.url, database: DB, passphrase: PASS });
-		await join(c, { url: couch.url, database: DB, passphrase: PASS });
+		await join(a, { url: suite.couch.url, database: DB, passphrase: PASS });
+		b = await newDevice(suite.app.url, devices);
+		c = await newDevice(suite.app.url, devices);
+		await join(b, { url: suite.couch.url, database: DB, passphrase: PASS });
+		await join(c, { url: suite.couch.url, database: DB, passphrase: PASS });
 		all = [a, b, c];
 		for (const p of all) await until('one memory everywhere', async () => (await total(p)) === 1);
 	}, 120_000);
@@ -83,7 +71,7 @@ describe('three devices', () => {
 	it('a link to a memory that arrives later resolves when it arrives', async () => {
 		// Put the documents on the server by hand, the link's source first, as a device whose
 		// upload was cut between the two would.
-		const docs = await serverDocs(couch.url, DB);
+		const docs = await serverDocs(suite.couch.url, DB);
 		const key = await unlockSaltDoc(
 			docs.find((d) => d._id === SALT_DOC_ID),
 			PASS,
@@ -105,7 +93,7 @@ describe('three devices', () => {
 		});
 		const [s, t] = [crypto.randomUUID(), crypto.randomUUID()];
 		const put = async (r: SyncRecord) => {
-			const res = await fetch(`${couch.url}/${DB}/${r.id}`, {
+			const res = await fetch(`${suite.couch.url}/${DB}/${r.id}`, {
 				method: 'PUT',
 				headers: { 'Content-Type': 'application/json' },
 				body: JSON.stringify({ _id: r.id, ...(await seal(key, r, r.id)) }),
@@ -119,7 +107,7 @@ describe('three devices', () => {
 		await put(rec(t, 'The new login flow uses passkeys with a password fallback'));
 		for (const p of all) await until('the link resolved when its target arrived', async () => (await linksOf(p, s)).includes(`DERIVED_FROM→${t}`));
 		// No device sent the source back without its link.
-		const doc = (await (await fetch(`${couch.url}/${DB}/${s}`)).json()) as { _rev: string };
+		const doc = (await (await fetch(`${suite.couch.url}/${DB}/${s}`)).json()) as { _rev: string };
 		expect(doc._rev.startsWith('1-')).toBe(true);
 	}, 60_000);
 
@@ -150,42 +138,42 @@ describe('three devices', () => {
 		await until(
 			'the latest edit is the server’s winner',
 			async () =>
-				(await serverRecords(couch.url, DB, PASS)).get(shared)?.content === 'The support rota is kept in the team calendar (checked on device C)',
+				(await serverRecords(suite.couch.url, DB, PASS)).get(shared)?.content === 'The support rota is kept in the team calendar (checked on device C)',
 			30_000,
 		);
 	}, 90_000);
 
 	it('the canary written on A is in no server document, revision or change', async () => {
 		const texts = [
-			await (await fetch(`${couch.url}/${DB}/_all_docs?include_docs=true&conflicts=true`)).text(),
-			await (await fetch(`${couch.url}/${DB}/_changes?include_docs=true&style=all_docs`)).text(),
+			await (await fetch(`${suite.couch.url}/${DB}/_all_docs?include_docs=true&conflicts=true`)).text(),
+			await (await fetch(`${suite.couch.url}/${DB}/_changes?include_docs=true&style=all_docs`)).text(),
 		];
-		const ids = (await serverDocs(couch.url, DB)).map((d) => String(d._id));
-		for (const id of ids) texts.push(await (await fetch(`${couch.url}/${DB}/${encodeURIComponent(id)}?revs=true&open_revs=all`)).text());
+		const ids = (await serverDocs(suite.couch.url, DB)).map((d) => String(d._id));
+		for (const id of ids) texts.push(await (await fetch(`${suite.couch.url}/${DB}/${encodeURIComponent(id)}?revs=true&open_revs=all`)).text());
 		expect(ids.length).toBeGreaterThan(10);
 		for (const t of texts) expect(t).not.toContain(CANARY);
 		// It is on the device, and on the server only as ciphertext (decrypted here with the passphrase).
-		const recs = await serverRecords(couch.url, DB, PASS);
+		const recs = await serverRecords(suite.couch.url, DB, PASS);
 		expect([...recs.values()].some((r) => r.content.includes(CANARY))).toBe(true);
 	});
 
 	it('a device joining with memories the database already has pulls first and sends none of them again', { timeout: 90_000 }, async () => {
 		// D holds A's memories already (an export of A imported on D), then joins for the first time.
-		const d = await newDevice(app.url, devices);
+		const d = await newDevice(suite.app.url, devices);
 		const out = await engine<{ data: string }>(a, 'exportMemories', { format: 'json' });
 		await engine(d, 'importMemories', { data: out.data, format: 'json' });
 		await engine(d, 'store', { content: 'Only on device D before it joined: the spare key is under the blue pot' });
 		// Conflicts the earlier tests made are settled by the devices (losing revisions removed);
 		// until then a document's winning revision can still change under this test.
-		await until('no conflict left on the server', async () => (await serverDocs(couch.url, DB)).every((x) => !x._conflicts), 30_000);
-		const before = new Map((await serverDocs(couch.url, DB)).map((x) => [String(x._id), String(x._rev)]));
-		await join(d, { url: couch.url, database: DB, passphrase: PASS });
+		await until('no conflict left on the server', async () => (await serverDocs(suite.couch.url, DB)).every((x) => !x._conflicts), 30_000);
+		const before = new Map((await serverDocs(suite.couch.url, DB)).map((x) => [String(x._id), String(x._rev)]));
+		await join(d, { url: suite.couch.url, database: DB, passphrase: PASS });
 		await ctl(d, 'idle');
 		await until('D’s own memory on the server', async () =>
-			[...(await serverRecords(couch.url, DB, PASS)).values()].some((r) => r.content.startsWith('Only on device D')),
+			[...(await serverRecords(suite.couch.url, DB, PASS)).values()].some((r) => r.content.startsWith('Only on device D')),
 		);
 		// What the server had is untouched: no new revision, no conflict.
-		const after = await serverDocs(couch.url, DB);
+		const after = await serverDocs(suite.couch.url, DB);
 		for (const x of after) {
 			if (!before.has(String(x._id))) continue;
 			expect({ id: x._id, rev: x._rev, conflicts: x._conflicts }).toEqual({ id: x._id, rev: before.get(String(x._id)), conflicts: undefined });
@@ -198,29 +186,29 @@ describe('three devices', () => {
 describe('scopes', () => {
 	it('a device syncing chosen scopes keeps its private scope on the device', async () => {
 		for (const d of devices.splice(0)) await d.browser.close();
-		const d = await newDevice(app.url, devices);
+		const d = await newDevice(suite.app.url, devices);
 		const [team, mine] = await seed(d, [
 			{ content: 'The team standup is at 9:30 in room Kepler', scope: 'team-x' },
 			{ content: `My bank PIN hint is the cat's birthday ${CANARY}`, scope: 'private' },
 		]);
-		await join(d, { url: couch.url, database: 'engram-team', passphrase: 'team passphrase', scopes: 'team-x' });
+		await join(d, { url: suite.couch.url, database: 'engram-team', passphrase: 'team passphrase', scopes: 'team-x' });
 		await d.getByText('Syncing only the scopes team-x; the others stay on this device.').waitFor();
 		const [later, laterMine] = await seed(d, [
 			{ content: 'The team retro is every other Friday', scope: 'team-x' },
 			{ content: 'My dentist appointment is on the 14th', scope: 'private' },
 		]);
-		await until('the later team memory is on the server', async () => (await serverRecords(couch.url, 'engram-team', 'team passphrase')).has(later));
+		await until('the later team memory is on the server', async () => (await serverRecords(suite.couch.url, 'engram-team', 'team passphrase')).has(later));
 		await ctl(d, 'idle');
-		const recs = await serverRecords(couch.url, 'engram-team', 'team passphrase');
+		const recs = await serverRecords(suite.couch.url, 'engram-team', 'team passphrase');
 		expect([...recs.keys()].sort()).toEqual([team, later].sort());
 		expect([...recs.values()].every((r) => r.scope === 'team-x')).toBe(true);
-		const ids = (await serverDocs(couch.url, 'engram-team')).map((x) => x._id);
+		const ids = (await serverDocs(suite.couch.url, 'engram-team')).map((x) => x._id);
 		expect(ids).not.toContain(mine);
 		expect(ids).not.toContain(laterMine);
-		expect(await (await fetch(`${couch.url}/engram-team/_all_docs?include_docs=true`)).text()).not.toContain(CANARY);
+		expect(await (await fetch(`${suite.couch.url}/engram-team/_all_docs?include_docs=true`)).text()).not.toContain(CANARY);
 		// A teammate syncing every scope gets the team's memories only.
-		const e = await newDevice(app.url, devices);
-		await join(e, { url: couch.url, database: 'engram-team', passphrase: 'team passphrase' });
+		const e = await newDevice(suite.app.url, devices);
+		await join(e, { url: suite.couch.url, database: 'engram-team', passphrase: 'team passphrase' });
 		await until('the teammate has both team memories', async () => (await has(e, team)) && (await has(e, later)));
 		expect(await total(e)).toBe(2);
 		// What the teammate writes in another scope does not reach the scoped device.

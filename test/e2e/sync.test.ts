@@ -6,84 +6,24 @@
  * delete-vs-edit while apart, resuming after a reload (and not after Stop), and no plaintext on
  * the server.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { engine, engineReady, seed } from './app-support';
-import { freePort, launchBrowser, ROOT, startPreview, waitForHttp, type Browser, type Server } from './helpers';
-import { serverRecords } from './sync-support';
+import { has, newDevice, serverRecords, syncSuite, total, until } from './sync-support';
 
 const CANARY = 'canary-7f3a9c-plaintext-must-not-leak';
 const DB = 'engram-e2e';
-let couch: { url: string; stop(): Promise<void> };
-let server: Server;
-const devices: { browser: Browser; page: Page }[] = [];
-
-async function startCouch(): Promise<typeof couch> {
-	const port = await freePort();
-	const dir = mkdtempSync(join(tmpdir(), 'engram-couch-'));
-	const child: ChildProcess = spawn(
-		process.execPath,
-		[join(ROOT, 'node_modules/pouchdb-server/bin/pouchdb-server'), '--in-memory', '--port', String(port), '--host', '127.0.0.1'],
-		{ cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
-	);
-	const url = `http://127.0.0.1:${port}`;
-	await waitForHttp(url, 30_000, child);
-	return {
-		url,
-		async stop() {
-			if (child.exitCode === null) {
-				child.kill('SIGTERM');
-				await new Promise((r) => child.once('exit', r));
-			}
-			rmSync(dir, { recursive: true, force: true });
-		},
-	};
-}
-
-async function device(): Promise<Page> {
-	const browser = await launchBrowser({ offlineCapable: false });
-	const page = await browser.context.newPage();
-	page.on('pageerror', (e) => console.log(`[pageerror] ${e.message}`));
-	await page.goto(`${server.url}/#/settings`);
-	await engineReady(page);
-	devices.push({ browser, page });
-	return page;
-}
+// No database yet: device A's "Test connection" offers to create it.
+const suite = syncSuite([]);
+const device = () => newDevice(suite.app.url, suite.devices);
 
 async function fill(page: Page, passphrase: string): Promise<void> {
-	await page.getByLabel('Server URL').fill(couch.url);
+	await page.getByLabel('Server URL').fill(suite.couch.url);
 	await page.getByLabel('Database').fill(DB);
 	await page.getByLabel('User').fill('');
 	await page.getByLabel('Password', { exact: true }).fill('');
 	await page.getByLabel('Passphrase').fill(passphrase);
 }
-
-const has = (page: Page, id: string) =>
-	engine(page, 'get', { memory_id: id }).then(
-		() => true,
-		() => false,
-	);
-const total = (page: Page) => engine<{ total_memories: number }>(page, 'stats', {}).then((s) => s.total_memories);
-async function until(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> {
-	const end = Date.now() + ms;
-	while (!(await check())) {
-		if (Date.now() > end) throw new Error(`timed out waiting: ${what}`);
-		await new Promise((r) => setTimeout(r, 100));
-	}
-}
-
-beforeAll(async () => {
-	[couch, server] = await Promise.all([startCouch(), startPreview()]);
-}, 60_000);
-afterAll(async () => {
-	for (const d of devices) await d.browser.close();
-	await server?.stop();
-	await couch?.stop();
-});
 
 describe('sync across devices', () => {
 	let a: Page;
@@ -109,7 +49,7 @@ describe('sync across devices', () => {
 		if (await a.getByRole('alert').count()) throw new Error(await a.getByRole('alert').first().innerText());
 		await a.getByTestId('sync-chip').getByText('Synced').waitFor({ timeout: 20_000 });
 		await until('two memory docs on the server', async () => {
-			const r = (await (await fetch(`${couch.url}/${DB}/_all_docs`)).json()) as { rows: { id: string }[] };
+			const r = (await (await fetch(`${suite.couch.url}/${DB}/_all_docs`)).json()) as { rows: { id: string }[] };
 			return r.rows.filter((x) => ids.includes(x.id)).length === 2;
 		});
 		// The controller writes its state for memory_stats without waiting (behind other writes).
@@ -151,13 +91,13 @@ describe('sync across devices', () => {
 		);
 		console.log(`one edit B → A: ${Date.now() - t1} ms`);
 		await a.evaluate(() => (globalThis as unknown as { __engramSync: { idle(): Promise<void> } }).__engramSync.idle());
-		const doc = (await (await fetch(`${couch.url}/${DB}/${encodeURIComponent(id)}`)).json()) as { _rev: string };
+		const doc = (await (await fetch(`${suite.couch.url}/${DB}/${encodeURIComponent(id)}`)).json()) as { _rev: string };
 		expect(doc._rev.startsWith('1-')).toBe(true);
 	}, 60_000);
 
 	it('one tab of a device syncs (Web Lock); another takes over when it closes', async () => {
-		const a2 = await devices[0].browser.context.newPage();
-		await a2.goto(`${server.url}/#/settings`);
+		const a2 = await suite.devices[0].browser.context.newPage();
+		await a2.goto(`${suite.app.url}/#/settings`);
 		await engineReady(a2);
 		const state = (p: Page) =>
 			p.evaluate(() => {
@@ -228,7 +168,7 @@ describe('sync across devices', () => {
 		}
 		// The server holds the merged version too (a device joining later gets the supersede).
 		await until('the server has z edited and superseded', async () => {
-			const r = (await serverRecords(couch.url, DB, 'correct horse battery staple')).get(z);
+			const r = (await serverRecords(suite.couch.url, DB, 'correct horse battery staple')).get(z);
 			return (
 				r?.content === 'The build server is jenkins-01 in rack 4' &&
 				r.t_invalid !== undefined &&
@@ -240,14 +180,14 @@ describe('sync across devices', () => {
 				const h = await engine<{ actor: string; changes?: { content?: { from: unknown } } }[]>(p, 'history', x);
 				return h.some((e) => e.actor === 'sync' && e.changes?.content?.from === 'The team lunch is on Thursdays at noon');
 			});
-			await p.goto(`${server.url}/#/memory/${x}`);
+			await p.goto(`${suite.app.url}/#/memory/${x}`);
 			await p.getByText('The team lunch is on Thursdays at noon').first().waitFor({ timeout: 10_000 });
 		}
 		await until('the server keeps no conflicting revision', async () => {
-			const doc = (await (await fetch(`${couch.url}/${DB}/${encodeURIComponent(x)}?conflicts=true`)).json()) as { _conflicts?: string[] };
+			const doc = (await (await fetch(`${suite.couch.url}/${DB}/${encodeURIComponent(x)}?conflicts=true`)).json()) as { _conflicts?: string[] };
 			return !doc._conflicts?.length;
 		});
-		await b.goto(`${server.url}/#/settings`);
+		await b.goto(`${suite.app.url}/#/settings`);
 		await engineReady(b);
 	}, 60_000);
 
@@ -270,7 +210,7 @@ describe('sync across devices', () => {
 		await b.reload();
 		await engineReady(b);
 		const [later] = await seed(a, [{ content: 'The office closes early on Fridays in August' }]);
-		await until('the memory from A is on the server', async () => (await fetch(`${couch.url}/${DB}/${encodeURIComponent(later)}`)).ok);
+		await until('the memory from A is on the server', async () => (await fetch(`${suite.couch.url}/${DB}/${encodeURIComponent(later)}`)).ok);
 		await new Promise((r) => setTimeout(r, 1_500));
 		expect(await has(b, later)).toBe(false);
 		expect(await has(b, id)).toBe(true);
@@ -280,7 +220,7 @@ describe('sync across devices', () => {
 	}, 60_000);
 
 	it('the server never holds the plaintext', async () => {
-		const all = await (await fetch(`${couch.url}/${DB}/_all_docs?include_docs=true`)).text();
+		const all = await (await fetch(`${suite.couch.url}/${DB}/_all_docs?include_docs=true`)).text();
 		expect(all).not.toContain(CANARY);
 		expect(all).not.toContain('Postgres');
 		expect(all).not.toContain('on-call');

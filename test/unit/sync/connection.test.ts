@@ -77,4 +77,13 @@ describe('sync server fields', () => {
 		const plain = (await testConnection(ok, f).catch((x: unknown) => x)) as { code: string };
 		expect(plain.code).toBe('no-database');
 	});
+
+	it('a server that never answers: says so after the time limit rather than waiting for good', async () => {
+		// Answers only by failing when the request is aborted (as fetch does on its signal).
+		const f = ((_u: string, o?: RequestInit) =>
+			new Promise((_ok, fail) => o?.signal?.addEventListener('abort', () => fail(o.signal!.reason)))) as typeof fetch;
+		const e = (await testConnection(ok, f, 50).catch((x: unknown) => x)) as { code: string; message: string };
+		expect(e.code).toBe('unreachable');
+		expect(e.message).toBe('http://127.0.0.1:5984 did not answer within 0.05 s: check that the server is running and not overloaded, then try again.');
+	});
 });

@@ -6,7 +6,7 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { createRequire } from 'node:module';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { SyncRecord } from '../../../src/engine/types';
 import type { SyncContext } from '../../../src/sync/context';
 import { seal } from '../../../src/sync/crypto';
@@ -90,6 +90,7 @@ async function setup(name: string) {
 		serial,
 		resend: (ids) => resent.push(...ids),
 		waiting: () => 0,
+		caughtUp: () => undefined,
 	};
 	const incoming = new Incoming(ctx);
 	incoming.listen();
@@ -169,5 +170,36 @@ describe('incoming: merging over the common base', () => {
 		const [c] = t.engine.conflicts;
 		expect(c.detail).toMatch(/^Sync conflict on content: the version from device dev-b/);
 		expect(c.loser).toMatchObject({ content: 'Lunch is on Thursdays', importance: 0.9 });
+	});
+});
+
+describe('incoming: a batch that fails', () => {
+	it('is applied later: the next batch does not move the checkpoint past it', async () => {
+		vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+		try {
+			const t = await setup('fail-once');
+			// The engine refuses the first import as a full disk does.
+			const importMemories = t.engine.importMemories.bind(t.engine);
+			let refuse = 1;
+			t.engine.importMemories = async (input: { data: string }) => {
+				if (refuse-- > 0) throw Object.assign(new Error('The browser refused the write: storage is full.'), { code: 'quota_exceeded' });
+				return importMemories(input);
+			};
+			const settle = async () => {
+				await vi.advanceTimersByTimeAsync(100);
+				await t.settle();
+			};
+			await t.local.put({ _id: 'm1', ...(await t.box(base, 'dev-0')) });
+			await settle().catch(() => undefined);
+			expect(t.engine.rows.has('m1')).toBe(false);
+			await t.local.put({ _id: 'm2', ...(await t.box({ ...base, id: 'm2', content: 'The deploy bot is named shipit' }, 'dev-0')) });
+			await settle().catch(() => undefined);
+			// The feed is read again from the checkpoint, which stayed before m1.
+			await vi.advanceTimersByTimeAsync(10_000);
+			await settle();
+			expect([...t.engine.rows.keys()].sort()).toEqual(['m1', 'm2']);
+		} finally {
+			vi.useRealTimers();
+		}
 	});
 });
