@@ -109,6 +109,9 @@ export function ruleWords(field: string, message: string): string {
 		if (!m) continue;
 		const said = say(m);
 		if (base === 'content' && said === 'cannot be empty') return 'Write something to remember';
+		// A long paste: say what to do with it (it is all still in the box, nothing was cut).
+		if (base === 'content' && said.startsWith('is too long'))
+			return `Content ${said}: split it into several memories, or save it as a Markdown file and import it`;
 		return field ? `${fieldLabel(field)} ${said}` : capitalise(said);
 	}
 	return field ? `${fieldLabel(field)}: ${message}` : capitalise(message);

@@ -1,6 +1,6 @@
 /** The words the screens use: link sentences, type names, titles and errors by field and rule. */
 import { describe, expect, it } from 'vitest';
-import { AssociateInputSchema, AUTHORABLE_ASSOCIATION_TYPES, StoreInputSchema, SYSTEM_ASSOCIATION_TYPES } from '../../../src/core/schemas';
+import { AssociateInputSchema, AUTHORABLE_ASSOCIATION_TYPES, LIMITS, StoreInputSchema, SYSTEM_ASSOCIATION_TYPES } from '../../../src/core/schemas';
 import { MemoryError } from '../../../src/core/errors';
 import { errorWords, linkPhrase, titleOf, typeLabel, valueWords } from '../../../src/ui/words';
 
@@ -39,6 +39,14 @@ describe('words', () => {
 			expect(errorWords(r.error)).toBe('Write something to remember');
 			expect(errorWords(new MemoryError('invalid_input', 'content: Too small: expected string to have >=1 characters'))).toBe(
 				'Write something to remember',
+			);
+		});
+
+		it('says what to do with content over the limit', () => {
+			const r = StoreInputSchema.safeParse({ content: 'x'.repeat(LIMITS.contentChars + 1) });
+			expect(r.success).toBe(false);
+			expect(errorWords(r.error)).toBe(
+				'Content is too long (at most 50,000 characters): split it into several memories, or save it as a Markdown file and import it',
 			);
 		});
 
