@@ -63,6 +63,24 @@ describe('settings', () => {
 		);
 	});
 
+	it('keeps every ranking weight and its value inside the card on a 320 px phone', async () => {
+		await app.page.setViewportSize({ width: 320, height: 700 });
+		try {
+			await app.page.goto(`${app.server.url}/#/settings`);
+			const card = app.page.locator('section.card', { has: app.page.locator('#weights') });
+			await card.locator('output').first().waitFor();
+			const box = (await card.boundingBox())!;
+			const outside: string[] = [];
+			for (const el of await card.locator('label.weight, label.weight > *').all()) {
+				const b = (await el.boundingBox())!;
+				if (b.x < box.x || b.x + b.width > box.x + box.width) outside.push(`${await el.evaluate((e) => e.tagName)} "${await el.textContent()}"`);
+			}
+			expect(outside).toEqual([]);
+		} finally {
+			await app.page.setViewportSize({ width: 1280, height: 800 });
+		}
+	});
+
 	it('shows storage used and asks the browser to keep the data', async () => {
 		const storage = app.page.getByRole('region', { name: 'Storage' });
 		await storage.getByText(/used of .* available to this app/).waitFor();
