@@ -76,6 +76,11 @@ const FIELD_WORDS: Record<string, string> = {
 	observations: 'Observations',
 };
 
+/** "1 memory", "2,001 memories": a count and its noun, singular for one. */
+export function counted(n: number, one: string, many: string): string {
+	return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+}
+
 /** "t_invalid" → "Valid until"; unknown fields are spelled out ("pattern_type" → "Pattern type"). */
 export function fieldLabel(field: string): string {
 	const base =

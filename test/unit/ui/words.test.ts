@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { AssociateInputSchema, AUTHORABLE_ASSOCIATION_TYPES, LIMITS, StoreInputSchema, SYSTEM_ASSOCIATION_TYPES } from '../../../src/core/schemas';
 import { MemoryError } from '../../../src/core/errors';
-import { errorWords, linkPhrase, titleOf, typeLabel, valueWords } from '../../../src/ui/words';
+import { counted, errorWords, linkPhrase, titleOf, typeLabel, valueWords } from '../../../src/ui/words';
 
 describe('words', () => {
 	describe('linkPhrase', () => {
@@ -29,6 +29,12 @@ describe('words', () => {
 			expect(titleOf({ content: '**Deploy** on Tuesdays\nmore text' })).toBe('Deploy on Tuesdays');
 			expect(titleOf({ summary: 'Billing on Postgres', content: 'x' })).toBe('Billing on Postgres');
 			expect(titleOf({ content: 'a'.repeat(100) }, 10)).toBe('aaaaaaaaa…');
+		});
+	});
+
+	describe('counted', () => {
+		it('says one in the singular and any other count in the plural, with thousands separated', () => {
+			expect([0, 1, 2, 2001].map((n) => counted(n, 'memory', 'memories'))).toEqual(['0 memories', '1 memory', '2 memories', '2,001 memories']);
 		});
 	});
 
