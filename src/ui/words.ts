@@ -74,7 +74,20 @@ const FIELD_WORDS: Record<string, string> = {
 	query: 'Search',
 	reason: 'Reason',
 	observations: 'Observations',
+	modelId: 'Model',
 };
+
+/**
+ * Why switching to the model `id` failed, in words that say what to do: offline or out of reach of
+ * the hub (the browser's "Failed to fetch"), else the engine's message; and that `active` stays in
+ * use, for nothing changed.
+ */
+export function modelFailureWords(id: string, message: string, online: boolean, active: string): string {
+	const stays = `${active} stays in use.`;
+	if (!online || /failed to fetch|networkerror|network error|load failed/i.test(message))
+		return `Could not download ${id}: this browser is offline or cannot reach the Hugging Face hub. Try again when online; ${stays}`;
+	return `Could not switch to ${id}: ${messageWords(message)}. ${stays}`;
+}
 
 /** "1 memory", "2,001 memories": a count and its noun, singular for one. */
 export function counted(n: number, one: string, many: string): string {

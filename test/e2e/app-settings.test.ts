@@ -101,7 +101,9 @@ describe('settings', () => {
 			await app.page.getByRole('button', { name: 'Download and use' }).click();
 			const error = app.page.getByRole('region', { name: 'Embedding model' }).getByRole('alert');
 			await error.waitFor({ timeout: 60_000 });
-			expect(await error.innerText()).toMatch(/all-MiniLM-L6-v2/);
+			expect(await error.innerText()).toBe(
+				'Could not download Xenova/all-MiniLM-L6-v2: this browser is offline or cannot reach the Hugging Face hub. Try again when online; engram/glove-sif-100d stays in use.',
+			);
 		} finally {
 			await app.browser.context.setOffline(false);
 		}

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { AssociateInputSchema, AUTHORABLE_ASSOCIATION_TYPES, LIMITS, StoreInputSchema, SYSTEM_ASSOCIATION_TYPES } from '../../../src/core/schemas';
 import { MemoryError } from '../../../src/core/errors';
-import { counted, errorWords, linkPhrase, titleOf, typeLabel, valueWords } from '../../../src/ui/words';
+import { counted, errorWords, modelFailureWords, linkPhrase, titleOf, typeLabel, valueWords } from '../../../src/ui/words';
 
 describe('words', () => {
 	describe('linkPhrase', () => {
@@ -29,6 +29,21 @@ describe('words', () => {
 			expect(titleOf({ content: '**Deploy** on Tuesdays\nmore text' })).toBe('Deploy on Tuesdays');
 			expect(titleOf({ summary: 'Billing on Postgres', content: 'x' })).toBe('Billing on Postgres');
 			expect(titleOf({ content: 'a'.repeat(100) }, 10)).toBe('aaaaaaaaa…');
+		});
+	});
+
+	describe('modelFailureWords', () => {
+		it('says the hub is out of reach and what to do when the fetch failed or the browser is offline', () => {
+			const failed = 'cannot load config.json of model "X/m" from the hub or the browser cache: Failed to fetch';
+			const said = 'Could not download X/m: this browser is offline or cannot reach the Hugging Face hub. Try again when online; a/b stays in use.';
+			expect(modelFailureWords('X/m', failed, true, 'a/b')).toBe(said);
+			expect(modelFailureWords('X/m', 'anything', false, 'a/b')).toBe(said);
+		});
+
+		it("keeps any other reason, without the error's code, and says the active model stays", () => {
+			expect(modelFailureWords('X/m', 'invalid_input: modelId: unknown model', true, 'a/b')).toBe(
+				'Could not switch to X/m: Model: unknown model. a/b stays in use.',
+			);
 		});
 	});
 
