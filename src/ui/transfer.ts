@@ -15,6 +15,7 @@ import { readNotes, type NoteFile } from '../engine/import-notes';
 import { newMemoryId } from '../core/ids';
 import { unzipSync } from 'fflate';
 import { textOf } from './read-file';
+import { counted } from './words';
 import type { Progress } from '../engine/types';
 import type { EngineProxy } from './state/engine-proxy';
 import type { TaskHandle } from './state/tasks.svelte';
@@ -666,7 +667,7 @@ function summary(r: ImportOutput, cancelled: boolean): string {
 		parts.push(
 			`${r.kept_differing.toLocaleString()} of them different from the file's (the one here kept; choose “Replace it with the file's” to take the file's)`,
 		);
-	if (r.associations) parts.push(`${r.associations.toLocaleString()} links`);
+	if (r.associations) parts.push(counted(r.associations, 'link', 'links'));
 	if (r.refused) parts.push(`${r.refused.toLocaleString()} refused`);
 	const outcome = importOutcome(r);
 	const lead = cancelled ? 'Cancelled: ' : outcome === 'nothing' ? 'Nothing was imported: ' : outcome === 'partial' ? 'Partly imported: ' : '';
