@@ -112,6 +112,33 @@ describe('import: every piece of text kept or named', () => {
 		expect(after.memories.map((m) => [m.id, m.content])).toEqual([[edited, 'An agent rewrote this after the import.']]);
 	});
 
+	it('undoes a server-memory graph: its new observations go, and its relation between entities already here', async () => {
+		const line = (o: object) => JSON.stringify(o);
+		const entity = (name: string, observations: string[]) => line({ type: 'entity', name, entityType: 'person', observations });
+		writeFileSync(join(dir, 'first.jsonl'), [entity('Ana', ['Fixes boilers']), entity('Ben', ['Owns the flat'])].join('\n'));
+		writeFileSync(
+			join(dir, 'second.jsonl'),
+			[
+				entity('Ana', ['Fixes boilers', 'Speaks Portuguese']),
+				entity('Ben', ['Owns the flat']),
+				line({ type: 'relation', from: 'Ben', to: 'Ana', relationType: 'hired' }),
+			].join('\n'),
+		);
+		expect(await importFile(join(dir, 'first.jsonl'))).toContain('2 imported');
+		const before = (await engine<{ data: string }>(app.page, 'exportMemories', { format: 'json' })).data;
+		const text = await importFile(join(dir, 'second.jsonl'));
+		expect(text).toContain('1 imported, 2 already there, 1 link');
+		expect(await app.page.locator('.undo small').innerText()).toBe('removes the 1 memory it added, and the links it made between memories already here');
+		await app.page.getByRole('button', { name: 'Undo this import' }).click();
+		await app.page.getByTestId('import-undone').waitFor();
+		expect(await app.page.getByTestId('import-undone').innerText()).toBe(
+			'Import undone: 1 memory removed, 1 link between memories already here taken back.',
+		);
+		const after = (await engine<{ data: string }>(app.page, 'exportMemories', { format: 'json' })).data;
+		const body = (json: string) => ({ ...(JSON.parse(json) as object), exported_at: undefined });
+		expect(body(after)).toEqual(body(before));
+	});
+
 	it('names the JSONL line and column of a syntax error, not the parser’s "line 1"', async () => {
 		const path = join(dir, 'broken.jsonl');
 		writeFileSync(path, '{"content":"first"}\n{"content":"second",}\n{"content":"third"}\n');
