@@ -63,6 +63,30 @@ describe('settings', () => {
 		);
 	});
 
+	it('keeps saved ranking weights after a reload: shown in Settings and used by a search in the address', async () => {
+		await app.page.goto(`${app.server.url}/#/settings`);
+		await app.page.getByLabel('Recency weight').fill('1.5');
+		await app.page.getByRole('button', { name: 'Save weights' }).click();
+		await app.page.getByText('Ranking weights saved').waitFor();
+		try {
+			await app.page.reload();
+			await expect.poll(() => app.page.getByLabel('Recency weight').inputValue()).toBe('1.5');
+			await app.page.goto(`${app.server.url}/#/?q=${encodeURIComponent('billing database')}`);
+			await app.page.reload();
+			const first = app.page.getByTestId('result').first();
+			await first.waitFor();
+			await first.getByRole('button', { name: /why\?/ }).click();
+			expect(await first.locator('[title^="Recency"]').getAttribute('title')).toContain('weight 1.5');
+		} finally {
+			await app.page.goto(`${app.server.url}/#/settings`);
+			await app.page.getByRole('button', { name: 'Restore defaults' }).click();
+			await app.page.waitForFunction(
+				async () =>
+					(await (globalThis as unknown as { __engram: { getSetting(k: string): Promise<unknown> } }).__engram.getSetting('recall_weights')) == null,
+			);
+		}
+	});
+
 	it('keeps every ranking weight and its value inside the card on a 320 px phone', async () => {
 		await app.page.setViewportSize({ width: 320, height: 700 });
 		try {
