@@ -139,6 +139,24 @@ describe('import: every piece of text kept or named', () => {
 		expect(body(after)).toEqual(body(before));
 	});
 
+	it('warns when the format chosen by hand is not the one the file reads as', async () => {
+		const path = join(dir, 'records.json');
+		writeFileSync(path, JSON.stringify([{ content: 'Deploys happen on Tuesdays.' }]));
+		await app.page.getByLabel('Choose a file to import').setInputFiles(path);
+		await app.page.getByText('looks like JSON records (Engram or plain)').waitFor();
+		const format = app.page.locator('#import-title').locator('xpath=..').locator('label.field', { hasText: 'Format' }).locator('select');
+		const warning = app.page.getByTestId('format-mismatch');
+		await format.selectOption({ label: 'Markdown' });
+		await warning.waitFor();
+		expect(await warning.innerText()).toBe(
+			'This file looks like JSON records (Engram or plain). Read as Markdown, it may come in as one memory holding its text, or not at all: choose “Detect automatically” unless you are sure.',
+		);
+		await format.selectOption({ label: 'JSON records' });
+		await warning.waitFor({ state: 'detached' });
+		await format.selectOption({ label: 'Detect automatically' });
+		expect(await warning.count()).toBe(0);
+	});
+
 	it('names the JSONL line and column of a syntax error, not the parser’s "line 1"', async () => {
 		const path = join(dir, 'broken.jsonl');
 		writeFileSync(path, '{"content":"first"}\n{"content":"second",}\n{"content":"third"}\n');
