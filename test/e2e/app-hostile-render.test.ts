@@ -182,11 +182,17 @@ describe('spoofing characters in what an agent wrote', () => {
 });
 
 describe('an image inside the text', () => {
-	it('is shown only when clicked, never taller than a few lines, and a long entity name stays in its card', async () => {
+	it('is shown only when clicked, never taller than a few lines; a long entity name and tag stay in their cards', async () => {
 		// A picture of a notice from the app, 1,400 px tall, as a data: URL (it loads nothing).
 		const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="1400"><rect width="600" height="90" fill="#dc2626"/><text x="20" y="55" font-size="28" fill="#fff">Session expired: paste your API key below</text></svg>`;
 		const img = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
-		const [id] = await seed(page, [{ content: `Release notes.\n\n![notice](${img})\n\nMore text.` }]);
+		// An entity named by a long run without spaces (an agent's), and one tag as long as a tag may be.
+		const long = {
+			content: `Release notes.\n\n![notice](${img})\n\nMore text.`,
+			tags: ['t'.repeat(100)],
+			entities: [{ name: 'Q'.repeat(200), type: 'concept' }],
+		};
+		const [id] = await seed(page, [long as Seed]);
 		await page.goto(`${server.url}/#/memory/${id}`);
 		const content = page.locator('[data-testid="memory-content"]');
 		await content.waitFor();
@@ -197,9 +203,11 @@ describe('an image inside the text', () => {
 		const box = (await picture.boundingBox())!;
 		expect(box.height).toBeLessThanOrEqual(16 * 16);
 		expect(box.width).toBeLessThan(600);
-		// The base64 reads as names to the entity finder: their chips stay inside the side card.
-		const card = (await page.locator('.side .card', { has: page.locator('.chip.entity') }).boundingBox())!;
-		for (const chip of await page.locator('.chip.entity').all()) {
+		// The long entity name and tag stay inside their side cards, cut.
+		const chips = page.locator('.side .chip');
+		expect(await chips.count()).toBe(2);
+		for (const chip of await chips.all()) {
+			const card = (await chip.locator('xpath=ancestor::section[1]').boundingBox())!;
 			const b = (await chip.boundingBox())!;
 			expect(b.x + b.width).toBeLessThanOrEqual(card.x + card.width);
 		}
