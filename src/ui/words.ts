@@ -119,6 +119,12 @@ const RULES: [RegExp, (m: RegExpMatchArray) => string][] = [
 	[/^no memory with (id|seq) (.*)$/i, () => 'no longer exists (it may have been deleted)'],
 ];
 
+/** "tags.3" → "Tag 4" (which chip is at fault: "Tags is too long" named none); any other field as fieldLabel. */
+function itemLabel(field: string): string {
+	const item = /^tags(?:\.(\d+)|\[(\d+)\])$/.exec(field);
+	return item ? `Tag ${Number(item[1] ?? item[2]) + 1}` : fieldLabel(field);
+}
+
 /** One rule message for `field`, as a sentence. Empty content reads "Write something to remember". */
 export function ruleWords(field: string, message: string): string {
 	const base = field.split('.').at(-1) ?? field;
@@ -130,9 +136,9 @@ export function ruleWords(field: string, message: string): string {
 		// A long paste: say what to do with it (it is all still in the box, nothing was cut).
 		if (base === 'content' && said.startsWith('is too long'))
 			return `Content ${said}: split it into several memories, or save it as a Markdown file and import it`;
-		return field ? `${fieldLabel(field)} ${said}` : capitalise(said);
+		return field ? `${itemLabel(field)} ${said}` : capitalise(said);
 	}
-	return field ? `${fieldLabel(field)}: ${message}` : capitalise(message);
+	return field ? `${itemLabel(field)}: ${message}` : capitalise(message);
 }
 
 /**

@@ -63,6 +63,12 @@ describe('words', () => {
 			);
 		});
 
+		it('names which tag is at fault', () => {
+			const r = StoreInputSchema.safeParse({ content: 'x', tags: ['ok', 'y'.repeat(LIMITS.tagChars + 1)] });
+			expect(r.success).toBe(false);
+			expect(errorWords(r.error)).toBe('Tag 2 is too long (at most 100 characters)');
+		});
+
 		it('says what to do with content over the limit', () => {
 			const r = StoreInputSchema.safeParse({ content: 'x'.repeat(LIMITS.contentChars + 1) });
 			expect(r.success).toBe(false);
