@@ -102,7 +102,23 @@ export function parseCsv(input: string): CsvTable {
 	}
 	if (field !== '' || cells.length) endRow();
 	const [head, ...body] = rows;
-	return { header: head ? head.cells.map((h) => h.trim()) : [], rows: body, errors };
+	return { header: head ? columnNames(head.cells) : [], rows: body, errors };
+}
+
+/**
+ * Header cells as column names, each one a person can pick and no two alike: a blank one is
+ * "column 3" (its metadata key already was), a repeated one "note (column 4)". Picked by a blank
+ * name, a column could not be chosen (it was "none") and was shown as the title column when none
+ * was; picked by a repeated name, the first of the two was taken.
+ */
+function columnNames(cells: string[]): string[] {
+	const taken = new Set<string>();
+	return cells.map((cell, k) => {
+		let name = cell.trim() || `column ${k + 1}`;
+		if (taken.has(name)) name = `${name} (column ${k + 1})`;
+		taken.add(name);
+		return name;
+	});
 }
 
 /** The columns the person chose (by header name); tags and date are optional. */
@@ -285,8 +301,7 @@ export function csvRecords(
 		}
 		const rest: Record<string, string> = {};
 		t.header.forEach((h, k) => {
-			if (k !== ci && k !== ti && k !== di && !(k === si && asSummary) && cells[k] !== undefined && cells[k] !== '')
-				rest[h || `column ${k + 1}`] = cells[k];
+			if (k !== ci && k !== ti && k !== di && !(k === si && asSummary) && cells[k] !== undefined && cells[k] !== '') rest[h] = cells[k];
 		});
 		// Cells past the header's columns are kept too.
 		for (let k = t.header.length; k < cells.length; k++) if (cells[k] !== '') rest[`column ${k + 1}`] = cells[k];

@@ -4,7 +4,9 @@
  * javascript: URLs, <script>, <iframe>, <form>, SVG tricks). Nothing in stored text may make the
  * app fetch from outside (tracking pixels, the offline promise): remote images become links, and
  * media elements (`video`, `audio`, `source`, `track`) and the attributes that load by themselves
- * (`srcset`, `poster`, `background`) are removed.
+ * (`srcset`, `poster`, `background`) are removed. An image inside the text (`data:image/…`) loads
+ * nothing, but it can be a picture of anything, a notice from the app, a sign-in form: it is shown
+ * only when clicked (in a `<details>` named by its alt text), and then kept small.
  *
  * Every path here is linear in the input. marked is quadratic or worse on some inputs (a line of
  * 250k spaces, `**a` repeated, nesting thousands deep overflows its stack), so text over the
@@ -33,7 +35,7 @@ const LOADING_ATTRS = ['srcset', 'poster', 'background', 'ping', 'lowsrc', 'dyns
 let hooked = false;
 
 /** Classes the renderer itself sets (see markdownToHtml and replaceRemoteImage). */
-const RENDERER_CLASSES = new Set(['plain-note', 'plain-text', 'remote-image']);
+const RENDERER_CLASSES = new Set(['plain-note', 'plain-text', 'remote-image', 'inline-image']);
 
 /** Blocks whose base direction follows their own first strong letter (a note may mix Arabic and English paragraphs). */
 const BIDI_BLOCKS = new Set(['P', 'LI', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'BLOCKQUOTE', 'TD', 'TH', 'DT', 'DD']);
@@ -61,6 +63,7 @@ function installHooks(): void {
 		if (node.tagName === 'IMG') {
 			const src = node.getAttribute('src') ?? '';
 			if (!src.startsWith('data:image/')) replaceRemoteImage(node as HTMLImageElement, src);
+			else if (!hidden.has(node)) hideInlineImage(node as HTMLImageElement);
 		}
 		if (BIDI_BLOCKS.has(node.tagName)) node.setAttribute('dir', 'auto');
 	});
@@ -75,6 +78,23 @@ function replaceRemoteImage(img: HTMLImageElement, src: string): void {
 	link.setAttribute('rel', 'noopener noreferrer nofollow');
 	link.className = 'remote-image';
 	img.replaceWith(link);
+}
+
+/** The images hideInlineImage has put away (the sanitiser walks on into the `<details>` and meets each again). */
+const hidden = new WeakSet<Node>();
+
+/** Puts an image from the text behind a click: a closed `<details>` whose summary names it, the image inside. */
+function hideInlineImage(img: HTMLImageElement): void {
+	hidden.add(img);
+	const doc = img.ownerDocument;
+	const box = doc.createElement('details');
+	box.className = 'inline-image';
+	const summary = doc.createElement('summary');
+	summary.textContent = `🖼 ${img.getAttribute('alt') || 'image'} (an image in this memory: click to show it)`;
+	const frame = doc.createElement('div');
+	img.replaceWith(box);
+	frame.append(img);
+	box.append(summary, frame);
 }
 
 /**

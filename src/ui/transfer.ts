@@ -5,15 +5,17 @@
  * Exports are read page by page and assembled into one file.
  */
 import { proxy } from 'comlink';
-import { LIMITS, type ExportInput, type ImportInput, type ImportOutput } from '../core/schemas';
+import { LIMITS, type Association, type ExportInput, type ImportInput, type ImportOutput } from '../core/schemas';
 import { chatList, chatNotImported, chatRecords } from '../engine/import-chats';
-import { detectFormat, EMPTY_FILE, isBlank, parseMarkdownBundle } from '../engine/import-formats';
+import { detectFormat, EMPTY_FILE, ImportErrors, isBlank, parseGraphJsonl, parseMarkdownBundle } from '../engine/import-formats';
+import { graphLinks, graphPlan } from '../engine/import-graph';
 import { mem0List, mem0Memory } from '../engine/import-mem0';
 import { csvRecords, type CsvColumns, type CsvTable } from '../engine/import-csv';
 import { readNotes, type NoteFile } from '../engine/import-notes';
 import { newMemoryId } from '../core/ids';
 import { unzipSync } from 'fflate';
 import { textOf } from './read-file';
+import { counted } from './words';
 import type { Progress } from '../engine/types';
 import type { EngineProxy } from './state/engine-proxy';
 import type { TaskHandle } from './state/tasks.svelte';
@@ -325,22 +327,104 @@ export interface ImportResult extends ImportOutput {
 export interface ImportUndo {
 	added: string[];
 	before: string[];
+	/** The links it may have written between memories that were there before it, each as it was then. */
+	links?: LinkBefore[];
 	/** When the import ended (ISO): a memory updated after it was changed since, and Undo leaves it. */
 	ended?: string;
 }
 
 /**
- * Takes an import back: deletes the memories it added (with their links) and puts back, exactly,
- * those it replaced. A memory changed since the import ended (an agent's or a person's edit,
- * `updated_at` after `ended`) is left as it is, neither deleted nor put back: Undo never loses
- * an edit made after the import. Returns how many were removed, put back and left.
+ * A link an import names between two memories that were both there before it (deleting what the
+ * import added does not take it back), and that link as it was then (`was`: absent when there
+ * was none).
  */
-export async function undoImport(engine: EngineProxy, undo: ImportUndo): Promise<{ removed: number; restored: number; kept: number }> {
+export interface LinkBefore {
+	from: string;
+	to: string;
+	type: string;
+	was?: Association;
+}
+
+/** Source memories whose links are read at once (each is one call to the engine). */
+const LINK_READS = 50;
+
+/** The links leaving each of `ids`, by id. */
+async function linksFrom(engine: EngineProxy, ids: string[]): Promise<Map<string, Association[]>> {
+	const out = new Map<string, Association[]>();
+	for (let i = 0; i < ids.length; i += LINK_READS) {
+		const part = ids.slice(i, i + LINK_READS);
+		const lists = await Promise.all(part.map((id) => engine.associationsOf(id)));
+		part.forEach((id, k) =>
+			out.set(
+				id,
+				lists[k].filter((a) => a.from === id),
+			),
+		);
+	}
+	return out;
+}
+
+/**
+ * The links among `links` whose two ends are not among the memories the import adds, each with
+ * the link as it is now (before the import writes it), for Undo.
+ */
+async function linksBefore(engine: EngineProxy, links: { from: string; to: string; type: string }[], added: Set<string>): Promise<LinkBefore[]> {
+	const old = links.filter((l) => !added.has(l.from) && !added.has(l.to));
+	const stored = await linksFrom(engine, [...new Set(old.map((l) => l.from))]);
+	return old.map(({ from, to, type }) => {
+		const was = stored.get(from)?.find((a) => a.to === to && a.type === type);
+		return was ? { from, to, type, was } : { from, to, type };
+	});
+}
+
+/** Whether two links say the same, whatever the order of their fields. */
+function sameLink(a: Association, b: Association): boolean {
+	const sorted = (l: Association) => JSON.stringify(Object.entries(l).sort(([x], [y]) => (x < y ? -1 : 1)));
+	return sorted(a) === sorted(b);
+}
+
+/**
+ * Takes back the links an import wrote between memories that were there before it: a new one is
+ * removed, one it changed is put back as it was; one changed since the import ended is left.
+ */
+async function undoLinks(engine: EngineProxy, links: LinkBefore[], ended: number): Promise<{ undone: number; kept: number }> {
+	const now = await linksFrom(engine, [...new Set(links.map((l) => l.from))]);
+	let undone = 0;
+	let kept = 0;
+	const putBack: Association[] = [];
+	for (const l of links) {
+		const cur = now.get(l.from)?.find((a) => a.to === l.to && a.type === l.type);
+		if (!cur || (l.was && sameLink(cur, l.was))) continue;
+		if (Date.parse(cur.updated_at ?? cur.created_at) > ended) kept++;
+		else if (l.was) putBack.push(l.was);
+		else undone += (await engine.deleteAssociation({ memory1_id: l.from, memory2_id: l.to, type: cur.type }, { actor: 'app' })).removed_count;
+	}
+	if (putBack.length) {
+		const header = JSON.stringify({ kind: 'header', format: 'engram', version: 1 });
+		const data = [header, ...putBack.map((a) => JSON.stringify({ kind: 'association', ...a }))].join('\n');
+		undone += (await engine.importMemories({ data, format: 'jsonl', on_conflict: 'replace' }, { actor: 'app' })).associations;
+	}
+	return { undone, kept };
+}
+
+/**
+ * Takes an import back: deletes the memories it added (with their links), puts back, exactly,
+ * those it replaced, and takes back the links it wrote between memories that were already there.
+ * A memory or link changed since the import ended (an agent's or a person's edit, `updated_at`
+ * after `ended`) is left as it is, neither deleted nor put back: Undo never loses an edit made
+ * after the import. Returns how many memories were removed, put back and left, and how many links
+ * were taken back and left.
+ */
+export async function undoImport(
+	engine: EngineProxy,
+	undo: ImportUndo,
+): Promise<{ removed: number; restored: number; kept: number; links: number; keptLinks: number }> {
 	const ended = undo.ended ? Date.parse(undo.ended) : Infinity;
 	const changed = async (ids: string[]) => new Set((await engine.getMemories(ids)).flatMap((m) => (m && Date.parse(m.updated_at) > ended ? [m.id] : [])));
 	let removed = 0;
 	let restored = 0;
 	let kept = 0;
+	const { undone: links, kept: keptLinks } = undo.links?.length ? await undoLinks(engine, undo.links, ended) : { undone: 0, kept: 0 };
 	for (let i = 0; i < undo.added.length; i += LIMITS.batch) {
 		const ids = undo.added.slice(i, i + LIMITS.batch);
 		const leave = await changed(ids);
@@ -363,7 +447,7 @@ export async function undoImport(engine: EngineProxy, undo: ImportUndo): Promise
 		const out = await engine.importMemories({ data: rest, format: 'json', on_conflict: 'replace' }, { actor: 'app' });
 		restored += out.imported + out.replaced;
 	}
-	return { removed, restored, kept };
+	return { removed, restored, kept, links, keptLinks };
 }
 
 /**
@@ -388,7 +472,30 @@ export async function importText(
 					? bundleFromMarkdown(text)
 					: undefined;
 	if (bundle) return importBundle(engine, bundle, format, opts, task);
-	return run(engine, undefined, [{ data: text, memories: 0, lines: [], labels: [] }], format, opts, task, []);
+	const whole = [{ data: text, memories: 0, lines: [], labels: [] }];
+	const undo = format === 'server-memory-jsonl' ? await graphUndo(engine, text, opts) : undefined;
+	return run(engine, undefined, whole, format, opts, task, [], undo);
+}
+
+/**
+ * What Undo of a server-memory graph needs, worked out before it is imported as the engine will
+ * import it (the same ids: see graphPlan): the memories not there yet, those it would replace as
+ * they are, and the links it would write between memories already there.
+ */
+async function graphUndo(engine: EngineProxy, text: string, opts: ImportOptions): Promise<ImportUndo> {
+	const g = parseGraphJsonl(text);
+	const { items, anchors } = graphPlan(g, opts.scope);
+	const undo: ImportUndo = { added: [], before: [] };
+	for (let i = 0; i < items.length; i += LIMITS.batch) {
+		const ids = items.slice(i, i + LIMITS.batch).map((it) => it.id);
+		const found = await engine.getMemories(ids);
+		undo.added.push(...ids.filter((_, k) => !found[k]));
+		const there = ids.filter((_, k) => found[k]);
+		if (opts.onConflict === 'replace' && there.length) undo.before.push(await engine.exportByIds(there));
+	}
+	const links = graphLinks(g, anchors, new ImportErrors()).map((l) => ({ from: l.memory1_id, to: l.memory2_id, type: l.type }));
+	undo.links = await linksBefore(engine, links, new Set(undo.added));
+	return undo;
 }
 
 /**
@@ -493,6 +600,7 @@ async function run(
 	opts: ImportOptions,
 	task: TaskHandle,
 	pre: { line?: number; error: string }[],
+	given?: ImportUndo,
 ): Promise<ImportResult> {
 	// Bound: a comlink proxy doesn't need `this`, but the engine itself (tests, a same-thread engine) does.
 	const call = (engine.importMemories as unknown as ImportWithProgress).bind(engine);
@@ -503,13 +611,18 @@ async function run(
 	let result = pre.length ? addOutput(none, { ...none, success: false, refused: pre.length, errors: pre.slice(0, SHOWN_ERRORS) }) : none;
 	if (bundle?.notImported.length) result = addOutput(result, { ...none, not_imported: bundle.notImported.slice(0, SHOWN_ERRORS) });
 	let done = 0;
-	// Undo is known only where every memory's id is known before it is written (a bundle).
-	const undo: ImportUndo | undefined = bundle ? { added: [], before: [] } : undefined;
-	const withUndo = (r: ImportResult): ImportResult => (undo && (r.imported || r.replaced) ? { ...r, undo } : r);
+	// Undo is known only where every memory's id is known before it is written (a bundle, a graph).
+	const undo: ImportUndo | undefined = given ?? (bundle ? { added: [], before: [] } : undefined);
+	const withUndo = (r: ImportResult): ImportResult => (undo && (r.imported || r.replaced || (r.associations && undo.links?.length)) ? { ...r, undo } : r);
 	for (const chunk of chunks) {
 		if (task.cancelled) {
 			if (undo) undo.ended = new Date().toISOString();
 			return withUndo({ ...result, cancelled: true, format, message: summary(result, true) });
+		}
+		// Links go after every memory: those between memories already there are read as they are now.
+		if (undo && bundle && !undo.links && chunk.memories === 0 && bundle.associations.length) {
+			const links = bundle.associations.map(({ rec }) => ({ from: String(rec.from), to: String(rec.to), type: String(rec.type) }));
+			undo.links = await linksBefore(engine, links, new Set(undo.added));
 		}
 		if (undo && chunk.ids?.length) {
 			const found = await engine.getMemories(chunk.ids);
@@ -554,7 +667,7 @@ function summary(r: ImportOutput, cancelled: boolean): string {
 		parts.push(
 			`${r.kept_differing.toLocaleString()} of them different from the file's (the one here kept; choose “Replace it with the file's” to take the file's)`,
 		);
-	if (r.associations) parts.push(`${r.associations.toLocaleString()} links`);
+	if (r.associations) parts.push(counted(r.associations, 'link', 'links'));
 	if (r.refused) parts.push(`${r.refused.toLocaleString()} refused`);
 	const outcome = importOutcome(r);
 	const lead = cancelled ? 'Cancelled: ' : outcome === 'nothing' ? 'Nothing was imported: ' : outcome === 'partial' ? 'Partly imported: ' : '';

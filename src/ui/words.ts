@@ -74,7 +74,25 @@ const FIELD_WORDS: Record<string, string> = {
 	query: 'Search',
 	reason: 'Reason',
 	observations: 'Observations',
+	modelId: 'Model',
 };
+
+/**
+ * Why switching to the model `id` failed, in words that say what to do: offline or out of reach of
+ * the hub (the browser's "Failed to fetch"), else the engine's message; and that `active` stays in
+ * use, for nothing changed.
+ */
+export function modelFailureWords(id: string, message: string, online: boolean, active: string): string {
+	const stays = `${active} stays in use.`;
+	if (!online || /failed to fetch|networkerror|network error|load failed/i.test(message))
+		return `Could not download ${id}: this browser is offline or cannot reach the Hugging Face hub. Try again when online; ${stays}`;
+	return `Could not switch to ${id}: ${messageWords(message)}. ${stays}`;
+}
+
+/** "1 memory", "2,001 memories": a count and its noun, singular for one. */
+export function counted(n: number, one: string, many: string): string {
+	return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+}
 
 /** "t_invalid" → "Valid until"; unknown fields are spelled out ("pattern_type" → "Pattern type"). */
 export function fieldLabel(field: string): string {
@@ -101,6 +119,12 @@ const RULES: [RegExp, (m: RegExpMatchArray) => string][] = [
 	[/^no memory with (id|seq) (.*)$/i, () => 'no longer exists (it may have been deleted)'],
 ];
 
+/** "tags.3" → "Tag 4" (which chip is at fault: "Tags is too long" named none); any other field as fieldLabel. */
+function itemLabel(field: string): string {
+	const item = /^tags(?:\.(\d+)|\[(\d+)\])$/.exec(field);
+	return item ? `Tag ${Number(item[1] ?? item[2]) + 1}` : fieldLabel(field);
+}
+
 /** One rule message for `field`, as a sentence. Empty content reads "Write something to remember". */
 export function ruleWords(field: string, message: string): string {
 	const base = field.split('.').at(-1) ?? field;
@@ -109,9 +133,12 @@ export function ruleWords(field: string, message: string): string {
 		if (!m) continue;
 		const said = say(m);
 		if (base === 'content' && said === 'cannot be empty') return 'Write something to remember';
-		return field ? `${fieldLabel(field)} ${said}` : capitalise(said);
+		// A long paste: say what to do with it (it is all still in the box, nothing was cut).
+		if (base === 'content' && said.startsWith('is too long'))
+			return `Content ${said}: split it into several memories, or save it as a Markdown file and import it`;
+		return field ? `${itemLabel(field)} ${said}` : capitalise(said);
 	}
-	return field ? `${fieldLabel(field)}: ${message}` : capitalise(message);
+	return field ? `${itemLabel(field)}: ${message}` : capitalise(message);
 }
 
 /**

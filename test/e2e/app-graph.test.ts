@@ -52,7 +52,7 @@ describe('graph view', () => {
 		expect(await app.page.locator('.sub').innerText()).toContain('Around one memory');
 		const n = await app.page.evaluate(() => {
 			const text = document.querySelector('.sub')?.textContent ?? '';
-			return Number(/(\d+) links/.exec(text)?.[1] ?? 0);
+			return Number(/(\d+) links?\b/.exec(text)?.[1] ?? 0);
 		});
 		expect(n).toBeGreaterThanOrEqual(1);
 		expect(await paintedPixels()).toBeGreaterThan(500);
@@ -170,5 +170,16 @@ describe('graph view', () => {
 		expect(after[memory_id].y).toBeLessThan(Math.max(...ys) + span);
 		await engine(app.page, 'delete', { memory_id });
 		await expect.poll(async () => Object.keys(await positions()), { timeout: 10_000 }).not.toContain(memory_id);
+	});
+
+	// Last: it empties the database the tests above share.
+	it('counts one memory as "1 memory", not "1 memories"', async () => {
+		await engine(app.page, 'wipe');
+		await seed(app.page, [{ content: 'a lone note' }]);
+		await app.page.goto(`${app.server.url}/#/graph`);
+		await app.page.reload();
+		await waitDrawn();
+		expect(await app.page.locator('.sub').innerText()).toContain('Latest memories · 1 memory · 0 entities · 0 links');
+		expect(await app.page.getByTestId('graph-canvas').getAttribute('aria-label')).toBe('Graph of 1 memory and 0 entities; click a memory to open it');
 	});
 });

@@ -10,7 +10,7 @@
  */
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { engine, engineReady, seed } from './app-support';
+import { engine, engineReady, seed, type Seed } from './app-support';
 import { clientBundle, hostReady, launchBrowserWithThirdPartyStorage } from './bridges-support';
 import { startPreview, type Browser, type Server } from './helpers';
 
@@ -177,6 +177,59 @@ describe('spoofing characters in what an agent wrote', () => {
 		await page.goto(`${server.url}/#/`);
 		await expect.poll(async () => (await page.locator('main').textContent()) ?? '').toContain('⟨U+202E⟩evil⟨U+202C⟩ summary');
 		expect((await page.locator('main').textContent()) ?? '').not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B]/);
+		expect(incidents).toEqual([]);
+	});
+});
+
+describe('an image inside the text', () => {
+	it('is shown only when clicked, never taller than a few lines; a long entity name and tag stay in their cards', async () => {
+		// A picture of a notice from the app, 1,400 px tall, as a data: URL (it loads nothing).
+		const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="1400"><rect width="600" height="90" fill="#dc2626"/><text x="20" y="55" font-size="28" fill="#fff">Session expired: paste your API key below</text></svg>`;
+		const img = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+		// An entity named by a long run without spaces (an agent's), and one tag as long as a tag may be.
+		const long = {
+			content: `Release notes.\n\n![notice](${img})\n\nMore text.`,
+			tags: ['t'.repeat(100)],
+			entities: [{ name: 'Q'.repeat(200), type: 'concept' }],
+		};
+		const [id] = await seed(page, [long as Seed]);
+		await page.goto(`${server.url}/#/memory/${id}`);
+		const content = page.locator('[data-testid="memory-content"]');
+		await content.waitFor();
+		const picture = content.locator('img');
+		expect(await picture.isVisible()).toBe(false);
+		await content.getByText('notice (an image in this memory: click to show it)').click();
+		await expect.poll(() => picture.isVisible()).toBe(true);
+		const box = (await picture.boundingBox())!;
+		expect(box.height).toBeLessThanOrEqual(16 * 16);
+		expect(box.width).toBeLessThan(600);
+		// The long entity name and tag stay inside their side cards, cut.
+		const chips = page.locator('.side .chip');
+		expect(await chips.count()).toBe(2);
+		for (const chip of await chips.all()) {
+			const card = (await chip.locator('xpath=ancestor::section[1]').boundingBox())!;
+			const b = (await chip.boundingBox())!;
+			expect(b.x + b.width).toBeLessThanOrEqual(card.x + card.width);
+		}
+		expect(await contentProblems()).toEqual([]);
+		expect(incidents).toEqual([]);
+	});
+});
+
+describe('metadata and CSV headers', () => {
+	it("shows zero-width and bidi characters in a memory's metadata and in a CSV's column headers", async () => {
+		const [id] = await seed(page, [{ content: 'Invoice paid.', metadata: { 'pay\u200Bee': 'Ali\u200Bce \u202Eevil', note: 'a\nb' } } as Seed]);
+		await page.goto(`${server.url}/#/memory/${id}`);
+		const meta = page.locator('pre.meta');
+		await meta.waitFor();
+		expect(await meta.textContent()).toBe('{\n  "pay⟨U+200B⟩ee": "Ali⟨U+200B⟩ce ⟨U+202E⟩evil",\n  "note": "a\\nb"\n}');
+		await page.goto(`${server.url}/#/import`);
+		const csv = 'No\u200Bte,\u202Esgat,\nPaid the invoice,x,y\n';
+		await page.getByLabel('Choose a file to import').setInputFiles({ name: 'sheet.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+		const heads = page.locator('[data-testid="csv-preview"] th');
+		await expect.poll(async () => (await heads.allTextContents()).map((t) => t.trim())).toEqual(['No⟨U+200B⟩te (content)', '⟨U+202E⟩sgat', 'column 3']);
+		const options = await page.getByLabel('Content column').locator('option').allTextContents();
+		expect(options).toEqual(['No⟨U+200B⟩te', '⟨U+202E⟩sgat', 'column 3']);
 		expect(incidents).toEqual([]);
 	});
 });

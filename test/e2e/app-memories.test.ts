@@ -52,6 +52,18 @@ describe('app', () => {
 			expect((await engine<{ total_memories: number }>(app.page, 'stats', {})).total_memories).toBe(0);
 		});
 
+		it('keeps a paste over the limit whole, counts it and refuses it on save saying what to do', async () => {
+			await app.page.getByRole('button', { name: 'New memory' }).first().click();
+			const text = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(3_600);
+			await app.page.locator('#new-content').fill(text);
+			expect((await app.page.locator('#new-content').inputValue()).length).toBe(text.length);
+			await app.page.locator('dialog .counter.error-text', { hasText: '205,200 / 50,000' }).waitFor();
+			await app.page.getByRole('button', { name: 'Save memory' }).click();
+			await app.page.locator('dialog .error-text', { hasText: /^Content is too long \(at most 50,000 characters\): split it/ }).waitFor();
+			expect((await app.page.locator('#new-content').inputValue()).length).toBe(text.length);
+			expect((await engine<{ total_memories: number }>(app.page, 'stats', {})).total_memories).toBe(0);
+		});
+
 		it('does not store a near-duplicate twice and offers the existing memory', async () => {
 			const [id] = await seed(app.page, [SAMPLE[2]]);
 			await app.page.reload();
@@ -136,6 +148,29 @@ describe('app', () => {
 	});
 
 	describe('the memory page', () => {
+		it('keeps an edit left unsaved for a sidebar link, reopens it on return, and Cancel drops it', async () => {
+			const [id] = await seed(app.page, [SAMPLE[2]]);
+			await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(id)}`);
+			await app.page.getByRole('button', { name: 'Edit' }).click();
+			await app.page.locator('#edit-content').fill('Deploys happen on Wednesdays now.');
+			await app.page.getByRole('link', { name: 'Graph' }).first().click();
+			await app.page.waitForURL(/#\/graph$/);
+			await app.page.goBack();
+			await app.page.getByTestId('edit-restored').waitFor();
+			expect(await app.page.locator('#edit-content').inputValue()).toBe('Deploys happen on Wednesdays now.');
+			await app.page.getByRole('button', { name: 'Save changes' }).click();
+			await app.page.getByText(/^Saved “/).waitFor();
+			expect((await getMemory(id)).content).toBe('Deploys happen on Wednesdays now.');
+			// Cancelled, an edit is gone for good.
+			await app.page.getByRole('button', { name: 'Edit' }).click();
+			await app.page.locator('#edit-content').fill('Never mind.');
+			await app.page.getByRole('button', { name: 'Cancel' }).click();
+			await app.page.getByRole('link', { name: 'Graph' }).first().click();
+			await app.page.goBack();
+			await app.page.getByRole('button', { name: 'Edit' }).waitFor();
+			expect(await app.page.locator('#edit-content').count()).toBe(0);
+		});
+
 		it('edits every field and saves only what changed', async () => {
 			const [id] = await seed(app.page, [SAMPLE[0]]);
 			await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(id)}`);

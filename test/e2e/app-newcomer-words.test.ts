@@ -112,6 +112,51 @@ describe('import: every piece of text kept or named', () => {
 		expect(after.memories.map((m) => [m.id, m.content])).toEqual([[edited, 'An agent rewrote this after the import.']]);
 	});
 
+	it('undoes a server-memory graph: its new observations go, and its relation between entities already here', async () => {
+		const line = (o: object) => JSON.stringify(o);
+		const entity = (name: string, observations: string[]) => line({ type: 'entity', name, entityType: 'person', observations });
+		writeFileSync(join(dir, 'first.jsonl'), [entity('Ana', ['Fixes boilers']), entity('Ben', ['Owns the flat'])].join('\n'));
+		writeFileSync(
+			join(dir, 'second.jsonl'),
+			[
+				entity('Ana', ['Fixes boilers', 'Speaks Portuguese']),
+				entity('Ben', ['Owns the flat']),
+				line({ type: 'relation', from: 'Ben', to: 'Ana', relationType: 'hired' }),
+			].join('\n'),
+		);
+		expect(await importFile(join(dir, 'first.jsonl'))).toContain('2 imported');
+		const before = (await engine<{ data: string }>(app.page, 'exportMemories', { format: 'json' })).data;
+		const text = await importFile(join(dir, 'second.jsonl'));
+		expect(text).toContain('1 imported, 2 already there, 1 link');
+		expect(await app.page.locator('.undo small').innerText()).toBe('removes the 1 memory it added, and the links it made between memories already here');
+		await app.page.getByRole('button', { name: 'Undo this import' }).click();
+		await app.page.getByTestId('import-undone').waitFor();
+		expect(await app.page.getByTestId('import-undone').innerText()).toBe(
+			'Import undone: 1 memory removed, 1 link between memories already here taken back.',
+		);
+		const after = (await engine<{ data: string }>(app.page, 'exportMemories', { format: 'json' })).data;
+		const body = (json: string) => ({ ...(JSON.parse(json) as object), exported_at: undefined });
+		expect(body(after)).toEqual(body(before));
+	});
+
+	it('warns when the format chosen by hand is not the one the file reads as', async () => {
+		const path = join(dir, 'records.json');
+		writeFileSync(path, JSON.stringify([{ content: 'Deploys happen on Tuesdays.' }]));
+		await app.page.getByLabel('Choose a file to import').setInputFiles(path);
+		await app.page.getByText('looks like JSON records (Engram or plain)').waitFor();
+		const format = app.page.locator('#import-title').locator('xpath=..').locator('label.field', { hasText: 'Format' }).locator('select');
+		const warning = app.page.getByTestId('format-mismatch');
+		await format.selectOption({ label: 'Markdown' });
+		await warning.waitFor();
+		expect(await warning.innerText()).toBe(
+			'This file looks like JSON records (Engram or plain). Read as Markdown, it may come in as one memory holding its text, or not at all: choose “Detect automatically” unless you are sure.',
+		);
+		await format.selectOption({ label: 'JSON records' });
+		await warning.waitFor({ state: 'detached' });
+		await format.selectOption({ label: 'Detect automatically' });
+		expect(await warning.count()).toBe(0);
+	});
+
 	it('names the JSONL line and column of a syntax error, not the parser’s "line 1"', async () => {
 		const path = join(dir, 'broken.jsonl');
 		writeFileSync(path, '{"content":"first"}\n{"content":"second",}\n{"content":"third"}\n');

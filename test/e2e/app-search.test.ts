@@ -60,6 +60,18 @@ describe('filters', () => {
 		await status().getByText('1 memory').waitFor();
 		expect(await rows()).toEqual(['Kept: the spare key is under the blue pot.']);
 	});
+
+	it('shows a scope from the address that holds no memory in the Scope box, not a blank', async () => {
+		await seed(app.page, [{ content: 'Sprint planning is on Mondays.', scope: 'work' }]);
+		await app.page.goto(`${app.server.url}/#/?scope=gone`);
+		await app.page.reload();
+		// Filters from the address open the panel.
+		const scope = app.page.getByLabel('Scope', { exact: true });
+		await expect.poll(() => scope.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? '')).toBe('gone (no memories)');
+		await scope.selectOption('work');
+		await status().getByText('1 memory').waitFor();
+		expect(await scope.locator('option').allTextContents()).toEqual(['All scopes', 'work']);
+	});
 });
 
 describe('strong and weaker matches', () => {

@@ -63,6 +63,48 @@ describe('settings', () => {
 		);
 	});
 
+	it('keeps saved ranking weights after a reload: shown in Settings and used by a search in the address', async () => {
+		await app.page.goto(`${app.server.url}/#/settings`);
+		await app.page.getByLabel('Recency weight').fill('1.5');
+		await app.page.getByRole('button', { name: 'Save weights' }).click();
+		await app.page.getByText('Ranking weights saved').waitFor();
+		try {
+			await app.page.reload();
+			await expect.poll(() => app.page.getByLabel('Recency weight').inputValue()).toBe('1.5');
+			await app.page.goto(`${app.server.url}/#/?q=${encodeURIComponent('billing database')}`);
+			await app.page.reload();
+			const first = app.page.getByTestId('result').first();
+			await first.waitFor();
+			await first.getByRole('button', { name: /why\?/ }).click();
+			expect(await first.locator('[title^="Recency"]').getAttribute('title')).toContain('weight 1.5');
+		} finally {
+			await app.page.goto(`${app.server.url}/#/settings`);
+			await app.page.getByRole('button', { name: 'Restore defaults' }).click();
+			await app.page.waitForFunction(
+				async () =>
+					(await (globalThis as unknown as { __engram: { getSetting(k: string): Promise<unknown> } }).__engram.getSetting('recall_weights')) == null,
+			);
+		}
+	});
+
+	it('keeps every ranking weight and its value inside the card on a 320 px phone', async () => {
+		await app.page.setViewportSize({ width: 320, height: 700 });
+		try {
+			await app.page.goto(`${app.server.url}/#/settings`);
+			const card = app.page.locator('section.card', { has: app.page.locator('#weights') });
+			await card.locator('output').first().waitFor();
+			const box = (await card.boundingBox())!;
+			const outside: string[] = [];
+			for (const el of await card.locator('label.weight, label.weight > *').all()) {
+				const b = (await el.boundingBox())!;
+				if (b.x < box.x || b.x + b.width > box.x + box.width) outside.push(`${await el.evaluate((e) => e.tagName)} "${await el.textContent()}"`);
+			}
+			expect(outside).toEqual([]);
+		} finally {
+			await app.page.setViewportSize({ width: 1280, height: 800 });
+		}
+	});
+
 	it('shows storage used and asks the browser to keep the data', async () => {
 		const storage = app.page.getByRole('region', { name: 'Storage' });
 		await storage.getByText(/used of .* available to this app/).waitFor();
@@ -83,7 +125,9 @@ describe('settings', () => {
 			await app.page.getByRole('button', { name: 'Download and use' }).click();
 			const error = app.page.getByRole('region', { name: 'Embedding model' }).getByRole('alert');
 			await error.waitFor({ timeout: 60_000 });
-			expect(await error.innerText()).toMatch(/all-MiniLM-L6-v2/);
+			expect(await error.innerText()).toBe(
+				'Could not download Xenova/all-MiniLM-L6-v2: this browser is offline or cannot reach the Hugging Face hub. Try again when online; engram/glove-sif-100d stays in use.',
+			);
 		} finally {
 			await app.browser.context.setOffline(false);
 		}

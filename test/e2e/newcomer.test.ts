@@ -151,7 +151,7 @@ describe('a newcomer imports the same file again', () => {
 		await app.page.getByLabel('Choose a file to import').setInputFiles(join(dir, 'vault.zip'));
 		await app.page.getByText('Markdown notes: 2 of 2 files').waitFor();
 		await app.page.getByRole('button', { name: 'Import', exact: true }).click();
-		await app.page.getByTestId('import-result').getByText('2 imported, 1 links').waitFor();
+		await app.page.getByTestId('import-result').getByText('2 imported, 1 link', { exact: true }).waitFor();
 		await app.page.getByLabel('Choose a file to import').setInputFiles(join(dir, 'vault-again.zip'));
 		await app.page.getByText('vault-again.zip').waitFor();
 		await app.page.getByRole('button', { name: 'Import', exact: true }).click();

@@ -19,6 +19,8 @@ export interface ExtractOptions {
 
 const FENCED_CODE = /```[\s\S]*?(?:```|$)/g;
 const INLINE_CODE = /`([^`\n]{1,120})`/g;
+/** A data: URL (an image pasted into the text): its base64 reads as names and identifiers. One quantifier per run: linear. */
+const DATA_URL_RE = /\bdata:[\w.+-]{1,100}\/[\w.+-]{1,100}[^,\s]{0,200},[^\s)"'<>]*/gi;
 const URL_RE = new RegExp(
 	String.raw`(?:\b[hH][tT][tT][pP][sS]?:\/\/|\b[wW][wW][wW]\.)[^\s<>"'\x60]+|(?<![\w@.\/-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+(?:${URL_TLDS})(?![\w-])(?:\/[^\s<>"'\x60]*)?`,
 	'g',
@@ -84,6 +86,7 @@ export function extractEntities(text: string, opts: ExtractOptions = {}): Entity
 	if (!text || max === 0) return [];
 	const scan: Scan = { text, mask: new Uint8Array(text.length), out: [] };
 	scanCode(scan);
+	scanDataUrls(scan);
 	scanUrls(scan);
 	scanPaths(scan);
 	scanHandlesAndTags(scan);
@@ -110,6 +113,12 @@ function selectTop(mentions: Mention[], max: number): EntityRef[] {
 }
 
 // --- code-shaped passes ----------------------------------------------------------------------
+
+/** A data: URL names nothing: its span is claimed, so no pass reads its base64 as a name. */
+function scanDataUrls(scan: Scan): void {
+	if (!/data:/i.test(scan.text)) return;
+	for (const m of scan.text.matchAll(DATA_URL_RE)) claim(scan, m.index, m.index + m[0].length);
+}
 
 /** Backticked code is one identifier (or file/url/tool); fenced blocks are code-only regions. */
 function scanCode(scan: Scan): void {

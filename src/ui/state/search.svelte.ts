@@ -112,6 +112,9 @@ export class Search {
 	#engine: EngineProxy;
 	#timer: ReturnType<typeof setTimeout> | undefined;
 	#generation = 0;
+	/** The saved weights being read: the first search waits for them (it ran with the defaults). */
+	#weightsRead: Promise<void> | undefined;
+	#weightsSaved = false;
 
 	constructor(engine: EngineProxy) {
 		this.#engine = engine;
@@ -208,13 +211,25 @@ export class Search {
 		return input;
 	}
 
-	/** Loads the saved ranking weights (settings key `recall_weights`). */
-	async loadWeights(): Promise<void> {
-		this.weights = ((await this.#engine.getSetting(WEIGHTS_KEY)) as RecallWeights | null | undefined) ?? undefined;
+	/**
+	 * Loads the saved ranking weights (settings key `recall_weights`), once: the app calls it at
+	 * start and every search waits for it. Never called before, the weights a person saved were
+	 * neither used nor shown in Settings after a reload.
+	 */
+	loadWeights(): Promise<void> {
+		this.#weightsRead ??= this.#engine.getSetting(WEIGHTS_KEY).then(
+			(w) => {
+				// A save made while reading wins.
+				if (!this.#weightsSaved) this.weights = (w as RecallWeights | null | undefined) ?? undefined;
+			},
+			() => {},
+		);
+		return this.#weightsRead;
 	}
 
 	/** Saves ranking weights for the app's searches; undefined restores the defaults. */
 	async saveWeights(weights: RecallWeights | undefined): Promise<void> {
+		this.#weightsSaved = true;
 		await this.#engine.setSetting(WEIGHTS_KEY, weights ?? null);
 		this.weights = weights;
 		if (this.searching) this.schedule();
@@ -256,6 +271,7 @@ export class Search {
 
 	async #fetch(offset: number): Promise<void> {
 		const generation = ++this.#generation;
+		await this.loadWeights();
 		const input = this.recallInput(offset);
 		const parsed = RecallInputSchema.safeParse(input);
 		if (!parsed.success) {

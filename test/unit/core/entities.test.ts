@@ -10,6 +10,15 @@ const ofType = (text: string, type: string) => extractEntities(text).filter((x) 
 
 describe('entities', () => {
 	describe('extractEntities', () => {
+		it('reads no name in the base64 of a data: URL (an image pasted into a note)', () => {
+			const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="600" height="1400"><text>Hi</text></svg>').toString('base64');
+			expect(extractEntities(`Notes by Alice Chen.\n\n![notice](data:image/svg+xml;base64,${svg})\n\nMore.`)).toEqual([
+				{ name: 'Alice Chen', type: 'person' },
+			]);
+			const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+			expect(extractEntities(`Logo: <img src="data:image/png;base64,${png}"> from GitHub`)).toEqual([{ name: 'GitHub', type: 'tool' }]);
+		});
+
 		it('returns nothing for empty, punctuation-only and emoji-only text', () => {
 			expect(extractEntities('')).toEqual([]);
 			expect(extractEntities('... !!! ??? -- ;; () [] {}')).toEqual([]);

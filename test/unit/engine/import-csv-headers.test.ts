@@ -26,3 +26,12 @@ describe('CSV header in another language', () => {
 		]);
 	});
 });
+
+describe('CSV header with blank and repeated names', () => {
+	it('names a blank header by its place and a repeated one by its place too, so each column can be chosen', () => {
+		const table = parseCsv('note,,note\nfirst,middle,second\n');
+		expect(table.header).toEqual(['note', 'column 2', 'note (column 3)']);
+		const { records } = csvRecords(table, { content: 'note (column 3)', summary: 'column 2' });
+		expect(records.map((r) => [r.record.content, r.record.summary, r.record.metadata])).toEqual([['second', 'middle', { csv: { note: 'first' } }]]);
+	});
+});

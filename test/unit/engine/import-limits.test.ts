@@ -4,7 +4,7 @@
  * entities and relations merge in linear time, and a repeated id is reported, not dropped.
  */
 import { describe, expect, it } from 'vitest';
-import { graphLinks, mergeGraphEntities } from '../../../src/engine/import-ops';
+import { graphLinks, mergeGraphEntities } from '../../../src/engine/import-graph';
 import { ImportErrors, parseJson } from '../../../src/engine/import-formats';
 import type { EngineProxy as EngineClient } from '../../../src/ui/state/engine-proxy';
 import { importText } from '../../../src/ui/transfer';

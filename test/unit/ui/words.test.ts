@@ -1,8 +1,8 @@
 /** The words the screens use: link sentences, type names, titles and errors by field and rule. */
 import { describe, expect, it } from 'vitest';
-import { AssociateInputSchema, AUTHORABLE_ASSOCIATION_TYPES, StoreInputSchema, SYSTEM_ASSOCIATION_TYPES } from '../../../src/core/schemas';
+import { AssociateInputSchema, AUTHORABLE_ASSOCIATION_TYPES, LIMITS, StoreInputSchema, SYSTEM_ASSOCIATION_TYPES } from '../../../src/core/schemas';
 import { MemoryError } from '../../../src/core/errors';
-import { errorWords, linkPhrase, titleOf, typeLabel, valueWords } from '../../../src/ui/words';
+import { counted, errorWords, modelFailureWords, linkPhrase, titleOf, typeLabel, valueWords } from '../../../src/ui/words';
 
 describe('words', () => {
 	describe('linkPhrase', () => {
@@ -32,6 +32,27 @@ describe('words', () => {
 		});
 	});
 
+	describe('modelFailureWords', () => {
+		it('says the hub is out of reach and what to do when the fetch failed or the browser is offline', () => {
+			const failed = 'cannot load config.json of model "X/m" from the hub or the browser cache: Failed to fetch';
+			const said = 'Could not download X/m: this browser is offline or cannot reach the Hugging Face hub. Try again when online; a/b stays in use.';
+			expect(modelFailureWords('X/m', failed, true, 'a/b')).toBe(said);
+			expect(modelFailureWords('X/m', 'anything', false, 'a/b')).toBe(said);
+		});
+
+		it("keeps any other reason, without the error's code, and says the active model stays", () => {
+			expect(modelFailureWords('X/m', 'invalid_input: modelId: unknown model', true, 'a/b')).toBe(
+				'Could not switch to X/m: Model: unknown model. a/b stays in use.',
+			);
+		});
+	});
+
+	describe('counted', () => {
+		it('says one in the singular and any other count in the plural, with thousands separated', () => {
+			expect([0, 1, 2, 2001].map((n) => counted(n, 'memory', 'memories'))).toEqual(['0 memories', '1 memory', '2 memories', '2,001 memories']);
+		});
+	});
+
 	describe('errorWords', () => {
 		it('turns an empty content into "Write something to remember"', () => {
 			const r = StoreInputSchema.safeParse({ content: '' });
@@ -39,6 +60,20 @@ describe('words', () => {
 			expect(errorWords(r.error)).toBe('Write something to remember');
 			expect(errorWords(new MemoryError('invalid_input', 'content: Too small: expected string to have >=1 characters'))).toBe(
 				'Write something to remember',
+			);
+		});
+
+		it('names which tag is at fault', () => {
+			const r = StoreInputSchema.safeParse({ content: 'x', tags: ['ok', 'y'.repeat(LIMITS.tagChars + 1)] });
+			expect(r.success).toBe(false);
+			expect(errorWords(r.error)).toBe('Tag 2 is too long (at most 100 characters)');
+		});
+
+		it('says what to do with content over the limit', () => {
+			const r = StoreInputSchema.safeParse({ content: 'x'.repeat(LIMITS.contentChars + 1) });
+			expect(r.success).toBe(false);
+			expect(errorWords(r.error)).toBe(
+				'Content is too long (at most 50,000 characters): split it into several memories, or save it as a Markdown file and import it',
 			);
 		});
 
