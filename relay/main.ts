@@ -118,7 +118,12 @@ async function main(): Promise<void> {
 	primary = await serve(opts, token, client);
 }
 
+/** Set by the first reason to stop: stdin's `end` and `close` both come, and a signal may too. */
+let stopping = false;
+
 async function shutdown(why: string, primary: Primary | undefined): Promise<void> {
+	if (stopping) return;
+	stopping = true;
 	log(`${why}: exiting`);
 	setTimeout(() => process.exit(0), 2000).unref();
 	// Every call still waiting gets its truthful answer before the connections close.

@@ -220,6 +220,8 @@ describe('engram-relay', () => {
 			await waitForLog(raw.log, 'listening');
 			raw.child.stdin!.end();
 			expect(await raw.exited).toBe(0);
+			// Once: stdin's `end` and `close` both arrive, and the log says it only for the first.
+			expect(raw.log().match(/exiting/g)).toEqual(['exiting']);
 			expect(raw.log()).toContain('stdin closed: exiting');
 		});
 
