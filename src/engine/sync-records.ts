@@ -49,7 +49,7 @@ export async function recordSyncConflict(ctx: EngineContext, winner: SyncRecord,
 	const changes: Record<string, FieldChange> = {};
 	const keys = new Set([...Object.keys(winner), ...Object.keys(loser)]);
 	for (const k of keys) {
-		if (k === 'id' || k === 'device') continue;
+		if (k === 'id' || k === 'device' || k === 'clock') continue;
 		const a = (loser as unknown as Record<string, unknown>)[k];
 		const b = (winner as unknown as Record<string, unknown>)[k];
 		if (JSON.stringify(a) !== JSON.stringify(b)) changes[k] = { from: a, to: b };

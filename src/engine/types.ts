@@ -88,6 +88,12 @@ export interface SyncRecord {
 	links: Record<string, unknown>[];
 	/** The device that wrote this version (set by sync). */
 	device?: string;
+	/**
+	 * Sync's shared clock at this version's edit (ms; set by sync, docs/SYNC.md "Clocks"): its
+	 * `updated_at` plus the largest lead its device had seen another device's clock have. Orders
+	 * a clash; a record without it (an older Engram's) counts its `updated_at`.
+	 */
+	clock?: number;
 }
 
 /** Sync's state as memory_stats reports it (kept in the `sync_state` setting by src/sync). */

@@ -4,19 +4,25 @@
  * writes, records it already has and records outside its scopes are passed over; documents it
  * cannot read are skipped and listed in the status; conflicting versions are merged three ways
  * over the version they both came from (merge.ts), found in the revision tree; a field both changed
- * keeps the later value and the other goes into the memory's history. Without that base version
- * (a mirror that never held it, on a server that compacted it away) the later version wins whole.
+ * keeps the later value (by sync's shared clock) and the other goes into the memory's history.
+ * Without that base version (a mirror that never held it, on a server that compacted it away)
+ * they merge over an empty one (merge.ts `mergeWithoutBase`).
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import type { SyncRecord } from '../engine/types';
 import { inScope, type SyncContext } from './context';
 import { open, SALT_DOC_ID } from './crypto';
-import { losingView, mergeRecords, ordered, versionOrder } from './merge';
+import { losingView, mergeRecords, mergeWithoutBase, versionOrder, type Merged } from './merge';
 import { errorMessage } from './status';
-import { asRecord, checkDoc, docIdOf, fingerprint, keepSupersede, linkKey, memoryIdOf } from './records';
+import { asRecord, checkDoc, docIdOf, fingerprint, learnLead, linkKey, memoryIdOf, stampClock } from './records';
 
 /** A conflict for the memory's history: what was kept, what was not, and which fields (all when undefined). */
 type Conflict = { winner: SyncRecord; loser: SyncRecord; fields?: string[] };
+
+/** A merge's true conflicts, for the memory's history: the merge, and the losing side's values in those fields. */
+function conflictOf(m: Merged): Conflict {
+	return { winner: m.record, loser: losingView(m), fields: m.conflicts };
+}
 
 /** How long after a failed batch the feed is read again from the checkpoint. */
 const RETRY_MS = 10_000;
@@ -167,7 +173,7 @@ export class Incoming {
 		const upserts = new Map<string, SyncRecord>();
 		const deletes = new Set<string>();
 		const conflicts: Conflict[] = [];
-		/** Ids applied as a merge of two versions (keepSupersede) → the version the server holds: the merge must go out. */
+		/** Ids applied as a merge of two versions → the version the server holds: the merge must go out. */
 		const merged = new Map<string, SyncRecord>();
 		/** The mirror's revision each upsert came from (where its base version is looked for). */
 		const revOf = new Map<string, string>();
@@ -201,6 +207,7 @@ export class Incoming {
 					continue;
 				}
 				rec = r;
+				map.lead = learnLead(map.lead, rec, Date.now());
 			} catch {
 				status.skip(id, 'could not be decrypted: tampered with, or encrypted with another passphrase');
 				continue;
@@ -226,28 +233,18 @@ export class Incoming {
 			if (mine && map.fp[id] !== fingerprint(mine)) {
 				// A local edit not sent yet meets an incoming version: merged over the version this
 				// device last had, the incoming one's newest ancestor it holds.
-				const minev = { ...mine, device: this.ctx.device };
+				const minev = { ...mine, device: this.ctx.device, clock: stampClock(mine, map.lead) };
 				const rev = revOf.get(id);
 				const base = rev
 					? await this.#base(id, [ancestry(await this.ctx.local.get(docIdOf(id), { rev, revs: true }).catch(() => ({}))).slice(1)])
 					: undefined;
-				if (base) {
-					const m = mergeRecords(base, minev, rec);
-					if (m.conflicts.length) conflicts.push({ winner: m.record, loser: losingView(m), fields: m.conflicts });
-					if (fingerprint(m.record) === fingerprint(mine)) upserts.delete(id);
-					else {
-						upserts.set(id, m.record);
-						if (fingerprint(m.record) !== fingerprint(rec)) merged.set(id, merged.get(id) ?? rec);
-					}
-					continue;
+				const m = base ? mergeRecords(base, minev, rec) : mergeWithoutBase(minev, rec);
+				if (m.conflicts.length) conflicts.push(conflictOf(m));
+				if (fingerprint(m.record) === fingerprint(mine)) upserts.delete(id);
+				else {
+					upserts.set(id, m.record);
+					if (fingerprint(m.record) !== fingerprint(rec)) merged.set(id, merged.get(id) ?? rec);
 				}
-				const [winner, loser] = ordered(minev, rec);
-				conflicts.push({ winner, loser });
-				const kept = keepSupersede(winner, loser);
-				if (kept) {
-					merged.set(id, merged.get(id) ?? rec);
-					upserts.set(id, kept);
-				} else if (winner === minev) upserts.delete(id);
 			}
 		}
 		if (deletes.size) {
@@ -301,7 +298,8 @@ export class Incoming {
 		const sources = map.waitingSources(arriving);
 		const late = (await this.#mirrorRecords(sources)).flatMap((r) => r.links.filter((l) => arriving.has(String(l.to))).map((l) => ({ ...l, from: r.id })));
 		map.release(arriving);
-		const memories = recs.map(({ links: _l, device: _d, ...m }) => m);
+		for (const r of recs) if (r.clock !== undefined) map.clocks.set(r.id, { updated_at: r.updated_at, clock: r.clock });
+		const memories = recs.map(({ links: _l, device: _d, clock: _c, ...m }) => m);
 		const ti = performance.now();
 		this.#ownImports++;
 		const out = await engine
@@ -373,8 +371,8 @@ export class Incoming {
 	}
 
 	/**
-	 * Settles a document's conflicting revisions: the winner (`ordered`) merged with each other
-	 * version over their common base (or, without one, the winner whole, keeping a supersede); the
+	 * Settles a document's conflicting revisions: the winner (`versionOrder`) merged with each other
+	 * version over their common base (or, without one, over an empty one: `mergeWithoutBase`); the
 	 * other revisions are removed from the mirror. Deterministic: every device holding the same
 	 * revisions (and their base) settles them the same way.
 	 */
@@ -384,7 +382,9 @@ export class Incoming {
 			try {
 				const other = await this.ctx.local.get(doc._id, { rev, revs: true });
 				const r = rev === doc._rev ? current : asRecord(id, await open(this.ctx.key!, other, doc._id));
-				if (typeof r !== 'string') versions.push({ rev, rec: r, line: ancestry(other) });
+				if (typeof r === 'string') continue;
+				versions.push({ rev, rec: r, line: ancestry(other) });
+				this.ctx.map.lead = learnLead(this.ctx.map.lead, r, Date.now());
 			} catch {
 				// Unreadable revisions lose.
 			}
@@ -395,14 +395,9 @@ export class Incoming {
 		for (const l of lose) {
 			if (fingerprint(l.rec) === fingerprint(rec)) continue;
 			const base = await this.#base(id, [win.line, l.line]);
-			if (base) {
-				const m = mergeRecords(base, rec, l.rec);
-				if (m.conflicts.length) conflicts.push({ winner: m.record, loser: losingView(m), fields: m.conflicts });
-				rec = m.record;
-			} else if (fingerprint(l.rec) !== fingerprint(win.rec)) {
-				conflicts.push({ winner: win.rec, loser: l.rec });
-				rec = keepSupersede(rec, l.rec) ?? rec;
-			}
+			const m = base ? mergeRecords(base, rec, l.rec) : mergeWithoutBase(rec, l.rec);
+			if (m.conflicts.length) conflicts.push(conflictOf(m));
+			rec = m.record;
 		}
 		if (fingerprint(rec) !== fingerprint(win.rec)) merged.set(id, win.rec);
 		else rec = win.rec;

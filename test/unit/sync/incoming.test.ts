@@ -173,6 +173,85 @@ describe('incoming: merging over the common base', () => {
 	});
 });
 
+describe('incoming: no base version anywhere', () => {
+	it('conflicting revisions whose common version is gone merge over an empty one: both sides’ tags, links and metadata keys stay', async () => {
+		const t = await setup('merge-no-base');
+		// Two children of a 1-… whose body neither the mirror nor a server holds (compacted away).
+		const onA = {
+			...base,
+			content: 'The build server is buildkite',
+			tags: ['ops', 'ci'],
+			metadata: { owner: 'ann' },
+			updated_at: '2026-12-01T11:00:00.000Z',
+		};
+		const onB = {
+			...base,
+			tags: ['ops', 'infra'],
+			metadata: { rack: 4 },
+			links: [{ to: 'm2', type: 'LEADS_TO', strength: 0.7 }],
+			updated_at: '2026-12-01T12:00:00.000Z',
+		};
+		await t.local.bulkDocs(
+			[
+				{ _id: 'm1', _rev: '2-aaaa', _revisions: { start: 2, ids: ['aaaa', 'gone'] }, ...(await t.box(onA, 'dev-a')) },
+				{ _id: 'm1', _rev: '2-bbbb', _revisions: { start: 2, ids: ['bbbb', 'gone'] }, ...(await t.box(onB, 'dev-b')) },
+			],
+			{ new_edits: false },
+		);
+		await t.settle();
+		const got = t.engine.rows.get('m1')!;
+		// Content: both differ from "nothing", so the later version's (B kept the original) wins; A's is in History.
+		expect(got.content).toBe(base.content);
+		expect(got.tags).toEqual(['ops', 'infra', 'ci']);
+		expect(got.metadata).toEqual({ owner: 'ann', rack: 4 });
+		expect(t.engine.conflicts).toHaveLength(1);
+		expect(t.engine.conflicts[0].detail).toMatch(/^Sync conflict on content: the version from device dev-b/);
+		expect(t.engine.conflicts[0].loser.content).toBe('The build server is buildkite');
+		expect(t.resent).toEqual(['m1']);
+	});
+
+	it('a local edit not yet sent meets a version whose base is gone: both sides’ tags stay', async () => {
+		const t = await setup('pending-no-base');
+		t.engine.rows.set('m1', { ...base, tags: ['ops', 'mine'], updated_at: '2026-12-01T13:00:00.000Z' });
+		t.map.fp.m1 = fingerprint(base);
+		const theirs = { ...base, tags: ['ops', 'theirs'], importance: 0.8, updated_at: '2026-12-01T12:00:00.000Z' };
+		await t.local.bulkDocs([{ _id: 'm1', _rev: '3-cccc', _revisions: { start: 3, ids: ['cccc', 'gone2', 'gone1'] }, ...(await t.box(theirs, 'dev-b')) }], {
+			new_edits: false,
+		});
+		await t.settle();
+		expect(t.engine.rows.get('m1')).toMatchObject({ tags: ['ops', 'mine', 'theirs'], importance: 0.5 });
+		expect(t.engine.conflicts.map((c) => c.detail.split(':')[0])).toEqual(['Sync conflict on importance']);
+	});
+});
+
+describe('incoming: clocks that disagree', () => {
+	it('a device that saw a clock a day ahead wins a later clash with it: its local edit, not the one stamped ahead', async () => {
+		vi.useFakeTimers({ toFake: ['Date'] });
+		try {
+			const t = await setup('clock-ahead');
+			vi.setSystemTime(Date.parse('2026-12-01T10:00:00.000Z'));
+			const r1 = await t.local.put({ _id: 'm1', ...(await t.box(base, 'dev-0')) });
+			// A's clock runs a day ahead: its edit of another memory, written just now, says tomorrow.
+			await t.local.put({
+				_id: 'm2',
+				...(await t.box({ ...base, id: 'm2', content: 'Coffee beans are in the left cupboard', updated_at: '2026-12-02T10:00:00.000Z' }, 'dev-a')),
+			});
+			await t.settle();
+			// Apart: A edits m1 at 10:05 (its clock: the 2nd), this device at 10:10, not sent yet.
+			vi.setSystemTime(Date.parse('2026-12-01T10:10:00.000Z'));
+			t.engine.rows.set('m1', { ...base, content: 'The build server is jenkins-02', updated_at: '2026-12-01T10:10:00.000Z' });
+			const theirs = { ...base, content: 'The build server is jenkins-03', updated_at: '2026-12-02T10:05:00.000Z' };
+			await t.local.put({ _id: 'm1', _rev: r1.rev, ...(await t.box(theirs, 'dev-a')) });
+			await t.settle();
+			expect(t.engine.rows.get('m1')!.content).toBe('The build server is jenkins-02');
+			expect(t.engine.conflicts).toHaveLength(1);
+			expect(t.engine.conflicts[0].loser.content).toBe('The build server is jenkins-03');
+		} finally {
+			vi.useRealTimers();
+		}
+	});
+});
+
 describe('incoming: a batch that fails', () => {
 	it('is applied later: the next batch does not move the checkpoint past it', async () => {
 		vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
