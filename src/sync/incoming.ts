@@ -24,6 +24,11 @@ function conflictOf(m: Merged): Conflict {
 	return { winner: m.record, loser: losingView(m), fields: m.conflicts };
 }
 
+/** The History entry's words for a conflict. */
+function conflictDetail({ winner, loser, fields }: Conflict): string {
+	return `Sync conflict${fields ? ` on ${fields.join(', ')}` : ''}: the version from device ${winner.device ?? '?'} (updated ${winner.updated_at}) was kept; the one from device ${loser.device ?? '?'} (updated ${loser.updated_at}) lost and is kept here.`;
+}
+
 /** How long after a failed batch the feed is read again from the checkpoint. */
 const RETRY_MS = 10_000;
 
@@ -251,7 +256,10 @@ export class Incoming {
 			for (const id of deletes) delete map.fp[id];
 			await this.ctx.engine.delete({ memory_ids: [...deletes] }, { actor: 'sync' });
 		}
-		if (upserts.size) await this.#apply([...upserts.values()], local);
+		// A conflict on a memory applied now goes into its History in the same transaction; one whose
+		// memory stays as it is here (this device's edit won whole) gets its entry on its own.
+		const withApply = conflicts.filter((c) => upserts.has(c.winner.id));
+		if (upserts.size) await this.#apply([...upserts.values()], withApply);
 		// A merge differs from what the server holds: it goes out (outgoing sends a memory whose
 		// record differs from its fingerprint).
 		const resend: string[] = [];
@@ -261,15 +269,12 @@ export class Incoming {
 				resend.push(id);
 			}
 		if (resend.length) this.ctx.resend(resend);
-		for (const { winner, loser, fields } of conflicts)
-			await this.ctx.engine
-				.recordSyncConflict(
-					winner,
-					loser,
-					`Sync conflict${fields ? ` on ${fields.join(', ')}` : ''}: the version from device ${winner.device ?? '?'} (updated ${winner.updated_at}) was kept; the one from device ${loser.device ?? '?'} (updated ${loser.updated_at}) lost and is kept here.`,
-				)
-				// The winner is applied either way; only the losing version's history entry is lost.
-				.catch(() => undefined);
+		for (const c of conflicts)
+			if (!upserts.has(c.winner.id))
+				await this.ctx.engine
+					.recordSyncConflict(c.winner, c.loser, conflictDetail(c))
+					// The winner is applied either way; only the losing version's history entry is lost.
+					.catch(() => undefined);
 		const p = status.current.progress;
 		if (p) status.set({ progress: { done: Math.min(p.total, p.done + upserts.size), total: p.total } });
 		map.since = changes[changes.length - 1].seq;
@@ -277,51 +282,44 @@ export class Incoming {
 	}
 
 	/**
-	 * Writes incoming records through the engine's import: memories, then their links. A link to a
-	 * memory not here yet waits (in the map) and is made when that memory arrives; links the
-	 * record no longer has are removed (an unlink on another device).
+	 * Writes incoming records through the engine, each memory with its content, links and the
+	 * History of its conflicts in one transaction (`applySyncRecords`): a full disk midway leaves
+	 * the version this device had. A link to a memory not here yet waits (in the map) and is made
+	 * when that memory arrives; links the record no longer has are removed (an unlink on another
+	 * device).
 	 */
-	async #apply(recs: SyncRecord[], local: Map<string, SyncRecord>): Promise<void> {
+	async #apply(recs: SyncRecord[], conflicts: Conflict[]): Promise<void> {
 		const { engine, map, status, timings } = this.ctx;
 		const arriving = new Set(recs.map((r) => r.id));
 		const targets = [...new Set(recs.flatMap((r) => r.links.map((l) => String(l.to))))].filter((t) => !arriving.has(t));
 		const here = new Set((await engine.syncRecords(targets)).map((r) => r.id));
-		const associations: Record<string, unknown>[] = [];
-		for (const r of recs) {
-			for (const l of r.links) {
+		const waiting: [to: string, from: string][] = [];
+		const records = recs.map((r) => ({
+			...r,
+			links: r.links.filter((l) => {
 				const to = String(l.to);
-				if (arriving.has(to) || here.has(to)) associations.push({ ...l, from: r.id });
-				else map.holdLink(to, r.id);
-			}
-		}
+				if (arriving.has(to) || here.has(to)) return true;
+				waiting.push([to, r.id]);
+				return false;
+			}),
+		}));
 		// Links waiting for a memory that arrives now: their sources' latest records, from the mirror.
 		const sources = map.waitingSources(arriving);
 		const late = (await this.#mirrorRecords(sources)).flatMap((r) => r.links.filter((l) => arriving.has(String(l.to))).map((l) => ({ ...l, from: r.id })));
-		map.release(arriving);
-		for (const r of recs) if (r.clock !== undefined) map.clocks.set(r.id, { updated_at: r.updated_at, clock: r.clock });
-		const memories = recs.map(({ links: _l, device: _d, clock: _c, ...m }) => m);
 		const ti = performance.now();
 		this.#ownImports++;
 		const out = await engine
-			.importMemories(
-				{ data: JSON.stringify({ memories, associations: [...associations, ...late] }), format: 'json', on_conflict: 'replace' },
-				{ actor: 'sync' },
-			)
+			.applySyncRecords({ records, links: late, conflicts: conflicts.map((c) => ({ winner: c.winner, loser: c.loser, detail: conflictDetail(c) })) })
 			.catch((e: unknown) => {
 				this.#ownImports--;
 				throw e;
 			});
 		timings.import += performance.now() - ti;
+		// Only once applied: a batch that failed is read again with the same links waiting.
+		for (const [to, from] of waiting) map.holdLink(to, from);
+		map.release(arriving);
+		for (const r of recs) if (r.clock !== undefined) map.clocks.set(r.id, { updated_at: r.updated_at, clock: r.clock });
 		for (const e of out.errors) status.skip('?', `refused by the engine: ${e.error}`);
-		for (const r of recs) {
-			const keep = new Set(r.links.map(linkKey));
-			for (const l of local.get(r.id)?.links ?? [])
-				if (!keep.has(linkKey(l)))
-					await engine
-						.deleteAssociation({ memory1_id: r.id, memory2_id: String(l.to), type: l.type as never }, { actor: 'sync' })
-						// A link already gone here (its other end deleted meanwhile): nothing left to remove.
-						.catch(() => undefined);
-		}
 		// What the engine stored (normalised) is what "unchanged" means from now on.
 		for (const r of await engine.syncRecords([...arriving, ...sources])) map.fp[r.id] = fingerprint(r);
 	}

@@ -44,16 +44,15 @@ function fakeEngine() {
 		async syncRecords(ids?: string[]) {
 			return (ids ?? [...rows.keys()]).flatMap((id) => (rows.has(id) ? [structuredClone(rows.get(id)!)] : []));
 		},
-		async importMemories(input: { data: string }) {
-			const { memories, associations } = JSON.parse(input.data) as { memories: SyncRecord[]; associations: Record<string, unknown>[] };
-			for (const m of memories) rows.set(m.id, { ...m, links: [] });
-			for (const { from, ...l } of associations) rows.get(String(from))?.links.push(l);
+		async applySyncRecords(input: { records: SyncRecord[]; links: Record<string, unknown>[]; conflicts: typeof conflicts }) {
+			for (const { device: _d, clock: _c, ...r } of input.records) rows.set(r.id, structuredClone(r));
+			for (const { from, ...l } of input.links) rows.get(String(from))?.links.push(l);
+			conflicts.push(...input.conflicts);
 			return { errors: [] };
 		},
 		async delete(input: { memory_ids: string[] }) {
 			for (const id of input.memory_ids) rows.delete(id);
 		},
-		async deleteAssociation() {},
 		async recordSyncConflict(winner: SyncRecord, loser: SyncRecord, detail: string) {
 			conflicts.push({ winner, loser, detail });
 		},
@@ -257,12 +256,12 @@ describe('incoming: a batch that fails', () => {
 		vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
 		try {
 			const t = await setup('fail-once');
-			// The engine refuses the first import as a full disk does.
-			const importMemories = t.engine.importMemories.bind(t.engine);
+			// The engine refuses the first apply as a full disk does.
+			const apply = t.engine.applySyncRecords.bind(t.engine);
 			let refuse = 1;
-			t.engine.importMemories = async (input: { data: string }) => {
+			t.engine.applySyncRecords = async (input) => {
 				if (refuse-- > 0) throw Object.assign(new Error('The browser refused the write: storage is full.'), { code: 'quota_exceeded' });
-				return importMemories(input);
+				return apply(input);
 			};
 			const settle = async () => {
 				await vi.advanceTimersByTimeAsync(100);
