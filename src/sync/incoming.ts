@@ -14,7 +14,7 @@ import { inScope, type SyncContext } from './context';
 import { open, SALT_DOC_ID } from './crypto';
 import { losingView, mergeRecords, mergeWithoutBase, versionOrder, type Merged } from './merge';
 import { errorMessage } from './status';
-import { asRecord, checkDoc, docIdOf, fingerprint, learnLead, linkKey, memoryIdOf, stampClock } from './records';
+import { asRecord, checkDoc, docIdOf, fingerprint, learnLead, memoryIdOf, stampClock } from './records';
 
 /** A conflict for the memory's history: what was kept, what was not, and which fields (all when undefined). */
 type Conflict = { winner: SyncRecord; loser: SyncRecord; fields?: string[] };
