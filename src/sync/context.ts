@@ -53,6 +53,12 @@ export interface SyncContext {
 	waiting(): number;
 	/** Both directions are caught up with nothing waiting: old versions may go from the mirror (compaction.ts). */
 	caughtUp(): void;
+	/**
+	 * An incoming batch that had failed (a full disk) went through when read again: the error it
+	 * left in the status goes once replication is idle (nothing else would clear it: replication
+	 * caught up before the batch failed says nothing more).
+	 */
+	recovered(): void;
 }
 
 /** Whether a record belongs to the scopes this device syncs (all of them when none were chosen). */

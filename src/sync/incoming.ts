@@ -57,6 +57,8 @@ export class Incoming {
 	/** The feed now followed: batches of an earlier one (given up after a failure) are not applied. */
 	#gen = 0;
 	#retryTimer: ReturnType<typeof setTimeout> | undefined;
+	/** A batch failed and none has been applied since. */
+	#failed = false;
 
 	constructor(private readonly ctx: SyncContext) {}
 
@@ -162,7 +164,12 @@ export class Incoming {
 		const t0 = performance.now();
 		try {
 			await this.#applyIncomingTimed(changes);
+			if (this.#failed) {
+				this.#failed = false;
+				this.ctx.recovered();
+			}
 		} catch (e) {
+			this.#failed = true;
 			this.#retry();
 			throw e;
 		} finally {

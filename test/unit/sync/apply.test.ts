@@ -62,6 +62,7 @@ async function setup(name: string) {
 		resend: () => undefined,
 		waiting: () => 0,
 		caughtUp: () => undefined,
+		recovered: () => undefined,
 	};
 	const incoming = new Incoming(ctx);
 	incoming.listen();

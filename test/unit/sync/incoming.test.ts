@@ -14,10 +14,11 @@ import { Incoming } from '../../../src/sync/incoming';
 import { fingerprint } from '../../../src/sync/records';
 import { SyncStatusTracker } from '../../../src/sync/status';
 import { SyncMap } from '../../../src/sync/sync-map';
+import { Replication } from '../../../src/sync/replication';
 
 // PouchDB's Node build with its in-memory adapter (the packages pouchdb-server brings; no types).
 const require = createRequire(import.meta.url);
-const PouchDB = require('pouchdb-core').plugin(require('pouchdb-adapter-memory'));
+const PouchDB = require('pouchdb-core').plugin(require('pouchdb-adapter-memory')).plugin(require('pouchdb-replication'));
 
 const T0 = '2026-12-01T10:00:00.000Z';
 const base: SyncRecord = {
@@ -70,7 +71,8 @@ async function setup(name: string) {
 	let queue: Promise<unknown> = Promise.resolve();
 	const serial = <T>(fn: () => Promise<T>): Promise<T> => {
 		const run = queue.then(fn, fn);
-		queue = run.catch(() => undefined);
+		// As the controller's queue: a failure goes to the status.
+		queue = run.catch((e: Error) => ctx.status.set({ status: 'error', error: e.message }));
 		return run;
 	};
 	const map = new SyncMap(() => local, serial);
@@ -90,6 +92,7 @@ async function setup(name: string) {
 		resend: (ids) => resent.push(...ids),
 		waiting: () => 0,
 		caughtUp: () => undefined,
+		recovered: () => undefined,
 	};
 	const incoming = new Incoming(ctx);
 	incoming.listen();
@@ -100,7 +103,7 @@ async function setup(name: string) {
 		await queue;
 	};
 	const box = async (r: SyncRecord, device: string) => seal(key, { ...r, device }, r.id);
-	return { local, engine, map, resent, incoming, settle, box };
+	return { ctx, local, engine, map, resent, incoming, settle, box };
 }
 
 describe('incoming: merging over the common base', () => {
@@ -279,5 +282,41 @@ describe('incoming: a batch that fails', () => {
 		} finally {
 			vi.useRealTimers();
 		}
+	});
+});
+
+describe('incoming: a batch that fails while replication is caught up', () => {
+	it('clears the error once the batch applies on its retry: the status says synced again', async () => {
+		const t = await setup('recover-local');
+		const remote = new PouchDB('recover-remote', { adapter: 'memory' });
+		const apply = t.engine.applySyncRecords.bind(t.engine);
+		let refuse = 1;
+		t.engine.applySyncRecords = async (input) => {
+			// Refused after replication said it was caught up (the import's embedding takes a while).
+			if (refuse-- > 0) await new Promise((r) => setTimeout(r, 300)).then(() => Promise.reject(new Error("This device's storage is full")));
+			return apply(input);
+		};
+		t.ctx.remote = remote;
+		const replication = new Replication(t.ctx);
+		t.ctx.recovered = () => replication.recovered();
+		await remote.put({ _id: 'm1', ...(await t.box(base, 'dev-0')) });
+		replication.start();
+		const until = async (what: () => boolean) => {
+			for (let i = 0; i < 200 && !what(); i++) await new Promise((r) => setTimeout(r, 25));
+			expect([what(), t.ctx.status.current.status]).toEqual([true, expect.anything()]);
+		};
+		// Replication caught up (the document is in the mirror); the engine refused the batch.
+		await until(() => t.engine.rows.size === 0 && t.ctx.status.current.status === 'error' && refuse === 0);
+		await new Promise((r) => setTimeout(r, 200));
+		expect(t.ctx.status.current).toMatchObject({ status: 'error', error: "This device's storage is full" });
+		// Room again: the feed is read again from the checkpoint (what the retry timer does).
+		t.incoming.cancel();
+		t.incoming.listen();
+		await t.settle();
+		expect(t.engine.rows.has('m1')).toBe(true);
+		await until(() => t.ctx.status.current.status === 'synced');
+		expect(t.ctx.status.current.error).toBeUndefined();
+		replication.cancel();
+		t.incoming.cancel();
 	});
 });
