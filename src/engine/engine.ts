@@ -83,7 +83,7 @@ import { dataSize, health, stats, trendingLabels } from './stats-ops';
 import { DeferredLog } from './deferred-log';
 import { storeMemories } from './store-ops';
 import { storeLinked } from './store-linked';
-import { recordSyncConflict, syncRecords } from './sync-records';
+import { applySyncRecords, recordSyncConflict, syncRecords } from './sync-records';
 import { resolveThresholds, thresholdsKey, type Thresholds } from './thresholds';
 import type {
 	ActivityEntry,
@@ -94,6 +94,7 @@ import type {
 	Progress,
 	StoreLinkedInput,
 	StoreLinkedOutput,
+	SyncApply,
 	SyncRecord,
 	UpdateExtra,
 } from './types';
@@ -391,6 +392,11 @@ export class Engine implements EngineApi {
 	/** Sync: keeps a conflict's losing version in the memory's history. */
 	recordSyncConflict(winner: SyncRecord, loser: SyncRecord, detail: string): Promise<void> {
 		return recordSyncConflict(this.ctx, winner, loser, detail);
+	}
+
+	/** Sync: applies incoming versions, their links and their conflicts' History in one transaction. */
+	applySyncRecords(input: SyncApply): Promise<ImportOutput> {
+		return applySyncRecords(this.ctx, input);
 	}
 
 	async wipe(): Promise<void> {

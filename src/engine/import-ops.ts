@@ -9,13 +9,13 @@
  */
 import { MemoryError } from '../core/errors';
 import { newMemoryId } from '../core/ids';
-import { ImportInputSchema, LIMITS, toIso, type ImportInput, type ImportOutput } from '../core/schemas';
+import { ImportInputSchema, LIMITS, SYSTEM_ASSOCIATION_TYPES, toIso, type ImportInput, type ImportOutput } from '../core/schemas';
 import { appendActivity } from '../store/activity';
 import { linksOut, putLinks } from '../store/associations';
 import { contentKey, sessionOf } from '../store/derived';
 import { ensureEntities } from '../store/entities';
 import { rowsWhere } from '../store/lookup';
-import type { AssociationRow, MemoryRow } from '../store/rows';
+import type { ActivityRow, AssociationRow, MemoryRow } from '../store/rows';
 import { bumpStamp, ensureSeqAbove, reserveSeqs } from '../store/settings';
 import { associateMemories } from './associate-ops';
 import { embedTexts, nowIso, type EngineContext } from './context';
@@ -431,6 +431,108 @@ function sameLink(stored: AssociationRow | undefined, a: ImportedAssociation): b
 	if (mine.length !== theirs.size || mine.some(([k, v]) => JSON.stringify(v) !== JSON.stringify(theirs.get(k)))) return false;
 	const at = (t: string | undefined) => (t === undefined ? undefined : toIso(t));
 	return [...times].every((k) => a[k as 'created_at'] === undefined || at(a[k as 'created_at']) === at(stored[k as 'created_at']));
+}
+
+// ---------------------------------------------------------------- sync's apply, one transaction
+
+const SYSTEM_LINKS = new Set<string>(SYSTEM_ASSOCIATION_TYPES);
+
+/**
+ * Sync's apply (sync-records.ts `applySyncRecords`): an Engram JSON bundle whose memories replace
+ * the ones here, each with exactly the caller-authored links the bundle gives it (a link it had
+ * and the bundle lacks is removed; SIMILAR_TO and PRECEDED_BY stay), the bundle's other links
+ * (from memories already here into these) added, and `history` appended: all in one transaction,
+ * so a failure (a full disk) leaves every memory, its links and its history as they were. A link
+ * whose other end is not here is refused (reported, the rest applied).
+ */
+export async function importExact(ctx: EngineContext, data: string, history: ActivityRow[], actor: string): Promise<ImportOutput> {
+	const b = parseJson(data);
+	const errors = b.errors;
+	const counts: Counts = { imported: 0, replaced: 0, skipped: 0, associations: 0, entities: 0, differing: 0 };
+	const memories = lastOfEachId(b.memories, errors);
+	const now = nowIso(ctx);
+	const rows = [...new Map(memories.map(({ value }) => rowOf(value, undefined, now)).map((r) => [r.id, r])).values()];
+	addTurnContexts(rows);
+	const vectors = new Map<string, Map<string, Float32Array>>();
+	const model = ctx.embedder.modelId;
+	const embedded = await embedTexts(
+		ctx,
+		rows.map((r) => r.content),
+	);
+	rows.forEach((r, i) => embedded[i] && vectors.set(r.id, new Map([[model, embedded[i]!]])));
+	await ctx.lock.run(async () => {
+		const change: IndexChange = { upserts: [], edges: [], removedEdges: [] };
+		await writeIndexed(ctx, change, async () => {
+			await writeImported(ctx, rows, vectors, 'replace', counts, change);
+			counts.associations = await setExactLinks(ctx, rows, b.associations, errors, change);
+			await appendActivity(ctx.db, [{ at: now, actor, action: 'imported', detail: `${change.upserts.length} memories` }, ...history]);
+			change.stamp = await bumpStamp(ctx.db);
+		});
+	});
+	ctx.hub.emit({ kind: 'memories' });
+	return output(counts, errors, b.notImported);
+}
+
+/**
+ * Inside `importExact`'s transaction: gives each of `rows` (just written) exactly the caller
+ * links `given` has from it, and adds the others (into `rows` from memories here). Returns how
+ * many links were written.
+ */
+async function setExactLinks(
+	ctx: EngineContext,
+	rows: MemoryRow[],
+	given: EngramBundle['associations'],
+	errors: ImportErrors,
+	change: IndexChange,
+): Promise<number> {
+	const at = nowIso(ctx);
+	const arriving = new Set(rows.map((r) => r.id));
+	const ends = await ctx.db.memories.bulkGet([...new Set([...arriving, ...given.flatMap(({ value: a }) => [a.from, a.to])])]);
+	const here = new Map(ends.flatMap((r) => (r ? [[r.id, r] as const] : [])));
+	const wanted = new Map<string, AssociationRow[]>();
+	const late: AssociationRow[] = [];
+	for (const { line, value: a } of given) {
+		const missing = !here.has(a.from) ? 'from' : !here.has(a.to) ? 'to' : undefined;
+		if (missing) {
+			errors.add(line, `association: ${missing} memory ${JSON.stringify(a[missing])} does not exist`);
+			continue;
+		}
+		const link: AssociationRow = { ...a, created_at: a.created_at ? toIso(a.created_at) : at };
+		if (arriving.has(a.from)) wanted.set(a.from, [...(wanted.get(a.from) ?? []), link]);
+		else if (
+			!sameLink(
+				linksOut(here.get(a.from)).find((l) => l.to === a.to && l.type === a.type),
+				a,
+			)
+		)
+			late.push(link);
+	}
+	const put: MemoryRow[] = [];
+	let written = 0;
+	for (const id of arriving) {
+		const row = here.get(id)!;
+		const now = linksOut(row);
+		const keep = wanted.get(id) ?? [];
+		const keys = new Set(keep.map((l) => `${l.to}\u0000${l.type}`));
+		const gone = now.filter((l) => !SYSTEM_LINKS.has(l.type) && !keys.has(`${l.to}\u0000${l.type}`));
+		const added = keep.filter(
+			(l) =>
+				!sameLink(
+					now.find((o) => o.to === l.to && o.type === l.type),
+					l,
+				),
+		);
+		if (!gone.length && !added.length) continue;
+		change.removedEdges!.push(...gone);
+		change.edges.push(...added);
+		written += added.length;
+		const system = (row.links ?? []).filter((l) => SYSTEM_LINKS.has(l.type));
+		put.push({ ...row, links: [...system, ...keep.map(({ from: _f, ...l }) => l)] });
+	}
+	if (put.length) await ctx.db.memories.bulkPut(put);
+	await putLinks(ctx.db, late, here);
+	change.edges.push(...late);
+	return written + late.length;
 }
 
 // ---------------------------------------------------------------- server-memory knowledge graph

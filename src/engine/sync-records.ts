@@ -1,14 +1,16 @@
 /**
  * What sync (src/sync) ships for a memory: the fields a person or an agent wrote, never derived
  * data (vectors, extracted entities, SIMILAR_TO / PRECEDED_BY links, seq, access counts), which
- * each device recomputes. `syncRecords` reads them; a sync conflict's losing version is kept in
- * the memory's history by `recordSyncConflict`.
+ * each device recomputes. `syncRecords` reads them, `applySyncRecords` writes incoming ones; a sync
+ * conflict's losing version is kept in the memory's history (`recordSyncConflict`, or with the
+ * records applied).
  */
-import { SYSTEM_ASSOCIATION_TYPES } from '../core/schemas';
+import { SYSTEM_ASSOCIATION_TYPES, type ImportOutput } from '../core/schemas';
 import { appendActivity } from '../store/activity';
-import type { MemoryRow } from '../store/rows';
+import type { ActivityRow, MemoryRow } from '../store/rows';
 import { nowIso, type EngineContext } from './context';
-import type { FieldChange, SyncRecord } from './types';
+import { importExact } from './import-ops';
+import type { FieldChange, SyncApply, SyncRecord } from './types';
 
 const SYSTEM = new Set<string>(SYSTEM_ASSOCIATION_TYPES);
 
@@ -46,14 +48,33 @@ export async function syncRecords(ctx: EngineContext, ids?: string[]): Promise<S
 
 /** Keeps a sync conflict's losing version in the memory's history (one activity entry). */
 export async function recordSyncConflict(ctx: EngineContext, winner: SyncRecord, loser: SyncRecord, detail: string): Promise<void> {
+	await ctx.db.write(() => appendActivity(ctx.db, [conflictEntry(ctx, winner, loser, detail)]));
+	ctx.hub.emit({ kind: 'memories', ids: [winner.id] });
+}
+
+/**
+ * Applies incoming sync records in one transaction (import-ops.ts `importExact`): each memory with
+ * its content, fields, exactly its caller-authored links (`records[].links`; those to a memory not
+ * here are refused: sync leaves them out and makes them when it arrives), the `links` of memories
+ * here into them, and the History entries of `conflicts`. A failure (a full disk) leaves all of
+ * it as it was.
+ */
+export async function applySyncRecords(ctx: EngineContext, input: SyncApply, actor = 'sync'): Promise<ImportOutput> {
+	const memories = input.records.map(({ links: _l, device: _d, clock: _c, ...m }) => m);
+	const associations = [...input.records.flatMap((r) => r.links.map((l) => ({ ...l, from: r.id }))), ...input.links];
+	const history = input.conflicts.map((c) => conflictEntry(ctx, c.winner, c.loser, c.detail));
+	return importExact(ctx, JSON.stringify({ memories, associations }), history, actor);
+}
+
+/** The History entry of a sync conflict: the fields where the losing version differs from the kept one. */
+function conflictEntry(ctx: EngineContext, winner: SyncRecord, loser: SyncRecord, detail: string): ActivityRow {
 	const changes: Record<string, FieldChange> = {};
 	const keys = new Set([...Object.keys(winner), ...Object.keys(loser)]);
 	for (const k of keys) {
-		if (k === 'id' || k === 'device') continue;
+		if (k === 'id' || k === 'device' || k === 'clock') continue;
 		const a = (loser as unknown as Record<string, unknown>)[k];
 		const b = (winner as unknown as Record<string, unknown>)[k];
 		if (JSON.stringify(a) !== JSON.stringify(b)) changes[k] = { from: a, to: b };
 	}
-	await ctx.db.write(() => appendActivity(ctx.db, [{ at: nowIso(ctx), actor: 'sync', action: 'updated', memory_id: winner.id, detail, changes }]));
-	ctx.hub.emit({ kind: 'memories', ids: [winner.id] });
+	return { at: nowIso(ctx), actor: 'sync', action: 'updated', memory_id: winner.id, detail, changes };
 }

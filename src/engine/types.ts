@@ -88,6 +88,22 @@ export interface SyncRecord {
 	links: Record<string, unknown>[];
 	/** The device that wrote this version (set by sync). */
 	device?: string;
+	/**
+	 * Sync's shared clock at this version's edit (ms; set by sync, docs/SYNC.md "Clocks"): its
+	 * `updated_at` plus the largest lead its device had seen another device's clock have. Orders
+	 * a clash; a record without it (an older Engram's) counts its `updated_at`.
+	 */
+	clock?: number;
+}
+
+/** What sync applies in one transaction (EngineApi.applySyncRecords). */
+export interface SyncApply {
+	/** The incoming versions: each replaces the memory, with exactly its `links`. */
+	records: SyncRecord[];
+	/** Links from memories already here into these (`from`, `to`, `type`, …), made now that their target arrived. */
+	links: Record<string, unknown>[];
+	/** Conflicts settled on the way: each losing version goes into its memory's History. */
+	conflicts: { winner: SyncRecord; loser: SyncRecord; detail: string }[];
 }
 
 /** Sync's state as memory_stats reports it (kept in the `sync_state` setting by src/sync). */
@@ -227,6 +243,8 @@ export interface EngineApi {
 	syncRecords(ids?: string[]): Promise<SyncRecord[]>;
 	/** Sync: keeps a conflict's losing version in the memory's history. */
 	recordSyncConflict(winner: SyncRecord, loser: SyncRecord, detail: string): Promise<void>;
+	/** Sync: applies incoming versions, their links and their conflicts' History in one transaction. */
+	applySyncRecords(input: SyncApply): Promise<ImportOutput>;
 	/** Deletes everything: memories, links, entities, vectors, history. */
 	wipe(): Promise<void>;
 	close(): Promise<void>;

@@ -10,7 +10,7 @@ import type { SyncMap } from './sync-map';
 import type { SyncStatusTracker } from './status';
 
 /** What the controller needs of the engine (the page's comlink proxy is one). */
-export type SyncEngine = Pick<EngineApi, 'syncRecords' | 'recordSyncConflict' | 'importMemories' | 'delete' | 'deleteAssociation' | 'subscribe' | 'setSetting'>;
+export type SyncEngine = Pick<EngineApi, 'syncRecords' | 'recordSyncConflict' | 'applySyncRecords' | 'delete' | 'subscribe' | 'setSetting'>;
 
 /** The parts of PouchDB used here (pouchdb-browser's default export). */
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -53,6 +53,12 @@ export interface SyncContext {
 	waiting(): number;
 	/** Both directions are caught up with nothing waiting: old versions may go from the mirror (compaction.ts). */
 	caughtUp(): void;
+	/**
+	 * An incoming batch that had failed (a full disk) went through when read again: the error it
+	 * left in the status goes once replication is idle (nothing else would clear it: replication
+	 * caught up before the batch failed says nothing more).
+	 */
+	recovered(): void;
 }
 
 /** Whether a record belongs to the scopes this device syncs (all of them when none were chosen). */

@@ -76,6 +76,7 @@ export class SyncController {
 			resend: (ids) => this.#out.add(ids),
 			waiting: () => this.#map.unsent.size + this.#out.pending,
 			caughtUp: () => this.#compaction.soon(),
+			recovered: () => this.#replication.recovered(),
 		};
 		this.#replication = new Replication(this.#ctx);
 		this.#in = new Incoming(this.#ctx);

@@ -4,19 +4,30 @@
  * writes, records it already has and records outside its scopes are passed over; documents it
  * cannot read are skipped and listed in the status; conflicting versions are merged three ways
  * over the version they both came from (merge.ts), found in the revision tree; a field both changed
- * keeps the later value and the other goes into the memory's history. Without that base version
- * (a mirror that never held it, on a server that compacted it away) the later version wins whole.
+ * keeps the later value (by sync's shared clock) and the other goes into the memory's history.
+ * Without that base version (a mirror that never held it, on a server that compacted it away)
+ * they merge over an empty one (merge.ts `mergeWithoutBase`).
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import type { SyncRecord } from '../engine/types';
 import { inScope, type SyncContext } from './context';
 import { open, SALT_DOC_ID } from './crypto';
-import { losingView, mergeRecords, ordered, versionOrder } from './merge';
+import { losingView, mergeRecords, mergeWithoutBase, versionOrder, type Merged } from './merge';
 import { errorMessage } from './status';
-import { asRecord, checkDoc, docIdOf, fingerprint, keepSupersede, linkKey, memoryIdOf } from './records';
+import { asRecord, checkDoc, docIdOf, fingerprint, learnLead, memoryIdOf, stampClock } from './records';
 
 /** A conflict for the memory's history: what was kept, what was not, and which fields (all when undefined). */
 type Conflict = { winner: SyncRecord; loser: SyncRecord; fields?: string[] };
+
+/** A merge's true conflicts, for the memory's history: the merge, and the losing side's values in those fields. */
+function conflictOf(m: Merged): Conflict {
+	return { winner: m.record, loser: losingView(m), fields: m.conflicts };
+}
+
+/** The History entry's words for a conflict. */
+function conflictDetail({ winner, loser, fields }: Conflict): string {
+	return `Sync conflict${fields ? ` on ${fields.join(', ')}` : ''}: the version from device ${winner.device ?? '?'} (updated ${winner.updated_at}) was kept; the one from device ${loser.device ?? '?'} (updated ${loser.updated_at}) lost and is kept here.`;
+}
 
 /** How long after a failed batch the feed is read again from the checkpoint. */
 const RETRY_MS = 10_000;
@@ -46,6 +57,8 @@ export class Incoming {
 	/** The feed now followed: batches of an earlier one (given up after a failure) are not applied. */
 	#gen = 0;
 	#retryTimer: ReturnType<typeof setTimeout> | undefined;
+	/** A batch failed and none has been applied since. */
+	#failed = false;
 
 	constructor(private readonly ctx: SyncContext) {}
 
@@ -151,7 +164,12 @@ export class Incoming {
 		const t0 = performance.now();
 		try {
 			await this.#applyIncomingTimed(changes);
+			if (this.#failed) {
+				this.#failed = false;
+				this.ctx.recovered();
+			}
 		} catch (e) {
+			this.#failed = true;
 			this.#retry();
 			throw e;
 		} finally {
@@ -167,7 +185,7 @@ export class Incoming {
 		const upserts = new Map<string, SyncRecord>();
 		const deletes = new Set<string>();
 		const conflicts: Conflict[] = [];
-		/** Ids applied as a merge of two versions (keepSupersede) → the version the server holds: the merge must go out. */
+		/** Ids applied as a merge of two versions → the version the server holds: the merge must go out. */
 		const merged = new Map<string, SyncRecord>();
 		/** The mirror's revision each upsert came from (where its base version is looked for). */
 		const revOf = new Map<string, string>();
@@ -201,6 +219,7 @@ export class Incoming {
 					continue;
 				}
 				rec = r;
+				map.lead = learnLead(map.lead, rec, Date.now());
 			} catch {
 				status.skip(id, 'could not be decrypted: tampered with, or encrypted with another passphrase');
 				continue;
@@ -226,35 +245,28 @@ export class Incoming {
 			if (mine && map.fp[id] !== fingerprint(mine)) {
 				// A local edit not sent yet meets an incoming version: merged over the version this
 				// device last had, the incoming one's newest ancestor it holds.
-				const minev = { ...mine, device: this.ctx.device };
+				const minev = { ...mine, device: this.ctx.device, clock: stampClock(mine, map.lead) };
 				const rev = revOf.get(id);
 				const base = rev
 					? await this.#base(id, [ancestry(await this.ctx.local.get(docIdOf(id), { rev, revs: true }).catch(() => ({}))).slice(1)])
 					: undefined;
-				if (base) {
-					const m = mergeRecords(base, minev, rec);
-					if (m.conflicts.length) conflicts.push({ winner: m.record, loser: losingView(m), fields: m.conflicts });
-					if (fingerprint(m.record) === fingerprint(mine)) upserts.delete(id);
-					else {
-						upserts.set(id, m.record);
-						if (fingerprint(m.record) !== fingerprint(rec)) merged.set(id, merged.get(id) ?? rec);
-					}
-					continue;
+				const m = base ? mergeRecords(base, minev, rec) : mergeWithoutBase(minev, rec);
+				if (m.conflicts.length) conflicts.push(conflictOf(m));
+				if (fingerprint(m.record) === fingerprint(mine)) upserts.delete(id);
+				else {
+					upserts.set(id, m.record);
+					if (fingerprint(m.record) !== fingerprint(rec)) merged.set(id, merged.get(id) ?? rec);
 				}
-				const [winner, loser] = ordered(minev, rec);
-				conflicts.push({ winner, loser });
-				const kept = keepSupersede(winner, loser);
-				if (kept) {
-					merged.set(id, merged.get(id) ?? rec);
-					upserts.set(id, kept);
-				} else if (winner === minev) upserts.delete(id);
 			}
 		}
 		if (deletes.size) {
 			for (const id of deletes) delete map.fp[id];
 			await this.ctx.engine.delete({ memory_ids: [...deletes] }, { actor: 'sync' });
 		}
-		if (upserts.size) await this.#apply([...upserts.values()], local);
+		// A conflict on a memory applied now goes into its History in the same transaction; one whose
+		// memory stays as it is here (this device's edit won whole) gets its entry on its own.
+		const withApply = conflicts.filter((c) => upserts.has(c.winner.id));
+		if (upserts.size) await this.#apply([...upserts.values()], withApply);
 		// A merge differs from what the server holds: it goes out (outgoing sends a memory whose
 		// record differs from its fingerprint).
 		const resend: string[] = [];
@@ -264,15 +276,12 @@ export class Incoming {
 				resend.push(id);
 			}
 		if (resend.length) this.ctx.resend(resend);
-		for (const { winner, loser, fields } of conflicts)
-			await this.ctx.engine
-				.recordSyncConflict(
-					winner,
-					loser,
-					`Sync conflict${fields ? ` on ${fields.join(', ')}` : ''}: the version from device ${winner.device ?? '?'} (updated ${winner.updated_at}) was kept; the one from device ${loser.device ?? '?'} (updated ${loser.updated_at}) lost and is kept here.`,
-				)
-				// The winner is applied either way; only the losing version's history entry is lost.
-				.catch(() => undefined);
+		for (const c of conflicts)
+			if (!upserts.has(c.winner.id))
+				await this.ctx.engine
+					.recordSyncConflict(c.winner, c.loser, conflictDetail(c))
+					// The winner is applied either way; only the losing version's history entry is lost.
+					.catch(() => undefined);
 		const p = status.current.progress;
 		if (p) status.set({ progress: { done: Math.min(p.total, p.done + upserts.size), total: p.total } });
 		map.since = changes[changes.length - 1].seq;
@@ -280,50 +289,44 @@ export class Incoming {
 	}
 
 	/**
-	 * Writes incoming records through the engine's import: memories, then their links. A link to a
-	 * memory not here yet waits (in the map) and is made when that memory arrives; links the
-	 * record no longer has are removed (an unlink on another device).
+	 * Writes incoming records through the engine, each memory with its content, links and the
+	 * History of its conflicts in one transaction (`applySyncRecords`): a full disk midway leaves
+	 * the version this device had. A link to a memory not here yet waits (in the map) and is made
+	 * when that memory arrives; links the record no longer has are removed (an unlink on another
+	 * device).
 	 */
-	async #apply(recs: SyncRecord[], local: Map<string, SyncRecord>): Promise<void> {
+	async #apply(recs: SyncRecord[], conflicts: Conflict[]): Promise<void> {
 		const { engine, map, status, timings } = this.ctx;
 		const arriving = new Set(recs.map((r) => r.id));
 		const targets = [...new Set(recs.flatMap((r) => r.links.map((l) => String(l.to))))].filter((t) => !arriving.has(t));
 		const here = new Set((await engine.syncRecords(targets)).map((r) => r.id));
-		const associations: Record<string, unknown>[] = [];
-		for (const r of recs) {
-			for (const l of r.links) {
+		const waiting: [to: string, from: string][] = [];
+		const records = recs.map((r) => ({
+			...r,
+			links: r.links.filter((l) => {
 				const to = String(l.to);
-				if (arriving.has(to) || here.has(to)) associations.push({ ...l, from: r.id });
-				else map.holdLink(to, r.id);
-			}
-		}
+				if (arriving.has(to) || here.has(to)) return true;
+				waiting.push([to, r.id]);
+				return false;
+			}),
+		}));
 		// Links waiting for a memory that arrives now: their sources' latest records, from the mirror.
 		const sources = map.waitingSources(arriving);
 		const late = (await this.#mirrorRecords(sources)).flatMap((r) => r.links.filter((l) => arriving.has(String(l.to))).map((l) => ({ ...l, from: r.id })));
-		map.release(arriving);
-		const memories = recs.map(({ links: _l, device: _d, ...m }) => m);
 		const ti = performance.now();
 		this.#ownImports++;
 		const out = await engine
-			.importMemories(
-				{ data: JSON.stringify({ memories, associations: [...associations, ...late] }), format: 'json', on_conflict: 'replace' },
-				{ actor: 'sync' },
-			)
+			.applySyncRecords({ records, links: late, conflicts: conflicts.map((c) => ({ winner: c.winner, loser: c.loser, detail: conflictDetail(c) })) })
 			.catch((e: unknown) => {
 				this.#ownImports--;
 				throw e;
 			});
 		timings.import += performance.now() - ti;
+		// Only once applied: a batch that failed is read again with the same links waiting.
+		for (const [to, from] of waiting) map.holdLink(to, from);
+		map.release(arriving);
+		for (const r of recs) if (r.clock !== undefined) map.clocks.set(r.id, { updated_at: r.updated_at, clock: r.clock });
 		for (const e of out.errors) status.skip('?', `refused by the engine: ${e.error}`);
-		for (const r of recs) {
-			const keep = new Set(r.links.map(linkKey));
-			for (const l of local.get(r.id)?.links ?? [])
-				if (!keep.has(linkKey(l)))
-					await engine
-						.deleteAssociation({ memory1_id: r.id, memory2_id: String(l.to), type: l.type as never }, { actor: 'sync' })
-						// A link already gone here (its other end deleted meanwhile): nothing left to remove.
-						.catch(() => undefined);
-		}
 		// What the engine stored (normalised) is what "unchanged" means from now on.
 		for (const r of await engine.syncRecords([...arriving, ...sources])) map.fp[r.id] = fingerprint(r);
 	}
@@ -373,8 +376,8 @@ export class Incoming {
 	}
 
 	/**
-	 * Settles a document's conflicting revisions: the winner (`ordered`) merged with each other
-	 * version over their common base (or, without one, the winner whole, keeping a supersede); the
+	 * Settles a document's conflicting revisions: the winner (`versionOrder`) merged with each other
+	 * version over their common base (or, without one, over an empty one: `mergeWithoutBase`); the
 	 * other revisions are removed from the mirror. Deterministic: every device holding the same
 	 * revisions (and their base) settles them the same way.
 	 */
@@ -384,7 +387,9 @@ export class Incoming {
 			try {
 				const other = await this.ctx.local.get(doc._id, { rev, revs: true });
 				const r = rev === doc._rev ? current : asRecord(id, await open(this.ctx.key!, other, doc._id));
-				if (typeof r !== 'string') versions.push({ rev, rec: r, line: ancestry(other) });
+				if (typeof r === 'string') continue;
+				versions.push({ rev, rec: r, line: ancestry(other) });
+				this.ctx.map.lead = learnLead(this.ctx.map.lead, r, Date.now());
 			} catch {
 				// Unreadable revisions lose.
 			}
@@ -395,14 +400,9 @@ export class Incoming {
 		for (const l of lose) {
 			if (fingerprint(l.rec) === fingerprint(rec)) continue;
 			const base = await this.#base(id, [win.line, l.line]);
-			if (base) {
-				const m = mergeRecords(base, rec, l.rec);
-				if (m.conflicts.length) conflicts.push({ winner: m.record, loser: losingView(m), fields: m.conflicts });
-				rec = m.record;
-			} else if (fingerprint(l.rec) !== fingerprint(win.rec)) {
-				conflicts.push({ winner: win.rec, loser: l.rec });
-				rec = keepSupersede(rec, l.rec) ?? rec;
-			}
+			const m = base ? mergeRecords(base, rec, l.rec) : mergeWithoutBase(rec, l.rec);
+			if (m.conflicts.length) conflicts.push(conflictOf(m));
+			rec = m.record;
 		}
 		if (fingerprint(rec) !== fingerprint(win.rec)) merged.set(id, win.rec);
 		else rec = win.rec;

@@ -5,7 +5,8 @@
  * either side stays removed); metadata merges key by key. Only a field both sides changed to
  * different values is a true conflict: the later version's value is kept (`compareVersions`) and
  * the other goes into the memory's History. Pure and symmetric, so every device that settles the
- * same pair gets the same record, and the devices converge without a new conflict.
+ * same pair gets the same record, and the devices converge without a new conflict. Without a
+ * base (`mergeWithoutBase`) the merge runs over an empty one: see there.
  */
 import type { SyncRecord } from '../engine/types';
 import { canonical, compareVersions, fingerprint, linkKey } from './records';
@@ -102,6 +103,7 @@ export function mergeRecords(base: SyncRecord, a: SyncRecord, b: SyncRecord): Me
 	// The winner's device stays on the record only so that a fold over several versions orders
 	// them the same way; whoever writes the merge stamps its own.
 	const rec: Record<string, unknown> = { id: winner.id, updated_at: winner.updated_at, device: winner.device };
+	if (winner.clock !== undefined) rec.clock = winner.clock;
 	const conflicts: string[] = [];
 	const W = winner as unknown as Record<string, unknown>,
 		L = loser as unknown as Record<string, unknown>,
@@ -126,6 +128,19 @@ export function mergeRecords(base: SyncRecord, a: SyncRecord, b: SyncRecord): Me
 	rec.links = links.v;
 	if (links.conflict) conflicts.push('links');
 	return { record: rec as unknown as SyncRecord, winner, loser, conflicts };
+}
+
+/**
+ * Merges two versions whose common base is not held anywhere (a device that never had it, on a
+ * server that compacted it away): over an empty base, so every tag, link and metadata key either
+ * side has stays (a removal on one side cannot be told from an addition on the other, so it does
+ * not stick), a field only one side has (a summary, a supersede's end of validity) is kept, and a
+ * field both have with different values is a conflict the winner takes, the other in History.
+ * Symmetric like `mergeRecords`.
+ */
+export function mergeWithoutBase(a: SyncRecord, b: SyncRecord): Merged {
+	const empty = { id: a.id, tags: [], links: [], metadata: {} } as unknown as SyncRecord;
+	return mergeRecords(empty, a, b);
 }
 
 /**

@@ -27,34 +27,46 @@ export function memoryIdOf(docId: string): string {
 /** Sorted-key JSON, so equal records give equal text. */
 export const canonical = canonicalJson;
 
-/** A 53-bit hash (cyrb53) of a record's canonical text, without its device: what "unchanged" means. */
+/**
+ * A 53-bit hash (cyrb53) of a record's canonical text, without its device and clock (who wrote it
+ * and when by sync's clock, not what it says): what "unchanged" means.
+ */
 export function fingerprint(rec: SyncRecord): string {
-	const { device: _d, ...rest } = rec;
+	const { device: _d, clock: _c, ...rest } = rec;
 	const s = canonical(rest);
 	return cyrb53(s).toString(36) + ':' + s.length.toString(36);
 }
 
-/** > 0 when `a` wins over `b`: the later `updated_at`, then the greater device id. */
+/** A version's time on sync's shared clock: its `clock`, or its `updated_at` for a record written without one. */
+export function clockOf(r: SyncRecord): number {
+	return r.clock ?? Date.parse(r.updated_at);
+}
+
+/**
+ * This device's lead after seeing `rec` at `now`: how far ahead of this device's clock any other
+ * device's clock has been seen to run (never below 0). A version written just now by a device whose
+ * clock runs a day ahead carries a clock a day ahead, and every device that sees it adopts that
+ * lead, so its own later edits are stamped later than that device's earlier ones whatever the
+ * clocks say (docs/SYNC.md "Clocks"; decision 0015).
+ */
+export function learnLead(lead: number, rec: SyncRecord, now: number): number {
+	const ahead = clockOf(rec) - now;
+	return Number.isFinite(ahead) && ahead > lead ? ahead : lead;
+}
+
+/** The clock of an edit made on this device: its `updated_at` plus the device's lead. */
+export function stampClock(rec: SyncRecord, lead: number): number {
+	return Date.parse(rec.updated_at) + lead;
+}
+
+/** > 0 when `a` wins over `b`: the later clock (`clockOf`), then the greater device id. */
 export function compareVersions(a: SyncRecord, b: SyncRecord): number {
-	const ta = Date.parse(a.updated_at),
-		tb = Date.parse(b.updated_at);
+	const ta = clockOf(a),
+		tb = clockOf(b);
 	if (ta !== tb) return ta > tb ? 1 : -1;
 	const da = a.device ?? '',
 		db = b.device ?? '';
 	return da === db ? 0 : da > db ? 1 : -1;
-}
-
-/**
- * A conflict's winner keeping the loser's supersede: a memory superseded on one device (its
- * t_invalid and INVALIDATED_BY links) and edited on another while apart stays superseded, as an
- * edit survives a delete. Undefined when the loser carries no supersede the winner lacks.
- * Deterministic, so devices settling the same conflict get the same record.
- */
-export function keepSupersede(winner: SyncRecord, loser: SyncRecord): SyncRecord | undefined {
-	if (loser.t_invalid === undefined || winner.t_invalid !== undefined) return undefined;
-	const have = new Set(winner.links.map(linkKey));
-	const add = loser.links.filter((l) => l.type === 'INVALIDATED_BY' && !have.has(linkKey(l)));
-	return { ...winner, t_invalid: loser.t_invalid, links: [...winner.links, ...add] };
 }
 
 /** The largest record sync accepts (content ≤ 50,000 chars, metadata ≤ 32 KB, and the rest). */
@@ -68,6 +80,7 @@ export function asRecord(id: string, v: unknown): SyncRecord | string {
 	if (typeof r.content !== 'string' || r.content.length === 0) return 'no content';
 	if (typeof r.updated_at !== 'string' || Number.isNaN(Date.parse(r.updated_at))) return 'no valid updated_at';
 	if (typeof r.timestamp !== 'string' || typeof r.scope !== 'string' || typeof r.type !== 'string') return 'missing fields';
+	if (r.clock !== undefined && (typeof r.clock !== 'number' || !Number.isFinite(r.clock))) return 'clock is not a finite number';
 	if (!Array.isArray(r.tags) || !Array.isArray(r.links ?? [])) return 'bad tags or links';
 	return { ...r, links: r.links ?? [] } as SyncRecord;
 }

@@ -26,6 +26,10 @@ export class Replication {
 	/** A one-shot pull (`pullOnce`) in progress. */
 	#once: any;
 	#failing = { push: false, pull: false };
+	/** Both directions caught up, and nothing moved since. */
+	#idle = false;
+	/** Replication ended on an error (401, 403): nothing clears it but a new start. */
+	#fatal = false;
 	/** Work to run the next time both directions are caught up, before saying "synced". */
 	#onCaughtUp: (() => Promise<void>)[] = [];
 
@@ -43,6 +47,7 @@ export class Replication {
 		// the status its canceller set (paused, or an error such as the database being gone).
 		// (`repl` is read only by handlers, which run after it is set.)
 		const live = () => this.#repl === repl;
+		this.#idle = this.#fatal = false;
 		const st = this.ctx.status;
 		const status = { set: (s: Parameters<typeof st.set>[0]) => live() && st.set(s), skip: st.skip.bind(st), current: () => st.current };
 		// Retries back off from 1 s to at most 30 s (PouchDB's default grows to 10 minutes); the
@@ -56,12 +61,14 @@ export class Replication {
 				back_off_function: (d: number) => (d ? Math.min(d * 2, 30_000) : 1_000),
 			})
 			.on('change', (info: any) => {
+				this.#idle = false;
 				if (info.direction === 'push') {
 					for (const d of info.change?.docs ?? []) map.unsent.delete(d._id);
 					status.set({ status: 'syncing', pending: this.ctx.waiting() });
 				} else status.set({ status: 'syncing', pending: info.change?.pending ?? 0 });
 			})
 			.on('active', () => {
+				this.#idle = false;
 				// A retry after an error stays "offline" until it gets through.
 				if (!this.#failing.push && !this.#failing.pull) status.set({ status: 'syncing' });
 			})
@@ -71,12 +78,13 @@ export class Replication {
 				else this.#caughtUp();
 			})
 			.on('denied', (err: any) => status.skip(err?.id ?? '?', `the server refused it: ${err?.message ?? err?.reason ?? 'denied'}`))
-			.on('error', (err: any) =>
+			.on('error', (err: any) => {
+				this.#fatal = true;
 				status.set({
 					status: 'error',
 					error: err?.status === 401 ? UNAUTHORIZED : `Sync stopped: ${errorMessage(err)}`,
-				}),
-			));
+				});
+			}));
 		// Sync's own "paused" carries no error: each direction's events tell a failing request
 		// (PouchDB retries it) from being caught up.
 		for (const dir of ['push', 'pull'] as const) {
@@ -139,8 +147,18 @@ export class Replication {
 		this.start();
 	};
 
+	/**
+	 * A sync task that failed (an incoming batch on a full disk) went through on its retry: when
+	 * replication is idle and the status still shows that task's error, says what holds now
+	 * (synced, or what still waits), as being caught up would have.
+	 */
+	recovered(): void {
+		if (this.#repl && this.#idle && !this.#fatal && this.ctx.status.current.status === 'error') this.#caughtUp();
+	}
+
 	/** Both directions caught up: nothing written here waits any more. */
 	#caughtUp(): void {
+		this.#idle = true;
 		const then = this.#onCaughtUp.splice(0);
 		if (then.length) {
 			void (async () => {

@@ -18,6 +18,8 @@ interface MapDoc {
 	wait?: Record<string, string[]>;
 	/** The scopes synced when this map was last used (sorted; empty: every scope). */
 	scopes?: string[];
+	/** How far ahead of this device's clock another device's has been seen to run, ms (records.ts `learnLead`). */
+	lead?: number;
 }
 
 /**
@@ -32,6 +34,12 @@ export class SyncMap {
 	unsent = new Set<string>();
 	/** The revision this device last wrote to the mirror, per id: its echo in the changes feed is skipped unread. */
 	readonly written = new Map<string, string>();
+	/**
+	 * The clock of each version applied here (by its `updated_at`): sent again unchanged (a merge),
+	 * it keeps that clock; an edit here (a new `updated_at`) gets a new one. Not kept across runs:
+	 * a merge not yet sent by then goes out as this device's edit.
+	 */
+	readonly clocks = new Map<string, { updated_at: string; clock: number }>();
 
 	/**
 	 * @param db the current run's mirror, read at each save (undefined once sync stopped: no save)
@@ -70,6 +78,15 @@ export class SyncMap {
 
 	set scopes(s: string[] | undefined) {
 		this.#doc.scopes = s;
+	}
+
+	/** This device's lead over its own clock (0 until it saw a clock ahead of its own). */
+	get lead(): number {
+		return this.#doc.lead ?? 0;
+	}
+
+	set lead(ms: number) {
+		this.#doc.lead = ms;
 	}
 
 	/** Keeps a link from `from` to `to`, a memory not here yet, until `to` arrives. */

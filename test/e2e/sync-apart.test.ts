@@ -2,9 +2,10 @@
  * Sync over time, with two devices (two Chromium profiles) through pouchdb-server on loopback:
  * the mirror of a memory edited many times stays bounded (compaction.ts) and a merge after it
  * still finds its base; a device offline for long that edits a memory the other edited many times
- * meanwhile, against a server that compacted away their common version: both edits stay; a clock
- * a day ahead (the revision tree orders an edit of what it wrote; a clash while apart keeps the
- * later stamp, the other in History); a second tab that does not sync sees and sends changes; and
+ * meanwhile, against a server that compacted away their common version: both edits stay; an edit
+ * stamped a day ahead (the revision tree orders an edit of what it wrote; a clash while apart keeps
+ * the later stamp on sync's shared clock, the other in History; a clock truly ahead is
+ * test/unit/sync/incoming.test.ts "clocks that disagree"); a second tab that does not sync sees and sends changes; and
  * deleting every memory on one device deletes them everywhere except the one another device
  * edited while offline (an edit beats a delete). */
 import { describe, expect, it } from 'vitest';
@@ -131,7 +132,8 @@ describe('sync over time', () => {
 		await ctl(b, 'idle');
 		await engine(b, 'update', { memory_id: x, content: 'The printer on floor 2 was replaced' });
 		for (const p of [a, b]) await until('B’s later edit on both', async () => (await content(p, x)) === 'The printer on floor 2 was replaced');
-		// Apart, both change y's content, B truly later: the rule compares the stamps, so A's stays.
+		// Apart, both change y's content, B truly later: A's edit is stamped a day ahead of every
+		// device's clock (both clocks are right here), so sync's clock counts it later and it stays.
 		for (const p of [a, b]) await ctl(p, 'idle');
 		for (const p of [a, b]) await ctl(p, 'pause');
 		await engine(a, 'update', { memory_id: y, content: 'The badge reader at door B was fixed', updated_at: ahead() });

@@ -14,10 +14,11 @@ import { Incoming } from '../../../src/sync/incoming';
 import { fingerprint } from '../../../src/sync/records';
 import { SyncStatusTracker } from '../../../src/sync/status';
 import { SyncMap } from '../../../src/sync/sync-map';
+import { Replication } from '../../../src/sync/replication';
 
 // PouchDB's Node build with its in-memory adapter (the packages pouchdb-server brings; no types).
 const require = createRequire(import.meta.url);
-const PouchDB = require('pouchdb-core').plugin(require('pouchdb-adapter-memory'));
+const PouchDB = require('pouchdb-core').plugin(require('pouchdb-adapter-memory')).plugin(require('pouchdb-replication'));
 
 const T0 = '2026-12-01T10:00:00.000Z';
 const base: SyncRecord = {
@@ -44,16 +45,15 @@ function fakeEngine() {
 		async syncRecords(ids?: string[]) {
 			return (ids ?? [...rows.keys()]).flatMap((id) => (rows.has(id) ? [structuredClone(rows.get(id)!)] : []));
 		},
-		async importMemories(input: { data: string }) {
-			const { memories, associations } = JSON.parse(input.data) as { memories: SyncRecord[]; associations: Record<string, unknown>[] };
-			for (const m of memories) rows.set(m.id, { ...m, links: [] });
-			for (const { from, ...l } of associations) rows.get(String(from))?.links.push(l);
+		async applySyncRecords(input: { records: SyncRecord[]; links: Record<string, unknown>[]; conflicts: typeof conflicts }) {
+			for (const { device: _d, clock: _c, ...r } of input.records) rows.set(r.id, structuredClone(r));
+			for (const { from, ...l } of input.links) rows.get(String(from))?.links.push(l);
+			conflicts.push(...input.conflicts);
 			return { errors: [] };
 		},
 		async delete(input: { memory_ids: string[] }) {
 			for (const id of input.memory_ids) rows.delete(id);
 		},
-		async deleteAssociation() {},
 		async recordSyncConflict(winner: SyncRecord, loser: SyncRecord, detail: string) {
 			conflicts.push({ winner, loser, detail });
 		},
@@ -71,7 +71,8 @@ async function setup(name: string) {
 	let queue: Promise<unknown> = Promise.resolve();
 	const serial = <T>(fn: () => Promise<T>): Promise<T> => {
 		const run = queue.then(fn, fn);
-		queue = run.catch(() => undefined);
+		// As the controller's queue: a failure goes to the status.
+		queue = run.catch((e: Error) => ctx.status.set({ status: 'error', error: e.message }));
 		return run;
 	};
 	const map = new SyncMap(() => local, serial);
@@ -91,6 +92,7 @@ async function setup(name: string) {
 		resend: (ids) => resent.push(...ids),
 		waiting: () => 0,
 		caughtUp: () => undefined,
+		recovered: () => undefined,
 	};
 	const incoming = new Incoming(ctx);
 	incoming.listen();
@@ -101,7 +103,7 @@ async function setup(name: string) {
 		await queue;
 	};
 	const box = async (r: SyncRecord, device: string) => seal(key, { ...r, device }, r.id);
-	return { local, engine, map, resent, incoming, settle, box };
+	return { ctx, local, engine, map, resent, incoming, settle, box };
 }
 
 describe('incoming: merging over the common base', () => {
@@ -173,17 +175,96 @@ describe('incoming: merging over the common base', () => {
 	});
 });
 
+describe('incoming: no base version anywhere', () => {
+	it('conflicting revisions whose common version is gone merge over an empty one: both sides’ tags, links and metadata keys stay', async () => {
+		const t = await setup('merge-no-base');
+		// Two children of a 1-… whose body neither the mirror nor a server holds (compacted away).
+		const onA = {
+			...base,
+			content: 'The build server is buildkite',
+			tags: ['ops', 'ci'],
+			metadata: { owner: 'ann' },
+			updated_at: '2026-12-01T11:00:00.000Z',
+		};
+		const onB = {
+			...base,
+			tags: ['ops', 'infra'],
+			metadata: { rack: 4 },
+			links: [{ to: 'm2', type: 'LEADS_TO', strength: 0.7 }],
+			updated_at: '2026-12-01T12:00:00.000Z',
+		};
+		await t.local.bulkDocs(
+			[
+				{ _id: 'm1', _rev: '2-aaaa', _revisions: { start: 2, ids: ['aaaa', 'gone'] }, ...(await t.box(onA, 'dev-a')) },
+				{ _id: 'm1', _rev: '2-bbbb', _revisions: { start: 2, ids: ['bbbb', 'gone'] }, ...(await t.box(onB, 'dev-b')) },
+			],
+			{ new_edits: false },
+		);
+		await t.settle();
+		const got = t.engine.rows.get('m1')!;
+		// Content: both differ from "nothing", so the later version's (B kept the original) wins; A's is in History.
+		expect(got.content).toBe(base.content);
+		expect(got.tags).toEqual(['ops', 'infra', 'ci']);
+		expect(got.metadata).toEqual({ owner: 'ann', rack: 4 });
+		expect(t.engine.conflicts).toHaveLength(1);
+		expect(t.engine.conflicts[0].detail).toMatch(/^Sync conflict on content: the version from device dev-b/);
+		expect(t.engine.conflicts[0].loser.content).toBe('The build server is buildkite');
+		expect(t.resent).toEqual(['m1']);
+	});
+
+	it('a local edit not yet sent meets a version whose base is gone: both sides’ tags stay', async () => {
+		const t = await setup('pending-no-base');
+		t.engine.rows.set('m1', { ...base, tags: ['ops', 'mine'], updated_at: '2026-12-01T13:00:00.000Z' });
+		t.map.fp.m1 = fingerprint(base);
+		const theirs = { ...base, tags: ['ops', 'theirs'], importance: 0.8, updated_at: '2026-12-01T12:00:00.000Z' };
+		await t.local.bulkDocs([{ _id: 'm1', _rev: '3-cccc', _revisions: { start: 3, ids: ['cccc', 'gone2', 'gone1'] }, ...(await t.box(theirs, 'dev-b')) }], {
+			new_edits: false,
+		});
+		await t.settle();
+		expect(t.engine.rows.get('m1')).toMatchObject({ tags: ['ops', 'mine', 'theirs'], importance: 0.5 });
+		expect(t.engine.conflicts.map((c) => c.detail.split(':')[0])).toEqual(['Sync conflict on importance']);
+	});
+});
+
+describe('incoming: clocks that disagree', () => {
+	it('a device that saw a clock a day ahead wins a later clash with it: its local edit, not the one stamped ahead', async () => {
+		vi.useFakeTimers({ toFake: ['Date'] });
+		try {
+			const t = await setup('clock-ahead');
+			vi.setSystemTime(Date.parse('2026-12-01T10:00:00.000Z'));
+			const r1 = await t.local.put({ _id: 'm1', ...(await t.box(base, 'dev-0')) });
+			// A's clock runs a day ahead: its edit of another memory, written just now, says tomorrow.
+			await t.local.put({
+				_id: 'm2',
+				...(await t.box({ ...base, id: 'm2', content: 'Coffee beans are in the left cupboard', updated_at: '2026-12-02T10:00:00.000Z' }, 'dev-a')),
+			});
+			await t.settle();
+			// Apart: A edits m1 at 10:05 (its clock: the 2nd), this device at 10:10, not sent yet.
+			vi.setSystemTime(Date.parse('2026-12-01T10:10:00.000Z'));
+			t.engine.rows.set('m1', { ...base, content: 'The build server is jenkins-02', updated_at: '2026-12-01T10:10:00.000Z' });
+			const theirs = { ...base, content: 'The build server is jenkins-03', updated_at: '2026-12-02T10:05:00.000Z' };
+			await t.local.put({ _id: 'm1', _rev: r1.rev, ...(await t.box(theirs, 'dev-a')) });
+			await t.settle();
+			expect(t.engine.rows.get('m1')!.content).toBe('The build server is jenkins-02');
+			expect(t.engine.conflicts).toHaveLength(1);
+			expect(t.engine.conflicts[0].loser.content).toBe('The build server is jenkins-03');
+		} finally {
+			vi.useRealTimers();
+		}
+	});
+});
+
 describe('incoming: a batch that fails', () => {
 	it('is applied later: the next batch does not move the checkpoint past it', async () => {
 		vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
 		try {
 			const t = await setup('fail-once');
-			// The engine refuses the first import as a full disk does.
-			const importMemories = t.engine.importMemories.bind(t.engine);
+			// The engine refuses the first apply as a full disk does.
+			const apply = t.engine.applySyncRecords.bind(t.engine);
 			let refuse = 1;
-			t.engine.importMemories = async (input: { data: string }) => {
+			t.engine.applySyncRecords = async (input) => {
 				if (refuse-- > 0) throw Object.assign(new Error('The browser refused the write: storage is full.'), { code: 'quota_exceeded' });
-				return importMemories(input);
+				return apply(input);
 			};
 			const settle = async () => {
 				await vi.advanceTimersByTimeAsync(100);
@@ -201,5 +282,41 @@ describe('incoming: a batch that fails', () => {
 		} finally {
 			vi.useRealTimers();
 		}
+	});
+});
+
+describe('incoming: a batch that fails while replication is caught up', () => {
+	it('clears the error once the batch applies on its retry: the status says synced again', async () => {
+		const t = await setup('recover-local');
+		const remote = new PouchDB('recover-remote', { adapter: 'memory' });
+		const apply = t.engine.applySyncRecords.bind(t.engine);
+		let refuse = 1;
+		t.engine.applySyncRecords = async (input) => {
+			// Refused after replication said it was caught up (the import's embedding takes a while).
+			if (refuse-- > 0) await new Promise((r) => setTimeout(r, 300)).then(() => Promise.reject(new Error("This device's storage is full")));
+			return apply(input);
+		};
+		t.ctx.remote = remote;
+		const replication = new Replication(t.ctx);
+		t.ctx.recovered = () => replication.recovered();
+		await remote.put({ _id: 'm1', ...(await t.box(base, 'dev-0')) });
+		replication.start();
+		const until = async (what: () => boolean) => {
+			for (let i = 0; i < 200 && !what(); i++) await new Promise((r) => setTimeout(r, 25));
+			expect([what(), t.ctx.status.current.status]).toEqual([true, expect.anything()]);
+		};
+		// Replication caught up (the document is in the mirror); the engine refused the batch.
+		await until(() => t.engine.rows.size === 0 && t.ctx.status.current.status === 'error' && refuse === 0);
+		await new Promise((r) => setTimeout(r, 200));
+		expect(t.ctx.status.current).toMatchObject({ status: 'error', error: "This device's storage is full" });
+		// Room again: the feed is read again from the checkpoint (what the retry timer does).
+		t.incoming.cancel();
+		t.incoming.listen();
+		await t.settle();
+		expect(t.engine.rows.has('m1')).toBe(true);
+		await until(() => t.ctx.status.current.status === 'synced');
+		expect(t.ctx.status.current.error).toBeUndefined();
+		replication.cancel();
+		t.incoming.cancel();
 	});
 });

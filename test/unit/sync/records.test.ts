@@ -4,7 +4,21 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SyncRecord } from '../../../src/engine/types';
-import { checkDoc, docIdOf, inScopes, keepSupersede, linkKey, MAX_DOC_CHARS, memoryIdOf, parseScopes } from '../../../src/sync/records';
+import { mergeWithoutBase } from '../../../src/sync/merge';
+import {
+	asRecord,
+	checkDoc,
+	clockOf,
+	compareVersions,
+	docIdOf,
+	inScopes,
+	learnLead,
+	linkKey,
+	MAX_DOC_CHARS,
+	memoryIdOf,
+	parseScopes,
+	stampClock,
+} from '../../../src/sync/records';
 
 describe('sync documents', () => {
 	it('accepts an Engram box of schema version 1', () => {
@@ -42,7 +56,7 @@ describe('sync scopes', () => {
 	});
 });
 
-describe('a conflict keeps a supersede', () => {
+describe('a conflict without a base keeps a supersede', () => {
 	const base: SyncRecord = {
 		id: 'z',
 		content: 'The build server is jenkins-01',
@@ -64,21 +78,18 @@ describe('a conflict keeps a supersede', () => {
 	};
 	const edited: SyncRecord = { ...base, content: 'The build server is jenkins-01 in rack 4', updated_at: '2026-01-04T00:00:00.000Z' };
 
-	it('the winning edit takes the losing supersede: t_invalid and its INVALIDATED_BY link, nothing else of the loser', () => {
-		expect(keepSupersede(edited, superseded)).toEqual({
-			...edited,
+	it('the winning edit takes the losing supersede: t_invalid and its INVALIDATED_BY link', () => {
+		const m = mergeWithoutBase(edited, superseded);
+		expect(m.record).toMatchObject({
+			content: edited.content,
 			t_invalid: '2026-01-03T00:00:00.000Z',
 			links: [
 				{ to: 'w', type: 'RELATES_TO', strength: 0.5 },
 				{ to: 'z2', type: 'INVALIDATED_BY', strength: 1 },
 			],
 		});
-	});
-
-	it('nothing to carry over: the loser is not superseded, or the winner is already', () => {
-		expect(keepSupersede(superseded, edited)).toBeUndefined();
-		expect(keepSupersede({ ...superseded, updated_at: '2026-01-05T00:00:00.000Z' }, superseded)).toBeUndefined();
-		expect(keepSupersede(edited, base)).toBeUndefined();
+		expect(m.conflicts).toEqual(['content']);
+		expect(mergeWithoutBase(superseded, edited).record).toEqual(m.record);
 	});
 });
 
@@ -92,5 +103,52 @@ describe('document ids', () => {
 		expect(docIdOf('~~already')).toBe('~~~~already');
 		for (const id of ['a/b', '100%', '🔥', 'שלום', '~one', '~~two', '_design/x', 'engram-sync-salt', '_', '~~']) expect(memoryIdOf(docIdOf(id))).toBe(id);
 		for (const id of ['a', '_x', '~~_x', 'engram-sync-salt']) expect(docIdOf(id).startsWith('_')).toBe(false);
+	});
+});
+
+describe('sync’s clock', () => {
+	const rec: SyncRecord = {
+		id: 'c',
+		content: 'The standup moved to 9:30',
+		type: 'Fact',
+		tags: [],
+		scope: 'default',
+		importance: 0.5,
+		confidence: 1,
+		metadata: {},
+		timestamp: '2026-12-01T10:00:00.000Z',
+		updated_at: '2026-12-01T10:00:00.000Z',
+		links: [],
+	};
+	const DAY = 86_400_000;
+	const now = Date.parse('2026-12-01T10:00:00.000Z');
+
+	it('a record written before clocks counts its updated_at', () => {
+		expect(clockOf(rec)).toBe(now);
+		expect(clockOf({ ...rec, clock: now + 5 })).toBe(now + 5);
+	});
+
+	it('adopts the lead of a clock seen running ahead, never a lag', () => {
+		expect(learnLead(0, { ...rec, clock: now + DAY }, now + 200)).toBe(DAY - 200);
+		expect(learnLead(DAY, { ...rec, clock: now }, now)).toBe(DAY);
+		expect(learnLead(0, { ...rec, updated_at: '2026-11-01T00:00:00.000Z' }, now)).toBe(0);
+	});
+
+	it('a device with a true clock that saw a clock a day ahead stamps its later edit later than that device’s earlier one', () => {
+		// A's clock runs a day ahead. B (true clock) gets A's version of another memory at 10:00 and adopts A's lead.
+		const lead = learnLead(0, { ...rec, updated_at: '2026-12-02T10:00:00.000Z', device: 'dev-a' }, now);
+		// Apart: A edits at 10:05 (its clock says the 2nd), B at 10:10.
+		const onA = { ...rec, content: 'The standup moved to 9:45', updated_at: '2026-12-02T10:05:00.000Z', device: 'dev-a' };
+		const mine = { ...rec, content: 'The standup moved to 10:00', updated_at: '2026-12-01T10:10:00.000Z' };
+		const onB = { ...mine, device: 'dev-b', clock: stampClock(mine, lead) };
+		const onA2 = { ...onA, clock: stampClock(onA, 0) };
+		expect(compareVersions(onB, onA2)).toBe(1);
+		expect(compareVersions(onB, onA)).toBe(1);
+		expect(mergeWithoutBase(onA2, onB).record.content).toBe('The standup moved to 10:00');
+	});
+
+	it('refuses a record whose clock is not a number, naming the field', () => {
+		expect(asRecord('c', { ...rec, clock: 'soon' })).toBe('clock is not a finite number');
+		expect(asRecord('c', { ...rec, clock: now })).toMatchObject({ clock: now });
 	});
 });
