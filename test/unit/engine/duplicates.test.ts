@@ -20,6 +20,7 @@ import {
 	PACKED_VOCABULARY_MAX,
 	possibleUpdatePacked,
 	possibleUpdateWords,
+	sameFact,
 	sharpWords,
 	wordCache,
 	wordsOf,
@@ -134,6 +135,49 @@ describe('isNearDuplicate', () => {
 			}),
 			{ numRuns: 500 },
 		);
+	});
+});
+
+describe('sameFact', () => {
+	it('keeps apart numbers written alike, words in another order, a code in another case and code indented otherwise', () => {
+		const apart = [
+			['Server IP is 10.0.0.1', 'Server IP is 10.0.1.0'],
+			['Running version 1.1.0', 'Running version 1.0.1'],
+			['Version 2.2', 'Version 2.2.2'],
+			['Due on 1/1/11', 'Due on 1/11/11'],
+			['Call at 10:10', 'Call at 10:10:10'],
+			['Cost is 1,000', 'Cost is 1.000'],
+			['version 10.0.0.10', 'version 10.10.0.0'],
+			['The area is 10\u00b2 m', 'The area is 102 m'],
+			['x\u00b2', 'x2'],
+			['Height is 6\u2032', 'Height is 6'],
+			['the dog bit the man', 'the man bit the dog'],
+			['convert celsius to fahrenheit', 'convert fahrenheit to celsius'],
+			['copy the data from staging to prod', 'copy the data from prod to staging'],
+			['It is done.', 'Is it done?'],
+			['The key is AbC123', 'The key is abc123'],
+			['if a:\n    b\nc', 'if a:\n    b\n    c'],
+		];
+		for (const [a, b] of apart) {
+			expect(sameFact(a, b), `${a} | ${b}`).toBe(false);
+			expect(sameFact(b, a), `${b} | ${a}`).toBe(false);
+		}
+	});
+
+	it('still folds case, punctuation, whitespace, articles and dropped words', () => {
+		const same = [
+			['We decided to use PostgreSQL for the billing service', 'we decided to use postgresql for the billing service.'],
+			['Invoices are due in 30 days', 'Invoices are due in 30 days.'],
+			['The release is v2.1', 'the release is v2.1.'],
+			['Heidi writes the changelog', 'HEIDI WRITES THE CHANGELOG'],
+			['Use tabs for indentation', 'Use  tabs\tfor indentation.'],
+			['The meeting is with the team', 'The meeting is with a team'],
+			['Alice likes green tea', 'Alice likes tea'],
+			['Use \uff46\uff55\uff4c\uff4c width 1', 'Use full width 1'],
+			['The build uses Vite\n', 'The build uses Vite'],
+			['Step one:\n  run make\n  run test', 'step one:\n  run make\n  run test.'],
+		];
+		for (const [a, b] of same) expect(sameFact(a, b), `${a} | ${b}`).toBe(true);
 	});
 });
 

@@ -49,6 +49,41 @@ describe('store_memory and near-duplicates', () => {
 		expect(again.results[0].status).toBe('duplicate');
 	});
 
+	it('every storing profile: numbers written alike, words swapped, a code in another case or code indented otherwise are other facts', async () => {
+		const pairs = [
+			['Server IP is 10.0.0.1', 'Server IP is 10.0.1.0'],
+			['Running version 1.1.0', 'Running version 1.0.1'],
+			['Due on 1/1/11', 'Due on 1/11/11'],
+			['The area is 10\u00b2 m', 'The area is 102 m'],
+			['convert celsius to fahrenheit', 'convert fahrenheit to celsius'],
+			['The key is AbC123', 'The key is abc123'],
+			['if a:\n    b\nc', 'if a:\n    b\n    c'],
+		];
+		const profiles = [
+			['native', 'store_memory', (content: string, i: number) => ({ content, scope: `s${i}` })],
+			['automem', 'store_memory', (content: string, i: number) => ({ content, tags: [`s${i}`] })],
+			['aiakiv', 'save_memory', (content: string) => ({ summary: content, content })],
+			['memory-mcp', 'store_memory', (content: string, i: number) => ({ content, labels: [`s${i}`] })],
+			['codomyrmex', 'memory_put', (content: string) => ({ content })],
+		] as const;
+		for (const [profile, tool, args] of profiles) {
+			engine = await makeEngine();
+			c = await connect(engine, profile);
+			for (const [i, [a, b]] of pairs.entries()) {
+				for (const content of [a, b]) expect((await c.call(tool, args(content, i))).isError, `${profile}: ${content}`).toBeFalsy();
+				const { memories } = JSON.parse((await engine.exportMemories({ format: 'json' })).data) as { memories: { content: string }[] };
+				const kept = memories.map((m) => m.content);
+				expect(kept, `${profile}: ${a} | ${b}`).toEqual(expect.arrayContaining([a, b]));
+			}
+			expect((await engine.stats({})).total_memories, profile).toBe(pairs.length * 2);
+			await c.close();
+			await engine.close();
+		}
+		// afterEach closes these.
+		engine = await makeEngine();
+		c = await connect(engine);
+	});
+
 	it('native: a caller-given id is stored beside its near-duplicate and the answer says so', async () => {
 		engine = await makeEngine();
 		c = await connect(engine);
