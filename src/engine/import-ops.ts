@@ -9,7 +9,7 @@
  */
 import { MemoryError } from '../core/errors';
 import { newMemoryId } from '../core/ids';
-import { ImportInputSchema, LIMITS, toIso, type ImportInput, type ImportOutput } from '../core/schemas';
+import { ImportInputSchema, LIMITS, StoreInputSchema, toIso, type ImportInput, type ImportOutput } from '../core/schemas';
 import { appendActivity } from '../store/activity';
 import { linksOut, putLinks } from '../store/associations';
 import { contentKey, sessionOf } from '../store/derived';
@@ -475,9 +475,20 @@ async function newLinks(ctx: EngineContext, links: ReturnType<typeof graphLinks>
 	});
 }
 
+/**
+ * Stores a batch of observations. Replacing deletes the stored memories before storing their new
+ * versions (two transactions: a store refuses an id that is taken), so nothing may make the store
+ * fail after the delete that can be known before it: the items are checked first, and a disk
+ * known to be full deletes nothing.
+ */
 async function storeGraphBatch(ctx: EngineContext, batch: GraphItem[], onConflict: 'skip' | 'replace', actor: string, counts: Counts): Promise<void> {
 	const existing = new Set((await ctx.db.memories.bulkGet(batch.map((b) => b.id))).flatMap((r) => (r ? [r.id] : [])));
-	if (existing.size && onConflict === 'replace') await deleteMemories(ctx, { memory_ids: [...existing] }, actor);
+	if (existing.size && onConflict === 'replace') {
+		parseInput(StoreInputSchema, { memories: batch });
+		if (ctx.db.quotaFullSince !== undefined)
+			throw new MemoryError('quota_exceeded', 'on_conflict: storage is full, so no memory was replaced (a replace deletes before it stores); free some space and import again');
+		await deleteMemories(ctx, { memory_ids: [...existing] }, actor);
+	}
 	const todo = onConflict === 'replace' ? batch : batch.filter((b) => !existing.has(b.id));
 	if (onConflict === 'skip') counts.skipped += existing.size;
 	else counts.replaced += existing.size;
