@@ -52,7 +52,7 @@ const MODIFIERS: ReadonlySet<string> = new Set(
 		'quit ceased longer anymore try tries tried trying attempt attempted attempts plan plans planned planning want wants ' +
 		'wanted hope hopes hoped intend intends intended expect expects expected supposed only except unless excluding ' +
 		'failed fails fail unable refused declined rejected cancelled canceled fake false wrong incorrect mistakenly rumored ' +
-		'rumoured rarely seldom sometimes occasionally usually often'
+		'rumoured rarely seldom sometimes occasionally usually often stop stops avoid avoids avoided avoiding anti'
 	).split(' '),
 );
 
@@ -76,14 +76,48 @@ export const NEGATIONS: ReadonlySet<string> = new Set([
 	'wont',
 	'shouldnt',
 	'nor',
+	'non',
+	// Other languages' "not", "no" and "never" (as the tokenizer has them, accents dropped): a
+	// text that drops "niet" or "não" from a stored one says the opposite.
+	'nicht',
+	'kein',
+	'keine',
+	'keinen',
+	'keinem',
+	'keiner',
+	'keines',
+	'nie',
+	'niemals',
+	'niet',
+	'geen',
+	'nooit',
+	'inte',
+	'ikke',
+	'ej',
+	'aldrig',
+	'aldri',
+	'ne',
+	'pas',
+	'jamais',
+	'aucun',
+	'aucune',
+	'nao',
+	'nunca',
+	'jamas',
+	'mai',
+	'nigdy',
+	'не',
+	'нет',
+	'никогда',
 ]);
 
 /**
  * Symbols that change what a text says though no word holds them: currency and other symbols, #,
- * %, @, &, *, slashes, and a minus sign before a number. Words and edge punctuation drop them, so
- * "-5 degrees" and "5 degrees", "Price: €5" and "Price: $5", "C#" and "C" read as one fact.
+ * %, @, &, *, slashes, a question mark and a minus sign before a number. Words and edge
+ * punctuation drop them, so "-5 degrees" and "5 degrees", "Price: €5" and "Price: $5", "C#" and
+ * "C", "The server is down?" and "The server is down" read as one fact.
  */
-const MARK_RE = /[\p{S}#%@&*/\\]|(?<![\p{L}\p{N}])[-\u2212](?=\p{N})/gu;
+const MARK_RE = /[\p{S}#%@&*/\\?¿]|(?<![\p{L}\p{N}])[-\u2212](?=\p{N})/gu;
 
 /** The distinct symbols of MARK_RE in `text`, sorted. */
 function marksOf(text: string): string {

@@ -84,6 +84,25 @@ describe('isNearDuplicate', () => {
 		expect(near('Alice likes tea.', 'Alice likes green tea.')).toBe(true);
 	});
 
+	it('keeps a new text that drops "non", "anti", "stop", "avoid" or another language\'s "not" or "never"', () => {
+		const dropped = [
+			['The ticket is refundable', 'The ticket is non-refundable'],
+			['The drug is inflammatory', 'The drug is anti-inflammatory'],
+			['using the old API', 'Stop using the old API'],
+			['deploying on Fridays', 'Avoid deploying on Fridays'],
+			['Mi piace il caffè', 'Non mi piace il caffè'],
+			['Eu gosto de café', 'Eu não gosto de café'],
+			['Ik drink koffie', 'Ik drink geen koffie'],
+			['Hij woont in Gent', 'Hij woont niet in Gent'],
+			['Jag dricker kaffe', 'Jag dricker inte kaffe'],
+			['Ich trinke Kaffee', 'Ich trinke keinen Kaffee'],
+			['Je mange de la viande', 'Je ne mange pas de la viande'],
+			['Bebo café', 'Nunca bebo café'],
+			['Он любит кофе', 'Он не любит кофе'],
+		];
+		for (const [incoming, stored] of dropped) expect(near(incoming, stored), `${incoming} <- ${stored}`).toBe(false);
+	});
+
 	it('keeps a new text that drops a hedge, a modal, what used to be or was only tried: it says another thing', () => {
 		expect(near('Bob won the race', 'Bob almost won the race')).toBe(false);
 		expect(near('The server was in Frankfurt', 'The server was previously in Frankfurt')).toBe(false);
@@ -162,6 +181,11 @@ describe('sameFact', () => {
 			expect(sameFact(a, b), `${a} | ${b}`).toBe(false);
 			expect(sameFact(b, a), `${b} | ${a}`).toBe(false);
 		}
+	});
+
+	it('keeps a question apart from the statement', () => {
+		expect(sameFact('The server is down', 'The server is down?')).toBe(false);
+		expect(sameFact('¿Está abierto?', 'Está abierto')).toBe(false);
 	});
 
 	it('still folds case, punctuation, whitespace, articles and dropped words', () => {

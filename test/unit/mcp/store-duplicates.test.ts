@@ -49,7 +49,7 @@ describe('store_memory and near-duplicates', () => {
 		expect(again.results[0].status).toBe('duplicate');
 	});
 
-	it('every storing profile: numbers written alike, words swapped, a code in another case or code indented otherwise are other facts', async () => {
+	it('every storing profile: numbers written alike, words swapped, a code in another case, code indented otherwise, a dropped "non" or "niet", or a question are other facts', async () => {
 		const pairs = [
 			['Server IP is 10.0.0.1', 'Server IP is 10.0.1.0'],
 			['Running version 1.1.0', 'Running version 1.0.1'],
@@ -58,6 +58,9 @@ describe('store_memory and near-duplicates', () => {
 			['convert celsius to fahrenheit', 'convert fahrenheit to celsius'],
 			['The key is AbC123', 'The key is abc123'],
 			['if a:\n    b\nc', 'if a:\n    b\n    c'],
+			['The ticket is non-refundable', 'The ticket is refundable'],
+			['Hij woont niet in Gent', 'Hij woont in Gent'],
+			['The server is down?', 'The server is down'],
 		];
 		const profiles = [
 			['native', 'store_memory', (content: string, i: number) => ({ content, scope: `s${i}` })],
