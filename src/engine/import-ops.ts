@@ -500,7 +500,10 @@ async function storeGraphBatch(ctx: EngineContext, batch: GraphItem[], onConflic
 	if (existing.size && onConflict === 'replace') {
 		parseInput(StoreInputSchema, { memories: batch });
 		if (ctx.db.quotaFullSince !== undefined)
-			throw new MemoryError('quota_exceeded', 'on_conflict: storage is full, so no memory was replaced (a replace deletes before it stores); free some space and import again');
+			throw new MemoryError(
+				'quota_exceeded',
+				'on_conflict: storage is full, so no memory was replaced (a replace deletes before it stores); free some space and import again',
+			);
 		await deleteMemories(ctx, { memory_ids: [...existing] }, actor);
 	}
 	const todo = onConflict === 'replace' ? batch : batch.filter((b) => !existing.has(b.id));

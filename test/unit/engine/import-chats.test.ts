@@ -99,7 +99,15 @@ describe('a message that starts with indented code', () => {
 					id: 'c1',
 					title: 'code',
 					mapping: {
-						n1: { id: 'n1', message: { id: 'm1', author: { role: 'user' }, create_time: 1_700_000_000, content: { content_type: 'text', parts: [`\n\n${code}\n\n`] } } },
+						n1: {
+							id: 'n1',
+							message: {
+								id: 'm1',
+								author: { role: 'user' },
+								create_time: 1_700_000_000,
+								content: { content_type: 'text', parts: [`\n\n${code}\n\n`] },
+							},
+						},
 					},
 				},
 			]),

@@ -78,7 +78,7 @@ describe('Engine', () => {
 		});
 	});
 
-	describe('server-memory observations near and over a memory\'s size', () => {
+	describe("server-memory observations near and over a memory's size", () => {
 		const entity = (name: string, observations: string[]) => JSON.stringify({ type: 'entity', name, entityType: 'person', observations });
 		const contents = async (e: Awaited<ReturnType<typeof fresh>>) =>
 			(JSON.parse((await e.exportMemories({ format: 'json' })).data) as { memories: { content: string }[] }).memories.map((m) => m.content).sort();
