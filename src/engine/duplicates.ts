@@ -41,7 +41,8 @@ const ARTICLES: ReadonlySet<string> = new Set(['a', 'an', 'the']);
 /**
  * Words that make a statement another one, not a fuller one: hedges and modals ("Bob almost won
  * the race"), what used to be or was only tried ("The server was previously in Frankfurt", "Alice
- * tried to quit smoking"), exclusivity ("Only admins can delete projects") and frequency. A new
+ * tried to quit smoking"), exclusivity ("Only admins can delete projects"), frequency, and bounds
+ * ("Upload up to 10 files", "Children under 12 ride free"). A new
  * text that drops one of them from a stored text says something the stored one does not ("Bob
  * won the race"), so it is kept, though every word of it is the stored text's.
  */
@@ -52,7 +53,10 @@ const MODIFIERS: ReadonlySet<string> = new Set(
 		'quit ceased longer anymore try tries tried trying attempt attempted attempts plan plans planned planning want wants ' +
 		'wanted hope hopes hoped intend intends intended expect expects expected supposed only except unless excluding ' +
 		'failed fails fail unable refused declined rejected cancelled canceled fake false wrong incorrect mistakenly rumored ' +
-		'rumoured rarely seldom sometimes occasionally usually often stop stops avoid avoids avoided avoiding anti'
+		'rumoured rarely seldom sometimes occasionally usually often stop stops avoid avoids avoided avoiding anti ' +
+		// Bounds and approximations of a number or kind: "at most 10", "more than 50", "under 12",
+		// "about 3 hours", "every other Monday", "half German", "step-mother" are not their number or kind.
+		'about around approximately approx roughly circa least most more less fewer over under above below beyond up other half step'
 	).split(' '),
 );
 
@@ -179,6 +183,27 @@ function indentsOf(text: string): string[] | null {
 	return lines.slice(1).flatMap((l) => (l.trim() === '' ? [] : [/^[ \t]*/.exec(l)![0]]));
 }
 
+/** Words joined by hyphens ("mother-in-law", "non-smoking", "read-only"), lower-cased. */
+const COMPOUND_RE = /[\p{L}\p{N}]+(?:[-\u2010\u2011][\p{L}\p{N}]+)+/gu;
+
+/**
+ * Whether each hyphenated compound of `a` is one of `b`'s too, or `b` holds none of its parts: a
+ * compound is one word, and "mother" is not "mother-in-law", nor "smoking" "non-smoking".
+ */
+function keepsCompounds(a: string, b: string): boolean {
+	const mine = a.toLowerCase().match(COMPOUND_RE);
+	if (!mine) return true;
+	const other = b.toLowerCase();
+	const theirs = new Set(other.match(COMPOUND_RE) ?? []);
+	let words: Set<string> | undefined;
+	for (const c of mine) {
+		if (theirs.has(c)) continue;
+		words ??= new Set(other.match(WORD_RE) ?? []);
+		if (c.split(/[-\u2010\u2011]/).some((p) => words!.has(p))) return false;
+	}
+	return true;
+}
+
 /** Whether the words `a` and `b` both hold come in the same order in each. */
 function sameOrder(a: string[], b: string[]): boolean {
 	const inA = new Set(a);
@@ -192,7 +217,8 @@ function sameOrder(a: string[], b: string[]): boolean {
  * The last check before two texts the other checks call duplicates are folded: the same symbols
  * (MARK_RE), the same numbers as written, the words both hold in the same order ("Alice manages
  * Bob" is not "Bob manages Alice", "convert celsius to fahrenheit" not "… fahrenheit to celsius",
- * "It is done." not "Is it done?"), a code like "AbC123" in the same case, and,
+ * "It is done." not "Is it done?"), a code like "AbC123" in the same case, a hyphenated
+ * compound whole or not at all ("mother-in-law" is not "mother"), and,
  * when both run over several lines, the same indentation (code). Numbers as written, because
  * words split them: "10.0.0.1" and "10.0.1.0", "1.1.0" and "1.0.1", "1/1/11" and "1/11/11",
  * "2.2" and "2.2.2" hold the same words in the same order; and NFKC makes "10²" "102". Run only
@@ -205,6 +231,7 @@ export function sameFact(a: string, b: string): boolean {
 	const nb = numbersOf(b);
 	if (na.length !== nb.length || na.some((n, i) => n !== nb[i])) return false;
 	if (!sameOrder(wordOrder(a), wordOrder(b)) || !keepsCase(a, b) || !keepsCase(b, a)) return false;
+	if (!keepsCompounds(a, b) || !keepsCompounds(b, a)) return false;
 	const ia = indentsOf(a);
 	const ib = indentsOf(b);
 	return ia === null || ib === null || (ia.length === ib.length && ia.every((x, i) => x === ib[i]));

@@ -84,6 +84,23 @@ describe('isNearDuplicate', () => {
 		expect(near('Alice likes tea.', 'Alice likes green tea.')).toBe(true);
 	});
 
+	it('keeps a new text that drops a bound or approximation of a number or kind', () => {
+		const dropped = [
+			['Standup is every Monday', 'Standup is every other Monday'],
+			['The limit is 10 requests', 'The limit is at most 10 requests'],
+			['You need 5 years of experience', 'You need at least 5 years of experience'],
+			['Upload 10 files', 'Upload up to 10 files'],
+			['It costs 50 dollars', 'It costs more than 50 dollars'],
+			['Children 12 ride free', 'Children under 12 ride free'],
+			['Visitors 65 get a discount', 'Visitors over 65 get a discount'],
+			['The trip takes 3 hours', 'The trip takes about 3 hours'],
+			['Bob is German', 'Bob is half German'],
+		];
+		for (const [incoming, stored] of dropped) expect(near(incoming, stored), `${incoming} <- ${stored}`).toBe(false);
+		// An adjective dropped still loses nothing.
+		expect(near('Alice is an engineer', 'Alice is a senior engineer')).toBe(true);
+	});
+
 	it('keeps a new text that drops "non", "anti", "stop", "avoid" or another language\'s "not" or "never"', () => {
 		const dropped = [
 			['The ticket is refundable', 'The ticket is non-refundable'],
@@ -181,6 +198,19 @@ describe('sameFact', () => {
 			expect(sameFact(a, b), `${a} | ${b}`).toBe(false);
 			expect(sameFact(b, a), `${b} | ${a}`).toBe(false);
 		}
+	});
+
+	it('keeps a hyphenated compound apart from its parts', () => {
+		for (const [a, b] of [
+			["Alice is Bob's mother-in-law", "Alice is Bob's mother"],
+			["Alice is Bob's step-mother", "Alice is Bob's mother"],
+			['The API is read-only', 'The API is read'],
+			['Alice is a non-smoker', 'Alice is a smoker'],
+		]) {
+			expect(sameFact(a, b), `${a} | ${b}`).toBe(false);
+			expect(sameFact(b, a), `${b} | ${a}`).toBe(false);
+		}
+		expect(sameFact('Use UTF-8 everywhere', 'use utf-8 everywhere')).toBe(true);
 	});
 
 	it('keeps a question apart from the statement', () => {
