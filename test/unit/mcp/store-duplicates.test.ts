@@ -130,7 +130,9 @@ describe('a duplicate that brings new tags or metadata', () => {
 			duplicate: true,
 			merged_tags: ['architecture', 'user-service'],
 			merged_metadata: ['ticket'],
-			message: `Not stored again: near-duplicate of memory ${first.memory_id} (similarity 1.00); its new tags "architecture", "user-service" and metadata keys ticket were added to that memory. To change that memory otherwise, call update_memory with this memory_id.`,
+			// team's other value is not taken, and the answer says so.
+			unmerged: ['metadata team (the memory keeps its own value)'],
+			message: `Not stored again: near-duplicate of memory ${first.memory_id} (similarity 1.00); its new tags "architecture", "user-service" and metadata keys ticket were added to that memory; not added: metadata team (the memory keeps its own value). To change that memory otherwise, call update_memory with this memory_id.`,
 		});
 		const kept = await tagsOf(first.memory_id);
 		expect(kept.tags).toEqual(['database', 'architecture', 'user-service']);
