@@ -41,7 +41,8 @@ const ARTICLES: ReadonlySet<string> = new Set(['a', 'an', 'the']);
 /**
  * Words that make a statement another one, not a fuller one: hedges and modals ("Bob almost won
  * the race"), what used to be or was only tried ("The server was previously in Frankfurt", "Alice
- * tried to quit smoking"), exclusivity ("Only admins can delete projects") and frequency. A new
+ * tried to quit smoking"), exclusivity ("Only admins can delete projects"), frequency, and bounds
+ * ("Upload up to 10 files", "Children under 12 ride free"). A new
  * text that drops one of them from a stored text says something the stored one does not ("Bob
  * won the race"), so it is kept, though every word of it is the stored text's.
  */
@@ -52,7 +53,10 @@ const MODIFIERS: ReadonlySet<string> = new Set(
 		'quit ceased longer anymore try tries tried trying attempt attempted attempts plan plans planned planning want wants ' +
 		'wanted hope hopes hoped intend intends intended expect expects expected supposed only except unless excluding ' +
 		'failed fails fail unable refused declined rejected cancelled canceled fake false wrong incorrect mistakenly rumored ' +
-		'rumoured rarely seldom sometimes occasionally usually often'
+		'rumoured rarely seldom sometimes occasionally usually often stop stops avoid avoids avoided avoiding anti ' +
+		// Bounds and approximations of a number or kind: "at most 10", "more than 50", "under 12",
+		// "about 3 hours", "every other Monday", "half German", "step-mother" are not their number or kind.
+		'about around approximately approx roughly circa least most more less fewer over under above below beyond up other half step'
 	).split(' '),
 );
 
@@ -76,50 +80,161 @@ export const NEGATIONS: ReadonlySet<string> = new Set([
 	'wont',
 	'shouldnt',
 	'nor',
+	'non',
+	// Other languages' "not", "no" and "never" (as the tokenizer has them, accents dropped): a
+	// text that drops "niet" or "não" from a stored one says the opposite.
+	'nicht',
+	'kein',
+	'keine',
+	'keinen',
+	'keinem',
+	'keiner',
+	'keines',
+	'nie',
+	'niemals',
+	'niet',
+	'geen',
+	'nooit',
+	'inte',
+	'ikke',
+	'ej',
+	'aldrig',
+	'aldri',
+	'ne',
+	'pas',
+	'jamais',
+	'aucun',
+	'aucune',
+	'nao',
+	'nunca',
+	'jamas',
+	'mai',
+	'nigdy',
+	'не',
+	'нет',
+	'никогда',
 ]);
 
 /**
  * Symbols that change what a text says though no word holds them: currency and other symbols, #,
- * %, @, &, *, slashes, and a minus sign before a number. Words and edge punctuation drop them, so
- * "-5 degrees" and "5 degrees", "Price: €5" and "Price: $5", "C#" and "C" read as one fact.
+ * %, @, &, *, slashes, a question mark and a minus sign before a number. Words and edge
+ * punctuation drop them, so "-5 degrees" and "5 degrees", "Price: €5" and "Price: $5", "C#" and
+ * "C", "The server is down?" and "The server is down" read as one fact.
  */
-const MARK_RE = /[\p{S}#%@&*/\\]|(?<![\p{L}\p{N}])[-\u2212](?=\p{N})/gu;
+const MARK_RE = /[\p{S}#%@&*/\\?¿]|(?<![\p{L}\p{N}])[-\u2212](?=\p{N})/gu;
 
 /** The distinct symbols of MARK_RE in `text`, sorted. */
 function marksOf(text: string): string {
 	return [...new Set(text.normalize('NFKC').match(MARK_RE) ?? [])].sort().join('');
 }
 
-/** Names and numbers (capitalised or with a digit, not function words), lower-cased, in the order they first appear. */
-function namedOrder(text: string): string[] {
+/** Each word but an article, lower-cased, in the order they first appear. */
+function wordOrder(text: string): string[] {
 	const out: string[] = [];
 	const seen = new Set<string>();
 	for (const m of text.matchAll(WORD_RE)) {
-		const raw = m[0];
-		if (!/\p{N}/u.test(raw) && raw[0] === raw[0].toLowerCase()) continue;
-		const w = raw.toLowerCase();
-		if (FUNCTION_WORDS.has(w) || seen.has(w)) continue;
+		const w = m[0].toLowerCase();
+		if (ARTICLES.has(w) || seen.has(w)) continue;
 		seen.add(w);
 		out.push(w);
 	}
 	return out;
 }
 
+/** Superscript digits: NFKC reads "10²" as "102" and "x²" as "x2". */
+const SUPERSCRIPT_RE = /[\u00b2\u00b3\u00b9\u2070\u2074-\u2079]/gu;
+
+/**
+ * A number as written: digits joined by . , : / or - ("10.0.0.1", "1/11/11", "10:10", "1,000"),
+ * a superscript digit marked "^", and a prime after it (6′ is feet).
+ */
+const NUMBER_RE = /(?:\^?\p{N})+(?:[.,:/-](?:\^?\p{N})+)*[\u2032\u2033]*/gu;
+
+/** The distinct numbers of `text` as written (NUMBER_RE), in the order they first appear. */
+function numbersOf(text: string): string[] {
+	const s = text.replace(SUPERSCRIPT_RE, (c) => `^${c.normalize('NFKC')}`).normalize('NFKC');
+	return [...new Set(s.match(NUMBER_RE) ?? [])];
+}
+
+/**
+ * A word with a digit and a capital after a small letter ("AbC123", "aB3x"): a key or code, whose
+ * case is part of what it names. Names alone ("PostgreSQL", "iPhone") are restated in any case.
+ */
+const CASE_MARKED_RE = /^(?=.*\p{N}).*\p{Ll}\p{Lu}/u;
+
+/** Whether every case-marked word of `a` (CASE_MARKED_RE) that `b` holds in any case, `b` holds as written. */
+function keepsCase(a: string, b: string): boolean {
+	let lower: Set<string> | undefined;
+	let exact: Set<string> | undefined;
+	for (const m of a.matchAll(WORD_RE)) {
+		const w = m[0];
+		if (!CASE_MARKED_RE.test(w)) continue;
+		exact ??= new Set(b.match(WORD_RE) ?? []);
+		lower ??= new Set([...exact].map((x) => x.toLowerCase()));
+		if (!exact.has(w) && lower.has(w.toLowerCase())) return false;
+	}
+	return true;
+}
+
+/** The indentation of each non-blank line after the first, or null for a text of one line. */
+function indentsOf(text: string): string[] | null {
+	const lines = text.trim().split(/\r\n?|[\n\u2028\u2029]/);
+	if (lines.length < 2) return null;
+	return lines.slice(1).flatMap((l) => (l.trim() === '' ? [] : [/^[ \t]*/.exec(l)![0]]));
+}
+
+/** Words joined by hyphens ("mother-in-law", "non-smoking", "read-only"), lower-cased. */
+const COMPOUND_RE = /[\p{L}\p{N}]+(?:[-\u2010\u2011][\p{L}\p{N}]+)+/gu;
+
+/**
+ * Whether each hyphenated compound of `a` is one of `b`'s too, or `b` holds none of its parts: a
+ * compound is one word, and "mother" is not "mother-in-law", nor "smoking" "non-smoking".
+ */
+function keepsCompounds(a: string, b: string): boolean {
+	const mine = a.toLowerCase().match(COMPOUND_RE);
+	if (!mine) return true;
+	const other = b.toLowerCase();
+	const theirs = new Set(other.match(COMPOUND_RE) ?? []);
+	let words: Set<string> | undefined;
+	for (const c of mine) {
+		if (theirs.has(c)) continue;
+		words ??= new Set(other.match(WORD_RE) ?? []);
+		if (c.split(/[-\u2010\u2011]/).some((p) => words!.has(p))) return false;
+	}
+	return true;
+}
+
+/** Whether the words `a` and `b` both hold come in the same order in each. */
+function sameOrder(a: string[], b: string[]): boolean {
+	const inA = new Set(a);
+	const inB = new Set(b);
+	const ca = a.filter((w) => inB.has(w));
+	const cb = b.filter((w) => inA.has(w));
+	return ca.length === cb.length && ca.every((w, i) => w === cb[i]);
+}
+
 /**
  * The last check before two texts the other checks call duplicates are folded: the same symbols
- * (MARK_RE) and the names and numbers both hold in the same order ("Alice manages Bob" is not
- * "Bob manages Alice", "from 3pm to 5pm" not "from 5pm to 3pm"). Run only on a found duplicate,
- * so its cost is not on the path of every comparison. A miss costs a second, linked copy.
+ * (MARK_RE), the same numbers as written, the words both hold in the same order ("Alice manages
+ * Bob" is not "Bob manages Alice", "convert celsius to fahrenheit" not "… fahrenheit to celsius",
+ * "It is done." not "Is it done?"), a code like "AbC123" in the same case, a hyphenated
+ * compound whole or not at all ("mother-in-law" is not "mother"), and,
+ * when both run over several lines, the same indentation (code). Numbers as written, because
+ * words split them: "10.0.0.1" and "10.0.1.0", "1.1.0" and "1.0.1", "1/1/11" and "1/11/11",
+ * "2.2" and "2.2.2" hold the same words in the same order; and NFKC makes "10²" "102". Run only
+ * on a found duplicate, so its cost is not on the path of every comparison. A miss costs a
+ * second, linked copy.
  */
 export function sameFact(a: string, b: string): boolean {
 	if (marksOf(a) !== marksOf(b)) return false;
-	const oa = namedOrder(a);
-	const ob = namedOrder(b);
-	const inA = new Set(oa);
-	const inB = new Set(ob);
-	const ca = oa.filter((w) => inB.has(w));
-	const cb = ob.filter((w) => inA.has(w));
-	return ca.length === cb.length && ca.every((w, i) => w === cb[i]);
+	const na = numbersOf(a);
+	const nb = numbersOf(b);
+	if (na.length !== nb.length || na.some((n, i) => n !== nb[i])) return false;
+	if (!sameOrder(wordOrder(a), wordOrder(b)) || !keepsCase(a, b) || !keepsCase(b, a)) return false;
+	if (!keepsCompounds(a, b) || !keepsCompounds(b, a)) return false;
+	const ia = indentsOf(a);
+	const ib = indentsOf(b);
+	return ia === null || ib === null || (ia.length === ib.length && ia.every((x, i) => x === ib[i]));
 }
 
 /** Lower-cased words that carry meaning (function words dropped). */

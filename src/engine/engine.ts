@@ -46,7 +46,7 @@ import type { ConnectionsInput, ConnectionsOutput, GraphQueryInput, GraphQueryOu
 import { recentActivity, appendActivity, trimActivity } from '../store/activity';
 import { openEngramDB, type EngramDB, type EngramDBOptions } from '../store/db';
 import { getByRef } from '../store/memories';
-import { ACTIVE_MODEL_KEY, bumpStamp, getSetting, readStamp, setSetting } from '../store/settings';
+import { ACTIVE_MODEL_KEY, bumpStamp, getSetting, markSeqsWiped, readStamp, setSetting } from '../store/settings';
 import { opfsSnapshotFiles, type SnapshotFiles } from '../store/snapshot-files';
 import { removeOrphanFiles, type SnapshotPlace } from '../store/snapshots';
 import { associateMemories, unlinkMemories } from './associate-ops';
@@ -406,6 +406,7 @@ export class Engine implements EngineApi {
 			const db = this.ctx.db;
 			const stamp = await db.write(async () => {
 				await Promise.all([db.memories, db.entities, db.activity, db.snapshots].map((t) => t.clear()));
+				await markSeqsWiped(db);
 				return bumpStamp(db);
 			});
 			this.#snapshots.cancel();

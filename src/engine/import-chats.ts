@@ -144,6 +144,15 @@ function isoOf(v: unknown): string | undefined {
 	return undefined;
 }
 
+/**
+ * A message's text without the blank lines before it and the white space after it. The first
+ * line keeps its indentation: trim() took it from code pasted at a message's start ("    return x"
+ * under lines still indented), or from an indented file attached.
+ */
+function edgeTrimmed(text: string): string {
+	return text.replace(/^(?:[^\S\r\n\u2028\u2029]*(?:\r\n?|[\n\u2028\u2029]))+/, '').trimEnd();
+}
+
 /** The text parts of a ChatGPT message's content (strings; images and files are not text). */
 function chatgptText(content: unknown): string {
 	if (!isRec(content)) return '';
@@ -187,7 +196,7 @@ function chatgptTurns(conv: Rec, out: ChatRecords, at: number, instructions: Set
 		if (isRec(m.content) && Array.isArray(m.content.parts))
 			out.filesWithoutText += m.content.parts.filter((p) => isRec(p) && typeof p.text !== 'string').length;
 		const hidden = isRec(m.metadata) && m.metadata.is_visually_hidden_from_conversation === true;
-		const text = chatgptText(m.content).trim();
+		const text = edgeTrimmed(chatgptText(m.content));
 		if ((role !== 'user' && role !== 'assistant') || hidden || text === '') {
 			out.skipped++;
 			continue;
@@ -255,20 +264,20 @@ function claudeTurns(conv: Rec, out: ChatRecords): Turn[] {
 		const parts = Array.isArray(m.content)
 			? m.content.filter((p) => isRec(p) && p.type === 'text' && typeof p.text === 'string').map((p) => (p as Rec).text as string)
 			: [];
-		const text = (typeof m.text === 'string' && m.text.trim() !== '' ? m.text : parts.join('\n')).trim();
+		const text = edgeTrimmed(typeof m.text === 'string' && m.text.trim() !== '' ? m.text : parts.join('\n'));
 		const speaker = m.sender === 'human' ? 'user' : m.sender === 'assistant' ? 'assistant' : undefined;
 		const time = isoOf(m.created_at) ?? start;
 		const id = typeof m.uuid === 'string' ? m.uuid : undefined;
 		// A long paste or an attached text file is in the export only as its extracted text.
 		const attached = (Array.isArray(m.attachments) ? m.attachments : []).filter(isRec).flatMap((a, k) => {
-			const body = typeof a.extracted_content === 'string' ? a.extracted_content.trim() : '';
+			const body = typeof a.extracted_content === 'string' ? edgeTrimmed(a.extracted_content) : '';
 			const name = typeof a.file_name === 'string' && a.file_name.trim() !== '' ? a.file_name : 'pasted text';
 			return body ? [{ text: body, part: `attachment-${k + 1}`, meta: { attachment: name } }] : [];
 		});
 		// Documents Claude wrote in the side panel (artifacts), whole as created.
 		const artifacts = (Array.isArray(m.content) ? m.content : []).filter(isRec).flatMap((b, k) => {
 			const input = b.type === 'tool_use' && isRec(b.input) ? b.input : undefined;
-			const body = input && typeof input.content === 'string' ? input.content.trim() : '';
+			const body = input && typeof input.content === 'string' ? edgeTrimmed(input.content) : '';
 			const name = input && typeof input.title === 'string' ? input.title : 'artifact';
 			return body ? [{ text: body, part: `artifact-${k + 1}`, meta: { artifact: name } }] : [];
 		});

@@ -97,7 +97,8 @@ const GraphEntitySchema = z.object({
 	type: z.literal('entity'),
 	name: z.string().min(1).max(LIMITS.entityNameChars),
 	entityType: z.string().min(1).max(50),
-	observations: z.array(z.string()).max(10_000),
+	// Each becomes a memory: one over a memory's size is refused with its line, not the whole import.
+	observations: z.array(z.string().max(LIMITS.contentChars)).max(10_000),
 });
 const GraphRelationSchema = z.object({
 	type: z.literal('relation'),

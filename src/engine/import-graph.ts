@@ -86,8 +86,9 @@ function graphItems(e: GraphEntity, scope?: string): GraphItem[] {
 	const list = texts.length ? texts : [`${e.name} (${e.entityType})`];
 	return list.map((o) => ({
 		id: `kg:${contentKey(`${e.name}\u0000${o}`)}`,
-		// The observation alone often lacks its subject ("Speaks Spanish"); prefix the entity name.
-		content: o.toLowerCase().includes(e.name.toLowerCase()) ? o : `${e.name}: ${o}`,
+		// The observation alone often lacks its subject ("Speaks Spanish"); prefix the entity name,
+		// unless the prefix would take it over a memory's size (the entity is in its tags and metadata).
+		content: o.toLowerCase().includes(e.name.toLowerCase()) || o.length + e.name.length + 2 > LIMITS.contentChars ? o : `${e.name}: ${o}`,
 		type: 'knowledge' as const,
 		tags: [e.name.slice(0, LIMITS.tagChars)],
 		entities: [{ name: e.name, type: e.entityType.toLowerCase() }],

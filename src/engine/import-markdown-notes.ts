@@ -197,7 +197,8 @@ export class MarkdownNotes {
 			);
 			return e + 1;
 		}
-		this.#last = this.#emit(i, lines.slice(i, e).join('\n').trim());
+		// trimEnd, not trim: the first line keeps its indentation as the others do ("    code\n    more").
+		this.#last = this.#emit(i, lines.slice(i, e).join('\n').trimEnd());
 		this.#lastEnd = e;
 		return e;
 	}

@@ -9,14 +9,14 @@
  */
 import { MemoryError } from '../core/errors';
 import { newMemoryId } from '../core/ids';
-import { ImportInputSchema, LIMITS, SYSTEM_ASSOCIATION_TYPES, toIso, type ImportInput, type ImportOutput } from '../core/schemas';
+import { ImportInputSchema, LIMITS, StoreInputSchema, SYSTEM_ASSOCIATION_TYPES, toIso, type ImportInput, type ImportOutput } from '../core/schemas';
 import { appendActivity } from '../store/activity';
 import { linksOut, putLinks } from '../store/associations';
 import { contentKey, sessionOf } from '../store/derived';
 import { ensureEntities } from '../store/entities';
 import { rowsWhere } from '../store/lookup';
 import type { ActivityRow, AssociationRow, MemoryRow } from '../store/rows';
-import { bumpStamp, ensureSeqAbove, reserveSeqs } from '../store/settings';
+import { bumpStamp, ensureSeqAbove, readCounters, readWipedSeq, reserveSeqs } from '../store/settings';
 import { associateMemories } from './associate-ops';
 import { embedTexts, nowIso, type EngineContext } from './context';
 import { deleteMemories } from './delete-ops';
@@ -333,7 +333,13 @@ function differingFields(given: ImportedMemory, row: MemoryRow, stored: MemoryRo
 	return COMPARED.filter((f) => (f === 'scope' || given[f] !== undefined) && JSON.stringify(row[f]) !== JSON.stringify(stored[f]));
 }
 
-/** Gives every row a seq that no other memory holds; imported seqs are kept where possible. */
+/**
+ * Gives every row a seq that no other memory holds; imported seqs are kept where possible. A seq
+ * this database gave out since its last wipe that no memory holds now is kept only by the memory
+ * that had it, as far as the log tells (a `deleted` entry for the row's id): a deleted memory's
+ * number went to another memory of a file, and memory-mcp's retried `delete_memory(5)` (its ids
+ * are seqs) then deleted that one. Seqs from before the last wipe may come back (a restored backup).
+ */
 async function settleSeqs(db: EngineContext['db'], rows: MemoryRow[], old: Map<string, MemoryRow>): Promise<void> {
 	const holders = new Map(
 		(
@@ -344,8 +350,16 @@ async function settleSeqs(db: EngineContext['db'], rows: MemoryRow[], old: Map<s
 			)
 		).map((h) => [h.seq, h.id]),
 	);
+	const [given, wiped] = await Promise.all([readCounters(db).then((c) => c.seq), readWipedSeq(db)]);
+	const freed = rows.filter((r) => r.seq > wiped && r.seq <= given && !holders.has(r.seq)).map((r) => r.id);
+	const returning = new Set(
+		freed.length === 0
+			? []
+			: (await db.activity.where('memory_id').anyOf(freed).toArray()).flatMap((a) => (a.action === 'deleted' && a.memory_id ? [a.memory_id] : [])),
+	);
 	const used = new Set<number>();
-	const free = (seq: number, id: string) => seq > 0 && !used.has(seq) && (holders.get(seq) ?? id) === id;
+	const free = (seq: number, id: string) =>
+		seq > 0 && !used.has(seq) && (holders.has(seq) ? holders.get(seq) === id : seq > given || seq <= wiped || returning.has(id));
 	const later: MemoryRow[] = [];
 	for (const r of rows) {
 		const prior = old.get(r.id)?.seq;
@@ -577,9 +591,23 @@ async function newLinks(ctx: EngineContext, links: ReturnType<typeof graphLinks>
 	});
 }
 
+/**
+ * Stores a batch of observations. Replacing deletes the stored memories before storing their new
+ * versions (two transactions: a store refuses an id that is taken), so nothing may make the store
+ * fail after the delete that can be known before it: the items are checked first, and a disk
+ * known to be full deletes nothing.
+ */
 async function storeGraphBatch(ctx: EngineContext, batch: GraphItem[], onConflict: 'skip' | 'replace', actor: string, counts: Counts): Promise<void> {
 	const existing = new Set((await ctx.db.memories.bulkGet(batch.map((b) => b.id))).flatMap((r) => (r ? [r.id] : [])));
-	if (existing.size && onConflict === 'replace') await deleteMemories(ctx, { memory_ids: [...existing] }, actor);
+	if (existing.size && onConflict === 'replace') {
+		parseInput(StoreInputSchema, { memories: batch });
+		if (ctx.db.quotaFullSince !== undefined)
+			throw new MemoryError(
+				'quota_exceeded',
+				'on_conflict: storage is full, so no memory was replaced (a replace deletes before it stores); free some space and import again',
+			);
+		await deleteMemories(ctx, { memory_ids: [...existing] }, actor);
+	}
 	const todo = onConflict === 'replace' ? batch : batch.filter((b) => !existing.has(b.id));
 	if (onConflict === 'skip') counts.skipped += existing.size;
 	else counts.replaced += existing.size;

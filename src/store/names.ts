@@ -10,6 +10,9 @@ export const DEFAULT_DB_NAME = 'engram';
 /** Both counters live in one row: a write reads and bumps them with one request each. */
 export const COUNTERS_KEY = 'sys:counters';
 
+/** The setting holding the seq counter as it was at the last wipe (see `markSeqsWiped`). */
+export const WIPED_SEQ_KEY = 'sys:seq_at_wipe';
+
 /** The setting naming the active embedding model (unset: the embedded one). */
 export const ACTIVE_MODEL_KEY = 'active_model';
 

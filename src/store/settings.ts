@@ -3,7 +3,7 @@
  * bumped inside the caller's write transaction, so they advance exactly when the write commits.
  */
 import type { EngramDB } from './db';
-import { COUNTERS_KEY } from './names';
+import { COUNTERS_KEY, WIPED_SEQ_KEY } from './names';
 import { getRow, writeRows } from './raw';
 import type { SettingRow } from './rows';
 
@@ -47,6 +47,20 @@ export async function reserveSeqs(db: EngramDB, n: number): Promise<number> {
 	const c = await readCounters(db);
 	await writeCounters(db, { ...c, seq: c.seq + n });
 	return c.seq + 1;
+}
+
+/**
+ * Notes, in a wipe's transaction, that every seq handed out so far belonged to memories the wipe
+ * removed: an import may give those numbers back (a backup restored), where a seq freed by a
+ * delete goes back only to the memory that had it (import-ops.ts `settleSeqs`).
+ */
+export async function markSeqsWiped(db: EngramDB): Promise<void> {
+	await setSetting(db, WIPED_SEQ_KEY, (await readCounters(db)).seq);
+}
+
+/** The seq counter as it was at the last wipe (0 when there was none). */
+export async function readWipedSeq(db: EngramDB): Promise<number> {
+	return (await getSetting<number>(db, WIPED_SEQ_KEY)) ?? 0;
 }
 
 /** Makes sure future seqs come after `seq` (imports keep their original numbers). */

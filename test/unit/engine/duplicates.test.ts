@@ -20,6 +20,7 @@ import {
 	PACKED_VOCABULARY_MAX,
 	possibleUpdatePacked,
 	possibleUpdateWords,
+	sameFact,
 	sharpWords,
 	wordCache,
 	wordsOf,
@@ -83,6 +84,42 @@ describe('isNearDuplicate', () => {
 		expect(near('Alice likes tea.', 'Alice likes green tea.')).toBe(true);
 	});
 
+	it('keeps a new text that drops a bound or approximation of a number or kind', () => {
+		const dropped = [
+			['Standup is every Monday', 'Standup is every other Monday'],
+			['The limit is 10 requests', 'The limit is at most 10 requests'],
+			['You need 5 years of experience', 'You need at least 5 years of experience'],
+			['Upload 10 files', 'Upload up to 10 files'],
+			['It costs 50 dollars', 'It costs more than 50 dollars'],
+			['Children 12 ride free', 'Children under 12 ride free'],
+			['Visitors 65 get a discount', 'Visitors over 65 get a discount'],
+			['The trip takes 3 hours', 'The trip takes about 3 hours'],
+			['Bob is German', 'Bob is half German'],
+		];
+		for (const [incoming, stored] of dropped) expect(near(incoming, stored), `${incoming} <- ${stored}`).toBe(false);
+		// An adjective dropped still loses nothing.
+		expect(near('Alice is an engineer', 'Alice is a senior engineer')).toBe(true);
+	});
+
+	it('keeps a new text that drops "non", "anti", "stop", "avoid" or another language\'s "not" or "never"', () => {
+		const dropped = [
+			['The ticket is refundable', 'The ticket is non-refundable'],
+			['The drug is inflammatory', 'The drug is anti-inflammatory'],
+			['using the old API', 'Stop using the old API'],
+			['deploying on Fridays', 'Avoid deploying on Fridays'],
+			['Mi piace il caffè', 'Non mi piace il caffè'],
+			['Eu gosto de café', 'Eu não gosto de café'],
+			['Ik drink koffie', 'Ik drink geen koffie'],
+			['Hij woont in Gent', 'Hij woont niet in Gent'],
+			['Jag dricker kaffe', 'Jag dricker inte kaffe'],
+			['Ich trinke Kaffee', 'Ich trinke keinen Kaffee'],
+			['Je mange de la viande', 'Je ne mange pas de la viande'],
+			['Bebo café', 'Nunca bebo café'],
+			['Он любит кофе', 'Он не любит кофе'],
+		];
+		for (const [incoming, stored] of dropped) expect(near(incoming, stored), `${incoming} <- ${stored}`).toBe(false);
+	});
+
 	it('keeps a new text that drops a hedge, a modal, what used to be or was only tried: it says another thing', () => {
 		expect(near('Bob won the race', 'Bob almost won the race')).toBe(false);
 		expect(near('The server was in Frankfurt', 'The server was previously in Frankfurt')).toBe(false);
@@ -134,6 +171,67 @@ describe('isNearDuplicate', () => {
 			}),
 			{ numRuns: 500 },
 		);
+	});
+});
+
+describe('sameFact', () => {
+	it('keeps apart numbers written alike, words in another order, a code in another case and code indented otherwise', () => {
+		const apart = [
+			['Server IP is 10.0.0.1', 'Server IP is 10.0.1.0'],
+			['Running version 1.1.0', 'Running version 1.0.1'],
+			['Version 2.2', 'Version 2.2.2'],
+			['Due on 1/1/11', 'Due on 1/11/11'],
+			['Call at 10:10', 'Call at 10:10:10'],
+			['Cost is 1,000', 'Cost is 1.000'],
+			['version 10.0.0.10', 'version 10.10.0.0'],
+			['The area is 10\u00b2 m', 'The area is 102 m'],
+			['x\u00b2', 'x2'],
+			['Height is 6\u2032', 'Height is 6'],
+			['the dog bit the man', 'the man bit the dog'],
+			['convert celsius to fahrenheit', 'convert fahrenheit to celsius'],
+			['copy the data from staging to prod', 'copy the data from prod to staging'],
+			['It is done.', 'Is it done?'],
+			['The key is AbC123', 'The key is abc123'],
+			['if a:\n    b\nc', 'if a:\n    b\n    c'],
+		];
+		for (const [a, b] of apart) {
+			expect(sameFact(a, b), `${a} | ${b}`).toBe(false);
+			expect(sameFact(b, a), `${b} | ${a}`).toBe(false);
+		}
+	});
+
+	it('keeps a hyphenated compound apart from its parts', () => {
+		for (const [a, b] of [
+			["Alice is Bob's mother-in-law", "Alice is Bob's mother"],
+			["Alice is Bob's step-mother", "Alice is Bob's mother"],
+			['The API is read-only', 'The API is read'],
+			['Alice is a non-smoker', 'Alice is a smoker'],
+		]) {
+			expect(sameFact(a, b), `${a} | ${b}`).toBe(false);
+			expect(sameFact(b, a), `${b} | ${a}`).toBe(false);
+		}
+		expect(sameFact('Use UTF-8 everywhere', 'use utf-8 everywhere')).toBe(true);
+	});
+
+	it('keeps a question apart from the statement', () => {
+		expect(sameFact('The server is down', 'The server is down?')).toBe(false);
+		expect(sameFact('¿Está abierto?', 'Está abierto')).toBe(false);
+	});
+
+	it('still folds case, punctuation, whitespace, articles and dropped words', () => {
+		const same = [
+			['We decided to use PostgreSQL for the billing service', 'we decided to use postgresql for the billing service.'],
+			['Invoices are due in 30 days', 'Invoices are due in 30 days.'],
+			['The release is v2.1', 'the release is v2.1.'],
+			['Heidi writes the changelog', 'HEIDI WRITES THE CHANGELOG'],
+			['Use tabs for indentation', 'Use  tabs\tfor indentation.'],
+			['The meeting is with the team', 'The meeting is with a team'],
+			['Alice likes green tea', 'Alice likes tea'],
+			['Use \uff46\uff55\uff4c\uff4c width 1', 'Use full width 1'],
+			['The build uses Vite\n', 'The build uses Vite'],
+			['Step one:\n  run make\n  run test', 'step one:\n  run make\n  run test.'],
+		];
+		for (const [a, b] of same) expect(sameFact(a, b), `${a} | ${b}`).toBe(true);
 	});
 });
 

@@ -88,3 +88,49 @@ describe('Claude export', () => {
 		]);
 	});
 });
+
+describe('a message that starts with indented code', () => {
+	const code = '    if ready:\n        start()\n    done()';
+
+	it('keeps its first line indented as the rest (ChatGPT message, Claude message, attachment and artifact)', () => {
+		const chatgpt = parseJson(
+			JSON.stringify([
+				{
+					id: 'c1',
+					title: 'code',
+					mapping: {
+						n1: {
+							id: 'n1',
+							message: {
+								id: 'm1',
+								author: { role: 'user' },
+								create_time: 1_700_000_000,
+								content: { content_type: 'text', parts: [`\n\n${code}\n\n`] },
+							},
+						},
+					},
+				},
+			]),
+		);
+		expect(chatgpt.memories.map((m) => m.value.content)).toEqual([code]);
+		const claude = parseJson(
+			JSON.stringify([
+				{
+					uuid: 'k1',
+					name: 'code',
+					chat_messages: [
+						{
+							uuid: 'u1',
+							sender: 'human',
+							text: `${code}\n`,
+							created_at: '2024-01-01T00:00:00Z',
+							attachments: [{ file_name: 'a.py', extracted_content: `\n${code}` }],
+							content: [{ type: 'tool_use', input: { title: 'doc', content: `${code}  \n` } }],
+						},
+					],
+				},
+			]),
+		);
+		expect(claude.memories.map((m) => m.value.content)).toEqual([code, code, code]);
+	});
+});

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { graphLinks, mergeGraphEntities } from '../../../src/engine/import-graph';
 import { ImportErrors, parseJson } from '../../../src/engine/import-formats';
+import { LIMITS } from '../../../src/core/schemas';
 import type { EngineProxy as EngineClient } from '../../../src/ui/state/engine-proxy';
 import { importText } from '../../../src/ui/transfer';
 import { Clock, useEngines } from './helpers';
@@ -74,6 +75,44 @@ describe('Engine', () => {
 			const res = await engine.importMemories({ data: `${HEADER}\n{"kind":"${'\ud800'.repeat(1000)}"}` });
 			expect(res.errors[0].error.length).toBeLessThanOrEqual(300);
 			expect(res.errors[0].error).not.toMatch(/[\ud800-\udfff]/);
+		});
+	});
+
+	describe("server-memory observations near and over a memory's size", () => {
+		const entity = (name: string, observations: string[]) => JSON.stringify({ type: 'entity', name, entityType: 'person', observations });
+		const contents = async (e: Awaited<ReturnType<typeof fresh>>) =>
+			(JSON.parse((await e.exportMemories({ format: 'json' })).data) as { memories: { content: string }[] }).memories.map((m) => m.content).sort();
+
+		it('refuses an observation over the size with its line and imports the rest; one at the size is stored whole', async () => {
+			const engine = await fresh();
+			const whole = `${'x'.repeat(LIMITS.contentChars - 1)}y`;
+			const data = [entity('Dan', [`${'z'.repeat(LIMITS.contentChars)}!`]), entity('Eve', [whole]), entity('Fay', ['Likes tea'])].join('\n');
+			const r = await engine.importMemories({ data, format: 'server-memory-jsonl' });
+			expect(r).toMatchObject({ imported: 2, refused: 1 });
+			expect(r.errors).toEqual([{ line: 1, error: `entity.observations[0]: must be at most ${LIMITS.contentChars} characters` }]);
+			// Eve's observation has no room for "Eve: ": it is stored as it was, not cut.
+			expect(await contents(engine)).toEqual(['Fay: Likes tea', whole]);
+		});
+
+		it('a replacing import with an observation near the size leaves the memories it replaces in place', async () => {
+			const engine = await fresh();
+			const alice = entity('Alice', ['Alice likes tea', 'Alice lives in Oslo']);
+			await engine.importMemories({ data: alice, format: 'server-memory-jsonl' });
+			const near = 'x'.repeat(LIMITS.contentChars - 2);
+			const r = await engine.importMemories({ data: `${alice}\n${entity('Bob', [near])}`, format: 'server-memory-jsonl', on_conflict: 'replace' });
+			expect(r).toMatchObject({ imported: 1, replaced: 2, refused: 0 });
+			expect(await contents(engine)).toEqual(['Alice likes tea', 'Alice lives in Oslo', near]);
+		});
+
+		it('a replacing import on a disk known to be full deletes nothing and says so', async () => {
+			const engine = await fresh();
+			const alice = entity('Alice', ['Alice likes tea']);
+			await engine.importMemories({ data: alice, format: 'server-memory-jsonl' });
+			engine.db.quotaFullSince = Date.now();
+			await expect(engine.importMemories({ data: alice, format: 'server-memory-jsonl', on_conflict: 'replace' })).rejects.toThrow(
+				/storage is full, so no memory was replaced/,
+			);
+			expect(await contents(engine)).toEqual(['Alice likes tea']);
 		});
 	});
 

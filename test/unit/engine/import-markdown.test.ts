@@ -70,6 +70,12 @@ describe('parseMarkdown', () => {
 			]);
 		});
 
+		it('keeps an indented block indented on its first line as on the others', () => {
+			expect(parseMarkdown('## Code\n\n    if ready:\n        start()\n').memories.map((m) => m.record)).toEqual([
+				{ content: '    if ready:\n        start()', tags: ['Code'] },
+			]);
+		});
+
 		it('keeps text before the first section as a memory (a # title is a tag, not one)', () => {
 			expect(parseMarkdown('# Notes\n\n## A\nx\n').memories.map((m) => m.record)).toEqual([{ content: 'x', tags: ['Notes', 'A'] }]);
 			expect(parseMarkdown('# Notes\nSome intro.\n\n## A\nx\n').memories.map((m) => m.record)).toEqual([

@@ -106,6 +106,26 @@ describe('ids are ids', () => {
 		expect(await engine.getMemories(['7'])).toMatchObject([{ id: '7' }]);
 		await mm.close();
 	});
+
+	it("memory-mcp: a retried delete_memory(7) does not hit a memory an import brought with 7; the deleted memory's own restore, or a backup after a wipe, keeps its numbers", async () => {
+		const mm = await connect(engine, 'memory-mcp');
+		const backup = (await engine.exportMemories({ format: 'jsonl' })).data;
+		data(await mm.call('delete_memory', { memory_id: 7 }));
+		// Another device's export: its memory numbered 7 is not the one deleted here.
+		const foreign = backup.replace(`"id":"${bySeq[6]}"`, '"id":"from-elsewhere"').replace('Note number 7 about topic g', 'A memory from elsewhere');
+		const r = await engine.importMemories({ data: foreign });
+		expect(r.imported).toBe(1);
+		expect((await engine.getMemories(['from-elsewhere']))[0]!.seq).toBeGreaterThan(11);
+		expect(errorText(await mm.call('delete_memory', { memory_id: 7 }))).toBe('not_found: memory_id: ❌ Memory #7 not found');
+		expect(await engine.getMemories(['from-elsewhere'])).toMatchObject([{ id: 'from-elsewhere' }]);
+		// The deleted memory itself, restored, gets its number back.
+		await engine.importMemories({ data: backup });
+		expect(data<{ id: number; content: string }>(await mm.call('get_memory', { memory_id: 7 }))).toMatchObject({ content: 'Note number 7 about topic g' });
+		await engine.wipe();
+		await engine.importMemories({ data: backup });
+		expect((await engine.getMemories(bySeq)).map((m) => m!.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+		await mm.close();
+	});
 });
 
 describe('a new memory’s own id', () => {

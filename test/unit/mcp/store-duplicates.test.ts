@@ -49,6 +49,44 @@ describe('store_memory and near-duplicates', () => {
 		expect(again.results[0].status).toBe('duplicate');
 	});
 
+	it('every storing profile: numbers written alike, words swapped, a code in another case, code indented otherwise, a dropped "non" or "niet", or a question are other facts', async () => {
+		const pairs = [
+			['Server IP is 10.0.0.1', 'Server IP is 10.0.1.0'],
+			['Running version 1.1.0', 'Running version 1.0.1'],
+			['Due on 1/1/11', 'Due on 1/11/11'],
+			['The area is 10\u00b2 m', 'The area is 102 m'],
+			['convert celsius to fahrenheit', 'convert fahrenheit to celsius'],
+			['The key is AbC123', 'The key is abc123'],
+			['if a:\n    b\nc', 'if a:\n    b\n    c'],
+			['The ticket is non-refundable', 'The ticket is refundable'],
+			['Hij woont niet in Gent', 'Hij woont in Gent'],
+			['The server is down?', 'The server is down'],
+		];
+		const profiles = [
+			['native', 'store_memory', (content: string, i: number) => ({ content, scope: `s${i}` })],
+			['automem', 'store_memory', (content: string, i: number) => ({ content, tags: [`s${i}`] })],
+			['aiakiv', 'save_memory', (content: string) => ({ summary: content, content })],
+			['memory-mcp', 'store_memory', (content: string, i: number) => ({ content, labels: [`s${i}`] })],
+			['codomyrmex', 'memory_put', (content: string) => ({ content })],
+		] as const;
+		for (const [profile, tool, args] of profiles) {
+			engine = await makeEngine();
+			c = await connect(engine, profile);
+			for (const [i, [a, b]] of pairs.entries()) {
+				for (const content of [a, b]) expect((await c.call(tool, args(content, i))).isError, `${profile}: ${content}`).toBeFalsy();
+				const { memories } = JSON.parse((await engine.exportMemories({ format: 'json' })).data) as { memories: { content: string }[] };
+				const kept = memories.map((m) => m.content);
+				expect(kept, `${profile}: ${a} | ${b}`).toEqual(expect.arrayContaining([a, b]));
+			}
+			expect((await engine.stats({})).total_memories, profile).toBe(pairs.length * 2);
+			await c.close();
+			await engine.close();
+		}
+		// afterEach closes these.
+		engine = await makeEngine();
+		c = await connect(engine);
+	});
+
 	it('native: a caller-given id is stored beside its near-duplicate and the answer says so', async () => {
 		engine = await makeEngine();
 		c = await connect(engine);
@@ -92,7 +130,9 @@ describe('a duplicate that brings new tags or metadata', () => {
 			duplicate: true,
 			merged_tags: ['architecture', 'user-service'],
 			merged_metadata: ['ticket'],
-			message: `Not stored again: near-duplicate of memory ${first.memory_id} (similarity 1.00); its new tags "architecture", "user-service" and metadata keys ticket were added to that memory. To change that memory otherwise, call update_memory with this memory_id.`,
+			// team's other value is not taken, and the answer says so.
+			unmerged: ['metadata team (the memory keeps its own value)'],
+			message: `Not stored again: near-duplicate of memory ${first.memory_id} (similarity 1.00); its new tags "architecture", "user-service" and metadata keys ticket were added to that memory; not added: metadata team (the memory keeps its own value). To change that memory otherwise, call update_memory with this memory_id.`,
 		});
 		const kept = await tagsOf(first.memory_id);
 		expect(kept.tags).toEqual(['database', 'architecture', 'user-service']);
