@@ -436,7 +436,19 @@ export function parseJson(data: string): EngramBundle {
 	}
 	const d = isObject(doc) ? doc : {};
 	const list = (k: string) => (Array.isArray(d[k]) ? (d[k] as unknown[]) : []);
-	if (!Array.isArray(d.memories)) b.errors.add(undefined, 'memories: must be an array (is this an Engram JSON export?)');
+	if (!Array.isArray(d.memories)) {
+		// Say what the file holds and what Engram reads, so the person can reshape it.
+		const keys = Object.keys(d).slice(0, 5);
+		const has = isObject(doc)
+			? keys.length
+				? `its top level has ${keys.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')}`
+				: 'it is an empty object'
+			: `it is ${doc === null ? 'null' : `a ${typeof doc}`}`;
+		b.errors.add(
+			undefined,
+			`memories: must be an array; this file is not an Engram export (${has}). Engram reads a list of records with a "content" field, [{"content": "…"}], or {"memories": [...]}`,
+		);
+	}
 	list('memories').forEach((m, i) => addRecord(b, 'memory', withoutKind(m), i + 1));
 	list('associations').forEach((a, i) => addRecord(b, 'association', withoutKind(a), i + 1));
 	list('entities').forEach((e, i) => addRecord(b, 'entity', e, i + 1));
