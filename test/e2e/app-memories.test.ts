@@ -276,6 +276,35 @@ describe('app', () => {
 			}
 		});
 
+		it('keeps every tag and the scope of a row in sight on a phone, a long tag cut with an ellipsis and whole in its title', async () => {
+			const long = 'a-very-long-tag-name-that-keeps-going-and-going-and-going';
+			await seed(app.page, [{ content: 'A memory with a long tag.', tags: [long, 'x'], scope: 'work' }]);
+			const viewport = app.page.viewportSize();
+			await app.page.setViewportSize({ width: 390, height: 844 });
+			try {
+				await app.page.goto(`${app.server.url}/#/`);
+				const row = app.page.locator('.mrow', { hasText: 'A memory with a long tag.' });
+				await row.waitFor();
+				const chips = await row.locator('.meta').evaluate((meta) => {
+					const edge = meta.getBoundingClientRect().right;
+					return [...meta.querySelectorAll<HTMLElement>('.chip')].map((c) => ({
+						text: c.textContent,
+						title: c.title,
+						inside: c.getBoundingClientRect().right <= edge + 0.5,
+						// Cut with an ellipsis, or shown whole.
+						cut: c.scrollWidth > c.clientWidth ? getComputedStyle(c).textOverflow : 'whole',
+					}));
+				});
+				expect(chips).toEqual([
+					{ text: `#${long}`, title: `#${long}`, inside: true, cut: 'ellipsis' },
+					{ text: '#x', title: '#x', inside: true, cut: 'whole' },
+					{ text: 'work', title: 'Scope: work', inside: true, cut: 'whole' },
+				]);
+			} finally {
+				if (viewport) await app.page.setViewportSize(viewport);
+			}
+		});
+
 		it('says when no other memory matches the link search, and that a memory cannot link to itself', async () => {
 			const [a] = await seed(app.page, [{ content: 'Zebra crossings near the office are repainted every spring.' }]);
 			const viewport = app.page.viewportSize();
