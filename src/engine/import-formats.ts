@@ -26,7 +26,7 @@ import { inspect } from '../core/well-formed';
 import { parseMarkdown } from './markdown-format';
 import { mem0List, mem0Memory } from './import-mem0';
 import { chatList, chatNotImported, chatRecords } from './import-chats';
-import { splitTags } from './import-csv';
+import { readCsvDate, splitTags } from './import-csv';
 import { describeIssue, formatPath, valueAt } from './validate';
 
 /** A memory type written in another letter case, in Engram's own; anything else as it is (the schema says why it is refused). */
@@ -52,7 +52,8 @@ export const ImportedMemorySchema = z.object({
 	metadata: MetadataSchema.optional(),
 	entities: z.array(EntityRefSchema).max(LIMITS.entities).optional(),
 	entities_given: z.boolean().optional(),
-	timestamp: IsoDateSchema.optional(),
+	/** ISO 8601, or a date other tools write that reads one way only ("7 Dec 2024", "2024-12-07 10:00", Unix time). */
+	timestamp: z.preprocess(otherDate, IsoDateSchema.optional()),
 	updated_at: IsoDateSchema.optional(),
 	last_accessed: IsoDateSchema.optional(),
 	access_count: z.number().int().min(0).optional(),
@@ -62,6 +63,19 @@ export const ImportedMemorySchema = z.object({
 	context: z.string().max(1000).optional(),
 });
 export type ImportedMemory = z.infer<typeof ImportedMemorySchema>;
+
+/**
+ * A record's date as ISO 8601 when it is written as a CSV date cell may be (readCsvDate) and reads
+ * one way only: Unix time (seconds or milliseconds, as a number or digits), "7 Dec 2024",
+ * "2024-12-07 10:00", 07.12.2024, 12/31/2024. Anything else, 12/07/2024 (which month?) among it,
+ * is left for IsoDateSchema to refuse, naming the field.
+ */
+function otherDate(v: unknown): unknown {
+	const text = typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? String(v) : v;
+	if (typeof text !== 'string' || IsoDateSchema.safeParse(text).success) return v;
+	const read = readCsvDate(text, undefined);
+	return 'ok' in read ? read.ok : v;
+}
 
 /** An association record (system types allowed: they are Engram's own, exported earlier). */
 export const ImportedAssociationSchema = z.object({
@@ -437,7 +451,19 @@ export function parseJson(data: string): EngramBundle {
 	}
 	const d = isObject(doc) ? doc : {};
 	const list = (k: string) => (Array.isArray(d[k]) ? (d[k] as unknown[]) : []);
-	if (!Array.isArray(d.memories)) b.errors.add(undefined, 'memories: must be an array (is this an Engram JSON export?)');
+	if (!Array.isArray(d.memories)) {
+		// Say what the file holds and what Engram reads, so the person can reshape it.
+		const keys = Object.keys(d).slice(0, 5);
+		const has = isObject(doc)
+			? keys.length
+				? `its top level has ${keys.map((k) => JSON.stringify(k.slice(0, 40))).join(', ')}`
+				: 'it is an empty object'
+			: `it is ${doc === null ? 'null' : `a ${typeof doc}`}`;
+		b.errors.add(
+			undefined,
+			`memories: must be an array; this file is not an Engram export (${has}). Engram reads a list of records with a "content" field, [{"content": "…"}], or {"memories": [...]}`,
+		);
+	}
 	list('memories').forEach((m, i) => addRecord(b, 'memory', withoutKind(m), i + 1));
 	list('associations').forEach((a, i) => addRecord(b, 'association', withoutKind(a), i + 1));
 	list('entities').forEach((e, i) => addRecord(b, 'entity', e, i + 1));

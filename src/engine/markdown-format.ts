@@ -250,7 +250,10 @@ function isExportHeader(pre: string[]): boolean {
 function longLine(lines: string[], from: number, to: number): { line: number; error: string } | undefined {
 	for (let i = from; i < to; i++) {
 		if (lines[i].length > MARKDOWN_LIMITS.lineChars) {
-			return { line: i + 1, error: `memory: line ${i + 1} is ${lines[i].length} characters, over the ${MARKDOWN_LIMITS.lineChars} a line may have` };
+			return {
+				line: i + 1,
+				error: `memory: this line is ${lines[i].length.toLocaleString('en')} characters, over the ${MARKDOWN_LIMITS.lineChars.toLocaleString('en')} a line may have: break it into shorter lines or paragraphs`,
+			};
 		}
 	}
 	return undefined;

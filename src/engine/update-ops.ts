@@ -266,7 +266,8 @@ function applyFields(old: MemoryRow, p: UpdateInput, now: string): MemoryRow {
  */
 function editTags(tags: string[], add: string[], remove: string[]): string[] {
 	const drop = new Set(remove.map((t) => t.toLowerCase()));
-	const kept = tags.filter((t) => !drop.has(t.toLowerCase()));
+	// A tag removed and added back as it is stays where it was ("x" replaced by "x" changes nothing).
+	const kept = tags.filter((t) => !drop.has(t.toLowerCase()) || add.includes(t));
 	const next = [...new Set([...kept, ...add])];
 	if (next.length > LIMITS.tags && next.length > tags.length)
 		throw new MemoryError('invalid_input', `tags: must have at most ${LIMITS.tags} items (tags_add would give the memory ${next.length})`, {

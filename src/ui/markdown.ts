@@ -37,6 +37,9 @@ let hooked = false;
 /** Classes the renderer itself sets (see markdownToHtml and replaceRemoteImage). */
 const RENDERER_CLASSES = new Set(['plain-note', 'plain-text', 'remote-image', 'inline-image']);
 
+/** The notes naming a disguised link's real target (class link-target), which stored text cannot imitate. */
+const targetNotes = new WeakSet<Node>();
+
 /** Blocks whose base direction follows their own first strong letter (a note may mix Arabic and English paragraphs). */
 const BIDI_BLOCKS = new Set(['P', 'LI', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'BLOCKQUOTE', 'TD', 'TH', 'DT', 'DD']);
 
@@ -52,13 +55,28 @@ function installHooks(): void {
 		// dress itself as a notification fixed over the page or as a button: only a code block's
 		// language and the renderer's own classes stay.
 		if (node.hasAttribute('class')) {
-			const kept = [...node.classList].filter((c) => /^language-[\w+#-]{1,40}$/.test(c) || RENDERER_CLASSES.has(c));
+			const kept = [...node.classList].filter(
+				(c) => /^language-[\w+#-]{1,40}$/.test(c) || RENDERER_CLASSES.has(c) || (c === 'link-target' && targetNotes.has(node)),
+			);
 			if (kept.length) node.setAttribute('class', kept.join(' '));
 			else node.removeAttribute('class');
 		}
 		if (node.tagName === 'A') {
 			node.setAttribute('target', '_blank');
 			node.setAttribute('rel', 'noopener noreferrer nofollow');
+			const href = node.getAttribute('href');
+			if (href !== null && !node.classList.contains('remote-image')) {
+				// The link's own title could name another address: hovering shows the real one.
+				node.setAttribute('title', href);
+				const target = linkDisguise(node.textContent ?? '', href);
+				if (target !== undefined) {
+					const note = node.ownerDocument.createElement('span');
+					note.className = 'link-target';
+					note.textContent = ` (goes to ${target})`;
+					targetNotes.add(note);
+					node.after(note);
+				}
+			}
 		}
 		if (node.tagName === 'IMG') {
 			const src = node.getAttribute('src') ?? '';
@@ -67,6 +85,41 @@ function installHooks(): void {
 		}
 		if (BIDI_BLOCKS.has(node.tagName)) node.setAttribute('dir', 'auto');
 	});
+}
+
+/** The host a link's text names when it reads as a web address or a domain ("bank.com", "https://bank.com/login"). */
+function namedHost(text: string): string | undefined {
+	const t = text.trim();
+	if (!/^(?:https?:\/\/)?[^\s/?#]+\.[^\s/?#.]{2,}(?:[/?#]\S*)?$/i.test(t)) return undefined;
+	try {
+		return new URL(/^https?:\/\//i.test(t) ? t : `http://${t}`).hostname;
+	} catch {
+		return undefined;
+	}
+}
+
+const bare = (host: string) => host.toLowerCase().replace(/^www\./, '');
+
+/**
+ * Where a link really goes, when its text hides it: the text reads as an address or a domain
+ * other than the target's host (`[https://bank.com](https://evil.example)`), or the target
+ * carries a user name before its host (`https://bank.com@evil.example`) or a punycode label
+ * (a look-alike host such as `bаnk.com` with a Cyrillic а). undefined when the text tells the
+ * truth or names no address ("click here", whose target the title shows on hover).
+ */
+export function linkDisguise(text: string, href: string): string | undefined {
+	let url: URL | undefined;
+	try {
+		url = new URL(href);
+	} catch {
+		url = undefined;
+	}
+	const web = url !== undefined && (url.protocol === 'http:' || url.protocol === 'https:');
+	if (web && (url!.username !== '' || url!.password !== '' || /(^|\.)xn--/.test(url!.hostname))) return url!.hostname;
+	const named = namedHost(text);
+	if (named === undefined) return undefined;
+	if (!web) return href.length > 60 ? `${href.slice(0, 59)}…` : href;
+	return bare(named) === bare(url!.hostname) ? undefined : url!.hostname;
 }
 
 /** Swaps a remote image for a plain link to it, so nothing loads unless the person clicks. */

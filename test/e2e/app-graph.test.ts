@@ -172,6 +172,42 @@ describe('graph view', () => {
 		await expect.poll(async () => Object.keys(await positions()), { timeout: 10_000 }).not.toContain(memory_id);
 	});
 
+	it('reaches memory nodes by keyboard: Tab to the graph, arrows move an outlined node, Enter opens it', async () => {
+		await app.page.goto(`${app.server.url}/#/graph`);
+		await waitDrawn();
+		const keyed = () =>
+			app.page.evaluate(() => {
+				const el = document.querySelector('[data-testid="graph-canvas"]') as HTMLElement & {
+					_cyreg?: { cy?: { nodes(s: string): { data(k: string): string; style(k: string): string }[] } };
+				};
+				const n = el._cyreg!.cy!.nodes('.keyed');
+				return n.map((x) => ({ id: x.data('memoryId'), label: x.data('label'), border: parseFloat(x.style('border-width')) }));
+			});
+		await app.page.getByLabel('Graph search').focus();
+		for (let i = 0; i < 12 && !(await app.page.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'graph-canvas')); i++)
+			await app.page.keyboard.press('Tab');
+		expect(await app.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('graph-canvas');
+		// Visible focus: the canvas is outlined and one memory node is ringed, its card shown, its name said.
+		expect(await app.page.getByTestId('graph-canvas').evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+		const first = await keyed();
+		expect(first).toHaveLength(1);
+		expect(first[0].border).toBeGreaterThanOrEqual(4);
+		expect(await app.page.getByTestId('graph-tooltip').innerText()).toContain(first[0].label.replace('…', ''));
+		expect(await app.page.locator('#graph-keyed').textContent()).toBe(`${first[0].label}: press Enter to open`);
+		// Arrow keys move to other memories; over the four ways every memory's neighbour is reached.
+		const seen = new Set([first[0].id]);
+		for (const key of ['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowUp', 'ArrowLeft', 'ArrowDown']) {
+			await app.page.keyboard.press(key);
+			const now = await keyed();
+			expect(now).toHaveLength(1);
+			seen.add(now[0].id);
+		}
+		expect(seen.size).toBeGreaterThan(1);
+		const target = (await keyed())[0].id;
+		await app.page.keyboard.press('Enter');
+		await app.page.waitForURL(new RegExp(`#/memory/${encodeURIComponent(target)}$`));
+	});
+
 	// Last: it empties the database the tests above share.
 	it('counts one memory as "1 memory", not "1 memories"', async () => {
 		await engine(app.page, 'wipe');
@@ -180,6 +216,8 @@ describe('graph view', () => {
 		await app.page.reload();
 		await waitDrawn();
 		expect(await app.page.locator('.sub').innerText()).toContain('Latest memories · 1 memory · 0 entities · 0 links');
-		expect(await app.page.getByTestId('graph-canvas').getAttribute('aria-label')).toBe('Graph of 1 memory and 0 entities; click a memory to open it');
+		expect(await app.page.getByTestId('graph-canvas').getAttribute('aria-label')).toBe(
+			'Graph of 1 memory and 0 entities; click a memory to open it, or use the arrow keys and Enter',
+		);
 	});
 });

@@ -147,6 +147,31 @@ describe("the app's own classes and ids in a memory", () => {
 	});
 });
 
+describe('links that name another site than their target', () => {
+	it("shows the real host beside a link whose text is another address, and every link's target on hover", async () => {
+		const [id] = await seed(page, [
+			{
+				content:
+					'Log in at [https://bank.com](https://evil.example/login) or [bank.com](https://bank.com/) or [here](https://ok.example/) or <span class="link-target">(goes to bank.com)</span>.\n\n[docs](https://example.com "https://bank.com")',
+			},
+		]);
+		await page.goto(`${server.url}/#/memory/${id}`);
+		const md = page.locator('[data-testid="memory-content"]');
+		await md.waitFor();
+		expect(await md.locator('p').first().textContent()).toBe(
+			'Log in at https://bank.com (goes to evil.example) or bank.com or here or (goes to bank.com).',
+		);
+		// Only the app's own note is styled as one: the text's imitation lost its class.
+		expect(await md.locator('.link-target').count()).toBe(1);
+		expect(await md.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('title')))).toEqual([
+			'https://evil.example/login',
+			'https://bank.com/',
+			'https://ok.example/',
+			'https://example.com',
+		]);
+	});
+});
+
 describe('spoofing characters in what an agent wrote', () => {
 	it('shows bidi overrides, zero-width characters and line breaks as code points', async () => {
 		// `source` is a store_memory field the seed helper's type does not list.

@@ -40,6 +40,22 @@ describe('app', () => {
 			expect(list.memories[0]).toMatchObject({ type: 'Habit', tags: ['ops', 'staging'] });
 		});
 
+		it('Enter in the Tags field adds the typed tag and never saves the form', async () => {
+			await app.page.getByRole('button', { name: 'New memory' }).first().click();
+			await app.page.locator('#new-content').fill('A memory its author is still tagging.');
+			await app.page.locator('#new-tags').press('Enter');
+			await app.page.locator('#new-tags').fill('draft');
+			await app.page.locator('#new-tags').press('Enter');
+			await app.page.locator('#new-tags').press('Enter');
+			await app.page.waitForTimeout(300);
+			expect(await app.page.locator('dialog[open] .chip', { hasText: '#draft' }).count()).toBe(1);
+			expect(await app.page.locator('#new-content').isVisible()).toBe(true);
+			expect((await engine<{ total_memories: number }>(app.page, 'stats', {})).total_memories).toBe(0);
+			await app.page.getByRole('button', { name: 'Save memory' }).click();
+			await app.page.getByText('Memory stored').waitFor();
+			expect((await engine<{ memories: { tags: string[] }[] }>(app.page, 'timeline', { limit: 5 })).memories[0].tags).toEqual(['draft']);
+		});
+
 		it('refuses bad input with an error naming the field and stores nothing', async () => {
 			await app.page.getByRole('button', { name: 'New memory' }).first().click();
 			await app.page.getByRole('button', { name: 'Save memory' }).click();
@@ -229,6 +245,64 @@ describe('app', () => {
 			expect(links).toContainEqual(
 				expect.objectContaining({ from: a, to: b, type: 'CONTRADICTS', reason: 'dark vs light', resolution: 'dark in the app, light in docs' }),
 			);
+		});
+
+		it('clamps a long summary to three lines on a phone, with a button that shows all of it', async () => {
+			const summary = 'A summary that an agent wrote far too long, going on and on about the same thing '.repeat(6).slice(0, 480);
+			const [a] = await seed(app.page, [{ content: 'The body of a memory with a very long summary.', summary }]);
+			const viewport = app.page.viewportSize();
+			await app.page.setViewportSize({ width: 390, height: 844 });
+			try {
+				await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(a)}`);
+				const title = app.page.locator('#memory-title');
+				await title.waitFor();
+				const lines = () => title.evaluate((h) => Math.round(h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight)));
+				expect(await lines()).toBeLessThanOrEqual(3);
+				// The body stays on the first screen.
+				expect((await app.page.locator('.content').boundingBox())!.y).toBeLessThan(600);
+				const more = app.page.getByRole('button', { name: 'Show the whole summary' });
+				await more.click();
+				expect(await lines()).toBeGreaterThan(6);
+				expect(await title.textContent()).toBe(summary);
+				await app.page.getByRole('button', { name: 'Show less' }).click();
+				expect(await lines()).toBeLessThanOrEqual(3);
+				// A short title has no button.
+				const [b] = await seed(app.page, [{ content: 'Short body.', summary: 'Short title' }]);
+				await app.page.goto(`${app.server.url}/#/memory/${encodeURIComponent(b)}`);
+				await app.page.locator('#memory-title', { hasText: 'Short title' }).waitFor();
+				expect(await app.page.getByRole('button', { name: 'Show the whole summary' }).count()).toBe(0);
+			} finally {
+				if (viewport) await app.page.setViewportSize(viewport);
+			}
+		});
+
+		it('keeps every tag and the scope of a row in sight on a phone, a long tag cut with an ellipsis and whole in its title', async () => {
+			const long = 'a-very-long-tag-name-that-keeps-going-and-going-and-going';
+			await seed(app.page, [{ content: 'A memory with a long tag.', tags: [long, 'x'], scope: 'work' }]);
+			const viewport = app.page.viewportSize();
+			await app.page.setViewportSize({ width: 390, height: 844 });
+			try {
+				await app.page.goto(`${app.server.url}/#/`);
+				const row = app.page.locator('.mrow', { hasText: 'A memory with a long tag.' });
+				await row.waitFor();
+				const chips = await row.locator('.meta').evaluate((meta) => {
+					const edge = meta.getBoundingClientRect().right;
+					return [...meta.querySelectorAll<HTMLElement>('.chip')].map((c) => ({
+						text: c.textContent,
+						title: c.title,
+						inside: c.getBoundingClientRect().right <= edge + 0.5,
+						// Cut with an ellipsis, or shown whole.
+						cut: c.scrollWidth > c.clientWidth ? getComputedStyle(c).textOverflow : 'whole',
+					}));
+				});
+				expect(chips).toEqual([
+					{ text: `#${long}`, title: `#${long}`, inside: true, cut: 'ellipsis' },
+					{ text: '#x', title: '#x', inside: true, cut: 'whole' },
+					{ text: 'work', title: 'Scope: work', inside: true, cut: 'whole' },
+				]);
+			} finally {
+				if (viewport) await app.page.setViewportSize(viewport);
+			}
 		});
 
 		it('says when no other memory matches the link search, and that a memory cannot link to itself', async () => {

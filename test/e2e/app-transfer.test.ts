@@ -126,6 +126,30 @@ describe('import and export', () => {
 		expect((await engine<{ total_memories: number }>(page, 'stats', {})).total_memories).toBe(3);
 	});
 
+	it("shows at once why nothing was imported from a JSON file that is not Engram's, saying what Engram reads", async () => {
+		const file = join(dir, 'users.json');
+		writeFileSync(file, JSON.stringify({ users: [{ name: 'Ann' }], version: 2 }));
+		const text = await importFile(file);
+		expect(text).toContain('Nothing was imported');
+		// The reason is open, not behind a click.
+		expect(text).toContain(
+			'memories: must be an array; this file is not an Engram export (its top level has "users", "version"). Engram reads a list of records with a "content" field',
+		);
+		expect((await engine<{ total_memories: number }>(page, 'stats', {})).total_memories).toBe(0);
+		// A partial import keeps its list closed: what came in is the news.
+		const mixed = join(dir, 'mixed.jsonl');
+		writeFileSync(mixed, '{"content": "good one"}\n{bad json}\n');
+		expect(await importFile(mixed)).not.toContain('not valid JSON');
+	});
+
+	it('counts a one-row CSV as "1 row"', async () => {
+		const file = join(dir, 'one.csv');
+		writeFileSync(file, '\ufeffcontent,tags\r\nA single row,"a,b"\r\n');
+		await page.goto(`${app.server.url}/#/import`);
+		await page.getByLabel('Choose a file to import').setInputFiles(file);
+		await page.getByTestId('drop-zone').getByText('CSV: 1 row, 2 columns').waitFor();
+	});
+
 	it('shows progress while importing and can be cancelled between chunks, leaving whole memories', async () => {
 		const n = 4500;
 		const lines = [JSON.stringify({ kind: 'header', format: 'engram', version: 1 })];

@@ -118,8 +118,15 @@ describe('Engine', () => {
 
 	describe('parseJson', () => {
 		it('reports a document that is not an object instead of throwing', () => {
-			for (const data of ['null', '5', '"text"']) {
-				expect(parseJson(data).errors.list()).toEqual([{ error: 'memories: must be an array (is this an Engram JSON export?)' }]);
+			const reads = 'Engram reads a list of records with a "content" field, [{"content": "…"}], or {"memories": [...]}';
+			for (const [data, has] of [
+				['null', 'it is null'],
+				['5', 'it is a number'],
+				['"text"', 'it is a string'],
+				['{}', 'it is an empty object'],
+				['{"users": [{"name": "Ann"}], "version": 2}', 'its top level has "users", "version"'],
+			]) {
+				expect(parseJson(data).errors.list()).toEqual([{ error: `memories: must be an array; this file is not an Engram export (${has}). ${reads}` }]);
 			}
 			// An array is a list of plain records: an empty one holds nothing to refuse.
 			expect(parseJson('[]').errors.count).toBe(0);

@@ -29,7 +29,9 @@ describe('parseMarkdown', () => {
 			const line = `- **entities:** ${'`a`'.repeat(250_000)}`;
 			const out = within(2_000, () => parseMarkdown(record([line])));
 			expect(out.memories).toEqual([]);
-			expect(out.errors).toEqual([{ line: 4, error: 'memory: line 4 is 750016 characters, over the 64000 a line may have' }]);
+			expect(out.errors).toEqual([
+				{ line: 4, error: 'memory: this line is 750,016 characters, over the 64,000 a line may have: break it into shorter lines or paragraphs' },
+			]);
 		});
 
 		it('reads a line of unmatched code spans just under the caps in linear time', () => {
@@ -51,7 +53,9 @@ describe('parseMarkdown', () => {
 			expect(out).toEqual({
 				memories: [],
 				associations: [],
-				errors: [{ line: 2, error: 'memory: line 2 is 64001 characters, over the 64000 a line may have' }],
+				errors: [
+					{ line: 2, error: 'memory: this line is 64,001 characters, over the 64,000 a line may have: break it into shorter lines or paragraphs' },
+				],
 			});
 		});
 

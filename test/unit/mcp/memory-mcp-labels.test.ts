@@ -121,6 +121,19 @@ describe('memory-mcp label tools answer as before', () => {
 		expect(await updates(m.id)).toHaveLength(1);
 	});
 
+	it('replace_labels of a label by itself keeps it in place and writes nothing; a case change still renames', async () => {
+		const m = await memory(['x', 'y', 'z']);
+		expect(data(await c.call('replace_labels', { memory_id: m.seq, target: 'x', new: 'x' }))).toEqual({
+			success: true,
+			message: `✅ Labels replaced on memory #${m.seq}`,
+			labels: ['x', 'y', 'z'],
+		});
+		expect(data<LabelResult>(await c.call('replace_labels', { memory_id: m.seq, target: 'y, x', new: 'x, y' })).labels).toEqual(['x', 'y', 'z']);
+		expect(await tagsOf(m.id)).toEqual(['x', 'y', 'z']);
+		expect(await updates(m.id)).toHaveLength(0);
+		expect(data<LabelResult>(await c.call('replace_labels', { memory_id: m.seq, target: 'x', new: 'X' })).labels).toEqual(['y', 'z', 'X']);
+	});
+
 	it('replace_labels: a target the memory lacks is refused, naming target, and adds nothing', async () => {
 		const m = await memory(['todo', 'x']);
 		expect(errorText(await c.call('replace_labels', { memory_id: m.seq, target: 'absent, gone', new: 'done' }))).toBe(

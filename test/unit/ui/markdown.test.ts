@@ -5,7 +5,7 @@
  * covered in the browser (test/e2e/app-csp.test.ts); here marked's part and the previews.
  */
 import { describe, expect, it } from 'vitest';
-import { MARKDOWN_LIMITS, markdownRefusal, markdownToHtml, plainText } from '../../../src/ui/markdown';
+import { linkDisguise, MARKDOWN_LIMITS, markdownRefusal, markdownToHtml, plainText } from '../../../src/ui/markdown';
 
 const N = 250_000;
 const BUDGET_MS = 2_000;
@@ -70,6 +70,28 @@ describe('ui/markdown', () => {
 			expect(markdownRefusal(' '.repeat(101) + '- x')).toBe('nested too deeply');
 			expect(markdownRefusal('a'.repeat(2_001))).toBe('a line is longer than 2,000 characters');
 			expect(markdownRefusal('a\n'.repeat(10_001))).toBe('longer than 20,000 characters');
+		});
+	});
+
+	describe('linkDisguise', () => {
+		it('names the real host when the text reads as another address or domain', () => {
+			expect(linkDisguise('https://bank.com', 'https://evil.example')).toBe('evil.example');
+			expect(linkDisguise('bank.com/login', 'https://evil.example/x')).toBe('evil.example');
+			expect(linkDisguise('www.bank.com', 'https://bank.com.evil.example/')).toBe('bank.com.evil.example');
+			expect(linkDisguise('bank.com', 'mailto:help@evil.example')).toBe('mailto:help@evil.example');
+		});
+
+		it('names the host of a target with a user name or a punycode (look-alike) label, whatever the text', () => {
+			expect(linkDisguise('https://bank.com@evil.example', 'https://bank.com@evil.example')).toBe('evil.example');
+			expect(linkDisguise('my bank', 'https://xn--bnk-8cd.com/')).toBe('xn--bnk-8cd.com');
+		});
+
+		it('stays quiet when the text tells the truth or names no address', () => {
+			expect(linkDisguise('https://example.com/a', 'https://example.com/a')).toBeUndefined();
+			expect(linkDisguise('example.com', 'https://www.example.com/docs')).toBeUndefined();
+			expect(linkDisguise('click here', 'https://evil.example')).toBeUndefined();
+			expect(linkDisguise('e.g.', 'https://example.com')).toBeUndefined();
+			expect(linkDisguise('version 1.2', 'https://example.com')).toBeUndefined();
 		});
 	});
 });
