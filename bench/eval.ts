@@ -53,7 +53,6 @@ import { FEEDBACK } from '../src/engine/search/rank';
 import { ENTITY_FOCUS } from '../src/engine/search/entity-focus';
 import { NEIGHBOURS } from '../src/engine/search/neighbours';
 import { COVERAGE } from '../src/engine/search/coverage';
-import { EXPERIMENT } from '../src/engine/search/rank';
 
 /**
  * Each ablation: a name, the recall options it changes and, for the conversation-turn priors
@@ -163,11 +162,10 @@ function parseArgs(argv: string[]): Args {
 					expansion: EXPANSION,
 					neighbours: NEIGHBOURS,
 					coverage: COVERAGE,
-					experiment: EXPERIMENT,
 				} as Record<string, Record<string, unknown>>
 			)[group];
 			if (!target || !(field in target)) throw new Error(`--set: unknown tunable ${key}`);
-			target[field] = value.includes(',') ? value.split(',').map(Number) : Number.isNaN(Number(value)) ? value : Number(value);
+			target[field] = value.includes(',') ? value.split(',').map(Number) : Number(value);
 		} else throw new Error(`unknown argument ${k}`);
 	}
 	if (a.data.length === 0) a.data = a.splits.includes('heldback') ? [HELDBACK_SET] : [DEV_SET, HARD_SET];
@@ -202,7 +200,6 @@ async function runQuestions(target: EvalTarget, data: Dataset, opts: Partial<Rec
 			r50: recallAtK(ranked, q.evidence, 50),
 		};
 		outcomes.push(o);
-		if (process.env.PERQ) (await import('node:fs')).appendFileSync(process.env.PERQ, JSON.stringify({ q: q.question, c: q.category, conv: q.conversation, ranks: q.evidence.map((e) => ranked.indexOf(e)) }) + '\n');
 		if (hard.has(q.conversation)) hardOnes.push(o);
 		if (q.stale) {
 			updates++;

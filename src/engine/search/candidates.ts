@@ -224,8 +224,6 @@ export interface SemanticQuery {
 	max: number;
 	/** Share of its rescaled score a match counts for (feedback vectors; 1 when absent). */
 	weight?: number;
-	/** Experiment: blended into the best score rather than maxed (sem = (1 − blend)·sem + blend·this). */
-	blend?: number;
 }
 
 /** The memories of one scope as a BM25 collection. */
@@ -283,18 +281,12 @@ export function scoreSemantic(view: IndexView, c: Candidate, queries: SemanticQu
 	c.sem = 0;
 	if (queries.length === 0 || !view.vectors.has(c.slot)) return;
 	let best = -1;
-	const blends: [number, number][] = [];
 	for (const sq of queries) {
 		const cos = view.vectors.dot(c.slot, sq.q);
-		const span = sq.max - sq.mean;
-		if (sq.blend !== undefined) {
-			blends.push([sq.blend, span > 1e-6 ? Math.max(0, Math.min(1, (cos - sq.mean) / span)) : 0]);
-			continue;
-		}
 		// The raw cosine (what isStrong reads) is the caller's query's, never a feedback vector's.
 		if (sq.weight === undefined) best = Math.max(best, cos);
+		const span = sq.max - sq.mean;
 		if (span > 1e-6) c.sem = Math.max(c.sem, (sq.weight ?? 1) * Math.min(1, (cos - sq.mean) / span));
 	}
-	for (const [b, s] of blends) c.sem = (1 - b) * c.sem + b * s;
 	c.cos = best;
 }

@@ -43,17 +43,6 @@ import type { QueryVectors, RankedHit, RankedPage } from './types';
 import { normalize } from './vector-store';
 import type { IndexView } from './view';
 
-/** Experiment (issue 28, eighth round): how the name-less question vectors and the speaker prior enter. */
-export const EXPERIMENT = {
-	/** 'max': a name-less vector's match counts for `weight` of its rescaled score, the best of all counting; 'blend': mixed in at `weight`. */
-	asideMode: 'max' as 'max' | 'blend',
-	asideWeight: 0,
-	/** Share of its semantic relevance a turn not by the named speaker loses (0 = off). */
-	speaker: 0,
-	/** Apply the speaker prior to the lexical component too. */
-	speakerLexical: 0,
-};
-
 /** Everything one recall needs, resolved once. */
 interface RankContext {
 	view: IndexView;
@@ -79,8 +68,6 @@ interface RankContext {
 	words?: WordNeighbours;
 	/** The processed terms of each entity the query names (entity-focus.ts). */
 	named: string[][];
-	aside: Float32Array[];
-	by?: (slot: number) => boolean;
 }
 
 const DEFAULT_LIMIT = 10;
@@ -128,8 +115,6 @@ function buildContext(view: IndexView, input: RecallInput, qv: QueryVectors, now
 		categories: qv.categories,
 		words: qv.words,
 		named: namedEntities(phrasings),
-		aside: (qv.aside ?? []).flatMap((v) => (v && v.length === view.dims ? [normalize(v)!] : [])),
-		by: qv.by,
 	};
 }
 
@@ -186,11 +171,6 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 		}
 	}
 	if (w.semantic > 0) ctx.semantic = addSemantic(view, ctx.vectors, k, accept, cands);
-	if (w.semantic > 0 && ctx.aside.length > 0 && EXPERIMENT.asideWeight > 0) {
-		const extra = addSemantic(view, ctx.aside, k, accept, cands);
-		const x = EXPERIMENT.asideWeight;
-		ctx.semantic = [...ctx.semantic, ...extra.map((sq) => (EXPERIMENT.asideMode === 'blend' ? { ...sq, blend: x } : { ...sq, weight: x }))];
-	}
 	const searched = input.scope === undefined ? view.count : view.scopeSize(input.scope);
 	if (w.semantic > 0 && FEEDBACK.weight > 0 && ctx.vectors.length > 0 && searched <= FEEDBACK.maxMemories) feedback(ctx, cands, k);
 	for (const id of input.priority_ids ?? []) {
@@ -266,8 +246,6 @@ function fused(ctx: RankContext, c: Candidate): { lexical: number; semantic: num
 	if (Number.isNaN(c.sem)) scoreSemantic(ctx.view, c, ctx.semantic);
 	if (Number.isNaN(c.focus)) c.focus = focusOf(ctx.view, c.slot, ctx.named);
 	const s = substance(ctx.view, c) * c.focus;
-	const by = ctx.by && EXPERIMENT.speaker > 0 && !ctx.by(c.slot) ? 1 - EXPERIMENT.speaker : 1;
-	if (by !== 1) return { lexical: s * c.lex * (EXPERIMENT.speakerLexical ? by : 1), semantic: s * c.sem * by };
 	if (ctx.fusion === 'rrf')
 		return {
 			lexical: c.lexRank === Infinity ? 0 : s * rrfScore(c.lexRank),

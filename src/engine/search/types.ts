@@ -93,10 +93,6 @@ export interface QueryVectors {
 	categories?: CategoryTable;
 	/** The static model's word neighbours among indexed words (neighbours.ts), when the caller has them. */
 	words?: WordNeighbours;
-	/** Experiment (issue 28, eighth round): the question's vectors without the scope's common names. */
-	aside?: (Float32Array | null)[];
-	/** Experiment: true for a slot whose turn is by the speaker the question names. */
-	by?: (slot: number) => boolean;
 }
 
 /**
