@@ -54,7 +54,6 @@ import { ENTITY_FOCUS } from '../src/engine/search/entity-focus';
 import { NEIGHBOURS } from '../src/engine/search/neighbours';
 import { COVERAGE } from '../src/engine/search/coverage';
 import { NAMELESS } from '../src/engine/search/nameless';
-import { EXPERIMENT } from '../src/engine/search/rank';
 
 /**
  * Each ablation: a name, the recall options it changes and, for the conversation-turn priors
@@ -168,7 +167,6 @@ function parseArgs(argv: string[]): Args {
 					neighbours: NEIGHBOURS,
 					coverage: COVERAGE,
 					nameless: NAMELESS,
-					experiment: EXPERIMENT,
 				} as Record<string, Record<string, unknown>>
 			)[group];
 			if (!target || !(field in target)) throw new Error(`--set: unknown tunable ${key}`);
@@ -207,7 +205,6 @@ async function runQuestions(target: EvalTarget, data: Dataset, opts: Partial<Rec
 			r50: recallAtK(ranked, q.evidence, 50),
 		};
 		outcomes.push(o);
-		if (process.env.PERQ) (await import('node:fs')).appendFileSync(process.env.PERQ, JSON.stringify({ q: q.question, c: q.category, conv: q.conversation, ranks: q.evidence.map((e) => ranked.indexOf(e)) }) + '\n');
 		if (hard.has(q.conversation)) hardOnes.push(o);
 		if (q.stale) {
 			updates++;

@@ -9,8 +9,7 @@ import type { Embedder } from '../../src/engine/embedder';
 import { metadataText, turnContext } from '../../src/engine/doc';
 import { createSearchIndex } from '../../src/engine/search/index';
 import type { SearchIndex } from '../../src/engine/search/types';
-import { NEIGHBOURS, wordNeighboursFor } from '../../src/engine/search/neighbours';
-import { EXPERIMENT } from '../../src/engine/search/rank';
+import { wordNeighboursFor } from '../../src/engine/search/neighbours';
 import { namelessVectors } from '../../src/engine/search/nameless';
 import { resolveThresholds } from '../../src/engine/thresholds';
 import { turnMemory } from './dataset';
@@ -85,11 +84,7 @@ export function indexTarget(embedder: Embedder): EvalTarget & { index: SearchInd
 		async recall(input) {
 			const phrasings = [input.query, ...(input.queries ?? [])].filter((q): q is string => !!q);
 			const vectors = await embedder.embed(phrasings);
-			// Experiment (eighth round, lead b): entity-centred neighbours need every question's word neighbours.
-			const saved = NEIGHBOURS.yesNoOnly;
-			if (EXPERIMENT.entity > 0) NEIGHBOURS.yesNoOnly = 0;
 			const words = await wordNeighboursFor(index, embedder, phrasings);
-			NEIGHBOURS.yesNoOnly = saved;
 			const nameless = await namelessVectors(index, embedder, phrasings, input.scope);
 			return index.rank(input, { vectors, categories: categoryTable(), words, nameless }, Date.now()).hits.map((h) => dia.get(h.id)!);
 		},

@@ -36,36 +36,13 @@ import { nameMonthTerms, queryDateWords } from './date-words';
 import { focusOf, namedEntities } from './entity-focus';
 import { COVERAGE, coverExpansion } from './coverage';
 import { NAMELESS } from './nameless';
-import { asksYesNo, NEIGHBOURS, neighbourWords, type WordNeighbours } from './neighbours';
+import { NEIGHBOURS, neighbourWords, type WordNeighbours } from './neighbours';
 import { redirectToCurrent, spreadOverGraph, spreadToNeighbors } from './expand';
 import { compileFilter } from './filters';
 import { TopKBy } from './top-k';
 import type { QueryVectors, RankedHit, RankedPage } from './types';
 import { normalize } from './vector-store';
 import type { IndexView } from './view';
-
-/** Experiment (issue 28, eighth round, lead b): term feedback and entity-centred word neighbours. */
-export const EXPERIMENT = {
-	/** Term feedback: share of a direct match the top hits' distinctive words count for (0 = off). */
-	prf: 0,
-	/** How many of the strongest direct candidates give words. */
-	prfTop: 3,
-	/** How many distinctive words (highest idf within the scope, held by ≤ prfShare of it). */
-	prfWords: 8,
-	prfShare: 0.05,
-	/** 1: yes/no questions get no term feedback. */
-	prfSkipYesNo: 1,
-	/** Entity-centred word neighbours for non-yes/no questions: weight of a match, only on memories holding the named name (0 = off). */
-	entity: 0,
-	/** Record entity-centred matches for coverage. */
-	entityCover: 0,
-	/** 1: only the category word (the first content word after which/what/any/kind) expands. */
-	entityCat: 0,
-	/** Neighbours per word (NEIGHBOURS.perWord while expanding). */
-	entityPer: 4,
-	/** 1: not restricted to memories holding the name (plain neighbours of the category word). */
-	entityAll: 0,
-};
 
 /** Everything one recall needs, resolved once. */
 interface RankContext {
@@ -192,7 +169,6 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 		const record = COVERAGE.bonus > 0;
 		if (ctx.categories)
 			for (const q of ctx.phrasings) addExpansion(view, expandCategories(ctx.categories, q), CATEGORIES.weight, accept, cands, input.scope, record);
-		if (ctx.words && EXPERIMENT.entity > 0 && input.scope !== undefined) entityNeighbours(ctx, cands, accept);
 		if (ctx.words && NEIGHBOURS.weight > 0) {
 			const within = input.scope === undefined ? undefined : scopeCollection(view, input.scope);
 			const holds = (term: string) => view.lexical.holdsTerm(term, within);
@@ -202,7 +178,6 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 		}
 	}
 	if (w.semantic > 0) ctx.semantic = addSemantic(view, ctx.vectors, k, accept, cands);
-	if (EXPERIMENT.prf > 0 && w.lexical > 0) termFeedback(ctx, cands, accept);
 	// The question without its speakers' names (nameless.ts): its nearest memories join, its score is blended in.
 	if (w.semantic > 0 && NAMELESS.weight > 0 && ctx.vectors.length > 0 && ctx.nameless.length > 0)
 		ctx.semantic = [...ctx.semantic, ...addSemantic(view, ctx.nameless, k, accept, cands).map((sq) => ({ ...sq, blend: NAMELESS.weight }))];
@@ -221,73 +196,6 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 		});
 	if (input.current_only) redirectToCurrent(view, cands, rel, ctx.accept, ctx.valid);
 	return cands;
-}
-
-/** Experiment: the strongest direct candidates' distinctive words searched as one expansion phrasing. */
-function termFeedback(ctx: RankContext, cands: Map<number, Candidate>, accept: ((slot: number) => boolean) | undefined): void {
-	const { view, input } = ctx;
-	if (EXPERIMENT.prfSkipYesNo && ctx.phrasings.every((q) => asksYesNo(q))) return;
-	const direct = [...cands.values()].filter((c) => c.direct);
-	const rel = new Map(direct.map((c) => [c, relevance(ctx, c)]));
-	direct.sort((a, b) => rel.get(b)! - rel.get(a)!);
-	const within = input.scope === undefined ? undefined : scopeCollection(view, input.scope);
-	const size = within ? within.size : view.count;
-	const own = new Set(ctx.phrasings.flatMap((q) => tokenize(q).map((t) => processTerm(t)).filter((t): t is string => t !== null)));
-	const score = new Map<string, [word: string, df: number]>();
-	for (const c of direct.slice(0, EXPERIMENT.prfTop)) {
-		const content = view.lexical.contentOf(view.metas[c.slot].id);
-		if (!content) continue;
-		for (const t of tokenize(content.replace(/^[^:]{1,40}:\s/, ''))) {
-			const p = processTerm(t);
-			if (p === null || own.has(p) || score.has(p) || /^\p{Lu}/u.test(t)) continue;
-			const df = view.lexical.contentFrequency(p, within, EXPERIMENT.prfShare * size + 1);
-			if (df > EXPERIMENT.prfShare * size || df < 2) continue;
-			score.set(p, [t.toLowerCase(), df]);
-		}
-	}
-	const words = [...score.values()].sort((a, b) => a[1] - b[1]).slice(0, EXPERIMENT.prfWords).map(([w]) => w);
-	if (words.length > 0) addExpansion(view, words.join(' '), EXPERIMENT.prf, accept, cands, input.scope);
-}
-
-/** Experiment: the question's word neighbours (non-yes/no too) matched only on memories holding the name it names. */
-function entityNeighbours(ctx: RankContext, cands: Map<number, Candidate>, accept: ((slot: number) => boolean) | undefined): void {
-	const { view, input } = ctx;
-	const within = scopeCollection(view, input.scope!);
-	const most = 0.1 * within.size;
-	const holds = (term: string) => view.lexical.holdsTerm(term, within);
-	const common = (term: string) => view.lexical.contentFrequency(term, within, 0.02 * within.size + 1) > 0.02 * within.size;
-	for (const q of ctx.phrasings) {
-		if (asksYesNo(q)) continue;
-		const names = [...q.matchAll(/(?<=\S\s+)([A-Z][\p{L}]+)(?:['’]s)?/gu)]
-			.map((m) => processTerm(m[1]))
-			.filter((t): t is string => t !== null && view.lexical.contentFrequency(t, within, most + 1) > most);
-		if (names.length !== 1) continue;
-		const saved = { ...NEIGHBOURS };
-		NEIGHBOURS.yesNoOnly = 0;
-		NEIGHBOURS.perWord = EXPERIMENT.entityPer;
-		const asked = EXPERIMENT.entityCat ? askedWord(q) : q;
-		const words = asked ? neighbourWords(ctx.words!, asked, holds, common) : '';
-		Object.assign(NEIGHBOURS, saved);
-		if (!words) continue;
-		const name = names[0];
-		const only = (slot: number) => (!accept || accept(slot)) && (EXPERIMENT.entityAll > 0 || view.lexical.holds(view.metas[slot].id, name));
-		addExpansion(view, words, EXPERIMENT.entity, only, cands, input.scope, EXPERIMENT.entityCover > 0);
-	}
-}
-
-/** Experiment: the first content word after which/what/any/kind(s) of. */
-function askedWord(q: string): string | undefined {
-	let asking = false;
-	for (const t of tokenize(q)) {
-		const low = t.toLowerCase();
-		if (['which', 'what', 'any', 'kinds', 'kind', 'types', 'type', 'sorts'].includes(low)) {
-			asking = true;
-			continue;
-		}
-		if (!asking || processTerm(t) === null) continue;
-		return low;
-	}
-	return undefined;
 }
 
 /** Tunables of pseudo-relevance feedback (the eval's ablation sets weight to 0). */
