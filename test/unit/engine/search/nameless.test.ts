@@ -4,6 +4,7 @@ import { nodeModelPath } from '../../../../src/engine/node-model-path';
 import { createSearchIndex } from '../../../../src/engine/search/index';
 import { NAMELESS, namelessVectors, withoutCommonNames } from '../../../../src/engine/search/nameless';
 import { FEEDBACK } from '../../../../src/engine/search/rank';
+import { makeEngine } from '../helpers';
 import { meta } from './fixtures';
 
 const DEFAULTS = { nameless: { ...NAMELESS }, feedback: { ...FEEDBACK } };
@@ -104,5 +105,33 @@ describe('the name-less vector in ranking (embedded model)', () => {
 		expect(
 			await namelessVectors(idx, { ...embedder, embed: embedder.embed.bind(embedder), path: 'pipeline' }, ['Which sports has Nadia tried?'], 'chat'),
 		).toBeUndefined();
+	});
+});
+
+describe('recall_memory passes the name-less vector', () => {
+	it('changes the semantic scores of a question naming a speaker, not those of a yes/no question', async () => {
+		const engine = await makeEngine();
+		try {
+			await engine.store({
+				memories: [
+					{ content: 'Nadia: So tired today, long week at the clinic and the train was late again twice.', scope: 'chat' },
+					{ content: 'Nadia: I signed up for a tennis league and a football team, training starts on Thursday.', scope: 'chat' },
+					{ content: 'Felix: The gig went fine, the drummer was late but the crowd did not seem to mind much.', scope: 'chat' },
+					{ content: 'Felix: Watched the football match at the pub with my brother, the referee was dreadful.', scope: 'chat' },
+				],
+			});
+			const semantic = async (query: string, weight: number) => {
+				NAMELESS.weight = weight;
+				const out = await engine.recall({ query, scope: 'chat', limit: 10 });
+				return new Map(out.results.map((r) => [r.memory.content, r.components.semantic]));
+			};
+			const off = await semantic('Which sports has Nadia tried?', 0);
+			const on = await semantic('Which sports has Nadia tried?', 0.3);
+			expect([...on.keys()].sort()).toEqual([...off.keys()].sort());
+			expect([...on].some(([content, s]) => Math.abs(s - off.get(content)!) > 1e-6)).toBe(true);
+			expect(await semantic('Does Nadia play sports?', 0.3)).toEqual(await semantic('Does Nadia play sports?', 0));
+		} finally {
+			await engine.close();
+		}
 	});
 });
