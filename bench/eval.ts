@@ -53,13 +53,14 @@ import { FEEDBACK } from '../src/engine/search/rank';
 import { ENTITY_FOCUS } from '../src/engine/search/entity-focus';
 import { NEIGHBOURS } from '../src/engine/search/neighbours';
 import { COVERAGE } from '../src/engine/search/coverage';
+import { NAMELESS } from '../src/engine/search/nameless';
 
 /**
  * Each ablation: a name, the recall options it changes and, for the conversation-turn priors
  * and the turn-context field (tunables, not weights), the TURNS and LEXICAL_TUNING values it runs
  * with — in-process targets only. Rows starting "+" switch on a lever that was measured and is
  * off by default (docs/BENCHMARKS.md says why), so a later data set can re-measure it. "BM25 only" and "dense only" are the plain retrievers: no
- * expansion (neither links nor WordNet categories nor feedback), no priors, no turn priors, no
+ * expansion (neither links nor WordNet categories nor feedback nor the name-less question vector), no priors, no turn priors, no
  * turn context.
  */
 const VARIANTS: {
@@ -73,6 +74,7 @@ const VARIANTS: {
 	expansion?: Partial<typeof EXPANSION>;
 	neighbours?: Partial<typeof NEIGHBOURS>;
 	coverage?: Partial<typeof COVERAGE>;
+	nameless?: Partial<typeof NAMELESS>;
 }[] = [
 	{ name: 'full (defaults)', opts: {} },
 	{ name: '− categories (WordNet)', opts: {}, categories: { weight: 0 } },
@@ -82,6 +84,7 @@ const VARIANTS: {
 	{ name: '+ neighbour window 3 (off)', opts: {}, expansion: { neighborDecay: [1, 0.6, 0.3] } },
 	{ name: '− word neighbours', opts: {}, neighbours: { weight: 0 } },
 	{ name: '− coverage of expansion terms', opts: {}, coverage: { bonus: 0 } },
+	{ name: '− name-less question vector', opts: {}, nameless: { weight: 0 } },
 	{ name: '+ word neighbours on every question (off)', opts: {}, neighbours: { weight: 0.3, yesNoOnly: 0, cosine: 0.45 } },
 	{ name: 'fusion = rrf', opts: { fusion: 'rrf' } },
 	{ name: '− turn-length prior', opts: {}, turns: { fullWords: 0 } },
@@ -105,6 +108,7 @@ const VARIANTS: {
 		opts: { weights: { lexical: 0, neighbor: 0, graph: 0, recency: 0, importance: 0, confidence: 0, access: 0 } },
 		turns: { fullWords: 0, question: 1 },
 		feedback: { weight: 0 },
+		nameless: { weight: 0 },
 	},
 ];
 
@@ -149,7 +153,7 @@ function parseArgs(argv: string[]): Args {
 		else if (k === '--query-model-path') a.queryModelPath = argv[++i].replace(/\/?$/, '/');
 		else if (k === '--set') {
 			// --set categories.weight=0.2: one tunable for a sweep (TURNS, LEXICAL_TUNING, CATEGORIES, FEEDBACK, ENTITY_FOCUS,
-			// EXPANSION, NEIGHBOURS or COVERAGE; a comma list sets an array: --set expansion.neighborDecay=1,0.6,0.3).
+			// EXPANSION, NEIGHBOURS, COVERAGE or NAMELESS; a comma list sets an array: --set expansion.neighborDecay=1,0.6,0.3).
 			const [key, value] = argv[++i].split('=');
 			const [group, field] = key.split('.');
 			const target = (
@@ -162,6 +166,7 @@ function parseArgs(argv: string[]): Args {
 					expansion: EXPANSION,
 					neighbours: NEIGHBOURS,
 					coverage: COVERAGE,
+					nameless: NAMELESS,
 				} as Record<string, Record<string, unknown>>
 			)[group];
 			if (!target || !(field in target)) throw new Error(`--set: unknown tunable ${key}`);
@@ -277,7 +282,7 @@ async function main(): Promise<void> {
 		const rows: (string | number)[][] = [];
 		for (const v of VARIANTS) {
 			if (
-				(v.turns || v.lexical || v.categories || v.feedback || v.entities || v.expansion || v.neighbours || v.coverage) &&
+				(v.turns || v.lexical || v.categories || v.feedback || v.entities || v.expansion || v.neighbours || v.coverage || v.nameless) &&
 				target.name !== 'engine' &&
 				target.name !== 'index'
 			)
@@ -293,6 +298,7 @@ async function main(): Promise<void> {
 					[EXPANSION, v.expansion],
 					[NEIGHBOURS, v.neighbours],
 					[COVERAGE, v.coverage],
+					[NAMELESS, v.nameless],
 				] as [Record<string, unknown>, object | undefined][];
 				const saved = tunables.map(([t]) => ({ ...t }));
 				for (const [t, set] of tunables) Object.assign(t, set ?? {});

@@ -2,7 +2,8 @@
  * `npx tsx bench/recall-levers.ts [n]`: what issue 28's recall levers cost on the query path. One
  * search index of `n` generated memories (default 10k, bench/lib/corpus.ts, embedded by the
  * embedded model), then the same realistic recalls ranked with each lever on and off, interleaved
- * so a busy machine slows every variant alike; reports p50 / p99 rank time per variant.
+ * so a busy machine slows every variant alike; reports p50 / p99 rank time per variant (the
+ * name-less question vector: with its name test and second embedding).
  */
 import { createEmbedder } from '../src/engine/embedder';
 import { nodeCategories, nodeModelPath } from '../src/engine/node-model-path';
@@ -12,6 +13,7 @@ import { ENTITY_FOCUS } from '../src/engine/search/entity-focus';
 import { createSearchIndex } from '../src/engine/search/index';
 import { FEEDBACK } from '../src/engine/search/rank';
 import { NEIGHBOURS, wordNeighboursFor } from '../src/engine/search/neighbours';
+import { NAMELESS, namelessVectors } from '../src/engine/search/nameless';
 import { Corpus } from './lib/corpus';
 import { percentile } from './lib/stats';
 
@@ -101,6 +103,52 @@ async function main(): Promise<void> {
 	COVERAGE.bonus = saved.coverage;
 	ENTITY_FOCUS.boost = 0;
 	await wordNeighbours(index, embedder, sources, scopeSizes, n);
+	await nameless(index, embedder, sources, scopeSizes, n);
+}
+
+/**
+ * The name-less question vector (nameless.ts): questions naming the person a memory mentions ("What
+ * did Kalomi say about …?"), off and on, interleaved; "on" includes the name test and the second
+ * embedding. The generated scopes hold no name in 10% of their memories, as a conversation's
+ * speakers are, so the share is set to 0 here: every question's name is stripped (the lever's
+ * worst case: a second semantic scan each time).
+ */
+async function nameless(
+	index: ReturnType<typeof createSearchIndex>,
+	embedder: Awaited<ReturnType<typeof createEmbedder>>,
+	sources: ReturnType<Corpus['memory']>[],
+	scopeSizes: Map<string, number>,
+	n: number,
+): Promise<void> {
+	const corpus = new Corpus(11);
+	const queries = sources.map((m) => `What did ${/(\S+) mentioned ticket/.exec(m.content)![1]} say about ${corpus.queryFor(m)}?`);
+	const vectors = await embedder.embed(queries);
+	const saved = { ...NAMELESS };
+	NAMELESS.share = 0;
+	for (const scoped of [false, true]) {
+		const times: [number[], number[]] = [[], []];
+		let stripped = 0;
+		for (let round = 0; round < 3; round++)
+			for (let j = 0; j < queries.length; j++)
+				for (const on of [false, true]) {
+					NAMELESS.weight = on ? saved.weight : 0;
+					const scope = scoped ? sources[j].scope : undefined;
+					const t = performance.now();
+					const aside = await namelessVectors(index, embedder, [queries[j]], scope);
+					index.rank({ query: queries[j], limit: 10, ...(scope && { scope }) }, { vectors: [vectors[j]], nameless: aside }, Date.now());
+					times[on ? 1 : 0].push(performance.now() - t);
+					if (on && aside) stripped++;
+				}
+		const sizes = scoped
+			? ` (scopes of ${Math.min(...sources.map((m) => scopeSizes.get(m.scope)!))}–${Math.max(...sources.map((m) => scopeSizes.get(m.scope)!))})`
+			: '';
+		console.log(
+			`name-less question vector at ${n} memories, ${scoped ? 'scoped' : 'unscoped'}${sizes}, ${stripped} of ${3 * queries.length} stripped (ms):`,
+		);
+		console.log(`  off              p50 ${percentile(times[0], 50).toFixed(2)}  p99 ${percentile(times[0], 99).toFixed(2)}`);
+		console.log(`  on (${saved.weight})         p50 ${percentile(times[1], 50).toFixed(2)}  p99 ${percentile(times[1], 99).toFixed(2)}`);
+	}
+	Object.assign(NAMELESS, saved);
 }
 
 /**

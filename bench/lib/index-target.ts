@@ -10,6 +10,7 @@ import { metadataText, turnContext } from '../../src/engine/doc';
 import { createSearchIndex } from '../../src/engine/search/index';
 import type { SearchIndex } from '../../src/engine/search/types';
 import { wordNeighboursFor } from '../../src/engine/search/neighbours';
+import { namelessVectors } from '../../src/engine/search/nameless';
 import { resolveThresholds } from '../../src/engine/thresholds';
 import { turnMemory } from './dataset';
 import { categoryTable } from './categories';
@@ -84,7 +85,8 @@ export function indexTarget(embedder: Embedder): EvalTarget & { index: SearchInd
 			const phrasings = [input.query, ...(input.queries ?? [])].filter((q): q is string => !!q);
 			const vectors = await embedder.embed(phrasings);
 			const words = await wordNeighboursFor(index, embedder, phrasings);
-			return index.rank(input, { vectors, categories: categoryTable(), words }, Date.now()).hits.map((h) => dia.get(h.id)!);
+			const nameless = await namelessVectors(index, embedder, phrasings, input.scope);
+			return index.rank(input, { vectors, categories: categoryTable(), words, nameless }, Date.now()).hits.map((h) => dia.get(h.id)!);
 		},
 		async close() {},
 	};

@@ -15,6 +15,7 @@ import { callerModel, embedTexts, type EngineContext } from './context';
 import { toMemory, truncate } from './doc';
 import type { QueryVectors, RankedHit, RankedPage } from './search/types';
 import { wordNeighboursFor } from './search/neighbours';
+import { namelessVectors } from './search/nameless';
 import { newerFirst } from './newer-first';
 import { reads } from './read-gate';
 import { parseInput } from './validate';
@@ -42,11 +43,12 @@ async function recall(ctx: EngineContext, input: RecallInput, actor: string): Pr
 	const vectors = await embedTexts(ctx, phrasings);
 	// Word-neighbour expansion (search/neighbours.ts; undefined while it is off).
 	const words = await wordNeighboursFor(ctx.index, ctx.embedder, phrasings);
+	// The question without its speakers' names, blended into the semantic score (search/nameless.ts).
+	const nameless = await namelessVectors(ctx.index, ctx.embedder, phrasings, p.scope);
 	const caller = p.embedding ? await callerMatches(ctx, p.embedding) : undefined;
 	if (caller) delete rankInput.embedding;
-	const page = caller
-		? rankWithCaller(ctx, rankInput, { vectors, categories: ctx.categories, words }, now, caller)
-		: ctx.index.rank(rankInput, { vectors, categories: ctx.categories, words }, now);
+	const query = { vectors, categories: ctx.categories, words, nameless };
+	const page = caller ? rankWithCaller(ctx, rankInput, query, now, caller) : ctx.index.rank(rankInput, query, now);
 	const out = await loadPage(ctx, page, p);
 	if (window) out.time_window = window;
 	if (phrasings.length || p.memory_id !== undefined) logRecall(ctx, actor, p, out.count);

@@ -224,6 +224,11 @@ export interface SemanticQuery {
 	max: number;
 	/** Share of its rescaled score a match counts for (feedback vectors; 1 when absent). */
 	weight?: number;
+	/**
+	 * Blended rather than competing (the name-less question, nameless.ts): the candidate's semantic
+	 * score becomes (1 − blend) × the best of the other vectors' + blend × this one's.
+	 */
+	blend?: number;
 }
 
 /** The memories of one scope as a BM25 collection. */
@@ -281,12 +286,22 @@ export function scoreSemantic(view: IndexView, c: Candidate, queries: SemanticQu
 	c.sem = 0;
 	if (queries.length === 0 || !view.vectors.has(c.slot)) return;
 	let best = -1;
+	let blended = 0;
+	let blend = 0;
 	for (const sq of queries) {
 		const cos = view.vectors.dot(c.slot, sq.q);
+		const span = sq.max - sq.mean;
+		const rescaled = span > 1e-6 ? Math.min(1, (cos - sq.mean) / span) : 0;
+		if (sq.blend !== undefined) {
+			// Every blended vector shares one blend weight: their best score is mixed in.
+			blend = sq.blend;
+			blended = Math.max(blended, rescaled);
+			continue;
+		}
 		// The raw cosine (what isStrong reads) is the caller's query's, never a feedback vector's.
 		if (sq.weight === undefined) best = Math.max(best, cos);
-		const span = sq.max - sq.mean;
-		if (span > 1e-6) c.sem = Math.max(c.sem, (sq.weight ?? 1) * Math.min(1, (cos - sq.mean) / span));
+		if (span > 1e-6) c.sem = Math.max(c.sem, (sq.weight ?? 1) * rescaled);
 	}
+	if (blend > 0) c.sem = (1 - blend) * c.sem + blend * blended;
 	c.cos = best;
 }

@@ -12,6 +12,7 @@
 import type { AssociationType, RecallInput } from '../../core/schemas';
 import { Adjacency } from './adjacency';
 import { ScopeCodes, type ContiguousScope } from './scope-codes';
+import { scopeCollection } from './candidates';
 import { carriesTags } from './filters';
 import { IVF, Ivf, listCount, SlotLists, trainCentroids } from './ivf';
 import { dateWords } from './date-words';
@@ -102,6 +103,12 @@ class MemorySearchIndex implements SearchIndex, IndexView {
 
 	vocabulary(from: number): string[] {
 		return this.lexical.vocabulary(from);
+	}
+
+	isCommonTerm(term: string, share: number, scope?: string): boolean {
+		const within = scope === undefined ? undefined : scopeCollection(this, scope);
+		const most = share * (within ? within.size : this.count);
+		return this.lexical.contentFrequency(term, within, most + 1) > most;
 	}
 
 	setVector(id: string, vector: Float32Array | null): void {

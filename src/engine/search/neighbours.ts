@@ -67,9 +67,14 @@ const YES_NO = /^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|w
 /** Words with their original case: letters, digits and inner apostrophes. */
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 
+/** Whether `phrasing` is a yes/no question (an auxiliary verb first). */
+export function asksYesNo(phrasing: string): boolean {
+	return YES_NO.test(phrasing);
+}
+
 /** Whether `phrasing` expands at all (every phrasing, or with NEIGHBOURS.yesNoOnly a yes/no question). */
 export function expands(phrasing: string): boolean {
-	return !NEIGHBOURS.yesNoOnly || YES_NO.test(phrasing);
+	return !NEIGHBOURS.yesNoOnly || asksYesNo(phrasing);
 }
 
 /**

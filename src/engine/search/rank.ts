@@ -35,6 +35,7 @@ import {
 import { nameMonthTerms, queryDateWords } from './date-words';
 import { focusOf, namedEntities } from './entity-focus';
 import { COVERAGE, coverExpansion } from './coverage';
+import { NAMELESS } from './nameless';
 import { NEIGHBOURS, neighbourWords, type WordNeighbours } from './neighbours';
 import { redirectToCurrent, spreadOverGraph, spreadToNeighbors } from './expand';
 import { compileFilter } from './filters';
@@ -53,6 +54,8 @@ interface RankContext {
 	halfLife: number;
 	phrasings: string[];
 	vectors: Float32Array[];
+	/** The phrasings' vectors without the scope's everyday names (nameless.ts). */
+	nameless: Float32Array[];
 	/** Query vectors with their baselines (filled by retrieval). */
 	semantic: SemanticQuery[];
 	/** Slots accepted by every filter except validity. */
@@ -107,6 +110,10 @@ function buildContext(view: IndexView, input: RecallInput, qv: QueryVectors, now
 		halfLife: input.recency_half_life_days ?? DEFAULT_HALF_LIFE_DAYS,
 		phrasings,
 		vectors: queryVectors(view, input, qv, seedSlot),
+		nameless: (qv.nameless ?? []).flatMap((v) => {
+			const n = v.length === view.dims ? normalize(v) : null;
+			return n ? [n] : [];
+		}),
 		semantic: [],
 		accept: base,
 		acceptAll,
@@ -171,6 +178,9 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 		}
 	}
 	if (w.semantic > 0) ctx.semantic = addSemantic(view, ctx.vectors, k, accept, cands);
+	// The question without its speakers' names (nameless.ts): its nearest memories join, its score is blended in.
+	if (w.semantic > 0 && NAMELESS.weight > 0 && ctx.vectors.length > 0 && ctx.nameless.length > 0)
+		ctx.semantic = [...ctx.semantic, ...addSemantic(view, ctx.nameless, k, accept, cands).map((sq) => ({ ...sq, blend: NAMELESS.weight }))];
 	const searched = input.scope === undefined ? view.count : view.scopeSize(input.scope);
 	if (w.semantic > 0 && FEEDBACK.weight > 0 && ctx.vectors.length > 0 && searched <= FEEDBACK.maxMemories) feedback(ctx, cands, k);
 	for (const id of input.priority_ids ?? []) {

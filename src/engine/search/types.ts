@@ -93,6 +93,8 @@ export interface QueryVectors {
 	categories?: CategoryTable;
 	/** The static model's word neighbours among indexed words (neighbours.ts), when the caller has them. */
 	words?: WordNeighbours;
+	/** The phrasings' vectors without the scope's everyday names (nameless.ts), blended into the semantic score. */
+	nameless?: Float32Array[];
 }
 
 /**
@@ -130,6 +132,8 @@ export interface SearchIndex {
 	contentOf(id: string): string | undefined;
 	/** Content words indexed from position `from` of the vocabulary on (LexicalIndex.vocabulary; neighbours.ts). */
 	vocabulary(from: number): string[];
+	/** Whether more than `share` of `scope`'s memories (the whole index's when unscoped) hold the processed term in their content (nameless.ts). */
+	isCommonTerm(term: string, share: number, scope?: string): boolean;
 	/** Ids of the memories carrying any (`any`) or all (`all`) of `tags`, optionally only in `scope`. */
 	withTags(tags: string[], mode: 'any' | 'all', scope?: string): string[];
 	/** Ids of the indexed memories that mention the entity id, in id order. */
