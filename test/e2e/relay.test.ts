@@ -58,7 +58,7 @@ describe('engram-relay with the app in Chromium', () => {
 		await expect(desk.client.callTool({ name: 'recall_memory', arguments: { query: 'x' } })).rejects.toThrow('Engram is not connected');
 	});
 
-	it('pairs from the link --pairing-link prints, cleans the token off the address, and tells the client its tools changed', async () => {
+	it('pairs from the link --pairing-link prints in one click, cleans the token off the address, and tells the client its tools changed', async () => {
 		expect(desk.log()).not.toContain(token);
 		const printed = spawnSync(process.execPath, [BIN, '--port', String(port), '--app-url', server.url, '--pairing-link'], {
 			encoding: 'utf8',
@@ -70,6 +70,14 @@ describe('engram-relay with the app in Chromium', () => {
 		desk.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
 		await page.goto(link!);
 		await hostReady(page);
+		// The link only asks: nothing is saved or connected before the person's one click.
+		const dialog = page.getByRole('dialog', { name: 'Pair with a desktop relay?' });
+		await dialog.waitFor();
+		expect(await dialog.getByTestId('relay-link-new').innerText()).toBe(`127.0.0.1:${port}`);
+		expect(await dialog.innerText()).toContain(`Whatever program listens on 127.0.0.1:${port} would be able to read and change every memory.`);
+		expect(await dialog.innerText()).not.toContain(token);
+		expect((await relayState()).url).toBeUndefined();
+		await dialog.getByRole('button', { name: 'Pair', exact: true }).click();
 		await expect.poll(async () => (await relayState()).connection?.status, { timeout: 30_000 }).toBe('connected');
 		expect(page.url()).toBe(`${server.url}/`);
 		expect((await relayState()).url).toBe(`ws://127.0.0.1:${port}`);
