@@ -253,7 +253,9 @@ export class Hub {
 				this.#schedule(session);
 				return this.#pump();
 			}
-			return this.#forward(session, m);
+			this.#forward(session, m);
+			// A cancel of a request at the tab freed its place: the next waiting one goes now, after it.
+			return this.#pump();
 		}
 		if (c.kind !== 'request') return;
 		if (c.method !== 'ping' && c.method !== 'initialize' && this.#hold(session, m, batch)) return;
