@@ -49,7 +49,7 @@ export const TAB_GRACE_MS = 5000;
  * engine, which works through its queue in arrival order: were every request sent at once, one
  * client's 64 heavy exports would sit ahead of another client's single call for minutes.
  */
-export const TAB_IN_FLIGHT_PER_SESSION = 4;
+export const TAB_IN_FLIGHT_PER_SESSION = 2;
 
 /**
  * Requests at the tab at once, across sessions. When a slot frees, the sessions with requests
