@@ -62,7 +62,9 @@ export class ConnectionCap {
 		if (this.size >= this.#max && !this.#displaceOne()) {
 			if (this.#refused++ === 0) this.#log(`refused a connection: ${this.#max} are open and all busy with requests`);
 			socket.on('error', () => {});
-			socket.end(`HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(TOO_MANY_CONNECTIONS) + 1}\r\n\r\n${TOO_MANY_CONNECTIONS}\n`);
+			socket.end(
+				`HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(TOO_MANY_CONNECTIONS) + 1}\r\n\r\n${TOO_MANY_CONNECTIONS}\n`,
+			);
 			socket.destroySoon();
 			return;
 		}
@@ -76,7 +78,9 @@ export class ConnectionCap {
 		const victim = first(this.#strangers) ?? first(this.#known);
 		if (!victim) return false;
 		if (this.#displaced++ % 1000 === 0)
-			this.#log(`${this.#max} connections are open: closing idle ones to admit new ones (${this.#displaced} so far; is a program opening connections and sending nothing?)`);
+			this.#log(
+				`${this.#max} connections are open: closing idle ones to admit new ones (${this.#displaced} so far; is a program opening connections and sending nothing?)`,
+			);
 		this.#forget(victim);
 		victim.destroy();
 		return true;

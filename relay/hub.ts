@@ -341,7 +341,11 @@ export class Hub {
 			// Vetted on the way in, so this should not happen; the request is answered either way.
 			session.pending.delete(idKey(entry.id));
 			this.#settled(session, entry);
-			session.respond(entry.id, errorResponse(entry.id, RELAY_ERROR.internal, `engram-relay could not forward this request: ${(e as Error).message}`), entry.batch);
+			session.respond(
+				entry.id,
+				errorResponse(entry.id, RELAY_ERROR.internal, `engram-relay could not forward this request: ${(e as Error).message}`),
+				entry.batch,
+			);
 		}
 	}
 
@@ -506,5 +510,9 @@ export class Hub {
 
 /** The answer to a request the tab never received: nothing was done, so it can simply be resent. */
 function notSentAnswer(id: Id, why: string): Message {
-	return errorResponse(id, RELAY_ERROR.notConnected, `${why} before this request was sent to it (it was waiting its turn behind other requests); nothing was done, so resend it.`);
+	return errorResponse(
+		id,
+		RELAY_ERROR.notConnected,
+		`${why} before this request was sent to it (it was waiting its turn behind other requests); nothing was done, so resend it.`,
+	);
 }

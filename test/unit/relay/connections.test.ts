@@ -140,7 +140,12 @@ describe('engram-relay connection caps', () => {
 		for (const release of held) release();
 		expect(await Promise.all(busy)).toEqual(['done', 'done', 'done']);
 		// Idle again (kept alive): a newcomer now displaces one instead of being refused.
-		expect(await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2000) }).then(() => 'served', (e: Error) => e.message)).toBe('served');
+		expect(
+			await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2000) }).then(
+				() => 'served',
+				(e: Error) => e.message,
+			),
+		).toBe('served');
 		expect(cap.size).toBeLessThanOrEqual(3);
 	});
 });

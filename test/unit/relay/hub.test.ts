@@ -447,7 +447,7 @@ describe('Hub', () => {
 			const k = TAB_IN_FLIGHT_PER_SESSION;
 			for (let i = 1; i <= k + 1; i++) hub.fromClient(greedy.sid, call(i));
 			hub.detachTab(t.link);
-			const texts = (out as { id: number; error: { message: string } }[]).map((m) => [m.id, m.error.message]);
+			const texts = (out as unknown as { id: number; error: { message: string } }[]).map((m) => [m.id, m.error.message]);
 			expect(texts).toHaveLength(k + 1);
 			expect(texts.slice(0, k).every(([, text]) => (text as string).includes('unknown whether it was applied'))).toBe(true);
 			expect(texts[k]).toEqual([
