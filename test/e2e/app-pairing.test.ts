@@ -97,18 +97,18 @@ describe('relay pairing links', () => {
 
 	it('asks on a fresh load at a link too, and replaces only when confirmed', async () => {
 		await page.goto('about:blank');
-		await page.goto(`${app.server.url}/#relay=ws://localhost:1&token=${ATTACKER}`);
+		await page.goto(`${app.server.url}/#relay=ws://127.0.0.1:3&token=${ATTACKER}`);
 		const dialog = page.getByRole('dialog', { name: 'Replace the relay pairing?' });
 		await dialog.waitFor();
-		expect(await dialog.getByTestId('relay-link-new').innerText()).toBe('localhost:1');
+		expect(await dialog.getByTestId('relay-link-new').innerText()).toBe('127.0.0.1:3');
 		expect((await engine<Stored>(page, 'getSetting', 'relay_pairing')).token).toBe(TOKEN);
 		await dialog.getByRole('button', { name: 'Replace pairing' }).click();
 		await dialog.waitFor({ state: 'hidden' });
 		expect(await engine<Stored>(page, 'getSetting', 'relay_pairing')).toMatchObject({
-			url: 'ws://localhost:1',
+			url: 'ws://127.0.0.1:3',
 			token: ATTACKER,
 		});
-		expect((await relay()).url).toBe('ws://localhost:1');
+		expect((await relay()).url).toBe('ws://127.0.0.1:3');
 		expect(app.errors.filter((e) => !/WebSocket/.test(e))).toEqual([]);
 	});
 

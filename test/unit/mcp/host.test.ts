@@ -263,13 +263,21 @@ describe('startMcpHost', () => {
 			host.declineRelayLink();
 			await flush();
 			expect(host.relay()).toEqual({ url: undefined, paired_at: undefined, connection: undefined, error: undefined });
-			app.location.hash = `#relay=ws://localhost:9&token=${TOKEN}`;
+			app.location.hash = `#relay=ws://127.0.0.1:8&token=${TOKEN}`;
 			app.dispatchEvent(new Event('hashchange'));
-			await eventually(() => expect(host.relay().offer).toEqual({ url: 'ws://localhost:9', same_address: false }));
+			await eventually(() => expect(host.relay().offer).toEqual({ url: 'ws://127.0.0.1:8', same_address: false }));
 			expect(host.relay().url).toBeUndefined();
 			host.declineRelayLink();
 			await flush();
 			expect(host.relay().offer).toBeUndefined();
+			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toBeUndefined();
+		});
+
+		it('ignores a pairing link in the query string (only the hash is read)', async () => {
+			const app = new FakeWindow(APP);
+			app.location.search = `?relay=ws://127.0.0.1:9&token=${TOKEN}`;
+			const { engine, host } = await setup(app, { postMessage: false });
+			expect(host.relay()).toEqual({ url: undefined, paired_at: undefined, connection: undefined, error: undefined });
 			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toBeUndefined();
 		});
 
@@ -403,8 +411,8 @@ describe('startMcpHost', () => {
 		it('does not ask when the link is the current pairing', async () => {
 			const app = new FakeWindow(APP);
 			const { host } = await setup(app, backoff);
-			await host.pairRelay('ws://localhost:9', TOKEN);
-			app.location.hash = `#relay=ws://localhost:9&token=${TOKEN}`;
+			await host.pairRelay('ws://127.0.0.1:9', TOKEN);
+			app.location.hash = `#relay=ws://127.0.0.1:9&token=${TOKEN}`;
 			app.dispatchEvent(new Event('hashchange'));
 			await flush();
 			expect(app.location.hash).toBe('');
