@@ -37,6 +37,8 @@ export interface HttpOptions {
 	allowOrigins: readonly string[];
 	profile: RelayProfile;
 	log: (line: string) => void;
+	/** Called for each request that passed the token check (the connection cap trusts its socket). */
+	onAuthorized?: (req: IncomingMessage) => void;
 }
 
 const CORS_HEADERS = {
@@ -75,6 +77,7 @@ export class HttpSessions {
 			res.setHeader('WWW-Authenticate', 'Bearer realm="engram-relay"');
 			return reply(res, 401, 'missing or wrong bearer token: send "Authorization: Bearer <relay token>"');
 		}
+		this.#opts.onAuthorized?.(req);
 		const sid = req.headers['mcp-session-id'];
 		const existing = typeof sid === 'string' ? this.#transports.get(sid) : undefined;
 		if (typeof sid === 'string' && !existing)

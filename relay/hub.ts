@@ -36,13 +36,27 @@ import {
 	type Id,
 	type Message,
 } from './jsonrpc';
-import { Batch, Session, type ClientSink } from './session';
+import { Batch, Session, type ClientSink, type PendingRequest } from './session';
 
 /**
  * How long after the relay starts, or after its tab leaves, a request waits for a tab to pair
  * before it is answered "not connected". The app retries at most 2 s apart.
  */
 export const TAB_GRACE_MS = 5000;
+
+/**
+ * Requests of one session at the tab at once; the rest wait on the relay, in order. The tab has one
+ * engine, which works through its queue in arrival order: were every request sent at once, one
+ * client's 64 heavy exports would sit ahead of another client's single call for minutes.
+ */
+export const TAB_IN_FLIGHT_PER_SESSION = 2;
+
+/**
+ * Requests at the tab at once, across sessions. When a slot frees, the sessions with requests
+ * waiting take turns (round-robin), so a client's call waits behind a few calls, not behind the
+ * whole backlog of a busier client.
+ */
+export const TAB_IN_FLIGHT = 16;
 
 /** Largest answer the relay hands to a client (the SDK stdio client refuses lines over 10 MiB). */
 export const MAX_FORWARD_CHARS = 8 * 1024 * 1024;
@@ -90,6 +104,10 @@ export class Hub {
 	#held: Held[] = [];
 	#graceUntil = 0;
 	#graceTimer?: ReturnType<typeof setTimeout>;
+	/** Sessions with requests waiting and room at the tab, in turn order. */
+	#ready: Session[] = [];
+	/** Requests at the tab now, across sessions (TAB_IN_FLIGHT). */
+	#atTab = 0;
 
 	constructor(opts: HubOptions) {
 		this.#opts = opts;
@@ -156,7 +174,11 @@ export class Hub {
 		const session = this.#sessions.get(sid);
 		if (!session) return;
 		this.#sessions.delete(sid);
+		this.#atTab -= session.sent;
+		session.sent = 0;
+		this.#ready = this.#ready.filter((s) => s !== session);
 		if (this.#tab && session.opened) this.#send({ t: 'close', sid, reason });
+		this.#pump();
 	}
 
 	/**
@@ -210,6 +232,7 @@ export class Hub {
 			session.initialized = false;
 		}
 		if (c.kind === 'notification' && c.method === 'notifications/initialized') session.initialized = true;
+		if (c.kind === 'notification' && c.method === 'notifications/cancelled' && this.#cancel(session, m)) return;
 		if (this.#tab) {
 			if (c.kind === 'request') {
 				if (session.pending.has(idKey(c.id)))
@@ -224,9 +247,15 @@ export class Hub {
 					);
 				// One client cannot hold the tab's engine for every other: at most MAX_IN_FLIGHT of its calls wait.
 				if (session.pending.size >= MAX_IN_FLIGHT) return session.respond(c.id, this.#busy(session, c.id), batch);
-				session.pending.set(idKey(c.id), { id: c.id, batch, method: c.method });
+				const key = idKey(c.id);
+				session.pending.set(key, { id: c.id, batch, method: c.method, m, sent: false });
+				session.queue.push(key);
+				this.#schedule(session);
+				return this.#pump();
 			}
-			return this.#forward(session, m);
+			this.#forward(session, m);
+			// A cancel of a request at the tab freed its place: the next waiting one goes now, after it.
+			return this.#pump();
 		}
 		if (c.kind !== 'request') return;
 		if (c.method !== 'ping' && c.method !== 'initialize' && this.#hold(session, m, batch)) return;
@@ -260,6 +289,73 @@ export class Hub {
 				'Engram is long-term memory that lives in the user’s browser. The Engram tab is not paired with ' +
 				'engram-relay yet, so tool calls fail until the user opens it; the tool list then updates itself.',
 		};
+	}
+
+	/**
+	 * A client cancelled one of its requests. Still waiting on the relay: it is dropped, never sent
+	 * (true: nothing more to do). At the tab: its slot is freed, since the tab's server sends no
+	 * answer to a cancelled request, and the notification goes on to the tab (false).
+	 */
+	#cancel(session: Session, m: Message): boolean {
+		const requestId = (m.params as { requestId?: unknown } | undefined)?.requestId;
+		if (typeof requestId !== 'string' && typeof requestId !== 'number') return false;
+		const key = idKey(requestId);
+		const entry = session.pending.get(key);
+		if (!entry) return false;
+		session.pending.delete(key);
+		if (session.pending.size === 0) session.overloaded = false;
+		if (!entry.sent) {
+			session.queue = session.queue.filter((k) => k !== key);
+			return true;
+		}
+		this.#settled(session, entry);
+		return false;
+	}
+
+	/** Puts `session` in the turn order when it has requests waiting and room at the tab. */
+	#schedule(session: Session): void {
+		if (session.queue.length === 0 || session.sent >= TAB_IN_FLIGHT_PER_SESSION || this.#ready.includes(session)) return;
+		if (this.#sessions.get(session.sid) === session) this.#ready.push(session);
+	}
+
+	/** Sends waiting requests to the tab while there is room, one per session in turn. */
+	#pump(): void {
+		while (this.#tab && this.#atTab < TAB_IN_FLIGHT && this.#ready.length > 0) {
+			const session = this.#ready.shift()!;
+			const key = session.queue.shift();
+			const entry = key === undefined ? undefined : session.pending.get(key);
+			if (entry && !entry.sent) this.#sendPending(session, entry);
+			this.#schedule(session);
+		}
+	}
+
+	#sendPending(session: Session, entry: PendingRequest): void {
+		const m = entry.m!;
+		entry.m = undefined;
+		entry.sent = true;
+		session.sent++;
+		this.#atTab++;
+		try {
+			this.#forward(session, m);
+		} catch (e) {
+			// Vetted on the way in, so this should not happen; the request is answered either way.
+			session.pending.delete(idKey(entry.id));
+			this.#settled(session, entry);
+			session.respond(
+				entry.id,
+				errorResponse(entry.id, RELAY_ERROR.internal, `engram-relay could not forward this request: ${(e as Error).message}`),
+				entry.batch,
+			);
+		}
+	}
+
+	/** A sent request was answered (or cancelled): its slot at the tab is free. */
+	#settled(session: Session, entry: PendingRequest): void {
+		if (!entry.sent) return;
+		entry.sent = false;
+		session.sent--;
+		this.#atTab--;
+		this.#schedule(session);
 	}
 
 	#forward(session: Session, m: Message): void {
@@ -304,6 +400,8 @@ export class Hub {
 	detachTab(link: TabLink): void {
 		if (this.#tab !== link) return;
 		this.#tab = undefined;
+		this.#atTab = 0;
+		this.#ready = [];
 		for (const session of this.#sessions.values()) {
 			session.opened = false;
 			session.replayIds.clear();
@@ -321,13 +419,21 @@ export class Hub {
 	failAllPending(why: string): void {
 		this.#graceUntil = 0;
 		this.#releaseHeld();
+		this.#ready = [];
+		this.#atTab = 0;
 		for (const session of this.#sessions.values()) this.#failPending(session, why);
 	}
 
+	/**
+	 * Answers every request of `session` still waiting: one at the tab may have been applied
+	 * (`lostAnswer`); one still waiting its turn on the relay never left it, so nothing was done.
+	 */
 	#failPending(session: Session, why: string): void {
 		const lost = [...session.pending.values()];
 		session.pending.clear();
-		for (const { id, batch, method } of lost) session.respond(id, lostAnswer(id, method, why), batch);
+		session.queue = [];
+		session.sent = 0;
+		for (const { id, batch, method, sent } of lost) session.respond(id, sent ? lostAnswer(id, method, why) : notSentAnswer(id, why), batch);
 	}
 
 	/** Handles one WebSocket frame from the tab. */
@@ -361,11 +467,16 @@ export class Hub {
 			return;
 		}
 		const entry = session.pending.get(key);
+		// A request still waiting on the relay has no answer from the tab yet: this one is a late
+		// answer to an earlier, cancelled request with the same id, and the client no longer wants it.
+		if (entry && !entry.sent) return;
 		session.pending.delete(key);
+		if (entry) this.#settled(session, entry);
 		if (session.pending.size === 0) session.overloaded = false;
 		const out = size > MAX_FORWARD_CHARS ? this.#tooLarge(c.id, size) : m;
 		if (entry) session.respond(entry.id, out, entry.batch);
 		else session.sink.deliver(out);
+		this.#pump();
 	}
 
 	/** The refusal of a request over the session's MAX_IN_FLIGHT (logged once per burst). */
@@ -395,4 +506,13 @@ export class Hub {
 		if (text instanceof Error) throw text;
 		this.#tab.send(text);
 	}
+}
+
+/** The answer to a request the tab never received: nothing was done, so it can simply be resent. */
+function notSentAnswer(id: Id, why: string): Message {
+	return errorResponse(
+		id,
+		RELAY_ERROR.notConnected,
+		`${why} before this request was sent to it (it was waiting its turn behind other requests); nothing was done, so resend it.`,
+	);
 }

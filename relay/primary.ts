@@ -4,6 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { RelayProfile } from '../src/mcp/transports/relay-protocol';
+import { ConnectionCap } from './connections';
 import { HttpSessions } from './http';
 import { Hub } from './hub';
 import { RelaySockets } from './sockets';
@@ -36,14 +37,18 @@ export interface Primary {
  */
 export async function startPrimary(opts: PrimaryOptions): Promise<Primary> {
 	const hub = new Hub(opts);
-	const http = new HttpSessions(hub, opts);
+	// eslint-disable-next-line prefer-const -- set below, once the server exists; used only per request.
+	let cap: ConnectionCap;
+	const http = new HttpSessions(hub, { ...opts, onAuthorized: (req) => cap.trust(req.socket) });
 	const sockets = new RelaySockets(hub, opts);
 	const server = createServer((req, res) => {
 		http.handle(req, res).catch((e: Error) => {
-			opts.log(`HTTP ${req.method} ${req.url} failed: ${e.message}`);
+			// The path only: a client may have put a token in the query.
+			opts.log(`HTTP ${req.method} ${(req.url ?? '').split('?')[0]} failed: ${e.message}`);
 			if (!res.headersSent) res.writeHead(500).end();
 		});
 	});
+	cap = new ConnectionCap(server, { log: opts.log });
 	server.on('upgrade', sockets.upgrade);
 	await listen(server, opts.port);
 	return {

@@ -35,6 +35,17 @@ export class Batch {
 	}
 }
 
+/** A request of a client, accepted by the relay and not answered yet. */
+export interface PendingRequest {
+	id: Id;
+	batch?: Batch;
+	method?: string;
+	/** The request itself, kept until it is sent to the tab. */
+	m?: Message;
+	/** Whether it reached the tab (then the tab may apply it; else nothing was done). */
+	sent: boolean;
+}
+
 /** A session's state on the relay. */
 export class Session {
 	/** The client's `initialize` request, replayed to every tab that connects after it. */
@@ -43,8 +54,15 @@ export class Session {
 	initialized = false;
 	/** Whether the current tab has been told about this session (`open` envelope). */
 	opened = false;
-	/** Requests forwarded to the tab and not answered yet, with the batch each belongs to. */
-	readonly pending = new Map<string, { id: Id; batch?: Batch; method?: string }>();
+	/**
+	 * Requests accepted for the tab and not answered yet, with the batch each belongs to: sent to
+	 * the tab, or still waiting their turn on the relay (`queue`, see the hub's fair forwarding).
+	 */
+	readonly pending = new Map<string, PendingRequest>();
+	/** Keys of `pending` requests not sent to the tab yet, in arrival order. */
+	queue: string[] = [];
+	/** How many of `pending` are at the tab now. */
+	sent = 0;
 	/** Set when a request was refused for MAX_IN_FLIGHT, until the session's queue empties (one log line per burst). */
 	overloaded = false;
 	/** Ids of replayed `initialize` requests, whose answers the client must not see. */

@@ -31,8 +31,14 @@ export const MAX_FRAME_BYTES = 128 * 1024 * 1024;
 const PING_MS = 30_000;
 /** How long a new socket has to answer the challenge. */
 export const AUTH_TIMEOUT_MS = 5_000;
-/** Sockets still in the handshake at once; more are refused (a local process cannot pile them up). */
-const MAX_UNAUTHENTICATED = 16;
+/** How long a refused peer has to answer the close before its socket is dropped. */
+const CLOSE_GRACE_MS = 1_000;
+/**
+ * Sockets still in the handshake at once. A new one beyond it closes the oldest (which had the
+ * longest to answer): a program holding silent sockets cannot keep the tab out, which answers the
+ * challenge within milliseconds.
+ */
+export const MAX_UNAUTHENTICATED = 16;
 /**
  * Log lines about refused connections per window, then one line counting the rest: any web page
  * (or several) can make the browser try the relay's port in a loop for as long as it stays open,
@@ -71,6 +77,8 @@ function refuse(socket: Duplex, { status, message }: Refusal): void {
 		`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
 			`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
 	);
+	// Closed once written, whether or not the peer closes its side: it holds a descriptor until then.
+	(socket as Duplex & { destroySoon?: () => void }).destroySoon?.();
 }
 
 /** Handles upgrades for one hub: tabs pair with it, joining relays attach their sessions. */
@@ -83,7 +91,8 @@ export class RelaySockets {
 	readonly #hub: Hub;
 	readonly #opts: SocketOptions;
 	#joined = 0;
-	#unauthenticated = 0;
+	/** Sockets in the handshake, oldest first, each with what closes it. */
+	readonly #unauthenticated = new Map<WebSocket, () => void>();
 	#refusals = { logged: 0, skipped: 0, timer: undefined as ReturnType<typeof setTimeout> | undefined };
 
 	constructor(hub: Hub, opts: SocketOptions) {
@@ -118,11 +127,10 @@ export class RelaySockets {
 			this.#logRefusal(`refused a WebSocket from ${from}: ${refusal.message}`);
 			return refuse(socket, refusal);
 		}
-		if (this.#unauthenticated >= MAX_UNAUTHENTICATED) {
-			this.#logRefusal(`refused a WebSocket from ${from}: too many connections still in the handshake`);
-			return refuse(socket, { status: 400, message: 'too many connections in the handshake; retry' });
-		}
-		this.#wss.handleUpgrade(req, socket, head, (ws) => this.#authenticate(ws, from));
+		this.#wss.handleUpgrade(req, socket, head, (ws) => {
+			if (this.#unauthenticated.size >= MAX_UNAUTHENTICATED) this.#unauthenticated.values().next().value!();
+			this.#authenticate(ws, from);
+		});
 	};
 
 	/**
@@ -130,18 +138,19 @@ export class RelaySockets {
 	 * then attach the socket as a tab or a joined relay.
 	 */
 	#authenticate(ws: WebSocket, from: string): void {
-		this.#unauthenticated++;
 		let settled = false;
 		const settle = () => {
 			if (settled) return false;
 			settled = true;
-			this.#unauthenticated--;
+			this.#unauthenticated.delete(ws);
 			clearTimeout(timer);
 			return true;
 		};
 		const refuseWith = (why: string, code: number, reason: string) => {
 			this.#logRefusal(`refused a ${why}`);
 			ws.close(code, reason);
+			// A peer that does not answer the close would hold its descriptor for ws's 30 s.
+			setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
 		};
 		const relayNonce = newNonce();
 		const timer = setTimeout(() => {
@@ -152,6 +161,14 @@ export class RelaySockets {
 					'no answer to the challenge',
 				);
 		}, AUTH_TIMEOUT_MS);
+		this.#unauthenticated.set(ws, () => {
+			if (settle())
+				refuseWith(
+					`WebSocket from ${from}: no answer to the challenge before ${MAX_UNAUTHENTICATED} newer connections came`,
+					RELAY_CLOSE.unauthorized,
+					'no answer to the challenge',
+				);
+		});
 		ws.on('close', () => void settle());
 		ws.on('error', (e) => this.#logRefusal(`WebSocket error during the handshake: ${e.message}`));
 		ws.once('message', (data, isBinary) => {

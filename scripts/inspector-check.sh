@@ -5,8 +5,9 @@
 #
 #   npx vite build && bash scripts/inspector-check.sh
 #
-# Needs dist/ (vite build) and Chromium ($CHROMIUM_PATH or /usr/bin/chromium). Exits non-zero on
-# the first failed check. Everything it starts is stopped by its own pid on exit.
+# Needs dist/ (vite build) and Chromium ($CHROMIUM_PATH or /usr/bin/chromium); APP_PORT and
+# RELAY_PORT choose the ports (default: free ones). Exits non-zero on the first failed check.
+# Everything it starts is stopped by its own pid on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,8 +17,8 @@ INSPECTOR=(npx -y @modelcontextprotocol/inspector@2.12.0 --cli)
 [ -x "$CHROMIUM" ] || { echo "no Chromium at $CHROMIUM: apt-get install -y chromium (or set CHROMIUM_PATH)" >&2; exit 1; }
 
 free_port() { node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
-APP_PORT=$(free_port)
-RELAY_PORT=$(free_port)
+APP_PORT=${APP_PORT:-$(free_port)}
+RELAY_PORT=${RELAY_PORT:-$(free_port)}
 TOKEN=$(node -e "console.log(require('crypto').randomBytes(18).toString('hex'))")
 WORK=$(mktemp -d)
 PIDS=()
@@ -37,9 +38,8 @@ until grep -q 'listening' "$WORK/relay.log" 2>/dev/null; do sleep 0.2; done
 until curl -sf -o /dev/null "http://127.0.0.1:$APP_PORT/"; do sleep 0.2; done
 
 LINK="http://127.0.0.1:$APP_PORT/#relay=ws://127.0.0.1:$RELAY_PORT&token=$TOKEN"
-"$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking \
-	--disable-component-update --disable-sync --user-data-dir="$WORK/chromium" --remote-debugging-port=0 "$LINK" \
-	>"$WORK/chromium.log" 2>&1 &
+# The app asks before it pairs ("Pair with a desktop relay?"): this opens the link and clicks Pair.
+CHROMIUM_PATH="$CHROMIUM" node node_modules/tsx/dist/cli.mjs scripts/open-pairing-link.ts "$LINK" >"$WORK/chromium.log" 2>&1 &
 PIDS+=($!)
 for _ in $(seq 1 300); do grep -q 'Engram tab paired' "$WORK/relay.log" && break; sleep 0.2; done
 grep -q 'Engram tab paired' "$WORK/relay.log" || { echo "the tab did not pair:" >&2; cat "$WORK/relay.log" >&2; exit 1; }

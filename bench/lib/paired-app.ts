@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { openPairingLink } from '../../test/e2e/bridges-support';
 import { freePort, launchBrowser, ROOT, startPreview } from '../../test/e2e/helpers';
 import { newToken, relayHome, spawnRelayClient, type StdioRelayClient } from '../../test/unit/relay/helpers';
 
@@ -47,7 +48,7 @@ export async function pairedApp(opts: { clientName: string; env?: Record<string,
 	try {
 		const page = await browser.context.newPage();
 		if (opts.initScript) await page.addInitScript({ content: opts.initScript });
-		await page.goto(`${server.url}/#relay=ws://127.0.0.1:${port}&token=${token}`);
+		await openPairingLink(page, `${server.url}/#relay=ws://127.0.0.1:${port}&token=${token}`);
 		// Paired once the relay lists the tab's tools.
 		for (let i = 0; ; i++) {
 			const tools = await desk.client.listTools().catch(() => ({ tools: [] }));

@@ -90,14 +90,10 @@ export interface McpHost {
 	/** Pairs with a relay on this machine; throws MemoryError invalid_input for a non-loopback address or a bad token. */
 	pairRelay(url: string, token: string): Promise<void>;
 	unpairRelay(): Promise<void>;
-	/** Replaces the pairing with the one a pairing link offered (`relay().offer`). */
+	/** Pairs with the relay a pairing link offered (`relay().offer`), replacing any pairing. */
 	acceptRelayLink(): Promise<void>;
-	/** Refuses the offered link; the current pairing stays. */
+	/** Refuses the offered link; the current pairing (or none) stays. */
 	declineRelayLink(): void;
-	/** Undoes the pairing a link made while unpaired (`relay().notice`). */
-	undoRelayLink(): Promise<void>;
-	/** Hides `relay().notice`, keeping the pairing. */
-	dismissRelayNotice(): void;
 	/** Reconnects now (also takes the relay back after another tab took it over). */
 	reconnectRelay(): void;
 	webmcp(): { available: boolean; tools: string[] };
@@ -174,11 +170,6 @@ export async function startMcpHost(engine: EngineApi, opts: McpHostOptions = {})
 		declineRelayLink: () => {
 			relay.patch({ offer: undefined });
 			void relay.act(control.declineOffer()).catch((e: Error) => onError(e));
-		},
-		undoRelayLink: () => relay.act(control.undoLinkPairing()),
-		dismissRelayNotice: () => {
-			relay.patch({ notice: undefined });
-			void relay.act(control.dismissNotice()).catch((e: Error) => onError(e));
 		},
 		reconnectRelay: () => void relay.act(control.reconnect()).catch((e: Error) => onError(e)),
 		webmcp: () => ({ ...webmcp, tools: [...webmcp.tools] }),
@@ -341,15 +332,17 @@ class RelayMirror {
 		await this.control.watch(proxy((v: RelayView) => this.#apply(v))).catch((e: Error) => this.onError(e));
 		/** The hash of a pairing link, taken off the address bar at once (the token must not linger). */
 		const takeLink = (): string => takePairingLink(win);
+		// A page that frames the app could cover the dialog with its own and steer the click.
+		const from = { framed: isFramed(win) };
 		// main.ts took the page's first link before the engine started; a host started without it, at once.
-		await this.act(this.control.start(takenPairingLink() || takeLink())).catch((e: Error) => {
+		await this.act(this.control.start(takenPairingLink() || takeLink(), from)).catch((e: Error) => {
 			this.#state = { ...this.#state, error: `the relay pairing could not start: ${e.message}` };
 			this.onError(e);
 		});
 		const target = win as unknown as EventTarget;
 		const onHash = () => {
 			const hash = takeLink();
-			if (hash) void this.act(this.control.fromLink(hash)).catch((e: Error) => this.onError(e));
+			if (hash) void this.act(this.control.fromLink(hash, from)).catch((e: Error) => this.onError(e));
 		};
 		const onOnline = () => void this.act(this.control.reconnect()).catch((e: Error) => this.onError(e));
 		target.addEventListener?.('hashchange', onHash);
@@ -370,6 +363,11 @@ class RelayMirror {
 		for (const e of v.errors ?? []) this.onError(new Error(e));
 		this.changed();
 	}
+}
+
+/** True when the page runs inside another page (an iframe): a top-level window is its own parent. */
+function isFramed(win: HostWindow): boolean {
+	return win.parent !== win;
 }
 
 /** Serves the native tools to WebMCP through an in-page client. */

@@ -19,7 +19,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { EngineApi } from '../engine/types';
 import { AgentTracker, type AgentConnection, type ToolCall } from './agent-tracker';
-import { RelayPairingManager, type RelayPairingState } from './relay-pairing';
+import { RelayPairingManager, type LinkContext, type RelayPairingState } from './relay-pairing';
 import { createMemoryServer } from './server';
 import type { RelaySessionTransport, WebSocketConstructor } from './transports/relay-client';
 import type { RelayProfile } from './transports/relay-protocol';
@@ -39,17 +39,18 @@ export interface RelayView {
 
 /** What the page calls, in-process or over comlink (every answer is the state after the act). */
 export interface RelayControl {
-	/** Connects to the stored pairing, then takes the pairing link in `hash` (already cleaned off the address). */
-	start(hash: string): Promise<RelayView>;
+	/**
+	 * Connects to the stored pairing, then takes the pairing link in `hash` (already cleaned off the
+	 * address) as an offer; `from.framed`: the page is inside another page, so the link is refused.
+	 */
+	start(hash: string, from?: LinkContext): Promise<RelayView>;
 	/** A pairing link opened later (hashchange). */
-	fromLink(hash: string): Promise<RelayView>;
+	fromLink(hash: string, from?: LinkContext): Promise<RelayView>;
 	/** Throws MemoryError invalid_input naming the field. */
 	pair(url: string, token: string): Promise<RelayView>;
 	unpair(): Promise<RelayView>;
 	acceptOffer(): Promise<RelayView>;
 	declineOffer(): Promise<RelayView>;
-	undoLinkPairing(): Promise<RelayView>;
-	dismissNotice(): Promise<RelayView>;
 	reconnect(): Promise<RelayView>;
 	/** Closes one desktop client's session (the relay keeps the client). */
 	disconnect(connectionId: string): Promise<RelayView>;
@@ -111,16 +112,16 @@ export class RelayHost implements RelayControl {
 		});
 	}
 
-	async start(hash: string): Promise<RelayView> {
+	async start(hash: string, from?: LinkContext): Promise<RelayView> {
 		// Once per host: a second start (a page's host restarted over the same worker) only reads the link.
-		if (this.#started) return this.fromLink(hash);
+		if (this.#started) return this.fromLink(hash, from);
 		this.#started = true;
-		await this.#pairing.start(at(hash), () => {});
+		await this.#pairing.start(at(hash), () => {}, from);
 		return this.view();
 	}
 
-	async fromLink(hash: string): Promise<RelayView> {
-		await this.#pairing.fromLink(at(hash), () => {});
+	async fromLink(hash: string, from?: LinkContext): Promise<RelayView> {
+		await this.#pairing.fromLink(at(hash), () => {}, from);
 		return this.view();
 	}
 
@@ -141,16 +142,6 @@ export class RelayHost implements RelayControl {
 
 	async declineOffer(): Promise<RelayView> {
 		this.#pairing.declineOffer();
-		return this.view();
-	}
-
-	async undoLinkPairing(): Promise<RelayView> {
-		await this.#pairing.undoLinkPairing();
-		return this.view();
-	}
-
-	async dismissNotice(): Promise<RelayView> {
-		this.#pairing.dismissNotice();
 		return this.view();
 	}
 

@@ -4,10 +4,12 @@
  * and kept connected by a RelayClient. The link's token is removed from the address bar as soon
  * as it is read, so it does not linger in history or get bookmarked.
  *
- * Any page can send the person to a pairing link, so a link never silently replaces a pairing:
- * while paired, a link that differs becomes an `offer` the person must accept (nothing is stored
- * or connected before), and the first pairing from a link is reported as a `notice` the person can
- * undo. Pairing from the form in the app is the person's own act and takes effect at once.
+ * Any page can send the person to a pairing link, and whatever program listens at the link's
+ * address would be served every memory, so a link never pairs by itself: paired or not, a link
+ * that differs from the current pairing becomes an `offer` the person must accept (nothing is
+ * stored or connected before). A page inside another page (an iframe) refuses links outright: the
+ * outer page could lay its own content over the dialog and steer the click. Pairing from the form
+ * in the app is the person's own act and takes effect at once.
  */
 import { MemoryError } from '../core/errors';
 import type { SettingsStore } from './origins';
@@ -33,20 +35,18 @@ export interface RelayPairingState {
 	connection?: RelayState;
 	/** Why the last pairing attempt (a link, a form) was refused. */
 	error?: string;
-	/** A pairing link opened while paired, waiting for the person to accept or refuse it. */
+	/** A pairing link opened, waiting for the person to accept or refuse it. */
 	offer?: RelayLinkOffer;
-	/** The pairing just made from a link while unpaired (until dismissed), so it can be undone. */
-	notice?: { url: string; paired_at: string };
 }
 
 /** A pairing link waiting for confirmation (its token stays inside the manager). */
 export interface RelayLinkOffer {
 	/** The relay the link points at. */
 	url: string;
-	/** The relay it would replace. */
-	replaces: string;
+	/** The relay it would replace (absent while unpaired). */
+	replaces?: string;
 	/** When the pairing it would replace was made. */
-	replaces_paired_at: string;
+	replaces_paired_at?: string;
 	/** True when the link is for the same address with another token (a restarted relay). */
 	same_address: boolean;
 }
@@ -57,6 +57,16 @@ export interface PairingLocation {
 	readonly pathname: string;
 	readonly search: string;
 }
+
+/** Where a pairing link was opened. */
+export interface LinkContext {
+	/** True when the app runs inside another page (an iframe): links are refused there. */
+	framed?: boolean;
+}
+
+/** Why a pairing link is refused in an app framed by another page. */
+export const FRAMED =
+	'pairing links work only when Engram is open in its own tab, not inside another page: open the link in a new tab, or pair on the Connections screen';
 
 /** What the pairing manager needs. */
 export interface RelayPairingOptions {
@@ -75,7 +85,6 @@ export class RelayPairingManager {
 	#pairing?: RelayPairing & { paired_at: string };
 	#error?: string;
 	#offer?: RelayPairing;
-	#notice?: { url: string; paired_at: string };
 
 	constructor(opts: RelayPairingOptions) {
 		this.#opts = opts;
@@ -88,17 +97,15 @@ export class RelayPairingManager {
 			paired_at: this.#pairing?.paired_at,
 			connection: this.#client?.state,
 			error: this.#error,
-			...(this.#offer && this.#pairing
+			...(this.#offer
 				? {
 						offer: {
 							url: this.#offer.url,
-							replaces: this.#pairing.url,
-							replaces_paired_at: this.#pairing.paired_at,
-							same_address: this.#offer.url === this.#pairing.url,
+							...(this.#pairing ? { replaces: this.#pairing.url, replaces_paired_at: this.#pairing.paired_at } : {}),
+							same_address: this.#offer.url === this.#pairing?.url,
 						},
 					}
 				: {}),
-			...(this.#notice ? { notice: { ...this.#notice } } : {}),
 		};
 	}
 
@@ -107,12 +114,12 @@ export class RelayPairingManager {
 	 * cleans it off with `replaceUrl`) as `fromLink` does. Never throws: a refused link is reported
 	 * in `state().error`.
 	 */
-	async start(location: PairingLocation, replaceUrl: (url: string) => void): Promise<void> {
+	async start(location: PairingLocation, replaceUrl: (url: string) => void, from: LinkContext = {}): Promise<void> {
 		// The token leaves the address bar before anything else can fail.
 		const link = readPairingHash(location.hash);
 		if (link) replaceUrl(`${location.pathname}${location.search}${link.rest}`);
 		await this.#restore();
-		if (link) await this.#fromLinkParts(link);
+		if (link) this.#fromLinkParts(link, from);
 	}
 
 	async #restore(): Promise<void> {
@@ -133,59 +140,38 @@ export class RelayPairingManager {
 
 	/**
 	 * Handles a pairing link in `location.hash` (cleaned off at once); returns true when there was
-	 * one. Unpaired, it pairs and leaves a `notice`; paired with another relay or token, it only
-	 * records an `offer` (see `acceptOffer`); the same pairing again changes nothing.
+	 * one. A link that differs from the current pairing (or any link while unpaired) only records
+	 * an `offer` (see `acceptOffer`); the same pairing again changes nothing.
 	 */
-	async fromLink(location: PairingLocation, replaceUrl: (url: string) => void): Promise<boolean> {
+	async fromLink(location: PairingLocation, replaceUrl: (url: string) => void, from: LinkContext = {}): Promise<boolean> {
 		const link = readPairingHash(location.hash);
 		if (!link) return false;
 		replaceUrl(`${location.pathname}${location.search}${link.rest}`);
-		await this.#fromLinkParts(link);
+		this.#fromLinkParts(link, from);
 		return true;
 	}
 
-	async #fromLinkParts(link: NonNullable<ReturnType<typeof readPairingHash>>): Promise<void> {
+	#fromLinkParts(link: NonNullable<ReturnType<typeof readPairingHash>>, from: LinkContext): void {
+		if (from.framed) return this.#fail(new MemoryError('invalid_input', FRAMED));
 		if (link.error) return this.#fail(link.error);
 		const { url, token } = link.pairing!;
-		if (!this.#pairing) {
-			// pair() shows its own failure in the pairing status.
-			await this.pair(url, token).catch(() => {});
-			const made = this.state();
-			if (made.url === url && made.paired_at) this.#notice = { url, paired_at: made.paired_at };
-			return this.#opts.onChange();
-		}
-		if (this.#pairing.url === url && this.#pairing.token === token) return;
+		if (this.#pairing?.url === url && this.#pairing.token === token) return;
 		this.#offer = { url, token };
 		this.#error = undefined;
 		this.#opts.onChange();
 	}
 
-	/** Replaces the pairing with the offered one (stored, then connected); no-op without an offer. */
+	/** Pairs with the offered relay (stored, then connected), replacing any pairing; no-op without an offer. */
 	async acceptOffer(): Promise<void> {
 		const offer = this.#offer;
 		if (!offer) return;
 		this.#offer = undefined;
-		this.#notice = undefined;
 		await this.pair(offer.url, offer.token);
 	}
 
-	/** Forgets the offered link; the current pairing stays as it is. */
+	/** Forgets the offered link; the current pairing (or none) stays as it is. */
 	declineOffer(): void {
 		this.#offer = undefined;
-		this.#opts.onChange();
-	}
-
-	/** Undoes the pairing a link made while unpaired (no-op once it was replaced or dismissed). */
-	async undoLinkPairing(): Promise<void> {
-		const notice = this.#notice;
-		this.#notice = undefined;
-		if (notice && this.#pairing?.url === notice.url && this.#pairing.paired_at === notice.paired_at) await this.unpair();
-		else this.#opts.onChange();
-	}
-
-	/** Hides the notice of a pairing made from a link (keeping the pairing). */
-	dismissNotice(): void {
-		this.#notice = undefined;
 		this.#opts.onChange();
 	}
 
@@ -216,7 +202,6 @@ export class RelayPairingManager {
 		this.#pairing = undefined;
 		this.#error = undefined;
 		this.#offer = undefined;
-		this.#notice = undefined;
 		this.#opts.onChange();
 	}
 

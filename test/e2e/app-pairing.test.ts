@@ -1,7 +1,7 @@
 /**
- * Relay pairing links in Chromium: a first pairing from a link is shown with Undo; while paired,
- * a link (opened in the address bar or set as the hash by a page) only asks, naming the new relay
- * and the one it replaces, and nothing is stored until "Replace pairing".
+ * Relay pairing links in Chromium: a link (opened in the address bar or set as the hash by a page)
+ * only asks, paired or not, naming the relay it points at (and the one it replaces), and nothing is
+ * stored until "Pair" / "Replace pairing"; "Cancel" leaves the app unpaired.
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,17 +36,33 @@ afterAll(async () => {
 });
 
 describe('relay pairing links', () => {
-	it('shows the first pairing made from a link, with Undo', async () => {
+	it('asks before a link pairs an unpaired app, storing nothing; Cancel leaves it unpaired, Pair pairs', async () => {
+		// What any page can do: send the person (or a window it opened) to a pairing link.
 		await page.goto(`${app.server.url}/#relay=ws://127.0.0.1:9&token=${TOKEN}`);
-		const notice = page.getByTestId('relay-link-notice');
-		await notice.waitFor();
-		expect(await notice.innerText()).toContain('127.0.0.1:9');
+		const dialog = page.getByRole('dialog', { name: 'Pair with a desktop relay?' });
+		await dialog.waitFor();
 		expect(page.url()).toBe(`${app.server.url}/`);
-		expect((await engine<Stored>(page, 'getSetting', 'relay_pairing')).url).toBe('ws://127.0.0.1:9');
-		await notice.getByRole('button', { name: 'Undo' }).click();
-		await notice.waitFor({ state: 'detached' });
-		expect(await engine(page, 'getSetting', 'relay_pairing')).toBe(null);
+		expect(await dialog.getByTestId('relay-link-new').innerText()).toBe('127.0.0.1:9');
+		const words = await dialog.innerText();
+		expect(words).toContain('Whatever program listens on 127.0.0.1:9 would be able to read and change every memory.');
+		expect(words).toContain('Nothing is saved until you choose.');
+		expect(words).not.toContain(TOKEN);
+		expect(await engine(page, 'getSetting', 'relay_pairing')).toBeUndefined();
 		expect((await relay()).url).toBeUndefined();
+		if (process.env.ENGRAM_SCREENSHOTS) await page.screenshot({ path: join(process.env.ENGRAM_SCREENSHOTS || tmpdir(), 'pairing-first.png') });
+
+		await dialog.getByRole('button', { name: 'Cancel' }).click();
+		await dialog.waitFor({ state: 'hidden' });
+		expect(await engine(page, 'getSetting', 'relay_pairing')).toBeUndefined();
+		expect(await relay()).toEqual({});
+
+		// The same link again, now accepted with one click.
+		await page.goto(`${app.server.url}/#relay=ws://127.0.0.1:9&token=${TOKEN}`);
+		await dialog.getByRole('button', { name: 'Pair', exact: true }).click();
+		await dialog.waitFor({ state: 'hidden' });
+		expect((await engine<Stored>(page, 'getSetting', 'relay_pairing')).url).toBe('ws://127.0.0.1:9');
+		expect((await relay()).url).toBe('ws://127.0.0.1:9');
+		await page.evaluate(() => (globalThis as unknown as { engramMcpHost: { unpairRelay(): Promise<void> } }).engramMcpHost.unpairRelay());
 	});
 
 	it('asks before a link replaces the pairing, storing nothing; "Keep current" keeps it', async () => {
@@ -81,18 +97,18 @@ describe('relay pairing links', () => {
 
 	it('asks on a fresh load at a link too, and replaces only when confirmed', async () => {
 		await page.goto('about:blank');
-		await page.goto(`${app.server.url}/#relay=ws://localhost:1&token=${ATTACKER}`);
+		await page.goto(`${app.server.url}/#relay=ws://127.0.0.1:3&token=${ATTACKER}`);
 		const dialog = page.getByRole('dialog', { name: 'Replace the relay pairing?' });
 		await dialog.waitFor();
-		expect(await dialog.getByTestId('relay-link-new').innerText()).toBe('localhost:1');
+		expect(await dialog.getByTestId('relay-link-new').innerText()).toBe('127.0.0.1:3');
 		expect((await engine<Stored>(page, 'getSetting', 'relay_pairing')).token).toBe(TOKEN);
 		await dialog.getByRole('button', { name: 'Replace pairing' }).click();
 		await dialog.waitFor({ state: 'hidden' });
 		expect(await engine<Stored>(page, 'getSetting', 'relay_pairing')).toMatchObject({
-			url: 'ws://localhost:1',
+			url: 'ws://127.0.0.1:3',
 			token: ATTACKER,
 		});
-		expect((await relay()).url).toBe('ws://localhost:1');
+		expect((await relay()).url).toBe('ws://127.0.0.1:3');
 		expect(app.errors.filter((e) => !/WebSocket/.test(e))).toEqual([]);
 	});
 

@@ -86,6 +86,18 @@ export async function hostReady(target: Page | Frame): Promise<void> {
 	await target.waitForFunction(() => (globalThis as { engramMcpHost?: unknown }).engramMcpHost !== undefined, null, { timeout: 60_000 });
 }
 
+/**
+ * Opens a relay pairing link as the person does: the app asks ("Pair with a desktop relay?",
+ * naming the address) and pairs on one click of "Pair". Returns once the click is made.
+ */
+export async function openPairingLink(page: Page, link: string): Promise<void> {
+	await page.goto(link);
+	await hostReady(page);
+	const dialog = page.getByRole('dialog', { name: 'Pair with a desktop relay?' });
+	await dialog.getByRole('button', { name: 'Pair', exact: true }).click({ timeout: 60_000 });
+	await dialog.waitFor({ state: 'hidden' });
+}
+
 /** The Engram app's frame inside an embedding page. */
 export async function appFrame(page: Page, appUrl: string): Promise<Frame> {
 	for (let i = 0; i < 200; i++) {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_IN_FLIGHT } from '../../src/mcp/transports/relay-protocol';
 import { newToken, relayHome, spawnRaw, waitFor, waitForLog, type RawRelay } from '../unit/relay/helpers';
 import { engine } from './app-support';
-import { hostReady, type HostHandle } from './bridges-support';
+import { openPairingLink, type HostHandle } from './bridges-support';
 import { freePort, launchBrowser, startPreview, type Browser, type Server } from './helpers';
 
 let server: Server;
@@ -50,8 +50,7 @@ beforeAll(async () => {
 	await waitForLog(hostile.log, 'listening');
 	page = await browser.context.newPage();
 	page.on('console', (m) => void consoleLines.push(m.text()));
-	await page.goto(`${server.url}/#relay=ws://127.0.0.1:${port}&token=${token}`);
-	await hostReady(page);
+	await openPairingLink(page, `${server.url}/#relay=ws://127.0.0.1:${port}&token=${token}`);
 	await waitFor(async () => expect(await status()).toBe('connected'), 60_000);
 	bystander = new Client({ name: 'bystander', version: '1' });
 	await bystander.connect(

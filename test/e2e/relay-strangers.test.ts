@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFUSAL_LOG_LINES } from '../../relay/sockets';
 import { newToken, relayHome, spawnRaw, waitFor, waitForLog, type RawRelay } from '../unit/relay/helpers';
 import { engine } from './app-support';
-import { hostReady, type HostHandle } from './bridges-support';
+import { openPairingLink, type HostHandle } from './bridges-support';
 import { CHROMIUM_ARGS, chromiumPath, freePort, startPreview, type Server } from './helpers';
 
 const STRANGER = 'stranger.test';
@@ -65,8 +65,7 @@ beforeAll(async () => {
 		args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${STRANGER} 127.0.0.1`],
 	});
 	app = await context.newPage();
-	await app.goto(`${server.url}/#relay=ws://127.0.0.1:${port}&token=${token}`);
-	await hostReady(app);
+	await openPairingLink(app, `${server.url}/#relay=ws://127.0.0.1:${port}&token=${token}`);
 	await waitFor(async () => expect((await relay()).connection?.status).toBe('connected'), 60_000);
 	expect(await deskCall(1, 'tools/call', { name: 'store_memory', arguments: { content: 'Only my own agents may read this.' } })).toMatchObject({
 		result: {},

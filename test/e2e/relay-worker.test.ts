@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newToken, relayHome, spawnRelayClient, waitFor, type StdioRelayClient } from '../unit/relay/helpers';
-import { hostReady } from './bridges-support';
+import { hostReady, openPairingLink } from './bridges-support';
 import { freePort, launchBrowser, startPreview, type Browser, type Server } from './helpers';
 
 interface Host {
@@ -45,8 +45,7 @@ beforeAll(async () => {
 	port = await freePort();
 	desk = await spawnRelayClient(relayArgs(), env, 'worker-desktop');
 	page = await browser.context.newPage();
-	await page.goto(`${server.url}/#relay=ws://127.0.0.1:${port}&token=${token}`);
-	await hostReady(page);
+	await openPairingLink(page, `${server.url}/#relay=ws://127.0.0.1:${port}&token=${token}`);
 	await waitFor(async () => expect(await status(page)).toBe('connected'), 60_000);
 	await waitFor(async () => expect((await desk.client.listTools()).tools.map((t) => t.name)).toContain('store_memory'), 30_000);
 });

@@ -27,6 +27,8 @@ const home = relayHome();
 const env = { ENGRAM_RELAY_HOME: home.dir };
 const clients: StdioRelayClient[] = [];
 const consoleLines: string[] = [];
+/** Every URL the page (and its workers) fetched or opened a WebSocket to. */
+const urlsSeen: string[] = [];
 
 const relayState = () => page.evaluate(() => (globalThis as unknown as { engramMcpHost: HostHandle }).engramMcpHost.snapshot().relay);
 const names = async (c: Client) => (await c.listTools()).tools.map((t) => t.name).sort();
@@ -43,6 +45,9 @@ beforeAll(async () => {
 	token = readFileSync(`${home.dir}/relay-token`, 'utf8').trim();
 	page = await browser.context.newPage();
 	page.on('console', (m) => void consoleLines.push(m.text()));
+	page.on('request', (r) => void urlsSeen.push(r.url()));
+	page.on('websocket', (ws) => void urlsSeen.push(ws.url()));
+	page.on('worker', (w) => void urlsSeen.push(w.url()));
 });
 
 afterAll(async () => {
@@ -58,7 +63,7 @@ describe('engram-relay with the app in Chromium', () => {
 		await expect(desk.client.callTool({ name: 'recall_memory', arguments: { query: 'x' } })).rejects.toThrow('Engram is not connected');
 	});
 
-	it('pairs from the link --pairing-link prints, cleans the token off the address, and tells the client its tools changed', async () => {
+	it('pairs from the link --pairing-link prints in one click, cleans the token off the address, and tells the client its tools changed', async () => {
 		expect(desk.log()).not.toContain(token);
 		const printed = spawnSync(process.execPath, [BIN, '--port', String(port), '--app-url', server.url, '--pairing-link'], {
 			encoding: 'utf8',
@@ -70,6 +75,14 @@ describe('engram-relay with the app in Chromium', () => {
 		desk.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
 		await page.goto(link!);
 		await hostReady(page);
+		// The link only asks: nothing is saved or connected before the person's one click.
+		const dialog = page.getByRole('dialog', { name: 'Pair with a desktop relay?' });
+		await dialog.waitFor();
+		expect(await dialog.getByTestId('relay-link-new').innerText()).toBe(`127.0.0.1:${port}`);
+		expect(await dialog.innerText()).toContain(`Whatever program listens on 127.0.0.1:${port} would be able to read and change every memory.`);
+		expect(await dialog.innerText()).not.toContain(token);
+		expect((await relayState()).url).toBeUndefined();
+		await dialog.getByRole('button', { name: 'Pair', exact: true }).click();
 		await expect.poll(async () => (await relayState()).connection?.status, { timeout: 30_000 }).toBe('connected');
 		expect(page.url()).toBe(`${server.url}/`);
 		expect((await relayState()).url).toBe(`ws://127.0.0.1:${port}`);
@@ -135,7 +148,7 @@ describe('engram-relay with the app in Chromium', () => {
 		});
 	});
 
-	it('refuses a WebSocket with a wrong token or a foreign Origin; the token never reaches the console', async () => {
+	it('refuses a WebSocket with a wrong token or a foreign Origin; the token never reaches the console or a URL the app opens', async () => {
 		const verdict = (url: string, origin: string) =>
 			new Promise<number | 'open'>((ok, fail) => {
 				const ws = new WebSocket(url, 'mcp', { origin });
@@ -149,6 +162,8 @@ describe('engram-relay with the app in Chromium', () => {
 		expect(await verdict(`ws://127.0.0.1:${port}/`, 'https://attacker.example')).toBe(403);
 		expect((await relayState()).connection?.status).toBe('connected');
 		expect(consoleLines.join('\n')).not.toContain(token);
+		expect(urlsSeen.some((u) => u.startsWith(`ws://127.0.0.1:${port}`))).toBe(true);
+		expect(urlsSeen.filter((u) => u.includes(token))).toEqual([]);
 	});
 
 	it('serves Streamable HTTP with the bearer token, and refuses it without one or with a foreign Host', async () => {

@@ -12,7 +12,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newToken, relayHome, spawnRelayClient, type StdioRelayClient } from '../unit/relay/helpers';
-import { hostReady } from './bridges-support';
+import { openPairingLink } from './bridges-support';
 import { freePort, launchBrowser, startPreview, type Browser, type Server } from './helpers';
 
 const PROFILES = ['native', 'automem', 'aiakiv', 'codomyrmex', 'memory-mcp'] as const;
@@ -38,8 +38,7 @@ beforeAll(async () => {
 	for (const p of PROFILES)
 		clients.set(p, await spawnRelayClient(['--port', String(port), '--token', token, '--profile', p, '--app-url', server.url], env, `seeds-${p}`));
 	const page = await browser.context.newPage();
-	await page.goto(`${server.url}/#relay=ws://127.0.0.1:${port}&token=${token}`);
-	await hostReady(page);
+	await openPairingLink(page, `${server.url}/#relay=ws://127.0.0.1:${port}&token=${token}`);
 	// Paired once the relay lists the tab's tools to the last client.
 	for (
 		let i = 0;

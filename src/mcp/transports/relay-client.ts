@@ -77,16 +77,27 @@ export function validatePairing(url: string, token: string): RelayPairing {
 }
 
 /**
+ * Why a pairing link for `localhost` or `[::1]` is refused: engram-relay listens on 127.0.0.1 only
+ * and writes its links so, while another program could listen on [::1] at the same port (and the
+ * browser may try `localhost` there first): the dialog would then show the relay's own port.
+ */
+const LINK_HOST_RULE =
+	'a pairing link must point at ws://127.0.0.1:PORT, as engram-relay writes it (localhost and [::1] can reach another program on the same port); pair by hand on the Connections screen for another address';
+
+/**
  * Reads a pairing link's hash (`#relay=ws://127.0.0.1:PORT&token=TOKEN`). Returns undefined when
  * the hash is not a pairing link; otherwise the pairing or the error refusing it, and `rest`: the
- * hash with the pairing removed (so the token does not stay in the address bar or history).
+ * hash with the pairing removed (so the token does not stay in the address bar or history). Only
+ * 127.0.0.1 is accepted in a link (LINK_HOST_RULE); the form takes localhost and [::1] too.
  */
 export function readPairingHash(hash: string): { pairing?: RelayPairing; error?: MemoryError; rest: string } | undefined {
 	const link = splitPairingHash(hash);
 	if (!link) return undefined;
 	const { relay, token, rest } = link;
 	try {
-		return { pairing: validatePairing(relay, token), rest };
+		const pairing = validatePairing(relay, token);
+		if (new URL(pairing.url).hostname !== '127.0.0.1') return { error: new MemoryError('invalid_input', LINK_HOST_RULE), rest };
+		return { pairing, rest };
 	} catch (e) {
 		return { error: e as MemoryError, rest };
 	}

@@ -76,23 +76,14 @@ export class Connections {
 		return this.#need().unpairRelay();
 	}
 
-	/** Replaces the pairing with the one a pairing link offered. */
+	/** Pairs with the relay a pairing link offered, replacing any pairing. */
 	acceptRelayLink(): Promise<void> {
 		return this.#need().acceptRelayLink();
 	}
 
-	/** Keeps the current pairing and forgets the offered link. */
+	/** Keeps the current pairing (or none) and forgets the offered link. */
 	declineRelayLink(): void {
 		this.#need().declineRelayLink();
-	}
-
-	/** Undoes the pairing a link made while unpaired. */
-	undoRelayLink(): Promise<void> {
-		return this.#need().undoRelayLink();
-	}
-
-	dismissRelayNotice(): void {
-		this.#need().dismissRelayNotice();
 	}
 
 	reconnectRelay(): void {

@@ -226,22 +226,79 @@ describe('startMcpHost', () => {
 	});
 
 	describe('relay pairing', () => {
-		it('pairs from a loopback link in the address, stores it, and removes the token from the address', async () => {
+		it('asks before pairing from a loopback link in the address: nothing stored until accepted, and no token in the state', async () => {
 			const app = new FakeWindow(APP);
 			app.location.hash = `#relay=ws://127.0.0.1:9&token=${TOKEN}`;
 			const { engine, host } = await setup(app, { relayBackoff: { initialMs: 1000, maxMs: 1000 } });
 			expect(app.location.hash).toBe('');
+			expect(host.relay()).toEqual({
+				url: undefined,
+				paired_at: undefined,
+				connection: undefined,
+				error: undefined,
+				offer: { url: 'ws://127.0.0.1:9', same_address: false },
+			});
+			expect(JSON.stringify(host.relay())).not.toContain(TOKEN);
+			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toBeUndefined();
+
+			await host.acceptRelayLink();
 			expect(host.relay()).toMatchObject({
 				url: 'ws://127.0.0.1:9',
 				paired_at: expect.any(String),
 				connection: { status: expect.any(String) },
 			});
-			expect(host.relay()).not.toHaveProperty('token');
+			expect(host.relay()).not.toHaveProperty('offer');
+			expect(JSON.stringify(host.relay())).not.toContain(TOKEN);
 			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toEqual({
 				url: 'ws://127.0.0.1:9',
 				token: TOKEN,
 				paired_at: expect.any(String),
 			});
+		});
+
+		it('leaves the app unpaired when the person cancels a link, at start or on a hash change', async () => {
+			const app = new FakeWindow(APP);
+			app.location.hash = `#relay=ws://127.0.0.1:9&token=${TOKEN}`;
+			const { engine, host } = await setup(app, { relayBackoff: { initialMs: 1000, maxMs: 1000 } });
+			host.declineRelayLink();
+			await flush();
+			expect(host.relay()).toEqual({ url: undefined, paired_at: undefined, connection: undefined, error: undefined });
+			app.location.hash = `#relay=ws://127.0.0.1:8&token=${TOKEN}`;
+			app.dispatchEvent(new Event('hashchange'));
+			await eventually(() => expect(host.relay().offer).toEqual({ url: 'ws://127.0.0.1:8', same_address: false }));
+			expect(host.relay().url).toBeUndefined();
+			host.declineRelayLink();
+			await flush();
+			expect(host.relay().offer).toBeUndefined();
+			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toBeUndefined();
+		});
+
+		it('ignores a pairing link in the query string (only the hash is read)', async () => {
+			const app = new FakeWindow(APP);
+			app.location.search = `?relay=ws://127.0.0.1:9&token=${TOKEN}`;
+			const { engine, host } = await setup(app, { postMessage: false });
+			expect(host.relay()).toEqual({ url: undefined, paired_at: undefined, connection: undefined, error: undefined });
+			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toBeUndefined();
+		});
+
+		it('refuses a pairing link in an app framed by another page, offering nothing', async () => {
+			const outer = new FakeWindow(OTHER);
+			const app = new FakeWindow(APP, outer);
+			app.location.hash = `#relay=ws://127.0.0.1:9&token=${TOKEN}`;
+			const { engine, host } = await setup(app, { postMessage: false });
+			expect(app.location.hash).toBe('');
+			expect(host.relay()).toEqual({
+				url: undefined,
+				paired_at: undefined,
+				connection: undefined,
+				error: 'pairing links work only when Engram is open in its own tab, not inside another page: open the link in a new tab, or pair on the Connections screen',
+			});
+			app.location.hash = `#relay=ws://127.0.0.1:9&token=${TOKEN}`;
+			app.dispatchEvent(new Event('hashchange'));
+			await flush();
+			expect(app.location.hash).toBe('');
+			expect(host.relay().offer).toBeUndefined();
+			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toBeUndefined();
 		});
 
 		it('refuses a link pointing at another host, storing nothing', async () => {
@@ -354,26 +411,12 @@ describe('startMcpHost', () => {
 		it('does not ask when the link is the current pairing', async () => {
 			const app = new FakeWindow(APP);
 			const { host } = await setup(app, backoff);
-			await host.pairRelay('ws://localhost:9', TOKEN);
-			app.location.hash = `#relay=ws://localhost:9&token=${TOKEN}`;
+			await host.pairRelay('ws://127.0.0.1:9', TOKEN);
+			app.location.hash = `#relay=ws://127.0.0.1:9&token=${TOKEN}`;
 			app.dispatchEvent(new Event('hashchange'));
 			await flush();
 			expect(app.location.hash).toBe('');
 			expect(host.relay().offer).toBeUndefined();
-		});
-
-		it('shows the first pairing made from a link, and undoes it on request', async () => {
-			const app = new FakeWindow(APP);
-			app.location.hash = NEW_LINK;
-			const { engine, host } = await setup(app, backoff);
-			expect(host.relay()).toMatchObject({
-				url: 'ws://127.0.0.1:1',
-				notice: { url: 'ws://127.0.0.1:1', paired_at: expect.any(String) },
-			});
-			await host.undoRelayLink();
-			expect(host.relay().url).toBeUndefined();
-			expect(host.relay().notice).toBeUndefined();
-			expect(await engine.getSetting(RELAY_PAIRING_KEY)).toBe(null);
 		});
 	});
 

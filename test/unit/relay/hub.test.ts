@@ -3,7 +3,7 @@
  * receives, in which order, and what the relay answers by itself.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { Hub, MAX_FORWARD_CHARS, type TabLink } from '../../../relay/hub';
+import { Hub, MAX_FORWARD_CHARS, TAB_IN_FLIGHT, TAB_IN_FLIGHT_PER_SESSION, type TabLink } from '../../../relay/hub';
 import type { Message } from '../../../relay/jsonrpc';
 
 const INIT = {
@@ -381,6 +381,91 @@ describe('Hub', () => {
 			expect(hub.tabConnected).toBe(true);
 			hub.detachTab(first.link);
 			expect(hub.tabConnected).toBe(true);
+		});
+	});
+
+	describe('fair forwarding to the tab', () => {
+		const call = (id: number | string, name = 'export_memories') => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
+		const idsAtTab = (t: ReturnType<typeof tab>) => t.frames.filter((f) => f.t === 'msg').map((f) => `${f.sid as string}:${(f.m as { id: unknown }).id}`);
+
+		function paired() {
+			const { hub, session, out } = setup();
+			const t = tab();
+			hub.attachTab(t.link);
+			const b: (Message | Message[])[] = [];
+			const light = hub.openSession('http', 'native', { deliver: (m) => b.push(m) }, 'light');
+			return { hub, greedy: session, out, t, light, b };
+		}
+
+		it(`sends a session's requests ${TAB_IN_FLIGHT_PER_SESSION} at a time, so another client's call goes to the tab at once`, () => {
+			const { hub, greedy, t, light, b } = paired();
+			for (let i = 1; i <= 64; i++) hub.fromClient(greedy.sid, call(i));
+			expect(idsAtTab(t)).toEqual(Array.from({ length: TAB_IN_FLIGHT_PER_SESSION }, (_, i) => `${greedy.sid}:${i + 1}`));
+			hub.fromClient(light.sid, call('mine', 'get_memory'));
+			expect(idsAtTab(t).at(-1)).toBe('light:mine');
+			reply(hub, t.link, 'light', { jsonrpc: '2.0', id: 'mine', result: { content: [] } });
+			expect(b).toEqual([{ jsonrpc: '2.0', id: 'mine', result: { content: [] } }]);
+			// Each answer lets the next waiting request of that session go, in order.
+			reply(hub, t.link, greedy.sid, { jsonrpc: '2.0', id: 1, result: {} });
+			expect(idsAtTab(t).at(-1)).toBe(`${greedy.sid}:${TAB_IN_FLIGHT_PER_SESSION + 1}`);
+			expect(idsAtTab(t)).toHaveLength(TAB_IN_FLIGHT_PER_SESSION + 2);
+		});
+
+		it(`keeps at most ${TAB_IN_FLIGHT} requests at the tab, and sessions with requests waiting take turns`, () => {
+			const { hub, t, light } = paired();
+			const sids = Array.from({ length: TAB_IN_FLIGHT / TAB_IN_FLIGHT_PER_SESSION + 1 }, (_, i) => `s${i}`);
+			for (const sid of sids) hub.openSession('http', 'native', { deliver: () => {} }, sid);
+			for (const sid of sids) for (let i = 1; i <= 10; i++) hub.fromClient(sid, call(i));
+			const last = sids.at(-1)!;
+			expect(idsAtTab(t)).toHaveLength(TAB_IN_FLIGHT);
+			expect(idsAtTab(t).filter((x) => x.startsWith(`${last}:`))).toEqual([]);
+			hub.fromClient(light.sid, call('mine', 'get_memory'));
+			expect(idsAtTab(t)).toHaveLength(TAB_IN_FLIGHT);
+			reply(hub, t.link, 's0', { jsonrpc: '2.0', id: 1, result: {} });
+			expect(idsAtTab(t).at(-1)).toBe(`${last}:1`);
+			reply(hub, t.link, 's0', { jsonrpc: '2.0', id: 2, result: {} });
+			expect(idsAtTab(t).at(-1)).toBe('light:mine');
+		});
+
+		it('drops a cancelled request that is still waiting (never sent), and frees the place of one the tab has', () => {
+			const { hub, greedy, out, t } = paired();
+			const k = TAB_IN_FLIGHT_PER_SESSION;
+			for (let i = 1; i <= k + 2; i++) hub.fromClient(greedy.sid, call(i));
+			hub.fromClient(greedy.sid, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: k + 1, reason: 'timeout' } });
+			expect(idsAtTab(t)).toHaveLength(k);
+			// The tab's server sends no answer to a cancelled request: the relay frees its place itself.
+			hub.fromClient(greedy.sid, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'timeout' } });
+			expect(t.msgs().at(-2)).toEqual({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'timeout' } });
+			expect(idsAtTab(t).at(-1)).toBe(`${greedy.sid}:${k + 2}`);
+			expect(idsAtTab(t)).not.toContain(`${greedy.sid}:${k + 1}`);
+			expect(out).toEqual([]);
+			expect(greedy.pending.size).toBe(k);
+		});
+
+		it('says a call at the tab may have been applied, and one still waiting on the relay that nothing was done', () => {
+			const { hub, greedy, out, t } = paired();
+			const k = TAB_IN_FLIGHT_PER_SESSION;
+			for (let i = 1; i <= k + 1; i++) hub.fromClient(greedy.sid, call(i));
+			hub.detachTab(t.link);
+			const texts = (out as unknown as { id: number; error: { message: string } }[]).map((m) => [m.id, m.error.message]);
+			expect(texts).toHaveLength(k + 1);
+			expect(texts.slice(0, k).every(([, text]) => (text as string).includes('unknown whether it was applied'))).toBe(true);
+			expect(texts[k]).toEqual([
+				k + 1,
+				'The Engram tab went away (reloaded or closed) before this request was sent to it (it was waiting its turn behind other requests); nothing was done, so resend it.',
+			]);
+			expect(greedy.pending.size).toBe(0);
+		});
+
+		it('frees the places of a session that closes', () => {
+			const { hub, t, light } = paired();
+			const sids = Array.from({ length: TAB_IN_FLIGHT / TAB_IN_FLIGHT_PER_SESSION }, (_, i) => `s${i}`);
+			for (const sid of sids) hub.openSession('http', 'native', { deliver: () => {} }, sid);
+			for (const sid of sids) for (let i = 1; i <= 10; i++) hub.fromClient(sid, call(i));
+			hub.fromClient(light.sid, call('mine', 'get_memory'));
+			expect(idsAtTab(t)).not.toContain('light:mine');
+			hub.closeSession('s0');
+			expect(idsAtTab(t)).toContain('light:mine');
 		});
 	});
 });

@@ -88,10 +88,26 @@ describe('readPairingHash', () => {
 			pairing: { url: 'ws://127.0.0.1:17373', token: TOKEN },
 			rest: '',
 		});
-		expect(readPairingHash(`#view=graph&relay=ws://localhost:1&token=${TOKEN}`)).toEqual({
-			pairing: { url: 'ws://localhost:1', token: TOKEN },
+		expect(readPairingHash(`#view=graph&relay=ws://127.0.0.1:1&token=${TOKEN}`)).toEqual({
+			pairing: { url: 'ws://127.0.0.1:1', token: TOKEN },
 			rest: '#view=graph',
 		});
+	});
+
+	it('reads numeric spellings of 127.0.0.1 as 127.0.0.1, and refuses localhost, [::1] and other odd hosts in a link', () => {
+		for (const host of ['127.1', '0x7f.1', '2130706433', '127.0.0.1.'])
+			expect(readPairingHash(`#relay=ws://${host}:9&token=${TOKEN}`)?.pairing).toEqual({ url: 'ws://127.0.0.1:9', token: TOKEN });
+		for (const host of ['localhost', '[::1]', 'LOCALHOST'])
+			expect(readPairingHash(`#relay=ws://${host}:9&token=${TOKEN}`)?.error?.message).toBe(
+				'a pairing link must point at ws://127.0.0.1:PORT, as engram-relay writes it (localhost and [::1] can reach another program on the same port); pair by hand on the Connections screen for another address',
+			);
+		expect(readPairingHash(`#relay=ws://localhost.:9&token=${TOKEN}`)?.error?.message).toBe(
+			'relay host "localhost." is refused: the relay must run on this machine (127.0.0.1, localhost or [::1])',
+		);
+		expect(readPairingHash(`#relay=ws://[::ffff:127.0.0.1]:9&token=${TOKEN}`)?.error?.message).toContain('is refused');
+		const withUser = readPairingHash(`#relay=ws://me:${TOKEN}@127.0.0.1:9&token=${TOKEN}`);
+		expect(withUser?.error?.message).toBe('relay "ws://127.0.0.1:9" (…) must be ws://HOST:PORT with nothing after the port');
+		expect(readPairingHash(`#relay=ws://127.0.0.1:9@attacker.example:9&token=${TOKEN}`)?.error?.message).toContain('"attacker.example" is refused');
 	});
 
 	it('reports a link to another host as an error, still removing it from the address', () => {
