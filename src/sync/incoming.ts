@@ -14,7 +14,7 @@ import { inScope, type SyncContext } from './context';
 import { open, SALT_DOC_ID } from './crypto';
 import { losingView, mergeRecords, mergeWithoutBase, versionOrder, type Merged } from './merge';
 import { errorMessage } from './status';
-import { asRecord, checkDoc, docIdOf, fingerprint, learnLead, memoryIdOf, stampClock } from './records';
+import { asRecord, checkDoc, docIdOf, fingerprint, learnLead, memoryIdOf } from './records';
 
 /** A conflict for the memory's history: what was kept, what was not, and which fields (all when undefined). */
 type Conflict = { winner: SyncRecord; loser: SyncRecord; fields?: string[] };
@@ -245,7 +245,7 @@ export class Incoming {
 			if (mine && map.fp[id] !== fingerprint(mine)) {
 				// A local edit not sent yet meets an incoming version: merged over the version this
 				// device last had, the incoming one's newest ancestor it holds.
-				const minev = { ...mine, device: this.ctx.device, clock: stampClock(mine, map.lead) };
+				const minev = { ...mine, device: this.ctx.device, clock: map.clockFor(mine) };
 				const rev = revOf.get(id);
 				const base = rev
 					? await this.#base(id, [ancestry(await this.ctx.local.get(docIdOf(id), { rev, revs: true }).catch(() => ({}))).slice(1)])

@@ -6,7 +6,7 @@
 import type { SyncRecord } from '../engine/types';
 import { inScope, type SyncContext } from './context';
 import { seal } from './crypto';
-import { docIdOf, fingerprint, stampClock } from './records';
+import { docIdOf, fingerprint } from './records';
 
 /** A batch goes this long after its first change… */
 const BATCH_MS = 200;
@@ -149,10 +149,7 @@ export class Outgoing {
 		for (const row of (await this.ctx.local.allDocs({ keys: ids })).rows) if (row.value && !row.value.deleted) revs.set(row.id, row.value.rev);
 		const docs: Record<string, unknown>[] = [];
 		for (const r of recs) {
-			// A version applied here and sent again unchanged (a merge) keeps its clock; an edit here gets a new one.
-			const kept = map.clocks.get(r.id);
-			const clock = kept?.updated_at === r.updated_at ? kept.clock : stampClock(r, map.lead);
-			const rec = { ...r, device: this.ctx.device, clock };
+			const rec = { ...r, device: this.ctx.device, clock: map.clockFor(r) };
 			const d = docIdOf(r.id);
 			docs.push({ _id: d, ...(revs.has(d) ? { _rev: revs.get(d) } : {}), ...(await seal(key, rec, d)) });
 			map.fp[r.id] = fingerprint(r);

@@ -3,6 +3,9 @@
  * the fingerprint per memory of the last record sent or applied (the echo guard), the changes
  * feed's checkpoint, the ids written and not yet sent, and the links waiting for their target.
  */
+import type { SyncRecord } from '../engine/types';
+import { stampClock } from './records';
+
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
 const MAP_DOC = '_local/engram-sync-map';
@@ -35,9 +38,9 @@ export class SyncMap {
 	/** The revision this device last wrote to the mirror, per id: its echo in the changes feed is skipped unread. */
 	readonly written = new Map<string, string>();
 	/**
-	 * The clock of each version applied here (by its `updated_at`): sent again unchanged (a merge),
-	 * it keeps that clock; an edit here (a new `updated_at`) gets a new one. Not kept across runs:
-	 * a merge not yet sent by then goes out as this device's edit.
+	 * The clock of each version applied or stamped here (by its `updated_at`): sent again unchanged
+	 * (a merge), it keeps that clock; an edit here (a new `updated_at`) gets a new one. Not kept
+	 * across runs: a merge not yet sent by then goes out as this device's edit.
 	 */
 	readonly clocks = new Map<string, { updated_at: string; clock: number }>();
 
@@ -87,6 +90,19 @@ export class SyncMap {
 
 	set lead(ms: number) {
 		this.#doc.lead = ms;
+	}
+
+	/**
+	 * The clock of a version of this device's store: the one it was applied or first stamped with,
+	 * else its `updated_at` plus the lead now, remembered. A local edit merged with an incoming
+	 * version and later sent thus carries one clock, though the lead may grow in between.
+	 */
+	clockFor(rec: SyncRecord): number {
+		const kept = this.clocks.get(rec.id);
+		if (kept?.updated_at === rec.updated_at) return kept.clock;
+		const clock = stampClock(rec, this.lead);
+		this.clocks.set(rec.id, { updated_at: rec.updated_at, clock });
+		return clock;
 	}
 
 	/** Keeps a link from `from` to `to`, a memory not here yet, until `to` arrives. */

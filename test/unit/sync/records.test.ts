@@ -19,6 +19,7 @@ import {
 	parseScopes,
 	stampClock,
 } from '../../../src/sync/records';
+import { SyncMap } from '../../../src/sync/sync-map';
 
 describe('sync documents', () => {
 	it('accepts an Engram box of schema version 1', () => {
@@ -145,6 +146,20 @@ describe('sync’s clock', () => {
 		expect(compareVersions(onB, onA2)).toBe(1);
 		expect(compareVersions(onB, onA)).toBe(1);
 		expect(mergeWithoutBase(onA2, onB).record.content).toBe('The standup moved to 10:00');
+	});
+
+	it('stamps a version of this device once: merged here, then sent after the lead grew, it keeps one clock', () => {
+		const map = new SyncMap(
+			() => undefined,
+			async (fn) => fn(),
+		);
+		const mine = { ...rec, content: 'The standup moved to 10:00' };
+		const merged = map.clockFor(mine);
+		expect(merged).toBe(now);
+		map.lead = DAY;
+		expect(map.clockFor(mine)).toBe(merged);
+		// An edit here (a new updated_at) is stamped anew, with the lead now.
+		expect(map.clockFor({ ...mine, updated_at: '2026-12-01T10:05:00.000Z' })).toBe(now + 300_000 + DAY);
 	});
 
 	it('refuses a record whose clock is not a number, naming the field', () => {
