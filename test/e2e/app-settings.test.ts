@@ -70,7 +70,11 @@ describe('settings', () => {
 		await app.page.getByText('Ranking weights saved').waitFor();
 		try {
 			await app.page.reload();
-			await expect.poll(() => app.page.getByLabel('Recency weight').inputValue()).toBe('1.5');
+			// The sliders are enabled once the saved weights are read, and then show them (a loaded
+			// machine took over a second: they showed the defaults, which Save would have stored).
+			const slider = app.page.getByLabel('Recency weight');
+			await expect.poll(() => slider.isEnabled(), { timeout: 30_000 }).toBe(true);
+			expect(await slider.inputValue()).toBe('1.5');
 			await app.page.goto(`${app.server.url}/#/?q=${encodeURIComponent('billing database')}`);
 			await app.page.reload();
 			const first = app.page.getByTestId('result').first();

@@ -100,6 +100,8 @@ export class Search {
 	error = $state<string | undefined>(undefined);
 	/** The person's ranking weights (Settings), applied to the app's searches. */
 	weights = $state<RecallWeights | undefined>(undefined);
+	/** The saved weights have been read (or could not be): until then Settings cannot show them. */
+	weightsLoaded = $state(false);
 	/** Strong matches over all pages (the rest of the results are weaker matches). */
 	matched = $state(0);
 	/** The instant time phrases are read against; renewed on every change. */
@@ -221,8 +223,11 @@ export class Search {
 			(w) => {
 				// A save made while reading wins.
 				if (!this.#weightsSaved) this.weights = (w as RecallWeights | null | undefined) ?? undefined;
+				this.weightsLoaded = true;
 			},
-			() => {},
+			() => {
+				this.weightsLoaded = true;
+			},
 		);
 		return this.#weightsRead;
 	}
@@ -232,6 +237,7 @@ export class Search {
 		this.#weightsSaved = true;
 		await this.#engine.setSetting(WEIGHTS_KEY, weights ?? null);
 		this.weights = weights;
+		this.weightsLoaded = true;
 		if (this.searching) this.schedule();
 	}
 
