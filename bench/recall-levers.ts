@@ -105,7 +105,13 @@ async function main(): Promise<void> {
 	ENTITY_FOCUS.boost = 0;
 	await wordNeighbours(index, embedder, sources, scopeSizes, n);
 	await nameless(index, embedder, sources, scopeSizes, n);
-	await namedTurns(index, embedder, sources, scopeSizes, n);
+	await namedTurns({ index, embedder, sources, scopeSizes, n });
+}
+
+/** Questions naming the person each source memory mentions ("What did Kalomi say about …?"), from corpus seed `seed`. */
+function namingQueries(sources: ReturnType<Corpus['memory']>[], seed: number): string[] {
+	const corpus = new Corpus(seed);
+	return sources.map((m) => `What did ${/(\S+) mentioned ticket/.exec(m.content)![1]} say about ${corpus.queryFor(m)}?`);
 }
 
 /**
@@ -114,16 +120,16 @@ async function main(): Promise<void> {
  * name passes the name test and the spread runs on every question (its worst case); the generated
  * memories are not chained into sessions, so it costs the name test and the choice of sources.
  */
-async function namedTurns(
-	index: ReturnType<typeof createSearchIndex>,
-	embedder: Awaited<ReturnType<typeof createEmbedder>>,
-	sources: ReturnType<Corpus['memory']>[],
-	scopeSizes: Map<string, number>,
-	n: number,
-): Promise<void> {
-	const corpus = new Corpus(13);
-	const queries = sources.map((m) => `What did ${/(\S+) mentioned ticket/.exec(m.content)![1]} say about ${corpus.queryFor(m)}?`);
-	const vectors = await embedder.embed(queries);
+async function namedTurns(at: {
+	index: ReturnType<typeof createSearchIndex>;
+	embedder: Awaited<ReturnType<typeof createEmbedder>>;
+	sources: ReturnType<Corpus['memory']>[];
+	scopeSizes: Map<string, number>;
+	n: number;
+}): Promise<void> {
+	const { index, sources, scopeSizes, n } = at;
+	const queries = namingQueries(sources, 13);
+	const vectors = await at.embedder.embed(queries);
 	const saved = { share: NAMELESS.share, named: NAMED_TURNS.share };
 	NAMELESS.share = 0;
 	const times: [number[], number[]] = [[], []];
@@ -157,8 +163,7 @@ async function nameless(
 	scopeSizes: Map<string, number>,
 	n: number,
 ): Promise<void> {
-	const corpus = new Corpus(11);
-	const queries = sources.map((m) => `What did ${/(\S+) mentioned ticket/.exec(m.content)![1]} say about ${corpus.queryFor(m)}?`);
+	const queries = namingQueries(sources, 11);
 	const vectors = await embedder.embed(queries);
 	const saved = { ...NAMELESS };
 	NAMELESS.share = 0;
