@@ -54,6 +54,7 @@ import { ENTITY_FOCUS } from '../src/engine/search/entity-focus';
 import { NEIGHBOURS } from '../src/engine/search/neighbours';
 import { COVERAGE } from '../src/engine/search/coverage';
 import { NAMELESS } from '../src/engine/search/nameless';
+import { NAMED_TURNS } from '../src/engine/search/named-turns';
 
 /**
  * Each ablation: a name, the recall options it changes and, for the conversation-turn priors
@@ -75,6 +76,7 @@ const VARIANTS: {
 	neighbours?: Partial<typeof NEIGHBOURS>;
 	coverage?: Partial<typeof COVERAGE>;
 	nameless?: Partial<typeof NAMELESS>;
+	named?: Partial<typeof NAMED_TURNS>;
 }[] = [
 	{ name: 'full (defaults)', opts: {} },
 	{ name: '− categories (WordNet)', opts: {}, categories: { weight: 0 } },
@@ -85,6 +87,7 @@ const VARIANTS: {
 	{ name: '− word neighbours', opts: {}, neighbours: { weight: 0 } },
 	{ name: '− coverage of expansion terms', opts: {}, coverage: { bonus: 0 } },
 	{ name: '− name-less question vector', opts: {}, nameless: { weight: 0 } },
+	{ name: '− named turns near the best hits', opts: {}, named: { share: 0 } },
 	{ name: '+ word neighbours on every question (off)', opts: {}, neighbours: { weight: 0.3, yesNoOnly: 0, cosine: 0.45 } },
 	{ name: 'fusion = rrf', opts: { fusion: 'rrf' } },
 	{ name: '− turn-length prior', opts: {}, turns: { fullWords: 0 } },
@@ -109,6 +112,7 @@ const VARIANTS: {
 		turns: { fullWords: 0, question: 1 },
 		feedback: { weight: 0 },
 		nameless: { weight: 0 },
+		named: { share: 0 },
 	},
 ];
 
@@ -153,7 +157,7 @@ function parseArgs(argv: string[]): Args {
 		else if (k === '--query-model-path') a.queryModelPath = argv[++i].replace(/\/?$/, '/');
 		else if (k === '--set') {
 			// --set categories.weight=0.2: one tunable for a sweep (TURNS, LEXICAL_TUNING, CATEGORIES, FEEDBACK, ENTITY_FOCUS,
-			// EXPANSION, NEIGHBOURS, COVERAGE or NAMELESS; a comma list sets an array: --set expansion.neighborDecay=1,0.6,0.3).
+			// EXPANSION, NEIGHBOURS, COVERAGE, NAMELESS or NAMED_TURNS as `named`; a comma list sets an array: --set expansion.neighborDecay=1,0.6,0.3).
 			const [key, value] = argv[++i].split('=');
 			const [group, field] = key.split('.');
 			const target = (
@@ -167,6 +171,7 @@ function parseArgs(argv: string[]): Args {
 					neighbours: NEIGHBOURS,
 					coverage: COVERAGE,
 					nameless: NAMELESS,
+					named: NAMED_TURNS,
 				} as Record<string, Record<string, unknown>>
 			)[group];
 			if (!target || !(field in target)) throw new Error(`--set: unknown tunable ${key}`);
@@ -282,7 +287,7 @@ async function main(): Promise<void> {
 		const rows: (string | number)[][] = [];
 		for (const v of VARIANTS) {
 			if (
-				(v.turns || v.lexical || v.categories || v.feedback || v.entities || v.expansion || v.neighbours || v.coverage || v.nameless) &&
+				(v.turns || v.lexical || v.categories || v.feedback || v.entities || v.expansion || v.neighbours || v.coverage || v.nameless || v.named) &&
 				target.name !== 'engine' &&
 				target.name !== 'index'
 			)
@@ -299,6 +304,7 @@ async function main(): Promise<void> {
 					[NEIGHBOURS, v.neighbours],
 					[COVERAGE, v.coverage],
 					[NAMELESS, v.nameless],
+					[NAMED_TURNS, v.named],
 				] as [Record<string, unknown>, object | undefined][];
 				const saved = tunables.map(([t]) => ({ ...t }));
 				for (const [t, set] of tunables) Object.assign(t, set ?? {});

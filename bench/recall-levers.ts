@@ -14,6 +14,7 @@ import { createSearchIndex } from '../src/engine/search/index';
 import { FEEDBACK } from '../src/engine/search/rank';
 import { NEIGHBOURS, wordNeighboursFor } from '../src/engine/search/neighbours';
 import { NAMELESS, namelessVectors } from '../src/engine/search/nameless';
+import { NAMED_TURNS } from '../src/engine/search/named-turns';
 import { Corpus } from './lib/corpus';
 import { percentile } from './lib/stats';
 
@@ -104,6 +105,48 @@ async function main(): Promise<void> {
 	ENTITY_FOCUS.boost = 0;
 	await wordNeighbours(index, embedder, sources, scopeSizes, n);
 	await nameless(index, embedder, sources, scopeSizes, n);
+	await namedTurns({ index, embedder, sources, scopeSizes, n });
+}
+
+/** Questions naming the person each source memory mentions ("What did Kalomi say about …?"), from corpus seed `seed`. */
+function namingQueries(sources: ReturnType<Corpus['memory']>[], seed: number): string[] {
+	const corpus = new Corpus(seed);
+	return sources.map((m) => `What did ${/(\S+) mentioned ticket/.exec(m.content)![1]} say about ${corpus.queryFor(m)}?`);
+}
+
+/**
+ * Turns of the named person near the best hits (named-turns.ts): scoped questions naming the person
+ * a memory mentions, off and on, interleaved. NAMELESS.share is set to 0 so that every capitalised
+ * name passes the name test and the spread runs on every question (its worst case); the generated
+ * memories are not chained into sessions, so it costs the name test and the choice of sources.
+ */
+async function namedTurns(at: {
+	index: ReturnType<typeof createSearchIndex>;
+	embedder: Awaited<ReturnType<typeof createEmbedder>>;
+	sources: ReturnType<Corpus['memory']>[];
+	scopeSizes: Map<string, number>;
+	n: number;
+}): Promise<void> {
+	const { index, sources, scopeSizes, n } = at;
+	const queries = namingQueries(sources, 13);
+	const vectors = await at.embedder.embed(queries);
+	const saved = { share: NAMELESS.share, named: NAMED_TURNS.share };
+	NAMELESS.share = 0;
+	const times: [number[], number[]] = [[], []];
+	for (let round = 0; round < 3; round++)
+		for (let j = 0; j < queries.length; j++)
+			for (const on of [false, true]) {
+				NAMED_TURNS.share = on ? saved.named : 0;
+				const t = performance.now();
+				index.rank({ query: queries[j], limit: 10, scope: sources[j].scope }, { vectors: [vectors[j]] }, Date.now());
+				times[on ? 1 : 0].push(performance.now() - t);
+			}
+	const sizes = `scopes of ${Math.min(...sources.map((m) => scopeSizes.get(m.scope)!))}–${Math.max(...sources.map((m) => scopeSizes.get(m.scope)!))}`;
+	console.log(`named turns at ${n} memories, scoped (${sizes}), every question naming a name (ms):`);
+	console.log(`  off              p50 ${percentile(times[0], 50).toFixed(2)}  p99 ${percentile(times[0], 99).toFixed(2)}`);
+	console.log(`  on (${saved.named})         p50 ${percentile(times[1], 50).toFixed(2)}  p99 ${percentile(times[1], 99).toFixed(2)}`);
+	NAMELESS.share = saved.share;
+	NAMED_TURNS.share = saved.named;
 }
 
 /**
@@ -120,8 +163,7 @@ async function nameless(
 	scopeSizes: Map<string, number>,
 	n: number,
 ): Promise<void> {
-	const corpus = new Corpus(11);
-	const queries = sources.map((m) => `What did ${/(\S+) mentioned ticket/.exec(m.content)![1]} say about ${corpus.queryFor(m)}?`);
+	const queries = namingQueries(sources, 11);
 	const vectors = await embedder.embed(queries);
 	const saved = { ...NAMELESS };
 	NAMELESS.share = 0;

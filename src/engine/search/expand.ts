@@ -42,7 +42,7 @@ export type Accept = (slot: number) => boolean;
  * relevance is computed once and only the best `n` are kept: sorting every candidate with a
  * comparator that recomputed both relevances took 5–6 ms of a 100k recall's ~20 (Chromium).
  */
-function strongest(cands: Map<number, Candidate>, rel: RelevanceOf, n: number, directOnly: boolean): Candidate[] {
+export function strongest(cands: Map<number, Candidate>, rel: RelevanceOf, n: number, directOnly: boolean): Candidate[] {
 	const list: Candidate[] = [];
 	const score: number[] = [];
 	for (const c of cands.values()) {
@@ -69,7 +69,7 @@ function sameSession(view: IndexView, a: number, b: number): boolean {
 }
 
 /** The turn next to `slot` in one direction along PRECEDED_BY ('out' = earlier, 'in' = later). */
-function adjacentTurn(view: IndexView, slot: number, dir: 'out' | 'in', accept: Accept): number | undefined {
+export function adjacentTurn(view: IndexView, slot: number, dir: 'out' | 'in', accept: Accept): number | undefined {
 	for (const a of view.adj.of(view.metas[slot].id)) {
 		if (a.type !== 'PRECEDED_BY' || a.dir !== dir) continue;
 		const next = view.slotOf.get(a.other);

@@ -36,6 +36,20 @@ export interface TermShares {
 const NAME = /(?<=\S\s+)([A-Z][\p{L}]+)(?:['’]s)?/gu;
 
 /**
+ * The processed terms of the capitalised words (after its first) of `phrasing` that `common` says
+ * are everyday names of the searched memories: the speakers a question names ("Which sports has
+ * Nadia tried?" → nadia). Yes/no questions included (named-turns.ts uses it).
+ */
+export function commonNames(phrasing: string, common: (term: string) => boolean): string[] {
+	const out = new Set<string>();
+	for (const m of phrasing.matchAll(NAME)) {
+		const t = processTerm(m[1]);
+		if (t !== null && common(t)) out.add(t);
+	}
+	return [...out];
+}
+
+/**
  * `phrasing` without the capitalised words (after its first) whose processed term `common` says is
  * one of the searched memories' everyday names; undefined when it names none, when nothing else is
  * left, or for a yes/no question.

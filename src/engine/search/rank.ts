@@ -35,7 +35,8 @@ import {
 import { nameMonthTerms, queryDateWords } from './date-words';
 import { focusOf, namedEntities } from './entity-focus';
 import { COVERAGE, coverExpansion } from './coverage';
-import { NAMELESS } from './nameless';
+import { commonNames, NAMELESS } from './nameless';
+import { NAMED_TURNS, spreadToNamedTurns } from './named-turns';
 import { NEIGHBOURS, neighbourWords, type WordNeighbours } from './neighbours';
 import { redirectToCurrent, spreadOverGraph, spreadToNeighbors } from './expand';
 import { compileFilter } from './filters';
@@ -189,6 +190,14 @@ function retrieve(ctx: RankContext): Map<number, Candidate> {
 	}
 	const rel = (c: Candidate) => relevance(ctx, c);
 	if (w.neighbor > 0) spreadToNeighbors(view, cands, rel, ctx.accept);
+	// Turns of the person the question names, a few turns from the strongest candidates (named-turns.ts).
+	if (w.neighbor > 0 && NAMED_TURNS.share > 0 && input.scope !== undefined) {
+		const within = scopeCollection(view, input.scope);
+		const most = NAMELESS.share * within.size;
+		const common = (term: string) => view.lexical.contentFrequency(term, within, most + 1) > most;
+		const names = [...new Set(ctx.phrasings.flatMap((q) => commonNames(q, common)))];
+		spreadToNamedTurns(view, cands, rel, ctx.accept, names);
+	}
 	if (w.graph > 0)
 		spreadOverGraph(view, cands, rel, ctx.accept, {
 			relations: input.expand_relations !== false,
