@@ -47,16 +47,24 @@ export function clockOf(r: SyncRecord): number {
  * device's clock has been seen to run (never below 0). A version written just now by a device whose
  * clock runs a day ahead carries a clock a day ahead, and every device that sees it adopts that
  * lead, so its own later edits are stamped later than that device's earlier ones whatever the
- * clocks say (docs/SYNC.md "Clocks"; decision 0015).
+ * clocks say (docs/SYNC.md "Clocks"; decision 0015). Only a version's `clock` counts, which its
+ * device stamped no later than its own time then (`stampClock`): a record without one (an older
+ * Engram's) says only its `updated_at`, which a caller may set to any date, so it teaches nothing.
  */
 export function learnLead(lead: number, rec: SyncRecord, now: number): number {
-	const ahead = clockOf(rec) - now;
+	if (rec.clock === undefined) return lead;
+	const ahead = rec.clock - now;
 	return Number.isFinite(ahead) && ahead > lead ? ahead : lead;
 }
 
-/** The clock of an edit made on this device: its `updated_at` plus the device's lead. */
-export function stampClock(rec: SyncRecord, lead: number): number {
-	return Date.parse(rec.updated_at) + lead;
+/**
+ * The clock of a version of this device stamped at `now`: its `updated_at`, but never later than
+ * `now` (an agent or an imported file may set `updated_at` to any date; a version cannot have been
+ * written after it is stamped), plus the device's lead. A far-future `updated_at` thus moves no
+ * device's lead and wins no clash it was not written after.
+ */
+export function stampClock(rec: SyncRecord, lead: number, now = Date.now()): number {
+	return Math.min(Date.parse(rec.updated_at), now) + lead;
 }
 
 /** > 0 when `a` wins over `b`: the later clock (`clockOf`), then the greater device id. */

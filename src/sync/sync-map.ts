@@ -94,7 +94,7 @@ export class SyncMap {
 
 	/**
 	 * The clock of a version of this device's store: the one it was applied or first stamped with,
-	 * else its `updated_at` plus the lead now, remembered. A local edit merged with an incoming
+	 * else its `updated_at` (never later than now) plus the lead now, remembered (records.ts `stampClock`). A local edit merged with an incoming
 	 * version and later sent thus carries one clock, though the lead may grow in between.
 	 */
 	clockFor(rec: SyncRecord): number {

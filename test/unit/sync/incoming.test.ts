@@ -236,18 +236,67 @@ describe('incoming: clocks that disagree', () => {
 			// A's clock runs a day ahead: its edit of another memory, written just now, says tomorrow.
 			await t.local.put({
 				_id: 'm2',
-				...(await t.box({ ...base, id: 'm2', content: 'Coffee beans are in the left cupboard', updated_at: '2026-12-02T10:00:00.000Z' }, 'dev-a')),
+				...(await t.box(
+					{
+						...base,
+						id: 'm2',
+						content: 'Coffee beans are in the left cupboard',
+						updated_at: '2026-12-02T10:00:00.000Z',
+						clock: Date.parse('2026-12-02T10:00:00.000Z'),
+					},
+					'dev-a',
+				)),
 			});
 			await t.settle();
 			// Apart: A edits m1 at 10:05 (its clock: the 2nd), this device at 10:10, not sent yet.
 			vi.setSystemTime(Date.parse('2026-12-01T10:10:00.000Z'));
 			t.engine.rows.set('m1', { ...base, content: 'The build server is jenkins-02', updated_at: '2026-12-01T10:10:00.000Z' });
-			const theirs = { ...base, content: 'The build server is jenkins-03', updated_at: '2026-12-02T10:05:00.000Z' };
+			const theirs = {
+				...base,
+				content: 'The build server is jenkins-03',
+				updated_at: '2026-12-02T10:05:00.000Z',
+				clock: Date.parse('2026-12-02T10:05:00.000Z'),
+			};
 			await t.local.put({ _id: 'm1', _rev: r1.rev, ...(await t.box(theirs, 'dev-a')) });
 			await t.settle();
 			expect(t.engine.rows.get('m1')!.content).toBe('The build server is jenkins-02');
 			expect(t.engine.conflicts).toHaveLength(1);
 			expect(t.engine.conflicts[0].loser.content).toBe('The build server is jenkins-03');
+		} finally {
+			vi.useRealTimers();
+		}
+	});
+});
+
+describe('incoming: a date a caller set far ahead', () => {
+	it('moves no lead: a later edit here still wins a clash with a version whose updated_at says 2036', async () => {
+		vi.useFakeTimers({ toFake: ['Date'] });
+		try {
+			const t = await setup('clock-caller-date');
+			vi.setSystemTime(Date.parse('2026-12-01T10:00:00.000Z'));
+			const r1 = await t.local.put({ _id: 'm1', ...(await t.box(base, 'dev-0')) });
+			// An agent stored m2 on A with updated_at in 2036; A stamped it with its true clock (an
+			// older Engram stamps nothing: its updated_at is all there is).
+			const future = '2036-01-01T00:00:00.000Z';
+			await t.local.put({
+				_id: 'm2',
+				...(await t.box({ ...base, id: 'm2', updated_at: future, clock: Date.parse('2026-12-01T10:00:00.000Z') }, 'dev-a')),
+			});
+			await t.local.put({ _id: 'm3', ...(await t.box({ ...base, id: 'm3', updated_at: future }, 'dev-old')) });
+			await t.settle();
+			expect(t.map.lead).toBe(0);
+			// Apart: A edits m1 at 10:05, this device at 10:10 (not sent yet): this device's is later.
+			vi.setSystemTime(Date.parse('2026-12-01T10:10:00.000Z'));
+			t.engine.rows.set('m1', { ...base, content: 'The build server is jenkins-02', updated_at: '2026-12-01T10:10:00.000Z' });
+			const theirs = {
+				...base,
+				content: 'The build server is jenkins-03',
+				updated_at: '2026-12-01T10:05:00.000Z',
+				clock: Date.parse('2026-12-01T10:05:00.000Z'),
+			};
+			await t.local.put({ _id: 'm1', _rev: r1.rev, ...(await t.box(theirs, 'dev-a')) });
+			await t.settle();
+			expect(t.engine.rows.get('m1')!.content).toBe('The build server is jenkins-02');
 		} finally {
 			vi.useRealTimers();
 		}
