@@ -77,6 +77,7 @@ export class SyncController {
 			waiting: () => this.#map.unsent.size + this.#out.pending,
 			caughtUp: () => this.#compaction.soon(),
 			recovered: () => this.#replication.recovered(),
+			unapplied: () => this.#in.unapplied,
 		};
 		this.#replication = new Replication(this.#ctx);
 		this.#in = new Incoming(this.#ctx);

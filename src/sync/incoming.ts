@@ -59,6 +59,8 @@ export class Incoming {
 	#retryTimer: ReturnType<typeof setTimeout> | undefined;
 	/** A batch failed and none has been applied since. */
 	#failed = false;
+	/** Batches queued and not yet applied (or failed). */
+	#inFlight = 0;
 
 	constructor(private readonly ctx: SyncContext) {}
 
@@ -137,13 +139,31 @@ export class Incoming {
 		for (const w of ready) w.done();
 	}
 
+	/**
+	 * Whether changes the feed delivered are not applied yet: batched, queued, or a failed batch
+	 * waiting for its retry. Replication caught up does not mean "synced" then.
+	 */
+	get unapplied(): boolean {
+		return this.#failed || this.#incoming.length > 0 || this.#inFlight > 0;
+	}
+
 	/** Queues the changes batched so far now. */
 	flush(): void {
 		clearTimeout(this.#incomingTimer);
 		this.#incomingTimer = undefined;
 		const batch = this.#incoming.splice(0);
 		const gen = this.#gen;
-		if (batch.length) void this.ctx.serial(() => this.#applyIncoming(batch, gen));
+		if (!batch.length) return;
+		this.#inFlight++;
+		void this.ctx
+			.serial(() => this.#applyIncoming(batch, gen))
+			.finally(() => {
+				this.#inFlight--;
+				// The last batch applied: replication caught up meanwhile may say "synced" now.
+				if (!this.unapplied) this.ctx.recovered();
+			})
+			// A failure went to the status through the queue.
+			.catch(() => undefined);
 	}
 
 	/**
@@ -164,10 +184,7 @@ export class Incoming {
 		const t0 = performance.now();
 		try {
 			await this.#applyIncomingTimed(changes);
-			if (this.#failed) {
-				this.#failed = false;
-				this.ctx.recovered();
-			}
+			this.#failed = false;
 		} catch (e) {
 			this.#failed = true;
 			this.#retry();

@@ -93,8 +93,9 @@ async function setup(name: string) {
 		waiting: () => 0,
 		caughtUp: () => undefined,
 		recovered: () => undefined,
+		unapplied: () => incoming.unapplied,
 	};
-	const incoming = new Incoming(ctx);
+	const incoming: Incoming = new Incoming(ctx);
 	incoming.listen();
 	/** Waits until the feed delivered every change of the mirror and the batch is applied. */
 	const settle = async () => {
@@ -365,6 +366,53 @@ describe('incoming: a batch that fails while replication is caught up', () => {
 		expect(t.engine.rows.has('m1')).toBe(true);
 		await until(() => t.ctx.status.current.status === 'synced');
 		expect(t.ctx.status.current.error).toBeUndefined();
+		replication.cancel();
+		t.incoming.cancel();
+	});
+});
+
+describe('incoming: a batch that fails before replication catches up', () => {
+	it('the status does not say synced while the batch waits for its retry, and does once it applies', async () => {
+		const t = await setup('unapplied-local');
+		const remote = new PouchDB('unapplied-remote', { adapter: 'memory' });
+		const apply = t.engine.applySyncRecords.bind(t.engine);
+		let refuse = 1;
+		t.engine.applySyncRecords = async (input) => {
+			if (refuse-- > 0) throw new Error("This device's storage is full");
+			return apply(input);
+		};
+		t.ctx.remote = remote;
+		const replication = new Replication(t.ctx);
+		t.ctx.recovered = () => replication.recovered();
+		const until = async (what: () => boolean | Promise<boolean>) => {
+			let ok = false;
+			for (let i = 0; i < 200 && !(ok = await what()); i++) await new Promise((r) => setTimeout(r, 25));
+			expect(ok).toBe(true);
+		};
+		await remote.put({ _id: 'm1', ...(await t.box(base, 'dev-0')) });
+		replication.start();
+		await until(() => refuse === 0 && t.ctx.status.current.status === 'error');
+		// Replication goes on and catches up again (another device wrote m2) while m1's batch waits
+		// for its retry (10 s later): nothing of it is applied.
+		await remote.put({ _id: 'm2', ...(await t.box({ ...base, id: 'm2', content: 'The VPN needs a token' }, 'dev-0')) });
+		await until(() =>
+			t.local.get('m2').then(
+				() => true,
+				() => false,
+			),
+		);
+		const seen: string[] = [];
+		const off = t.ctx.status.onStatus((s) => seen.push(s.status));
+		await new Promise((r) => setTimeout(r, 500));
+		expect(t.engine.rows.size).toBe(0);
+		expect(seen).not.toContain('synced');
+		// The retry reads the feed again from the checkpoint: both apply, and only then "synced".
+		t.incoming.cancel();
+		t.incoming.listen();
+		await t.settle();
+		expect([...t.engine.rows.keys()].sort()).toEqual(['m1', 'm2']);
+		await until(() => t.ctx.status.current.status === 'synced');
+		off();
 		replication.cancel();
 		t.incoming.cancel();
 	});
