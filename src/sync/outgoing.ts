@@ -130,6 +130,8 @@ export class Outgoing {
 			recs.filter((r) => map.fp[r.id] !== fingerprint(r)),
 			gone,
 		);
+		// A change event that sent nothing (a History entry, an unchanged record) must not bound a later edit's stamp.
+		for (const id of ids) map.writtenAt.delete(id);
 	}
 
 	/** Encrypts and writes records (and deletions) to the mirror, in one bulk request. */

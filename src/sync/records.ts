@@ -58,13 +58,13 @@ export function learnLead(lead: number, rec: SyncRecord, now: number): number {
 }
 
 /**
- * The clock of a version of this device stamped at `now`: its `updated_at`, but never later than
- * `now` (an agent or an imported file may set `updated_at` to any date; a version cannot have been
- * written after it is stamped), plus the device's lead. A far-future `updated_at` thus moves no
+ * The clock of a version of this device written at `now` (default: stamped now): its `updated_at`,
+ * but never later than `now` (an agent or an imported file may set `updated_at` to any date; the
+ * version was written then), plus the device's lead. A far-future `updated_at` thus moves no
  * device's lead and wins no clash it was not written after.
  */
-export function stampClock(rec: SyncRecord, lead: number, now = Date.now()): number {
-	return Math.min(Date.parse(rec.updated_at), now) + lead;
+export function stampClock(rec: SyncRecord, lead: number, now?: number): number {
+	return Math.min(Date.parse(rec.updated_at), now ?? Date.now()) + lead;
 }
 
 /** > 0 when `a` wins over `b`: the later clock (`clockOf`), then the greater device id. */
