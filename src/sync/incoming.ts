@@ -342,7 +342,11 @@ export class Incoming {
 		// Only once applied: a batch that failed is read again with the same links waiting.
 		for (const [to, from] of waiting) map.holdLink(to, from);
 		map.release(arriving);
-		for (const r of recs) if (r.clock !== undefined) map.clocks.set(r.id, { updated_at: r.updated_at, clock: r.clock });
+		for (const r of recs) {
+			if (r.clock !== undefined) map.clocks.set(r.id, { updated_at: r.updated_at, clock: r.clock });
+			if (r.removed || r.added) map.marks.set(r.id, { removed: r.removed, added: r.added });
+			else map.marks.delete(r.id);
+		}
 		for (const e of out.errors) status.skip('?', `refused by the engine: ${e.error}`);
 		// What the engine stored (normalised) is what "unchanged" means from now on.
 		for (const r of await engine.syncRecords([...arriving, ...sources])) map.fp[r.id] = fingerprint(r);

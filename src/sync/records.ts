@@ -28,11 +28,12 @@ export function memoryIdOf(docId: string): string {
 export const canonical = canonicalJson;
 
 /**
- * A 53-bit hash (cyrb53) of a record's canonical text, without its device and clock (who wrote it
- * and when by sync's clock, not what it says): what "unchanged" means.
+ * A 53-bit hash (cyrb53) of a record's canonical text, without its device, clock and removal marks
+ * (who wrote it, when by sync's clock and what it removed before, not what it says): what
+ * "unchanged" means.
  */
 export function fingerprint(rec: SyncRecord): string {
-	const { device: _d, clock: _c, ...rest } = rec;
+	const { device: _d, clock: _c, removed: _r, added: _a, ...rest } = rec;
 	const s = canonical(rest);
 	return cyrb53(s).toString(36) + ':' + s.length.toString(36);
 }
@@ -90,6 +91,12 @@ export function asRecord(id: string, v: unknown): SyncRecord | string {
 	if (typeof r.timestamp !== 'string' || typeof r.scope !== 'string' || typeof r.type !== 'string') return 'missing fields';
 	if (r.clock !== undefined && (typeof r.clock !== 'number' || !Number.isFinite(r.clock))) return 'clock is not a finite number';
 	if (!Array.isArray(r.tags) || !Array.isArray(r.links ?? [])) return 'bad tags or links';
+	for (const f of ['removed', 'added'] as const) {
+		const m = r[f] as unknown;
+		if (m === undefined) continue;
+		if (!m || typeof m !== 'object' || Array.isArray(m) || !Object.values(m).every((x) => typeof x === 'number' && Number.isFinite(x)))
+			return `${f} is not a map of finite numbers`;
+	}
 	return { ...r, links: r.links ?? [] } as SyncRecord;
 }
 

@@ -50,6 +50,12 @@ export class SyncMap {
 	 * stamped with the time it is sent.
 	 */
 	readonly writtenAt = new Map<string, number>();
+	/**
+	 * The removal marks of a version applied here (marks.ts), which the engine does not keep: a
+	 * merge sent again, or the next edit, carries them. Not kept across runs (the mirror's version
+	 * carries them too).
+	 */
+	readonly marks = new Map<string, Pick<SyncRecord, 'removed' | 'added'>>();
 
 	/**
 	 * @param db the current run's mirror, read at each save (undefined once sync stopped: no save)

@@ -11,6 +11,7 @@ import type { SyncRecord } from '../../../src/engine/types';
 import type { SyncContext } from '../../../src/sync/context';
 import { seal } from '../../../src/sync/crypto';
 import { Incoming } from '../../../src/sync/incoming';
+import { Outgoing } from '../../../src/sync/outgoing';
 import { fingerprint } from '../../../src/sync/records';
 import { SyncStatusTracker } from '../../../src/sync/status';
 import { SyncMap } from '../../../src/sync/sync-map';
@@ -224,6 +225,36 @@ describe('incoming: no base version anywhere', () => {
 		await t.settle();
 		expect(t.engine.rows.get('m1')).toMatchObject({ tags: ['ops', 'mine', 'theirs'], importance: 0.5 });
 		expect(t.engine.conflicts.map((c) => c.detail.split(':')[0])).toEqual(['Sync conflict on importance']);
+	});
+});
+
+describe('incoming: no base version anywhere, after a removal here', () => {
+	it('a tag, a link and a metadata key removed on this device stay removed when a version from before meets it without a base', async () => {
+		const t = await setup('removal-no-base');
+		const out = new Outgoing(t.ctx);
+		const link = { to: 'm2', type: 'LEADS_TO', strength: 0.7 };
+		// This device synced the memory with tag "ci", a link and metadata "room"…
+		t.engine.rows.set('m1', { ...base, tags: ['ops', 'ci'], links: [link], metadata: { owner: 'ann', room: 4 } });
+		await t.ctx.serial(() => out.reconcile());
+		// …then the person removed all three; the version goes out.
+		t.engine.rows.set('m1', { ...base, tags: ['ops'], links: [], metadata: { owner: 'ann' }, updated_at: '2026-12-01T11:00:00.000Z' });
+		await t.ctx.serial(() => out.reconcile());
+		await t.settle();
+		// Another device's version from before (it still has all three), with a content edit, on a
+		// revision line whose common version with this one is held nowhere.
+		const theirs = {
+			...base,
+			content: 'The build server is buildkite',
+			tags: ['ops', 'ci'],
+			links: [link],
+			metadata: { owner: 'ann', room: 4 },
+			updated_at: '2026-12-01T12:00:00.000Z',
+		};
+		await t.local.bulkDocs([{ _id: 'm1', _rev: '3-dddd', _revisions: { start: 3, ids: ['dddd', 'gone2', 'gone1'] }, ...(await t.box(theirs, 'dev-b')) }], {
+			new_edits: false,
+		});
+		await t.settle();
+		expect(t.engine.rows.get('m1')).toMatchObject({ content: 'The build server is buildkite', tags: ['ops'], links: [], metadata: { owner: 'ann' } });
 	});
 });
 
