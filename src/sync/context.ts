@@ -10,7 +10,7 @@ import type { SyncMap } from './sync-map';
 import type { SyncStatusTracker } from './status';
 
 /** What the controller needs of the engine (the page's comlink proxy is one). */
-export type SyncEngine = Pick<EngineApi, 'syncRecords' | 'recordSyncConflict' | 'applySyncRecords' | 'delete' | 'subscribe' | 'setSetting'>;
+export type SyncEngine = Pick<EngineApi, 'syncRecords' | 'recordSyncConflict' | 'applySyncRecords' | 'delete' | 'subscribe' | 'setSetting' | 'history'>;
 
 /** The parts of PouchDB used here (pouchdb-browser's default export). */
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -32,6 +32,9 @@ function conflictDetail({ winner, loser, fields }: Conflict): string {
 /** How long after a failed batch the feed is read again from the checkpoint. */
 const RETRY_MS = 10_000;
 
+/** History actions that leave a memory as it was stored (anything else, by anyone but sync, changed it here). */
+const UNCHANGING = new Set(['created', 'imported', 'accessed', 'recalled']);
+
 /** How many ancestors of a revision are tried for a base version, newest first. */
 const BASE_DEPTH = 20;
 
@@ -267,7 +270,13 @@ export class Incoming {
 				const base = rev
 					? await this.#base(id, [ancestry(await this.ctx.local.get(docIdOf(id), { rev, revs: true }).catch(() => ({}))).slice(1)])
 					: undefined;
-				const m = base ? mergeRecords(base, minev, rec) : mergeWithoutBase(minev, rec);
+				const first =
+					!base && map.fp[id] === undefined && (await this.#untouched(id))
+						? Date.parse(rec.updated_at) >= Date.parse(mine.updated_at)
+							? minev
+							: rec
+						: undefined;
+				const m = base ? mergeRecords(base, minev, rec) : first ? mergeRecords(first, minev, rec) : mergeWithoutBase(minev, rec);
 				if (m.conflicts.length) conflicts.push(conflictOf(m));
 				if (fingerprint(m.record) === fingerprint(mine)) upserts.delete(id);
 				else {
@@ -303,6 +312,19 @@ export class Incoming {
 		if (p) status.set({ progress: { done: Math.min(p.total, p.done + upserts.size), total: p.total } });
 		map.since = changes[changes.length - 1].seq;
 		map.scheduleSave();
+	}
+
+	/**
+	 * Whether nobody changed memory `id` on this device since it was stored or imported here (its
+	 * History holds nothing but those, reads and sync's own entries). Two devices that never synced
+	 * meet with the same memory (the same backup restored on both): a version untouched here is
+	 * where the other device's started from if that one is newer (it then comes in whole: a tag it
+	 * removed stays removed, and no History entry says "conflict"), and one the other device's
+	 * version started from if older (this one stays). A version changed here merges without a base.
+	 */
+	async #untouched(id: string): Promise<boolean> {
+		const entries = await this.ctx.engine.history(id).catch(() => undefined);
+		return !!entries?.every((e) => e.actor === 'sync' || UNCHANGING.has(e.action));
 	}
 
 	/**

@@ -58,6 +58,11 @@ function fakeEngine() {
 		async recordSyncConflict(winner: SyncRecord, loser: SyncRecord, detail: string) {
 			conflicts.push({ winner, loser, detail });
 		},
+		/** History entries by memory id (what `history` answers). */
+		histories: new Map<string, { at: string; actor: string; action: string }[]>(),
+		async history(id: string) {
+			return this.histories.get(id) ?? [];
+		},
 		async setSetting() {},
 		async subscribe() {
 			return () => undefined;
@@ -255,6 +260,43 @@ describe('incoming: no base version anywhere, after a removal here', () => {
 		});
 		await t.settle();
 		expect(t.engine.rows.get('m1')).toMatchObject({ content: 'The build server is buildkite', tags: ['ops'], links: [], metadata: { owner: 'ann' } });
+	});
+});
+
+describe('incoming: two devices that never synced meet with the same memory (one backup restored on both)', () => {
+	const backup = { ...base, tags: ['ops', 'ci'], metadata: { room: 4 } };
+	const fromA = { ...backup, content: 'The build server is buildkite', tags: ['ops'], metadata: {}, updated_at: '2026-12-01T11:00:00.000Z' };
+	const meet = async (name: string, here: SyncRecord, edited: boolean) => {
+		const t = await setup(name);
+		t.engine.rows.set('m1', here);
+		if (edited) t.engine.histories.set('m1', [{ at: here.updated_at, actor: 'user', action: 'updated' }]);
+		// A synced first: its version is a `1-` revision of its own; this device never sent m1.
+		await t.local.bulkDocs([{ _id: 'm1', _rev: '1-aaaa', _revisions: { start: 1, ids: ['aaaa'] }, ...(await t.box(fromA, 'dev-a')) }], {
+			new_edits: false,
+		});
+		await t.settle();
+		return t;
+	};
+
+	it('untouched here: the other device’s newer version comes in whole (its removed tag and metadata key stay removed), with no conflict in History', async () => {
+		const t = await meet('first-untouched', backup, false);
+		expect(t.engine.rows.get('m1')).toMatchObject({ content: 'The build server is buildkite', tags: ['ops'], metadata: {} });
+		expect(t.engine.conflicts).toEqual([]);
+	});
+
+	it('untouched here and newer than the other device’s (a later backup): this version stays', async () => {
+		const later = { ...backup, content: 'The build server is jenkins-02', updated_at: '2026-12-01T12:00:00.000Z' };
+		const t = await meet('first-untouched-newer', later, false);
+		expect(t.engine.rows.get('m1')).toMatchObject({ content: 'The build server is jenkins-02', tags: ['ops', 'ci'] });
+		expect(t.engine.conflicts).toEqual([]);
+		expect(t.resent).toEqual([]);
+	});
+
+	it('changed on both: merged without a base, nothing lost (the later content kept, the other in History; both sides’ tags and keys, so A’s removals before it synced come back)', async () => {
+		const mine = { ...backup, content: 'The build server is jenkins-03', tags: ['ops', 'ci', 'mine'], updated_at: '2026-12-01T12:00:00.000Z' };
+		const t = await meet('first-both', mine, true);
+		expect(t.engine.rows.get('m1')).toMatchObject({ content: 'The build server is jenkins-03', tags: ['ops', 'ci', 'mine'], metadata: { room: 4 } });
+		expect(t.engine.conflicts.map((c) => c.loser.content)).toEqual(['The build server is buildkite']);
 	});
 });
 
