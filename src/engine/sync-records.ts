@@ -60,7 +60,7 @@ export async function recordSyncConflict(ctx: EngineContext, winner: SyncRecord,
  * it as it was.
  */
 export async function applySyncRecords(ctx: EngineContext, input: SyncApply, actor = 'sync'): Promise<ImportOutput> {
-	const memories = input.records.map(({ links: _l, device: _d, clock: _c, ...m }) => m);
+	const memories = input.records.map(({ links: _l, device: _d, clock: _c, removed: _r, added: _a, ...m }) => m);
 	const associations = [...input.records.flatMap((r) => r.links.map((l) => ({ ...l, from: r.id }))), ...input.links];
 	const history = input.conflicts.map((c) => conflictEntry(ctx, c.winner, c.loser, c.detail));
 	return importExact(ctx, JSON.stringify({ memories, associations }), history, actor);
@@ -71,7 +71,7 @@ function conflictEntry(ctx: EngineContext, winner: SyncRecord, loser: SyncRecord
 	const changes: Record<string, FieldChange> = {};
 	const keys = new Set([...Object.keys(winner), ...Object.keys(loser)]);
 	for (const k of keys) {
-		if (k === 'id' || k === 'device' || k === 'clock') continue;
+		if (k === 'id' || k === 'device' || k === 'clock' || k === 'removed' || k === 'added') continue;
 		const a = (loser as unknown as Record<string, unknown>)[k];
 		const b = (winner as unknown as Record<string, unknown>)[k];
 		if (JSON.stringify(a) !== JSON.stringify(b)) changes[k] = { from: a, to: b };

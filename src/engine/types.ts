@@ -94,6 +94,14 @@ export interface SyncRecord {
 	 * a clash; a record without it (an older Engram's) counts its `updated_at`.
 	 */
 	clock?: number;
+	/**
+	 * Removals this memory's versions made, for a merge without their common version (set by sync,
+	 * src/sync/marks.ts): `tag:<tag>`, `link:<to>\u0000<type>` or `meta:<key>` → the sync clock of
+	 * the version that removed it. Not part of what the memory says (its fingerprint).
+	 */
+	removed?: Record<string, number>;
+	/** An element added again after a removal carried in `removed`: its key → the sync clock of that version. */
+	added?: Record<string, number>;
 }
 
 /** What sync applies in one transaction (EngineApi.applySyncRecords). */

@@ -10,7 +10,7 @@ import type { SyncMap } from './sync-map';
 import type { SyncStatusTracker } from './status';
 
 /** What the controller needs of the engine (the page's comlink proxy is one). */
-export type SyncEngine = Pick<EngineApi, 'syncRecords' | 'recordSyncConflict' | 'applySyncRecords' | 'delete' | 'subscribe' | 'setSetting'>;
+export type SyncEngine = Pick<EngineApi, 'syncRecords' | 'recordSyncConflict' | 'applySyncRecords' | 'delete' | 'subscribe' | 'setSetting' | 'history'>;
 
 /** The parts of PouchDB used here (pouchdb-browser's default export). */
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -54,11 +54,13 @@ export interface SyncContext {
 	/** Both directions are caught up with nothing waiting: old versions may go from the mirror (compaction.ts). */
 	caughtUp(): void;
 	/**
-	 * An incoming batch that had failed (a full disk) went through when read again: the error it
-	 * left in the status goes once replication is idle (nothing else would clear it: replication
-	 * caught up before the batch failed says nothing more).
+	 * Every incoming batch is applied (one that had failed, a full disk, went through when read
+	 * again): if replication is idle, the status says what holds now (the error a failed batch
+	 * left goes; nothing else would clear it, since replication caught up says nothing more).
 	 */
 	recovered(): void;
+	/** Changes the mirror's feed delivered that are not applied yet (incoming.ts `unapplied`): not "synced" while so. */
+	unapplied(): boolean;
 }
 
 /** Whether a record belongs to the scopes this device syncs (all of them when none were chosen). */

@@ -77,6 +77,7 @@ export class SyncController {
 			waiting: () => this.#map.unsent.size + this.#out.pending,
 			caughtUp: () => this.#compaction.soon(),
 			recovered: () => this.#replication.recovered(),
+			unapplied: () => this.#in.unapplied,
 		};
 		this.#replication = new Replication(this.#ctx);
 		this.#in = new Incoming(this.#ctx);
@@ -347,7 +348,11 @@ export class SyncController {
 
 	#onEngineEvent(e: ChangeEvent): void {
 		if (!this.#ctx.local) return;
-		if ((e.kind === 'memories' || e.kind === 'associations') && e.ids?.length) this.#out.add(e.ids);
+		if ((e.kind === 'memories' || e.kind === 'associations') && e.ids?.length) {
+			const now = Date.now();
+			for (const id of e.ids) this.#map.writtenAt.set(id, now);
+			this.#out.add(e.ids);
+		}
 		// The id-less event of sync's own import: what it wrote is already accounted for.
 		else if (e.kind === 'memories' && this.#in.claimOwnImport()) return;
 		else if (e.kind === 'memories' || e.kind === 'wipe') this.#out.scheduleReconcile();

@@ -32,6 +32,9 @@ function conflictDetail({ winner, loser, fields }: Conflict): string {
 /** How long after a failed batch the feed is read again from the checkpoint. */
 const RETRY_MS = 10_000;
 
+/** History actions that leave a memory as it was stored (anything else, by anyone but sync, changed it here). */
+const UNCHANGING = new Set(['created', 'imported', 'accessed', 'recalled']);
+
 /** How many ancestors of a revision are tried for a base version, newest first. */
 const BASE_DEPTH = 20;
 
@@ -59,6 +62,8 @@ export class Incoming {
 	#retryTimer: ReturnType<typeof setTimeout> | undefined;
 	/** A batch failed and none has been applied since. */
 	#failed = false;
+	/** Batches queued and not yet applied (or failed). */
+	#inFlight = 0;
 
 	constructor(private readonly ctx: SyncContext) {}
 
@@ -137,13 +142,31 @@ export class Incoming {
 		for (const w of ready) w.done();
 	}
 
+	/**
+	 * Whether changes the feed delivered are not applied yet: batched, queued, or a failed batch
+	 * waiting for its retry. Replication caught up does not mean "synced" then.
+	 */
+	get unapplied(): boolean {
+		return this.#failed || this.#incoming.length > 0 || this.#inFlight > 0;
+	}
+
 	/** Queues the changes batched so far now. */
 	flush(): void {
 		clearTimeout(this.#incomingTimer);
 		this.#incomingTimer = undefined;
 		const batch = this.#incoming.splice(0);
 		const gen = this.#gen;
-		if (batch.length) void this.ctx.serial(() => this.#applyIncoming(batch, gen));
+		if (!batch.length) return;
+		this.#inFlight++;
+		void this.ctx
+			.serial(() => this.#applyIncoming(batch, gen))
+			.finally(() => {
+				this.#inFlight--;
+				// The last batch applied: replication caught up meanwhile may say "synced" now.
+				if (!this.unapplied) this.ctx.recovered();
+			})
+			// A failure went to the status through the queue.
+			.catch(() => undefined);
 	}
 
 	/**
@@ -164,10 +187,7 @@ export class Incoming {
 		const t0 = performance.now();
 		try {
 			await this.#applyIncomingTimed(changes);
-			if (this.#failed) {
-				this.#failed = false;
-				this.ctx.recovered();
-			}
+			this.#failed = false;
 		} catch (e) {
 			this.#failed = true;
 			this.#retry();
@@ -250,7 +270,13 @@ export class Incoming {
 				const base = rev
 					? await this.#base(id, [ancestry(await this.ctx.local.get(docIdOf(id), { rev, revs: true }).catch(() => ({}))).slice(1)])
 					: undefined;
-				const m = base ? mergeRecords(base, minev, rec) : mergeWithoutBase(minev, rec);
+				const first =
+					!base && map.fp[id] === undefined && (await this.#untouched(id))
+						? Date.parse(rec.updated_at) >= Date.parse(mine.updated_at)
+							? minev
+							: rec
+						: undefined;
+				const m = base ? mergeRecords(base, minev, rec) : first ? mergeRecords(first, minev, rec) : mergeWithoutBase(minev, rec);
 				if (m.conflicts.length) conflicts.push(conflictOf(m));
 				if (fingerprint(m.record) === fingerprint(mine)) upserts.delete(id);
 				else {
@@ -286,6 +312,19 @@ export class Incoming {
 		if (p) status.set({ progress: { done: Math.min(p.total, p.done + upserts.size), total: p.total } });
 		map.since = changes[changes.length - 1].seq;
 		map.scheduleSave();
+	}
+
+	/**
+	 * Whether nobody changed memory `id` on this device since it was stored or imported here (its
+	 * History holds nothing but those, reads and sync's own entries). Two devices that never synced
+	 * meet with the same memory (the same backup restored on both): a version untouched here is
+	 * where the other device's started from if that one is newer (it then comes in whole: a tag it
+	 * removed stays removed, and no History entry says "conflict"), and one the other device's
+	 * version started from if older (this one stays). A version changed here merges without a base.
+	 */
+	async #untouched(id: string): Promise<boolean> {
+		const entries = await this.ctx.engine.history(id).catch(() => undefined);
+		return !!entries?.every((e) => e.actor === 'sync' || UNCHANGING.has(e.action));
 	}
 
 	/**
@@ -325,7 +364,11 @@ export class Incoming {
 		// Only once applied: a batch that failed is read again with the same links waiting.
 		for (const [to, from] of waiting) map.holdLink(to, from);
 		map.release(arriving);
-		for (const r of recs) if (r.clock !== undefined) map.clocks.set(r.id, { updated_at: r.updated_at, clock: r.clock });
+		for (const r of recs) {
+			if (r.clock !== undefined) map.clocks.set(r.id, { updated_at: r.updated_at, clock: r.clock });
+			if (r.removed || r.added) map.marks.set(r.id, { removed: r.removed, added: r.added });
+			else map.marks.delete(r.id);
+		}
 		for (const e of out.errors) status.skip('?', `refused by the engine: ${e.error}`);
 		// What the engine stored (normalised) is what "unchanged" means from now on.
 		for (const r of await engine.syncRecords([...arriving, ...sources])) map.fp[r.id] = fingerprint(r);

@@ -6,9 +6,10 @@
  * different values is a true conflict: the later version's value is kept (`compareVersions`) and
  * the other goes into the memory's History. Pure and symmetric, so every device that settles the
  * same pair gets the same record, and the devices converge without a new conflict. Without a
- * base (`mergeWithoutBase`) the merge runs over an empty one: see there.
+ * base (`mergeWithoutBase`) the merge runs over an empty one and the removal marks (marks.ts): see there.
  */
 import type { SyncRecord } from '../engine/types';
+import { mergeMarks } from './marks';
 import { canonical, compareVersions, fingerprint, linkKey } from './records';
 
 /** The outcome of `mergeRecords`. */
@@ -127,20 +128,21 @@ export function mergeRecords(base: SyncRecord, a: SyncRecord, b: SyncRecord): Me
 	const links = mergeKeyed(base.links ?? [], winner.links, loser.links, linkKey);
 	rec.links = links.v;
 	if (links.conflict) conflicts.push('links');
-	return { record: rec as unknown as SyncRecord, winner, loser, conflicts };
+	return { record: mergeMarks(rec as unknown as SyncRecord, winner, loser, false), winner, loser, conflicts };
 }
 
 /**
  * Merges two versions whose common base is not held anywhere (a device that never had it, on a
  * server that compacted it away): over an empty base, so every tag, link and metadata key either
- * side has stays (a removal on one side cannot be told from an addition on the other, so it does
- * not stick), a field only one side has (a summary, a supersede's end of validity) is kept, and a
- * field both have with different values is a conflict the winner takes, the other in History.
- * Symmetric like `mergeRecords`.
+ * side has stays, except one the other side marked removed (marks.ts: a removal made by a device
+ * that synced it sticks, unless it was added again after), a field only one side has (a summary, a
+ * supersede's end of validity) is kept, and a field both have with different values is a conflict
+ * the winner takes, the other in History. Symmetric like `mergeRecords`.
  */
 export function mergeWithoutBase(a: SyncRecord, b: SyncRecord): Merged {
 	const empty = { id: a.id, tags: [], links: [], metadata: {} } as unknown as SyncRecord;
-	return mergeRecords(empty, a, b);
+	const m = mergeRecords(empty, a, b);
+	return { ...m, record: mergeMarks(m.record, a, b, true) };
 }
 
 /**

@@ -5,8 +5,9 @@
  */
 import type { SyncRecord } from '../engine/types';
 import { inScope, type SyncContext } from './context';
-import { seal } from './crypto';
-import { docIdOf, fingerprint } from './records';
+import { open, seal } from './crypto';
+import { markChanges } from './marks';
+import { asRecord, checkDoc, docIdOf, fingerprint } from './records';
 
 /** A batch goes this long after its first change… */
 const BATCH_MS = 200;
@@ -130,6 +131,8 @@ export class Outgoing {
 			recs.filter((r) => map.fp[r.id] !== fingerprint(r)),
 			gone,
 		);
+		// A change event that sent nothing (a History entry, an unchanged record) must not bound a later edit's stamp.
+		for (const id of ids) map.writtenAt.delete(id);
 	}
 
 	/** Encrypts and writes records (and deletions) to the mirror, in one bulk request. */
@@ -140,17 +143,36 @@ export class Outgoing {
 		this.ctx.timings.write += performance.now() - tw;
 	}
 
+	/** A mirror document's record (undefined when there is none, or it does not open: no marks to carry). */
+	async #previous(id: string, doc: unknown): Promise<SyncRecord | undefined> {
+		if (!doc || checkDoc(doc)) return undefined;
+		try {
+			const r = asRecord(id, await open(this.ctx.key!, doc as never, docIdOf(id)));
+			return typeof r === 'string' ? undefined : r;
+		} catch {
+			return undefined; // another key's, or damaged: sent without its marks
+		}
+	}
+
 	async #writeTimed(recs: SyncRecord[], gone: string[]): Promise<void> {
 		const { map, status } = this.ctx;
 		const key = this.ctx.key!;
 		// Documents are named by docIdOf (memory ids CouchDB reserves are escaped); the map by memory id.
 		const ids = [...recs.map((r) => docIdOf(r.id)), ...gone.map(docIdOf)];
 		const revs = new Map<string, string>();
-		for (const row of (await this.ctx.local.allDocs({ keys: ids })).rows) if (row.value && !row.value.deleted) revs.set(row.id, row.value.rev);
+		/** The version each document holds now (the last one sent or applied here), for its removal marks. */
+		const prev = new Map<string, unknown>();
+		for (const row of (await this.ctx.local.allDocs({ keys: ids, include_docs: recs.length > 0 })).rows)
+			if (row.value && !row.value.deleted) {
+				revs.set(row.id, row.value.rev);
+				if (row.doc) prev.set(row.id, row.doc);
+			}
 		const docs: Record<string, unknown>[] = [];
 		for (const r of recs) {
-			const rec = { ...r, device: this.ctx.device, clock: map.clockFor(r) };
 			const d = docIdOf(r.id);
+			const clock = map.clockFor(r);
+			const rec = markChanges(await this.#previous(r.id, prev.get(d)), { ...r, ...map.marks.get(r.id), device: this.ctx.device, clock }, clock);
+			map.marks.delete(r.id);
 			docs.push({ _id: d, ...(revs.has(d) ? { _rev: revs.get(d) } : {}), ...(await seal(key, rec, d)) });
 			map.fp[r.id] = fingerprint(r);
 		}

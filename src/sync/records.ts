@@ -28,11 +28,12 @@ export function memoryIdOf(docId: string): string {
 export const canonical = canonicalJson;
 
 /**
- * A 53-bit hash (cyrb53) of a record's canonical text, without its device and clock (who wrote it
- * and when by sync's clock, not what it says): what "unchanged" means.
+ * A 53-bit hash (cyrb53) of a record's canonical text, without its device, clock and removal marks
+ * (who wrote it, when by sync's clock and what it removed before, not what it says): what
+ * "unchanged" means.
  */
 export function fingerprint(rec: SyncRecord): string {
-	const { device: _d, clock: _c, ...rest } = rec;
+	const { device: _d, clock: _c, removed: _r, added: _a, ...rest } = rec;
 	const s = canonical(rest);
 	return cyrb53(s).toString(36) + ':' + s.length.toString(36);
 }
@@ -47,16 +48,24 @@ export function clockOf(r: SyncRecord): number {
  * device's clock has been seen to run (never below 0). A version written just now by a device whose
  * clock runs a day ahead carries a clock a day ahead, and every device that sees it adopts that
  * lead, so its own later edits are stamped later than that device's earlier ones whatever the
- * clocks say (docs/SYNC.md "Clocks"; decision 0015).
+ * clocks say (docs/SYNC.md "Clocks"; decision 0015). Only a version's `clock` counts, which its
+ * device stamped no later than its own time then (`stampClock`): a record without one (an older
+ * Engram's) says only its `updated_at`, which a caller may set to any date, so it teaches nothing.
  */
 export function learnLead(lead: number, rec: SyncRecord, now: number): number {
-	const ahead = clockOf(rec) - now;
+	if (rec.clock === undefined) return lead;
+	const ahead = rec.clock - now;
 	return Number.isFinite(ahead) && ahead > lead ? ahead : lead;
 }
 
-/** The clock of an edit made on this device: its `updated_at` plus the device's lead. */
-export function stampClock(rec: SyncRecord, lead: number): number {
-	return Date.parse(rec.updated_at) + lead;
+/**
+ * The clock of a version of this device written at `now` (default: stamped now): its `updated_at`,
+ * but never later than `now` (an agent or an imported file may set `updated_at` to any date; the
+ * version was written then), plus the device's lead. A far-future `updated_at` thus moves no
+ * device's lead and wins no clash it was not written after.
+ */
+export function stampClock(rec: SyncRecord, lead: number, now?: number): number {
+	return Math.min(Date.parse(rec.updated_at), now ?? Date.now()) + lead;
 }
 
 /** > 0 when `a` wins over `b`: the later clock (`clockOf`), then the greater device id. */
@@ -82,6 +91,12 @@ export function asRecord(id: string, v: unknown): SyncRecord | string {
 	if (typeof r.timestamp !== 'string' || typeof r.scope !== 'string' || typeof r.type !== 'string') return 'missing fields';
 	if (r.clock !== undefined && (typeof r.clock !== 'number' || !Number.isFinite(r.clock))) return 'clock is not a finite number';
 	if (!Array.isArray(r.tags) || !Array.isArray(r.links ?? [])) return 'bad tags or links';
+	for (const f of ['removed', 'added'] as const) {
+		const m = r[f] as unknown;
+		if (m === undefined) continue;
+		if (!m || typeof m !== 'object' || Array.isArray(m) || !Object.values(m).every((x) => typeof x === 'number' && Number.isFinite(x)))
+			return `${f} is not a map of finite numbers`;
+	}
 	return { ...r, links: r.links ?? [] } as SyncRecord;
 }
 

@@ -148,17 +148,26 @@ export class Replication {
 	};
 
 	/**
-	 * A sync task that failed (an incoming batch on a full disk) went through on its retry: when
-	 * replication is idle and the status still shows that task's error, says what holds now
-	 * (synced, or what still waits), as being caught up would have.
+	 * Every incoming batch is applied (one that failed, on a full disk, went through on its retry):
+	 * when replication is idle and the status still shows that task's error, or "syncing" because
+	 * batches were unapplied when it caught up, says what holds now (synced, or what still waits),
+	 * as being caught up would have.
 	 */
 	recovered(): void {
-		if (this.#repl && this.#idle && !this.#fatal && this.ctx.status.current.status === 'error') this.#caughtUp();
+		const s = this.ctx.status.current.status;
+		if (this.#repl && this.#idle && !this.#fatal && (s === 'error' || s === 'syncing')) this.#caughtUp();
 	}
 
 	/** Both directions caught up: nothing written here waits any more. */
 	#caughtUp(): void {
 		this.#idle = true;
+		// Changes pulled into the mirror and not applied yet (a batch on its way, or one that failed
+		// and waits for its retry): not "synced". A failed batch's error stays; `recovered` says
+		// what holds once they are applied.
+		if (this.ctx.unapplied()) {
+			if (this.ctx.status.current.status !== 'error') this.ctx.status.set({ status: 'syncing' });
+			return;
+		}
 		const then = this.#onCaughtUp.splice(0);
 		if (then.length) {
 			void (async () => {

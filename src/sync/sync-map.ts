@@ -43,6 +43,19 @@ export class SyncMap {
 	 * across runs: a merge not yet sent by then goes out as this device's edit.
 	 */
 	readonly clocks = new Map<string, { updated_at: string; clock: number }>();
+	/**
+	 * When the engine said each memory changed (Date.now(), from its change event): the time its
+	 * latest version was written here, which a stamp never goes past (records.ts `stampClock`).
+	 * Taken by `clockFor`; a change without an event (made while sync was off, an import) is
+	 * stamped with the time it is sent.
+	 */
+	readonly writtenAt = new Map<string, number>();
+	/**
+	 * The removal marks of a version applied here (marks.ts), which the engine does not keep: a
+	 * merge sent again, or the next edit, carries them. Not kept across runs (the mirror's version
+	 * carries them too).
+	 */
+	readonly marks = new Map<string, Pick<SyncRecord, 'removed' | 'added'>>();
 
 	/**
 	 * @param db the current run's mirror, read at each save (undefined once sync stopped: no save)
@@ -94,13 +107,14 @@ export class SyncMap {
 
 	/**
 	 * The clock of a version of this device's store: the one it was applied or first stamped with,
-	 * else its `updated_at` plus the lead now, remembered. A local edit merged with an incoming
+	 * else its `updated_at` (never later than when it was written here) plus the lead now, remembered (records.ts `stampClock`). A local edit merged with an incoming
 	 * version and later sent thus carries one clock, though the lead may grow in between.
 	 */
 	clockFor(rec: SyncRecord): number {
 		const kept = this.clocks.get(rec.id);
 		if (kept?.updated_at === rec.updated_at) return kept.clock;
-		const clock = stampClock(rec, this.lead);
+		const clock = stampClock(rec, this.lead, this.writtenAt.get(rec.id));
+		this.writtenAt.delete(rec.id);
 		this.clocks.set(rec.id, { updated_at: rec.updated_at, clock });
 		return clock;
 	}

@@ -63,6 +63,7 @@ async function setup(name: string) {
 		waiting: () => 0,
 		caughtUp: () => undefined,
 		recovered: () => undefined,
+		unapplied: () => false,
 	};
 	const incoming = new Incoming(ctx);
 	incoming.listen();

@@ -11,6 +11,7 @@ import type { SyncRecord } from '../../../src/engine/types';
 import type { SyncContext } from '../../../src/sync/context';
 import { seal } from '../../../src/sync/crypto';
 import { Incoming } from '../../../src/sync/incoming';
+import { Outgoing } from '../../../src/sync/outgoing';
 import { fingerprint } from '../../../src/sync/records';
 import { SyncStatusTracker } from '../../../src/sync/status';
 import { SyncMap } from '../../../src/sync/sync-map';
@@ -57,6 +58,11 @@ function fakeEngine() {
 		async recordSyncConflict(winner: SyncRecord, loser: SyncRecord, detail: string) {
 			conflicts.push({ winner, loser, detail });
 		},
+		/** History entries by memory id (what `history` answers). */
+		histories: new Map<string, { at: string; actor: string; action: string }[]>(),
+		async history(id: string) {
+			return this.histories.get(id) ?? [];
+		},
 		async setSetting() {},
 		async subscribe() {
 			return () => undefined;
@@ -93,8 +99,9 @@ async function setup(name: string) {
 		waiting: () => 0,
 		caughtUp: () => undefined,
 		recovered: () => undefined,
+		unapplied: () => incoming.unapplied,
 	};
-	const incoming = new Incoming(ctx);
+	const incoming: Incoming = new Incoming(ctx);
 	incoming.listen();
 	/** Waits until the feed delivered every change of the mirror and the batch is applied. */
 	const settle = async () => {
@@ -226,6 +233,73 @@ describe('incoming: no base version anywhere', () => {
 	});
 });
 
+describe('incoming: no base version anywhere, after a removal here', () => {
+	it('a tag, a link and a metadata key removed on this device stay removed when a version from before meets it without a base', async () => {
+		const t = await setup('removal-no-base');
+		const out = new Outgoing(t.ctx);
+		const link = { to: 'm2', type: 'LEADS_TO', strength: 0.7 };
+		// This device synced the memory with tag "ci", a link and metadata "room"…
+		t.engine.rows.set('m1', { ...base, tags: ['ops', 'ci'], links: [link], metadata: { owner: 'ann', room: 4 } });
+		await t.ctx.serial(() => out.reconcile());
+		// …then the person removed all three; the version goes out.
+		t.engine.rows.set('m1', { ...base, tags: ['ops'], links: [], metadata: { owner: 'ann' }, updated_at: '2026-12-01T11:00:00.000Z' });
+		await t.ctx.serial(() => out.reconcile());
+		await t.settle();
+		// Another device's version from before (it still has all three), with a content edit, on a
+		// revision line whose common version with this one is held nowhere.
+		const theirs = {
+			...base,
+			content: 'The build server is buildkite',
+			tags: ['ops', 'ci'],
+			links: [link],
+			metadata: { owner: 'ann', room: 4 },
+			updated_at: '2026-12-01T12:00:00.000Z',
+		};
+		await t.local.bulkDocs([{ _id: 'm1', _rev: '3-dddd', _revisions: { start: 3, ids: ['dddd', 'gone2', 'gone1'] }, ...(await t.box(theirs, 'dev-b')) }], {
+			new_edits: false,
+		});
+		await t.settle();
+		expect(t.engine.rows.get('m1')).toMatchObject({ content: 'The build server is buildkite', tags: ['ops'], links: [], metadata: { owner: 'ann' } });
+	});
+});
+
+describe('incoming: two devices that never synced meet with the same memory (one backup restored on both)', () => {
+	const backup = { ...base, tags: ['ops', 'ci'], metadata: { room: 4 } };
+	const fromA = { ...backup, content: 'The build server is buildkite', tags: ['ops'], metadata: {}, updated_at: '2026-12-01T11:00:00.000Z' };
+	const meet = async (name: string, here: SyncRecord, edited: boolean) => {
+		const t = await setup(name);
+		t.engine.rows.set('m1', here);
+		if (edited) t.engine.histories.set('m1', [{ at: here.updated_at, actor: 'user', action: 'updated' }]);
+		// A synced first: its version is a `1-` revision of its own; this device never sent m1.
+		await t.local.bulkDocs([{ _id: 'm1', _rev: '1-aaaa', _revisions: { start: 1, ids: ['aaaa'] }, ...(await t.box(fromA, 'dev-a')) }], {
+			new_edits: false,
+		});
+		await t.settle();
+		return t;
+	};
+
+	it('untouched here: the other device’s newer version comes in whole (its removed tag and metadata key stay removed), with no conflict in History', async () => {
+		const t = await meet('first-untouched', backup, false);
+		expect(t.engine.rows.get('m1')).toMatchObject({ content: 'The build server is buildkite', tags: ['ops'], metadata: {} });
+		expect(t.engine.conflicts).toEqual([]);
+	});
+
+	it('untouched here and newer than the other device’s (a later backup): this version stays', async () => {
+		const later = { ...backup, content: 'The build server is jenkins-02', updated_at: '2026-12-01T12:00:00.000Z' };
+		const t = await meet('first-untouched-newer', later, false);
+		expect(t.engine.rows.get('m1')).toMatchObject({ content: 'The build server is jenkins-02', tags: ['ops', 'ci'] });
+		expect(t.engine.conflicts).toEqual([]);
+		expect(t.resent).toEqual([]);
+	});
+
+	it('changed on both: merged without a base, nothing lost (the later content kept, the other in History; both sides’ tags and keys, so A’s removals before it synced come back)', async () => {
+		const mine = { ...backup, content: 'The build server is jenkins-03', tags: ['ops', 'ci', 'mine'], updated_at: '2026-12-01T12:00:00.000Z' };
+		const t = await meet('first-both', mine, true);
+		expect(t.engine.rows.get('m1')).toMatchObject({ content: 'The build server is jenkins-03', tags: ['ops', 'ci', 'mine'], metadata: { room: 4 } });
+		expect(t.engine.conflicts.map((c) => c.loser.content)).toEqual(['The build server is buildkite']);
+	});
+});
+
 describe('incoming: clocks that disagree', () => {
 	it('a device that saw a clock a day ahead wins a later clash with it: its local edit, not the one stamped ahead', async () => {
 		vi.useFakeTimers({ toFake: ['Date'] });
@@ -236,18 +310,67 @@ describe('incoming: clocks that disagree', () => {
 			// A's clock runs a day ahead: its edit of another memory, written just now, says tomorrow.
 			await t.local.put({
 				_id: 'm2',
-				...(await t.box({ ...base, id: 'm2', content: 'Coffee beans are in the left cupboard', updated_at: '2026-12-02T10:00:00.000Z' }, 'dev-a')),
+				...(await t.box(
+					{
+						...base,
+						id: 'm2',
+						content: 'Coffee beans are in the left cupboard',
+						updated_at: '2026-12-02T10:00:00.000Z',
+						clock: Date.parse('2026-12-02T10:00:00.000Z'),
+					},
+					'dev-a',
+				)),
 			});
 			await t.settle();
 			// Apart: A edits m1 at 10:05 (its clock: the 2nd), this device at 10:10, not sent yet.
 			vi.setSystemTime(Date.parse('2026-12-01T10:10:00.000Z'));
 			t.engine.rows.set('m1', { ...base, content: 'The build server is jenkins-02', updated_at: '2026-12-01T10:10:00.000Z' });
-			const theirs = { ...base, content: 'The build server is jenkins-03', updated_at: '2026-12-02T10:05:00.000Z' };
+			const theirs = {
+				...base,
+				content: 'The build server is jenkins-03',
+				updated_at: '2026-12-02T10:05:00.000Z',
+				clock: Date.parse('2026-12-02T10:05:00.000Z'),
+			};
 			await t.local.put({ _id: 'm1', _rev: r1.rev, ...(await t.box(theirs, 'dev-a')) });
 			await t.settle();
 			expect(t.engine.rows.get('m1')!.content).toBe('The build server is jenkins-02');
 			expect(t.engine.conflicts).toHaveLength(1);
 			expect(t.engine.conflicts[0].loser.content).toBe('The build server is jenkins-03');
+		} finally {
+			vi.useRealTimers();
+		}
+	});
+});
+
+describe('incoming: a date a caller set far ahead', () => {
+	it('moves no lead: a later edit here still wins a clash with a version whose updated_at says 2036', async () => {
+		vi.useFakeTimers({ toFake: ['Date'] });
+		try {
+			const t = await setup('clock-caller-date');
+			vi.setSystemTime(Date.parse('2026-12-01T10:00:00.000Z'));
+			const r1 = await t.local.put({ _id: 'm1', ...(await t.box(base, 'dev-0')) });
+			// An agent stored m2 on A with updated_at in 2036; A stamped it with its true clock (an
+			// older Engram stamps nothing: its updated_at is all there is).
+			const future = '2036-01-01T00:00:00.000Z';
+			await t.local.put({
+				_id: 'm2',
+				...(await t.box({ ...base, id: 'm2', updated_at: future, clock: Date.parse('2026-12-01T10:00:00.000Z') }, 'dev-a')),
+			});
+			await t.local.put({ _id: 'm3', ...(await t.box({ ...base, id: 'm3', updated_at: future }, 'dev-old')) });
+			await t.settle();
+			expect(t.map.lead).toBe(0);
+			// Apart: A edits m1 at 10:05, this device at 10:10 (not sent yet): this device's is later.
+			vi.setSystemTime(Date.parse('2026-12-01T10:10:00.000Z'));
+			t.engine.rows.set('m1', { ...base, content: 'The build server is jenkins-02', updated_at: '2026-12-01T10:10:00.000Z' });
+			const theirs = {
+				...base,
+				content: 'The build server is jenkins-03',
+				updated_at: '2026-12-01T10:05:00.000Z',
+				clock: Date.parse('2026-12-01T10:05:00.000Z'),
+			};
+			await t.local.put({ _id: 'm1', _rev: r1.rev, ...(await t.box(theirs, 'dev-a')) });
+			await t.settle();
+			expect(t.engine.rows.get('m1')!.content).toBe('The build server is jenkins-02');
 		} finally {
 			vi.useRealTimers();
 		}
@@ -316,6 +439,53 @@ describe('incoming: a batch that fails while replication is caught up', () => {
 		expect(t.engine.rows.has('m1')).toBe(true);
 		await until(() => t.ctx.status.current.status === 'synced');
 		expect(t.ctx.status.current.error).toBeUndefined();
+		replication.cancel();
+		t.incoming.cancel();
+	});
+});
+
+describe('incoming: a batch that fails before replication catches up', () => {
+	it('the status does not say synced while the batch waits for its retry, and does once it applies', async () => {
+		const t = await setup('unapplied-local');
+		const remote = new PouchDB('unapplied-remote', { adapter: 'memory' });
+		const apply = t.engine.applySyncRecords.bind(t.engine);
+		let refuse = 1;
+		t.engine.applySyncRecords = async (input) => {
+			if (refuse-- > 0) throw new Error("This device's storage is full");
+			return apply(input);
+		};
+		t.ctx.remote = remote;
+		const replication = new Replication(t.ctx);
+		t.ctx.recovered = () => replication.recovered();
+		const until = async (what: () => boolean | Promise<boolean>) => {
+			let ok = false;
+			for (let i = 0; i < 200 && !(ok = await what()); i++) await new Promise((r) => setTimeout(r, 25));
+			expect(ok).toBe(true);
+		};
+		await remote.put({ _id: 'm1', ...(await t.box(base, 'dev-0')) });
+		replication.start();
+		await until(() => refuse === 0 && t.ctx.status.current.status === 'error');
+		// Replication goes on and catches up again (another device wrote m2) while m1's batch waits
+		// for its retry (10 s later): nothing of it is applied.
+		await remote.put({ _id: 'm2', ...(await t.box({ ...base, id: 'm2', content: 'The VPN needs a token' }, 'dev-0')) });
+		await until(() =>
+			t.local.get('m2').then(
+				() => true,
+				() => false,
+			),
+		);
+		const seen: string[] = [];
+		const off = t.ctx.status.onStatus((s) => seen.push(s.status));
+		await new Promise((r) => setTimeout(r, 500));
+		expect(t.engine.rows.size).toBe(0);
+		expect(seen).not.toContain('synced');
+		// The retry reads the feed again from the checkpoint: both apply, and only then "synced".
+		t.incoming.cancel();
+		t.incoming.listen();
+		await t.settle();
+		expect([...t.engine.rows.keys()].sort()).toEqual(['m1', 'm2']);
+		await until(() => t.ctx.status.current.status === 'synced');
+		off();
 		replication.cancel();
 		t.incoming.cancel();
 	});

@@ -8,7 +8,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SyncRecord } from '../../../src/engine/types';
-import { losingView, mergeRecords } from '../../../src/sync/merge';
+import { markChanges } from '../../../src/sync/marks';
+import { losingView, mergeRecords, mergeWithoutBase } from '../../../src/sync/merge';
 import { fingerprint } from '../../../src/sync/records';
 
 const T0 = '2026-12-01T10:00:00.000Z';
@@ -138,5 +139,46 @@ describe('three-way merge of a memory changed on two devices', () => {
 				expect(fingerprint({ ...mergeRecords(base, base, a).record, updated_at: a.updated_at })).toBe(fingerprint({ ...a }));
 			}),
 		);
+	});
+});
+
+describe('a merge without a base, with removal marks', () => {
+	const CA = Date.parse(TA),
+		CB = Date.parse(TB);
+	// A synced `base`, then removed the tag "ci", the link to m2 and the metadata key "room"; its
+	// device marked them removed when it sent that version. B still has them (it never saw A's edit).
+	const removedOnA = markChanges(base, onA({ tags: ['ops'], links: [], metadata: { owner: 'alice' }, clock: CA }), CA);
+
+	it('marks what a sent version lacks of the one before it', () => {
+		expect(removedOnA.removed).toEqual({ 'tag:ci': CA, [`link:m2\u0000RELATES_TO`]: CA, 'meta:room': CA });
+		expect(removedOnA.added).toBeUndefined();
+		expect(fingerprint(removedOnA)).toBe(fingerprint(onA({ tags: ['ops'], links: [], metadata: { owner: 'alice' } })));
+	});
+
+	it('a tag, link or metadata key removed on one device stays removed, from either side, and the marks travel on', () => {
+		const stale = onB({ content: 'The build server is jenkins-02', tags: ['ops', 'ci', 'new'], clock: CB });
+		for (const m of [mergeWithoutBase(removedOnA, stale), mergeWithoutBase(stale, removedOnA)]) {
+			expect(m.record.tags.sort()).toEqual(['new', 'ops']);
+			expect(m.record.links).toEqual([]);
+			expect(m.record.metadata).toEqual({ owner: 'alice' });
+			expect(m.record.removed).toEqual(removedOnA.removed);
+			expect(m.record.content).toBe('The build server is jenkins-02');
+		}
+		expect(fingerprint(mergeWithoutBase(removedOnA, stale).record)).toBe(fingerprint(mergeWithoutBase(stale, removedOnA).record));
+	});
+
+	it('one added again after the removal (by a device that saw it) stays', () => {
+		// B received A's version (with its marks), then added "ci" back.
+		const readded = markChanges(removedOnA, onB({ tags: ['ops', 'ci'], links: [], metadata: { owner: 'alice' }, clock: CB }), CB);
+		expect(readded.added).toEqual({ 'tag:ci': CB });
+		expect(readded.removed).toEqual({ [`link:m2\u0000RELATES_TO`]: CA, 'meta:room': CA });
+		// Merged without a base with A's version (which still has the mark): "ci" stays.
+		expect(mergeWithoutBase(removedOnA, readded).record.tags.sort()).toEqual(['ci', 'ops']);
+		expect(mergeWithoutBase(readded, removedOnA).record.tags.sort()).toEqual(['ci', 'ops']);
+	});
+
+	it('without marks (versions written before them) both sides’ elements stay, as before', () => {
+		const plain = onA({ tags: ['ops'], links: [], metadata: { owner: 'alice' } });
+		expect(mergeWithoutBase(plain, onB({})).record.tags.sort()).toEqual(['ci', 'ops']);
 	});
 });

@@ -137,15 +137,31 @@ describe('sync’s clock', () => {
 
 	it('a device with a true clock that saw a clock a day ahead stamps its later edit later than that device’s earlier one', () => {
 		// A's clock runs a day ahead. B (true clock) gets A's version of another memory at 10:00 and adopts A's lead.
-		const lead = learnLead(0, { ...rec, updated_at: '2026-12-02T10:00:00.000Z', device: 'dev-a' }, now);
+		const lead = learnLead(0, { ...rec, updated_at: '2026-12-02T10:00:00.000Z', clock: now + DAY, device: 'dev-a' }, now);
 		// Apart: A edits at 10:05 (its clock says the 2nd), B at 10:10.
 		const onA = { ...rec, content: 'The standup moved to 9:45', updated_at: '2026-12-02T10:05:00.000Z', device: 'dev-a' };
 		const mine = { ...rec, content: 'The standup moved to 10:00', updated_at: '2026-12-01T10:10:00.000Z' };
-		const onB = { ...mine, device: 'dev-b', clock: stampClock(mine, lead) };
-		const onA2 = { ...onA, clock: stampClock(onA, 0) };
+		const onB = { ...mine, device: 'dev-b', clock: stampClock(mine, lead, Date.parse(mine.updated_at)) };
+		const onA2 = { ...onA, clock: stampClock(onA, 0, Date.parse(onA.updated_at)) };
 		expect(compareVersions(onB, onA2)).toBe(1);
 		expect(compareVersions(onB, onA)).toBe(1);
 		expect(mergeWithoutBase(onA2, onB).record.content).toBe('The standup moved to 10:00');
+	});
+
+	it('a caller-set updated_at far ahead moves no lead: stamped no later than its device’s clock, and a record without a clock teaches nothing', () => {
+		const future = { ...rec, updated_at: '2036-01-01T00:00:00.000Z' };
+		// Stamped by its device at 10:00 with no lead: 10:00, not 2036.
+		const stamped = { ...future, device: 'dev-a', clock: stampClock(future, 0, now) };
+		expect(stamped.clock).toBe(now);
+		// Another device with a true clock receives it a second later: no lead learnt.
+		expect(learnLead(0, stamped, now + 1_000)).toBe(0);
+		// The same date in a record written without a clock (an older Engram's) does not count either.
+		expect(learnLead(0, future, now + 1_000)).toBe(0);
+		// A truly later edit elsewhere wins a clash with it.
+		const later = { ...rec, content: 'The standup moved to 9:45', updated_at: '2026-12-01T10:05:00.000Z', device: 'dev-b' };
+		expect(compareVersions({ ...later, clock: stampClock(later, 0, now + 300_000) }, stamped)).toBe(1);
+		// A past updated_at (an imported memory) keeps its own time.
+		expect(stampClock({ ...rec, updated_at: '2026-11-01T00:00:00.000Z' }, 0, now)).toBe(Date.parse('2026-11-01T00:00:00.000Z'));
 	});
 
 	it('stamps a version of this device once: merged here, then sent after the lead grew, it keeps one clock', () => {
