@@ -243,6 +243,44 @@ describe('the list says what its filters do', () => {
 	});
 });
 
+describe('a memory page and the graph in plain words', () => {
+	const app = useApp({ fresh: '/#/' });
+
+	it('says how often agents read a memory ("Not yet", "Once"), not "Accessed 0×"', async () => {
+		const [id] = await seed(app.page, [{ content: 'The user prefers tea to coffee.' }]);
+		await app.page.goto(`${app.server.url}/#/memory/${id}`);
+		const read = app.page.getByTestId('read-count');
+		expect(await read.innerText()).toBe('Not yet');
+		expect(await app.page.locator('.facts').innerText()).not.toMatch(/Accessed|\d×/);
+		await engine(app.page, 'get', { memory_id: id });
+		await app.page.reload();
+		await read.getByText(/^Once · /).waitFor();
+		await engine(app.page, 'get', { memory_id: id });
+		await app.page.reload();
+		await read.getByText(/^2 times · last /).waitFor();
+	});
+
+	it('says why the graph is empty, and how memories get linked when none are', async () => {
+		await app.page.goto(`${app.server.url}/#/graph`);
+		const empty = app.page.getByTestId('graph-empty');
+		expect(await empty.innerText()).toBe(
+			'Nothing to draw yet: the graph shows your memories and the links between them. Add some from Memories, or import a file.',
+		);
+		await empty.getByRole('link', { name: 'import' }).click();
+		await app.page.waitForURL(/#\/import$/);
+		await seed(app.page, [{ content: 'Tomatoes need staking by June.' }]);
+		await app.page.goto(`${app.server.url}/#/graph`);
+		const none = app.page.getByTestId('graph-no-links');
+		expect((await none.innerText()).replace(/\s+/g, ' ')).toBe(
+			'This memory is not linked to another yet. Link one to another from its page (Link), or let an agent do it. Engram also links memories that are alike or stored one after another, in the same scope.',
+		);
+		await app.page.getByLabel('Similarity & sequence links').uncheck();
+		await none.getByText(/Tick “Similarity & sequence links” to see the links Engram makes itself\.$/).waitFor();
+		await app.page.goto(`${app.server.url}/#/graph?q=${encodeURIComponent('zebra crossings')}`);
+		expect(await empty.innerText()).toBe('No memory matches “zebra crossings”, so there is nothing to draw around it. Show the latest memories');
+	});
+});
+
 describe('a phone-sized window', () => {
 	const app = useApp({ fresh: '/' });
 
