@@ -139,6 +139,20 @@ describe('import: every piece of text kept or named', () => {
 		expect(body(after)).toEqual(body(before));
 	});
 
+	it("says before the import what a file of records brings in, and that a ChatGPT export's user.json brings nothing", async () => {
+		const records = join(dir, 'records.json');
+		writeFileSync(records, JSON.stringify([{ content: 'Tea, not coffee.' }, { content: 'Standing desk.' }, { text: 'no content' }]));
+		await app.page.getByLabel('Choose a file to import').setInputFiles(records);
+		expect(await app.page.getByTestId('import-preview').innerText()).toBe('2 memories; 1 record will be refused (the result says why)');
+		const user = join(dir, 'user.json');
+		writeFileSync(user, JSON.stringify({ id: 'user-1', email: 'a@example.com', chatgpt_plus_user: false }));
+		await app.page.getByLabel('Choose a file to import').setInputFiles(user);
+		expect(await app.page.getByTestId('import-nothing').innerText()).toBe(
+			'Nothing to import: this JSON is not a list of records (its top level has "id", "email", "chatgpt_plus_user"). Engram reads [{"content": "…"}] records or {"memories": [...]}. user.json is part of a ChatGPT export: its chats are in conversations.json beside it (or choose the export\'s .zip).',
+		);
+		expect(await app.page.getByTestId('import-preview').count()).toBe(0);
+	});
+
 	it('warns when the format chosen by hand is not the one the file reads as', async () => {
 		const path = join(dir, 'records.json');
 		writeFileSync(path, JSON.stringify([{ content: 'Deploys happen on Tuesdays.' }]));
