@@ -318,4 +318,23 @@ describe('a phone-sized window', () => {
 		await app.page.screenshot({ path: join(tmpdir(), 'engram-phone-nav.png') });
 		await app.page.setViewportSize({ width: 1280, height: 800 });
 	});
+
+	it('shows the list under the open filters, a scroll away (it was squeezed to 1 px)', async () => {
+		await seed(app.page, [{ content: 'Tomatoes need staking by June.', tags: ['garden'] }]);
+		await app.page.setViewportSize({ width: 375, height: 720 });
+		await app.page.reload();
+		await app.page.getByText('1 memory').waitFor();
+		await app.page.getByRole('button', { name: /Filters/ }).click();
+		const row = app.page.getByRole('link', { name: /Tomatoes need staking/ });
+		await row.scrollIntoViewIfNeeded();
+		const box = await row.boundingBox();
+		const list = await app.page.locator('.list').boundingBox();
+		expect(list!.height).toBeGreaterThanOrEqual(320);
+		// Seen whole, above the bottom bar.
+		expect(box!.height).toBeGreaterThan(20);
+		const bar = await app.page.getByRole('navigation', { name: 'Main' }).boundingBox();
+		expect(box!.y + box!.height).toBeLessThanOrEqual(bar!.y);
+		await app.page.screenshot({ path: join(tmpdir(), 'engram-phone-filters.png') });
+		await app.page.setViewportSize({ width: 1280, height: 800 });
+	});
 });
