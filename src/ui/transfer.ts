@@ -186,6 +186,23 @@ export function recordsPreview(text: string, format: 'json' | 'jsonl', name: str
 	return { says: parts.join(', ') + left, nothing: false };
 }
 
+/** Characters of Markdown read for a preview at most (the parse checks each memory; a bigger file is counted by the import). */
+const MARKDOWN_PREVIEW_CHARS = 2_000_000;
+
+/**
+ * What a Markdown file will bring in, before the import: a foreign note is cut into one memory per
+ * list item or paragraph, each tagged with the heading it is under, which a person does not expect
+ * from "looks like Markdown". Undefined for a file too big to read twice.
+ */
+export function markdownPreview(text: string): RecordsPreview | undefined {
+	if (text.length > MARKDOWN_PREVIEW_CHARS) return undefined;
+	const n = parseMarkdownBundle(text).memories.length;
+	if (n === 0) return { says: 'Nothing to import: no paragraph or list item holds text.', nothing: true };
+	// Engram's own export (and any file of "## " sections) is read a memory per section: the count says it.
+	if (/^\uFEFF?# Engram memories\s*$/m.test(text.slice(0, 200)) || /^## /m.test(text)) return { says: counted(n, 'memory', 'memories'), nothing: false };
+	return { says: `${counted(n, 'memory', 'memories')} (each list item or paragraph is one, tagged with the heading it is under)`, nothing: false };
+}
+
 /** A JSONL line's record, or undefined. */
 function parsedLine(line: string | undefined): unknown {
 	try {

@@ -4,7 +4,7 @@
  * user.json, a fine-tuning JSONL — and only the import, run, said that nothing could come in.
  */
 import { describe, expect, it } from 'vitest';
-import { recordsPreview } from '../../../src/ui/transfer';
+import { markdownPreview, recordsPreview } from '../../../src/ui/transfer';
 
 describe('recordsPreview', () => {
 	it('counts the memories, links and entities a file holds', () => {
@@ -49,5 +49,21 @@ describe('recordsPreview', () => {
 		expect(recordsPreview('{oops\n{still not\n', 'jsonl', 'x.jsonl').says).toBe(
 			'Nothing to import: no line of this file is a JSON record (the import names each line and what is wrong).',
 		);
+	});
+});
+
+describe('markdownPreview', () => {
+	it('says a foreign note comes in as one memory per list item or paragraph, tagged with its heading', () => {
+		expect(markdownPreview('# Groceries\n\n- milk\n- eggs\n\n# Ideas\n\nBuild a **birdhouse**.\n')).toEqual({
+			says: '3 memories (each list item or paragraph is one, tagged with the heading it is under)',
+			nothing: false,
+		});
+	});
+});
+
+describe('markdownPreview of sections', () => {
+	it("only counts the memories of Engram's own Markdown export", () => {
+		const own = '# Engram memories\n\nExported 2024-01-01T00:00:00.000Z · 1 memories · 0 links\n\n## Tea, not coffee\n\nTea, not coffee.\n';
+		expect(markdownPreview(own)?.says).toMatch(/^\d+ memor(y|ies)$/);
 	});
 });
