@@ -36,7 +36,7 @@ function separatorOf(text: string): string {
 	return n > 0 ? best : ',';
 }
 
-/** Parses CSV text; the first row is the header. Blank lines are skipped. */
+/** Parses CSV text; the first row is the header. Blank lines, and rows whose every cell is blank, are skipped. */
 export function parseCsv(input: string): CsvTable {
 	const text = withoutBom(input);
 	const sep = separatorOf(text);
@@ -50,7 +50,8 @@ export function parseCsv(input: string): CsvTable {
 	let i = 0;
 	const endRow = () => {
 		cells.push(field);
-		if (!(cells.length === 1 && cells[0].trim() === '')) rows.push({ line: rowLine, cells });
+		// A row of empty cells (",,," — a spreadsheet's trailing rows) holds nothing, like a blank line.
+		if (cells.some((cell) => cell.trim() !== '')) rows.push({ line: rowLine, cells });
 		cells = [];
 		field = '';
 	};

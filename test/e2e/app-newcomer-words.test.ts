@@ -139,6 +139,20 @@ describe('import: every piece of text kept or named', () => {
 		expect(body(after)).toEqual(body(before));
 	});
 
+	it("says before the import what a file of records brings in, and that a ChatGPT export's user.json brings nothing", async () => {
+		const records = join(dir, 'records.json');
+		writeFileSync(records, JSON.stringify([{ content: 'Tea, not coffee.' }, { content: 'Standing desk.' }, { text: 'no content' }]));
+		await app.page.getByLabel('Choose a file to import').setInputFiles(records);
+		expect(await app.page.getByTestId('import-preview').innerText()).toBe('2 memories; 1 record will be refused (the result says why)');
+		const user = join(dir, 'user.json');
+		writeFileSync(user, JSON.stringify({ id: 'user-1', email: 'a@example.com', chatgpt_plus_user: false }));
+		await app.page.getByLabel('Choose a file to import').setInputFiles(user);
+		expect(await app.page.getByTestId('import-nothing').innerText()).toBe(
+			'Nothing to import: this JSON is not a list of records (its top level has "id", "email", "chatgpt_plus_user"). Engram reads [{"content": "…"}] records or {"memories": [...]}. user.json is part of a ChatGPT export: its chats are in conversations.json beside it (or choose the export\'s .zip).',
+		);
+		expect(await app.page.getByTestId('import-preview').count()).toBe(0);
+	});
+
 	it('warns when the format chosen by hand is not the one the file reads as', async () => {
 		const path = join(dir, 'records.json');
 		writeFileSync(path, JSON.stringify([{ content: 'Deploys happen on Tuesdays.' }]));
@@ -243,6 +257,44 @@ describe('the list says what its filters do', () => {
 	});
 });
 
+describe('a memory page and the graph in plain words', () => {
+	const app = useApp({ fresh: '/#/' });
+
+	it('says how often agents read a memory ("Not yet", "Once"), not "Accessed 0×"', async () => {
+		const [id] = await seed(app.page, [{ content: 'The user prefers tea to coffee.' }]);
+		await app.page.goto(`${app.server.url}/#/memory/${id}`);
+		const read = app.page.getByTestId('read-count');
+		expect(await read.innerText()).toBe('Not yet');
+		expect(await app.page.locator('.facts').innerText()).not.toMatch(/Accessed|\d×/);
+		await engine(app.page, 'get', { memory_id: id });
+		await app.page.reload();
+		await read.getByText(/^Once · /).waitFor();
+		await engine(app.page, 'get', { memory_id: id });
+		await app.page.reload();
+		await read.getByText(/^2 times · last /).waitFor();
+	});
+
+	it('says why the graph is empty, and how memories get linked when none are', async () => {
+		await app.page.goto(`${app.server.url}/#/graph`);
+		const empty = app.page.getByTestId('graph-empty');
+		expect(await empty.innerText()).toBe(
+			'Nothing to draw yet: the graph shows your memories and the links between them. Add some from Memories, or import a file.',
+		);
+		await empty.getByRole('link', { name: 'import' }).click();
+		await app.page.waitForURL(/#\/import$/);
+		await seed(app.page, [{ content: 'Tomatoes need staking by June.' }]);
+		await app.page.goto(`${app.server.url}/#/graph`);
+		const none = app.page.getByTestId('graph-no-links');
+		expect((await none.innerText()).replace(/\s+/g, ' ')).toBe(
+			'This memory is not linked to another yet. Link one to another from its page (Link), or let an agent do it. Engram also links memories that are alike or stored one after another, in the same scope.',
+		);
+		await app.page.getByLabel('Similarity & sequence links').uncheck();
+		await none.getByText(/Tick “Similarity & sequence links” to see the links Engram makes itself\.$/).waitFor();
+		await app.page.goto(`${app.server.url}/#/graph?q=${encodeURIComponent('zebra crossings')}`);
+		expect(await empty.innerText()).toBe('No memory matches “zebra crossings”, so there is nothing to draw around it. Show the latest memories');
+	});
+});
+
 describe('a phone-sized window', () => {
 	const app = useApp({ fresh: '/' });
 
@@ -264,6 +316,25 @@ describe('a phone-sized window', () => {
 		// Nothing scrolls sideways.
 		expect(await app.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 		await app.page.screenshot({ path: join(tmpdir(), 'engram-phone-nav.png') });
+		await app.page.setViewportSize({ width: 1280, height: 800 });
+	});
+
+	it('shows the list under the open filters, a scroll away (it was squeezed to 1 px)', async () => {
+		await seed(app.page, [{ content: 'Tomatoes need staking by June.', tags: ['garden'] }]);
+		await app.page.setViewportSize({ width: 375, height: 720 });
+		await app.page.reload();
+		await app.page.getByText('1 memory').waitFor();
+		await app.page.getByRole('button', { name: /Filters/ }).click();
+		const row = app.page.getByRole('link', { name: /Tomatoes need staking/ });
+		await row.scrollIntoViewIfNeeded();
+		const box = await row.boundingBox();
+		const list = await app.page.locator('.list').boundingBox();
+		expect(list!.height).toBeGreaterThanOrEqual(320);
+		// Seen whole, above the bottom bar.
+		expect(box!.height).toBeGreaterThan(20);
+		const bar = await app.page.getByRole('navigation', { name: 'Main' }).boundingBox();
+		expect(box!.y + box!.height).toBeLessThanOrEqual(bar!.y);
+		await app.page.screenshot({ path: join(tmpdir(), 'engram-phone-filters.png') });
 		await app.page.setViewportSize({ width: 1280, height: 800 });
 	});
 });
