@@ -556,11 +556,12 @@ function planMerge(d: Draft, target: MemoryRow, plan: Plan, writer: PlanWriter, 
 	const have = new Set(row.tags.map((t) => t.toLowerCase()));
 	const tags = d.row.tags.filter((t) => !have.has(t.toLowerCase()) && have.add(t.toLowerCase()));
 	const session = (k: string) => (SESSION_KEYS as readonly string[]).includes(k);
-	const meta = Object.entries(d.row.metadata).filter(([k]) => !(k in row.metadata) && !session(k));
+	// Own keys only: `in` finds `constructor` or `toString` on every object, so they were never merged.
+	const meta = Object.entries(d.row.metadata).filter(([k]) => !Object.hasOwn(row.metadata, k) && !session(k));
 	const unmerged: string[] = [];
 	// A key the memory has keeps its value; the answer names the keys whose value it did not take.
 	const kept = Object.keys(d.row.metadata).filter(
-		(k) => k in row.metadata && !session(k) && JSON.stringify(d.row.metadata[k]) !== JSON.stringify(row.metadata[k]),
+		(k) => Object.hasOwn(row.metadata, k) && !session(k) && JSON.stringify(d.row.metadata[k]) !== JSON.stringify(row.metadata[k]),
 	);
 	if (kept.length) unmerged.push(`metadata ${kept.join(', ')} (the memory keeps its own value${kept.length > 1 ? 's' : ''})`);
 	if (tags.length && row.tags.length + tags.length > LIMITS.tags) {
