@@ -10,6 +10,7 @@ import { newMemoryId } from '../core/ids';
 import { mergeNote } from '../core/merge-note';
 import { importanceValue, LIMITS, StoreInputSchema, toIso, type AssociationType, type StoreInput, type StoreItem, type StoreOutput } from '../core/schemas';
 import { normalize } from '../core/vector';
+import { isoOrder } from '../core/time';
 import { contentHash, keyOfNormalised, normaliseContent, SESSION_KEYS, sessionOf } from '../store/derived';
 import { appendActivity } from '../store/activity';
 import { putLinks, withLinks } from '../store/associations';
@@ -150,7 +151,7 @@ function draftOf(item: StoreItem, index: number, now: string, vector: Float32Arr
 
 /** A validity window must not end before it starts. */
 export function checkValidity(row: { t_valid?: string; t_invalid?: string }, path: (f: string) => string): void {
-	if (row.t_valid !== undefined && row.t_invalid !== undefined && row.t_invalid < row.t_valid)
+	if (row.t_valid !== undefined && row.t_invalid !== undefined && isoOrder(row.t_invalid, row.t_valid) < 0)
 		throw new MemoryError('invalid_input', `${path('t_invalid')}: must not be before t_valid (${row.t_valid})`);
 }
 
