@@ -292,20 +292,28 @@ export class Hub {
 	}
 
 	/**
-	 * A client cancelled one of its requests. Still waiting on the relay: it is dropped, never sent
-	 * (true: nothing more to do). At the tab: its slot is freed, since the tab's server sends no
+	 * A client cancelled one of its requests. Still waiting on the relay (its turn, or a tab): it is
+	 * dropped, never sent nor answered, and its batch is answered without it (true: nothing more to do). At the tab: its slot is freed, since the tab's server sends no
 	 * answer to a cancelled request, and the notification goes on to the tab (false).
 	 */
 	#cancel(session: Session, m: Message): boolean {
 		const requestId = (m.params as { requestId?: unknown } | undefined)?.requestId;
 		if (typeof requestId !== 'string' && typeof requestId !== 'number') return false;
 		const key = idKey(requestId);
+		// Held for a tab that has not paired yet (TAB_GRACE_MS): it never left the relay either.
+		const held = this.#held.findIndex((h) => h.session === session && idKey(h.m.id as Id) === key);
+		if (held >= 0) {
+			const [{ batch }] = this.#held.splice(held, 1);
+			session.forget(requestId, batch);
+			return true;
+		}
 		const entry = session.pending.get(key);
 		if (!entry) return false;
 		session.pending.delete(key);
 		if (session.pending.size === 0) session.overloaded = false;
 		if (!entry.sent) {
 			session.queue = session.queue.filter((k) => k !== key);
+			session.forget(entry.id, entry.batch);
 			return true;
 		}
 		this.#settled(session, entry);

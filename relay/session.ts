@@ -29,6 +29,20 @@ export class Batch {
 		return this.#order.map((k) => this.#answers.get(k)!);
 	}
 
+	/**
+	 * Drops the slot of a request the client cancelled before it left the relay (no answer is due
+	 * for it); returns the whole ordered batch when the others were all answered already.
+	 */
+	forget(id: Id): Message[] | undefined {
+		const key = idKey(id);
+		const at = this.#order.indexOf(key);
+		if (at < 0) return undefined;
+		this.#order.splice(at, 1);
+		this.#answers.delete(key);
+		if (this.#order.length === 0 || this.#answers.size < this.#order.length) return undefined;
+		return this.#order.map((k) => this.#answers.get(k)!);
+	}
+
 	/** True when the batch contained at least one request (else nothing is sent back). */
 	get expectsAnswer(): boolean {
 		return this.#order.length > 0;
@@ -87,6 +101,12 @@ export class Session {
 					}
 				: undefined;
 		return { sid: this.sid, kind: this.kind, profile: this.profile, client };
+	}
+
+	/** A request cancelled before it left the relay: no answer is due, but its batch must still complete. */
+	forget(id: Id, batch?: Batch): void {
+		const complete = batch?.forget(id);
+		if (complete) this.sink.deliver(complete);
 	}
 
 	/** Sends a response to the client, inside its batch when it came in one. */

@@ -51,6 +51,8 @@ const KEYWORDS = new Set(
 
 /** Deepest nesting of parentheses, lists and NOTs a query may have (each level is parser stack). */
 export const MAX_QUERY_NESTING = 32;
+/** Column names a row cannot hold: a JSON object loses a `__proto__` key. */
+const RESERVED_COLUMNS = new Set(['__proto__']);
 
 class Parser {
 	private i = 0;
@@ -333,8 +335,13 @@ class Parser {
 	}
 
 	call(id: { v: string; pos: number }): Expr {
-		const fn = id.v.toLowerCase();
+		const fn = id.v.toLowerCase() as 'count' | 'cos';
 		if (fn !== 'count' && fn !== 'cos') throw syntaxError(this.src, id.pos, 'count(...) or cos(a, b)', `"${id.v}("`);
+		// A call's arguments are operands, so count(count(…)) nests like parentheses do.
+		return this.nested(() => this.callArgs(id, fn));
+	}
+
+	callArgs(id: { v: string; pos: number }, fn: 'count' | 'cos'): Expr {
 		this.expectSym('(');
 		if (fn === 'count' && this.acceptSym('*')) {
 			this.expectSym(')');
@@ -391,7 +398,13 @@ function checkQuery(q: GraphQuery): void {
 			`query: at most ${GRAPH_LIMITS.nodes} node patterns in one query (this one has ${nodes}); connect them with relationships or run several queries`,
 		);
 	const vars = boundVariables(q);
-	const aliases = new Set(q.returns.map((r) => r.name));
+	const aliases = new Set<string>();
+	// Each row is an object keyed by column: a second column of one name took the first one's place.
+	for (const r of q.returns) {
+		if (RESERVED_COLUMNS.has(r.name)) throw new MemoryError('invalid_input', `query: "${r.name}" cannot name a RETURN column; choose another name with AS`);
+		if (aliases.has(r.name)) throw new MemoryError('invalid_input', `query: two RETURN columns are named "${r.name}"; give one another name with AS`);
+		aliases.add(r.name);
+	}
 	const refs: Expr[] = [...(q.where ? [q.where] : []), ...q.returns.map((r) => r.expr)];
 	for (const e of refs) checkRefs(e, vars, undefined);
 	for (const k of q.orderBy) checkRefs(k.expr, vars, aliases);
@@ -458,7 +471,8 @@ export function bindParams(q: GraphQuery, params: Record<string, GraphParamValue
 function substitute(e: Expr, params: Record<string, GraphParamValue>): Expr {
 	switch (e.kind) {
 		case 'param': {
-			if (!(e.name in params)) throw new MemoryError('invalid_input', `params: $${e.name} is used in the query but not given in params`);
+			// Own keys only: `$constructor` or `$toString` must not bind what every object inherits.
+			if (!Object.hasOwn(params, e.name)) throw new MemoryError('invalid_input', `params: $${e.name} is used in the query but not given in params`);
 			return toExpr(params[e.name]);
 		}
 		case 'cmp':

@@ -14,7 +14,7 @@ import {
 	type TimelineOutput,
 } from '../core/schemas';
 import { entityId, normaliseEntityName } from '../core/entities';
-import { inclusiveDateEnd, parseTimeQuery } from '../core/time';
+import { dateMs, inclusiveDateEnd, isoOrder, parseTimeQuery } from '../core/time';
 import { entityIdsOf } from '../store/derived';
 import type { EntityRow, MemoryRow } from '../store/rows';
 import type { EngineContext } from './context';
@@ -98,6 +98,23 @@ async function briefsOf(ctx: EngineContext, ids: string[], chars: number): Promi
 	return found.filter((b): b is MemoryBrief => b !== undefined);
 }
 
+/**
+ * The window a browse asks for: `start`, `end` (a date alone includes that day) and what
+ * `time_query` reads as, given ends first. The end is exclusive.
+ */
+function timeWindow(p: { start?: string; end?: string; time_query?: string }, now: number): { start?: string; end?: string } {
+	const start = p.start;
+	const end = inclusiveDateEnd(p.end);
+	if (!p.time_query) return { start, end };
+	const w = parseTimeQuery(p.time_query, now);
+	if (!w)
+		throw new MemoryError(
+			'invalid_input',
+			`time_query: ${JSON.stringify(p.time_query)} is not a time range I can read; try "last week", "yesterday" or "in March 2024"`,
+		);
+	return { start: start ?? w.start, end: end ?? w.end };
+}
+
 /** Memories in time order; see the module comment. */
 export async function timeline(ctx: EngineContext, input: TimelineInput): Promise<TimelineOutput> {
 	const p = parseInput(TimelineInputSchema, input);
@@ -106,8 +123,7 @@ export async function timeline(ctx: EngineContext, input: TimelineInput): Promis
 	const now = ctx.now();
 	const q: RecallInput = {
 		scope: p.scope,
-		start: p.start,
-		end: inclusiveDateEnd(p.end),
+		...timeWindow(p, now),
 		types: p.types,
 		tags: p.tags,
 		tag_mode: p.tag_mode,
@@ -116,16 +132,6 @@ export async function timeline(ctx: EngineContext, input: TimelineInput): Promis
 		offset: p.offset ?? 0,
 		sort: p.order === 'asc' ? 'time_asc' : 'time_desc',
 	};
-	if (p.time_query) {
-		const w = parseTimeQuery(p.time_query, now);
-		if (!w)
-			throw new MemoryError(
-				'invalid_input',
-				`time_query: ${JSON.stringify(p.time_query)} is not a time range I can read; try "last week", "yesterday" or "in March 2024"`,
-			);
-		q.start = p.start ?? w.start;
-		q.end = inclusiveDateEnd(p.end) ?? w.end;
-	}
 	const page = ctx.index.rank(q, { vectors: [] }, now);
 	const memories = await briefsOf(
 		ctx,
@@ -149,14 +155,17 @@ async function resolveEntity(ctx: EngineContext, name: string, type?: string): P
 /** Memories mentioning an entity, newest first; see the module comment. */
 export async function findByEntity(ctx: EngineContext, input: FindByEntityInput): Promise<FindByEntityOutput> {
 	const p = parseInput(FindByEntityInputSchema, input);
+	const window = timeWindow(p, ctx.now());
+	const from = window.start === undefined ? -Infinity : dateMs(window.start);
+	const until = window.end === undefined ? Infinity : dateMs(window.end);
 	const entity = await resolveEntity(ctx, p.entity, p.entity_type);
 	const matches = (await searchEntities(ctx, p.entity, 10)).filter((e) => e.id !== entity?.id);
 	if (!entity) return { entity: null, matches, memories: [], count: 0, has_more: false };
 	// The index names the memories; their rows confirm the mention (another tab may have changed one since).
 	const rows = (await ctx.db.read(async () => ctx.db.memories.bulkGet(ctx.index.mentioning(entity.id))))
 		.filter((r): r is MemoryRow => r !== undefined && entityIdsOf(r.entities).includes(entity.id))
-		.filter((r) => p.scope === undefined || r.scope === p.scope)
-		.sort((a, b) => b.timestamp.localeCompare(a.timestamp));
+		.filter((r) => (p.scope === undefined || r.scope === p.scope) && inWindow(Date.parse(r.timestamp), from, until))
+		.sort((a, b) => isoOrder(b.timestamp, a.timestamp));
 	const offset = p.offset ?? 0;
 	const limit = p.limit ?? 20;
 	const memories = rows.slice(offset, offset + limit).map((r) => toBrief(r, p.max_content_chars ?? BRIEF_CHARS));
@@ -170,3 +179,5 @@ export async function findByEntity(ctx: EngineContext, input: FindByEntityInput)
 		...(hasMore && { next_offset: offset + memories.length }),
 	};
 }
+
+const inWindow = (ms: number, from: number, until: number) => ms >= from && ms < until;

@@ -10,6 +10,7 @@ import {
 	type TrendingInput,
 	type TrendingOutput,
 } from '../core/schemas';
+import { bump, countRecord } from '../core/counts';
 import { DB_VERSION } from '../store/db';
 import type { EngineContext } from './context';
 import type { DataSize, SyncState } from './types';
@@ -30,10 +31,6 @@ const TOP = 10;
  * the engine's start with an agent's or the person's first search, it went first.
  */
 export const YIELD_TO_RECALLS_MS = 500;
-
-function bump(rec: Record<string, number>, key: string): void {
-	rec[key] = (rec[key] ?? 0) + 1;
-}
 
 /**
  * The `k` entries with the highest counts, ties by key, in one pass: at 100k memories there are
@@ -67,10 +64,10 @@ export async function stats(ctx: EngineContext, input: StatsInput): Promise<Stat
 	const s = {
 		total: 0,
 		current: 0,
-		by_type: {} as Record<string, number>,
-		by_scope: {} as Record<string, number>,
-		by_source: {} as Record<string, number>,
-		tags: {} as Record<string, number>,
+		by_type: countRecord(),
+		by_scope: countRecord(),
+		by_source: countRecord(),
+		tags: countRecord(),
 		oldest: Infinity,
 		newest: -Infinity,
 	};
@@ -142,7 +139,7 @@ export async function stats(ctx: EngineContext, input: StatsInput): Promise<Stat
 
 /** Links leaving a filtered set of memories, by type (IndexedDB: the filter case is rare). */
 async function linksLeaving(ctx: EngineContext, ids: Set<string>): Promise<Record<string, number>> {
-	const out: Record<string, number> = {};
+	const out = countRecord();
 	for (const a of await linksFrom(ctx.db, [...ids])) bump(out, a.type);
 	return out;
 }

@@ -10,6 +10,7 @@ import { newMemoryId } from '../core/ids';
 import { mergeNote } from '../core/merge-note';
 import { importanceValue, LIMITS, StoreInputSchema, toIso, type AssociationType, type StoreInput, type StoreItem, type StoreOutput } from '../core/schemas';
 import { normalize } from '../core/vector';
+import { isoOrder } from '../core/time';
 import { contentHash, keyOfNormalised, normaliseContent, SESSION_KEYS, sessionOf } from '../store/derived';
 import { appendActivity } from '../store/activity';
 import { putLinks, withLinks } from '../store/associations';
@@ -150,7 +151,7 @@ function draftOf(item: StoreItem, index: number, now: string, vector: Float32Arr
 
 /** A validity window must not end before it starts. */
 export function checkValidity(row: { t_valid?: string; t_invalid?: string }, path: (f: string) => string): void {
-	if (row.t_valid !== undefined && row.t_invalid !== undefined && row.t_invalid < row.t_valid)
+	if (row.t_valid !== undefined && row.t_invalid !== undefined && isoOrder(row.t_invalid, row.t_valid) < 0)
 		throw new MemoryError('invalid_input', `${path('t_invalid')}: must not be before t_valid (${row.t_valid})`);
 }
 
@@ -556,11 +557,12 @@ function planMerge(d: Draft, target: MemoryRow, plan: Plan, writer: PlanWriter, 
 	const have = new Set(row.tags.map((t) => t.toLowerCase()));
 	const tags = d.row.tags.filter((t) => !have.has(t.toLowerCase()) && have.add(t.toLowerCase()));
 	const session = (k: string) => (SESSION_KEYS as readonly string[]).includes(k);
-	const meta = Object.entries(d.row.metadata).filter(([k]) => !(k in row.metadata) && !session(k));
+	// Own keys only: `in` finds `constructor` or `toString` on every object, so they were never merged.
+	const meta = Object.entries(d.row.metadata).filter(([k]) => !Object.hasOwn(row.metadata, k) && !session(k));
 	const unmerged: string[] = [];
 	// A key the memory has keeps its value; the answer names the keys whose value it did not take.
 	const kept = Object.keys(d.row.metadata).filter(
-		(k) => k in row.metadata && !session(k) && JSON.stringify(d.row.metadata[k]) !== JSON.stringify(row.metadata[k]),
+		(k) => Object.hasOwn(row.metadata, k) && !session(k) && JSON.stringify(d.row.metadata[k]) !== JSON.stringify(row.metadata[k]),
 	);
 	if (kept.length) unmerged.push(`metadata ${kept.join(', ')} (the memory keeps its own value${kept.length > 1 ? 's' : ''})`);
 	if (tags.length && row.tags.length + tags.length > LIMITS.tags) {

@@ -52,14 +52,19 @@ export const TimelineOutputSchema = z.object({
 export type TimelineOutput = z.infer<typeof TimelineOutputSchema>;
 
 export const FindByEntityInputSchema = wellFormedInput(
-	z.object({
-		entity: z.string().min(1).max(LIMITS.entityNameChars).describe('Entity name or id'),
-		entity_type: z.string().max(50).optional(),
-		scope: z.string().min(1).max(200).optional(),
-		limit: z.number().int().min(1).max(200).optional(),
-		offset: z.number().int().min(0).optional(),
-		max_content_chars: z.number().int().min(0).max(LIMITS.contentChars).optional(),
-	}),
+	z
+		.object({
+			entity: z.string().min(1).max(LIMITS.entityNameChars).describe('Entity name or id'),
+			entity_type: z.string().max(50).optional(),
+			scope: z.string().min(1).max(200).optional(),
+			start: IsoDateSchema.optional().describe('Only memories from this time'),
+			end: IsoDateSchema.optional().describe('Only memories before this time (a date alone includes that day)'),
+			time_query: z.string().max(200).optional().describe('e.g. "last week"'),
+			limit: z.number().int().min(1).max(200).optional(),
+			offset: z.number().int().min(0).optional(),
+			max_content_chars: z.number().int().min(0).max(LIMITS.contentChars).optional(),
+		})
+		.superRefine(startBeforeEnd),
 );
 export type FindByEntityInput = z.infer<typeof FindByEntityInputSchema>;
 export const FindByEntityOutputSchema = z.object({

@@ -161,15 +161,24 @@ export const MemoryIdSchema = WellFormedStringSchema.min(1, BLANK)
 	.max(LIMITS.idChars)
 	.refine(nonBlank, { message: 'must not be blank' })
 	.describe('Memory id (string)');
+/** Characters that show as nothing: controls, zero-width and bidirectional marks (Unicode Cc and Cf). */
+const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
+
 /**
  * An id a caller gives a new memory: a MemoryIdSchema in Unicode NFC. Ids match exactly, so
  * "café" typed two ways (NFC, NFD) would be two memories that look like one, and an agent whose
  * client normalises text would update or delete the other one. Imports keep any id (a backup must
- * restore as it was).
+ * restore as it was). Nor may it have white space at an end or invisible characters: "fixed " and
+ * "fix\u200Bed" showed as "fixed" and were other memories.
  */
 export const NewMemoryIdSchema = MemoryIdSchema.refine((s) => s === s.normalize('NFC'), {
 	message: 'must be in Unicode NFC form (compose accents: "é" as one character), so it cannot look like another id',
-}).describe('Memory id (string)');
+})
+	.refine((s) => s === s.trim(), { message: 'must not start or end with white space, so it cannot look like another id' })
+	.refine((s) => !INVISIBLE.test(s.trim()), {
+		message: 'must not hold invisible characters (control, zero-width or direction marks), so it cannot look like another id',
+	})
+	.describe('Memory id (string)');
 
 /**
  * A memory reference in the native tools and the engine: its string id, matched exactly. A

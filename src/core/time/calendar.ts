@@ -146,3 +146,14 @@ export function inclusiveDateEnd(end: string | undefined): string | undefined {
 	const t = localDayStart(Number(m[1]), Number(m[2]), Number(m[3]) + 1);
 	return Number.isFinite(t) ? new Date(t).toISOString() : end;
 }
+
+/**
+ * Time order of two stored ISO 8601 UTC strings (`toIso`'s form), for sorting. Their text sorts
+ * as their time only within years 0000–9999: "+010000-…" and "-000044-…" sorted before "2020-…"
+ * either way, and a window from 2020 to year 10000 was refused as ending before it starts.
+ */
+export function isoOrder(a: string, b: string): number {
+	if (isDigit(a.charCodeAt(0)) && isDigit(b.charCodeAt(0))) return a < b ? -1 : a > b ? 1 : 0;
+	return Date.parse(a) - Date.parse(b);
+}
+const isDigit = (c: number) => c >= 48 && c <= 57;

@@ -14,7 +14,7 @@
  * resolvers.ts (phrase to window), vocabulary.ts (the words and the regex fragments built from
  * them), calendar.ts (UTC arithmetic), format.ts (ages and date tokens), types.ts.
  */
-export { dateMs, inclusiveDateEnd, weekdayOf } from './calendar';
+export { dateMs, inclusiveDateEnd, isoOrder, weekdayOf } from './calendar';
 export { describeDate, humanAge } from './format';
 export { extractTimeMentions } from './mentions';
 export { parseTimeQuery } from './query';

@@ -7,6 +7,7 @@ import type { ConnectionCandidate, ConnectionsOutput } from '../../core/graph-sc
 import type { Entity, Memory } from '../../core/schemas';
 import { percentile, rarity, type Entry, type Pooled, type Walk } from './connections-state';
 import { round3 } from '../../core/numbers';
+import { isoOrder } from '../../core/time';
 
 /** The picks of one round: at most topN, chosen as the relation asks. */
 export function select(w: Walk, pool: Pooled[]): Pooled[] {
@@ -20,7 +21,7 @@ export function select(w: Walk, pool: Pooled[]): Pooled[] {
 /** Best of each time stratum in turn, so picks spread over the pool's span instead of one burst. */
 function stratifyByTime(pool: Pooled[], n: number): Pooled[] {
 	const strata = Math.min(4, n);
-	const byTime = [...pool].sort((a, b) => a.memory.timestamp.localeCompare(b.memory.timestamp));
+	const byTime = [...pool].sort((a, b) => isoOrder(a.memory.timestamp, b.memory.timestamp));
 	const bucket = new Map<Pooled, number>(byTime.map((p, i) => [p, Math.floor((i * strata) / byTime.length)]));
 	const queues = Array.from({ length: strata }, (_, s) => pool.filter((p) => bucket.get(p) === s));
 	const out: Pooled[] = [];
@@ -34,7 +35,7 @@ function stratifyByTime(pool: Pooled[], n: number): Pooled[] {
 
 /** First sighting, the largest shifts between neighbours in time, and the latest; in time order. */
 function stratifyEvolution(pool: Pooled[], n: number): Pooled[] {
-	const byTime = [...pool].sort((a, b) => a.memory.timestamp.localeCompare(b.memory.timestamp));
+	const byTime = [...pool].sort((a, b) => isoOrder(a.memory.timestamp, b.memory.timestamp));
 	if (byTime.length <= n) return byTime;
 	const keep = new Set([byTime[0], byTime[byTime.length - 1]]);
 	const shifts = byTime.slice(1).map((p, i) => ({
@@ -50,7 +51,7 @@ function stratifyEvolution(pool: Pooled[], n: number): Pooled[] {
 
 function withEarliest(pool: Pooled[], n: number): Pooled[] {
 	const top = pool.slice(0, n);
-	const earliest = pool.reduce((a, b) => (b.memory.timestamp < a.memory.timestamp ? b : a));
+	const earliest = pool.reduce((a, b) => (isoOrder(b.memory.timestamp, a.memory.timestamp) < 0 ? b : a));
 	return top.includes(earliest) ? top : [...top.slice(0, n - 1), earliest];
 }
 

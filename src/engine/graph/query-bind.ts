@@ -13,6 +13,7 @@ import { cosine } from '../../core/vector';
 import { filterNodes } from './query-evaluate';
 import { expand } from './query-expand';
 import { clampK, invalid, optString, type GNode, type QueryState, type Row } from './query-state';
+import { isoOrder } from '../../core/time';
 
 /** START's memories: by ids, an entity, a tag, or nearest a text (k of them, with notes when cut). */
 export async function start(ex: QueryState): Promise<GNode[]> {
@@ -152,5 +153,5 @@ async function entityMemories(ex: QueryState, name: string): Promise<string[]> {
 	const ids: string[] = [];
 	for (const id of ents) ids.push(...(await ex.memoryIdsForEntity(ex.entities.get(id)!)));
 	const mems = await ex.loadMemories([...new Set(ids)]);
-	return mems.sort((a, b) => b.timestamp.localeCompare(a.timestamp)).map((m) => m.id);
+	return mems.sort((a, b) => isoOrder(b.timestamp, a.timestamp)).map((m) => m.id);
 }

@@ -16,6 +16,7 @@
  * string is -1, an absent number NaN. The first `count` strings are the ids, in slot order.
  * Strings that UTF-8 cannot carry exactly (lone surrogates) travel in `odd`, as JSON.
  */
+import { bump, countRecord } from '../../core/counts';
 import { drain, type Steps } from './steps';
 import type { DocMeta, MetaTally } from './types';
 
@@ -181,8 +182,16 @@ export function* encodeMetasInSteps(metas: readonly DocMeta[]): Steps<PackedMeta
  * call, which the UI makes after every change.
  */
 export function tallyMetas(metas: readonly DocMeta[], count: number, now: number): MetaTally {
-	const out: MetaTally = { total: 0, current: 0, byType: {}, byScope: {}, bySource: {}, tags: {}, oldest: Infinity, newest: -Infinity };
-	const bump = (rec: Record<string, number>, key: string, by = 1) => (rec[key] = (rec[key] ?? 0) + by);
+	const out: MetaTally = {
+		total: 0,
+		current: 0,
+		byType: countRecord(),
+		byScope: countRecord(),
+		bySource: countRecord(),
+		tags: countRecord(),
+		oldest: Infinity,
+		newest: -Infinity,
+	};
 	const packed = new Map<MetaColumns, { type: Int32Array; scope: Int32Array; source: Int32Array; tags: Int32Array; none: number }>();
 	for (let i = 0; i < count; i++) {
 		const m = metas[i];

@@ -7,7 +7,7 @@ export const findMemoriesByEntity = defineTool({
 	name: 'find_memories_by_entity',
 	config: {
 		title: 'Find memories by entity',
-		description: `List the memories that mention one entity (a person, project, tool, place, organisation, file, …), found by its name or id, newest first, with the entity's record (type, memory count, first and last seen) and other entities with similar names.
+		description: `List the memories that mention one entity (a person, project, tool, place, organisation, file, …), found by its name or id, newest first (start, end or time_query such as "last month" narrow it to a window), with the entity's record (type, memory count, first and last seen) and other entities with similar names.
 
 Use it when the user names a specific thing: "everything about PostgreSQL", "what do we know about Sarah". Do not use it for free-text topics (recall_memory), nor for what is linked to the entity through other entities (find_memory_connections with relation "explore", or query_memory_graph).
 

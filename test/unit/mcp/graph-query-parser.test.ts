@@ -2,7 +2,9 @@
  * The pattern language of query_memory_graph (src/core/graph-query.ts): what parses to what,
  * and the exact errors — each naming line, column and what was expected — for what does not.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { MemoryError } from '../../../src/core/errors';
 import { bindParams, parseGraphQuery } from '../../../src/core/graph-query';
 
 function error(fn: () => unknown): { code: string; message: string } {
@@ -237,5 +239,74 @@ describe('bindParams', () => {
 describe('labels that are Object.prototype keys', () => {
 	it('refuses (m:constructor) and (m:__proto__) as unknown labels', () => {
 		for (const label of ['constructor', '__proto__']) expect(() => parseGraphQuery(`MATCH (m:${label}) RETURN m`)).toThrow(/label/);
+	});
+});
+
+describe('hostile queries', () => {
+	it('refuses calls nested past the limit (count(count(…)) 50,000 deep overflowed the stack with a RangeError)', () => {
+		for (const fn of ['count', 'cos']) {
+			const e = error(() => parseGraphQuery(`MATCH (m) RETURN ${`${fn}(`.repeat(50_000)}m${')'.repeat(50_000)}`));
+			expect(e).toBeInstanceOf(MemoryError);
+			expect(e.message).toMatch(/expected at most 32 nested parentheses, lists or NOTs/);
+		}
+	});
+
+	it('names a $parameter that params lacks even when every object has it ($constructor, $toString, $__proto__)', () => {
+		for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+			expect(error(() => bindParams(parseGraphQuery(`MATCH (m) WHERE m.content = $${name} RETURN m`), {}))).toMatchObject({
+				code: 'invalid_input',
+				message: `params: $${name} is used in the query but not given in params`,
+			});
+		}
+		const bound = bindParams(parseGraphQuery('MATCH (m) WHERE m.content = $constructor RETURN m'), { constructor: 'x' });
+		expect(bound.where).toMatchObject({ right: { kind: 'lit', value: 'x' } });
+	});
+
+	it('refuses two RETURN columns of one name, and a column named __proto__ (a row keeps one key per name)', () => {
+		expect(error(() => parseGraphQuery('MATCH (m) RETURN m.id AS a, m.content AS a'))).toMatchObject({
+			code: 'invalid_input',
+			message: 'query: two RETURN columns are named "a"; give one another name with AS',
+		});
+		expect(error(() => parseGraphQuery('MATCH (m) RETURN m.id, m.id')).message).toMatch(/two RETURN columns are named "m.id"/);
+		expect(error(() => parseGraphQuery('MATCH (m) RETURN m.id AS __proto__')).message).toBe(
+			'query: "__proto__" cannot name a RETURN column; choose another name with AS',
+		);
+		expect(parseGraphQuery('MATCH (m) RETURN m.id AS constructor, m.id AS id').returns.map((r) => r.name)).toEqual(['constructor', 'id']);
+	});
+
+	it('throws nothing but a MemoryError for token soup, mutated queries and random text, each within a second', () => {
+		const vocab = [
+			...'START MATCH WHERE RETURN DISTINCT ORDER BY SKIP LIMIT AND OR NOT IN IS NULL TRUE FALSE CONTAINS STARTS ENDS WITH AS ASC DESC'.split(' '),
+			...'events count cos m a b Memory Entity Tag Event RELATES_TO NEXT SHARES SIMILAR TAGGED MENTIONS text k ids id content tags'.split(' '),
+			...'( ) [ ] { } : , . .. - -> <- < > = <> != <= >= * | $p $q "x" \'y\' `a b` 1 0 3 2.5 -1 $ " ` \\ 🙂 é 9999999999999999999999'.split(' '),
+			'//c\n',
+			'\u0000',
+		];
+		const valid = [
+			'MATCH (m:Memory)-[:RELATES_TO]->(b) WHERE m.content CONTAINS "x" RETURN m.id, b LIMIT 3',
+			'START a = events(text: $q, k: 5) MATCH (a)-[:SHARES*1..2]-(b) RETURN DISTINCT b ORDER BY b.timestamp DESC SKIP 1 LIMIT 2',
+		];
+		const parse = (q: string) => {
+			const t = performance.now();
+			try {
+				bindParams(parseGraphQuery(q), { p: 1, q: 'x' });
+			} catch (e) {
+				if (!(e instanceof MemoryError)) throw new Error(`${(e as Error).name} for ${JSON.stringify(q)}: ${(e as Error).message}`, { cause: e });
+			}
+			if (performance.now() - t > 1000) throw new Error(`slow: ${JSON.stringify(q)}`);
+		};
+		const soup = fc.array(fc.oneof({ arbitrary: fc.constantFrom(...vocab), weight: 8 }, { arbitrary: fc.string({ maxLength: 4 }), weight: 1 }), {
+			maxLength: 40,
+		});
+		fc.assert(
+			fc.property(soup, fc.constantFrom(' ', ''), (ts, sep) => parse(ts.join(sep))),
+			{ numRuns: 20_000 },
+		);
+		const mutation = fc.tuple(fc.constantFrom(...valid), fc.nat(200), fc.nat(10), fc.constantFrom(...vocab, ''));
+		fc.assert(
+			fc.property(mutation, ([v, at, cut, ins]) => parse(v.slice(0, at) + ins + v.slice(at + cut))),
+			{ numRuns: 10_000 },
+		);
+		fc.assert(fc.property(fc.string({ maxLength: 4000, unit: 'binary' }), parse), { numRuns: 300 });
 	});
 });

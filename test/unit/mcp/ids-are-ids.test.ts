@@ -129,6 +129,31 @@ describe('ids are ids', () => {
 });
 
 describe('a new memory’s own id', () => {
+	it('is refused with white space at an end or an invisible character ("fixed " and "fix\\u200Bed" were new memories that show as "fixed")', async () => {
+		const engine = await makeEngine();
+		const c = await connect(engine);
+		const am = await connect(engine, 'automem');
+		try {
+			data(await c.call('store_memory', { id: 'fixed', content: 'The deploy key rotates every ninety days.' }));
+			for (const id of ['fixed ', ' fixed', 'fixed\n', 'fix\u200bed', 'fixed\u200e', '\u202efixed', 'fix\u0000ed', '\ufefffixed'])
+				expect(errorText(await c.call('store_memory', { id, content: 'The deploy key rotates every thirty days.' })), JSON.stringify(id)).toMatch(
+					/(white space|invisible characters).+ at id$/,
+				);
+			expect(errorText(await am.call('store_memory', { id: 'fixed\t', content: 'Backups run at night.' }))).toMatch(/white space.+ at id$/);
+			expect(errorText(await c.call('store_memory', { memories: [{ content: 'Fine' }, { id: 'x\u2060y', content: 'Word joiner inside' }] }))).toMatch(
+				/invisible characters.+ at memories\[1\]\.id$/,
+			);
+			expect((await engine.stats({})).total_memories).toBe(1);
+			// Inner spaces and visible non-Latin ids are ids like any other.
+			data(await c.call('store_memory', { id: 'my note 1', content: 'Inner spaces are fine.' }));
+			data(await c.call('store_memory', { id: 'メモ-1', content: 'Japanese ids are fine.' }));
+		} finally {
+			await c.close();
+			await am.close();
+			await engine.close();
+		}
+	});
+
 	it('is refused when it is not NFC, naming id, so no two ids look alike (native and AutoMem)', async () => {
 		const engine = await makeEngine();
 		const c = await connect(engine);

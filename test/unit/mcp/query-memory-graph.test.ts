@@ -202,6 +202,22 @@ describe('query_memory_graph', () => {
 			);
 		});
 
+		it('names a missing $__proto__ or $constructor parameter (it bound what every object inherits: <> $__proto__ matched every memory)', async () => {
+			for (const name of ['__proto__', 'constructor'])
+				expect(errorText(await c.call('query_memory_graph', { query: `MATCH (m) WHERE m.content <> $${name} RETURN m.id` }))).toBe(
+					`invalid_input: params: $${name} is used in the query but not given in params`,
+				);
+		});
+
+		it('refuses two columns of one name (the rows lost the first one) and a column named __proto__ (the rows lost it)', async () => {
+			expect(errorText(await c.call('query_memory_graph', { query: 'MATCH (m) RETURN m.id AS a, m.content AS a' }))).toBe(
+				'invalid_input: query: two RETURN columns are named "a"; give one another name with AS',
+			);
+			expect(errorText(await c.call('query_memory_graph', { query: 'MATCH (m) RETURN m.id AS __proto__' }))).toMatch(
+				/"__proto__" cannot name a RETURN column/,
+			);
+		});
+
 		it('refuses an Entity start without a name or id', async () => {
 			expect(errorText(await c.call('query_memory_graph', { query: 'MATCH (e:Entity {type: "tool"}) RETURN e' }))).toBe(
 				'invalid_input: query: an Entity node needs {name: "…"} or {id: "…"} to start from, or must be reached from a memory: (m)-[:MENTIONS]->(e:Entity)',

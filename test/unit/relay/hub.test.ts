@@ -135,6 +135,43 @@ describe('Hub', () => {
 			}
 		});
 
+		it('drops a request cancelled while it waits for a tab: never sent to the tab that pairs, never answered', () => {
+			vi.useFakeTimers();
+			try {
+				const { hub, session, out } = setup(5000);
+				const store = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'store_memory', arguments: { content: 'x' } } };
+				hub.fromClient(session.sid, store);
+				hub.fromClient(session.sid, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+				hub.fromClient(session.sid, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'timeout' } });
+				const t = tab();
+				hub.attachTab(t.link);
+				expect(t.msgs()).toEqual([{ jsonrpc: '2.0', id: 2, method: 'tools/list' }]);
+				reply(hub, t.link, session.sid, { jsonrpc: '2.0', id: 2, result: { tools: [] } });
+				// Nor is a held request that the wait ends on answered after its cancel.
+				hub.detachTab(t.link);
+				hub.fromClient(session.sid, { ...store, id: 3 });
+				hub.fromClient(session.sid, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } });
+				vi.advanceTimersByTime(5000);
+				expect(out).toEqual([{ jsonrpc: '2.0', id: 2, result: { tools: [] } }]);
+			} finally {
+				vi.useRealTimers();
+			}
+		});
+
+		it('answers a batch without the member cancelled while it waited for a tab', () => {
+			const { hub, session, out } = setup(5000);
+			hub.fromClient(session.sid, [
+				{ jsonrpc: '2.0', id: 'a', method: 'tools/list' },
+				{ jsonrpc: '2.0', id: 'b', method: 'tools/call', params: { name: 'store_memory', arguments: { content: 'x' } } },
+			]);
+			hub.fromClient(session.sid, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'b' } });
+			const t = tab();
+			hub.attachTab(t.link);
+			expect(t.msgs()).toEqual([{ jsonrpc: '2.0', id: 'a', method: 'tools/list' }]);
+			reply(hub, t.link, session.sid, { jsonrpc: '2.0', id: 'a', result: { tools: [] } });
+			expect(out).toEqual([[{ jsonrpc: '2.0', id: 'a', result: { tools: [] } }]]);
+		});
+
 		it('answers a held request truthfully when the relay shuts down', () => {
 			const { hub, session, out } = setup(5000);
 			hub.fromClient(session.sid, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'recall_memory', arguments: { query: 'x' } } });
@@ -440,6 +477,19 @@ describe('Hub', () => {
 			expect(idsAtTab(t)).not.toContain(`${greedy.sid}:${k + 1}`);
 			expect(out).toEqual([]);
 			expect(greedy.pending.size).toBe(k);
+		});
+
+		it('answers a batch once its other members are, when one of them was cancelled before its turn', () => {
+			const { hub, greedy, out, t } = paired();
+			const k = TAB_IN_FLIGHT_PER_SESSION;
+			hub.fromClient(
+				greedy.sid,
+				Array.from({ length: k + 1 }, (_, i) => call(i + 1)),
+			);
+			hub.fromClient(greedy.sid, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: k + 1 } });
+			for (let i = 1; i <= k; i++) reply(hub, t.link, greedy.sid, { jsonrpc: '2.0', id: i, result: {} });
+			expect(out).toEqual([Array.from({ length: k }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, result: {} }))]);
+			expect(idsAtTab(t)).not.toContain(`${greedy.sid}:${k + 1}`);
 		});
 
 		it('says a call at the tab may have been applied, and one still waiting on the relay that nothing was done', () => {

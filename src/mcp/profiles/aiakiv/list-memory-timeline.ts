@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MemoryError } from '../../../core/errors';
 import { readPages } from '../../../core/paging';
 import { IsoDateSchema, LIMITS, type MemoryBrief } from '../../../core/schemas';
+import { isoOrder } from '../../../core/time';
 import type { EngineApi } from '../../../engine/types';
 import { READ_ONLY } from '../../annotations';
 import { defineTool } from '../../tool-definition';
@@ -15,7 +16,7 @@ export const listMemoryTimeline = defineTool({
 	name: 'list_memory_timeline',
 	config: {
 		title: 'List memory timeline',
-		description: `Events in time order (oldest first unless order: "desc"), windowed by start/end or time_query ("last week", "in March 2024"); with entity, one entity's full chronology. Paged by limit (20, ≤ 200) and offset.
+		description: `Events in time order (oldest first unless order: "desc"), windowed by start/end or time_query ("last week", "in March 2024"); with entity, one entity's chronology (within the window when one is given). Paged by limit (20, ≤ 200) and offset.
 
 Use it for "what happened when" and for how one entity developed over time. Do not use it for a topic question (search_memory); for a few stratified picks of how a topic evolved, find_memory_connections with relation "evolution" is shorter.
 
@@ -57,18 +58,33 @@ Examples: list_memory_timeline({ entity: "PostgreSQL" }) · list_memory_timeline
 				...(out.next_offset !== undefined ? { next_offset: out.next_offset } : {}),
 			};
 		}
-		return entityChronology(engine, input.entity, order, input.limit ?? 20, input.offset ?? 0, input.start, input.end);
+		return entityChronology(engine, input.entity, order, input.limit ?? 20, input.offset ?? 0, {
+			start: input.start,
+			end: input.end,
+			time_query: input.time_query,
+		});
 	},
 	render: renderEvents,
 });
 
-/** One entity's events in the window, sorted and paged; reads at most ENTITY_SCAN of them. */
-async function entityChronology(engine: EngineApi, entity: string, order: 'asc' | 'desc', limit: number, offset: number, start?: string, end?: string) {
+/**
+ * One entity's events in the window (the engine reads start, end and time_query as the timeline
+ * does), sorted and paged; reads at most ENTITY_SCAN of them.
+ */
+async function entityChronology(
+	engine: EngineApi,
+	entity: string,
+	order: 'asc' | 'desc',
+	limit: number,
+	offset: number,
+	window: { start?: string; end?: string; time_query?: string },
+) {
 	const all: MemoryBrief[] = [];
 	const { truncated } = await readPages(
 		async (off) => {
 			const page = await engine.findByEntity({
 				entity,
+				...window,
 				limit: 200,
 				offset: off,
 				max_content_chars: 300,
@@ -90,13 +106,12 @@ async function entityChronology(engine: EngineApi, entity: string, order: 'asc' 
 		ENTITY_SCAN,
 		(items) => void all.push(...items),
 	);
-	const inWindow = all.filter((m) => (!start || m.timestamp >= new Date(start).toISOString()) && (!end || m.timestamp < new Date(end).toISOString()));
-	inWindow.sort((a, b) => (order === 'asc' ? a.timestamp.localeCompare(b.timestamp) : b.timestamp.localeCompare(a.timestamp)));
-	const page = inWindow.slice(offset, offset + limit);
-	const more = inWindow.length > offset + limit;
+	all.sort((a, b) => (order === 'asc' ? isoOrder(a.timestamp, b.timestamp) : isoOrder(b.timestamp, a.timestamp)));
+	const page = all.slice(offset, offset + limit);
+	const more = all.length > offset + limit;
 	return {
 		events: page.map(brief),
-		total: inWindow.length,
+		total: all.length,
 		has_more: more,
 		...(more ? { next_offset: offset + limit } : {}),
 		...(truncated ? { truncated } : {}),

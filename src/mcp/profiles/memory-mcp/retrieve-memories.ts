@@ -8,6 +8,7 @@ import { defineTool } from '../../tool-definition';
 import { LabelsArg, SourceArg } from './args';
 import { isFiltering, makeFilter, matches, scan, type Filter } from './filters';
 import { McpMemorySchema, Shaper, type McpMemory } from './memory-dict';
+import { isoOrder } from '../../../core/time';
 
 export const retrieveMemories = defineTool({
 	name: 'retrieve_memories',
@@ -62,7 +63,7 @@ async function semantic(engine: EngineApi, shaper: Shaper, query: string, f: Fil
 	const near = await engine.nearest(vec, Math.min(2000, isFiltering(f) ? Math.max(200, n * 20) : n * 2));
 	const mems = await engine.getMemories(near.map((x) => x.id));
 	const picked = near.flatMap((x, i) => (mems[i] && matches(mems[i]!, f) ? [{ m: mems[i]!, cos: x.cosine }] : []));
-	picked.sort((a, b) => b.cos - a.cos || b.m.timestamp.localeCompare(a.m.timestamp));
+	picked.sort((a, b) => b.cos - a.cos || isoOrder(b.m.timestamp, a.m.timestamp));
 	return Promise.all(picked.slice(0, n).map((p) => shaper.memory(p.m, p.cos, true)));
 }
 
