@@ -11,7 +11,7 @@ import { mergeNote } from '../core/merge-note';
 import { importanceValue, LIMITS, StoreInputSchema, toIso, type AssociationType, type StoreInput, type StoreItem, type StoreOutput } from '../core/schemas';
 import { normalize } from '../core/vector';
 import { contentHash, keyOfNormalised, normaliseContent, SESSION_KEYS, sessionOf } from '../store/derived';
-import { appendActivity } from '../store/activity';
+import { appendActivity, batchCreatedRow } from '../store/activity';
 import { putLinks, withLinks } from '../store/associations';
 import { readEntities, writeEntities, type EntityKey } from '../store/entities';
 import { getByRef, previousInScope } from '../store/memories';
@@ -598,7 +598,7 @@ function planMerge(d: Draft, target: MemoryRow, plan: Plan, writer: PlanWriter, 
 function createdEntries(rows: MemoryRow[], c: CommitContext): ActivityRow[] {
 	if (rows.length === 0) return [];
 	if (rows.length === 1) return [{ at: c.now, actor: c.actor, action: 'created', memory_id: rows[0].id }];
-	return [{ at: c.now, actor: c.actor, action: 'created', memory_ids: rows.map((r) => r.id), detail: `batch of ${rows.length}` }];
+	return [batchCreatedRow(c.now, c.actor, rows)];
 }
 
 /** An association Engram creates itself. */
