@@ -12,7 +12,7 @@ import { importanceValue, LIMITS, StoreInputSchema, toIso, type AssociationType,
 import { normalize } from '../core/vector';
 import { isoOrder } from '../core/time';
 import { contentHash, keyOfNormalised, normaliseContent, SESSION_KEYS, sessionOf } from '../store/derived';
-import { appendActivity } from '../store/activity';
+import { appendActivity, batchCreatedRow } from '../store/activity';
 import { putLinks, withLinks } from '../store/associations';
 import { readEntities, writeEntities, type EntityKey } from '../store/entities';
 import { getByRef, previousInScope } from '../store/memories';
@@ -197,7 +197,7 @@ async function writeDrafts(
 	// A batch that supersedes nothing never changes a row once planned, so its rows can be
 	// written while later ones are still being planned.
 	const early = drafts.every((d) => d.item.supersedes_memory_id === undefined);
-	const writer = new PlanWriter(ctx, plan, { actor, now, state, verify: guessed && (() => verifyGuess(ctx, guessed)) }, early);
+	const writer = new PlanWriter(ctx, plan, { actor, now, state, verify: guessed && (() => verifyGuess(ctx, guessed)), absent: guessed?.absent }, early);
 	const results: (StoreResult | Draft)[] = [];
 	/** Drafts stored despite a near-duplicate (their caller gave an id), by index. */
 	const nearOf = new Map<number, { row: MemoryRow; similarity: number }>();
@@ -321,21 +321,25 @@ function readState(ctx: EngineContext, keys: Map<string, Pick<MemoryRow, 'scope'
 }
 
 /**
- * What a guessed store reads to check its guess (write-guess.ts): the counters and the entities
- * it guessed have no row. The entity rows and the newest memories it remembers are not read
- * again: they can only have changed through a write, and every write that can change them moves
- * the stamp the counters hold. Rereading the entity rows was about an eighth of a batch import's
- * storage work; the newest memory was a cursor per scope + session, a third of a single store's
- * check. The one delete that leaves the stamp (deleting while storage is full) takes its memories
- * out of the index, here and, through the cross-tab notice, in other tabs: a remembered newest
- * memory the index no longer holds makes the guess stale.
+ * What a guessed store reads to check its guess (write-guess.ts): the counters. The entity rows
+ * and the newest memories it remembers are not read again: they can only have changed through a
+ * write, and every write that can change them moves the stamp the counters hold. Rereading the
+ * entity rows was about an eighth of a batch import's storage work; the newest memory was a
+ * cursor per scope + session, a third of a single store's check. The entities it guessed have no
+ * row are not read either: their rows are added, not put (store/entities.ts `writeEntities`), so
+ * one that exists fails its add and the guess counts as stale (PlanWriter.finish); a read of
+ * each was a request per new entity, a few hundred per batch of 500. The one delete that leaves
+ * the stamp (deleting while storage is full) takes its memories out of the index, here and,
+ * through the cross-tab notice, in other tabs: a remembered newest memory the index no longer
+ * holds makes the guess stale.
  */
 function verifyGuess(ctx: EngineContext, guessed: GuessedState): Promise<WriteState> {
-	const absent = [...guessed.absent];
-	return Promise.all([readCounters(ctx.db), readEntities(ctx.db, absent)]).then(([counters, entities]) => ({
+	// A native promise, as before: awaiting a Dexie one in finish() let the transaction end early
+	// (PrematureCommitError in fake-indexeddb, store-linked.test.ts).
+	return Promise.all([readCounters(ctx.db)]).then(([counters]) => ({
 		counters,
 		previous: new Map([...guessed.previous].map(([k, p]) => [k, p && !ctx.index.has(p.id) ? undefined : p])),
-		entities: new Map([...guessed.entities, ...entities]),
+		entities: guessed.entities,
 	}));
 }
 
@@ -398,6 +402,8 @@ interface CommitContext {
 	state: WriteState;
 	/** Set when `state` was guessed: reads it again, ahead of the writes, to check the guess. */
 	verify?: () => Promise<WriteState>;
+	/** The entities a guessed state holds to have no row: added, so that one with a row fails. */
+	absent?: ReadonlySet<string>;
 }
 
 /** New rows a batch plans before its writer issues them (see PlanWriter). */
@@ -483,16 +489,20 @@ class PlanWriter {
 		};
 		const next = { seq: counters.seq + plan.written.length, stamp: change.stamp };
 		const written = plan.written.map((w) => w.row);
+		// An entity guessed to have no row that has one fails its add: the guess was stale.
+		let clash = false;
+		const entityRows = writeEntities(db, plan.mentions, c.state.entities, c.absent);
+		entityRows.catch((e: unknown) => void (clash = c.absent !== undefined && (e as { name?: string } | null)?.name === 'ConstraintError'));
 		// Empty bulk calls still cost a request each; skip them.
 		const requests = Promise.all([
 			old.length && db.memories.bulkPut(old),
 			putLinks(db, apart),
-			writeEntities(db, plan.mentions, c.state.entities),
+			entityRows,
 			appendActivity(db, [...createdEntries(written, c), ...plan.merges]),
 			writeCounters(db, next),
 			...this.#pending,
 		]).catch(async (e: unknown) => {
-			throw (await stale()) ? new StaleGuess() : e;
+			throw clash || (await stale()) ? new StaleGuess() : e;
 		});
 		// A superseded memory is re-indexed for its new validity window, with the vector its row holds.
 		for (const r of old) change.upserts.push({ row: r, vector: r.vectors?.[ctx.embedder.modelId] ?? null });
@@ -600,7 +610,7 @@ function planMerge(d: Draft, target: MemoryRow, plan: Plan, writer: PlanWriter, 
 function createdEntries(rows: MemoryRow[], c: CommitContext): ActivityRow[] {
 	if (rows.length === 0) return [];
 	if (rows.length === 1) return [{ at: c.now, actor: c.actor, action: 'created', memory_id: rows[0].id }];
-	return [{ at: c.now, actor: c.actor, action: 'created', memory_ids: rows.map((r) => r.id), detail: `batch of ${rows.length}` }];
+	return [batchCreatedRow(c.now, c.actor, rows)];
 }
 
 /** An association Engram creates itself. */

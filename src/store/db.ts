@@ -167,11 +167,25 @@ export const SCHEMA_V14 = {
 	memories: 'id, &seq, [scope+seq], [session+seq], *other_models',
 } as const;
 
+/**
+ * Version 15 indexes a batch's `created` entry by the last seq of the memories it names
+ * (`last_seq`, with `first_seq` beside it, unindexed) instead of every one of their ids: the
+ * ids go to the unindexed `batch_ids` (store/activity.ts reads them back as `memory_ids`). A
+ * memory's history finds its batch entry by its own seq (the batch's seqs are consecutive). The
+ * multi-entry `memory_ids` index cost IndexedDB 500 index entries per batch of 500, a third of
+ * the index entries a content-only fill wrote; it stays for entries written before and for a
+ * link's entry, which names its other end there. No upgrade function: old entries keep theirs.
+ */
+export const SCHEMA_V15 = {
+	...SCHEMA_V14,
+	activity: '++id, memory_id, *memory_ids, last_seq',
+} as const;
+
 /** Dexie's built-in DBCore middleware Engram has no use for (see the EngramDB constructor). */
 const UNUSED_MIDDLEWARE = ['Observability', 'Cache'];
 
 /** The current schema version. */
-export const DB_VERSION = 14;
+export const DB_VERSION = 15;
 
 /** Options for opening a database; Node tests pass fake-indexeddb's factory and key range. */
 export interface EngramDBOptions {
@@ -232,6 +246,7 @@ export class EngramDB extends Dexie {
 		this.version(12).stores(SCHEMA_V12);
 		this.version(13).stores(SCHEMA_V13).upgrade(upgradeToV13);
 		this.version(14).stores(SCHEMA_V14);
+		this.version(15).stores(SCHEMA_V15);
 		this.use(derivedFieldsMiddleware);
 	}
 

@@ -103,8 +103,13 @@ export interface SettingRow {
 	value: unknown;
 }
 
-/** An activity row. */
-export type ActivityRow = ActivityEntry;
+/**
+ * An activity row: an entry as stored. A batch's `created` entry keeps its memories' ids in
+ * `batch_ids` (unindexed) and their consecutive seqs as `first_seq`..`last_seq` (`last_seq`
+ * indexed) instead of the indexed `memory_ids` (schema v15); store/activity.ts turns it back
+ * into an entry with `memory_ids`.
+ */
+export type ActivityRow = ActivityEntry & { batch_ids?: string[]; first_seq?: number; last_seq?: number };
 
 /** A request a write applied. `result` is the operation's own compact result (enough to rebuild its output). */
 export interface RequestRow {

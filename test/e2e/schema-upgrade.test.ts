@@ -112,6 +112,14 @@ describe('schema upgrade in Chromium', () => {
 						tx.objectStore('memories').add({ ...r, vectors });
 					}
 					tx.objectStore('settings').put({ key: 'sys:counters', value: { seq: rows.length, stamp: rows.length } });
+					// A batch's created entry as v7–v14 wrote it: every id in the multi-entry index.
+					tx.objectStore('activity').add({
+						at: '2026-01-01T10:00:00.000Z',
+						actor: 'agent',
+						action: 'created',
+						memory_ids: ['m1', 'm2'],
+						detail: 'batch of 2',
+					});
 				};
 				rq.onsuccess = () => (rq.result.close(), resolve());
 				rq.onerror = () => reject(rq.error);
@@ -135,6 +143,7 @@ describe('schema upgrade in Chromium', () => {
 			models(): Promise<{ available: { model: string; count: number }[] }>;
 			recall(i: unknown): Promise<{ results: { memory: { id: string } }[] }>;
 			store(i: unknown): Promise<{ results: { memory_id: string }[] }>;
+			history(id: string): Promise<{ action: string; memory_ids?: string[] }[]>;
 		};
 		const seen = await page.evaluate(async () => {
 			const engram = (globalThis as unknown as { __engram: Engram }).__engram;
@@ -145,7 +154,7 @@ describe('schema upgrade in Chromium', () => {
 			const byCaller = await engram.recall({ query: 'greenhouse', embedding: [1, 0, 0], limit: 5 });
 			return { health, models: models.available, byCaller: byCaller.results.map((r) => r.memory.id) };
 		});
-		expect(seen.health.database).toMatchObject({ version: 14, memories: 5 });
+		expect(seen.health.database).toMatchObject({ version: 15, memories: 5 });
 		expect(seen.health.vector_index.vectors).toBe(5);
 		expect(seen.health.issues).toEqual([]);
 		expect(seen.models).toEqual([
@@ -158,7 +167,7 @@ describe('schema upgrade in Chromium', () => {
 		expect(seen.byCaller.indexOf('m2')).toBeLessThan(seen.byCaller.indexOf('m4'));
 
 		const after = await readStore(page, ['m1', 'm2', 'm3', 'm4', 'm5']);
-		expect(after.version).toBe(140);
+		expect(after.version).toBe(150);
 		expect(after.indexes).toEqual(['[scope+seq]', '[session+seq]', 'other_models', 'seq']);
 		// Only the rows with an entry were rewritten; m1 keeps its stale field until its next write.
 		expect(after.rows).toEqual([
@@ -181,9 +190,13 @@ describe('schema upgrade in Chromium', () => {
 				],
 			});
 			const health = await engram.health();
-			return { ids: out.results.map((r) => r.memory_id), vectors: health.vector_index.vectors, models: (await engram.models()).available };
+			const ids = out.results.map((r) => r.memory_id);
+			// Schema v15: the old batch entry found through its ids' index, the new one by its seq range.
+			const histories = await Promise.all(['m2', ids[1]].map(async (id) => (await engram.history(id)).map((e) => [e.action, e.memory_ids])));
+			return { ids, vectors: health.vector_index.vectors, models: (await engram.models()).available, histories };
 		});
 		expect(stored.vectors).toBe(8);
+		expect(stored.histories).toEqual([[['created', ['m1', 'm2']]], [['created', stored.ids]]]);
 		expect(stored.models).toEqual([
 			{ model: 'Xenova/all-MiniLM-L6-v2', count: 2 },
 			{ model: 'caller:3', count: 3 },

@@ -276,6 +276,32 @@ describe('Engine', () => {
 			expect((await engine.history(single.memory_id!)).map((e) => e.action)).toEqual(['created']);
 		});
 
+		it("indexes a batch's created entry once, by its seq range, not once per memory (schema v15)", async () => {
+			engine = await fresh();
+			await engine.store({ memories: [{ content: 'Ana owns the billing service' }, { content: 'Backups run nightly at two' }] });
+			const batch = await engine.store({
+				memories: [
+					{ content: 'The office is closed on Fridays' },
+					{ content: 'The office is closed on Fridays' },
+					{ content: 'Lunch is served at noon in the canteen' },
+					{ content: 'The printer on floor two jams on glossy paper' },
+				],
+			});
+			const ids = batch.results.filter((r) => r.status === 'stored').map((r) => r.memory_id);
+			expect(ids).toHaveLength(3);
+			// The ids sit in an unindexed field: the multi-entry memory_ids index holds none of them.
+			expect(await engine.db.activity.where('memory_ids').anyOf(ids).count()).toBe(0);
+			const [row] = await engine.db.activity.where('last_seq').aboveOrEqual(0).reverse().limit(1).toArray();
+			const seqs = batch.results.filter((r) => r.status === 'stored').map((r) => r.seq);
+			expect(row).toMatchObject({ batch_ids: ids, first_seq: seqs[0], last_seq: seqs[2] });
+			for (const id of ids)
+				expect(await engine.history(id)).toEqual([expect.objectContaining({ action: 'created', memory_ids: ids, detail: 'batch of 3' })]);
+			// Deleted, a memory has no seq: its history still finds the batch that created it.
+			await engine.delete({ memory_id: ids[1] });
+			expect((await engine.history(ids[1])).map((e) => e.action)).toEqual(['deleted', 'created']);
+			expect((await engine.history(ids[2])).map((e) => e.action)).toEqual(['created']);
+		});
+
 		it('links similar items of the same batch to each other', async () => {
 			engine = await fresh();
 			const out = await engine.store({

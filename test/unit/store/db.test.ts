@@ -15,12 +15,14 @@ import {
 	SCHEMA_V8,
 	SCHEMA_V11,
 	SCHEMA_V12,
+	SCHEMA_V14,
 } from '../../../src/store/db';
 import { linksOf, linksOut, linksTouching } from '../../../src/store/associations';
 import { modelCounts, NO_EMBEDDED_VECTOR, rowsWithVector, setVector, vectorCount, vectorModels, vectorRowsOf } from '../../../src/store/vectors';
 import { EMBEDDED_MODEL_ID } from '../../../src/store/names';
 import { DEFAULT_MODEL_ID } from '../../../src/engine/embedder/types';
 import type { MemoryRow } from '../../../src/store/rows';
+import { recentActivity } from '../../../src/store/activity';
 import { bumpStamp, readCounters, reserveSeqs } from '../../../src/store/settings';
 import { mapStoreError } from '../../../src/store/errors';
 import { recordRequests } from '../../../src/store/requests';
@@ -92,6 +94,14 @@ class V12Only extends Dexie {
 	constructor(name: string) {
 		super(name, { indexedDB, IDBKeyRange });
 		this.version(12).stores(SCHEMA_V12);
+	}
+}
+
+/** A database created at version 14 (a batch's created entry indexed under every memory id). */
+class V14Only extends Dexie {
+	constructor(name: string) {
+		super(name, { indexedDB, IDBKeyRange });
+		this.version(14).stores(SCHEMA_V14);
 	}
 }
 
@@ -420,6 +430,46 @@ describe('EngramDB', () => {
 			{ model: 'caller:2', count: 1 },
 			{ model: E, count: 3 },
 		]);
+	});
+
+	it("schema upgrade from v14 indexes activity by last_seq; a batch entry written before is still found by each memory's id", async () => {
+		const name = freshName();
+		const old = new V14Only(name);
+		await old.table('memories').bulkAdd([
+			{ ...v1Memory, id: 'm1', seq: 1 },
+			{ ...v1Memory, id: 'm2', seq: 2 },
+		]);
+		await old.table('activity').bulkAdd([
+			{ at: '2026-01-01T00:00:00.000Z', actor: 'agent', action: 'created', memory_ids: ['m1', 'm2'], detail: 'batch of 2' },
+			{ at: '2026-01-02T00:00:00.000Z', actor: 'you', action: 'associated', memory_id: 'm1', memory_ids: ['m2'], detail: 'RELATES_TO → m2' },
+		]);
+		old.close();
+		const db = await openEngramDB({ name, indexedDB, IDBKeyRange });
+		opened.push(db);
+		expect(db.verno).toBe(DB_VERSION);
+		expect(db.activity.schema.indexes.map((i) => i.name).sort()).toEqual(['last_seq', 'memory_id', 'memory_ids']);
+		expect((await recentActivity(db, 10, 'm2')).map((e) => [e.action, e.memory_ids])).toEqual([
+			['associated', ['m2']],
+			['created', ['m1', 'm2']],
+		]);
+		// A batch written at v15: found by seq, read back with memory_ids.
+		await db.memories.bulkAdd([
+			{ ...v1Memory, id: 'm3', seq: 3, content_key: contentKey(v1Memory.content), entities_given: false },
+			{ ...v1Memory, id: 'm4', seq: 4, content_key: contentKey(v1Memory.content), entities_given: false },
+		]);
+		await db.activity.add({
+			at: '2026-01-03T00:00:00.000Z',
+			actor: 'agent',
+			action: 'created',
+			detail: 'batch of 2',
+			batch_ids: ['m3', 'm4'],
+			first_seq: 3,
+			last_seq: 4,
+		});
+		expect(await recentActivity(db, 10, 'm4')).toEqual([expect.objectContaining({ action: 'created', memory_ids: ['m3', 'm4'], detail: 'batch of 2' })]);
+		expect((await recentActivity(db, 10, 'm4'))[0]).not.toHaveProperty('batch_ids');
+		expect((await recentActivity(db, 10, 'm1')).map((e) => e.action)).toEqual(['associated', 'created']);
+		expect((await recentActivity(db, 1)).map((e) => e.memory_ids)).toEqual([['m3', 'm4']]);
 	});
 
 	it('schema upgrade from v3 merges the seq and write-stamp rows into one counters row', async () => {
