@@ -33,6 +33,11 @@ export function clip(s: string, n: number): string {
 	return s.length <= n ? s : `${s.slice(0, Math.max(0, n - 1))}…`;
 }
 
+/** `n` and its noun, singular for 1: "1 memory", "3 memories", "0 links". */
+export function counted(n: number, one: string, many = `${one}s`): string {
+	return `${n} ${n === 1 ? one : many}`;
+}
+
 /** One line of at most `n` characters: whitespace collapsed, then clipped. */
 export function oneLine(s: string, n = 160): string {
 	return clip(s.replace(/\s+/g, ' ').trim(), n);
@@ -126,7 +131,7 @@ export function renderRecall(out: RecallOutput): string {
 		return `${i + 1}. ${memoryLine(r.memory, 300)}\n   score ${r.score.toFixed(3)}${via}${newer}`;
 	});
 	const more = out.has_more ? `More results: call again with offset ${out.next_offset}.` : undefined;
-	const head = `${out.results.length} of ${out.count} memories${out.lexical_only ? ' (lexical only)' : ''}:`;
+	const head = `${out.results.length} of ${counted(out.count, 'memory', 'memories')}${out.lexical_only ? ' (lexical only)' : ''}:`;
 	return lines(head, body, more);
 }
 
@@ -177,7 +182,7 @@ export function renderTimeline(out: TimelineOutput): string {
 	if (out.memories.length === 0) return `No memories in that window (total ${out.total}).`;
 	const more = out.has_more ? `More: call again with offset ${out.next_offset}.` : undefined;
 	return lines(
-		`${out.memories.length} of ${out.total} memories:`,
+		`${out.memories.length} of ${counted(out.total, 'memory', 'memories')}:`,
 		out.memories.map((m) => memoryLine(m)),
 		more,
 	);
@@ -193,7 +198,7 @@ export function renderByEntity(out: FindByEntityOutput): string {
 		: undefined;
 	if (!out.entity) return [`No entity by that name.`, others].filter(Boolean).join('\n');
 	const e = out.entity;
-	const head = `${e.name} (${e.type}, id ${e.id}): ${e.memory_count} memories, ${shortDate(e.first_seen)} → ${shortDate(e.last_seen)}`;
+	const head = `${e.name} (${e.type}, id ${e.id}): ${counted(e.memory_count, 'memory', 'memories')}, ${shortDate(e.first_seen)} → ${shortDate(e.last_seen)}`;
 	const more = out.has_more ? `More: call again with offset ${out.next_offset}.` : undefined;
 	return lines(head, [...out.memories.map((m) => memoryLine(m)), ...(others ? [others] : [])], more);
 }
@@ -212,7 +217,7 @@ function counts(rec: Record<string, number>, n = 12): string {
 export function renderStats(out: StatsOutput): string {
 	return boundText(
 		[
-			`${out.total_memories} memories (${out.current_memories} current), ${out.total_associations} links, ${out.total_entities} entities.`,
+			`${counted(out.total_memories, 'memory', 'memories')} (${out.current_memories} current), ${counted(out.total_associations, 'link')}, ${counted(out.total_entities, 'entity', 'entities')}.`,
 			`By type: ${counts(out.by_type)}`,
 			`By scope: ${counts(out.by_scope)}`,
 			`Links: ${counts(out.by_association_type)}`,
@@ -248,7 +253,7 @@ export function renderHealth(out: HealthOutput): string {
 	return boundText(
 		[
 			`Status: ${out.status}`,
-			`Database ${d.name} v${d.version}: ${d.memories} memories, ${d.associations} links, ${d.entities} entities`,
+			`Database ${d.name} v${d.version}: ${counted(d.memories, 'memory', 'memories')}, ${counted(d.associations, 'link')}, ${counted(d.entities, 'entity', 'entities')}`,
 			`Vectors: ${out.vector_index.vectors} (${out.vector_index.model}, ${out.vector_index.ready ? 'ready' : 'building'}); lexical ${out.lexical_index.documents} docs`,
 			`Embedder: ${out.embedder.model} ${out.embedder.dims}d ${out.embedder.ready ? 'ready' : 'loading'}`,
 			...out.issues.map((i) => `Issue: ${i}`),
@@ -259,7 +264,7 @@ export function renderHealth(out: HealthOutput): string {
 /** export_memories: the data itself is in structuredContent.data. */
 export function renderExport(out: ExportOutput): string {
 	const more = out.has_more ? ` More: call again with after_seq ${out.next_after_seq}.` : '';
-	return `Exported ${out.memory_count} memories, ${out.association_count} links, ${out.entity_count} entities as ${out.format} (${out.data.length} chars, in structuredContent.data).${more}\n${clip(out.data, 2000)}`;
+	return `Exported ${counted(out.memory_count, 'memory', 'memories')}, ${counted(out.association_count, 'link')}, ${counted(out.entity_count, 'entity', 'entities')} as ${out.format} (${out.data.length} chars, in structuredContent.data).${more}\n${clip(out.data, 2000)}`;
 }
 
 /** import_memories. */

@@ -273,7 +273,7 @@ describe('native tools', () => {
 				entity: { id: 'tool:kafka', memory_count: 1 },
 				memories: [{ id: ids.kafka }],
 			});
-			expect(text(r).split('\n')[0]).toMatch(/^Kafka \(tool, id tool:kafka\): 1 memories/);
+			expect(text(r).split('\n')[0]).toMatch(/^Kafka \(tool, id tool:kafka\): 1 memory,/);
 		});
 
 		it('counts the store', async () => {
