@@ -161,12 +161,15 @@ describe('Engine', () => {
 				scope: 'scope\nline',
 				tags: ['tag\nline', 'plain'],
 			};
-			await engine.store({
-				memories: [
-					{ ...odd, content: 'Windows text\r\nkept as written\r\n', entities: [{ name: 'Name\nbroken', type: 'person' }] },
-					{ id: 'other', content: 'A second memory about something else', scope: '"quoted"' },
-				],
+			// A caller may not give a new memory an id holding a line break (an invisible character);
+			// an imported file may, and it must round-trip.
+			const seeded = await engine.importMemories({
+				data: JSON.stringify({
+					memories: [{ ...odd, content: 'Windows text\r\nkept as written\r\n', entities: [{ name: 'Name\nbroken', type: 'person' }] }],
+				}),
 			});
+			expect(seeded).toMatchObject({ imported: 1, refused: 0 });
+			await engine.store({ memories: [{ id: 'other', content: 'A second memory about something else', scope: '"quoted"' }] });
 			await engine.associate({ memory1_id: odd.id, memory2_id: 'other', type: 'CONTRADICTS', reason: 'first\nsecond', resolution: 'keep both' });
 			await engine.associate({ memory1_id: 'other', memory2_id: odd.id, type: 'PART_OF', role: 'chapter', context: 'the book' });
 			const rows = async () => {
