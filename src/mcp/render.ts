@@ -5,6 +5,7 @@
  * Also the bounding helpers the tools use on structured output.
  */
 import type { ConnectionsOutput, GraphQueryOutput } from '../core/graph-schemas';
+import { counted } from '../core/counts';
 import { mergeNote } from '../core/merge-note';
 import type {
 	AssociateOutput,
@@ -31,11 +32,6 @@ export const CONTENT_BUDGET = 200_000;
 /** `s` cut to `n` characters with an ellipsis. */
 export function clip(s: string, n: number): string {
 	return s.length <= n ? s : `${s.slice(0, Math.max(0, n - 1))}…`;
-}
-
-/** `n` and its noun, singular for 1: "1 memory", "3 memories", "0 links". */
-export function counted(n: number, one: string, many = `${one}s`): string {
-	return `${n} ${n === 1 ? one : many}`;
 }
 
 /** One line of at most `n` characters: whitespace collapsed, then clipped. */

@@ -4,6 +4,7 @@
  * engine and the tools keep their exact, field-naming messages (agents read those); the screens
  * go through here instead of showing `RELATES_TO` or "Too small: expected string…".
  */
+import { counted as countedIn } from '../core/counts';
 import type { AssociationType, MemoryType } from '../core/schemas';
 import { revealHidden } from './format';
 import { plainText } from './markdown';
@@ -91,7 +92,7 @@ export function modelFailureWords(id: string, message: string, online: boolean, 
 
 /** "1 memory", "2,001 memories": a count and its noun, singular for one. */
 export function counted(n: number, one: string, many: string): string {
-	return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+	return countedIn(n, one, many, n.toLocaleString());
 }
 
 /** "t_invalid" → "Valid until"; unknown fields are spelled out ("pattern_type" → "Pattern type"). */

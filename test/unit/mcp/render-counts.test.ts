@@ -1,7 +1,8 @@
 /** The tools' text says "1 memory", "1 link", "1 entity", never "1 memories". */
 import { describe, expect, it } from 'vitest';
 import type { StatsOutput } from '../../../src/core/schemas';
-import { counted, renderStats } from '../../../src/mcp/render';
+import { counted } from '../../../src/core/counts';
+import { renderStats } from '../../../src/mcp/render';
 
 describe('counts in the tools’ text', () => {
 	it('puts the noun in the singular for one only', () => {
